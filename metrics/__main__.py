@@ -1,0 +1,228 @@
+"""python -m metrics: the dashboard's numbers from the command line, as a table or as JSON.
+
+Without --qrels and --run it scores the bundled sample (K = 5 unless --k says otherwise).
+Standard output holds the result alone; the load report and warnings go to standard error.
+Errors exit non-zero with one line naming the file, the line and the problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from metrics.conventions import Conventions
+from metrics.evaluate import Evaluation
+from metrics.files import RunSource, evaluate_files
+from metrics.output import format_table, to_dict
+from metrics.sample import SAMPLE_K, load_sample
+
+USER_K = 10
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    """One short line on a bad flag, not the whole usage text."""
+
+    def error(self, message: str):
+        raise UsageError(message)
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def confidence(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
+    return value
+
+
+def sweep_range(text: str) -> tuple[int, int]:
+    parts = text.split(":")
+    try:
+        lo, hi = (int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected FROM:TO such as 1:20, got {text!r}") from None
+    if lo < 1 or hi < lo:
+        raise argparse.ArgumentTypeError(f"expected 1 <= FROM <= TO, got {text!r}")
+    return lo, hi
+
+
+def run_source(text: str) -> RunSource:
+    """[NAME=]FILE; a name defaults to the file name without its extension."""
+    name, sep, path = text.partition("=")
+    if sep and name and not Path(text).exists():
+        return RunSource(Path(path), name=name)
+    return RunSource(Path(text))
+
+
+def add_input_arguments(parser: argparse.ArgumentParser) -> None:
+    """Inputs and conventions, shared by every subcommand that scores runs."""
+    parser.add_argument("--qrels", type=Path, help="labels: TREC, BEIR TSV, CSV or JSONL (.gz ok)")
+    parser.add_argument(
+        "--run",
+        type=run_source,
+        action="append",
+        default=[],
+        metavar="[NAME=]FILE",
+        help="a run; repeat for several; the first is the "
+        "baseline. A JSONL run carrying `relevant` may stand without --qrels",
+    )
+    parser.add_argument(
+        "--k",
+        type=positive_int,
+        help=f"cutoff K (default {SAMPLE_K} on the sample, {USER_K} on your files)",
+    )
+    parser.add_argument(
+        "--recall-denominator",
+        choices=["all", "min"],
+        default="all",
+        help="all: every relevant id R (trec_eval); min: min(R, K)",
+    )
+    parser.add_argument(
+        "--gain",
+        choices=["linear", "exponential"],
+        default="linear",
+        help="DCG gain: the grade (trec_eval) or 2^grade - 1 (Burges 2005)",
+    )
+    parser.add_argument(
+        "--rr",
+        choices=["cutoff", "full"],
+        default="cutoff",
+        help="read RR at K, or over the full list (trec_eval recip_rank)",
+    )
+    parser.add_argument(
+        "--ap",
+        choices=["cutoff", "full"],
+        default="cutoff",
+        help="read AP at K (map_cut_K), or over the full list (trec_eval map)",
+    )
+    parser.add_argument(
+        "--relevance-level",
+        type=integer,
+        default=1,
+        metavar="N",
+        help="a grade >= N is relevant for binary metrics (default 1)",
+    )
+    parser.add_argument(
+        "--order",
+        choices=["score", "rank"],
+        default="score",
+        help="TREC run order: score desc then doc_id desc (trec_eval), or rank",
+    )
+    parser.add_argument("--confidence-level", type=confidence, default=0.95)
+    parser.add_argument(
+        "--seed",
+        type=integer,
+        default=Conventions().seed,
+        help="bootstrap seed (fixed by default, so reruns reproduce intervals)",
+    )
+    parser.add_argument(
+        "--sweep",
+        type=sweep_range,
+        metavar="FROM:TO",
+        help="K range of the sweep (default 1 to the longest list)",
+    )
+    parser.add_argument("--format", choices=["table", "json"], default="table")
+
+
+def conventions_from(args: argparse.Namespace) -> Conventions:
+    return Conventions(
+        recall_denominator=args.recall_denominator,
+        gain=args.gain,
+        rr=args.rr,
+        ap=args.ap,
+        relevance_level=args.relevance_level,
+        order=args.order,
+        confidence_level=args.confidence_level,
+        seed=args.seed,
+    )
+
+
+def evaluation_from(args: argparse.Namespace) -> Evaluation:
+    """The user's files, or the bundled sample when neither --qrels nor --run is given."""
+    conventions = conventions_from(args)
+    if args.qrels is None and not args.run:
+        return load_sample(args.k or SAMPLE_K, conventions, sweep=args.sweep)
+    if not args.run:
+        raise UsageError("--qrels needs at least one --run")
+    return evaluate_files(args.qrels, args.run, args.k or USER_K, conventions, sweep=args.sweep)
+
+
+def print_load_report(evaluation: Evaluation) -> None:
+    reports = [evaluation.qrels_report] + [run.report for run in evaluation.runs]
+    for report in filter(None, reports):
+        print(report.summary(), file=sys.stderr)
+        for entry in report.dropped:
+            print(f"  {report.source}, line {entry.line}: {entry.reason}", file=sys.stderr)
+    for run in evaluation.runs:
+        if run.missing_queries:
+            print(
+                f"{run.name}: no list for {len(run.missing_queries)} qrels queries "
+                f"(they score 0): {', '.join(run.missing_queries[:10])}"
+                + (" ..." if len(run.missing_queries) > 10 else ""),
+                file=sys.stderr,
+            )
+
+
+def score_command(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog="python -m metrics",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_input_arguments(parser)
+    args = parser.parse_args(argv)
+    evaluation = evaluation_from(args)
+    print_load_report(evaluation)
+    if args.format == "json":
+        json.dump(to_dict(evaluation), sys.stdout, separators=(",", ":"))
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(format_table(evaluation))
+    return 0
+
+
+COMMANDS = {"score": score_command}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = COMMANDS.get(argv[0]) if argv else None
+    if command is not None:
+        argv = argv[1:]
+    try:
+        return (command or score_command)(argv)
+    except UsageError as error:
+        print(f"error: {error} (see --help)", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,182 @@
+"""Reading the figures: query classes, the k suggestion (seed 001), failure classes (seed 003).
+
+Every threshold is a named constant, stated in the output beside the verdict it produced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from metrics.measures import Scores
+
+QUERY_CLASSES = ("full", "partial", "late_hit", "miss")
+CLASS_MEANING = {
+    "full": "every relevant id is within the top K",
+    "partial": "some but not all relevant ids are within the top K",
+    "late_hit": "no relevant id within the top K, but one further down the list",
+    "miss": "no relevant id anywhere in the list (or no list for the query)",
+    "excluded": "the query has no relevant id, so it cannot be scored",
+}
+
+PLATEAU_SHARE = 0.95  # seed 001: the smallest k reaching 95% of the best recall the lists allow
+LOW_RECALL = 0.5  # best recall below this: the right chunks are not being retrieved at all
+LOW_PRECISION = 0.5  # precision below half of what the labels allow (min(R, K) / K): noisy
+LOW_HIT = 0.8  # fewer than 80% of queries with a relevant id in the top K: coverage failure
+BURIED_RR = 0.5  # mean RR over queries with a hit below 0.5: the first hit sits at rank 2+
+
+
+def query_classes(scores: Scores, n_relevant: np.ndarray, k: int) -> np.ndarray:
+    """Class of each query at K, whatever the recall denominator (counts, not ratios)."""
+    hits = scores.hits[:, k - 1]
+    first = scores.first_relevant_rank
+    return np.select(
+        [hits >= n_relevant, hits > 0, first > 0],
+        ["full", "partial", "late_hit"],
+        default="miss",
+    ).astype(object)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    k: int  # smallest k whose mean recall reaches PLATEAU_SHARE of the best
+    recall: float
+    best_recall: float  # mean recall at the longest list
+    longest_list: int
+    precision: float
+    noise_chunks: float  # mean returned ids within k that are not relevant (repeats included)
+    current_k: int
+    current_recall: float
+    current_precision: float
+    readings: tuple[str, ...]
+    rule: str
+
+    def as_dict(self) -> dict:
+        return asdict(self) | {"readings": list(self.readings)}
+
+
+def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: int) -> Suggestion:
+    """Recall here divides by every relevant id, so the curve never falls as k grows."""
+    longest = max(1, min(longest_list, scores.width))
+    scored = n_relevant > 0
+    relevant = n_relevant[scored][:, None].astype(float)
+    recall_curve = _mean(scores.hits[scored] / relevant)
+    precision_curve = _mean(scores.values["P"][scored])
+    noise_curve = _mean(scores.noise[scored])
+    best = float(recall_curve[longest - 1])
+    reaching = np.flatnonzero(recall_curve[:longest] >= PLATEAU_SHARE * best - 1e-12)
+    suggested = int(reaching[0]) + 1 if len(reaching) else longest
+    current = min(k, scores.width)
+    readings = _readings(
+        best=best,
+        suggested=suggested,
+        current_k=k,
+        recall_at_k=float(recall_curve[current - 1]),
+        precision_at_k=float(precision_curve[current - 1]),
+        ceiling_at_k=precision_ceiling(n_relevant, k),
+    )
+    return Suggestion(
+        k=suggested,
+        recall=float(recall_curve[suggested - 1]),
+        best_recall=best,
+        longest_list=longest,
+        precision=float(precision_curve[suggested - 1]),
+        noise_chunks=float(noise_curve[suggested - 1]),
+        current_k=k,
+        current_recall=float(recall_curve[current - 1]),
+        current_precision=float(precision_curve[current - 1]),
+        readings=readings,
+        rule=f"smallest k whose mean Recall@k (over every relevant id) reaches "
+        f"{PLATEAU_SHARE:.0%} of the recall at the longest list ({longest})",
+    )
+
+
+def _readings(*, best, suggested, current_k, recall_at_k, precision_at_k, ceiling_at_k):
+    readings = []
+    if best < LOW_RECALL:
+        readings.append(
+            f"Recall low at every k (best {best:.3f} < {LOW_RECALL}): the right chunks are not "
+            "being retrieved at all. Look at chunking, the embedding model and query rewriting "
+            "before tuning k."
+        )
+    if suggested > current_k:
+        readings.append(
+            f"Recall still climbing at k = {current_k} ({recall_at_k:.3f}; {PLATEAU_SHARE:.0%} of "
+            f"the best is first reached at k = {suggested}): raise k, or improve the ranking so "
+            "relevant chunks come sooner."
+        )
+    elif precision_at_k < LOW_PRECISION * ceiling_at_k:
+        readings.append(
+            f"Recall flat but precision low at k = {current_k} (P {precision_at_k:.3f}, under "
+            f"{LOW_PRECISION:.0%} of the {ceiling_at_k:.3f} the labels allow): lower k to "
+            f"{suggested} and save tokens."
+        )
+    if not readings:
+        readings.append(
+            f"Recall has reached its plateau by k = {current_k} and precision is within reach of "
+            "what the labels allow: k looks well chosen."
+        )
+    return tuple(readings)
+
+
+def _mean(values: np.ndarray) -> np.ndarray:
+    return values.mean(axis=0) if len(values) else np.zeros(values.shape[1:])
+
+
+def precision_ceiling(n_relevant: np.ndarray, k: int) -> float:
+    """The best mean Precision@k the labels allow: min(R, k) / k over scored queries."""
+    scored = n_relevant[n_relevant > 0]
+    return float(np.mean(np.minimum(scored, k) / k)) if len(scored) else 0.0
+
+
+@dataclass(frozen=True)
+class Finding:
+    failure: str  # "coverage", "noisy window", "buried"
+    flagged: bool
+    figure: float
+    threshold: str
+    sentence: str
+
+
+def diagnose(
+    means: dict[str, float],
+    classes: np.ndarray,
+    *,
+    k: int,
+    precision_ceiling: float,
+    rr_given_hit: float,
+) -> tuple[Finding, ...]:
+    """Seed 003's failure classes for one run, from its means at K and its query classes."""
+    counts = {c: int((classes == c).sum()) for c in QUERY_CLASSES}
+    n = max(len(classes), 1)
+    hit, precision = means["Hit"], means["P"]
+    return (
+        Finding(
+            "coverage",
+            hit < LOW_HIT,
+            hit,
+            f"Hit@{k} < {LOW_HIT}",
+            f"{counts['miss'] + counts['late_hit']} of {n} queries have no relevant id in the top "
+            f"{k} ({counts['miss']} never retrieve one, {counts['late_hit']} only below rank {k}): "
+            "the evidence never reaches the window. Check the index, the query matching and k.",
+        ),
+        Finding(
+            "noisy window",
+            precision < LOW_PRECISION * precision_ceiling,
+            precision,
+            f"P@{k} < {LOW_PRECISION:.0%} of the {precision_ceiling:.3f} the labels allow",
+            f"Precision@{k} is {precision:.3f} where the labels allow {precision_ceiling:.3f}: "
+            f"the generator reads {1 - precision:.0%} irrelevant or empty slots.",
+        ),
+        Finding(
+            "buried",
+            rr_given_hit < BURIED_RR or counts["late_hit"] > 0,
+            rr_given_hit,
+            f"mean RR over queries with a hit < {BURIED_RR}, or any late hit",
+            f"Where a relevant id is found, the first one sits at rank {1 / rr_given_hit:.1f} on "
+            f"average (harmonic); {counts['late_hit']} queries find theirs only below rank {k}."
+            if rr_given_hit > 0
+            else "No query finds a relevant id within the top K.",
+        ),
+    )

@@ -1,0 +1,254 @@
+"""evaluate(qrels, runs, k, conventions) -> Evaluation: per-query arrays first, means after.
+
+The bootstrap draws one set of resampled queries per call and applies it to every metric of
+every run, so intervals are reproducible to the last digit and comparable across runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from metrics.conventions import Conventions
+from metrics.diagnose import (
+    Finding,
+    Suggestion,
+    diagnose,
+    precision_ceiling,
+    query_classes,
+    suggest_k,
+)
+from metrics.intervals import (
+    Interval,
+    bootstrap_means,
+    percentile_bounds,
+    resample_counts,
+    wilson,
+)
+from metrics.io import LoadReport, Qrels, ReportLine, Run
+from metrics.measures import MEASURES, SUMMARY_MEASURES, Scores, compute
+from metrics.ranking import AlignedRun, QuerySet, align, prepare_query_set
+
+
+@dataclass(frozen=True, eq=False)
+class RunEvaluation:
+    name: str
+    run: Run
+    aligned: AlignedRun
+    scores: Scores  # every query of the query set (excluded ones too), every K
+    classes: np.ndarray  # class at K of each scored query, query-set order
+    summary: dict[str, Interval]  # summary measure key ("P", "RR", ...) -> mean and interval at K
+    suggestion: Suggestion
+    diagnosis: tuple[Finding, ...]
+    missing_queries: tuple[str, ...]  # qrels queries the run has no list for (they score 0)
+    repeats: int  # repeated ids over the scored queries' whole lists (per-query rows sum to it)
+    report: LoadReport | None
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    k: int
+    conventions: Conventions
+    query_set: QuerySet
+    runs: tuple[RunEvaluation, ...]
+    sweep_range: tuple[int, int]
+    qrels_report: LoadReport | None = None
+
+    @property
+    def scored(self) -> np.ndarray:
+        return self.query_set.scored
+
+    @property
+    def scored_ids(self) -> list[str]:
+        return [str(q) for q in self.query_set.query_ids[self.scored]]
+
+    @property
+    def excluded_ids(self) -> list[str]:
+        return self.query_set.excluded_ids
+
+    @property
+    def run_names(self) -> list[str]:
+        return [r.name for r in self.runs]
+
+    def run(self, name: str) -> RunEvaluation:
+        for run in self.runs:
+            if run.name == name:
+                return run
+        raise ValueError(f"no run named {name!r}; runs: {', '.join(self.run_names)}")
+
+    def per_query_scores(self, name: str, k: int | None = None) -> dict[str, np.ndarray]:
+        """Scored queries' values at K (default the evaluation's K), keyed by measure key."""
+        at = self.run(name).scores.at(k or self.k)
+        return {key: values[self.scored] for key, values in at.items()}
+
+    def per_query(self) -> pd.DataFrame:
+        """One row per (run, scored query) at K: class, repeats, first relevant rank, measures."""
+        frames = []
+        for run in self.runs:
+            values = self.per_query_scores(run.name)
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "run": run.name,
+                        "query_id": self.scored_ids,
+                        "class": run.classes,
+                        "repeats": run.aligned.repeats[self.scored],
+                        "first_relevant_rank": run.scores.first_relevant_rank[self.scored],
+                        "n_relevant": self.query_set.n_relevant[self.scored],
+                        **{m.key: values[m.key] for m in MEASURES},
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+    def summary(self) -> pd.DataFrame:
+        """One row per (run, summary measure): mean and interval at K."""
+        rows = [
+            {
+                "run": run.name,
+                "metric": m.summary_key,
+                "label": m.label(self.k),
+                "mean": run.summary[m.key].mean,
+                "low": run.summary[m.key].low,
+                "high": run.summary[m.key].high,
+                "interval": run.summary[m.key].method,
+            }
+            for run in self.runs
+            for m in SUMMARY_MEASURES
+        ]
+        return pd.DataFrame(rows)
+
+    def sweep(self) -> pd.DataFrame:
+        """Means over scored queries at every K of the sweep: run, k, one column a measure."""
+        lo, hi = self.sweep_range
+        frames = []
+        for run in self.runs:
+            frame = pd.DataFrame({"run": run.name, "k": np.arange(lo, hi + 1)})
+            for m in SUMMARY_MEASURES:
+                curve = run.scores.values[m.key][self.scored]
+                curve = curve.mean(axis=0) if len(curve) else np.zeros(curve.shape[1])
+                frame[m.summary_key] = curve[lo - 1 : hi]
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+
+def evaluate(
+    qrels: Qrels,
+    runs: Sequence[Run],
+    k: int,
+    conventions: Conventions | None = None,
+    *,
+    sweep: tuple[int, int] | None = None,
+    reports: dict[str, LoadReport] | None = None,
+    qrels_report: LoadReport | None = None,
+) -> Evaluation:
+    """Score every run at every K up to max(k, sweep end, longest list); summarise at k.
+
+    `reports` (run name -> its LoadReport) get the lines the alignment ignores added to them.
+    """
+    conventions = conventions or Conventions()
+    if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
+        raise ValueError(f"k must be a positive integer, got {k!r}")
+    if not runs:
+        raise ValueError("evaluate needs at least one run")
+    names = [run.name for run in runs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"run names must be distinct, got {names}")
+    query_set = prepare_query_set(qrels, relevance_level=conventions.relevance_level)
+    aligned = [align(query_set, run, width=k) for run in runs]
+    longest = max(int(a.list_length.max(initial=0)) for a in aligned)
+    sweep = _check_sweep(sweep, longest=max(longest, 1))
+    width = max(k, sweep[1], longest, 1)
+    aligned = [_pad(a, width) for a in aligned]
+
+    scored = query_set.scored
+    rng = np.random.default_rng(conventions.seed)
+    counts = resample_counts(int(scored.sum()), n_resamples=conventions.n_resamples, rng=rng)
+    evaluated = tuple(
+        _evaluate_run(run, a, query_set, conventions, k, counts, longest, reports)
+        for run, a in zip(runs, aligned, strict=True)
+    )
+    return Evaluation(k, conventions, query_set, evaluated, sweep, qrels_report)
+
+
+def _check_sweep(sweep: tuple[int, int] | None, *, longest: int) -> tuple[int, int]:
+    if sweep is None:
+        return (1, longest)
+    lo, hi = sweep
+    if lo < 1 or hi < lo:
+        raise ValueError(f"sweep must be FROM:TO with 1 <= FROM <= TO, got {lo}:{hi}")
+    return (int(lo), int(hi))
+
+
+def _pad(aligned: AlignedRun, width: int) -> AlignedRun:
+    extra = width - aligned.width
+    if extra <= 0:
+        return aligned
+
+    def pad(array, value=0):
+        return np.pad(array, ((0, 0), (0, extra)), constant_values=value)
+
+    return dataclasses.replace(
+        aligned,
+        grade=pad(aligned.grade),
+        relevant=pad(aligned.relevant),
+        judged=pad(aligned.judged),
+        repeat=pad(aligned.repeat),
+        returned=pad(aligned.returned),
+        row=pad(aligned.row, -1),
+    )
+
+
+def _evaluate_run(run, aligned, query_set, conventions, k, counts, longest, reports):
+    scored = query_set.scored
+    scores = compute(query_set, aligned, conventions)
+    at_k = {key: values[scored] for key, values in scores.at(k).items()}
+    summary = _summarise(at_k, counts, conventions)
+    classes = query_classes(scores, query_set.n_relevant, k)[scored]
+    hit_rows = at_k["Hit"] > 0
+    rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
+    means = {key: interval.mean for key, interval in summary.items()}
+    report = (reports or {}).get(run.name)
+    if report is not None and len(aligned.ignored_lines):
+        report = report.with_dropped(
+            ReportLine(int(line), "query is not in the qrels: ignored")
+            for line in aligned.ignored_lines
+        )
+    return RunEvaluation(
+        name=run.name,
+        run=run,
+        aligned=aligned,
+        scores=scores,
+        classes=classes,
+        summary=summary,
+        suggestion=suggest_k(scores, query_set.n_relevant, k=k, longest_list=longest),
+        diagnosis=diagnose(
+            means,
+            classes,
+            k=k,
+            precision_ceiling=precision_ceiling(query_set.n_relevant, k),
+            rr_given_hit=rr_given_hit,
+        ),
+        missing_queries=tuple(str(q) for q in query_set.query_ids[~aligned.answered]),
+        repeats=int(aligned.repeats[scored].sum()),
+        report=report,
+    )
+
+
+def _summarise(at_k: dict[str, np.ndarray], counts: np.ndarray, conventions: Conventions):
+    level = conventions.confidence_level
+    keys = [m.key for m in SUMMARY_MEASURES if m.interval == "bootstrap"]
+    values = np.column_stack([at_k[key] for key in keys])
+    low, high = percentile_bounds(bootstrap_means(values, counts), confidence_level=level)
+    means = values.mean(axis=0) if len(values) else np.zeros(len(keys))
+    summary = {
+        key: Interval(float(means[i]), float(low[i]), float(high[i]), "bootstrap", level)
+        for i, key in enumerate(keys)
+    }
+    hits = at_k["Hit"]
+    summary["Hit"] = wilson(int(hits.sum()), len(hits), confidence_level=level)
+    return {m.key: summary[m.key] for m in SUMMARY_MEASURES}

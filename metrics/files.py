@@ -1,0 +1,62 @@
+"""Files in, Evaluation out: the one path the command line, the dashboard and the sample share."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from metrics.conventions import Conventions
+from metrics.evaluate import Evaluation, evaluate
+from metrics.io import LoadReport, Run, load_qrels, load_run
+
+Source = str | os.PathLike | bytes
+
+
+@dataclass(frozen=True)
+class RunSource:
+    source: Source
+    name: str | None = None  # defaults to the file name without its extension
+    file_name: str | None = None  # needed when source is bytes (an upload)
+
+
+def load_runs(
+    runs: Sequence[RunSource], *, order: str = "score"
+) -> tuple[list[Run], dict[str, LoadReport]]:
+    loaded, reports = [], {}
+    for spec in runs:
+        run, report = load_run(spec.source, name=spec.file_name, order=order)
+        if spec.name:
+            run = dataclasses.replace(run, name=spec.name)
+        if run.name in reports:
+            raise ValueError(
+                f"{run.source}: a second run is named {run.name!r}; "
+                "give it another name with NAME=FILE"
+            )
+        loaded.append(run)
+        reports[run.name] = report
+    return loaded, reports
+
+
+def evaluate_files(
+    qrels: Source | None,
+    runs: Sequence[RunSource],
+    k: int,
+    conventions: Conventions | None = None,
+    *,
+    qrels_name: str | None = None,
+    sweep: tuple[int, int] | None = None,
+) -> Evaluation:
+    """Load and score. Without qrels, the labels come from the first run's JSONL file, whose
+    records carry both `retrieved` and `relevant`."""
+    conventions = conventions or Conventions()
+    if not runs:
+        raise ValueError("give at least one run")
+    if qrels is None:
+        qrels, qrels_name = runs[0].source, runs[0].file_name
+    labels, qrels_report = load_qrels(qrels, name=qrels_name)
+    loaded, reports = load_runs(runs, order=conventions.order)
+    return evaluate(
+        labels, loaded, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report
+    )

@@ -1,0 +1,794 @@
+"""Load qrels and runs (TREC, BEIR TSV, CSV/TSV, JSONL; optionally gzipped) with a load report.
+
+A malformed file is rejected as a whole: `LoadError` (a `ValueError`) with the one-line
+message `FILE, line N: problem`. Valid lines that are not used are listed in the report.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import gzip
+import io
+import json
+import os
+import re
+import zlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+
+QRELS_FORMATS = ("trec", "beir", "csv", "jsonl")
+RUN_FORMATS = ("trec", "csv", "jsonl")
+RUN_ORDERS = ("score", "rank")
+UPLOAD_NAME = "<upload>"
+
+# Extensions stripped from a file name to name its run (`baseline.run.gz` -> `baseline`).
+_RUN_EXTENSIONS = {
+    ".gz", ".run", ".txt", ".trec", ".res", ".out", ".tsv", ".csv", ".jsonl", ".ndjson", ".json",
+}
+_BLANK = " \t\r\f\v"  # ASCII whitespace other than the newline: what a blank line may hold
+_SPLIT_WS = re.compile(r"[ \t\r\f\v]+")
+# Two patterns, not one with (?:\A|\n): the alternation makes the scan ten times slower.
+_LEADING_BLANK_LINE = re.compile(rb"[ \t\r\f\v]*\n")
+_INNER_BLANK_LINE = re.compile(rb"\n[ \t\r\f\v]*\n")
+_INTEGER = r"^[+-]?[0-9]+$"
+_JSON_TYPES = {
+    dict: "an object", list: "an array", str: "a string", int: "an integer",
+    float: "a number", bool: "a boolean", type(None): "null",
+}
+
+
+class LoadError(ValueError):
+    """A file that cannot be loaded; the message is one line, `FILE, line N: problem`."""
+
+    def __init__(self, source: str, line: int | None, problem: str) -> None:
+        self.source, self.line, self.problem = source, line, problem
+        where = source if line is None else f"{source}, line {line}"
+        super().__init__(f"{where}: {problem}")
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels:
+    """The frozen query set and its judgments, one row per unique (query, doc) pair."""
+
+    source: str
+    query_ids: np.ndarray  # every query, first-appearance order (those without judgments too)
+    query: np.ndarray
+    doc: np.ndarray
+    grade: np.ndarray  # int64
+    line: np.ndarray  # int64, 1-based source line of each row
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """Ranked lists: rows grouped by query (first-appearance order), best rank first.
+
+    A repeated doc id stays in its slot; the report lists it.
+    """
+
+    name: str
+    source: str
+    query: np.ndarray
+    doc: np.ndarray
+    line: np.ndarray  # int64, 1-based source line of each row
+
+    @cached_property
+    def query_ids(self) -> np.ndarray:
+        """The run's queries in row order."""
+        return pd.unique(self.query)
+
+
+@dataclass(frozen=True)
+class ReportLine:
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """What a load read and what it did not use.
+
+    `lines_read` counts non-blank data lines: a header line is not counted, and a JSONL
+    record is one line. Invariant: lines_read == lines_used + len(dropped); a repeat is
+    used, since it keeps its rank slot.
+    """
+
+    source: str
+    kind: str  # "qrels" or "run"
+    format: str
+    lines_read: int
+    lines_used: int
+    dropped: tuple[ReportLine, ...]
+    repeats: tuple[ReportLine, ...]
+    notes: tuple[str, ...] = ()
+
+    def with_dropped(self, extra: Iterable[ReportLine]) -> LoadReport:
+        """A new report in which each of `extra` is one more used line now dropped."""
+        extra = tuple(extra)
+        if len(extra) > self.lines_used:
+            raise ValueError(
+                f"cannot drop {len(extra)} lines from {self.source}: only {self.lines_used} used"
+            )
+        dropped = tuple(sorted(self.dropped + extra, key=lambda r: r.line))
+        return replace(self, dropped=dropped, lines_used=self.lines_used - len(extra))
+
+    def summary(self) -> str:
+        parts = [
+            _count(self.lines_read, "line") + " read",
+            f"{self.lines_used} used",
+            f"{len(self.dropped)} dropped",
+        ]
+        if self.kind == "run":
+            parts.append(_count(len(self.repeats), "repeat"))
+        return f"{self.source}: " + ", ".join(parts)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+# --- source: path or bytes, gzip, UTF-8 --------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Source:
+    name: str
+    raw: bytes  # decompressed, without BOM or trailing blank lines
+    text: str
+
+    def fail(self, line: int | None, problem: str) -> LoadError:
+        return LoadError(self.name, line, problem)
+
+    @cached_property
+    def first_line(self) -> tuple[int, str]:
+        """(line number, text) of the first non-blank line, which decides the format."""
+        start = len(self.text) - len(self.text.lstrip(_BLANK + "\n"))
+        begin = self.text.rfind("\n", 0, start) + 1
+        end = self.text.find("\n", start)
+        line = self.text[begin : end if end >= 0 else len(self.text)]
+        return self.text.count("\n", 0, begin) + 1, line.strip(_BLANK)
+
+    @cached_property
+    def has_blank_lines(self) -> bool:
+        return bool(_LEADING_BLANK_LINE.match(self.raw) or _INNER_BLANK_LINE.search(self.raw))
+
+    def numbered_lines(self) -> Iterable[tuple[int, str]]:
+        """Non-blank lines with their 1-based numbers (the slow, exact path)."""
+        for number, line in enumerate(self.text.split("\n"), 1):
+            if line.strip(_BLANK):
+                yield number, line
+
+
+def _open(source: str | os.PathLike | bytes, name: str | None) -> _Source:
+    if isinstance(source, bytes | bytearray | memoryview):
+        name = name or UPLOAD_NAME
+        raw = bytes(source)
+    else:
+        path = os.fspath(source)
+        name = name or os.path.basename(path) or path
+        raw = _read_path(path, name)
+    raw = _gunzip(raw, name)
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8) :]
+    raw = _trim_trailing_blank_lines(raw)
+    text = _decode(raw, name)
+    if not text.strip(_BLANK + "\n"):
+        raise LoadError(name, None, "empty file (no data lines)")
+    return _Source(name, raw, text)
+
+
+def _read_path(path: str, name: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        raise LoadError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise LoadError(path, None, "is a directory, not a file") from None
+    except OSError as exc:
+        raise LoadError(name, None, f"cannot read the file ({exc.strerror})") from None
+
+
+def _gunzip(raw: bytes, name: str) -> bytes:
+    if not (name.lower().endswith(".gz") or raw.startswith(b"\x1f\x8b")):
+        return raw
+    try:
+        return gzip.decompress(raw)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise LoadError(name, None, f"corrupt gzip data ({exc})") from None
+
+
+def _trim_trailing_blank_lines(raw: bytes) -> bytes:
+    # Trailing blank lines shift no line number; dropping them keeps the fast path open.
+    end = raw.find(b"\n", len(raw.rstrip()))
+    return raw if end < 0 else raw[:end]
+
+
+def _decode(raw: bytes, name: str) -> str:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _position(raw, exc.start)
+        bad = raw[exc.start]
+        raise LoadError(
+            name, line, f"binary or non-UTF-8 data (byte 0x{bad:02x} at column {column})"
+        ) from None
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        line, column = _position(raw, nul)
+        raise LoadError(name, line, f"binary data (a NUL byte at column {column})")
+    return text
+
+
+def _position(raw: bytes, offset: int) -> tuple[int, int]:
+    return raw.count(b"\n", 0, offset) + 1, offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
+
+
+def _show(value: object, limit: int = 40) -> str:
+    """A value for a one-line message: repr, shortened."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _json_type(value: object) -> str:
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def _json_value(value: object) -> str:
+    """A JSON value for a message: its type, and the value when that says more."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return f"{_json_type(value)} {_show(value)}"
+
+
+# --- format detection and column layouts -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Column:
+    role: str  # query, doc, grade, rank or score
+    header: str  # the column's name in a CSV/TSV/BEIR header
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class _Layout:
+    delimiter: str | None  # None: runs of whitespace (TREC)
+    ncols: int
+    columns: dict[str, int]  # role -> column index
+    header_line: int  # 0 when the format has no header
+    expected: str  # what the columns are, for messages
+
+
+_TREC = {
+    "qrels": (("query", 0), ("doc", 2), ("grade", 3), "qid iter docid grade", 4),
+    "run": (("query", 0), ("doc", 2), ("rank", 3), ("score", 4), "qid Q0 docid rank score tag", 6),
+}
+_HEADERS = {
+    ("qrels", "csv"): (_Column("query", "query_id"), _Column("doc", "doc_id"),
+                       _Column("grade", "grade")),
+    ("qrels", "beir"): (_Column("query", "query-id"), _Column("doc", "corpus-id"),
+                        _Column("grade", "score")),
+    ("run", "csv"): (_Column("query", "query_id"), _Column("doc", "doc_id"),
+                     _Column("rank", "rank"), _Column("score", "score", required=False)),
+}
+_HEADER_NAMES = {column.header for spec in _HEADERS.values() for column in spec} - {"score"}
+_FORMAT_LABEL = {"csv": "CSV/TSV", "beir": "BEIR"}
+
+
+def _check_choice(what: str, value: str, allowed: Sequence[str]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
+
+
+def _detect(src: _Source, kind: str, fmt: str) -> str:
+    if fmt != "auto":
+        return fmt
+    number, line = src.first_line
+    if line.startswith("{"):
+        return "jsonl"
+    names = set(_header_fields(line)[1])
+    for (spec_kind, spec_fmt), spec in _HEADERS.items():
+        if spec_kind == kind and names & {c.header for c in spec if c.required}:
+            return spec_fmt
+    if names & _HEADER_NAMES:
+        raise src.fail(number, f"the header {_show(line)} is not a {kind} header")
+    if len(_SPLIT_WS.split(line)) > 1:
+        return "trec"
+    raise src.fail(
+        number,
+        f"cannot detect the format from {_show(line)}: expected TREC columns, "
+        "a CSV/TSV or BEIR header, or a JSON object per line",
+    )
+
+
+def _header_fields(line: str) -> tuple[str, list[str]]:
+    delimiter = "\t" if "\t" in line else ","
+    fields = next(csv.reader([line], delimiter=delimiter), [])
+    return delimiter, [f.strip().lower() for f in fields]
+
+
+def _layout(src: _Source, kind: str, fmt: str) -> _Layout:
+    if fmt == "trec":
+        *roles, expected, ncols = _TREC[kind]
+        return _Layout(None, ncols, dict(roles), 0, expected)
+    number, line = src.first_line
+    delimiter, names = _header_fields(line)
+    spec = _HEADERS[(kind, fmt)]
+    missing = [c.header for c in spec if c.required and c.header not in names]
+    if missing:
+        raise src.fail(
+            number,
+            f"{_FORMAT_LABEL[fmt]} header lacks column(s) {', '.join(missing)} "
+            f"(found {_show(line, 60)})",
+        )
+    columns = {c.role: names.index(c.header) for c in spec if c.header in names}
+    return _Layout(delimiter, len(names), columns, number, f"as in the header on line {number}")
+
+
+# --- delimited tables: vectorized when the file is regular, line by line otherwise --------
+
+
+def _read_table(src: _Source, layout: _Layout) -> tuple[dict[str, pa.Array], np.ndarray]:
+    """Columns by role (strings) and the source line of each row."""
+    delimiter = _fast_delimiter(src, layout)
+    if delimiter is not None:
+        try:
+            return _arrow_table(src, layout, delimiter)
+        except pa.ArrowInvalid:
+            pass  # a ragged line or an odd separator: the exact reader below names it
+    return _python_table(src, layout)
+
+
+def _fast_delimiter(src: _Source, layout: _Layout) -> str | None:
+    """The one-character separator pyarrow may split on, or None when the file needs the
+    line-by-line reader (blank lines would shift line numbers; mixed whitespace)."""
+    if src.has_blank_lines:
+        return None
+    if layout.delimiter is not None:
+        return layout.delimiter
+    delimiter = "\t" if "\t" in src.first_line[1] else " "
+    other = b" " if delimiter == "\t" else b"\t"
+    return None if other in src.raw else delimiter
+
+
+def _arrow_table(
+    src: _Source, layout: _Layout, delimiter: str
+) -> tuple[dict[str, pa.Array], np.ndarray]:
+    names = [f"c{i}" for i in range(layout.ncols)]
+    wanted = [names[i] for i in layout.columns.values()]
+    table = pacsv.read_csv(
+        io.BytesIO(src.raw),
+        read_options=pacsv.ReadOptions(
+            column_names=names, skip_rows=1 if layout.header_line else 0
+        ),
+        parse_options=pacsv.ParseOptions(
+            delimiter=delimiter, quote_char='"' if layout.delimiter else False
+        ),
+        convert_options=pacsv.ConvertOptions(
+            column_types=dict.fromkeys(wanted, pa.string()), include_columns=wanted
+        ),
+    )
+    first = layout.header_line + 1  # no blank lines here, so rows follow line by line
+    lines = np.arange(first, first + table.num_rows, dtype=np.int64)
+    columns = {role: table.column(names[i]).combine_chunks() for role, i in layout.columns.items()}
+    return _clean_columns(src, layout, columns, lines), lines
+
+
+def _python_table(src: _Source, layout: _Layout) -> tuple[dict[str, pa.Array], np.ndarray]:
+    if layout.delimiter is None:
+        def split(line: str) -> list[str]:
+            return _SPLIT_WS.split(line.strip(_BLANK))
+    else:
+        def split(line: str) -> list[str]:
+            return next(csv.reader([line.rstrip("\r")], delimiter=layout.delimiter))
+    rows, lines = [], []
+    for number, line in src.numbered_lines():
+        if number <= layout.header_line:
+            continue
+        fields = split(line)
+        if len(fields) != layout.ncols:
+            raise src.fail(
+                number, f"expected {layout.ncols} columns ({layout.expected}), got {len(fields)}"
+            )
+        rows.append(fields)
+        lines.append(number)
+    line_array = np.asarray(lines, dtype=np.int64)
+    columns = {
+        role: pa.array([row[i] for row in rows], pa.string())
+        for role, i in layout.columns.items()
+    }
+    return _clean_columns(src, layout, columns, line_array), line_array
+
+
+def _clean_columns(
+    src: _Source, layout: _Layout, columns: dict[str, pa.Array], lines: np.ndarray
+) -> dict[str, pa.Array]:
+    if not len(lines):
+        raise src.fail(None, "no data lines (only a header)")
+    if layout.delimiter is not None:  # CSV cells may be padded: "q1, d1, 2"
+        columns = {role: pc.utf8_trim_whitespace(values) for role, values in columns.items()}
+    for role in ("query", "doc"):
+        empty = np.flatnonzero(pc.equal(columns[role], "").to_numpy(zero_copy_only=False))
+        if len(empty):
+            raise src.fail(int(lines[empty[0]]), f"empty {role} id")
+    return columns
+
+
+def _first_failure(values: pa.Array, converts: Callable[[pa.Array], bool]) -> int:
+    """Index of the first value that fails to convert, by bisection (log n vector calls)."""
+    low, high = 0, len(values)  # values[:low] convert; a failure lies in [low, high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if converts(values[low:middle]):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def _casts(target: pa.DataType) -> Callable[[pa.Array], bool]:
+    def converts(values: pa.Array) -> bool:
+        try:
+            pc.cast(values, target)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return False
+        return True
+
+    return converts
+
+
+def _to_int(src: _Source, values: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
+    """Integers only: '2.0' and '1.5' are refused (trec_eval would truncate silently)."""
+    matches = pc.match_substring_regex(values, _INTEGER).to_numpy(zero_copy_only=False)
+    if not matches.all():
+        bad = int(np.argmin(matches))
+        got = _show(values[bad].as_py())
+        raise src.fail(int(lines[bad]), f"{what} must be an integer, got {got}")
+    unsigned = pc.utf8_ltrim(values, characters="+")
+    try:
+        return pc.cast(unsigned, pa.int64()).to_numpy()
+    except pa.ArrowInvalid:
+        bad = _first_failure(unsigned, _casts(pa.int64()))
+        raise src.fail(
+            int(lines[bad]), f"{what} {_show(values[bad].as_py())} is too large"
+        ) from None
+
+
+def _to_float(src: _Source, values: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
+    try:
+        numbers = pc.cast(values, pa.float64()).to_numpy()
+        bad = np.flatnonzero(np.isnan(numbers))
+    except pa.ArrowInvalid:
+        bad = [_first_failure(values, _casts(pa.float64()))]
+    if len(bad):
+        index = int(bad[0])
+        got = _show(values[index].as_py())
+        raise src.fail(int(lines[index]), f"{what} must be a number, got {got}")
+    return numbers
+
+
+# --- JSONL ------------------------------------------------------------------------------
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise _DuplicateKey(repeated)
+    return record
+
+
+def _json_records(src: _Source, field_name: str, kind: str) -> list[tuple[int, str, object]]:
+    """(line, query id, value of `field_name`) for each record."""
+    records = []
+    for number, line in src.numbered_lines():
+        try:
+            record = json.loads(line, object_pairs_hook=_unique_keys)
+        except json.JSONDecodeError as exc:
+            raise src.fail(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        except _DuplicateKey as exc:
+            raise src.fail(number, f"JSON object repeats the key {_show(str(exc))}") from None
+        if not isinstance(record, dict):
+            raise src.fail(number, f"expected a JSON object, got {_json_type(record)}")
+        if "query_id" not in record:
+            raise src.fail(number, "JSON record has no 'query_id'")
+        if field_name not in record:
+            raise src.fail(number, f"JSON record has no {field_name!r} (needed for a {kind})")
+        query = _json_id(src, number, record["query_id"], "query_id")
+        records.append((number, query, record[field_name]))
+    return records
+
+
+def _json_id(src: _Source, number: int, value: object, where: str) -> str:
+    # JSON integers are accepted as ids; anything else that is not a string is refused.
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        raise src.fail(number, f"{where} must be a string id, got {_json_value(value)}")
+    if not value:
+        raise src.fail(number, f"{where} is an empty id")
+    return value
+
+
+def _first_records(
+    src: _Source, records: list[tuple[int, str, object]], field_name: str
+) -> tuple[list[tuple[int, str, object]], list[ReportLine]]:
+    """One record per query: an identical repeat is dropped, a different one is an error."""
+    kept: dict[str, tuple[int, str, object]] = {}
+    dropped = []
+    for number, query, value in records:
+        if query not in kept:
+            kept[query] = (number, query, value)
+        elif kept[query][2] == value:
+            dropped.append(ReportLine(number, f"identical duplicate of line {kept[query][0]}"))
+        else:
+            raise src.fail(
+                number,
+                f"query {_show(query)} was already given on line {kept[query][0]} "
+                f"with a different {field_name!r}",
+            )
+    return list(kept.values()), dropped
+
+
+def _jsonl_qrels(src: _Source) -> tuple[dict, list[ReportLine], list[str], int]:
+    records = _json_records(src, "relevant", "qrels")
+    parsed = [(n, q, _json_relevant(src, n, value)) for n, q, value in records]
+    kept, dropped = _first_records(src, parsed, "relevant")
+    notes = []
+    rows: dict[str, list] = {"query": [], "doc": [], "grade": [], "line": []}
+    for number, query, (pairs, repeated) in kept:
+        if repeated:
+            notes.append(f"line {number}: {', '.join(map(repr, repeated))} listed more than "
+                         "once in 'relevant'; counted once")
+        rows["query"] += [query] * len(pairs)
+        rows["doc"] += list(pairs)
+        rows["grade"] += list(pairs.values())
+        rows["line"] += [number] * len(pairs)
+    rows["query_ids"] = [query for _, query, _ in kept]
+    return rows, dropped, notes, len(records)
+
+
+def _json_relevant(src: _Source, number: int, value: object) -> tuple[dict[str, int], list[str]]:
+    """{doc: grade} from a list of ids (grade 1 each) or an object, and the ids listed twice."""
+    if isinstance(value, list):
+        ids = [_json_id(src, number, item, "'relevant'") for item in value]
+        grades = dict.fromkeys(ids, 1)
+        repeated = sorted({i for i in ids if ids.count(i) > 1}) if len(grades) < len(ids) else []
+        return grades, repeated
+    if isinstance(value, dict):
+        for doc, grade in value.items():
+            if not isinstance(grade, int) or isinstance(grade, bool):
+                raise src.fail(
+                    number, f"grade of {_show(doc)} must be an integer, got {_json_value(grade)}"
+                )
+            _json_id(src, number, doc, "'relevant'")
+        return dict(value), []
+    raise src.fail(
+        number,
+        f"'relevant' must be a list of ids or an object {{id: grade}}, got {_json_type(value)}",
+    )
+
+
+def _jsonl_run(src: _Source) -> tuple[dict, list[ReportLine], list[str], int]:
+    records = _json_records(src, "retrieved", "run")
+    parsed = []
+    for number, query, value in records:
+        if not isinstance(value, list):
+            raise src.fail(number, f"'retrieved' must be a list of ids, got {_json_type(value)}")
+        parsed.append((number, query, [_json_id(src, number, v, "'retrieved'") for v in value]))
+    kept, dropped = _first_records(src, parsed, "retrieved")
+    notes = [f"line {n}: query {q!r} retrieved nothing" for n, q, ids in kept if not ids]
+    rows: dict[str, list] = {"query": [], "doc": [], "line": []}
+    for number, query, ids in kept:
+        rows["query"] += [query] * len(ids)
+        rows["doc"] += ids
+        rows["line"] += [number] * len(ids)
+    return rows, dropped, notes, len(records)
+
+
+# --- shared: integer codes and duplicate (query, doc) pairs -------------------------------
+
+
+def _encode(values: pa.Array | list) -> tuple[np.ndarray, np.ndarray]:
+    """Integer codes in first-appearance order and the object array of distinct strings."""
+    encoded = pc.dictionary_encode(pa.array(values, pa.string()))
+    if isinstance(encoded, pa.ChunkedArray):
+        encoded = encoded.combine_chunks()
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    return codes, encoded.dictionary.to_numpy(zero_copy_only=False).astype(object)
+
+
+def _repeated_pairs(query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows whose (query, doc) codes occurred earlier, and the row of that first occurrence."""
+    keys = query * (int(doc.max(initial=0)) + 1) + doc
+    repeats = np.flatnonzero(pd.Series(keys).duplicated().to_numpy())
+    if not len(repeats):
+        return repeats, repeats
+    distinct, first = np.unique(keys, return_index=True)
+    return repeats, first[np.searchsorted(distinct, keys[repeats])]
+
+
+# --- qrels -----------------------------------------------------------------------------
+
+
+def load_qrels(
+    source: str | os.PathLike | bytes, *, name: str | None = None, format: str = "auto"
+) -> tuple[Qrels, LoadReport]:
+    """Read relevance judgments: TREC (`qid iter docid grade`), BEIR TSV (`query-id corpus-id
+    score`), CSV/TSV with a `query_id,doc_id,grade` header, or JSONL (`{"query_id": ...,
+    "relevant": [ids] | {id: grade}}`, a list meaning grade 1). `source` is a path or the raw
+    bytes of an upload named `name`; gzip is read by extension or content.
+
+    An identical duplicate line is dropped and reported; one (query, doc) pair with two
+    grades is an error, as is a grade that is not an integer ('2.0' included).
+    """
+    _check_choice("format", format, ("auto", *QRELS_FORMATS))
+    src = _open(source, name)
+    fmt = _detect(src, "qrels", format)
+    if fmt == "jsonl":
+        rows, dropped, notes, lines_read = _jsonl_qrels(src)
+        query, doc = rows["query"], rows["doc"]
+        grade = np.asarray(rows["grade"], dtype=np.int64)
+        lines = np.asarray(rows["line"], dtype=np.int64)
+        query_ids = np.asarray(rows["query_ids"], dtype=object)
+    else:
+        columns, lines = _read_table(src, _layout(src, "qrels", fmt))
+        query, doc = columns["query"], columns["doc"]
+        grade = _to_int(src, columns["grade"], lines, "grade")
+        dropped, notes, lines_read, query_ids = [], [], len(lines), None
+    return _finish_qrels(src, fmt, query, doc, grade, lines, query_ids, dropped, notes, lines_read)
+
+
+def _finish_qrels(
+    src: _Source, fmt: str, query, doc, grade: np.ndarray, lines: np.ndarray,
+    query_ids: np.ndarray | None, dropped: list[ReportLine], notes: list[str], lines_read: int,
+) -> tuple[Qrels, LoadReport]:
+    query_codes, query_names = _encode(query)
+    doc_codes, doc_names = _encode(doc)
+    repeats, first = _repeated_pairs(query_codes, doc_codes)
+    conflict = np.flatnonzero(grade[repeats] != grade[first])
+    if len(conflict):
+        row, earlier = repeats[conflict[0]], first[conflict[0]]
+        raise src.fail(
+            int(lines[row]),
+            f"query {_show(query_names[query_codes[row]])} doc {_show(doc_names[doc_codes[row]])} "
+            f"has grade {grade[row]} here but grade {grade[earlier]} on line {lines[earlier]}",
+        )
+    dropped = dropped + [
+        ReportLine(int(lines[row]), f"identical duplicate of line {lines[earlier]}")
+        for row, earlier in zip(repeats, first, strict=True)
+    ]
+    keep = np.ones(len(lines), dtype=bool)
+    keep[repeats] = False
+    qrels = Qrels(
+        source=src.name,
+        query_ids=query_names if query_ids is None else query_ids,
+        query=query_names[query_codes[keep]],
+        doc=doc_names[doc_codes[keep]],
+        grade=grade[keep],
+        line=lines[keep],
+    )
+    return qrels, _report(src, "qrels", fmt, lines_read, dropped, [], notes)
+
+
+def _report(
+    src: _Source, kind: str, fmt: str, lines_read: int,
+    dropped: list[ReportLine], repeats: list[ReportLine], notes: list[str],
+) -> LoadReport:
+    return LoadReport(
+        source=src.name, kind=kind, format=fmt, lines_read=lines_read,
+        lines_used=lines_read - len(dropped),
+        dropped=tuple(sorted(dropped, key=lambda r: r.line)),
+        repeats=tuple(repeats), notes=tuple(notes),
+    )
+
+
+# --- runs ------------------------------------------------------------------------------
+
+
+def load_run(
+    source: str | os.PathLike | bytes, *, name: str | None = None, format: str = "auto",
+    order: str = "score",
+) -> tuple[Run, LoadReport]:
+    """Read a run: TREC (`qid Q0 docid rank score tag`), CSV/TSV with a
+    `query_id,doc_id,rank[,score]` header, or JSONL (`{"query_id": ..., "retrieved": [ids]}`).
+
+    A TREC run is ordered like trec_eval when `order="score"`: score descending (compared as
+    32-bit floats, as trec_eval stores them), ties by doc id descending as a string; with
+    `order="rank"` by the rank column, ties in line order. CSV runs follow their rank column,
+    JSONL lists their own order. The run is named after the file without its extensions.
+    """
+    _check_choice("format", format, ("auto", *RUN_FORMATS))
+    _check_choice("order", order, RUN_ORDERS)
+    src = _open(source, name)
+    fmt = _detect(src, "run", format)
+    if fmt == "jsonl":
+        rows, dropped, notes, lines_read = _jsonl_run(src)
+        query, doc = rows["query"], rows["doc"]
+        lines = np.asarray(rows["line"], dtype=np.int64)
+        sort_keys: list[tuple[str, object, str]] = []
+    else:
+        columns, lines = _read_table(src, _layout(src, "run", fmt))
+        query, doc = columns["query"], columns["doc"]
+        sort_keys = _run_sort_keys(src, fmt, order, columns, lines)
+        dropped, notes, lines_read = [], [], len(lines)
+    return _finish_run(src, fmt, query, doc, lines, sort_keys, dropped, notes, lines_read)
+
+
+def _run_sort_keys(
+    src: _Source, fmt: str, order: str, columns: dict[str, pa.Array], lines: np.ndarray
+) -> list[tuple[str, object, str]]:
+    """Sort keys after the query: (name, values, direction)."""
+    score = _to_float(src, columns["score"], lines, "score") if "score" in columns else None
+    if fmt == "csv" or order == "rank":
+        return [("rank", _to_int(src, columns["rank"], lines, "rank"), "ascending")]
+    with np.errstate(over="ignore"):  # a score beyond float32 ties at infinity, as in trec_eval
+        score32 = score.astype(np.float32)
+    return [("score", score32, "descending"), ("doc", columns["doc"], "descending")]
+
+
+def _finish_run(
+    src: _Source, fmt: str, query, doc, lines: np.ndarray, sort_keys: list,
+    dropped: list[ReportLine], notes: list[str], lines_read: int,
+) -> tuple[Run, LoadReport]:
+    query_codes, query_names = _encode(query)
+    doc_codes, doc_names = _encode(doc)
+    keys = [("query", query_codes, "ascending"), *sort_keys]
+    table = pa.table({key: values for key, values, _ in keys})
+    order = pc.sort_indices(table, sort_keys=[(key, direction) for key, _, direction in keys])
+    order = order.to_numpy()  # a stable sort: equal keys keep their line order
+    query_codes, doc_codes, lines = query_codes[order], doc_codes[order], lines[order]
+    run = Run(
+        name=_run_name(src.name),
+        source=src.name,
+        query=query_names[query_codes],
+        doc=doc_names[doc_codes],
+        line=lines,
+    )
+    repeats = _run_repeats(run, query_codes, doc_codes)
+    return run, _report(src, "run", fmt, lines_read, dropped, repeats, notes)
+
+
+def _run_repeats(run: Run, query_codes: np.ndarray, doc_codes: np.ndarray) -> list[ReportLine]:
+    rows, first = _repeated_pairs(query_codes, doc_codes)
+    if not len(rows):
+        return []
+    index = np.arange(len(query_codes))
+    starts = np.r_[True, query_codes[1:] != query_codes[:-1]]
+    rank = index - np.maximum.accumulate(np.where(starts, index, 0)) + 1
+    return [
+        ReportLine(
+            int(run.line[row]),
+            f"repeat of {run.doc[row]} at rank {rank[row]} (first at rank {rank[earlier]}): "
+            "keeps its rank slot, scores nothing",
+        )
+        for row, earlier in zip(rows, first, strict=True)
+    ]
+
+
+def _run_name(file_name: str) -> str:
+    stem = os.path.basename(file_name) or file_name
+    while True:
+        root, extension = os.path.splitext(stem)
+        if not root or extension.lower() not in _RUN_EXTENSIONS:
+            return stem
+        stem = root
+
+
+__all__ = [
+    "LoadError", "LoadReport", "Qrels", "QRELS_FORMATS", "ReportLine", "Run", "RUN_FORMATS",
+    "RUN_ORDERS", "load_qrels", "load_run",
+]

@@ -1,0 +1,209 @@
+"""Aligned arrays -> every metric at every K = 1..width in one vectorized pass.
+
+`cumsum` along ranks gives every cutoff at once; there is no Python loop over queries or K.
+The registry below describes each measure once: labels, tooltips, CLI output and JSON keys
+all come from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from metrics.conventions import Conventions
+from metrics.ranking import AlignedRun, QuerySet
+
+
+@dataclass(frozen=True)
+class Measure:
+    key: str  # per-query key, e.g. "RR" -> "RR@5"
+    summary_key: str  # key of the mean, e.g. "MRR" -> "MRR@5"
+    name: str
+    meaning: str  # one line: what the number certifies
+    rank_aware: bool
+    interval: str  # "wilson" or "bootstrap"
+    in_summary: bool = True  # DCG and IDCG are per-query explanations, not suite figures
+
+    def label(self, k: int, *, summary: bool = True) -> str:
+        return f"{self.summary_key if summary else self.key}@{k}"
+
+
+MEASURES: tuple[Measure, ...] = (
+    Measure(
+        "P",
+        "P",
+        "Precision@K",
+        "share of the top K slots holding a relevant id (empty slots count as misses)",
+        False,
+        "bootstrap",
+    ),
+    Measure(
+        "R",
+        "R",
+        "Recall@K",
+        "share of the query's relevant ids found in the top K",
+        False,
+        "bootstrap",
+    ),
+    Measure("F1", "F1", "F1@K", "harmonic mean of Precision@K and Recall@K", False, "bootstrap"),
+    Measure(
+        "Hit",
+        "Hit",
+        "Hit@K",
+        "1 if at least one relevant id is in the top K; its mean is "
+        "the share of queries with a hit",
+        False,
+        "wilson",
+    ),
+    Measure(
+        "RR",
+        "MRR",
+        "Reciprocal rank",
+        "1 / rank of the first relevant id (0 if none); its mean is MRR",
+        True,
+        "bootstrap",
+    ),
+    Measure(
+        "AP",
+        "MAP",
+        "Average precision",
+        "mean of Precision@i over the relevant ranks i, "
+        "missing relevant ids counting 0; its mean is MAP",
+        True,
+        "bootstrap",
+    ),
+    Measure(
+        "DCG",
+        "DCG",
+        "DCG@K",
+        "sum of gain / log2(rank + 1) over the top K",
+        True,
+        "bootstrap",
+        in_summary=False,
+    ),
+    Measure(
+        "IDCG",
+        "IDCG",
+        "IDCG@K",
+        "DCG of the best possible order of every judged relevant id",
+        True,
+        "bootstrap",
+        in_summary=False,
+    ),
+    Measure(
+        "nDCG",
+        "nDCG",
+        "nDCG@K",
+        "DCG@K / IDCG@K: graded ranking quality against the ideal order",
+        True,
+        "bootstrap",
+    ),
+    Measure(
+        "CP",
+        "CP",
+        "Context precision@K (RAGAS)",
+        "AP normalised by the relevant ids returned in the top K instead of by R",
+        True,
+        "bootstrap",
+    ),
+    Measure(
+        "Judged",
+        "Judged",
+        "Judged@K",
+        "share of the ids returned in the top K that carry "
+        "a label: how far the other figures can be trusted",
+        False,
+        "bootstrap",
+    ),
+)
+MEASURE_BY_KEY = {m.key: m for m in MEASURES}
+SUMMARY_MEASURES = tuple(m for m in MEASURES if m.in_summary)
+
+
+@dataclass(frozen=True, eq=False)
+class Scores:
+    """Per-query values of every measure at every K: values[key][q, k - 1]."""
+
+    values: dict[str, np.ndarray]
+    first_relevant_rank: np.ndarray  # (n,) 1-based, 0 when no relevant id was returned
+    hits: np.ndarray  # (n, width) relevant ids within the top K
+    noise: np.ndarray  # (n, width) returned ids within the top K that are not relevant
+
+    @property
+    def width(self) -> int:
+        return self.hits.shape[1]
+
+    def at(self, k: int) -> dict[str, np.ndarray]:
+        if not 1 <= k <= self.width:
+            raise ValueError(f"k must lie in 1..{self.width}, got {k}")
+        return {key: v[:, k - 1] for key, v in self.values.items()}
+
+
+def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator, 0 where the denominator is 0 (no evidence, no credit)."""
+    out = np.zeros(np.broadcast_shapes(numerator.shape, denominator.shape))
+    np.divide(numerator, denominator, out=out, where=denominator > 0)
+    return out
+
+
+def _pad(array: np.ndarray, width: int) -> np.ndarray:
+    if array.shape[1] >= width:
+        return array[:, :width]
+    return np.pad(array, ((0, 0), (0, width - array.shape[1])))
+
+
+def gains(grades: np.ndarray, gain: str) -> np.ndarray:
+    positive = np.clip(grades, 0, None).astype(float)
+    return positive if gain == "linear" else np.exp2(positive) - 1
+
+
+def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> Scores:
+    width = run.width
+    cutoff = np.arange(1, width + 1, dtype=float)
+    relevant = run.relevant.astype(float)
+    hits = np.cumsum(relevant, axis=1)
+    n_relevant = query_set.n_relevant[:, None].astype(float)
+    denominator = (
+        np.broadcast_to(n_relevant, hits.shape)
+        if conventions.recall_denominator == "all"
+        else np.minimum(n_relevant, cutoff)
+    )
+
+    precision = hits / cutoff
+    recall = _ratio(hits, denominator)
+    f1 = _ratio(2 * precision * recall, precision + recall)
+
+    any_relevant = run.relevant.any(axis=1)
+    first = np.where(any_relevant, run.relevant.argmax(axis=1) + 1, 0)
+    rr = np.where(
+        (first[:, None] > 0) & (first[:, None] <= cutoff), 1 / np.maximum(first, 1)[:, None], 0.0
+    )
+
+    precision_sum = np.cumsum(relevant * precision, axis=1)
+    ap = _ratio(precision_sum, denominator)
+    context_precision = _ratio(precision_sum, hits)
+    if conventions.rr == "full":
+        rr = np.broadcast_to(rr[:, -1:], rr.shape).copy()
+    if conventions.ap == "full":
+        ap = np.broadcast_to(ap[:, -1:], ap.shape).copy()
+
+    discount = np.log2(cutoff + 1)
+    dcg = np.cumsum(gains(run.grade, conventions.gain) / discount, axis=1)
+    idcg = np.cumsum(gains(_pad(query_set.ideal, width), conventions.gain) / discount, axis=1)
+
+    returned = np.cumsum(run.returned, axis=1)
+    values = {
+        "P": precision,
+        "R": recall,
+        "F1": f1,
+        "Hit": (hits > 0).astype(float),
+        "RR": rr,
+        "AP": ap,
+        "DCG": dcg,
+        "IDCG": idcg,
+        "nDCG": _ratio(dcg, idcg),
+        "CP": context_precision,
+        "Judged": _ratio(np.cumsum(run.judged, axis=1).astype(float), returned.astype(float)),
+    }
+    return Scores(values=values, first_relevant_rank=first, hits=hits, noise=returned - hits)

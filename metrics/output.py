@@ -1,0 +1,128 @@
+"""An Evaluation as the JSON contract for scripts, and as a plain-text table for people."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from metrics.diagnose import CLASS_MEANING
+from metrics.evaluate import Evaluation, RunEvaluation
+from metrics.measures import MEASURES, SUMMARY_MEASURES
+
+
+def _number(value) -> float | int:
+    """numpy scalars -> plain Python numbers, unrounded."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def to_dict(evaluation: Evaluation) -> dict:
+    """The JSON contract documented in README: metric names carry the chosen K."""
+    k = evaluation.k
+    return {
+        "k": k,
+        "conventions": evaluation.conventions.as_dict()
+        | {"sentences": evaluation.conventions.sentences()},
+        "query_set": {
+            "queries": len(evaluation.query_set.query_ids),
+            "scored": len(evaluation.scored_ids),
+            "excluded": evaluation.excluded_ids,
+        },
+        "runs": [_run_dict(evaluation, run) for run in evaluation.runs],
+    }
+
+
+def _run_dict(evaluation: Evaluation, run: RunEvaluation) -> dict:
+    k = evaluation.k
+    per_query = evaluation.per_query_scores(run.name)
+    repeats = run.aligned.repeats[evaluation.scored]
+    queries = [
+        {"query_id": qid, "class": str(run.classes[i]), "repeats": int(repeats[i])}
+        | {m.label(k, summary=False): float(per_query[m.key][i]) for m in MEASURES}
+        for i, qid in enumerate(evaluation.scored_ids)
+    ]
+    sweep = evaluation.sweep()
+    sweep = sweep[sweep["run"] == run.name].drop(columns="run")
+    return {
+        "name": run.name,
+        "repeats": run.repeats,
+        "missing_queries": list(run.missing_queries),
+        "ignored_queries": list(run.aligned.ignored_queries),
+        "summary": {
+            m.label(k): {
+                "mean": interval.mean,
+                "low": interval.low,
+                "high": interval.high,
+                "interval": interval.method,
+            }
+            for m in SUMMARY_MEASURES
+            for interval in [run.summary[m.key]]
+        },
+        "queries": queries,
+        "suggestion": run.suggestion.as_dict(),
+        "diagnosis": [
+            {
+                "failure": f.failure,
+                "flagged": bool(f.flagged),
+                "figure": f.figure,
+                "threshold": f.threshold,
+                "sentence": f.sentence,
+            }
+            for f in run.diagnosis
+        ],
+        "sweep": [
+            {key: _number(value) for key, value in row.items()}
+            for row in sweep.to_dict(orient="records")
+        ],
+    }
+
+
+def format_interval(mean: float, low: float, high: float) -> str:
+    return f"{mean:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def format_table(evaluation: Evaluation) -> str:
+    """Readable summary: metrics down, runs across, then conventions, counts and readings."""
+    k = evaluation.k
+    names = evaluation.run_names
+    header = ["metric"] + names + ["interval"]
+    rows = [
+        [m.label(k)]
+        + [
+            format_interval(r.summary[m.key].mean, r.summary[m.key].low, r.summary[m.key].high)
+            for r in evaluation.runs
+        ]
+        + [m.interval]
+        for m in SUMMARY_MEASURES
+    ]
+    excluded = ", ".join(evaluation.excluded_ids) or "none"
+    widths = [max(len(str(row[i])) for row in [header] + rows) for i in range(len(header))]
+    lines = [
+        f"Scores at K = {k} over {len(evaluation.scored_ids)} scored queries "
+        f"({len(evaluation.excluded_ids)} excluded: {excluded})",
+        "mean [low, high] at "
+        f"{evaluation.conventions.confidence_level:.0%} confidence; every query weighs the same",
+        "",
+    ]
+    for row in [header, ["-" * w for w in widths]] + rows:
+        lines.append("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths, strict=True)))
+    lines += ["", "Conventions:"]
+    lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
+    for run in evaluation.runs:
+        lines += ["", _run_notes(evaluation, run)]
+    return "\n".join(lines) + "\n"
+
+
+def _run_notes(evaluation: Evaluation, run: RunEvaluation) -> str:
+    classes = {c: int((run.classes == c).sum()) for c in CLASS_MEANING if c != "excluded"}
+    s = run.suggestion
+    lines = [
+        f"{run.name}: "
+        + ", ".join(f"{n} {c}" for c, n in classes.items())
+        + f"; {run.repeats} repeated ids; {len(run.missing_queries)} queries without a list",
+        f"  k suggestion: k = {s.k} reaches recall {s.recall:.3f} of a best {s.best_recall:.3f} "
+        f"(precision {s.precision:.3f}, {s.noise_chunks:.1f} noise chunks per query)",
+    ]
+    lines += [f"  reading: {reading}" for reading in s.readings]
+    lines += [
+        f"  {'FLAGGED' if f.flagged else 'ok':7} {f.failure}: {f.sentence}" for f in run.diagnosis
+    ]
+    return "\n".join(lines)

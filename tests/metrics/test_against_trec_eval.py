@@ -1,0 +1,78 @@
+"""Per-query agreement with pytrec_eval (trec_eval's own code) on random collections.
+
+The collections have graded, zero and negative labels, unjudged ids, tied scores (which
+trec_eval breaks by doc_id descending) and queries the run never answers. The files are
+written in shuffled line order so the loader's ordering is under test too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import pytrec_eval
+
+from metrics.conventions import Conventions
+from metrics.evaluate import evaluate
+from metrics.io import load_qrels, load_run
+
+CUTOFFS = (1, 2, 3, 5, 10, 20)
+MEASURES = {"P": "P", "R": "recall", "AP": "map_cut", "nDCG": "ndcg_cut"}
+
+
+def random_collection(seed: int):
+    rng = np.random.default_rng(seed)
+    pool = [f"doc{i}" for i in range(int(rng.integers(5, 60)))]
+    qrels, run = {}, {}
+    for q in range(int(rng.integers(1, 25))):
+        qid = f"q{q}"
+        judged = rng.choice(pool, size=int(rng.integers(1, len(pool))), replace=False)
+        qrels[qid] = {d: int(rng.choice([-1, 0, 0, 1, 1, 2, 3])) for d in judged}
+        if rng.random() < 0.1:
+            continue  # a query the run never answers
+        returned = rng.choice(
+            pool, size=int(rng.integers(1, min(len(pool), 30) + 1)), replace=False
+        )
+        run[qid] = {d: float(rng.integers(0, 8)) / 2 for d in returned}  # many ties
+    return qrels, run
+
+
+def write_files(tmp_path, qrels, run, rng):
+    qrels_lines = [f"{q} 0 {d} {g}" for q, docs in qrels.items() for d, g in docs.items()]
+    run_lines = [f"{q} Q0 {d} 0 {s} tag" for q, docs in run.items() for d, s in docs.items()]
+    # shuffle within queries only: the loader keeps queries in first-appearance order
+    (tmp_path / "qrels.txt").write_text("\n".join(rng.permutation(qrels_lines)) + "\n")
+    (tmp_path / "run.txt").write_text("\n".join(rng.permutation(run_lines)) + "\n")
+    return tmp_path / "qrels.txt", tmp_path / "run.txt"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_per_query_agreement(tmp_path, seed):
+    qrels, run = random_collection(seed)
+    qrels_path, run_path = write_files(tmp_path, qrels, run, np.random.default_rng(seed))
+    measures = {f"{name}.{','.join(map(str, CUTOFFS))}" for name in MEASURES.values()}
+    reference = pytrec_eval.RelevanceEvaluator(qrels, measures | {"recip_rank", "map"}).evaluate(
+        run
+    )
+
+    labels, _ = load_qrels(qrels_path)
+    loaded, _ = load_run(run_path)
+    full = evaluate(labels, [loaded], max(CUTOFFS), Conventions(rr="full", ap="full"))
+    at_k = evaluate(labels, [loaded], max(CUTOFFS))
+    query_ids = list(at_k.query_set.query_ids)
+    scored = at_k.query_set.scored
+    compared = 0
+    for qid, expected in reference.items():
+        row = query_ids.index(qid)
+        if not scored[row]:
+            continue
+        compared += 1
+        values = at_k.run("run").scores.values
+        for ours, theirs in MEASURES.items():
+            for k in CUTOFFS:
+                assert values[ours][row, k - 1] == pytest.approx(
+                    expected[f"{theirs}_{k}"], abs=1e-9
+                ), (qid, ours, k)
+        full_values = full.run("run").scores.values
+        assert full_values["RR"][row, 0] == pytest.approx(expected["recip_rank"], abs=1e-9)
+        assert full_values["AP"][row, 0] == pytest.approx(expected["map"], abs=1e-9)
+    assert compared or not scored.any()
