@@ -13,10 +13,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from metrics.compare import DEFAULT_PERMUTATIONS, compare_evaluation, metric_key, regressions
 from metrics.conventions import Conventions
 from metrics.evaluate import Evaluation
 from metrics.files import RunSource, evaluate_files
-from metrics.output import format_table, to_dict
+from metrics.measures import MEASURE_BY_KEY
+from metrics.output import comparison_dict, format_comparison, format_table, to_dict
 from metrics.sample import SAMPLE_K, load_sample
 
 USER_K = 10
@@ -206,7 +208,77 @@ def score_command(argv: Sequence[str]) -> int:
     return 0
 
 
-COMMANDS = {"score": score_command}
+def compare_command(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog="python -m metrics compare",
+        description="Paired comparison: the first --run is the baseline, whatever its name. "
+        "Exit status 3 when --fail-on-regression finds a candidate significantly worse.",
+    )
+    add_input_arguments(parser)
+    parser.add_argument(
+        "--metric",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="compare only these (e.g. nDCG@10, MRR); default every measure at K except Judged",
+    )
+    parser.add_argument(
+        "--correction",
+        choices=["holm", "bh", "none"],
+        default="holm",
+        help="multiple-comparison adjustment over every (candidate, metric) pair",
+    )
+    parser.add_argument("--alpha", type=confidence, default=0.05)
+    parser.add_argument(
+        "--permutations",
+        type=positive_int,
+        default=DEFAULT_PERMUTATIONS,
+        help="sign flips of the randomization test",
+    )
+    parser.add_argument(
+        "--fail-on-regression",
+        action="append",
+        default=[],
+        metavar="METRIC",
+        help="exit 3 if a candidate is significantly worse on METRIC (lower mean, "
+        "adjusted randomization p < --alpha); repeatable",
+    )
+    args = parser.parse_args(argv)
+    evaluation = evaluation_from(args)
+    if len(evaluation.runs) < 2:
+        raise UsageError("compare needs a baseline and at least one candidate --run")
+    keys = [metric_key(label, evaluation.k) for label in args.metric] or None
+    guarded = [metric_key(label, evaluation.k) for label in args.fail_on_regression]
+    if keys is not None:
+        keys += [key for key in guarded if key not in keys]
+    comparison = compare_evaluation(
+        evaluation,
+        metrics=keys,
+        correction=args.correction,
+        alpha=args.alpha,
+        confidence_level=evaluation.conventions.confidence_level,
+        n_permutations=args.permutations,
+        rng=evaluation.conventions.seed,
+    )
+    print_load_report(evaluation)
+    if args.format == "json":
+        json.dump(comparison_dict(evaluation, comparison), sys.stdout, separators=(",", ":"))
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(format_comparison(evaluation, comparison))
+    failed = False
+    for key in guarded:
+        label = MEASURE_BY_KEY[key].label(evaluation.k)
+        for name in regressions(comparison, label):
+            print(
+                f"regression: {name} is significantly worse than {comparison.baseline} on {label}",
+                file=sys.stderr,
+            )
+            failed = True
+    return 3 if failed else 0
+
+
+COMMANDS = {"score": score_command, "compare": compare_command}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from metrics.compare import CORRECTIONS, Comparison
 from metrics.diagnose import CLASS_MEANING
 from metrics.evaluate import Evaluation, RunEvaluation
 from metrics.measures import MEASURES, SUMMARY_MEASURES
@@ -94,7 +95,6 @@ def format_table(evaluation: Evaluation) -> str:
         for m in SUMMARY_MEASURES
     ]
     excluded = ", ".join(evaluation.excluded_ids) or "none"
-    widths = [max(len(str(row[i])) for row in [header] + rows) for i in range(len(header))]
     lines = [
         f"Scores at K = {k} over {len(evaluation.scored_ids)} scored queries "
         f"({len(evaluation.excluded_ids)} excluded: {excluded})",
@@ -102,8 +102,7 @@ def format_table(evaluation: Evaluation) -> str:
         f"{evaluation.conventions.confidence_level:.0%} confidence; every query weighs the same",
         "",
     ]
-    for row in [header, ["-" * w for w in widths]] + rows:
-        lines.append("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths, strict=True)))
+    lines += _table(header, rows)
     lines += ["", "Conventions:"]
     lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
     for run in evaluation.runs:
@@ -126,3 +125,74 @@ def _run_notes(evaluation: Evaluation, run: RunEvaluation) -> str:
         f"  {'FLAGGED' if f.flagged else 'ok':7} {f.failure}: {f.sentence}" for f in run.diagnosis
     ]
     return "\n".join(lines)
+
+
+def comparison_dict(evaluation: Evaluation, comparison: Comparison) -> dict:
+    """A pure function of the inputs (no timestamp): identical calls print identical bytes."""
+    return {
+        "k": evaluation.k,
+        "conventions": evaluation.conventions.as_dict(),
+        "query_set": {"scored": len(evaluation.scored_ids), "excluded": evaluation.excluded_ids},
+        "baseline": comparison.baseline,
+        "candidates": list(comparison.candidates),
+        "metrics": list(comparison.metrics),
+        "test": "paired randomization (sign flip), two-sided",
+        "correction": comparison.correction,
+        "n_comparisons": comparison.n_comparisons,
+        "alpha": comparison.alpha,
+        "n_permutations": comparison.n_permutations,
+        "n_resamples": comparison.n_resamples,
+        "seed": comparison.seed,
+        "comparisons": comparison.rows(),
+    }
+
+
+def format_comparison(evaluation: Evaluation, comparison: Comparison) -> str:
+    header = [
+        "metric",
+        "before",
+        "after",
+        "difference [interval]",
+        "W/T/L",
+        "p",
+        "p adj",
+        "p t",
+        "p wilcoxon",
+        "effect",
+    ]
+    lines = [
+        f"Paired comparison at K = {evaluation.k} over {len(evaluation.scored_ids)} scored "
+        f"queries; baseline: {comparison.baseline}",
+        f"Randomization test ({comparison.n_permutations:,} sign flips, seed {comparison.seed}); "
+        f"{CORRECTIONS[comparison.correction]} correction over "
+        f"{comparison.n_comparisons} comparisons; "
+        f"alpha {comparison.alpha}",
+    ]
+    for candidate in comparison.candidates:
+        tests = [t for t in comparison.tests if t.candidate == candidate]
+        rows = [
+            [
+                t.metric,
+                f"{t.before_mean:.3f}",
+                f"{t.after_mean:.3f}",
+                f"{t.difference:+.3f} [{t.low:+.3f}, {t.high:+.3f}]",
+                f"{t.wins}/{t.ties}/{t.losses}",
+                f"{t.p_randomization:.4f}",
+                f"{t.p_adjusted:.4f}",
+                f"{t.p_t:.4f}",
+                f"{t.p_wilcoxon:.4f}",
+                f"{t.effect_size:.3f}",
+            ]
+            for t in tests
+        ]
+        lines += ["", f"{candidate} vs {comparison.baseline}:", *_table(header, rows)]
+        lines += [f"  {t.metric}: {comparison.verdict(t)}" for t in tests]
+    return "\n".join(lines) + "\n"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
+        for row in [header, ["-" * w for w in widths]] + rows
+    ]

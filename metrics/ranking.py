@@ -134,14 +134,15 @@ def align(query_set: QuerySet, run: Run, *, width: int = 1) -> AlignedRun:
 
     doc_codes = query_set._doc_index.get_indexer(run.doc[rows])
     keys = q.astype(np.int64) * max(len(query_set._doc_index), 1) + doc_codes
-    found = np.searchsorted(query_set._sorted_keys, keys)
-    found = np.minimum(found, max(len(query_set._sorted_keys) - 1, 0))
     labelled = (doc_codes >= 0) & first
+    grade = np.zeros(len(rows), dtype=np.int64)
     if len(query_set._sorted_keys):
+        found = np.searchsorted(query_set._sorted_keys, keys)
+        found = np.minimum(found, len(query_set._sorted_keys) - 1)
         labelled &= query_set._sorted_keys[found] == keys
+        grade = np.where(labelled, query_set._sorted_grades[found], 0)
     else:
         labelled[:] = False
-    grade = np.where(labelled, query_set._sorted_grades[found] if len(found) else 0, 0)
 
     shape = (len(query_set.query_ids), width)
     dense = {name: np.zeros(shape, dtype=bool) for name in ("judged", "repeat", "returned")}

@@ -1,0 +1,141 @@
+"""The command line: same numbers as the engine, the JSON contract, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from metrics.__main__ import main
+from metrics.measures import MEASURES, SUMMARY_MEASURES
+from metrics.sample import SAMPLE_DIR, load_sample
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_no_arguments_prints_the_sample_table(capsys):
+    code, out, err = run_cli(capsys)
+    assert code == 0
+    assert "Hit@5" in out and "0.778 [0.453, 0.937]" in out
+    assert "R@5" in out and "0.676" in out
+    assert "Conventions:" in out and "divide by every relevant id" in out
+    assert "baseline.run: 100 lines read" in err
+
+
+def test_sample_json_contract(capsys):
+    code, out, _ = run_cli(capsys, "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["k"] == 5
+    assert data["query_set"] == {"queries": 10, "scored": 9, "excluded": ["q08"]}
+    assert data["conventions"]["recall_denominator"] == "all"
+    baseline = data["runs"][0]
+    assert baseline["name"] == "baseline" and baseline["repeats"] == 1
+    assert set(baseline["summary"]) == {m.label(5) for m in SUMMARY_MEASURES}
+    hit = baseline["summary"]["Hit@5"]
+    assert hit["interval"] == "wilson" and hit["mean"] == 7 / 9
+    assert baseline["summary"]["nDCG@5"]["interval"] == "bootstrap"
+    rows = {row["query_id"]: row for row in baseline["queries"]}
+    assert len(rows) == 9 and "q08" not in rows
+    assert set(rows["q10"]) == {"query_id", "class", "repeats"} | {
+        m.label(5, summary=False) for m in MEASURES
+    }
+    assert rows["q10"]["P@5"] == 0.4 and rows["q10"]["repeats"] == 1
+    assert rows["q03"]["class"] == "late_hit"
+    assert [row["k"] for row in baseline["sweep"]] == list(range(1, 11))
+    assert baseline["sweep"][9]["Hit"] == pytest.approx(8 / 9)
+    assert baseline["suggestion"]["k"] >= 1 and baseline["diagnosis"]
+
+
+def test_json_matches_the_engine_unrounded(capsys):
+    _, out, _ = run_cli(capsys, "--format", "json", "--k", "3", "--gain", "exponential")
+    data = json.loads(out)
+    from metrics.conventions import Conventions
+
+    engine = load_sample(3, Conventions(gain="exponential")).run("reranked")
+    assert data["runs"][1]["summary"]["nDCG@3"]["mean"] == engine.summary["nDCG"].mean
+    assert data["runs"][1]["summary"]["nDCG@3"]["low"] == engine.summary["nDCG"].low
+
+
+def test_full_list_reads_keep_their_keys(capsys):
+    _, out, _ = run_cli(capsys, "--format", "json", "--rr", "full", "--ap", "full")
+    data = json.loads(out)
+    assert data["conventions"]["rr"] == "full"
+    assert "RR@5" in data["runs"][0]["queries"][0] and "MRR@5" in data["runs"][0]["summary"]
+    late = next(r for r in data["runs"][0]["queries"] if r["query_id"] == "q03")
+    assert late["RR@5"] == pytest.approx(1 / 6)
+
+
+def test_user_files_default_to_k_10_and_named_runs(capsys):
+    code, out, _ = run_cli(
+        capsys,
+        "--qrels",
+        str(SAMPLE_DIR / "qrels.txt"),
+        "--run",
+        f"first={SAMPLE_DIR / 'baseline.run'}",
+        "--run",
+        str(SAMPLE_DIR / "bm25.run"),
+        "--format",
+        "json",
+        "--sweep",
+        "2:4",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["k"] == 10
+    assert [r["name"] for r in data["runs"]] == ["first", "bm25"]
+    assert [row["k"] for row in data["runs"][0]["sweep"]] == [2, 3, 4]
+
+
+def test_a_jsonl_run_with_labels_stands_alone(tmp_path, capsys):
+    path = tmp_path / "pasted.jsonl"
+    path.write_text(
+        '{"query_id": "a", "retrieved": ["x", "y"], "relevant": ["y"]}\n'
+        '{"query_id": "b", "retrieved": ["z"], "relevant": {"z": 2}}\n'
+    )
+    code, out, _ = run_cli(capsys, "--run", str(path), "--k", "2", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["runs"][0]["name"] == "pasted"
+    assert data["runs"][0]["summary"]["MRR@2"]["mean"] == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize(
+    "argv,fragment",
+    [
+        (["--k", "0"], "--k: expected a positive integer, got '0'"),
+        (["--k", "ten"], "--k: expected a positive integer, got 'ten'"),
+        (["--gain", "log"], "--gain"),
+        (["--sweep", "5:2"], "--sweep"),
+        (["--confidence-level", "95"], "--confidence-level"),
+        (["--qrels", "missing.txt", "--run", "missing.run"], "missing.txt"),
+    ],
+)
+def test_errors_are_one_line(capsys, argv, fragment):
+    code, out, err = run_cli(capsys, *argv)
+    assert code != 0 and out == ""
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_malformed_run_names_file_and_line(tmp_path, capsys):
+    bad = tmp_path / "bad.run"
+    bad.write_text("q01 Q0 d01 1 2.5 x\nq01 Q0 d02 2 high x\n")
+    code, _, err = run_cli(capsys, "--qrels", str(SAMPLE_DIR / "qrels.txt"), "--run", str(bad))
+    assert code == 1
+    assert "bad.run" in err and "line 2" in err and len(err.strip().splitlines()) == 1
+
+
+def test_stdout_is_json_alone_in_a_real_process():
+    result = subprocess.run(
+        [sys.executable, "-m", "metrics", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(result.stdout)["k"] == 5
+    assert "lines read" in result.stderr

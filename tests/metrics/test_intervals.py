@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+from metrics.intervals import bootstrap, wilson
+from metrics.sample import load_sample
+
+
+@pytest.mark.parametrize("successes,trials", [(0, 5), (7, 9), (9, 9), (31, 100), (1, 1)])
+@pytest.mark.parametrize("level", [0.8, 0.95, 0.99])
+def test_wilson_matches_statsmodels(successes, trials, level):
+    low, high = proportion_confint(successes, trials, alpha=1 - level, method="wilson")
+    interval = wilson(successes, trials, confidence_level=level)
+    assert interval.low == pytest.approx(low, abs=1e-12)
+    assert interval.high == pytest.approx(high, abs=1e-12)
+
+
+def test_wilson_rejects_impossible_counts():
+    with pytest.raises(ValueError, match="successes"):
+        wilson(5, 3)
+
+
+def test_bootstrap_is_reproducible_and_brackets_the_mean():
+    values = np.random.default_rng(1).random((50, 3))
+    first = bootstrap(values, rng=np.random.default_rng(7))
+    second = bootstrap(values, rng=np.random.default_rng(7))
+    assert first == second
+    for interval, mean in zip(first, values.mean(axis=0), strict=True):
+        assert interval.low <= mean <= interval.high
+    other = bootstrap(values, rng=np.random.default_rng(8))
+    assert other != first
+
+
+def test_bootstrap_agrees_with_scipy_percentile_bootstrap_within_noise():
+    from scipy.stats import bootstrap as scipy_bootstrap
+
+    values = np.random.default_rng(3).random(200)
+    ours = bootstrap(values, n_resamples=4000, rng=np.random.default_rng(0))[0]
+    theirs = scipy_bootstrap(
+        (values,), np.mean, n_resamples=4000, method="percentile", rng=np.random.default_rng(1)
+    ).confidence_interval
+    assert ours.low == pytest.approx(theirs.low, abs=0.01)
+    assert ours.high == pytest.approx(theirs.high, abs=0.01)
+
+
+def test_evaluation_intervals_reproduce_to_the_last_digit():
+    first = load_sample().summary()
+    second = load_sample().summary()
+    assert first.equals(second)
+
+
+def test_confidence_level_widens_the_interval():
+    from metrics.conventions import Conventions
+
+    narrow = load_sample(conventions=Conventions(confidence_level=0.8)).run("baseline")
+    wide = load_sample(conventions=Conventions(confidence_level=0.99)).run("baseline")
+    for key in ("R", "Hit", "nDCG"):
+        assert wide.summary[key].high - wide.summary[key].low > (
+            narrow.summary[key].high - narrow.summary[key].low
+        )

@@ -1,0 +1,140 @@
+"""Properties every ranked-list figure must keep, on random collections (hypothesis)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metrics.conventions import Conventions
+from metrics.evaluate import evaluate
+from tests.metrics.builders import make_qrels, make_run
+
+DOCS = [f"d{i}" for i in range(12)]
+
+
+@st.composite
+def collections(draw):
+    n_queries = draw(st.integers(1, 6))
+    judgments, lists = {}, {}
+    for q in range(n_queries):
+        judged = draw(st.dictionaries(st.sampled_from(DOCS), st.integers(-1, 3), max_size=8))
+        judgments[f"q{q}"] = judged
+        lists[f"q{q}"] = draw(st.lists(st.sampled_from(DOCS), max_size=15))
+    return judgments, lists
+
+
+conventions = st.builds(
+    Conventions,
+    recall_denominator=st.sampled_from(["all", "min"]),
+    gain=st.sampled_from(["linear", "exponential"]),
+    rr=st.sampled_from(["cutoff", "full"]),
+    ap=st.sampled_from(["cutoff", "full"]),
+    relevance_level=st.integers(1, 3),
+    n_resamples=st.just(20),
+)
+
+
+def all_values(judgments, lists, choice, k=20):
+    evaluation = evaluate(make_qrels(judgments), [make_run(lists)], k, choice)
+    return evaluation, evaluation.run("run").scores.values
+
+
+@settings(max_examples=150, deadline=None)
+@given(collections(), conventions)
+def test_every_score_lies_in_unit_interval(collection, choice):
+    _, values = all_values(*collection, choice)
+    for key, array in values.items():
+        if key in ("DCG", "IDCG"):
+            assert (array >= 0).all()
+            continue
+        assert ((array >= 0) & (array <= 1 + 1e-12)).all(), key
+
+
+@settings(max_examples=150, deadline=None)
+@given(collections())
+def test_recall_never_falls_as_k_grows_under_the_default_denominator(collection):
+    _, values = all_values(*collection, Conventions(n_resamples=20))
+    for key in ("R", "Hit", "DCG", "IDCG"):
+        assert (np.diff(values[key], axis=1) >= -1e-12).all(), key
+
+
+@settings(max_examples=150, deadline=None)
+@given(collections(), st.sampled_from(["linear", "exponential"]))
+def test_ndcg_is_one_on_the_ideal_order(collection, gain):
+    judgments, _ = collection
+    ideal = {
+        q: sorted((d for d, g in docs.items() if g > 0), key=lambda d: -docs[d])
+        for q, docs in judgments.items()
+    }
+    evaluation, values = all_values(judgments, ideal, Conventions(gain=gain, n_resamples=20))
+    has_gain = evaluation.query_set.ideal[:, 0] > 0
+    np.testing.assert_allclose(values["nDCG"][has_gain], 1.0, atol=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(collections(), st.data(), conventions)
+def test_repeats_never_raise_a_score(collection, data, choice):
+    judgments, lists = collection
+    repeated = {}
+    for q, docs in lists.items():
+        docs = list(docs)
+        if docs:
+            original = data.draw(st.integers(0, len(docs) - 1))
+            # a repeat comes after the id's first occurrence, wherever below it
+            docs.insert(data.draw(st.integers(original + 1, len(docs))), docs[original])
+        repeated[q] = docs
+    _, before = all_values(judgments, lists, choice, k=20)
+    _, after = all_values(judgments, repeated, choice, k=20)
+    for key in before:
+        if key in ("IDCG", "CP"):
+            # the ideal list does not depend on the run; CP divides by the relevant ids
+            # inside K, so anything pushing one out of K can raise it (see the test below)
+            continue
+        assert (after[key] <= before[key] + 1e-12).all(), key
+
+
+def test_missing_query_scores_zero_and_excluded_query_is_counted():
+    judgments = {"q1": {"a": 1}, "q2": {"b": 2}, "q3": {"c": 0}}
+    evaluation = evaluate(make_qrels(judgments), [make_run({"q1": ["a"], "zz": ["a"]})], 5)
+    run = evaluation.run("run")
+    assert evaluation.excluded_ids == ["q3"]
+    assert run.missing_queries == ("q2", "q3")
+    assert run.aligned.ignored_queries == ("zz",)
+    frame = evaluation.per_query().set_index("query_id")
+    assert frame.loc["q2", ["P", "R", "RR", "AP", "nDCG", "CP"]].sum() == 0
+    assert frame.loc["q2", "class"] == "miss"
+    assert run.summary["R"].mean == 0.5
+
+
+def test_precision_divides_by_k_even_for_short_lists():
+    evaluation = evaluate(make_qrels({"q": {"a": 1}}), [make_run({"q": ["a"]})], 5)
+    assert evaluation.per_query_scores("run")["P"][0] == 0.2
+    assert evaluation.per_query_scores("run")["Judged"][0] == 1.0
+
+
+def test_relevance_level_changes_binary_metrics_but_not_ndcg_gains():
+    judgments = {"q": {"a": 1, "b": 3}}
+    lists = {"q": ["a", "b"]}
+    low = evaluate(make_qrels(judgments), [make_run(lists)], 2).per_query_scores("run")
+    high = evaluate(
+        make_qrels(judgments), [make_run(lists)], 2, Conventions(relevance_level=2)
+    ).per_query_scores("run")
+    assert (low["P"][0], high["P"][0]) == (1.0, 0.5)
+    assert low["nDCG"][0] == high["nDCG"][0]
+
+
+def test_context_precision_differs_from_ap_when_relevant_ids_fall_outside_k():
+    judgments = {"q": {"a": 1, "b": 1, "c": 1}}
+    values = evaluate(make_qrels(judgments), [make_run({"q": ["x", "a", "y"]})], 3)
+    at3 = values.per_query_scores("run")
+    assert at3["CP"][0] == 0.5  # precision 1/2 at the one relevant rank, over 1 returned
+    assert abs(at3["AP"][0] - 0.5 / 3) < 1e-12
+
+
+def test_context_precision_can_rise_when_a_repeat_pushes_a_relevant_id_out_of_k():
+    judgments = {"q": {"a": 1, "b": 1}}
+    plain = evaluate(make_qrels(judgments), [make_run({"q": ["a", "x", "b"]})], 3)
+    repeated = evaluate(make_qrels(judgments), [make_run({"q": ["a", "a", "x", "b"]})], 3)
+    assert plain.per_query_scores("run")["CP"][0] < repeated.per_query_scores("run")["CP"][0]
+    assert plain.per_query_scores("run")["AP"][0] > repeated.per_query_scores("run")["AP"][0]
