@@ -25,6 +25,7 @@ LOW_RECALL = 0.5  # best recall below this: the right chunks are not being retri
 LOW_PRECISION = 0.5  # precision below half of what the labels allow (min(R, K) / K): noisy
 LOW_HIT = 0.8  # fewer than 80% of queries with a relevant id in the top K: coverage failure
 BURIED_RR = 0.5  # mean RR over queries with a hit below 0.5: the first hit sits at rank 2+
+LATE_HIT_SHARE = 0.1  # a tenth of the queries or more find their first relevant id below K
 
 
 def query_classes(scores: Scores, n_relevant: np.ndarray, k: int) -> np.ndarray:
@@ -139,6 +140,10 @@ class Finding:
     sentence: str
 
 
+def _queries(n: int) -> str:
+    return f"{n} query" if n == 1 else f"{n} queries"
+
+
 def diagnose(
     means: dict[str, float],
     classes: np.ndarray,
@@ -149,17 +154,19 @@ def diagnose(
 ) -> tuple[Finding, ...]:
     """Seed 003's failure classes for one run, from its means at K and its query classes."""
     counts = {c: int((classes == c).sum()) for c in QUERY_CLASSES}
-    n = max(len(classes), 1)
+    n = len(classes)
     hit, precision = means["Hit"], means["P"]
+    late_share = counts["late_hit"] / n if n else 0.0
+    first_rank = f"{1 / rr_given_hit:.1f}" if rr_given_hit > 0 else "none"
     return (
         Finding(
             "coverage",
             hit < LOW_HIT,
             hit,
             f"Hit@{k} < {LOW_HIT}",
-            f"{counts['miss'] + counts['late_hit']} of {n} queries have no relevant id in the top "
-            f"{k} ({counts['miss']} never retrieve one, {counts['late_hit']} only below rank {k}): "
-            "the evidence never reaches the window. Check the index, the query matching and k.",
+            f"{counts['miss'] + counts['late_hit']} of {_queries(n)} have no relevant id in the "
+            f"top {k}: {counts['miss']} never retrieve one, {counts['late_hit']} only below rank "
+            f"{k}. The evidence never reaches the window: check the index, query matching and k.",
         ),
         Finding(
             "noisy window",
@@ -167,16 +174,16 @@ def diagnose(
             precision,
             f"P@{k} < {LOW_PRECISION:.0%} of the {precision_ceiling:.3f} the labels allow",
             f"Precision@{k} is {precision:.3f} where the labels allow {precision_ceiling:.3f}: "
-            f"the generator reads {1 - precision:.0%} irrelevant or empty slots.",
+            f"{1 - precision:.0%} of the slots the generator reads are irrelevant or empty.",
         ),
         Finding(
             "buried",
-            rr_given_hit < BURIED_RR or counts["late_hit"] > 0,
+            rr_given_hit < BURIED_RR or late_share >= LATE_HIT_SHARE,
             rr_given_hit,
-            f"mean RR over queries with a hit < {BURIED_RR}, or any late hit",
-            f"Where a relevant id is found, the first one sits at rank {1 / rr_given_hit:.1f} on "
-            f"average (harmonic); {counts['late_hit']} queries find theirs only below rank {k}."
-            if rr_given_hit > 0
-            else "No query finds a relevant id within the top K.",
+            f"mean RR over queries with a hit < {BURIED_RR}, or late hits in at least "
+            f"{LATE_HIT_SHARE:.0%} of queries",
+            f"Where a relevant id is in the top {k}, the first one sits at rank {first_rank} on "
+            f"average (harmonic mean); {_queries(counts['late_hit'])} find theirs only below "
+            f"rank {k}. Relevant ids that are present but low are easy to lose: a reranker helps.",
         ),
     )

@@ -1,0 +1,81 @@
+"""Query classes, the k suggestion and the failure classes, at and around their thresholds."""
+
+from __future__ import annotations
+
+import pytest
+
+from metrics import diagnose as d
+from metrics.evaluate import evaluate
+from metrics.sample import load_sample
+from tests.metrics.builders import make_qrels, make_run
+
+
+def flagged(run):
+    return {f.failure for f in run.diagnosis if f.flagged}
+
+
+def test_sample_baseline_reading_and_suggestion():
+    run = load_sample().run("baseline")
+    s = run.suggestion
+    # mean recall by every relevant id first reaches 95% of its value at k = 10 at k = 9
+    assert (s.k, s.longest_list) == (9, 10)
+    # at k = 10: five full queries, q04 and q03 complete, q09 finds 3 of 6, q06 none
+    assert s.best_recall == pytest.approx((5 + 1 + 1 + 0.5 + 0) / 9)
+    assert s.recall >= d.PLATEAU_SHARE * s.best_recall
+    assert s.readings[0].startswith("Recall still climbing at k = 5")
+    assert flagged(run) == {"coverage", "buried"}  # q06 misses, q03 is a late hit
+
+
+def test_noise_chunks_count_repeats_but_not_empty_slots():
+    qrels = make_qrels({"q": {"a": 1}})
+    run = evaluate(qrels, [make_run({"q": ["a", "a", "x"]})], 5).run("run")
+    assert run.scores.noise[0, 4] == 2  # the repeat and x; slots 4 and 5 are empty
+    assert run.suggestion.k == 1 and run.suggestion.noise_chunks == 0
+
+
+def test_low_recall_at_every_k_is_read_as_retrieval_failure():
+    judgments = {f"q{i}": {"a": 1, "b": 1, "c": 1} for i in range(4)}
+    lists = {f"q{i}": ["a", "x", "y"] for i in range(4)}
+    run = evaluate(make_qrels(judgments), [make_run(lists)], 3).run("run")
+    assert run.suggestion.best_recall == pytest.approx(1 / 3)
+    assert any(r.startswith("Recall low at every k") for r in run.suggestion.readings)
+
+
+def test_flat_recall_and_low_precision_suggests_a_lower_k():
+    judgments = {f"q{i}": {"a": 1} for i in range(4)}
+    lists = {f"q{i}": ["a"] + [f"n{j}" for j in range(9)] for i in range(4)}
+    run = evaluate(make_qrels(judgments), [make_run(lists)], 10).run("run")
+    assert run.suggestion.k == 1
+    # P@10 = 0.1 equals the ceiling min(R, 10) / 10: not noisy for what the labels allow
+    assert "noisy window" not in flagged(run)
+    assert run.suggestion.readings[0].startswith("Recall has reached its plateau")
+
+
+def test_noisy_window_flag_at_its_threshold():
+    judgments = {"q": {"a": 1, "b": 1, "c": 1, "d": 1}}
+    # ceiling at K = 4 is 1.0; 1 of 4 relevant -> 0.25 < 0.5 -> flagged; 2 of 4 -> not
+    noisy = evaluate(make_qrels(judgments), [make_run({"q": ["a", "x", "y", "z"]})], 4)
+    clean = evaluate(make_qrels(judgments), [make_run({"q": ["a", "b", "y", "z"]})], 4)
+    assert "noisy window" in flagged(noisy.run("run"))
+    assert "noisy window" not in flagged(clean.run("run"))
+
+
+def test_buried_when_first_hits_sit_low():
+    judgments = {f"q{i}": {"a": 1} for i in range(5)}
+    low = evaluate(
+        make_qrels(judgments), [make_run({f"q{i}": ["x", "y", "a"] for i in range(5)})], 3
+    )
+    top = evaluate(make_qrels(judgments), [make_run({f"q{i}": ["a"] for i in range(5)})], 3)
+    assert flagged(low.run("run")) == {"buried"}
+    assert flagged(top.run("run")) == set()
+
+
+def test_classes_use_counts_whatever_the_denominator():
+    judgments = {"q": {f"r{i}": 1 for i in range(6)}}
+    lists = {"q": ["r0", "r1", "r2", "r3", "r4", "r5"]}
+    from metrics.conventions import Conventions
+
+    run = evaluate(
+        make_qrels(judgments), [make_run(lists)], 5, Conventions(recall_denominator="min")
+    ).run("run")
+    assert run.classes[0] == "partial"  # R@5 is 1.0 under min(R, K), yet one id lies below 5
