@@ -7,9 +7,9 @@ is evaluated on the same resampled queries, drawn once from a seeded numpy Gener
 from __future__ import annotations
 
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
-from scipy.stats import norm
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,8 @@ def wilson(successes: int, trials: int, *, confidence_level: float = 0.95) -> In
         raise ValueError(f"need 0 <= successes <= trials, got {successes} of {trials}")
     if trials == 0:
         return Interval(0.0, 0.0, 0.0, "wilson", confidence_level)
-    z = norm.ppf(1 - (1 - confidence_level) / 2)
+    # stdlib quantile (AS241, ~1e-16): importing scipy.stats would cost the CLI ~0.8 s
+    z = NormalDist().inv_cdf(1 - (1 - confidence_level) / 2)
     p = successes / trials
     denominator = 1 + z**2 / trials
     centre = (p + z**2 / (2 * trials)) / denominator

@@ -9,13 +9,13 @@ from __future__ import annotations
 import codecs
 import csv
 import gzip
-import io
 import json
 import os
 import re
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -33,8 +33,11 @@ UPLOAD_NAME = "<upload>"
 _RUN_EXTENSIONS = {
     ".gz", ".run", ".txt", ".trec", ".res", ".out", ".tsv", ".csv", ".jsonl", ".ndjson", ".json",
 }
+# Control bytes no text file holds; \x01 also serves the line reader as its no-delimiter.
+_BINARY_BYTES = (b"\x00", b"\x01")
 _BLANK = " \t\r\f\v"  # ASCII whitespace other than the newline: what a blank line may hold
 _SPLIT_WS = re.compile(r"[ \t\r\f\v]+")
+_NON_BLANK = re.compile(r"[^ \t\r\f\v\n]")
 # Two patterns, not one with (?:\A|\n): the alternation makes the scan ten times slower.
 _LEADING_BLANK_LINE = re.compile(rb"[ \t\r\f\v]*\n")
 _INNER_BLANK_LINE = re.compile(rb"\n[ \t\r\f\v]*\n")
@@ -140,7 +143,7 @@ def _count(n: int, noun: str) -> str:
 @dataclass(frozen=True, eq=False)
 class _Source:
     name: str
-    raw: bytes  # decompressed, without BOM or trailing blank lines
+    raw: bytes  # decompressed; no BOM, no CR, no trailing blank lines
     text: str
 
     def fail(self, line: int | None, problem: str) -> LoadError:
@@ -149,7 +152,7 @@ class _Source:
     @cached_property
     def first_line(self) -> tuple[int, str]:
         """(line number, text) of the first non-blank line, which decides the format."""
-        start = len(self.text) - len(self.text.lstrip(_BLANK + "\n"))
+        start = _NON_BLANK.search(self.text).start()
         begin = self.text.rfind("\n", 0, start) + 1
         end = self.text.find("\n", start)
         line = self.text[begin : end if end >= 0 else len(self.text)]
@@ -160,7 +163,7 @@ class _Source:
         return bool(_LEADING_BLANK_LINE.match(self.raw) or _INNER_BLANK_LINE.search(self.raw))
 
     def numbered_lines(self) -> Iterable[tuple[int, str]]:
-        """Non-blank lines with their 1-based numbers (the slow, exact path)."""
+        """Non-blank lines with their 1-based numbers (JSONL: one record a line)."""
         for number, line in enumerate(self.text.split("\n"), 1):
             if line.strip(_BLANK):
                 yield number, line
@@ -177,9 +180,11 @@ def _open(source: str | os.PathLike | bytes, name: str | None) -> _Source:
     raw = _gunzip(raw, name)
     if raw.startswith(codecs.BOM_UTF8):
         raw = raw[len(codecs.BOM_UTF8) :]
+    if b"\r" in raw:  # universal newlines: CRLF and a lone CR each end one line
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     raw = _trim_trailing_blank_lines(raw)
     text = _decode(raw, name)
-    if not text.strip(_BLANK + "\n"):
+    if not _NON_BLANK.search(text):
         raise LoadError(name, None, "empty file (no data lines)")
     return _Source(name, raw, text)
 
@@ -207,23 +212,25 @@ def _gunzip(raw: bytes, name: str) -> bytes:
 
 def _trim_trailing_blank_lines(raw: bytes) -> bytes:
     # Trailing blank lines shift no line number; dropping them keeps the fast path open.
-    end = raw.find(b"\n", len(raw.rstrip()))
-    return raw if end < 0 else raw[:end]
+    end = len(raw)
+    while end and raw[end - 1] in b" \t\n\f\v":  # a short walk back, no copy of the file
+        end -= 1
+    cut = raw.find(b"\n", end) + 1  # keep the newline that ends the last line
+    return raw if cut in (0, len(raw)) else raw[:cut]
 
 
 def _decode(raw: bytes, name: str) -> str:
+    offsets = [offset for offset in map(raw.find, _BINARY_BYTES) if offset >= 0]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, column = _position(raw, exc.start)
-        bad = raw[exc.start]
+        offsets.append(exc.start)
+    if offsets:  # name the first bad byte, whichever check found it
+        offset = min(offsets)
+        line, column = _position(raw, offset)
         raise LoadError(
-            name, line, f"binary or non-UTF-8 data (byte 0x{bad:02x} at column {column})"
-        ) from None
-    nul = raw.find(b"\x00")
-    if nul >= 0:
-        line, column = _position(raw, nul)
-        raise LoadError(name, line, f"binary data (a NUL byte at column {column})")
+            name, line, f"binary or non-UTF-8 data (byte 0x{raw[offset]:02x} at column {column})"
+        )
     return text
 
 
@@ -268,8 +275,10 @@ class _Layout:
 
 
 _TREC = {
-    "qrels": (("query", 0), ("doc", 2), ("grade", 3), "qid iter docid grade", 4),
-    "run": (("query", 0), ("doc", 2), ("rank", 3), ("score", 4), "qid Q0 docid rank score tag", 6),
+    "qrels": _Layout(None, 4, {"query": 0, "doc": 2, "grade": 3}, 0, "qid iter docid grade"),
+    "run": _Layout(
+        None, 6, {"query": 0, "doc": 2, "rank": 3, "score": 4}, 0, "qid Q0 docid rank score tag"
+    ),
 }
 _HEADERS = {
     ("qrels", "csv"): (_Column("query", "query_id"), _Column("doc", "doc_id"),
@@ -292,7 +301,7 @@ def _detect(src: _Source, kind: str, fmt: str) -> str:
     if fmt != "auto":
         return fmt
     number, line = src.first_line
-    if line.startswith("{"):
+    if line.startswith(("{", "[")):  # "[" too: a JSON array gets a JSONL error, not a TREC one
         return "jsonl"
     names = set(_header_fields(line)[1])
     for (spec_kind, spec_fmt), spec in _HEADERS.items():
@@ -317,8 +326,7 @@ def _header_fields(line: str) -> tuple[str, list[str]]:
 
 def _layout(src: _Source, kind: str, fmt: str) -> _Layout:
     if fmt == "trec":
-        *roles, expected, ncols = _TREC[kind]
-        return _Layout(None, ncols, dict(roles), 0, expected)
+        return _TREC[kind]
     number, line = src.first_line
     delimiter, names = _header_fields(line)
     spec = _HEADERS[(kind, fmt)]
@@ -333,79 +341,129 @@ def _layout(src: _Source, kind: str, fmt: str) -> _Layout:
     return _Layout(delimiter, len(names), columns, number, f"as in the header on line {number}")
 
 
-# --- delimited tables: vectorized when the file is regular, line by line otherwise --------
+# --- tables: pyarrow's CSV reader splits the lines; no Python loop over them --------------
 
 
 def _read_table(src: _Source, layout: _Layout) -> tuple[dict[str, pa.Array], np.ndarray]:
     """Columns by role (strings) and the source line of each row."""
-    delimiter = _fast_delimiter(src, layout)
-    if delimiter is not None:
+    if layout.delimiter is None:
+        columns, lines = _whitespace_table(src, layout)
+    else:
+        columns, lines = _delimited_table(src, layout)
+    return _clean_columns(src, layout, columns, lines), lines
+
+
+def _whitespace_table(src: _Source, layout: _Layout) -> tuple[dict[str, pa.Array], np.ndarray]:
+    # A regular file (one separator character, no blank lines) splits fastest as CSV; any
+    # other goes through the line reader, which also names a ragged line.
+    separator = _single_separator(src)
+    if separator is not None:
         try:
-            return _arrow_table(src, layout, delimiter)
+            table = _read_csv(src.raw, layout, separator)
         except pa.ArrowInvalid:
-            pass  # a ragged line or an odd separator: the exact reader below names it
-    return _python_table(src, layout)
+            pass
+        else:
+            return _pick(table, layout), np.arange(1, table.num_rows + 1, dtype=np.int64)
+    lines = pc.ascii_trim_whitespace(_read_lines(src.raw))
+    rows = np.flatnonzero(pc.not_equal(lines, "").to_numpy(zero_copy_only=False))
+    tokens = pc.ascii_split_whitespace(lines.take(rows))
+    counts = pc.list_value_length(tokens).to_numpy(zero_copy_only=False)
+    ragged = np.flatnonzero(counts != layout.ncols)
+    if len(ragged):
+        raise _ragged(src, layout, int(rows[ragged[0]]) + 1, int(counts[ragged[0]]))
+    columns = {role: pc.list_element(tokens, i) for role, i in layout.columns.items()}
+    return columns, (rows + 1).astype(np.int64)
 
 
-def _fast_delimiter(src: _Source, layout: _Layout) -> str | None:
-    """The one-character separator pyarrow may split on, or None when the file needs the
-    line-by-line reader (blank lines would shift line numbers; mixed whitespace)."""
+def _single_separator(src: _Source) -> str | None:
     if src.has_blank_lines:
         return None
-    if layout.delimiter is not None:
-        return layout.delimiter
-    delimiter = "\t" if "\t" in src.first_line[1] else " "
-    other = b" " if delimiter == "\t" else b"\t"
-    return None if other in src.raw else delimiter
+    separator = "\t" if "\t" in src.first_line[1] else " "
+    other = b" " if separator == "\t" else b"\t"
+    return None if other in src.raw else separator
 
 
-def _arrow_table(
-    src: _Source, layout: _Layout, delimiter: str
-) -> tuple[dict[str, pa.Array], np.ndarray]:
+def _delimited_table(src: _Source, layout: _Layout) -> tuple[dict[str, pa.Array], np.ndarray]:
+    data, numbers = src.raw, None  # numbers: source line of each line of data, when they differ
+    if src.has_blank_lines:
+        data, numbers = _without_blank_lines(src.raw)
+    if (b"\n" not in data) if numbers is None else len(numbers) < 2:
+        raise src.fail(None, "no data lines (only a header)")
+    try:
+        table = _read_csv(data, layout, layout.delimiter)
+    except pa.ArrowInvalid as exc:
+        row = _first_invalid_row(data, layout)
+        if row is None:
+            raise src.fail(None, " ".join(str(exc).split())) from None
+        line = row.number if numbers is None else int(numbers[row.number - 1])
+        raise _ragged(src, layout, line, row.actual_columns) from None
+    if numbers is None:  # the header is line 1
+        return _pick(table, layout), np.arange(2, table.num_rows + 2, dtype=np.int64)
+    return _pick(table, layout), numbers[1:]
+
+
+def _without_blank_lines(raw: bytes) -> tuple[pa.Buffer, np.ndarray]:
+    lines = _read_lines(raw)
+    keep = pc.not_equal(pc.ascii_trim_whitespace(lines), "")
+    kept = lines.filter(keep)
+    one_list = pa.ListArray.from_arrays(pa.array([0, len(kept)], pa.int32()), kept)
+    data = pc.binary_join(one_list, "\n")[0].as_buffer()
+    return data, np.flatnonzero(keep.to_numpy(zero_copy_only=False)).astype(np.int64) + 1
+
+
+def _read_lines(data: bytes) -> pa.Array:
+    """One string per physical line (empty lines kept, so row i is line i + 1)."""
+    table = pacsv.read_csv(
+        pa.BufferReader(data),
+        read_options=pacsv.ReadOptions(column_names=["line"]),
+        # \x01 never occurs (refused as binary), so each line is one field
+        parse_options=pacsv.ParseOptions(
+            delimiter="\x01", quote_char=False, ignore_empty_lines=False
+        ),
+        convert_options=pacsv.ConvertOptions(column_types={"line": pa.string()}),
+    )
+    return table.column("line").combine_chunks()
+
+
+def _read_csv(data: bytes | pa.Buffer, layout: _Layout, delimiter: str, **parse) -> pa.Table:
     names = [f"c{i}" for i in range(layout.ncols)]
     wanted = [names[i] for i in layout.columns.values()]
-    table = pacsv.read_csv(
-        io.BytesIO(src.raw),
+    return pacsv.read_csv(
+        pa.BufferReader(data),
         read_options=pacsv.ReadOptions(
-            column_names=names, skip_rows=1 if layout.header_line else 0
+            column_names=names, skip_rows=1 if layout.header_line else 0,
+            use_threads="invalid_row_handler" not in parse,  # row numbers need one thread
         ),
         parse_options=pacsv.ParseOptions(
-            delimiter=delimiter, quote_char='"' if layout.delimiter else False
+            delimiter=delimiter, quote_char='"' if layout.delimiter else False, **parse
         ),
         convert_options=pacsv.ConvertOptions(
             column_types=dict.fromkeys(wanted, pa.string()), include_columns=wanted
         ),
     )
-    first = layout.header_line + 1  # no blank lines here, so rows follow line by line
-    lines = np.arange(first, first + table.num_rows, dtype=np.int64)
-    columns = {role: table.column(names[i]).combine_chunks() for role, i in layout.columns.items()}
-    return _clean_columns(src, layout, columns, lines), lines
 
 
-def _python_table(src: _Source, layout: _Layout) -> tuple[dict[str, pa.Array], np.ndarray]:
-    if layout.delimiter is None:
-        def split(line: str) -> list[str]:
-            return _SPLIT_WS.split(line.strip(_BLANK))
-    else:
-        def split(line: str) -> list[str]:
-            return next(csv.reader([line.rstrip("\r")], delimiter=layout.delimiter))
-    rows, lines = [], []
-    for number, line in src.numbered_lines():
-        if number <= layout.header_line:
-            continue
-        fields = split(line)
-        if len(fields) != layout.ncols:
-            raise src.fail(
-                number, f"expected {layout.ncols} columns ({layout.expected}), got {len(fields)}"
-            )
-        rows.append(fields)
-        lines.append(number)
-    line_array = np.asarray(lines, dtype=np.int64)
-    columns = {
-        role: pa.array([row[i] for row in rows], pa.string())
-        for role, i in layout.columns.items()
-    }
-    return _clean_columns(src, layout, columns, line_array), line_array
+def _first_invalid_row(data: bytes | pa.Buffer, layout: _Layout) -> object | None:
+    """pyarrow's InvalidRow for the first ragged row (its number counts the header)."""
+    found = []
+
+    def stop(row: object) -> str:
+        found.append(row)
+        return "error"
+
+    try:
+        _read_csv(data, layout, layout.delimiter, invalid_row_handler=stop)
+    except pa.ArrowInvalid:
+        pass
+    return found[0] if found and found[0].number is not None else None
+
+
+def _pick(table: pa.Table, layout: _Layout) -> dict[str, pa.Array]:
+    return {role: table.column(f"c{i}").combine_chunks() for role, i in layout.columns.items()}
+
+
+def _ragged(src: _Source, layout: _Layout, line: int, got: int) -> LoadError:
+    return src.fail(line, f"expected {layout.ncols} columns ({layout.expected}), got {got}")
 
 
 def _clean_columns(
@@ -483,11 +541,11 @@ class _DuplicateKey(ValueError):
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    # json.loads would keep the last of two equal keys silently.
     record = dict(pairs)
-    if len(record) != len(pairs):
-        seen: set[str] = set()
-        repeated = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise _DuplicateKey(repeated)
+    if len(record) < len(pairs):
+        counts = Counter(key for key, _ in pairs)
+        raise _DuplicateKey(next(key for key, _ in pairs if counts[key] > 1))
     return record
 
 
@@ -506,7 +564,7 @@ def _json_records(src: _Source, field_name: str, kind: str) -> list[tuple[int, s
         if "query_id" not in record:
             raise src.fail(number, "JSON record has no 'query_id'")
         if field_name not in record:
-            raise src.fail(number, f"JSON record has no {field_name!r} (needed for a {kind})")
+            raise src.fail(number, f"JSON record has no {field_name!r}, needed for {kind}")
         query = _json_id(src, number, record["query_id"], "query_id")
         records.append((number, query, record[field_name]))
     return records
@@ -523,16 +581,22 @@ def _json_id(src: _Source, number: int, value: object, where: str) -> str:
     return value
 
 
+def _json_ids(src: _Source, number: int, values: list, where: str) -> list[str]:
+    if set(map(type, values)) <= {str} and "" not in values:  # the common case, checked fast
+        return values
+    return [_json_id(src, number, value, where) for value in values]
+
+
 def _first_records(
-    src: _Source, records: list[tuple[int, str, object]], field_name: str
-) -> tuple[list[tuple[int, str, object]], list[ReportLine]]:
+    src: _Source, records: list[tuple[int, str, list]], field_name: str
+) -> tuple[list[tuple[int, str, list]], list[ReportLine]]:
     """One record per query: an identical repeat is dropped, a different one is an error."""
-    kept: dict[str, tuple[int, str, object]] = {}
+    kept: dict[str, tuple[int, str, list]] = {}
     dropped = []
-    for number, query, value in records:
+    for number, query, items in records:
         if query not in kept:
-            kept[query] = (number, query, value)
-        elif kept[query][2] == value:
+            kept[query] = (number, query, items)
+        elif kept[query][2] == items:
             dropped.append(ReportLine(number, f"identical duplicate of line {kept[query][0]}"))
         else:
             raise src.fail(
@@ -543,31 +607,46 @@ def _first_records(
     return list(kept.values()), dropped
 
 
-def _jsonl_qrels(src: _Source) -> tuple[dict, list[ReportLine], list[str], int]:
-    records = _json_records(src, "relevant", "qrels")
-    parsed = [(n, q, _json_relevant(src, n, value)) for n, q, value in records]
-    kept, dropped = _first_records(src, parsed, "relevant")
+def _json_rows(src: _Source, field_name: str, kind: str, items_of: Callable) -> _Rows:
+    """One row per item of each record's list; `items_of(number, value)` checks the list."""
+    records = [(n, q, items_of(n, value)) for n, q, value in _json_records(src, field_name, kind)]
+    kept, dropped = _first_records(src, records, field_name)
+    items = [item for _, _, record_items in kept for item in record_items]
+    sizes = [len(record_items) for _, _, record_items in kept]
+    return _Rows(
+        query=np.repeat(np.array([q for _, q, _ in kept], dtype=object), sizes),
+        doc=items,
+        line=np.repeat(np.array([n for n, _, _ in kept], dtype=np.int64), sizes),
+        lines_read=len(records),
+        query_ids=np.array([q for _, q, _ in kept], dtype=object),
+        query_lines=[n for n, _, _ in kept],
+        dropped=dropped,
+    )
+
+
+def _jsonl_qrels(src: _Source) -> _Rows:
     notes = []
-    rows: dict[str, list] = {"query": [], "doc": [], "grade": [], "line": []}
-    for number, query, (pairs, repeated) in kept:
+
+    def relevant(number: int, value: object) -> list[tuple[str, int]]:
+        pairs = _json_relevant(src, number, value)
+        repeated = sorted(doc for doc, count in Counter(doc for doc, _ in pairs).items()
+                          if count > 1)
         if repeated:
             notes.append(f"line {number}: {', '.join(map(repr, repeated))} listed more than "
                          "once in 'relevant'; counted once")
-        rows["query"] += [query] * len(pairs)
-        rows["doc"] += list(pairs)
-        rows["grade"] += list(pairs.values())
-        rows["line"] += [number] * len(pairs)
-    rows["query_ids"] = [query for _, query, _ in kept]
-    return rows, dropped, notes, len(records)
+        return list(dict(pairs).items())
+
+    rows = _json_rows(src, "relevant", "qrels", relevant)  # rows.doc holds (doc, grade) pairs
+    rows.grade = np.array([grade for _, grade in rows.doc], dtype=np.int64)
+    rows.doc = [doc for doc, _ in rows.doc]
+    rows.notes = notes
+    return rows
 
 
-def _json_relevant(src: _Source, number: int, value: object) -> tuple[dict[str, int], list[str]]:
-    """{doc: grade} from a list of ids (grade 1 each) or an object, and the ids listed twice."""
+def _json_relevant(src: _Source, number: int, value: object) -> list[tuple[str, int]]:
+    """(doc, grade) pairs from a list of ids (grade 1 each) or an object {id: grade}."""
     if isinstance(value, list):
-        ids = [_json_id(src, number, item, "'relevant'") for item in value]
-        grades = dict.fromkeys(ids, 1)
-        repeated = sorted({i for i in ids if ids.count(i) > 1}) if len(grades) < len(ids) else []
-        return grades, repeated
+        return [(doc, 1) for doc in _json_ids(src, number, value, "'relevant'")]
     if isinstance(value, dict):
         for doc, grade in value.items():
             if not isinstance(grade, int) or isinstance(grade, bool):
@@ -575,38 +654,51 @@ def _json_relevant(src: _Source, number: int, value: object) -> tuple[dict[str, 
                     number, f"grade of {_show(doc)} must be an integer, got {_json_value(grade)}"
                 )
             _json_id(src, number, doc, "'relevant'")
-        return dict(value), []
+        return list(value.items())
     raise src.fail(
         number,
         f"'relevant' must be a list of ids or an object {{id: grade}}, got {_json_type(value)}",
     )
 
 
-def _jsonl_run(src: _Source) -> tuple[dict, list[ReportLine], list[str], int]:
-    records = _json_records(src, "retrieved", "run")
-    parsed = []
-    for number, query, value in records:
+def _jsonl_run(src: _Source) -> _Rows:
+    def retrieved(number: int, value: object) -> list[str]:
         if not isinstance(value, list):
             raise src.fail(number, f"'retrieved' must be a list of ids, got {_json_type(value)}")
-        parsed.append((number, query, [_json_id(src, number, v, "'retrieved'") for v in value]))
-    kept, dropped = _first_records(src, parsed, "retrieved")
-    notes = [f"line {n}: query {q!r} retrieved nothing" for n, q, ids in kept if not ids]
-    rows: dict[str, list] = {"query": [], "doc": [], "line": []}
-    for number, query, ids in kept:
-        rows["query"] += [query] * len(ids)
-        rows["doc"] += ids
-        rows["line"] += [number] * len(ids)
-    return rows, dropped, notes, len(records)
+        return _json_ids(src, number, value, "'retrieved'")
+
+    rows = _json_rows(src, "retrieved", "a run", retrieved)
+    listed = set(rows.query.tolist())
+    rows.notes = [
+        f"line {number}: query {query!r} retrieved nothing"
+        for number, query in zip(rows.query_lines, rows.query_ids, strict=True)
+        if query not in listed
+    ]
+    return rows
 
 
-# --- shared: integer codes and duplicate (query, doc) pairs -------------------------------
+# --- shared: parsed rows, integer codes, duplicate (query, doc) pairs --------------------
 
 
-def _encode(values: pa.Array | list) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(eq=False)
+class _Rows:
+    """One loader's parsed rows, before the checks that qrels and runs each make."""
+
+    query: np.ndarray | pa.Array | list[str]
+    doc: np.ndarray | pa.Array | list
+    line: np.ndarray
+    lines_read: int
+    grade: np.ndarray | None = None  # qrels
+    sort_keys: list[tuple[str, object, str]] = field(default_factory=list)  # run, after query
+    query_ids: np.ndarray | None = None  # JSONL: every record's query, empty lists included
+    query_lines: list[int] = field(default_factory=list)  # JSONL: the line of each of those
+    dropped: list[ReportLine] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _encode(values: np.ndarray | pa.Array | list) -> tuple[np.ndarray, np.ndarray]:
     """Integer codes in first-appearance order and the object array of distinct strings."""
     encoded = pc.dictionary_encode(pa.array(values, pa.string()))
-    if isinstance(encoded, pa.ChunkedArray):
-        encoded = encoded.combine_chunks()
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     return codes, encoded.dictionary.to_numpy(zero_copy_only=False).astype(object)
 
@@ -619,6 +711,15 @@ def _repeated_pairs(query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.
         return repeats, repeats
     distinct, first = np.unique(keys, return_index=True)
     return repeats, first[np.searchsorted(distinct, keys[repeats])]
+
+
+def _report(src: _Source, kind: str, fmt: str, rows: _Rows, repeats: list) -> LoadReport:
+    return LoadReport(
+        source=src.name, kind=kind, format=fmt, lines_read=rows.lines_read,
+        lines_used=rows.lines_read - len(rows.dropped),
+        dropped=tuple(sorted(rows.dropped, key=lambda r: r.line)),
+        repeats=tuple(repeats), notes=tuple(rows.notes),
+    )
 
 
 # --- qrels -----------------------------------------------------------------------------
@@ -639,25 +740,18 @@ def load_qrels(
     src = _open(source, name)
     fmt = _detect(src, "qrels", format)
     if fmt == "jsonl":
-        rows, dropped, notes, lines_read = _jsonl_qrels(src)
-        query, doc = rows["query"], rows["doc"]
-        grade = np.asarray(rows["grade"], dtype=np.int64)
-        lines = np.asarray(rows["line"], dtype=np.int64)
-        query_ids = np.asarray(rows["query_ids"], dtype=object)
+        rows = _jsonl_qrels(src)
     else:
         columns, lines = _read_table(src, _layout(src, "qrels", fmt))
-        query, doc = columns["query"], columns["doc"]
         grade = _to_int(src, columns["grade"], lines, "grade")
-        dropped, notes, lines_read, query_ids = [], [], len(lines), None
-    return _finish_qrels(src, fmt, query, doc, grade, lines, query_ids, dropped, notes, lines_read)
+        rows = _Rows(columns["query"], columns["doc"], lines, len(lines), grade=grade)
+    return _finish_qrels(src, fmt, rows)
 
 
-def _finish_qrels(
-    src: _Source, fmt: str, query, doc, grade: np.ndarray, lines: np.ndarray,
-    query_ids: np.ndarray | None, dropped: list[ReportLine], notes: list[str], lines_read: int,
-) -> tuple[Qrels, LoadReport]:
-    query_codes, query_names = _encode(query)
-    doc_codes, doc_names = _encode(doc)
+def _finish_qrels(src: _Source, fmt: str, rows: _Rows) -> tuple[Qrels, LoadReport]:
+    query_codes, query_names = _encode(rows.query)
+    doc_codes, doc_names = _encode(rows.doc)
+    grade, lines = rows.grade, rows.line
     repeats, first = _repeated_pairs(query_codes, doc_codes)
     conflict = np.flatnonzero(grade[repeats] != grade[first])
     if len(conflict):
@@ -667,7 +761,7 @@ def _finish_qrels(
             f"query {_show(query_names[query_codes[row]])} doc {_show(doc_names[doc_codes[row]])} "
             f"has grade {grade[row]} here but grade {grade[earlier]} on line {lines[earlier]}",
         )
-    dropped = dropped + [
+    rows.dropped += [
         ReportLine(int(lines[row]), f"identical duplicate of line {lines[earlier]}")
         for row, earlier in zip(repeats, first, strict=True)
     ]
@@ -675,25 +769,13 @@ def _finish_qrels(
     keep[repeats] = False
     qrels = Qrels(
         source=src.name,
-        query_ids=query_names if query_ids is None else query_ids,
+        query_ids=query_names if rows.query_ids is None else rows.query_ids,
         query=query_names[query_codes[keep]],
         doc=doc_names[doc_codes[keep]],
         grade=grade[keep],
         line=lines[keep],
     )
-    return qrels, _report(src, "qrels", fmt, lines_read, dropped, [], notes)
-
-
-def _report(
-    src: _Source, kind: str, fmt: str, lines_read: int,
-    dropped: list[ReportLine], repeats: list[ReportLine], notes: list[str],
-) -> LoadReport:
-    return LoadReport(
-        source=src.name, kind=kind, format=fmt, lines_read=lines_read,
-        lines_used=lines_read - len(dropped),
-        dropped=tuple(sorted(dropped, key=lambda r: r.line)),
-        repeats=tuple(repeats), notes=tuple(notes),
-    )
+    return qrels, _report(src, "qrels", fmt, rows, [])
 
 
 # --- runs ------------------------------------------------------------------------------
@@ -709,29 +791,26 @@ def load_run(
     A TREC run is ordered like trec_eval when `order="score"`: score descending (compared as
     32-bit floats, as trec_eval stores them), ties by doc id descending as a string; with
     `order="rank"` by the rank column, ties in line order. CSV runs follow their rank column,
-    JSONL lists their own order. The run is named after the file without its extensions.
+    JSONL lists their own order; `order` does not apply to them. The run is named after the
+    file without its extensions (`baseline.run.gz` -> `baseline`).
     """
     _check_choice("format", format, ("auto", *RUN_FORMATS))
     _check_choice("order", order, RUN_ORDERS)
     src = _open(source, name)
     fmt = _detect(src, "run", format)
     if fmt == "jsonl":
-        rows, dropped, notes, lines_read = _jsonl_run(src)
-        query, doc = rows["query"], rows["doc"]
-        lines = np.asarray(rows["line"], dtype=np.int64)
-        sort_keys: list[tuple[str, object, str]] = []
+        rows = _jsonl_run(src)
     else:
         columns, lines = _read_table(src, _layout(src, "run", fmt))
-        query, doc = columns["query"], columns["doc"]
-        sort_keys = _run_sort_keys(src, fmt, order, columns, lines)
-        dropped, notes, lines_read = [], [], len(lines)
-    return _finish_run(src, fmt, query, doc, lines, sort_keys, dropped, notes, lines_read)
+        rows = _Rows(columns["query"], columns["doc"], lines, len(lines))
+        rows.sort_keys = _run_sort_keys(src, fmt, order, columns, lines)
+    return _finish_run(src, fmt, rows)
 
 
 def _run_sort_keys(
     src: _Source, fmt: str, order: str, columns: dict[str, pa.Array], lines: np.ndarray
 ) -> list[tuple[str, object, str]]:
-    """Sort keys after the query: (name, values, direction)."""
+    """Sort keys after the query: (name, values, direction). Scores are checked either way."""
     score = _to_float(src, columns["score"], lines, "score") if "score" in columns else None
     if fmt == "csv" or order == "rank":
         return [("rank", _to_int(src, columns["rank"], lines, "rank"), "ascending")]
@@ -740,26 +819,22 @@ def _run_sort_keys(
     return [("score", score32, "descending"), ("doc", columns["doc"], "descending")]
 
 
-def _finish_run(
-    src: _Source, fmt: str, query, doc, lines: np.ndarray, sort_keys: list,
-    dropped: list[ReportLine], notes: list[str], lines_read: int,
-) -> tuple[Run, LoadReport]:
-    query_codes, query_names = _encode(query)
-    doc_codes, doc_names = _encode(doc)
-    keys = [("query", query_codes, "ascending"), *sort_keys]
+def _finish_run(src: _Source, fmt: str, rows: _Rows) -> tuple[Run, LoadReport]:
+    query_codes, query_names = _encode(rows.query)
+    doc_codes, doc_names = _encode(rows.doc)
+    keys = [("query", query_codes, "ascending"), *rows.sort_keys]
     table = pa.table({key: values for key, values, _ in keys})
     order = pc.sort_indices(table, sort_keys=[(key, direction) for key, _, direction in keys])
     order = order.to_numpy()  # a stable sort: equal keys keep their line order
-    query_codes, doc_codes, lines = query_codes[order], doc_codes[order], lines[order]
+    query_codes, doc_codes = query_codes[order], doc_codes[order]
     run = Run(
         name=_run_name(src.name),
         source=src.name,
         query=query_names[query_codes],
         doc=doc_names[doc_codes],
-        line=lines,
+        line=rows.line[order],
     )
-    repeats = _run_repeats(run, query_codes, doc_codes)
-    return run, _report(src, "run", fmt, lines_read, dropped, repeats, notes)
+    return run, _report(src, "run", fmt, rows, _run_repeats(run, query_codes, doc_codes))
 
 
 def _run_repeats(run: Run, query_codes: np.ndarray, doc_codes: np.ndarray) -> list[ReportLine]:
