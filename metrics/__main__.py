@@ -20,6 +20,9 @@ from metrics.files import RunSource, evaluate_files
 from metrics.measures import MEASURE_BY_KEY
 from metrics.output import comparison_dict, format_comparison, format_table, to_dict
 from metrics.sample import SAMPLE_K, load_sample
+from metrics.snapshot import compare_with_snapshot, snapshot_run, to_snapshot
+from metrics.snapshot import load as load_snapshot
+from metrics.snapshot import save as save_snapshot
 
 USER_K = 10
 
@@ -243,16 +246,32 @@ def compare_command(argv: Sequence[str]) -> int:
         help="exit 3 if a candidate is significantly worse on METRIC (lower mean, "
         "adjusted randomization p < --alpha); repeatable",
     )
+    parser.add_argument(
+        "--snapshot",
+        type=Path,
+        metavar="FILE",
+        help="baseline: a snapshot's per-query figures (of the same query set, K and "
+        "conventions); every --run is then a candidate, and --k defaults to the snapshot's",
+    )
+    parser.add_argument(
+        "--snapshot-run",
+        metavar="NAME",
+        help="which run of the snapshot is the baseline (default its first)",
+    )
     args = parser.parse_args(argv)
+    snapshot = load_snapshot(args.snapshot) if args.snapshot is not None else None
+    if snapshot is None and args.snapshot_run is not None:
+        raise UsageError("--snapshot-run needs --snapshot")
+    if snapshot is not None and args.k is None:
+        args.k = snapshot["k"]
     evaluation = evaluation_from(args)
-    if len(evaluation.runs) < 2:
+    if snapshot is None and len(evaluation.runs) < 2:
         raise UsageError("compare needs a baseline and at least one candidate --run")
     keys = [metric_key(label, evaluation.k) for label in args.metric] or None
     guarded = [metric_key(label, evaluation.k) for label in args.fail_on_regression]
     if keys is not None:
         keys += [key for key in guarded if key not in keys]
-    comparison = compare_evaluation(
-        evaluation,
+    options = dict(
         metrics=keys,
         correction=args.correction,
         alpha=args.alpha,
@@ -260,9 +279,16 @@ def compare_command(argv: Sequence[str]) -> int:
         n_permutations=args.permutations,
         rng=evaluation.conventions.seed,
     )
+    if snapshot is None:
+        comparison = compare_evaluation(evaluation, **options)
+    else:
+        comparison = compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **options)
     print_load_report(evaluation)
     if args.format == "json":
-        json.dump(comparison_dict(evaluation, comparison), sys.stdout, separators=(",", ":"))
+        data = comparison_dict(evaluation, comparison)
+        if snapshot is not None:
+            data["snapshot"] = snapshot_source(snapshot, args.snapshot, args.snapshot_run)
+        json.dump(data, sys.stdout, separators=(",", ":"))
         sys.stdout.write("\n")
     else:
         sys.stdout.write(format_comparison(evaluation, comparison))
@@ -278,7 +304,46 @@ def compare_command(argv: Sequence[str]) -> int:
     return 3 if failed else 0
 
 
-COMMANDS = {"score": score_command, "compare": compare_command}
+def snapshot_source(snapshot: dict, path: Path, run_name: str | None) -> dict:
+    """What the baseline of a comparison against a snapshot was (for the JSON output)."""
+    header = snapshot["snapshot"]
+    run = snapshot_run(snapshot, run_name)
+    return {
+        "file": str(path),
+        "created": header["created"],
+        "label": header.get("label"),
+        "tool_version": header.get("tool_version"),
+        "run": run["name"],
+        "run_fingerprint": run["fingerprint"],
+        "query_set_fingerprint": snapshot["query_set"]["fingerprint"],
+    }
+
+
+def snapshot_command(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog="python -m metrics snapshot",
+        description="Freeze an evaluation as a JSON snapshot: summary and per-query figures, "
+        "conventions, K, fingerprints of the qrels and of each run, tool version, timestamp. "
+        "Re-scoring the same query set later and comparing snapshots is how drift is read.",
+    )
+    add_input_arguments(parser)
+    parser.add_argument("--out", type=Path, required=True, metavar="FILE", help="snapshot file")
+    parser.add_argument("--label", help='a note kept in the snapshot, e.g. "before the rebuild"')
+    args = parser.parse_args(argv)
+    evaluation = evaluation_from(args)
+    print_load_report(evaluation)
+    snapshot = to_snapshot(evaluation, label=args.label)
+    save_snapshot(snapshot, args.out)
+    print(
+        f"snapshot of {len(evaluation.runs)} runs at K = {evaluation.k} over "
+        f"{len(evaluation.scored_ids)} scored queries written to {args.out} "
+        f"(query set {snapshot['query_set']['fingerprint']})",
+        file=sys.stderr,
+    )
+    return 0
+
+
+COMMANDS = {"score": score_command, "compare": compare_command, "snapshot": snapshot_command}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -53,6 +53,7 @@ class RunEvaluation:
 class Evaluation:
     k: int
     conventions: Conventions
+    qrels: Qrels  # the labels as loaded (fingerprints and exports read them)
     query_set: QuerySet
     runs: tuple[RunEvaluation, ...]
     sweep_range: tuple[int, int]
@@ -172,7 +173,7 @@ def evaluate(
         _evaluate_run(run, a, query_set, conventions, k, counts, longest, reports)
         for run, a in zip(runs, aligned, strict=True)
     )
-    return Evaluation(k, conventions, query_set, evaluated, sweep, qrels_report)
+    return Evaluation(k, conventions, qrels, query_set, evaluated, sweep, qrels_report)
 
 
 def _check_sweep(sweep: tuple[int, int] | None, *, longest: int) -> tuple[int, int]:
