@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from metrics.compare import DEFAULT_PERMUTATIONS, compare_evaluation, metric_key, regressions
-from metrics.conventions import Conventions
+from metrics.conventions import CHOICES, Conventions
 from metrics.evaluate import Evaluation
 from metrics.files import RunSource, evaluate_files
 from metrics.measures import MEASURE_BY_KEY
@@ -84,6 +84,15 @@ def run_source(text: str) -> RunSource:
     return RunSource(Path(text))
 
 
+CHOICE_HELP = {
+    "recall_denominator": "all: every relevant id R (trec_eval); min: min(R, K)",
+    "gain": "DCG gain: the grade (trec_eval) or 2^grade - 1 (Burges 2005)",
+    "rr": "read RR at K, or over the full list (trec_eval recip_rank)",
+    "ap": "read AP at K (map_cut_K), or over the full list (trec_eval map)",
+    "order": "TREC run order: score desc then doc_id desc (trec_eval), or rank",
+}
+
+
 def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     """Inputs and conventions, shared by every subcommand that scores runs."""
     parser.add_argument("--qrels", type=Path, help="labels: TREC, BEIR TSV, CSV or JSONL (.gz ok)")
@@ -101,42 +110,17 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
         type=positive_int,
         help=f"cutoff K (default {SAMPLE_K} on the sample, {USER_K} on your files)",
     )
-    parser.add_argument(
-        "--recall-denominator",
-        choices=["all", "min"],
-        default="all",
-        help="all: every relevant id R (trec_eval); min: min(R, K)",
-    )
-    parser.add_argument(
-        "--gain",
-        choices=["linear", "exponential"],
-        default="linear",
-        help="DCG gain: the grade (trec_eval) or 2^grade - 1 (Burges 2005)",
-    )
-    parser.add_argument(
-        "--rr",
-        choices=["cutoff", "full"],
-        default="cutoff",
-        help="read RR at K, or over the full list (trec_eval recip_rank)",
-    )
-    parser.add_argument(
-        "--ap",
-        choices=["cutoff", "full"],
-        default="cutoff",
-        help="read AP at K (map_cut_K), or over the full list (trec_eval map)",
-    )
+    for field, help_text in CHOICE_HELP.items():
+        parser.add_argument(
+            "--" + field.replace("_", "-"), choices=CHOICES[field], default=CHOICES[field][0],
+            help=help_text,
+        )
     parser.add_argument(
         "--relevance-level",
         type=integer,
         default=1,
         metavar="N",
         help="a grade >= N is relevant for binary metrics (default 1)",
-    )
-    parser.add_argument(
-        "--order",
-        choices=["score", "rank"],
-        default="score",
-        help="TREC run order: score desc then doc_id desc (trec_eval), or rank",
     )
     parser.add_argument("--confidence-level", type=confidence, default=0.95)
     parser.add_argument(
@@ -351,8 +335,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = COMMANDS.get(argv[0]) if argv else None
     if command is not None:
         argv = argv[1:]
+    return guarded(command or score_command, argv)
+
+
+def guarded(command, argv: Sequence[str]) -> int:
+    """Run a command; errors become one line on standard error and a non-zero exit."""
     try:
-        return (command or score_command)(argv)
+        return command(argv)
     except UsageError as error:
         print(f"error: {error} (see --help)", file=sys.stderr)
         return 2

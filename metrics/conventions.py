@@ -18,7 +18,7 @@ Gain = Literal["linear", "exponential"]
 ReadAt = Literal["cutoff", "full"]
 RunOrder = Literal["score", "rank"]
 
-_CHOICES = {
+CHOICES = {  # the first of each is the default
     "recall_denominator": ("all", "min"),
     "gain": ("linear", "exponential"),
     "rr": ("cutoff", "full"),
@@ -42,7 +42,7 @@ class Conventions:
     seed: int = DEFAULT_SEED
 
     def __post_init__(self) -> None:
-        for field, allowed in _CHOICES.items():
+        for field, allowed in CHOICES.items():
             value = getattr(self, field)
             if value not in allowed:
                 raise ValueError(f"{field} must be one of {', '.join(allowed)}, got {value!r}")
