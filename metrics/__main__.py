@@ -112,7 +112,9 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     )
     for field, help_text in CHOICE_HELP.items():
         parser.add_argument(
-            "--" + field.replace("_", "-"), choices=CHOICES[field], default=CHOICES[field][0],
+            "--" + field.replace("_", "-"),
+            choices=CHOICES[field],
+            default=CHOICES[field][0],
             help=help_text,
         )
     parser.add_argument(
@@ -188,8 +190,8 @@ def score_command(argv: Sequence[str]) -> int:
     evaluation = evaluation_from(args)
     print_load_report(evaluation)
     if args.format == "json":
-        json.dump(to_dict(evaluation), sys.stdout, separators=(",", ":"))
-        sys.stdout.write("\n")
+        # one dumps + write: json.dump streams through the slow pure-Python encoder
+        sys.stdout.write(json.dumps(to_dict(evaluation), separators=(",", ":")) + "\n")
     else:
         sys.stdout.write(format_table(evaluation))
     return 0

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
@@ -57,35 +56,76 @@ class LoadError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
+def _strings(names: pa.Array) -> np.ndarray:
+    return names.to_numpy(zero_copy_only=False).astype(object)
+
+
 @dataclass(frozen=True, eq=False)
 class Qrels:
-    """The frozen query set and its judgments, one row per unique (query, doc) pair."""
+    """The frozen query set and its judgments, one row per unique (query, doc) pair.
+
+    Ids are kept as integer codes into tables of distinct values, so that aligning a run
+    matches each distinct id once (in arrow) instead of hashing a million Python strings;
+    `query` and `doc` give the per-row strings when they are asked for.
+    """
 
     source: str
     query_ids: np.ndarray  # every query, first-appearance order (those without judgments too)
-    query: np.ndarray
-    doc: np.ndarray
+    query_code: np.ndarray  # int64 per row, into query_ids
+    doc_code: np.ndarray  # int64 per row, into doc_names
+    doc_names: pa.Array  # distinct doc ids (arrow strings)
     grade: np.ndarray  # int64
     line: np.ndarray  # int64, 1-based source line of each row
+
+    @classmethod
+    def from_rows(cls, source, query_ids, query, doc, grade, line) -> Qrels:
+        query_ids = np.asarray(query_ids, dtype=object)
+        doc_code, doc_names = _encode(doc)
+        return cls(source, query_ids, index_in(list(query), query_ids), doc_code, doc_names,
+                   np.asarray(grade, dtype=np.int64), np.asarray(line, dtype=np.int64))
+
+    @cached_property
+    def query(self) -> np.ndarray:
+        return self.query_ids[self.query_code]
+
+    @cached_property
+    def doc(self) -> np.ndarray:
+        return _strings(self.doc_names)[self.doc_code]
 
 
 @dataclass(frozen=True, eq=False)
 class Run:
     """Ranked lists: rows grouped by query (first-appearance order), best rank first.
 
-    A repeated doc id stays in its slot; the report lists it.
+    A repeated doc id stays in its slot; the report lists it. Ids are integer codes, as in
+    Qrels; `query` and `doc` give the per-row strings.
     """
 
     name: str
     source: str
-    query: np.ndarray
-    doc: np.ndarray
+    query_ids: np.ndarray  # the run's queries, in row order (distinct)
+    query_code: np.ndarray  # int64 per row, into query_ids; non-decreasing
+    doc_code: np.ndarray  # int64 per row, into doc_names
+    doc_names: pa.Array  # distinct doc ids (arrow strings)
     line: np.ndarray  # int64, 1-based source line of each row
 
+    @classmethod
+    def from_lists(cls, name: str, lists: dict[str, list[str]], source: str | None = None) -> Run:
+        """A run from {query: [ids in rank order]}, lines numbered in that order."""
+        query = [q for q, docs in lists.items() for _ in docs]
+        doc = [d for docs in lists.values() for d in docs]
+        query_code, query_ids = _encode(query)
+        doc_code, doc_names = _encode(doc)
+        return cls(name, source or name, _strings(query_ids), query_code, doc_code, doc_names,
+                   np.arange(1, len(doc) + 1, dtype=np.int64))
+
     @cached_property
-    def query_ids(self) -> np.ndarray:
-        """The run's queries in row order."""
-        return pd.unique(self.query)
+    def query(self) -> np.ndarray:
+        return self.query_ids[self.query_code]
+
+    @cached_property
+    def doc(self) -> np.ndarray:
+        return _strings(self.doc_names)[self.doc_code]
 
 
 @dataclass(frozen=True)
@@ -696,21 +736,41 @@ class _Rows:
     notes: list[str] = field(default_factory=list)
 
 
-def _encode(values: np.ndarray | pa.Array | list) -> tuple[np.ndarray, np.ndarray]:
-    """Integer codes in first-appearance order and the object array of distinct strings."""
-    encoded = pc.dictionary_encode(pa.array(values, pa.string()))
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    return codes, encoded.dictionary.to_numpy(zero_copy_only=False).astype(object)
+def _encode(values: np.ndarray | pa.Array | list) -> tuple[np.ndarray, pa.Array]:
+    """Integer codes in first-appearance order and the arrow array of distinct strings."""
+    values = values if isinstance(values, pa.Array) else pa.array(values, pa.string())
+    encoded = pc.dictionary_encode(values.cast(pa.string()))
+    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
 
 
-def _repeated_pairs(query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _encode_blocks(values: np.ndarray | pa.Array | list) -> tuple[np.ndarray, pa.Array]:
+    """_encode for a column whose equal values stand together in blocks (a query column):
+    only the first value of each block is hashed, which saves a pass over a million ids."""
+    values = values if isinstance(values, pa.Array) else pa.array(values, pa.string())
+    if len(values) < 2:
+        return _encode(values)
+    values = values.cast(pa.string())
+    changed = pc.not_equal(values[1:], values[:-1]).to_numpy(zero_copy_only=False)
+    starts = np.flatnonzero(np.r_[True, changed])
+    block_codes, names = _encode(values.take(starts))
+    return np.repeat(block_codes, np.diff(np.r_[starts, len(values)])), names
+
+
+def index_in(values: Sequence[str] | pa.Array, table: Sequence[str] | pa.Array) -> np.ndarray:
+    """Position of each value in table (distinct strings), -1 where absent: one arrow hash
+    pass, without pandas (whose import alone costs the command line ~0.4 s)."""
+    values = values if isinstance(values, pa.Array) else pa.array(values, pa.string())
+    table = table if isinstance(table, pa.Array) else pa.array(table, pa.string())
+    found = pc.index_in(values, value_set=table.cast(values.type))
+    return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def repeated_pairs(query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows whose (query, doc) codes occurred earlier, and the row of that first occurrence."""
     keys = query * (int(doc.max(initial=0)) + 1) + doc
-    repeats = np.flatnonzero(pd.Series(keys).duplicated().to_numpy())
-    if not len(repeats):
-        return repeats, repeats
-    distinct, first = np.unique(keys, return_index=True)
-    return repeats, first[np.searchsorted(distinct, keys[repeats])]
+    distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    repeats = np.flatnonzero(first[inverse] != np.arange(len(keys)))
+    return repeats, first[inverse[repeats]]
 
 
 def _report(src: _Source, kind: str, fmt: str, rows: _Rows, repeats: list) -> LoadReport:
@@ -749,16 +809,17 @@ def load_qrels(
 
 
 def _finish_qrels(src: _Source, fmt: str, rows: _Rows) -> tuple[Qrels, LoadReport]:
-    query_codes, query_names = _encode(rows.query)
+    query_codes, query_names = _encode_blocks(rows.query)
     doc_codes, doc_names = _encode(rows.doc)
     grade, lines = rows.grade, rows.line
-    repeats, first = _repeated_pairs(query_codes, doc_codes)
+    repeats, first = repeated_pairs(query_codes, doc_codes)
     conflict = np.flatnonzero(grade[repeats] != grade[first])
     if len(conflict):
         row, earlier = repeats[conflict[0]], first[conflict[0]]
+        query, doc = query_names[query_codes[row]].as_py(), doc_names[doc_codes[row]].as_py()
         raise src.fail(
             int(lines[row]),
-            f"query {_show(query_names[query_codes[row]])} doc {_show(doc_names[doc_codes[row]])} "
+            f"query {_show(query)} doc {_show(doc)} "
             f"has grade {grade[row]} here but grade {grade[earlier]} on line {lines[earlier]}",
         )
     rows.dropped += [
@@ -767,11 +828,16 @@ def _finish_qrels(src: _Source, fmt: str, rows: _Rows) -> tuple[Qrels, LoadRepor
     ]
     keep = np.ones(len(lines), dtype=bool)
     keep[repeats] = False
+    query_ids = _strings(query_names)
+    if rows.query_ids is not None:  # JSONL: queries with an empty list belong to the set too
+        query_codes = index_in(query_ids, rows.query_ids)[query_codes]
+        query_ids = np.asarray(rows.query_ids, dtype=object)
     qrels = Qrels(
         source=src.name,
-        query_ids=query_names if rows.query_ids is None else rows.query_ids,
-        query=query_names[query_codes[keep]],
-        doc=doc_names[doc_codes[keep]],
+        query_ids=query_ids,
+        query_code=query_codes[keep],
+        doc_code=doc_codes[keep],
+        doc_names=doc_names,
         grade=grade[keep],
         line=lines[keep],
     )
@@ -820,25 +886,27 @@ def _run_sort_keys(
 
 
 def _finish_run(src: _Source, fmt: str, rows: _Rows) -> tuple[Run, LoadReport]:
-    query_codes, query_names = _encode(rows.query)
+    query_codes, query_names = _encode_blocks(rows.query)
     doc_codes, doc_names = _encode(rows.doc)
     keys = [("query", query_codes, "ascending"), *rows.sort_keys]
     table = pa.table({key: values for key, values, _ in keys})
     order = pc.sort_indices(table, sort_keys=[(key, direction) for key, _, direction in keys])
     order = order.to_numpy()  # a stable sort: equal keys keep their line order
-    query_codes, doc_codes = query_codes[order], doc_codes[order]
     run = Run(
         name=_run_name(src.name),
         source=src.name,
-        query=query_names[query_codes],
-        doc=doc_names[doc_codes],
+        query_ids=_strings(query_names),
+        query_code=query_codes[order],
+        doc_code=doc_codes[order],
+        doc_names=doc_names,
         line=rows.line[order],
     )
-    return run, _report(src, "run", fmt, rows, _run_repeats(run, query_codes, doc_codes))
+    return run, _report(src, "run", fmt, rows, _run_repeats(run))
 
 
-def _run_repeats(run: Run, query_codes: np.ndarray, doc_codes: np.ndarray) -> list[ReportLine]:
-    rows, first = _repeated_pairs(query_codes, doc_codes)
+def _run_repeats(run: Run) -> list[ReportLine]:
+    query_codes = run.query_code
+    rows, first = repeated_pairs(query_codes, run.doc_code)
     if not len(rows):
         return []
     index = np.arange(len(query_codes))
@@ -847,7 +915,8 @@ def _run_repeats(run: Run, query_codes: np.ndarray, doc_codes: np.ndarray) -> li
     return [
         ReportLine(
             int(run.line[row]),
-            f"repeat of {run.doc[row]} at rank {rank[row]} (first at rank {rank[earlier]}): "
+            f"repeat of {run.doc_names[run.doc_code[row]].as_py()} at rank {rank[row]} "
+            f"(first at rank {rank[earlier]}): "
             "keeps its rank slot, scores nothing",
         )
         for row, earlier in zip(rows, first, strict=True)

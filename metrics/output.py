@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from metrics.compare import CORRECTIONS, Comparison
 from metrics.diagnose import CLASS_MEANING
 from metrics.evaluate import Evaluation, RunEvaluation
 from metrics.measures import MEASURES, SUMMARY_MEASURES
-
-
-def _number(value) -> float | int:
-    """numpy scalars -> plain Python numbers, unrounded."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def to_dict(evaluation: Evaluation) -> dict:
@@ -34,14 +27,14 @@ def to_dict(evaluation: Evaluation) -> dict:
 def _run_dict(evaluation: Evaluation, run: RunEvaluation) -> dict:
     k = evaluation.k
     per_query = evaluation.per_query_scores(run.name)
-    repeats = run.aligned.repeats[evaluation.scored]
-    queries = [
-        {"query_id": qid, "class": str(run.classes[i]), "repeats": int(repeats[i])}
-        | {m.label(k, summary=False): float(per_query[m.key][i]) for m in MEASURES}
-        for i, qid in enumerate(evaluation.scored_ids)
-    ]
-    sweep = evaluation.sweep()
-    sweep = sweep[sweep["run"] == run.name].drop(columns="run")
+    # columns via tolist() (C-speed conversion to Python numbers), then one dict per query
+    columns = {
+        "query_id": evaluation.scored_ids,
+        "class": run.classes.tolist(),
+        "repeats": run.aligned.repeats[evaluation.scored].tolist(),
+    } | {m.label(k, summary=False): per_query[m.key].tolist() for m in MEASURES}
+    sweep = evaluation.sweep_means(run.name)
+    sweep_columns = {key: values.tolist() for key, values in sweep.items()}
     return {
         "name": run.name,
         "repeats": run.repeats,
@@ -57,7 +50,7 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation) -> dict:
             for m in SUMMARY_MEASURES
             for interval in [run.summary[m.key]]
         },
-        "queries": queries,
+        "queries": _records(columns),
         "suggestion": run.suggestion.as_dict(),
         "diagnosis": [
             {
@@ -69,11 +62,13 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation) -> dict:
             }
             for f in run.diagnosis
         ],
-        "sweep": [
-            {key: _number(value) for key, value in row.items()}
-            for row in sweep.to_dict(orient="records")
-        ],
+        "sweep": _records(sweep_columns),
     }
+
+
+def _records(columns: dict[str, list]) -> list[dict]:
+    keys = list(columns)
+    return [dict(zip(keys, row, strict=True)) for row in zip(*columns.values(), strict=True)]
 
 
 def format_interval(mean: float, low: float, high: float) -> str:

@@ -1,8 +1,9 @@
 """Frozen query set + run -> aligned dense arrays: one row per query, one column per rank.
 
-Ids are integer-coded once (hash lookups, no string sorts) so that a run of a million lines
-aligns in a fraction of a second. Rows follow the qrels' query order; columns are padded
-to `width`, which is at least the longest list, so every K up to `width` is one slice.
+Ids arrive integer-coded from the loaders and each distinct id is matched once, in arrow,
+so that a run of a million lines aligns in a fraction of a second. Rows follow the qrels'
+query order; columns are padded to `width`, which is at least the longest list, so every K
+up to `width` is one slice.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 
-from metrics.io import Qrels, Run
+from metrics.io import Qrels, Run, index_in, repeated_pairs
 
 
 @dataclass(frozen=True, eq=False)
@@ -23,8 +24,7 @@ class QuerySet:
     n_relevant: np.ndarray  # (n_queries,) ids with grade >= relevance level
     ideal: np.ndarray  # (n_queries, max positive judgments) positive grades, descending, 0-padded
     relevance_level: int
-    _query_index: pd.Index
-    _doc_index: pd.Index
+    _doc_names: pa.Array  # the qrels' distinct doc ids; judgment keys code docs into it
     _sorted_keys: np.ndarray  # query * n_docs + doc code of every judgment, sorted
     _sorted_grades: np.ndarray
 
@@ -67,26 +67,22 @@ class AlignedRun:
 
 
 def prepare_query_set(qrels: Qrels, *, relevance_level: int = 1) -> QuerySet:
-    query_index = pd.Index(qrels.query_ids)
-    doc_codes, doc_uniques = pd.factorize(qrels.doc)
-    query_codes = query_index.get_indexer(qrels.query)
+    query_codes = qrels.query_code
     if (query_codes < 0).any():
         raise ValueError(f"{qrels.source}: judgment rows name a query outside query_ids")
-    n_docs = max(len(doc_uniques), 1)
-    keys = query_codes.astype(np.int64) * n_docs + doc_codes
+    keys = query_codes * max(len(qrels.doc_names), 1) + qrels.doc_code
     order = np.argsort(keys, kind="stable")
     grades = qrels.grade.astype(np.int64)
-    n_queries = len(query_index)
-    n_relevant = np.bincount(query_codes[grades >= relevance_level], minlength=n_queries).astype(
-        np.int64
-    )
+    n_queries = len(qrels.query_ids)
+    n_relevant = np.bincount(
+        query_codes[grades >= relevance_level], minlength=n_queries
+    ).astype(np.int64)
     return QuerySet(
         query_ids=np.asarray(qrels.query_ids, dtype=object),
         n_relevant=n_relevant,
         ideal=_ideal_grades(query_codes, grades, n_queries),
         relevance_level=relevance_level,
-        _query_index=query_index,
-        _doc_index=pd.Index(doc_uniques),
+        _doc_names=qrels.doc_names,
         _sorted_keys=keys[order],
         _sorted_grades=grades[order],
     )
@@ -110,18 +106,13 @@ def _positions(group: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.arange(len(group)) - starts[group]
 
 
-def _first_occurrence(query_codes: np.ndarray, doc: np.ndarray) -> np.ndarray:
-    doc_codes, uniques = pd.factorize(doc)
-    keys = query_codes.astype(np.int64) * max(len(uniques), 1) + doc_codes
-    return ~pd.Series(keys).duplicated().to_numpy()
-
-
 def align(query_set: QuerySet, run: Run, *, width: int = 1) -> AlignedRun:
     """Place the run's lists on the query set's rows; run queries absent from the qrels are
     ignored and reported by line."""
-    query_codes = query_set._query_index.get_indexer(run.query)
+    query_of = index_in(run.query_ids, query_set.query_ids)
+    query_codes = query_of[run.query_code]
     known = query_codes >= 0
-    ignored_queries = tuple(dict.fromkeys(str(q) for q in run.query[~known]))
+    ignored_queries = tuple(str(q) for q in run.query_ids[query_of < 0])
     rows = np.flatnonzero(known)
     q = query_codes[rows]
     counts = np.bincount(q, minlength=len(query_set.query_ids))
@@ -130,10 +121,12 @@ def align(query_set: QuerySet, run: Run, *, width: int = 1) -> AlignedRun:
     rows, q = rows[order], q[order]
     rank = _positions(q, counts)
     width = max(int(width), int(counts.max(initial=0)), 1)
-    first = _first_occurrence(q, run.doc[rows])
+    repeated, _ = repeated_pairs(q, run.doc_code[rows])
+    first = np.ones(len(rows), dtype=bool)
+    first[repeated] = False
 
-    doc_codes = query_set._doc_index.get_indexer(run.doc[rows])
-    keys = q.astype(np.int64) * max(len(query_set._doc_index), 1) + doc_codes
+    doc_codes = index_in(run.doc_names, query_set._doc_names)[run.doc_code[rows]]
+    keys = q.astype(np.int64) * max(len(query_set._doc_names), 1) + doc_codes
     labelled = (doc_codes >= 0) & first
     grade = np.zeros(len(rows), dtype=np.int64)
     if len(query_set._sorted_keys):
