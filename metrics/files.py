@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,9 +25,7 @@ def load_runs(
 ) -> tuple[list[Run], dict[str, LoadReport]]:
     loaded, reports = [], {}
     for spec in runs:
-        run, report = load_run(spec.source, name=spec.file_name, order=order)
-        if spec.name:
-            run = dataclasses.replace(run, name=spec.name)
+        run, report = load_run(spec.source, name=spec.file_name, order=order, run_name=spec.name)
         if run.name in reports:
             raise ValueError(
                 f"{run.source}: a second run is named {run.name!r}; "

@@ -93,6 +93,7 @@ class Qrels:
         return _strings(self.doc_names)[self.doc_code]
 
 
+
 @dataclass(frozen=True, eq=False)
 class Run:
     """Ranked lists: rows grouped by query (first-appearance order), best rank first.
@@ -126,6 +127,19 @@ class Run:
     @cached_property
     def doc(self) -> np.ndarray:
         return _strings(self.doc_names)[self.doc_code]
+
+    @cached_property
+    def repeats(self) -> tuple[np.ndarray, np.ndarray]:
+        """Rows that repeat an id higher in their query's list, and the row of its first
+        occurrence; computed once, for the load report and for alignment."""
+        return repeated_pairs(self.query_code, self.doc_code)
+
+    @cached_property
+    def repeat(self) -> np.ndarray:
+        """Per row: the id already appeared higher in the same query's list."""
+        mask = np.zeros(len(self.line), dtype=bool)
+        mask[self.repeats[0]] = True
+        return mask
 
 
 @dataclass(frozen=True)
@@ -849,7 +863,7 @@ def _finish_qrels(src: _Source, fmt: str, rows: _Rows) -> tuple[Qrels, LoadRepor
 
 def load_run(
     source: str | os.PathLike | bytes, *, name: str | None = None, format: str = "auto",
-    order: str = "score",
+    order: str = "score", run_name: str | None = None,
 ) -> tuple[Run, LoadReport]:
     """Read a run: TREC (`qid Q0 docid rank score tag`), CSV/TSV with a
     `query_id,doc_id,rank[,score]` header, or JSONL (`{"query_id": ..., "retrieved": [ids]}`).
@@ -857,8 +871,8 @@ def load_run(
     A TREC run is ordered like trec_eval when `order="score"`: score descending (compared as
     32-bit floats, as trec_eval stores them), ties by doc id descending as a string; with
     `order="rank"` by the rank column, ties in line order. CSV runs follow their rank column,
-    JSONL lists their own order; `order` does not apply to them. The run is named after the
-    file without its extensions (`baseline.run.gz` -> `baseline`).
+    JSONL lists their own order; `order` does not apply to them. The run is named
+    `run_name`, by default the file without its extensions (`baseline.run.gz` -> `baseline`).
     """
     _check_choice("format", format, ("auto", *RUN_FORMATS))
     _check_choice("order", order, RUN_ORDERS)
@@ -870,7 +884,7 @@ def load_run(
         columns, lines = _read_table(src, _layout(src, "run", fmt))
         rows = _Rows(columns["query"], columns["doc"], lines, len(lines))
         rows.sort_keys = _run_sort_keys(src, fmt, order, columns, lines)
-    return _finish_run(src, fmt, rows)
+    return _finish_run(src, fmt, rows, run_name or _run_name(src.name))
 
 
 def _run_sort_keys(
@@ -885,7 +899,7 @@ def _run_sort_keys(
     return [("score", score32, "descending"), ("doc", columns["doc"], "descending")]
 
 
-def _finish_run(src: _Source, fmt: str, rows: _Rows) -> tuple[Run, LoadReport]:
+def _finish_run(src: _Source, fmt: str, rows: _Rows, name: str) -> tuple[Run, LoadReport]:
     query_codes, query_names = _encode_blocks(rows.query)
     doc_codes, doc_names = _encode(rows.doc)
     keys = [("query", query_codes, "ascending"), *rows.sort_keys]
@@ -893,7 +907,7 @@ def _finish_run(src: _Source, fmt: str, rows: _Rows) -> tuple[Run, LoadReport]:
     order = pc.sort_indices(table, sort_keys=[(key, direction) for key, _, direction in keys])
     order = order.to_numpy()  # a stable sort: equal keys keep their line order
     run = Run(
-        name=_run_name(src.name),
+        name=name,
         source=src.name,
         query_ids=_strings(query_names),
         query_code=query_codes[order],
@@ -906,7 +920,7 @@ def _finish_run(src: _Source, fmt: str, rows: _Rows) -> tuple[Run, LoadReport]:
 
 def _run_repeats(run: Run) -> list[ReportLine]:
     query_codes = run.query_code
-    rows, first = repeated_pairs(query_codes, run.doc_code)
+    rows, first = run.repeats
     if not len(rows):
         return []
     index = np.arange(len(query_codes))

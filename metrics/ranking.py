@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from metrics.io import Qrels, Run, index_in, repeated_pairs
+from metrics.io import Qrels, Run, index_in
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,9 +121,7 @@ def align(query_set: QuerySet, run: Run, *, width: int = 1) -> AlignedRun:
     rows, q = rows[order], q[order]
     rank = _positions(q, counts)
     width = max(int(width), int(counts.max(initial=0)), 1)
-    repeated, _ = repeated_pairs(q, run.doc_code[rows])
-    first = np.ones(len(rows), dtype=bool)
-    first[repeated] = False
+    first = ~run.repeat[rows]
 
     doc_codes = index_in(run.doc_names, query_set._doc_names)[run.doc_code[rows]]
     keys = q.astype(np.int64) * max(len(query_set._doc_names), 1) + doc_codes
