@@ -134,12 +134,23 @@ class Run:
         occurrence; computed once, for the load report and for alignment."""
         return repeated_pairs(self.query_code, self.doc_code)
 
+    def renamed(self, name: str) -> Run:
+        """The same run under another name, keeping what was already computed from it."""
+        run = replace(self, name=name)
+        run.__dict__.update(
+            {key: value for key, value in self.__dict__.items() if key in _RUN_CACHE}
+        )
+        return run
+
     @cached_property
     def repeat(self) -> np.ndarray:
         """Per row: the id already appeared higher in the same query's list."""
         mask = np.zeros(len(self.line), dtype=bool)
         mask[self.repeats[0]] = True
         return mask
+
+
+_RUN_CACHE = ("query", "doc", "repeats", "repeat")  # Run's cached properties
 
 
 @dataclass(frozen=True)

@@ -702,3 +702,15 @@ def test_jsonl_record_without_either_list(tmp_path):
         load_qrels(path)
     with pytest.raises(ValueError, match=error("x.jsonl", 1, "JSON record has no 'retrieved'")):
         load_run(path)
+
+
+def test_renamed_run_keeps_its_lists_and_computed_repeats():
+    from metrics.io import Run
+
+    run = Run.from_lists("a", {"q": ["x", "x", "y"]})
+    repeats = run.repeats
+    renamed = run.renamed("b")
+    assert renamed.name == "b" and run.name == "a"
+    assert renamed.repeats is repeats
+    assert renamed.repeat.tolist() == [False, True, False]
+    assert renamed.doc.tolist() == ["x", "x", "y"]
