@@ -1,0 +1,43 @@
+"""Entry point: `streamlit run dashboard/app.py` from the repository root.
+
+The sidebar (data, runs, K and conventions) is drawn here on every run, so every page sees the
+same Evaluation; each page in app_pages/ only lays it out. To add a page, add a module to
+app_pages/ and a line to PAGES.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import data, state
+
+# (page script relative to this file, title, icon): the navigation order; the first opens
+PAGES = [
+    ("app_pages/overview.py", "Overview", ":material/dashboard:"),
+    ("app_pages/sweep.py", "K sweep", ":material/show_chart:"),
+    ("app_pages/heatmap.py", "Per-query heatmap", ":material/grid_on:"),
+    ("app_pages/drilldown.py", "Drill-down", ":material/search:"),
+    ("app_pages/method_notes.py", "Method notes", ":material/menu_book:"),
+]
+
+st.set_page_config(
+    page_title="Retriever comparison",
+    page_icon=":material/compare_arrows:",
+    layout="wide",
+    initial_sidebar_state="expanded",
+)
+state.init()
+state.publish()  # before st.navigation, which re-writes the URL when the run ends
+page = st.navigation(
+    [st.Page(script, title=title, icon=icon, default=i == 0)
+     for i, (script, title, icon) in enumerate(PAGES)]
+)
+with st.sidebar:
+    inputs = data.sidebar_inputs(state.order(), state.source_changed)
+    shown, names = state.choose_runs(inputs.run_names) if inputs.ready else ([], {})
+    st.divider()
+    k, conventions = state.settings_sidebar()
+    for problem in state.url_problems():
+        st.warning(f"Link parameter {problem}", icon=":material/link_off:")
+state.set_view(data.build_view(inputs, shown, names, k, conventions))
+page.run()

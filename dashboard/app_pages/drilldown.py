@@ -1,0 +1,121 @@
+"""Drill-down: one query, each run side by side, every figure written out from the engine's."""
+
+import streamlit as st
+
+from dashboard import explain, state, ui
+from metrics import CLASS_MEANING
+
+view = ui.page(
+    "Drill-down",
+    "One query, rank by rank: the grade of each returned id, its gain and discount, how DCG "
+    "builds up against the ideal list that gives IDCG, the steps of AP beside RAGAS-style "
+    "context precision, and the first relevant rank that gives RR.",
+)
+evaluation = view.evaluation
+k = evaluation.k
+
+scored = evaluation.scored_ids
+position = {q: i for i, q in enumerate(scored)}
+baseline = evaluation.runs[0]
+left, right = st.columns([3, 1], vertical_alignment="bottom")
+with left:
+    query = state.select_query(
+        "drilldown",
+        scored,
+        format_func=lambda q: f"{q} · {baseline.classes[position[q]].replace('_', ' ')} "
+        f"for {baseline.name}",
+        help="Scored queries only: a query with no relevant id cannot be scored "
+        f"({len(evaluation.excluded_ids)} excluded).",
+    )
+longest = explain.list_length(evaluation, query)
+whole = right.toggle(f"Whole list ({longest} ranks)", key="drilldown.whole",
+                     help=f"Show every returned rank, not only the top K = {k}.")
+depth = max(longest, k) if whole else k
+
+q = explain.query_row(evaluation, query)
+n_relevant = int(evaluation.query_set.n_relevant[q])
+classes = ", ".join(
+    f"**{run.name}** {run.classes[position[query]].replace('_', ' ')}" for run in evaluation.runs
+)
+st.markdown(f"### {query}\n{n_relevant} relevant id{'s' if n_relevant != 1 else ''} "
+            f"(grade ≥ {evaluation.conventions.relevance_level}). Class at K = {k}: {classes}.")
+st.caption(" · ".join(f"{name.replace('_', ' ')}: {meaning}"
+                      for name, meaning in CLASS_MEANING.items() if name != "excluded"))
+
+st.subheader("The ideal list that gives IDCG")
+ideal = explain.ideal_table(evaluation, view.qrels, query)
+idcg = evaluation.runs[0].scores.values["IDCG"][q, k - 1]
+st.dataframe(
+    ideal,
+    hide_index=True,
+    placeholder="—",
+    column_config={
+        "rank": st.column_config.NumberColumn("Ideal rank", width="small"),
+        "doc_id": st.column_config.TextColumn("Id"),
+        "grade": st.column_config.NumberColumn("Grade", width="small"),
+        "gain": ui.number_column("Gain", evaluation.conventions.sentences()["gain"]),
+        "discount": ui.number_column("log2(rank+1)", "The discount at this rank."),
+        "gain / discount": ui.number_column("Gain / discount"),
+        "IDCG": ui.number_column("Running IDCG", "IDCG at this rank, from the engine."),
+        "within K": st.column_config.CheckboxColumn(f"In top {k}",
+                                                    help="Counted by IDCG@K."),
+    }
+    | {f"rank in {run.name}": st.column_config.NumberColumn(
+        f"Rank in {run.name}", help="Where the run first returned this id; —: never "
+        "returned, which still lowers its nDCG.") for run in evaluation.runs},
+)
+st.caption(f"Every judged relevant id of {query}, best grade first, retrieved or not. "
+           f"IDCG@{k} = {idcg:.3f}. Every total on this page is the engine's value; the "
+           "running columns are the engine's figure at each rank.")
+
+st.subheader("Each run, rank by rank")
+st.caption("Status: relevant (grade at or above the level, first occurrence), repeat (keeps its "
+           "slot, scores nothing), not relevant (judged below the level), unjudged (no label: "
+           "scores as not relevant), no id (the list ended). Running DCG is the engine's DCG at "
+           "each rank."
+           + (f" Ranks past K = {k} are shown for context; every figure is read at K."
+              if depth > k else ""))
+columns = st.columns(min(len(evaluation.runs), 2), border=True)
+for i, run in enumerate(evaluation.runs):
+    x = explain.explain_run(evaluation, run, query, depth)
+    with columns[i % len(columns)]:
+        st.markdown(f"#### {run.name}")
+        st.dataframe(
+            x.ranks,
+            hide_index=True,
+            placeholder="",
+            column_order=["rank", "doc_id", "label", "gain", "discount", "gain / discount",
+                          "DCG"],
+            column_config={
+                "rank": st.column_config.NumberColumn("Rank", width=44),
+                "doc_id": st.column_config.TextColumn("Id", width=76),
+                "label": st.column_config.TextColumn(
+                    "Grade · status", width=118,
+                    help="The id's grade and what the engine made of it. "
+                    + evaluation.conventions.sentences()["relevance_level"]),
+                "gain": ui.number_column("Gain", evaluation.conventions.sentences()["gain"],
+                                         width=52),
+                "discount": ui.number_column("log2(r+1)", "The discount log2(rank + 1).",
+                                             width=64),
+                "gain / discount": ui.number_column("Gain/disc.", width=66),
+                "DCG": ui.number_column("DCG", "The running DCG at this rank, from the "
+                                        "engine.", width=58),
+            },
+        )
+        st.markdown(f"**nDCG** · {x.sentences['ndcg']}")
+        st.markdown(f"**AP** · {x.sentences['ap']}")
+        if len(x.ap_steps):
+            st.dataframe(
+                x.ap_steps,
+                hide_index=True,
+                column_config={
+                    "rank": st.column_config.NumberColumn("Relevant at rank"),
+                    "doc_id": st.column_config.TextColumn("Id"),
+                    "relevant so far": st.column_config.NumberColumn("Relevant so far"),
+                    "precision": ui.number_column("Precision there",
+                                                  "Precision at that rank, from the engine."),
+                },
+            )
+        st.markdown(f"**Context precision** · {x.sentences['cp']}")
+        st.markdown(x.sentences["ap_vs_cp"])
+        st.markdown(f"**RR** · {x.sentences['rr']}")

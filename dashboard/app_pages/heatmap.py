@@ -1,0 +1,89 @@
+"""Per-query heatmap: queries x runs (x metrics), colour = score at K; a click drills down."""
+
+import streamlit as st
+
+from dashboard import charts, frames, state, ui
+from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
+
+DRILLDOWN = "app_pages/drilldown.py"
+MOST_ROWS = 500  # queries the chart draws at most; the table view holds them all
+CHART = "heatmap.chart"
+
+
+def picked() -> None:
+    """A click on a cell makes its query the selected one (shared with the drill-down)."""
+    points = st.session_state[CHART]["selection"].get("query", [])
+    if points and points[0].get("query_id"):
+        state.set_query(points[0]["query_id"])
+
+
+view = ui.page(
+    "Per-query heatmap",
+    "Where the runs differ, query by query. Each cell is one query's score at K; the strip "
+    "on the left is each run's query class. Click a cell to pick its query, then open it in "
+    "the drill-down.",
+)
+evaluation = view.evaluation
+k = evaluation.k
+
+measures = {m.key: m for m in SUMMARY_MEASURES}
+c1, c2, c3, c4 = st.columns([2, 3, 1, 1], vertical_alignment="bottom")
+key = c1.selectbox(
+    "Metric",
+    list(measures),
+    index=list(measures).index("nDCG"),
+    format_func=lambda key: f"{measures[key].label(k, summary=False)} · {measures[key].name}",
+    key="heatmap.metric",
+    help="Colours the cells and drives the sort.",
+)
+sort = c2.selectbox("Sort queries by", list(frames.SORTS), key="heatmap.sort",
+                    help="Ties keep the query-id order.")
+n_queries = len(evaluation.scored_ids)
+most = min(n_queries, MOST_ROWS)
+state.bounded("heatmap.rows", 1, most, default=40)
+rows = c3.number_input("Queries shown", min_value=1, max_value=most, step=10,
+                       key="heatmap.rows",
+                       help=f"The first queries in the chosen order, at most {MOST_ROWS}; the "
+                       "table view below holds every scored query.")
+every = c4.toggle("Every metric", key="heatmap.every",
+                  help="One panel per metric instead of the chosen one only.")
+
+ordered = frames.query_order(evaluation, key, frames.SORTS[sort])
+order = ordered[: int(rows)]
+keys = list(measures) if every else [key]
+every_cell = frames.query_cells(evaluation, keys)
+cells = every_cell[every_cell["query_id"].isin(order)]
+labels = [measures[k_].label(k, summary=False) for k_ in keys]
+ui.chart(
+    charts.query_heatmap(cells, order=order, runs=evaluation.run_names, labels=labels, k=k),
+    key=CHART,
+    on_select=picked,
+    selection_mode="query",
+)
+st.caption(f"Showing {len(order):,} of {n_queries:,} scored queries, sorted by {sort}. Classes: "
+           + " · ".join(f"**{c.replace('_', ' ')}**: {CLASS_MEANING[c]}" for c in QUERY_CLASSES))
+
+# A link, not st.switch_page: switching pages from Python clears every widget, the sidebar's
+# uploads and settings included, while a link keeps them.
+left, right = st.columns([3, 2], vertical_alignment="bottom")
+with left:
+    query = state.select_query("heatmap", ordered, label="Query (click a cell, or pick it here)")
+right.page_link(DRILLDOWN, label=f"Open {query} in the drill-down", icon=":material/search:")
+
+with st.expander(f"Table view: every scored query, sorted by {sort}", icon=":material/table:"):
+    chosen = every_cell[every_cell["key"] == key]
+    table = (
+        chosen.pivot(index="query_id", columns="run", values="value")
+        .loc[ordered, evaluation.run_names]
+        .reset_index()
+    )
+    classes = chosen.pivot(index="query_id", columns="run", values="class")
+    table.insert(1, f"class ({view.baseline})", classes.loc[ordered, view.baseline].to_numpy())
+    help_text = frames.measure_help(evaluation, key)
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={"query_id": st.column_config.TextColumn("Query", pinned=True)}
+        | {run: ui.progress(f"{run} · {measures[key].label(k, summary=False)}", help_text)
+           for run in evaluation.run_names},
+    )

@@ -1,0 +1,70 @@
+"""Method notes: what each figure certifies and leaves unsaid, the conventions, the limits."""
+
+import streamlit as st
+
+from dashboard import notes, state, ui
+from metrics import CLASS_MEANING, MEASURE_BY_KEY, SUMMARY_MEASURES
+from metrics.diagnose import LOW_RECALL
+
+view = ui.page(
+    "Method notes",
+    "What each figure certifies and what it stays silent about, the conventions behind every "
+    "number and their alternatives, and the limits no interval can show.",
+)
+evaluation = view.evaluation
+conventions = evaluation.conventions
+
+st.header("The metrics")
+st.markdown(
+    "Each query is a ranked list of ids scored against its labelled relevant ids at a cutoff "
+    "K. The suite figures are macro-averages over the scored queries: each query weighs the "
+    "same."
+)
+for measure in SUMMARY_MEASURES:
+    certifies, silent = notes.READINGS[measure.key]
+    kind = "rank-aware" if measure.rank_aware else "ignores the order inside the top K"
+    interval = "Wilson interval" if measure.interval == "wilson" else "bootstrap interval"
+    st.markdown(
+        f"**{measure.name}** ({measure.label('K')}; {kind}; {interval}): {measure.meaning}.  \n"
+        f"*Certifies:* {certifies}  \n*Silent about:* {silent}"
+    )
+dcg, idcg = MEASURE_BY_KEY["DCG"], MEASURE_BY_KEY["IDCG"]
+st.markdown(
+    f"**{dcg.name}** and **{idcg.name}** are not averaged: they explain one query's nDCG in the "
+    f"drill-down. {dcg.name}: {dcg.meaning}; {idcg.name}: {idcg.meaning}."
+)
+
+st.header("Conventions")
+st.markdown("Several figures have more than one accepted form. Each choice is a switch in the "
+            "sidebar, and the sentence of the current choice is stated beside the numbers.")
+for field, choices in state.CHOICES.items():
+    current = getattr(conventions, field)
+    default = notes.default_choice(field)
+    lines = [
+        f"- {'**' if value == current else ''}{choices[value]}{'**' if value == current else ''}"
+        f"{' (default)' if value == default else ''}{' ← now' if value == current else ''}: "
+        f"{sentence}"
+        for value, sentence in notes.alternatives(field, tuple(choices)).items()
+    ]
+    st.markdown(f"**{state.TITLES[field]}**: {state.CHANGES[field]}\n" + "\n".join(lines))
+sentences = conventions.sentences()
+st.markdown("**Fixed rules and the current settings**\n"
+            + "\n".join(f"- {sentences[name]}" for name in notes.FIXED))
+
+st.header("Query classes")
+st.markdown("\n".join(f"- **{name.replace('_', ' ')}**: {meaning}"
+                      for name, meaning in CLASS_MEANING.items()))
+
+st.header("The k suggestion and the diagnosis")
+baseline = evaluation.runs[0]
+st.markdown(
+    f"- **Suggested K**: the {baseline.suggestion.rule}. Read it as a plateau detector: past "
+    "it, extra chunks buy little recall and cost tokens.\n"
+    f"- **Recall low at every k** (best recall below {LOW_RECALL}): the right chunks are not "
+    "retrieved at all; look at chunking, the embedding model and query rewriting before K.\n"
+    + "\n".join(f"- **{finding.failure.capitalize()}** is flagged when {finding.threshold}."
+                for finding in baseline.diagnosis)
+)
+
+st.header("Honest limits")
+st.markdown("\n".join(f"- {limit}" for limit in notes.LIMITS))

@@ -1,0 +1,116 @@
+"""Overview: summary with intervals, what was scored, each run in words, the load report."""
+
+import streamlit as st
+
+from dashboard import charts, frames, ui
+from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
+
+view = ui.page(
+    "Overview",
+    "Every run over the same frozen query set at the same K: the mean of each metric with "
+    "its interval, then what each run's numbers mean in words.",
+)
+evaluation = view.evaluation
+k = evaluation.k
+
+st.subheader(f"Summary at K = {k}")
+level = f"{evaluation.conventions.confidence_level:.0%}"
+st.dataframe(
+    frames.summary_table(evaluation),
+    hide_index=True,
+    column_config={
+        "Metric": st.column_config.TextColumn("Metric", pinned=True,
+                                              help="Each metric read at the chosen K."),
+        "Interval": st.column_config.TextColumn(
+            "Interval", help=evaluation.conventions.sentences()["interval"]),
+        "Conventions": st.column_config.TextColumn(
+            "Conventions", width="large",
+            help="The conventions the figure depends on; each is written out below."),
+    }
+    | {run: st.column_config.TextColumn(
+        frames.baseline_label(evaluation, run),
+        help=f"Mean over the {len(evaluation.scored_ids):,} scored queries [low, high] of "
+        f"its {level} interval.") for run in evaluation.run_names},
+)
+with st.expander("What each metric certifies, and the conventions behind it",
+                 icon=":material/help:"):
+    st.markdown("\n".join(f"- **{m.label(k)}**: {frames.measure_help(evaluation, m.key)}"
+                          for m in SUMMARY_MEASURES))
+
+ui.chart(
+    charts.interval_bars(
+        evaluation.summary(),
+        charts.run_scale(view.colour_domain),
+        k=k,
+        confidence_level=evaluation.conventions.confidence_level,
+        n_queries=len(evaluation.scored_ids),
+    ),
+    stretch=True,
+)
+
+st.subheader("What was scored")
+st.dataframe(
+    frames.counts_table(evaluation),
+    hide_index=True,
+    column_config={
+        "Scored": st.column_config.NumberColumn(help="Queries with at least one relevant id."),
+        "Excluded": st.column_config.NumberColumn(help=CLASS_MEANING["excluded"].capitalize()
+                                                  + "; left out of every average."),
+        **{c.replace("_", " ").capitalize(): st.column_config.NumberColumn(
+            help=f"Queries where {CLASS_MEANING[c]} (at K = {k}).") for c in QUERY_CLASSES},
+        "Repeats": st.column_config.NumberColumn(
+            help="Repeated ids over the scored queries' lists: each keeps its rank slot and "
+            "scores nothing."),
+        "Missing": st.column_config.NumberColumn(
+            help="Qrels queries the run has no list for: they score 0."),
+        "Not in qrels": st.column_config.NumberColumn(
+            help="Run queries absent from the qrels: ignored."),
+        "Dropped lines": st.column_config.NumberColumn(
+            help="Lines of the run file that were read but not used (see the load report)."),
+    },
+)
+
+st.subheader("Reading each run")
+columns = st.columns(min(len(evaluation.runs), 3), border=True)
+for i, run in enumerate(evaluation.runs):
+    s = run.suggestion
+    with columns[i % len(columns)]:
+        st.markdown(f"#### {frames.baseline_label(evaluation, run.name)}")
+        st.markdown(
+            f"**Suggested K = {s.k}**: recall {s.recall:.3f} of a best {s.best_recall:.3f}, "
+            f"precision {s.precision:.3f}, {s.noise_chunks:.3f} noise chunks per query. "
+            f"At K = {s.current_k}: recall {s.current_recall:.3f}, precision "
+            f"{s.current_precision:.3f}."
+        )
+        st.caption(f"Rule: {s.rule}.")
+        for reading in s.readings:
+            st.markdown(f"- {reading}")
+        for finding in run.diagnosis:
+            icon = ":material/warning:" if finding.flagged else ":material/check_circle:"
+            verdict = "flagged" if finding.flagged else "fine"
+            st.markdown(f"{icon} **{finding.failure.capitalize()}: {verdict}.** "
+                        f"{finding.sentence}  \n:small[:gray[Flagged when {finding.threshold}.]]")
+
+st.subheader("Load report")
+st.caption("What each file held and what was left out, as the loaders reported it.")
+for report in frames.load_reports(evaluation):
+    details = bool(report.dropped or report.repeats or report.notes)
+    with st.expander(report.summary(), expanded=details, icon=":material/description:"):
+        st.markdown(f"A {report.kind} file, read as {report.format}.")
+        for which, title in (("dropped", "Dropped lines"), ("repeats", "Repeated ids")):
+            if getattr(report, which):
+                st.markdown(f"**{title}**")
+                st.dataframe(frames.report_lines(report, which), hide_index=True)
+        for note in report.notes:
+            st.markdown(f"- {note}")
+if evaluation.excluded_ids:
+    st.markdown(f"**Excluded queries** (no relevant id, left out of every average): "
+                f"{frames.listing(evaluation.excluded_ids)}")
+for run in evaluation.runs:
+    if run.missing_queries:
+        st.markdown(f"**{run.name}** has no list for {len(run.missing_queries)} qrels "
+                    f"queries (they score 0): {frames.listing(run.missing_queries)}")
+    if run.aligned.ignored_queries:
+        ignored = run.aligned.ignored_queries
+        st.markdown(f"**{run.name}** answers {len(ignored)} queries absent from the qrels "
+                    f"(ignored): {frames.listing(ignored)}")

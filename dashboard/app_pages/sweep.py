@@ -1,0 +1,59 @@
+"""K sweep: every metric against K for every run, the chosen K marked."""
+
+import streamlit as st
+
+from dashboard import charts, data, frames, ui
+from metrics import SUMMARY_MEASURES
+
+view = ui.page(
+    "K sweep",
+    "How each mean moves as K grows from 1 to the longest list. Recall and Hit never fall as "
+    "K grows while precision tends to: read a gain together with the K it was measured at.",
+)
+evaluation = view.evaluation
+k = evaluation.k
+
+labels = {m.label("K"): m for m in SUMMARY_MEASURES}
+left, right = st.columns([4, 1], vertical_alignment="bottom")
+chosen = left.multiselect(
+    "Metrics",
+    list(labels),
+    default=list(labels),
+    key="sweep.metrics",
+    help="Each metric gets its own panel; every panel has the same 0-1 scale.",
+)
+bands = right.toggle(
+    "Interval bands",
+    key="sweep.bands",
+    help="Shade each run's interval at every K (Wilson for Hit@K, bootstrap for the rest, at "
+    "the confidence level set in the sidebar).",
+)
+if not chosen:
+    st.info("Pick at least one metric.", icon=":material/info:")
+    st.stop()
+
+sweep = frames.sweep_long(evaluation)
+sweep = sweep[sweep["label"].isin(chosen)]
+if bands:
+    sweep = sweep.merge(data.sweep_intervals(view.key, evaluation), on=["run", "k", "metric"])
+ui.chart(
+    charts.sweep_lines(sweep, charts.run_scale(view.colour_domain), k=k, labels=chosen,
+                       bands=bands)
+)
+
+st.subheader("Values at every K")
+metric = st.selectbox("Metric", chosen, key="sweep.table_metric")
+table = sweep[sweep["label"] == metric].pivot(index="k", columns="run", values="mean")
+table = table[evaluation.run_names].reset_index()
+measure = labels[metric]
+st.dataframe(
+    table,
+    hide_index=True,
+    column_config={"k": st.column_config.NumberColumn("K", help="The cutoff.", pinned=True)}
+    | {
+        run: ui.progress(run, frames.measure_help(evaluation, measure.key))
+        for run in evaluation.run_names
+    },
+)
+st.caption(f"Mean {metric} over the {len(evaluation.scored_ids):,} scored queries at each K; "
+           f"the chosen K is {k}.")

@@ -1,0 +1,259 @@
+"""Loading and caching: the sample or uploads -> one Evaluation per (inputs, K, conventions).
+
+What is cached, and how (issue 3):
+- Parsed files (Qrels, Run and their LoadReport): st.cache_resource, one entry per file and
+  run order. They are large immutable numpy arrays; st.cache_data would pickle and unpickle
+  them on every hit. Uploads are keyed by their upload id, so the bytes are never hashed.
+- Evaluations: st.cache_resource, one per (files, names, K, conventions). An Evaluation of
+  5 runs x 5,000 queries x 100 ids pickles to about 330 MB, so cache_data is out of the
+  question; `EVALUATIONS_KEPT` bounds the memory held.
+- Small per-view frames (the K-sweep intervals): st.cache_data, keyed by the evaluation's key.
+A loader error is cached as well, so a malformed upload is read once, not on every rerun.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import frames
+from metrics import Conventions, Evaluation, LoadReport, Qrels, Run, evaluate, load_qrels, load_run
+from metrics.sample import SAMPLE_DIR, sample_qrels, sample_runs
+
+EVALUATIONS_KEPT = 4  # a few K / convention settings to flip between without re-scoring
+FILES_KEPT = 16  # a qrels and several runs, under both run orders
+SAMPLE, UPLOAD = "sample", "upload"
+SOURCES = {SAMPLE: "Bundled sample", UPLOAD: "My files"}
+SOURCE_KEY = "load.source"
+QRELS_KEY = "load.qrels"
+RUNS_KEY = "load.runs"
+FORMATS_HELP = (
+    "TREC, BEIR TSV, CSV/TSV with a header, or JSONL; gzipped files (.gz) are read too."
+)
+
+
+class UploadedFile(Protocol):
+    """What the loaders need of an upload (Streamlit's UploadedFile has it)."""
+
+    name: str
+    file_id: str
+
+    def getvalue(self) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class FileBytes:
+    """A file handed over outside the browser (tests, benchmarks), shaped like an upload."""
+
+    name: str
+    payload: bytes
+    file_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    def getvalue(self) -> bytes:
+        return self.payload
+
+
+@dataclass(frozen=True, eq=False)
+class Parsed:
+    """One file read by the engine's loader, or the loader's one-line error."""
+
+    file_name: str
+    key: str  # identity of the source for the caches (path or upload id, and the run order)
+    value: Qrels | Run | None = None
+    report: LoadReport | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Inputs:
+    """Everything the sidebar loaded: the labels, every run file given, and what went wrong."""
+
+    source: str
+    qrels: Parsed | None
+    runs: tuple[Parsed, ...]
+    problem: str | None = None  # an error tied to no single file
+
+    @property
+    def usable_runs(self) -> list[Parsed]:
+        return [run for run in self.runs if run.value is not None]
+
+    @property
+    def ready(self) -> bool:
+        return self.qrels is not None and self.qrels.value is not None and bool(self.usable_runs)
+
+    @property
+    def run_names(self) -> list[str]:
+        """Every readable run's name, load order, made distinct."""
+        return unique_names([run.value.name for run in self.usable_runs])
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """What every page draws from: one Evaluation (shown runs, display names, display order)."""
+
+    evaluation: Evaluation
+    qrels: Qrels
+    key: tuple  # identity of the evaluation, for the per-view caches
+    colour_domain: tuple[str, ...]  # every loaded run's display name, load order
+
+    @property
+    def baseline(self) -> str:
+        return self.evaluation.run_names[0]
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """Two files with the same stem get "name (2)", so every run has its own name."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
+
+
+@st.cache_resource(max_entries=FILES_KEPT, show_spinner="Reading the files…")
+def _parse(kind: str, key: str, file_name: str, order: str, _source: Path | bytes) -> Parsed:
+    """Load one file through the engine's loader; cache the result or the error."""
+    try:
+        if kind == "qrels":
+            value, report = load_qrels(_source, name=file_name)
+        else:
+            value, report = load_run(_source, name=file_name, order=order)
+    except ValueError as exc:  # LoadError is a ValueError with a one-line message
+        return Parsed(file_name, key, error=str(exc))
+    return Parsed(file_name, key, value, report)
+
+
+def read_sample(order: str) -> Inputs:
+    qrels_path = sample_qrels()
+    qrels = _parse("qrels", str(qrels_path), qrels_path.name, "", qrels_path)
+    runs = tuple(
+        _parse("run", f"{spec.source}|{order}", Path(spec.source).name, order, Path(spec.source))
+        for spec in sample_runs()
+    )
+    return Inputs(SAMPLE, qrels, runs)
+
+
+def read_uploads(
+    qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], order: str
+) -> Inputs:
+    """Parse uploads. Without a qrels file, the labels come from the first run, which must
+    then be a JSONL file whose records carry both `retrieved` and `relevant`."""
+    runs = tuple(
+        _parse("run", f"upload:{f.file_id}|{order}", f.name, order, f.getvalue())
+        for f in run_files
+    )
+    problem = None
+    if qrels_file is not None:
+        qrels = _parse("qrels", f"upload:{qrels_file.file_id}", qrels_file.name, "",
+                       qrels_file.getvalue())
+    elif run_files:
+        first = run_files[0]
+        qrels = _parse("qrels", f"upload:{first.file_id}", first.name, "", first.getvalue())
+        if qrels.error:
+            problem = (
+                "No qrels file: upload one, or make the first run a JSONL file whose records "
+                f"carry both 'retrieved' and 'relevant'. Reading {first.name} as labels "
+                f"failed: {qrels.error}"
+            )
+            qrels = None
+    else:
+        qrels = None
+    return Inputs(UPLOAD, qrels, runs, problem)
+
+
+@st.cache_resource(max_entries=EVALUATIONS_KEPT, show_spinner="Scoring the runs…")
+def _evaluate(
+    key: tuple,
+    k: int,
+    conventions: Conventions,
+    _qrels: Qrels,
+    _runs: tuple[Run, ...],
+    _reports: dict[str, LoadReport],
+    _qrels_report: LoadReport | None,
+) -> Evaluation:
+    return evaluate(_qrels, list(_runs), k, conventions, reports=_reports,
+                    qrels_report=_qrels_report)
+
+
+def build_view(
+    inputs: Inputs, shown: Sequence[str], names: dict[str, str], k: int, conventions: Conventions
+) -> View | None:
+    """Score the shown runs (original names, display order) under their display names."""
+    if not inputs.ready or not shown:
+        return None
+    by_name = dict(zip(inputs.run_names, inputs.usable_runs, strict=True))
+    chosen = [by_name[name] for name in shown]
+    runs = tuple(
+        parsed.value.renamed(names.get(original, original))
+        for original, parsed in zip(shown, chosen, strict=True)
+    )
+    reports = {run.name: parsed.report for run, parsed in zip(runs, chosen, strict=True)}
+    key = (inputs.qrels.key, tuple((p.key, r.name) for p, r in zip(chosen, runs, strict=True)))
+    evaluation = _evaluate(key, k, conventions, inputs.qrels.value, runs, reports,
+                           inputs.qrels.report)
+    domain = tuple(names.get(name, name) for name in inputs.run_names)
+    return View(evaluation, inputs.qrels.value, (key, k, conventions), domain)
+
+
+@st.cache_data(max_entries=16, show_spinner="Computing the interval at every K…")
+def sweep_intervals(key: tuple, _evaluation: Evaluation) -> pd.DataFrame:
+    return frames.sweep_intervals(_evaluation)
+
+
+def _show_parsed(parsed: Parsed | None) -> None:
+    if parsed is None:
+        return
+    if parsed.error:
+        st.error(parsed.error, icon=":material/error:")
+    else:
+        st.caption(parsed.report.summary())
+
+
+def sidebar_inputs(order: str, on_source_change) -> Inputs:
+    """The sidebar's Data section: sample or uploads, each file's load summary or error."""
+    source = st.radio(
+        "Data",
+        list(SOURCES),
+        format_func=SOURCES.get,
+        key=SOURCE_KEY,
+        horizontal=True,
+        on_change=on_source_change,
+        help="The bundled sample (seed 000: 10 queries, 3 runs, K = 5) or your own qrels "
+        "and runs over one frozen query set.",
+    )
+    if source == SAMPLE:
+        inputs = read_sample(order)
+        st.caption(f"{SAMPLE_DIR.name}/ of the repository: " + ", ".join(
+            p.file_name for p in (inputs.qrels, *inputs.runs)))
+        return inputs
+    qrels_file = st.file_uploader(
+        "Qrels (the labels)",
+        key=QRELS_KEY,
+        help="query_id, doc_id, grade. " + FORMATS_HELP + " Leave empty if your first run is a "
+        "JSONL file whose records carry both 'retrieved' and 'relevant'.",
+    )
+    run_slot = st.container()
+    run_files = st.file_uploader(
+        "Runs (one file per retriever)",
+        key=RUNS_KEY,
+        accept_multiple_files=True,
+        help="query_id, doc_id and rank or score. " + FORMATS_HELP
+        + " Each run is named after its file; rename, hide and reorder below.",
+    ) or []
+    inputs = read_uploads(qrels_file, run_files, order)
+    with run_slot:
+        _show_parsed(inputs.qrels if qrels_file is not None else None)
+    for parsed in inputs.runs:
+        _show_parsed(parsed)
+    if inputs.problem:
+        st.error(inputs.problem, icon=":material/error:")
+    elif not run_files:
+        st.info("Upload a qrels file and at least one run.", icon=":material/upload:")
+    return inputs

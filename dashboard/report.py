@@ -1,0 +1,548 @@
+"""Results that travel: a self-contained HTML report, chart images and a Markdown summary.
+
+Pure (no streamlit): the dashboard's download buttons and ``python -m dashboard report`` call
+the same functions. Charts come from ``dashboard.charts`` (the functions the dashboard draws
+with) and are rendered by vl-convert-python, which needs no browser and, with
+``allowed_base_urls=[]``, fetches nothing. The HTML opens offline: styles inline, charts as
+``data:`` URIs, no ``src`` or ``href`` pointing outside the file, references as plain text.
+
+Every id and name that came from a user file is escaped wherever it lands: ``html.escape`` in
+the page, ``<``, ``>`` and ``&`` as JSON unicode escapes in the inline data block, and
+``& < > |`` in Markdown cells. Figures have three decimals.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import html
+import io
+import json
+import os
+from collections.abc import Iterable, Sequence
+
+import altair as alt
+import vl_convert as vlc
+
+from dashboard import charts, frames, notes
+from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES, Evaluation
+from metrics.compare import CORRECTIONS, Comparison, PairedTest, compare_evaluation
+from metrics.output import format_interval
+from metrics.snapshot import evaluation_fingerprints, to_snapshot, tool_version
+
+__all__ = [
+    "DEFAULT_TITLE",
+    "REFERENCES",
+    "build_html",
+    "chart_png",
+    "chart_svg",
+    "default_comparison",
+    "interval_chart",
+    "per_query_csv",
+    "summary_csv",
+    "summary_markdown",
+    "sweep_chart",
+]
+
+DEFAULT_TITLE = "Retrieval comparison"
+# Vega-Lite version of the installed Altair, in vl-convert's spelling ("v6_4"), as Altair does
+VL_VERSION = "_".join(alt.SCHEMA_VERSION.split(".")[:2])
+PNG_SCALE = 2.0  # crisp on high-density screens and slides
+
+REFERENCES = (
+    "Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information "
+    "Retrieval, chapter 8. Cambridge University Press.",
+    "Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR techniques. "
+    "ACM Transactions on Information Systems 20(4).",
+    "Burges, C. et al. (2005). Learning to rank using gradient descent. ICML.",
+    "Wilson, E. B. (1927). Probable inference, the law of succession, and statistical "
+    "inference. Journal of the American Statistical Association 22.",
+    "Efron, B. (1979). Bootstrap methods: another look at the jackknife. Annals of Statistics 7.",
+    "Smucker, M. D., Allan, J. and Carterette, B. (2007). A comparison of statistical "
+    "significance tests for information retrieval evaluation. CIKM.",
+    "Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scandinavian "
+    "Journal of Statistics 6.",
+    "Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate. Journal of "
+    "the Royal Statistical Society B 57.",
+)
+
+
+# --------------------------------------------------------------------------- charts
+
+
+def interval_chart(evaluation: Evaluation) -> alt.LayerChart:
+    """The dashboard's interval bars: every summary metric's mean and interval, per run."""
+    return charts.interval_bars(
+        evaluation.summary(),
+        charts.run_scale(evaluation.run_names),
+        k=evaluation.k,
+        confidence_level=evaluation.conventions.confidence_level,
+        n_queries=len(evaluation.scored_ids),
+    )
+
+
+def sweep_chart(evaluation: Evaluation) -> alt.FacetChart:
+    """The dashboard's K sweep: every summary metric against K, the chosen K marked."""
+    return charts.sweep_lines(
+        frames.sweep_long(evaluation),
+        charts.run_scale(evaluation.run_names),
+        k=evaluation.k,
+        labels=[m.label("K") for m in SUMMARY_MEASURES],
+    )
+
+
+def _spec(chart: alt.TopLevelMixin | dict) -> dict:
+    if isinstance(chart, dict):
+        return chart
+    if not hasattr(chart, "to_dict"):
+        raise ValueError(
+            f"expected an Altair chart or a Vega-Lite dict, got {type(chart).__name__}"
+        )
+    # the sweep of a large evaluation can pass Altair's default 5,000-row guard; the data is ours
+    with alt.data_transformers.disable_max_rows():
+        return chart.to_dict()
+
+
+def chart_svg(chart: alt.TopLevelMixin | dict) -> str:
+    """An Altair chart (or Vega-Lite dict) as an SVG document, rendered offline."""
+    return vlc.vegalite_to_svg(_spec(chart), vl_version=VL_VERSION, allowed_base_urls=[])
+
+
+def chart_png(chart: alt.TopLevelMixin | dict, *, scale: float = PNG_SCALE) -> bytes:
+    """An Altair chart (or Vega-Lite dict) as PNG bytes, rendered offline."""
+    return vlc.vegalite_to_png(
+        _spec(chart), vl_version=VL_VERSION, scale=scale, allowed_base_urls=[]
+    )
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def summary_csv(evaluation: Evaluation) -> str:
+    """Evaluation.summary() as CSV: run, metric, label, mean, low, high, interval (unrounded)."""
+    return evaluation.summary().to_csv(index=False, lineterminator="\n")
+
+
+def per_query_csv(evaluation: Evaluation) -> str:
+    """Evaluation.per_query() as CSV: one row per (run, scored query), every measure at K."""
+    return evaluation.per_query().to_csv(index=False, lineterminator="\n")
+
+
+def default_comparison(evaluation: Evaluation) -> Comparison | None:
+    """The first run as baseline against the others, as ``python -m metrics compare`` does by
+    default (Holm, 10,000 sign flips, the conventions' seed); None if there is nothing to
+    compare (one run, or fewer than two scored queries)."""
+    if len(evaluation.runs) < 2 or len(evaluation.scored_ids) < 2:
+        return None
+    return compare_evaluation(
+        evaluation,
+        confidence_level=evaluation.conventions.confidence_level,
+        rng=evaluation.conventions.seed,
+    )
+
+
+def _level(evaluation: Evaluation) -> str:
+    level = evaluation.conventions.confidence_level
+    return f"{level:.0%}" if (level * 100).is_integer() else f"{level:.1%}"
+
+
+def _p(p: float) -> str:
+    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
+
+
+def _effect(value: float) -> str:
+    return f"{value:.3f}" if value == value else "undefined"
+
+
+# --------------------------------------------------------------------------- markdown
+
+
+def _md(text: object) -> str:
+    """A Markdown table cell: no line breaks, pipes escaped, HTML characters as entities."""
+    text = " ".join(str(text).split())
+    return html.escape(text, quote=False).replace("|", "\\|")
+
+
+def _md_table(header: Sequence[str], rows: Iterable[Sequence[str]], align: str) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |"]
+    lines.append("|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|")
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def _switches_in_words(evaluation: Evaluation) -> str:
+    c = evaluation.conventions
+    return "; ".join(
+        (
+            "recall and AP divide by "
+            + ("every relevant id" if c.recall_denominator == "all" else "min(R, K)"),
+            f"{c.gain} DCG gain",
+            f"RR read {'at K' if c.rr == 'cutoff' else 'over the full list'}",
+            f"AP read {'at K' if c.ap == 'cutoff' else 'over the full list'}",
+            f"relevant means grade >= {c.relevance_level}",
+        )
+    )
+
+
+def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = None) -> str:
+    """The summary as a Markdown table to paste into a pull request (metrics down, runs
+    across, "mean [low, high]"), with K, the query set and its fingerprint, the conventions,
+    and, given a comparison, one line per candidate and metric with its verdict."""
+    k = evaluation.k
+    fingerprints = evaluation_fingerprints(evaluation)
+    c = evaluation.conventions
+    lines = [
+        f"**Retrieval scores at K = {k}** over {len(evaluation.scored_ids)} scored queries "
+        f"({len(evaluation.excluded_ids)} excluded: no relevant id). Mean [{_level(evaluation)} "
+        f"interval]: Wilson for Hit@{k}, percentile bootstrap ({c.n_resamples:,} resamples, "
+        f"seed {c.seed}) for the rest; every query weighs the same.",
+        "",
+    ]
+    rows = [
+        [_md(m.label(k))]
+        + [_md(format_interval(*_triple(run.summary[m.key]))) for run in evaluation.runs]
+        for m in SUMMARY_MEASURES
+    ]
+    header = ["Metric"] + [_md(name) for name in evaluation.run_names]
+    lines += _md_table(header, rows, "l" + "r" * len(evaluation.runs))
+    lines += [
+        "",
+        f"Query set `{fingerprints['qrels']}` ({len(evaluation.query_set.query_ids)} queries). "
+        f"Conventions: {_switches_in_words(evaluation)}.",
+    ]
+    if comparison is not None:
+        lines += [
+            "",
+            f"**Against {_md(comparison.baseline)}** (paired randomization test, "
+            f"{comparison.n_permutations:,} sign flips; "
+            f"{CORRECTIONS[comparison.correction]} correction over "
+            f"{comparison.n_comparisons} comparisons):",
+            "",
+        ]
+        rows = [
+            [
+                _md(t.candidate),
+                _md(t.metric),
+                f"{t.before_mean:.3f}",
+                f"{t.after_mean:.3f}",
+                f"{t.difference:+.3f} [{t.low:+.3f}, {t.high:+.3f}]",
+                f"{t.wins}/{t.ties}/{t.losses}",
+                _p(t.p_adjusted),
+                _effect(t.effect_size),
+                "unlikely to be noise" if t.significant else "could be noise",
+            ]
+            for t in comparison.tests
+        ]
+        header = [
+            "Candidate",
+            "Metric",
+            "Before",
+            "After",
+            "Difference [interval]",
+            "Better/tie/worse",
+            "p adj.",
+            "Effect size",
+            "Reading",
+        ]
+        lines += _md_table(header, rows, "llrrrrrrl")
+    lines += ["", f"_retrieval-compare {tool_version()}_"]
+    return "\n".join(lines) + "\n"
+
+
+def _triple(interval) -> tuple[float, float, float]:
+    return interval.mean, interval.low, interval.high
+
+
+# --------------------------------------------------------------------------- html
+
+_STYLE = """
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328;
+  max-width: 1100px; margin: 2rem auto; padding: 0 1.25rem; }
+h1 { margin-bottom: .25rem; } h2 { margin-top: 2.25rem; border-bottom: 1px solid #d0d7de; }
+.meta, .note, figcaption { color: #57606a; }
+table { border-collapse: collapse; margin: .75rem 0; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #d0d7de; padding: .3rem .6rem; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; } td.num { text-align: right; white-space: nowrap; }
+code { font: 13px ui-monospace, SFMono-Regular, Menlo, monospace; word-break: break-all; }
+figure { margin: 1.25rem 0; } figure img { max-width: 100%; height: auto; }
+.flagged { color: #b42318; font-weight: 600; } .ok { color: #1a7f37; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
+dt { font-weight: 600; } dd { margin: 0; }
+@media print { h2 { break-after: avoid; } figure, table { break-inside: avoid; } }
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _html_table(
+    header: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[bool] = ()
+) -> str:
+    """Cells are escaped here, so callers pass plain text."""
+    head = "".join(f"<th>{_e(cell)}</th>" for cell in header)
+    body = []
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            css = ' class="num"' if i < len(numeric) and numeric[i] else ""
+            cells.append(f"<td{css}>{_e(cell)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _figure(svg: str, alt_text: str, caption: str) -> str:
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return (
+        f'<figure><img alt="{_e(alt_text)}" src="data:image/svg+xml;base64,{data}">'
+        f"<figcaption>{_e(caption)}</figcaption></figure>"
+    )
+
+
+def _inline_json(data: object) -> str:
+    """JSON safe inside <script type="application/json">: no <, >, & or line separators."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for char, escaped in (
+        ("&", "\\u0026"),
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
+        text = text.replace(char, escaped)
+    return text
+
+
+def _ids(ids: Sequence[str], limit: int = 20) -> str:
+    shown = ", ".join(ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "") if ids else "none"
+
+
+def _source_name(source: str | None) -> str:
+    return os.path.basename(source) if source else "(given in memory)"
+
+
+def _basis_section(evaluation: Evaluation, fingerprints: dict) -> str:
+    query_set = evaluation.query_set
+    qrels_source = evaluation.qrels_report.source if evaluation.qrels_report else None
+    basis = [
+        ("Cutoff", f"K = {evaluation.k}"),
+        (
+            "Query set",
+            f"{len(query_set.query_ids)} queries from {_source_name(qrels_source)}: "
+            f"{len(evaluation.scored_ids)} scored, {len(evaluation.excluded_ids)} excluded "
+            f"because they list no relevant id ({_ids(evaluation.excluded_ids)})",
+        ),
+    ]
+    items = "".join(f"<dt>{_e(term)}</dt><dd>{_e(text)}</dd>" for term, text in basis)
+    items += (
+        f"<dt>Query-set fingerprint</dt><dd><code>{_e(fingerprints['qrels'])}</code><br>"
+        '<span class="note">SHA-256 over the sorted (query, doc, grade) rows of the qrels, not '
+        "the file bytes: a re-formatted file keeps it, a changed label changes it.</span></dd>"
+    )
+    runs = _html_table(
+        ["Run", "File", "Fingerprint (SHA-256 of the ranked lists as scored)"],
+        [
+            [run.name, _source_name(run.run.source), fingerprints["runs"][run.name]]
+            for run in evaluation.runs
+        ],
+    )
+    counts = frames.counts_table(evaluation)
+    counted = _html_table(
+        list(counts.columns),
+        [[str(v) for v in row] for row in counts.itertuples(index=False)],
+        [False] + [True] * (len(counts.columns) - 1),
+    )
+    classes = "".join(
+        f"<li><b>{_e(c.replace('_', ' '))}</b>: {_e(CLASS_MEANING[c])}</li>" for c in QUERY_CLASSES
+    )
+    missing = "".join(
+        f"<li>{_e(run.name)} has no list for {len(run.missing_queries)} queries, which score 0: "
+        f"{_e(_ids(list(run.missing_queries)))}</li>"
+        for run in evaluation.runs
+        if run.missing_queries
+    )
+    sentences = "".join(f"<li>{_e(s)}</li>" for s in evaluation.conventions.sentences().values())
+    return (
+        '<section id="basis"><h2>What was measured</h2>'
+        f"<dl>{items}</dl>{runs}"
+        f"<h3>What was scored</h3>{counted}<ul>{classes}</ul>"
+        + (f"<ul>{missing}</ul>" if missing else "")
+        + f"<h3>Conventions</h3><ul>{sentences}</ul></section>"
+    )
+
+
+def _summary_section(evaluation: Evaluation, charts_html: str) -> str:
+    k = evaluation.k
+    header = ["Metric"] + evaluation.run_names + ["Interval", "What it certifies"]
+    rows = [
+        [m.label(k)]
+        + [format_interval(*_triple(run.summary[m.key])) for run in evaluation.runs]
+        + [m.interval, m.meaning]
+        for m in SUMMARY_MEASURES
+    ]
+    numeric = [False] + [True] * len(evaluation.runs)
+    return (
+        f'<section id="summary"><h2>Summary at K = {k}</h2>'
+        f'<p class="note">Mean [low, high] at {_e(_level(evaluation))} confidence over '
+        f"{len(evaluation.scored_ids)} scored queries, each weighing the same. "
+        f"{_e(evaluation.conventions.sentences()['interval'])}</p>"
+        f"{_html_table(header, rows, numeric)}{charts_html}</section>"
+    )
+
+
+def _charts_html(evaluation: Evaluation) -> str:
+    k = evaluation.k
+    return _figure(
+        chart_svg(interval_chart(evaluation)),
+        f"Mean and {_level(evaluation)} interval of every metric at K = {k}, per run",
+        "Interval bars: each run's mean (dot) and interval (bar); bars that do not overlap "
+        "differ beyond the noise of this many queries.",
+    ) + _figure(
+        chart_svg(sweep_chart(evaluation)),
+        "Every metric's mean against K, per run",
+        f"K sweep: every metric at every K from {evaluation.sweep_range[0]} to "
+        f"{evaluation.sweep_range[1]}; the dashed line marks the chosen K = {k}.",
+    )
+
+
+def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -> str:
+    if comparison is None:
+        return ""
+    parts = [
+        '<section id="comparison"><h2>Comparison with the baseline</h2>',
+        f'<p class="note">Baseline: <b>{_e(comparison.baseline)}</b>. Paired over the same '
+        f"{len(comparison.query_ids)} queries: difference = candidate - baseline, with a paired "
+        f"percentile-bootstrap interval ({comparison.n_resamples:,} resamples, "
+        f"{comparison.confidence_level:.0%}); p from a paired randomization (sign-flip) test, "
+        f"{comparison.n_permutations:,} flips (Smucker, Allan and Carterette 2007), "
+        f"{_e(CORRECTIONS[comparison.correction])} correction over "
+        f"{comparison.n_comparisons} comparisons, alpha {comparison.alpha}. The effect size is "
+        "the mean difference over the standard deviation of the differences: with many queries "
+        "a tiny difference can be significant, so read both.</p>",
+    ]
+    header = [
+        "Metric",
+        "Before",
+        "After",
+        "Difference [interval]",
+        "Better / tie / worse",
+        "p",
+        "p adjusted",
+        "p t-test",
+        "p Wilcoxon",
+        "Effect size",
+        "Reading",
+    ]
+    numeric = [False] + [True] * 9
+    for candidate in comparison.candidates:
+        tests: list[PairedTest] = [t for t in comparison.tests if t.candidate == candidate]
+        rows = [
+            [
+                t.metric,
+                f"{t.before_mean:.3f}",
+                f"{t.after_mean:.3f}",
+                f"{t.difference:+.3f} [{t.low:+.3f}, {t.high:+.3f}]",
+                f"{t.wins} / {t.ties} / {t.losses}",
+                _p(t.p_randomization),
+                _p(t.p_adjusted),
+                _p(t.p_t),
+                _p(t.p_wilcoxon),
+                _effect(t.effect_size),
+                comparison.verdict(t),
+            ]
+            for t in tests
+        ]
+        parts.append(
+            f"<h3>{_e(candidate)} against {_e(comparison.baseline)}</h3>"
+            + _html_table(header, rows, numeric)
+        )
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _diagnosis_section(evaluation: Evaluation) -> str:
+    parts = ['<section id="diagnosis"><h2>Diagnosis and k suggestion</h2>']
+    for run in evaluation.runs:
+        s = run.suggestion
+        findings = "".join(
+            f'<li><span class="{"flagged" if f.flagged else "ok"}">'
+            f"{'Flagged' if f.flagged else 'Not flagged'}: {_e(f.failure)}</span> "
+            f"({_e(f.threshold)}; figure {f.figure:.3f}). {_e(f.sentence)}</li>"
+            for f in run.diagnosis
+        )
+        readings = "".join(f"<li>{_e(r)}</li>" for r in s.readings)
+        parts.append(
+            f"<h3>{_e(run.name)}</h3>"
+            f"<p>k suggestion: <b>k = {s.k}</b> reaches mean recall {s.recall:.3f} of a best "
+            f"{s.best_recall:.3f} (precision {s.precision:.3f}, {s.noise_chunks:.1f} noise "
+            f"chunks per query); at the chosen K = {s.current_k}, recall {s.current_recall:.3f}"
+            f" and precision {s.current_precision:.3f}. "
+            f'<span class="note">Rule: {_e(s.rule)}.</span></p>'
+            f"<ul>{readings}</ul><ul>{findings}</ul>"
+        )
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _limits_section() -> str:
+    limits = "".join(f"<li>{_e(text)}</li>" for text in notes.LIMITS)
+    references = "".join(f"<li>{_e(text)}</li>" for text in REFERENCES)
+    return (
+        f'<section id="limits"><h2>Honest limits</h2><ul>{limits}</ul></section>'
+        f'<section id="references"><h2>References</h2><ol>{references}</ol></section>'
+    )
+
+
+def build_html(
+    evaluation: Evaluation,
+    comparison: Comparison | None = None,
+    *,
+    title: str = DEFAULT_TITLE,
+    generated_on: _dt.date | str | None = None,
+    embed_data: bool = True,
+) -> str:
+    """The report as one self-contained HTML page (UTF-8 text).
+
+    ``comparison`` (e.g. ``default_comparison(evaluation)`` or the dashboard's own) adds the
+    comparison tables; without it there is none. ``generated_on`` defaults to today.
+    ``embed_data`` keeps the snapshot of the evaluation (``metrics.snapshot.to_snapshot``:
+    every per-query figure and the fingerprints) in a ``<script type="application/json"
+    id="snapshot">`` block, so that the figures travel with the page; it is never executed.
+    """
+    if generated_on is None:
+        generated_on = _dt.date.today()
+    date = generated_on.isoformat() if isinstance(generated_on, _dt.date) else str(generated_on)
+    fingerprints = evaluation_fingerprints(evaluation)
+    k = evaluation.k
+    body = [
+        f"<header><h1>{_e(title)}</h1>"
+        f'<p class="meta">Generated on {_e(date)} by retrieval-compare {_e(tool_version())}. '
+        f"{len(evaluation.runs)} runs scored at K = {k} over {len(evaluation.scored_ids)} "
+        f"scored queries; conventions: {_e(_switches_in_words(evaluation))}.</p>"
+        '<p class="note">Every figure here holds for this K, this label set, this query set '
+        "and this day. Re-score the same frozen query set later to read drift.</p></header>",
+        _basis_section(evaluation, fingerprints),
+        _summary_section(evaluation, _charts_html(evaluation)),
+        _comparison_section(evaluation, comparison),
+        _diagnosis_section(evaluation),
+        _limits_section(),
+    ]
+    if embed_data:
+        data = to_snapshot(evaluation, label=title, created=_created(generated_on))
+        body.append(f'<script type="application/json" id="snapshot">{_inline_json(data)}</script>')
+    out = io.StringIO()
+    out.write('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n')
+    out.write('<meta name="viewport" content="width=device-width, initial-scale=1">\n')
+    out.write(f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n")
+    out.write("\n".join(part for part in body if part))
+    out.write("\n</body>\n</html>\n")
+    return out.getvalue()
+
+
+def _created(generated_on: _dt.date | str) -> _dt.datetime | None:
+    """The embedded snapshot's timestamp: generated_on if it is a time-zone-aware datetime,
+    else now (the figures were computed now, whatever date the report is given)."""
+    if isinstance(generated_on, _dt.datetime) and generated_on.tzinfo is not None:
+        return generated_on
+    return None

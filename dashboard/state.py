@@ -1,0 +1,308 @@
+"""Session state and the URL: widget keys ("area.widget"), defaults, the settings widgets, and
+the sync with st.query_params that lets a link reproduce a view.
+
+The URL holds K, every convention, the shown runs (in order) and the selected query, under
+short names (`?k=10&gain=exponential&runs=bm25&runs=baseline&query=q03`). It is read once per
+session, before any widget exists, and rewritten at the top of every run (widget values are
+already in session state by then) with the values that differ from their defaults. A value
+that does not parse is ignored and reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+from dashboard import notes
+from dashboard.data import SAMPLE, SOURCE_KEY, SOURCES
+from metrics import SAMPLE_K, Conventions
+from metrics.conventions import CHOICES as CONVENTION_CHOICES
+
+UPLOAD_K = 10  # the command line's default K on the user's files
+READY = "state.ready"
+QUERY = "state.query"
+VIEW = "state.view"
+URL_PROBLEMS = "state.url_problems"
+K = "settings.k"
+RUNS = "runs.shown"
+RUN_OPTIONS = "runs.options"
+RUN_NAME = "runs.name."  # + the run's original name
+
+# how the sidebar names each choice the engine offers (metrics.conventions.CHOICES)
+OPTION_LABELS = {
+    "all": "every relevant id (R)",
+    "min": "min(R, K)",
+    "linear": "linear (the grade)",
+    "exponential": "exponential (2^grade − 1)",
+    "cutoff": "at K",
+    "full": "over the full list",
+    "score": "score, then doc id",
+    "rank": "rank column",
+}
+# convention field -> {value: label}, in the engine's order (its first value is the default)
+CHOICES = {
+    field: {value: OPTION_LABELS.get(value, value) for value in values}
+    for field, values in CONVENTION_CHOICES.items()
+}
+TITLES = {
+    "recall_denominator": "Recall and AP divide by",
+    "gain": "DCG gain",
+    "rr": "Read RR",
+    "ap": "Read AP",
+    "order": "Order TREC runs by",
+    "relevance_level": "Relevant from grade",
+    "confidence_level": "Confidence level",
+}
+CHANGES = {
+    "recall_denominator": "Changes Recall@K, F1@K and AP (MAP).",
+    "gain": "Changes DCG, IDCG and nDCG; nothing changes for 0/1 labels.",
+    "rr": "Changes RR (MRR).",
+    "ap": "Changes AP (MAP).",
+    "order": "Changes the order of TREC runs whose scores tie or disagree with their ranks, "
+    "hence every figure of those runs.",
+    "relevance_level": "Changes every binary figure (P, R, F1, Hit, RR, AP, CP) and the query "
+    "classes; nDCG keeps the raw grades.",
+    "confidence_level": "Changes only the width of the intervals.",
+}
+CONFIDENCE = (0.5, 0.99)
+K_MAX = 1000
+
+
+def settings_key(field: str) -> str:
+    return f"settings.{field}"
+
+
+@dataclass(frozen=True)
+class Param:
+    key: str
+    parse: Callable[[list[str]], object]  # raises ValueError on a bad value
+    dump: Callable[[object], str | list[str]] = str
+
+
+def _choice(options: dict[str, str]) -> Callable[[list[str]], str]:
+    def parse(values: list[str]) -> str:
+        if values[-1] not in options:
+            raise ValueError(f"expected one of {', '.join(options)}")
+        return values[-1]
+
+    return parse
+
+
+def _integer(low: int | None = None, high: int | None = None) -> Callable[[list[str]], int]:
+    def parse(values: list[str]) -> int:
+        value = int(values[-1])
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ValueError(f"expected an integer from {low} to {high}")
+        return value
+
+    return parse
+
+
+def _confidence(values: list[str]) -> float:
+    value = float(values[-1])
+    if not CONFIDENCE[0] <= value <= CONFIDENCE[1]:
+        raise ValueError(f"expected a number from {CONFIDENCE[0]} to {CONFIDENCE[1]}")
+    return value
+
+
+def _text(values: list[str]) -> str:
+    return values[-1]
+
+
+PARAMS = {
+    "source": Param(SOURCE_KEY, _choice(SOURCES)),
+    "k": Param(K, _integer(1, K_MAX)),
+    "recall": Param(settings_key("recall_denominator"), _choice(CHOICES["recall_denominator"])),
+    "gain": Param(settings_key("gain"), _choice(CHOICES["gain"])),
+    "rr": Param(settings_key("rr"), _choice(CHOICES["rr"])),
+    "ap": Param(settings_key("ap"), _choice(CHOICES["ap"])),
+    "level": Param(settings_key("relevance_level"), _integer()),
+    "order": Param(settings_key("order"), _choice(CHOICES["order"])),
+    "confidence": Param(settings_key("confidence_level"), _confidence),
+    "runs": Param(RUNS, list, list),
+    "query": Param(QUERY, _text),
+}
+
+
+def default_k(source: str) -> int:
+    return SAMPLE_K if source == SAMPLE else UPLOAD_K
+
+
+def defaults() -> dict[str, object]:
+    """Session-state key -> default value (K follows the data source)."""
+    values: dict[str, object] = {SOURCE_KEY: SAMPLE}
+    values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
+    values |= {settings_key(f): notes.default_choice(f) for f in (*CHOICES, "relevance_level",
+                                                                  "confidence_level")}
+    return values
+
+
+def init() -> None:
+    """Once per session: URL -> session state; then fill every missing default."""
+    if not st.session_state.get(READY):
+        problems = []
+        for name, param in PARAMS.items():
+            values = st.query_params.get_all(name)
+            if not values:
+                continue
+            try:
+                st.session_state[param.key] = param.parse(values)
+            except ValueError as exc:
+                problems.append(f"{name}={values[-1]!r} ignored: {exc}")
+        st.session_state[URL_PROBLEMS] = problems
+        st.session_state[READY] = True
+    for key, value in defaults().items():
+        st.session_state.setdefault(key, value)
+
+
+def publish() -> None:
+    """Session state -> URL: every parameter whose value differs from its default."""
+    default = defaults() | {RUNS: list(st.session_state.get(RUN_OPTIONS, ()))}
+    params: dict[str, str | list[str]] = {}
+    for name, param in PARAMS.items():
+        value = st.session_state.get(param.key)
+        if value is None or value == default.get(param.key):
+            continue
+        params[name] = param.dump(value)
+    if params != {name: _current(name) for name in st.query_params}:
+        st.query_params.from_dict(params)
+
+
+def _current(name: str) -> str | list[str]:
+    values = st.query_params.get_all(name)
+    return values if name == "runs" else values[-1]
+
+
+def url_problems() -> list[str]:
+    return st.session_state.get(URL_PROBLEMS, [])
+
+
+def source_changed() -> None:
+    """A new data source starts from its own default K and every run shown."""
+    st.session_state[K] = default_k(st.session_state[SOURCE_KEY])
+    st.session_state.pop(RUN_OPTIONS, None)
+
+
+def order() -> str:
+    return st.session_state.get(settings_key("order"), "score")
+
+
+def _help(field: str) -> str:
+    options = notes.alternatives(field, tuple(CHOICES[field]))
+    lines = [f"- **{CHOICES[field][value]}**: {sentence}" for value, sentence in options.items()]
+    return CHANGES[field] + "\n\n" + "\n".join(lines)
+
+
+def settings_sidebar() -> tuple[int, Conventions]:
+    """K, every convention and the confidence level, each saying what it changes."""
+    k = st.number_input(
+        "K (cutoff)",
+        min_value=1,
+        max_value=K_MAX,
+        step=1,
+        key=K,
+        help="Every figure is read in the top K ids of each list, so changing K changes every "
+        "number shown. The K sweep shows all K at once.",
+    )
+    with st.expander("Conventions", icon=":material/tune:"):
+        chosen = {
+            field: st.radio(TITLES[field], list(labels), format_func=labels.get,
+                            key=settings_key(field), help=_help(field))
+            for field, labels in CHOICES.items()
+        }
+        level = st.number_input(
+            TITLES["relevance_level"],
+            step=1,
+            key=settings_key("relevance_level"),
+            help=CHANGES["relevance_level"] + "\n\n"
+            + Conventions(relevance_level=st.session_state[settings_key("relevance_level")])
+            .sentences()["relevance_level"],
+        )
+        confidence = st.number_input(
+            TITLES["confidence_level"],
+            min_value=CONFIDENCE[0],
+            max_value=CONFIDENCE[1],
+            step=0.01,
+            format="%.3f",
+            key=settings_key("confidence_level"),
+            help=CHANGES["confidence_level"] + "\n\n" + Conventions(
+                confidence_level=st.session_state[settings_key("confidence_level")]
+            ).sentences()["interval"],
+        )
+    conventions = Conventions(**chosen, relevance_level=int(level),
+                              confidence_level=float(confidence))
+    return int(k), conventions
+
+
+def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """Which runs are shown and in what order (the first is the baseline), and their names.
+
+    Returns the shown runs' original names in display order and original -> display name.
+    """
+    loaded = list(loaded)
+    if st.session_state.get(RUN_OPTIONS) != loaded or RUNS not in st.session_state:
+        # first run of the session: keep the URL's choice where it names loaded runs;
+        # new files (or a widget state Streamlit dropped): show every run
+        first = RUN_OPTIONS not in st.session_state
+        wanted = [n for n in st.session_state.get(RUNS, []) if n in loaded] if first else []
+        st.session_state[RUNS] = wanted or loaded
+        st.session_state[RUN_OPTIONS] = loaded
+    names = display_names(loaded)
+    shown = st.multiselect(
+        "Runs shown (the first is the baseline)",
+        loaded,
+        key=RUNS,
+        format_func=names.get,
+        help="Shown in the order picked; the first is the baseline every view compares "
+        "against. Remove a run to hide it; remove it and add it back to move it to the end.",
+    )
+    with st.expander("Rename runs", icon=":material/edit:"):
+        for name in loaded:
+            st.text_input(name, key=RUN_NAME + name, placeholder=name)
+    if not shown:
+        st.warning("Pick at least one run to show.", icon=":material/warning:")
+    return shown, names
+
+
+def display_names(loaded: Sequence[str]) -> dict[str, str]:
+    """original -> display name; an empty or clashing rename keeps the original name."""
+    names = {}
+    for name in loaded:
+        wanted = (st.session_state.get(RUN_NAME + name) or "").strip() or name
+        clash = wanted in names.values() or (wanted != name and wanted in loaded)
+        names[name] = name if clash else wanted
+    return names
+
+
+def bounded(key: str, low: int, high: int, default: int) -> None:
+    """Keep a number input's stored value within bounds that depend on the data (a widget
+    whose value falls outside its bounds raises), before the widget is drawn."""
+    value = st.session_state.get(key, default)
+    st.session_state[key] = min(max(value, low), high)
+
+
+def set_view(view) -> None:
+    st.session_state[VIEW] = view
+
+
+def view():
+    return st.session_state.get(VIEW)
+
+
+def set_query(query_id: str) -> None:
+    st.session_state[QUERY] = query_id
+
+
+def select_query(area: str, options: list[str], *, label: str = "Query",
+                 format_func: Callable[[str], str] = str, help: str | None = None) -> str:
+    """A query picker that shares its value (and the URL's `query`) across pages."""
+    current = st.session_state.get(QUERY)
+    if current not in options:
+        current = options[0]
+        st.session_state[QUERY] = current
+    key = f"{area}.query"
+    st.session_state[key] = current
+    return st.selectbox(label, options, key=key, format_func=format_func, help=help,
+                        on_change=lambda: set_query(st.session_state[key]))

@@ -1,0 +1,80 @@
+"""Pieces every page uses: the view or a clear stop, the header that states K and the
+conventions, score columns, and how a chart is placed. Layout only; no arithmetic.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import streamlit as st
+
+from dashboard import frames, state
+from dashboard.data import View
+
+SCORE_FORMAT = "%.3f"  # three decimals everywhere
+
+
+def require_view() -> View:
+    view = state.view()
+    if view is None:
+        st.info("Nothing to show yet: load a qrels file and at least one run in the sidebar, "
+                "or pick the bundled sample.", icon=":material/info:")
+        st.stop()
+    if not view.evaluation.scored_ids:
+        st.warning("No query of the qrels has a relevant id, so nothing can be scored: check "
+                   "the grades and the relevance level in the sidebar's conventions.",
+                   icon=":material/warning:")
+        st.stop()
+    return view
+
+
+def conventions_line(view: View) -> str:
+    """K, the query set, the baseline and every convention, in one line."""
+    evaluation = view.evaluation
+    c = evaluation.conventions
+    label = {field: state.CHOICES[field][getattr(c, field)] for field in state.CHOICES}
+    excluded = evaluation.excluded_ids
+    return " · ".join([
+        f"**K = {evaluation.k}**",
+        f"{len(evaluation.scored_ids):,} scored queries"
+        + (f" ({len(excluded):,} excluded: {frames.listing(excluded, 5)})" if excluded else ""),
+        f"baseline **{view.baseline}**",
+        f"relevant from grade {c.relevance_level}",
+        f"recall and AP ÷ {label['recall_denominator']}",
+        f"gain {label['gain']}",
+        f"RR {label['rr']}, AP {label['ap']}",
+        f"{c.confidence_level:.0%} intervals",
+    ])
+
+
+def page(title: str, intro: str) -> View:
+    """Every page's top: the view (or a clear stop), the title, what the page shows, and the
+    line stating K and the conventions."""
+    view = require_view()
+    header(title, view, intro)
+    return view
+
+
+def header(title: str, view: View, intro: str) -> None:
+    st.title(title)
+    st.markdown(intro)
+    st.caption(conventions_line(view))
+    with st.popover("Conventions behind these numbers", icon=":material/rule:"):
+        for sentence in view.evaluation.conventions.sentences().values():
+            st.markdown(f"- {sentence}")
+
+
+def progress(label: str, help: str | None = None) -> st.column_config.Column:
+    """A [0, 1] score as a progress bar with three decimals."""
+    return st.column_config.ProgressColumn(label, help=help, format=SCORE_FORMAT,
+                                           min_value=0.0, max_value=1.0)
+
+
+def number_column(label: str, help: str | None = None, *, width: int | str | None = None
+                  ) -> st.column_config.Column:
+    return st.column_config.NumberColumn(label, help=help, format=SCORE_FORMAT, width=width)
+
+
+def chart(figure: alt.TopLevelMixin, *, stretch: bool = False, **kwargs):
+    """Charts follow the app's theme (light or dark); faceted ones keep their own width."""
+    return st.altair_chart(figure, width="stretch" if stretch else "content", theme="streamlit",
+                           **kwargs)

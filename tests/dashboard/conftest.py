@@ -1,0 +1,49 @@
+"""Shared fixtures: the bundled sample as the engine scores it, and the app under AppTest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from metrics import load_qrels, load_sample
+from metrics.sample import SAMPLE_DIR
+
+APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
+PAGES = {
+    "overview": None,
+    "sweep": "app_pages/sweep.py",
+    "heatmap": "app_pages/heatmap.py",
+    "drilldown": "app_pages/drilldown.py",
+    "method_notes": "app_pages/method_notes.py",
+}
+
+
+@pytest.fixture(scope="session")
+def sample():
+    return load_sample()
+
+
+@pytest.fixture(scope="session")
+def sample_qrels():
+    return load_qrels(SAMPLE_DIR / "qrels.txt")[0]
+
+
+def open_app(page: str = "overview", **query_params) -> AppTest:
+    """The app run once on the sample (or the URL's state), then switched to `page`."""
+    app = AppTest.from_file(str(APP), default_timeout=60)
+    for name, value in query_params.items():
+        app.query_params[name] = value
+    app.run()
+    if PAGES[page]:
+        app.switch_page(PAGES[page]).run()
+    assert not app.exception, [e.value for e in app.exception]
+    return app
+
+
+def texts(app: AppTest) -> str:
+    """Every markdown, caption and title the page shows, as one string."""
+    parts = [e.value for kind in ("title", "header", "subheader", "markdown", "caption")
+             for e in getattr(app, kind)]
+    return "\n".join(parts)

@@ -1,0 +1,242 @@
+"""AppTest: every page on the sample shows the engine's figures; K, a convention, the runs and
+the selected query change what is shown; the URL reproduces a view; a bad upload is reported."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from metrics import SUMMARY_MEASURES, Conventions, load_sample
+from metrics.output import format_interval
+from metrics.sample import SAMPLE_DIR
+from tests.dashboard.conftest import PAGES, open_app, texts
+
+QRELS = (SAMPLE_DIR / "qrels.txt").read_bytes()
+BASELINE = (SAMPLE_DIR / "baseline.run").read_bytes()
+
+
+def summary_cells(app) -> dict[tuple[str, str], str]:
+    """(run, metric label) -> the cell the overview shows."""
+    table = app.dataframe[0].value
+    runs = [c for c in table.columns if c not in ("Metric", "Interval", "Conventions")]
+    return {(run, row["Metric"]): row[run] for _, row in table.iterrows() for run in runs}
+
+
+def engine_cells(evaluation) -> dict[tuple[str, str], str]:
+    return {
+        (run.name, m.label(evaluation.k)): format_interval(
+            run.summary[m.key].mean, run.summary[m.key].low, run.summary[m.key].high)
+        for run in evaluation.runs
+        for m in SUMMARY_MEASURES
+    }
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_every_page_runs_on_the_sample(page):
+    app = open_app(page)
+    assert app.title, f"{page} shows no title"
+    assert "K = 5" in texts(app)
+    assert not app.error
+
+
+def test_overview_shows_the_engines_summary(sample):
+    app = open_app()
+    cells = summary_cells(app)
+    assert cells[("baseline", "Hit@5")] == "0.778 [0.453, 0.937]"
+    assert cells == engine_cells(sample)
+
+
+def test_overview_counts_and_diagnosis_match_the_engine(sample):
+    app = open_app()
+    counts = app.dataframe[1].value.set_index("Run")
+    for run in sample.runs:
+        assert counts.loc[run.name, "Scored"] == 9
+        assert counts.loc[run.name, "Excluded"] == 1
+        assert counts.loc[run.name, "Repeats"] == run.repeats
+        assert counts.loc[run.name, "Miss"] == int((run.classes == "miss").sum())
+    shown = texts(app)
+    for run in sample.runs:
+        assert f"Suggested K = {run.suggestion.k}" in shown
+        for finding in run.diagnosis:
+            assert finding.sentence in shown
+    assert "Excluded queries" in shown and "q08" in shown
+
+
+def test_sweep_bands_do_not_break_the_page():
+    app = open_app("sweep")
+    app.toggle(key="sweep.bands").set_value(True).run()
+    assert not app.exception
+
+
+@pytest.mark.parametrize(
+    ("page", "index", "engine_frame", "column"),
+    [
+        ("sweep", "k", lambda evaluation: evaluation.sweep(), "P"),
+        ("heatmap", "query_id", lambda evaluation: evaluation.per_query(), "nDCG"),
+    ],
+)
+def test_page_tables_hold_the_engines_figures(sample, page, index, engine_frame, column):
+    table = open_app(page).dataframe[0].value.set_index(index)
+    frame = engine_frame(sample)
+    for run in sample.run_names:
+        expected = frame[frame["run"] == run].set_index(index)[column]
+        assert table[run].to_dict() == expected.to_dict()
+
+
+def test_the_query_picked_on_the_heatmap_opens_in_the_drilldown():
+    app = open_app("heatmap")
+    app.selectbox(key="heatmap.query").select("q09").run()
+    link = app.get("page_link")[0]
+    assert link.proto.label == "Open q09 in the drill-down"
+    assert link.proto.page.endswith("drilldown")
+    app.switch_page(PAGES["drilldown"]).run()  # what following the link does
+    assert not app.exception
+    assert "### q09" in texts(app)
+    assert app.query_params["query"] == "q09"
+
+
+def test_drilldown_writes_out_the_engines_figures(sample):
+    app = open_app("drilldown")
+    app.selectbox(key="drilldown.query").select("q04").run()
+    shown = texts(app)
+    baseline = sample.run("baseline")
+    q = list(sample.query_set.query_ids).index("q04")
+    dcg, idcg, ndcg = (baseline.scores.values[key][q, 4] for key in ("DCG", "IDCG", "nDCG"))
+    assert f"DCG@5 / IDCG@5 = {dcg:.3f} / {idcg:.3f} = {ndcg:.3f}" in shown
+    assert "= 0.845" in shown
+    assert f"{baseline.scores.values['AP'][q, 4]:.3f}" in shown
+
+
+def test_changing_the_selected_query_changes_the_drilldown():
+    app = open_app("drilldown")
+    first = texts(app)
+    app.selectbox(key="drilldown.query").select("q03").run()
+    second = texts(app)
+    assert first != second
+    assert "### q03" in second
+    assert "First relevant id at rank 6, below K = 5" in second
+
+
+def test_method_notes_state_the_limits_and_every_metric():
+    from dashboard.notes import LIMITS
+
+    shown = texts(open_app("method_notes"))
+    for limit in LIMITS:
+        assert limit in shown
+    for measure in SUMMARY_MEASURES:
+        assert measure.name in shown
+
+
+def test_changing_k_changes_every_figure():
+    app = open_app()
+    app.number_input(key="settings.k").set_value(3).run()
+    assert summary_cells(app) == engine_cells(load_sample(3))
+    assert app.query_params["k"] == "3"
+
+
+@pytest.mark.parametrize(
+    ("widget", "value", "conventions"),
+    [
+        ("settings.gain", "exponential", Conventions(gain="exponential")),
+        ("settings.recall_denominator", "min", Conventions(recall_denominator="min")),
+        ("settings.rr", "full", Conventions(rr="full")),
+    ],
+)
+def test_changing_a_convention_changes_the_figures(widget, value, conventions):
+    app = open_app()
+    before = summary_cells(app)
+    app.radio(key=widget).set_value(value).run()
+    after = summary_cells(app)
+    assert after != before
+    assert after == engine_cells(load_sample(5, conventions))
+
+
+def test_confidence_level_changes_only_the_intervals():
+    app = open_app()
+    app.number_input(key="settings.confidence_level").set_value(0.9).run()
+    assert summary_cells(app) == engine_cells(load_sample(5, Conventions(confidence_level=0.9)))
+    assert app.query_params["confidence"] == "0.9"
+
+
+def test_the_url_reproduces_a_view():
+    app = open_app("drilldown", k="3", gain="exponential", runs=["bm25", "baseline"],
+                   query="q09")
+    shown = texts(app)
+    assert "**K = 3**" in shown and "### q09" in shown
+    assert "baseline **bm25**" in shown
+    app.switch_page(PAGES["overview"] or "app_pages/overview.py").run()
+    expected = load_sample(3, Conventions(gain="exponential"))
+    cells = summary_cells(app)
+    assert list(app.dataframe[0].value.columns[1:3]) == ["bm25", "baseline"]
+    assert cells[("bm25", "nDCG@3")] == engine_cells(expected)[("bm25", "nDCG@3")]
+
+
+def test_a_bad_url_value_is_reported_and_ignored():
+    app = open_app(k="zero", gain="cubic", confidence="2")
+    warnings = " ".join(w.value for w in app.warning)
+    assert "k='zero' ignored" in warnings and "gain='cubic' ignored" in warnings
+    assert "confidence='2' ignored" in warnings
+    assert "k='5000' ignored" in open_app(k="5000").warning[0].value
+    assert summary_cells(app)[("baseline", "Hit@5")] == "0.778 [0.453, 0.937]"
+
+
+def test_runs_can_be_hidden_reordered_and_renamed(sample):
+    app = open_app()
+    app.multiselect(key="runs.shown").set_value(["reranked", "baseline"]).run()
+    table = app.dataframe[0].value
+    assert list(table.columns[1:3]) == ["reranked", "baseline"] and "bm25" not in table
+    app.text_input(key="runs.name.reranked").input("cross-encoder").run()
+    cells = summary_cells(app)
+    assert cells[("cross-encoder", "Hit@5")] == engine_cells(sample)[("reranked", "Hit@5")]
+    assert "baseline **cross-encoder**" in texts(app)
+
+
+def upload(app, runs, qrels=None):
+    app.radio(key="load.source").set_value("upload").run()
+    if qrels is not None:
+        app.file_uploader(key="load.qrels").set_value(("qrels.txt", qrels, "text/plain"))
+    app.file_uploader(key="load.runs").set_value(
+        [(name, data, "text/plain") for name, data in runs]).run()
+    return app
+
+
+def test_a_malformed_upload_shows_its_error_and_the_rest_works(sample):
+    app = upload(open_app(), [("good.run", BASELINE), ("bad.run", b"q01 Q0 d01\n")], QRELS)
+    assert not app.exception
+    errors = [e.value for e in app.error]
+    assert errors == ["bad.run, line 1: expected 6 columns (qid Q0 docid rank score tag), got 3"]
+    cells = summary_cells(app)
+    assert cells[("good", "Hit@10")] == engine_cells(load_sample(10))[("baseline", "Hit@10")]
+    for page in ("sweep", "heatmap", "drilldown", "method_notes"):
+        app.switch_page(PAGES[page]).run()
+        assert not app.exception, page
+
+
+def test_a_malformed_qrels_upload_is_reported():
+    app = upload(open_app(), [("good.run", BASELINE)], b"q01 0 d01 relevant\n")
+    assert not app.exception
+    assert any("qrels.txt, line 1" in e.value for e in app.error)
+    assert any("Nothing to show yet" in i.value for i in app.info)
+
+
+def test_a_jsonl_run_with_labels_stands_alone():
+    records = [
+        {"query_id": "a", "retrieved": ["x", "y", "z"], "relevant": ["y"]},
+        {"query_id": "b", "retrieved": ["u", "v"], "relevant": ["w"]},
+    ]
+    data = "\n".join(json.dumps(r) for r in records).encode()
+    app = upload(open_app(), [("labelled.jsonl", data)])
+    assert not app.error
+    cells = summary_cells(app)
+    assert cells[("labelled", "Hit@10")].startswith("0.500 ")
+
+
+def test_no_scored_query_is_said_plainly():
+    app = open_app(level="9")  # no grade reaches 9
+    assert any("No query of the qrels has a relevant id" in w.value for w in app.warning)
+
+
+def test_a_trec_run_without_qrels_says_what_is_missing():
+    app = upload(open_app(), [("good.run", BASELINE)])
+    assert any(e.value.startswith("No qrels file") for e in app.error)

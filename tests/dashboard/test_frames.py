@@ -1,0 +1,93 @@
+"""The display frames carry the engine's figures, reshaped, never recomputed."""
+
+from __future__ import annotations
+
+import pytest
+
+from dashboard import frames
+from metrics import SUMMARY_MEASURES, Conventions, evaluate_files, load_sample
+from metrics.output import format_interval
+from metrics.sample import sample_qrels, sample_runs
+
+
+def test_summary_table_is_the_engines_summary_with_three_decimals(sample):
+    table = frames.summary_table(sample).set_index("Metric")
+    assert list(table.columns) == [*sample.run_names, "Interval", "Conventions"]
+    assert table.loc["Hit@5", "baseline"] == "0.778 [0.453, 0.937]"
+    for run in sample.runs:
+        for m in SUMMARY_MEASURES:
+            i = run.summary[m.key]
+            assert table.loc[m.label(5), run.name] == format_interval(i.mean, i.low, i.high)
+            assert table.loc[m.label(5), "Interval"] == m.interval
+
+
+def test_conventions_follow_the_switches():
+    exponential = load_sample(5, Conventions(gain="exponential", recall_denominator="min"))
+    table = frames.summary_table(exponential).set_index("Metric")
+    assert "2^grade - 1" in table.loc["nDCG@5", "Conventions"]
+    assert "min(R, K)" in table.loc["R@5", "Conventions"]
+    assert "min(R, K)" in frames.measure_help(exponential, "AP")
+
+
+def test_baseline_label(sample):
+    assert frames.baseline_label(sample, "baseline") == "baseline"
+    assert frames.baseline_label(sample, "bm25") == "bm25"
+    reordered = evaluate_files(sample_qrels(), sample_runs()[::-1], 5)
+    assert frames.baseline_label(reordered, "bm25") == "bm25 (baseline)"
+    assert frames.baseline_label(reordered, "baseline") == "baseline"
+
+
+def test_counts_table_matches_the_engine(sample):
+    counts = frames.counts_table(sample).set_index("Run")
+    assert counts.loc["baseline", ["Full", "Partial", "Late hit", "Miss"]].tolist() == [5, 2, 1, 1]
+    assert counts["Repeats"].tolist() == [run.repeats for run in sample.runs]
+    assert (counts["Excluded"] == 1).all()
+
+
+def test_sweep_long_is_the_engines_sweep(sample):
+    long = frames.sweep_long(sample)
+    wide = sample.sweep()
+    assert len(long) == len(wide) * len(SUMMARY_MEASURES)
+    row = long[(long["run"] == "baseline") & (long["k"] == 10) & (long["metric"] == "Hit")]
+    assert row["mean"].item() == pytest.approx(8 / 9) and row["label"].item() == "Hit@K"
+
+
+@pytest.mark.parametrize("k", [3, 5, 8])
+def test_sweep_intervals_at_k_equal_the_summary_intervals(k):
+    evaluation = load_sample(k)
+    bands = frames.sweep_intervals(evaluation)
+    for run in evaluation.runs:
+        for m in SUMMARY_MEASURES:
+            row = bands[(bands["run"] == run.name) & (bands["k"] == k)
+                        & (bands["metric"] == m.summary_key)]
+            assert row["low"].item() == run.summary[m.key].low
+            assert row["high"].item() == run.summary[m.key].high
+
+
+def test_query_cells_are_the_per_query_scores(sample):
+    cells = frames.query_cells(sample, ["nDCG", "RR"])
+    per_query = sample.per_query()
+    assert set(cells["label"]) == {"nDCG@5", "RR@5"}
+    got = cells[(cells["key"] == "RR") & (cells["run"] == "bm25")].set_index("query_id")["value"]
+    expected = per_query[per_query["run"] == "bm25"].set_index("query_id")["RR"]
+    assert got.to_dict() == expected.to_dict()
+
+
+def test_query_order(sample):
+    assert frames.query_order(sample, "nDCG", "id") == sample.scored_ids
+    by_class = frames.query_order(sample, "nDCG", "class")
+    assert by_class[:2] == ["q06", "q03"]  # the miss, then the late hit
+    by_score = frames.query_order(sample, "nDCG", "baseline")
+    scores = sample.per_query_scores("baseline")["nDCG"]
+    ranked = dict(zip(sample.scored_ids, scores, strict=True))
+    assert [ranked[q] for q in by_score] == sorted(scores)
+    spread = frames.query_order(sample, "nDCG", "spread")
+    assert spread[0] == "q07"  # 1.000, 1.000 and 0.000
+    with pytest.raises(ValueError, match="unknown sort"):
+        frames.query_order(sample, "nDCG", "colour")
+
+
+def test_natural_order_and_listing():
+    assert sorted(["q10", "q2", "q1"], key=frames.natural_key) == ["q1", "q2", "q10"]
+    assert frames.listing(["a", "b", "c"], limit=2) == "a, b and 1 more"
+    assert frames.listing([]) == ""

@@ -1,0 +1,215 @@
+"""The dashboard in a real browser: `streamlit run` on localhost, Debian's chromium driven by
+Playwright. Every page opens on the sample with its figures and without an exception box;
+the URL carries the state; a heatmap click opens the drill-down; a bad upload is reported
+while the rest keeps working. Screenshots go to $SCREENSHOT_DIR (kept) or a temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "data" / "sample"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+TIMEOUT_MS = 60_000
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's /usr/bin/chromium")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """`streamlit run dashboard/app.py` from the repository root, until the module ends."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "dashboard/app.py",
+         "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            output = process.stdout.read().decode(errors="replace")
+            pytest.fail(f"streamlit did not start on port {port}:\n{output}")
+        time.sleep(0.3)
+    yield base
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    process.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = os.environ.get("SCREENSHOT_DIR")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1500, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    yield page
+    context.close()
+
+
+def settle(page) -> None:
+    """Wait until the script has finished and the page has stopped changing."""
+    page.wait_for_selector('[data-testid="stMainBlockContainer"]')
+    time.sleep(0.5)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " && !document.querySelector('[data-testid=\"stSpinner\"]')"
+    )
+    time.sleep(1.0)
+
+
+def location(page) -> str:
+    return page.evaluate("location.href")  # Playwright's page.url lags history.replaceState
+
+
+def check(page, shots: Path, name: str, *texts: str, cells: tuple[str, ...] = ()) -> None:
+    """Every text visible, every table cell in its grid, no exception box; then a full-page
+    screenshot. (st.dataframe draws on a canvas; its cells are mirrored in a hidden grid.)"""
+    settle(page)
+    for text in texts:
+        page.get_by_text(text, exact=False).first.wait_for(state="visible")
+    for text in cells:
+        page.locator('[data-testid="stDataFrame"] [role="gridcell"]', has_text=text) \
+            .first.wait_for(state="attached")
+    assert page.locator('[data-testid="stException"]').count() == 0
+    height = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll("
+        "'[data-testid=stMain], [data-testid=stSidebarContent]')].map(e => e.scrollHeight))"
+    )
+    page.set_viewport_size({"width": 1500, "height": min(height + 60, 12_000)})
+    time.sleep(0.5)
+    page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
+    page.set_viewport_size({"width": 1500, "height": 1000})
+
+
+PAGES = [
+    ("overview", "", ["Summary at K = 5", "Reading each run", "Load report",
+                      "2 of 9 queries have no relevant id in the top 5"]),
+    ("sweep", "sweep", ["Every metric against K (chosen K = 5)", "Values at every K"]),
+    ("heatmap", "heatmap", ["Sort queries by", "Showing 9 of 9 scored queries"]),
+    ("drilldown", "drilldown", ["The ideal list that gives IDCG",
+                                "nDCG@5 = DCG@5 / IDCG@5 = 3.431 / 3.631 = 0.945"]),
+    ("method_notes", "method_notes", ["Honest limits", "What each figure certifies"]),
+]
+
+
+@pytest.mark.parametrize(("name", "path", "texts"), PAGES, ids=[p[0] for p in PAGES])
+def test_every_page_opens_on_the_sample(server, page, shots, name, path, texts):
+    page.goto(f"{server}/{path}")
+    cells = ("0.778 [0.453, 0.937]",) if name == "overview" else ()  # Hit@5 of the baseline
+    check(page, shots, name, *texts, cells=cells)
+
+
+def test_the_url_carries_the_view(server, page, shots):
+    page.goto(f"{server}/drilldown?k=3&gain=exponential&query=q09")
+    check(page, shots, "url_state", "K = 3", "q09", "gain exponential")
+    field = page.get_by_role("spinbutton", name="K (cutoff)")
+    field.fill("7")
+    field.press("Enter")
+    settle(page)
+    page.get_by_text("nDCG@7 = DCG@7 / IDCG@7").first.wait_for(state="visible")
+    assert re.search(r"[?&]k=7\b", location(page))
+    page.get_by_role("link", name="Overview").click()
+    check(page, shots, "url_state_overview", "Summary at K = 7", cells=("nDCG@7",))
+    assert "k=7" in location(page) and "gain=exponential" in location(page)
+
+
+def click_a_heatmap_cell(page) -> None:
+    """Find a score cell on the heatmap's canvas by its tooltip (it names the metric), click
+    it, follow the link to its drill-down, and wait for that page."""
+    settle(page)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').first
+    chart.wait_for(state="visible")
+    box = chart.bounding_box()
+    tooltip = page.locator("#vg-tooltip-element")
+    for row in range(10, 60, 4):
+        for column in range(20, 100, 4):
+            x, y = box["x"] + box["width"] * column / 100, box["y"] + box["height"] * row / 100
+            page.mouse.move(x, y)
+            if tooltip.is_visible() and "Metric" in tooltip.inner_text():
+                query = re.search(r"Query\s*(\S+)", tooltip.inner_text()).group(1)
+                page.mouse.click(x, y)
+                page.get_by_role("link", name=f"Open {query} in the drill-down").click()
+                page.wait_for_function("() => location.pathname.endsWith('/drilldown')")
+                return
+    pytest.fail("no score cell found on the heatmap")
+
+
+def test_a_heatmap_click_opens_the_drilldown(server, page, shots):
+    page.goto(f"{server}/heatmap")
+    click_a_heatmap_cell(page)
+    check(page, shots, "heatmap_click", "The ideal list that gives IDCG")
+    assert re.search(r"[?&]query=q\d\d", location(page))
+
+
+def test_a_malformed_upload_is_reported_and_the_rest_keeps_working(server, page, shots,
+                                                                    tmp_path):
+    bad = tmp_path / "broken.run"
+    bad.write_text("q01 Q0 d01 1 high broken\n")
+    page.goto(server)
+    settle(page)
+    page.get_by_text("My files").click()
+    settle(page)
+    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    inputs.nth(0).set_input_files(str(SAMPLE / "qrels.txt"))
+    settle(page)
+    inputs.nth(1).set_input_files([str(SAMPLE / "reranked.run"), str(bad)])
+    check(page, shots, "upload_error",
+          "broken.run, line 1: score must be a number, got 'high'", "Summary at K = 10",
+          cells=("Hit@10",))
+    page.get_by_role("link", name="Per-query heatmap").click()
+    check(page, shots, "upload_heatmap", "Showing 9 of 9 scored queries",
+          "broken.run, line 1")
+    click_a_heatmap_cell(page)
+    check(page, shots, "upload_drilldown", "nDCG@10 = DCG@10 / IDCG@10", "broken.run, line 1")
