@@ -23,7 +23,18 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import frames
-from metrics import Conventions, Evaluation, LoadReport, Qrels, Run, evaluate, load_qrels, load_run
+from metrics import (
+    Conventions,
+    Evaluation,
+    LoadReport,
+    Prepared,
+    Qrels,
+    Run,
+    evaluate_prepared,
+    load_qrels,
+    load_run,
+    prepare,
+)
 from metrics.sample import SAMPLE_DIR, sample_qrels, sample_runs
 
 EVALUATIONS_KEPT = 4  # a few K / convention settings to flip between without re-scoring
@@ -168,6 +179,13 @@ def read_uploads(
     return Inputs(UPLOAD, qrels, runs, problem)
 
 
+@st.cache_resource(max_entries=EVALUATIONS_KEPT, show_spinner="Matching the runs to the labels…")
+def _prepare(key: tuple, relevance_level: int, _qrels: Qrels, _runs: tuple[Run, ...]) -> Prepared:
+    # cache_resource: aligned arrays of every run (hundreds of MB on large uploads), reused
+    # as they are by every K and convention that keeps the relevance level
+    return prepare(_qrels, list(_runs), relevance_level=relevance_level)
+
+
 @st.cache_resource(max_entries=EVALUATIONS_KEPT, show_spinner="Scoring the runs…")
 def _evaluate(
     key: tuple,
@@ -178,8 +196,9 @@ def _evaluate(
     _reports: dict[str, LoadReport],
     _qrels_report: LoadReport | None,
 ) -> Evaluation:
-    return evaluate(_qrels, list(_runs), k, conventions, reports=_reports,
-                    qrels_report=_qrels_report)
+    prepared = _prepare(key, conventions.relevance_level, _qrels, _runs)
+    return evaluate_prepared(prepared, k, conventions, reports=_reports,
+                             qrels_report=_qrels_report)
 
 
 def build_view(

@@ -5,7 +5,14 @@ Per-query arrays at every K first, means and intervals after; conventions stated
 
 from metrics.conventions import DEFAULT_SEED, Conventions
 from metrics.diagnose import CLASS_MEANING, QUERY_CLASSES, Finding, Suggestion
-from metrics.evaluate import Evaluation, RunEvaluation, evaluate
+from metrics.evaluate import (
+    Evaluation,
+    Prepared,
+    RunEvaluation,
+    evaluate,
+    evaluate_prepared,
+    prepare,
+)
 from metrics.files import RunSource, evaluate_files
 from metrics.intervals import Interval, bootstrap, wilson
 from metrics.io import LoadReport, Qrels, ReportLine, Run, load_qrels, load_run
@@ -26,6 +33,7 @@ __all__ = [
     "Interval",
     "LoadReport",
     "Measure",
+    "Prepared",
     "Qrels",
     "ReportLine",
     "Run",
@@ -34,9 +42,11 @@ __all__ = [
     "Suggestion",
     "bootstrap",
     "evaluate",
+    "evaluate_prepared",
     "evaluate_files",
     "load_qrels",
     "load_run",
     "load_sample",
+    "prepare",
     "wilson",
 ]

@@ -155,6 +155,32 @@ class Evaluation:
         return pd.concat(frames, ignore_index=True)
 
 
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """Runs aligned on the query set: everything that does not depend on K or on any
+    convention but the relevance level, so re-scoring at another K skips the id matching."""
+
+    qrels: Qrels
+    query_set: QuerySet
+    runs: tuple[Run, ...]
+    aligned: tuple[AlignedRun, ...]
+
+    @property
+    def longest(self) -> int:
+        return max(int(a.list_length.max(initial=0)) for a in self.aligned)
+
+
+def prepare(qrels: Qrels, runs: Sequence[Run], *, relevance_level: int = 1) -> Prepared:
+    if not runs:
+        raise ValueError("evaluate needs at least one run")
+    names = [run.name for run in runs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"run names must be distinct, got {names}")
+    query_set = prepare_query_set(qrels, relevance_level=relevance_level)
+    aligned = tuple(align(query_set, run) for run in runs)
+    return Prepared(qrels, query_set, tuple(runs), aligned)
+
+
 def evaluate(
     qrels: Qrels,
     runs: Sequence[Run],
@@ -170,28 +196,44 @@ def evaluate(
     `reports` (run name -> its LoadReport) get the lines the alignment ignores added to them.
     """
     conventions = conventions or Conventions()
+    prepared = prepare(qrels, runs, relevance_level=conventions.relevance_level)
+    return evaluate_prepared(
+        prepared, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report
+    )
+
+
+def evaluate_prepared(
+    prepared: Prepared,
+    k: int,
+    conventions: Conventions | None = None,
+    *,
+    sweep: tuple[int, int] | None = None,
+    reports: dict[str, LoadReport] | None = None,
+    qrels_report: LoadReport | None = None,
+) -> Evaluation:
+    """evaluate() on runs already aligned by prepare() at the same relevance level."""
+    conventions = conventions or Conventions()
     if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
         raise ValueError(f"k must be a positive integer, got {k!r}")
-    if not runs:
-        raise ValueError("evaluate needs at least one run")
-    names = [run.name for run in runs]
-    if len(set(names)) != len(names):
-        raise ValueError(f"run names must be distinct, got {names}")
-    query_set = prepare_query_set(qrels, relevance_level=conventions.relevance_level)
-    aligned = [align(query_set, run, width=k) for run in runs]
-    longest = max(int(a.list_length.max(initial=0)) for a in aligned)
+    query_set = prepared.query_set
+    if query_set.relevance_level != conventions.relevance_level:
+        raise ValueError(
+            f"the runs were prepared at relevance level {query_set.relevance_level}, not "
+            f"{conventions.relevance_level}: prepare them again"
+        )
+    longest = prepared.longest
     sweep = _check_sweep(sweep, longest=max(longest, 1))
     width = max(k, sweep[1], longest, 1)
-    aligned = [_pad(a, width) for a in aligned]
+    aligned = [_pad(a, width) for a in prepared.aligned]
 
     scored = query_set.scored
     rng = np.random.default_rng(conventions.seed)
     counts = resample_counts(int(scored.sum()), n_resamples=conventions.n_resamples, rng=rng)
     evaluated = tuple(
         _evaluate_run(run, a, query_set, conventions, k, counts, longest, reports)
-        for run, a in zip(runs, aligned, strict=True)
+        for run, a in zip(prepared.runs, aligned, strict=True)
     )
-    return Evaluation(k, conventions, qrels, query_set, evaluated, sweep, qrels_report)
+    return Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, qrels_report)
 
 
 def _check_sweep(sweep: tuple[int, int] | None, *, longest: int) -> tuple[int, int]:

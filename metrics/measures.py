@@ -186,7 +186,15 @@ def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> S
     if conventions.rr == "full":
         rr = np.broadcast_to(rr[:, -1:], rr.shape).copy()
     if conventions.ap == "full":
-        ap = np.broadcast_to(ap[:, -1:], ap.shape).copy()
+        # over the query's own list: min(R, K) becomes min(R, its list length), so a score
+        # does not depend on how long the other runs' lists are
+        length = run.list_length[:, None].astype(float)
+        full_denominator = (
+            n_relevant
+            if conventions.recall_denominator == "all"
+            else np.minimum(n_relevant, length)
+        )
+        ap = np.broadcast_to(_ratio(precision_sum[:, -1:], full_denominator), ap.shape).copy()
 
     discount = np.log2(cutoff + 1)
     dcg = np.cumsum(gains(run.grade, conventions.gain) / discount, axis=1)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.conventions import Conventions
-from metrics.evaluate import evaluate
+from metrics.evaluate import evaluate, evaluate_prepared, prepare
 from tests.metrics.builders import make_qrels, make_run
 
 DOCS = [f"d{i}" for i in range(12)]
@@ -138,3 +139,26 @@ def test_context_precision_can_rise_when_a_repeat_pushes_a_relevant_id_out_of_k(
     repeated = evaluate(make_qrels(judgments), [make_run({"q": ["a", "a", "x", "b"]})], 3)
     assert plain.per_query_scores("run")["CP"][0] < repeated.per_query_scores("run")["CP"][0]
     assert plain.per_query_scores("run")["AP"][0] > repeated.per_query_scores("run")["AP"][0]
+
+
+def test_full_list_ap_under_min_denominator_ignores_the_other_runs():
+    judgments = {"q": {f"r{i}": 1 for i in range(12)}, "p": {"r0": 1}}
+    alone = make_run({"q": [f"r{i}" for i in range(10)]}, name="alone")
+    longer = make_run({"q": [f"x{i}" for i in range(30)]}, name="longer")
+    choice = Conventions(ap="full", recall_denominator="min")
+    solo = evaluate(make_qrels(judgments), [alone], 5, choice).per_query_scores("alone")
+    both = evaluate(make_qrels(judgments), [alone, longer], 5, choice).per_query_scores("alone")
+    assert solo["AP"][0] == both["AP"][0] == 1.0  # 10 relevant of a 10-id list: min(12, 10)
+
+
+def test_prepared_runs_rescore_like_a_fresh_evaluation():
+
+    qrels = make_qrels({"q1": {"a": 2, "b": 1}, "q2": {"c": 1}})
+    runs = [make_run({"q1": ["b", "x", "a"], "q2": ["c"]})]
+    prepared = prepare(qrels, runs)
+    for k in (1, 2, 7):
+        choice = Conventions(gain="exponential", rr="full")
+        fresh = evaluate(qrels, runs, k, choice).summary()
+        assert evaluate_prepared(prepared, k, choice).summary().equals(fresh)
+    with pytest.raises(ValueError, match="relevance level 1, not 2"):
+        evaluate_prepared(prepared, 3, Conventions(relevance_level=2))
