@@ -165,8 +165,9 @@ def diagnose(
             hit,
             f"Hit@{k} < {LOW_HIT}",
             f"{counts['miss'] + counts['late_hit']} of {_queries(n)} have no relevant id in the "
-            f"top {k}: {counts['miss']} never retrieve one, {counts['late_hit']} only below rank "
-            f"{k}. The evidence never reaches the window: check the index, query matching and k.",
+            f"top {k} ({counts['miss']} with none anywhere in the list, {counts['late_hit']} "
+            f"with one only below rank {k}): the evidence never reaches the window. Check the "
+            "index, the query matching and k.",
         ),
         Finding(
             "noisy window",
@@ -183,7 +184,8 @@ def diagnose(
             f"mean RR over queries with a hit < {BURIED_RR}, or late hits in at least "
             f"{LATE_HIT_SHARE:.0%} of queries",
             f"Where a relevant id is in the top {k}, the first one sits at rank {first_rank} on "
-            f"average (harmonic mean); {_queries(counts['late_hit'])} find theirs only below "
-            f"rank {k}. Relevant ids that are present but low are easy to lose: a reranker helps.",
+            f"average (harmonic mean); late hits (first relevant id below rank {k}): "
+            f"{counts['late_hit']} of {n}. Relevant ids that are present but low are easy to "
+            "lose: a reranker helps.",
         ),
     )
