@@ -158,6 +158,7 @@ def diagnose(
     hit, precision = means["Hit"], means["P"]
     late_share = counts["late_hit"] / n if n else 0.0
     first_rank = f"{1 / rr_given_hit:.1f}" if rr_given_hit > 0 else "none"
+    buried = rr_given_hit < BURIED_RR or late_share >= LATE_HIT_SHARE
     return (
         Finding(
             "coverage",
@@ -179,13 +180,17 @@ def diagnose(
         ),
         Finding(
             "buried",
-            rr_given_hit < BURIED_RR or late_share >= LATE_HIT_SHARE,
+            buried,
             rr_given_hit,
             f"mean RR over queries with a hit < {BURIED_RR}, or late hits in at least "
             f"{LATE_HIT_SHARE:.0%} of queries",
             f"Where a relevant id is in the top {k}, the first one sits at rank {first_rank} on "
             f"average (harmonic mean); late hits (first relevant id below rank {k}): "
-            f"{counts['late_hit']} of {n}. Relevant ids that are present but low are easy to "
-            "lose: a reranker helps.",
+            f"{counts['late_hit']} of {n}."
+            + (
+                " Relevant ids that are present but low are easy to lose: a reranker helps."
+                if buried
+                else ""
+            ),
         ),
     )
