@@ -792,10 +792,17 @@ def index_in(values: Sequence[str] | pa.Array, table: Sequence[str] | pa.Array) 
 
 def repeated_pairs(query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows whose (query, doc) codes occurred earlier, and the row of that first occurrence."""
-    keys = query * (int(doc.max(initial=0)) + 1) + doc
-    distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    repeats = np.flatnonzero(first[inverse] != np.arange(len(keys)))
-    return repeats, first[inverse[repeats]]
+    empty = np.zeros(0, dtype=np.int64)
+    if not len(doc):
+        return empty, empty
+    # only an id listed more than once anywhere can repeat: sort those rows alone
+    candidates = np.flatnonzero(np.bincount(doc)[doc] > 1)
+    if not len(candidates):
+        return empty, empty
+    keys = query[candidates] * (int(doc.max()) + 1) + doc[candidates]
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    repeats = first[inverse] != np.arange(len(keys))
+    return candidates[repeats], candidates[first[inverse[repeats]]]
 
 
 def _report(src: _Source, kind: str, fmt: str, rows: _Rows, repeats: list) -> LoadReport:

@@ -8,6 +8,8 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from metrics.io import LoadError, LoadReport, ReportLine, load_qrels, load_run
 
@@ -714,3 +716,21 @@ def test_renamed_run_keeps_its_lists_and_computed_repeats():
     assert renamed.repeats is repeats
     assert renamed.repeat.tolist() == [False, True, False]
     assert renamed.doc.tolist() == ["x", "x", "y"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 6)), max_size=40))
+def test_repeated_pairs_match_a_plain_loop(pairs):
+    from metrics.io import repeated_pairs
+
+    query = np.array([q for q, _ in pairs], dtype=np.int64)
+    doc = np.array([d for _, d in pairs], dtype=np.int64)
+    seen, expected_rows, expected_first = {}, [], []
+    for row, pair in enumerate(pairs):
+        if pair in seen:
+            expected_rows.append(row)
+            expected_first.append(seen[pair])
+        else:
+            seen[pair] = row
+    rows, first = repeated_pairs(query, doc)
+    assert rows.tolist() == expected_rows and first.tolist() == expected_first
