@@ -17,6 +17,9 @@ PAGES = [
     ("app_pages/sweep.py", "K sweep", ":material/show_chart:"),
     ("app_pages/heatmap.py", "Per-query heatmap", ":material/grid_on:"),
     ("app_pages/drilldown.py", "Drill-down", ":material/search:"),
+    ("app_pages/compare.py", "Compare", ":material/difference:"),
+    ("app_pages/drift.py", "Drift", ":material/timeline:"),
+    ("app_pages/export.py", "Export", ":material/ios_share:"),
     ("app_pages/method_notes.py", "Method notes", ":material/menu_book:"),
 ]
 
@@ -39,5 +42,8 @@ with st.sidebar:
     k, conventions = state.settings_sidebar()
     for problem in state.url_problems():
         st.warning(f"Link parameter {problem}", icon=":material/link_off:")
-state.set_view(data.build_view(inputs, shown, names, k, conventions))
+view = data.build_view(inputs, shown, names, k, conventions)
+state.set_view(view)
+with st.sidebar:
+    state.set_snapshots(data.snapshot_sidebar(view))
 page.run()

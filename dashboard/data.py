@@ -13,8 +13,9 @@ A loader error is cached as well, so a malformed upload is read once, not on eve
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -22,7 +23,7 @@ from typing import Protocol
 import pandas as pd
 import streamlit as st
 
-from dashboard import frames
+from dashboard import frames, report
 from metrics import (
     Conventions,
     Evaluation,
@@ -35,8 +36,12 @@ from metrics import (
     load_run,
     prepare,
 )
+from metrics.compare import Comparison, compare_evaluation
 from metrics.sample import SAMPLE_DIR, sample_qrels, sample_runs
+from metrics.snapshot import compare_with_snapshot, loads, to_snapshot
 
+COMPARISONS_KEPT = 8  # flip between corrections, alphas and baselines without re-testing
+SNAPSHOTS_KEPT = 16
 EVALUATIONS_KEPT = 4  # a few K / convention settings to flip between without re-scoring
 FILES_KEPT = 16  # a qrels and several runs, under both run orders
 SAMPLE, UPLOAD = "sample", "upload"
@@ -44,6 +49,8 @@ SOURCES = {SAMPLE: "Bundled sample", UPLOAD: "My files"}
 SOURCE_KEY = "load.source"
 QRELS_KEY = "load.qrels"
 RUNS_KEY = "load.runs"
+SNAPSHOT_FILES_KEY = "snapshots.files"
+SNAPSHOT_LABEL_KEY = "snapshots.label"
 FORMATS_HELP = (
     "TREC, BEIR TSV, CSV/TSV with a header, or JSONL; gzipped files (.gz) are read too."
 )
@@ -101,7 +108,7 @@ class Inputs:
     @property
     def run_names(self) -> list[str]:
         """Every readable run's name, load order, made distinct."""
-        return unique_names([run.value.name for run in self.usable_runs])
+        return frames.unique_names([run.value.name for run in self.usable_runs])
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,16 +123,6 @@ class View:
     @property
     def baseline(self) -> str:
         return self.evaluation.run_names[0]
-
-
-def unique_names(names: Sequence[str]) -> list[str]:
-    """Two files with the same stem get "name (2)", so every run has its own name."""
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
-    return out
 
 
 @st.cache_resource(max_entries=FILES_KEPT, show_spinner="Reading the files…")
@@ -276,3 +273,150 @@ def sidebar_inputs(order: str, on_source_change) -> Inputs:
     elif not run_files:
         st.info("Upload a qrels file and at least one run.", icon=":material/upload:")
     return inputs
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    """The Compare page's choices; hashable, so that they key the comparison cache."""
+
+    baseline: str  # a shown run, or the run of the snapshot `snapshot` names
+    candidates: tuple[str, ...]
+    metrics: tuple[str, ...]  # measure keys ("nDCG", "RR", ...)
+    correction: str
+    alpha: float
+    snapshot: str | None = None  # the key of the snapshot whose run is the baseline
+
+
+@dataclass(frozen=True, eq=False)
+class Compared:
+    """A comparison, or the engine's one-line reason why there is none."""
+
+    comparison: Comparison | None = None
+    error: str | None = None
+
+
+@st.cache_resource(max_entries=COMPARISONS_KEPT,
+                   show_spinner="Comparing the runs: 10,000 sign flips, a t-test and a Wilcoxon "
+                   "test per comparison…")
+def _compare(key: tuple, options: CompareOptions, _evaluation: Evaluation,
+             _snapshot: Mapping | None) -> Compared:
+    # cache_resource: a Comparison keeps per-query arrays of every pair; the page and the
+    # report read the same object
+    conventions = _evaluation.conventions
+    settings = dict(candidates=list(options.candidates), metrics=list(options.metrics),
+                    correction=options.correction, alpha=options.alpha,
+                    confidence_level=conventions.confidence_level,
+                    n_resamples=conventions.n_resamples, rng=conventions.seed)
+    try:
+        if _snapshot is None:
+            return Compared(compare_evaluation(_evaluation, baseline=options.baseline,
+                                               **settings))
+        return Compared(compare_with_snapshot(_evaluation, _snapshot, run=options.baseline,
+                                              **settings))
+    except ValueError as exc:
+        return Compared(error=str(exc))
+
+
+def compare(view: View, options: CompareOptions, snapshots: Sequence[Snapshot]) -> Compared:
+    """The paired comparison the options ask for, computed once per view and options."""
+    snapshot = None
+    if options.snapshot is not None:
+        found = [s for s in snapshots if s.key == options.snapshot]
+        if not found:
+            return Compared(error="The snapshot chosen as the baseline is no longer loaded.")
+        snapshot = found[0].data
+    return _compare(view.key, options, view.evaluation, snapshot)
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """One snapshot file, checked by the engine, or the engine's one-line error."""
+
+    file_name: str
+    key: str  # the upload's id: identity for the caches and the baseline picker
+    data: Mapping | None = None
+    error: str | None = None
+
+    @property
+    def header(self) -> Mapping:
+        return self.data["snapshot"]
+
+    @property
+    def title(self) -> str:
+        return frames.snapshot_title(self.header)
+
+    @property
+    def run_names(self) -> list[str]:
+        return [run["name"] for run in self.data["runs"]]
+
+    def summary(self) -> str:
+        runs = self.run_names
+        return (f"{self.file_name}: {self.title}, K = {self.data['k']}, "
+                f"{self.data['query_set'].get('scored', '?')} scored queries, "
+                f"{len(runs)} run{'s' if len(runs) != 1 else ''} ({', '.join(runs)})")
+
+
+@st.cache_resource(max_entries=SNAPSHOTS_KEPT, show_spinner="Reading the snapshot…")
+def _read_snapshot(key: str, file_name: str, _payload: bytes) -> Snapshot:
+    try:
+        return Snapshot(file_name, key, loads(_payload, source=file_name))
+    except ValueError as exc:  # the engine names the file and what is wrong
+        return Snapshot(file_name, key, error=str(exc))
+
+
+def read_snapshots(files: Sequence[UploadedFile]) -> list[Snapshot]:
+    """Every snapshot file given, read once per upload."""
+    return [_read_snapshot(f"upload:{f.file_id}", f.name, f.getvalue()) for f in files]
+
+
+@st.cache_resource(max_entries=EVALUATIONS_KEPT, show_spinner="Freezing the live figures…")
+def live_snapshot(key: tuple, _evaluation: Evaluation) -> dict:
+    """The live evaluation as a snapshot (what Drift sets beside the loaded ones)."""
+    return to_snapshot(_evaluation, label="live")
+
+
+def snapshot_file_name(view: View) -> str:
+    return f"snapshot-{dt.date.today().isoformat()}-k{view.evaluation.k}.json"
+
+
+def snapshot_sidebar(view: View | None) -> list[Snapshot]:
+    """The sidebar's Snapshots section: save the live figures, load earlier ones."""
+    files = st.session_state.get(SNAPSHOT_FILES_KEY) or []
+    with st.expander("Snapshots", icon=":material/history:", expanded=bool(files)):
+        st.caption("A snapshot freezes every figure with its K, conventions and the "
+                   "fingerprints of the labels and the runs. Load earlier ones to read drift "
+                   "(Drift page) or to compare against (Compare page).")
+        if view is not None:
+            label = st.text_input("Label of the snapshot", key=SNAPSHOT_LABEL_KEY,
+                                  placeholder="e.g. before the index rebuild")
+            evaluation = view.evaluation
+            st.download_button(
+                "Save snapshot",
+                data=lambda: report.snapshot_json(evaluation, label.strip() or None),
+                file_name=snapshot_file_name(view),
+                mime="application/json",
+                key="snapshots.save",
+                on_click="ignore",
+                icon=":material/download:",
+                help="A JSON file of the figures shown now, stamped with the time you click.",
+            )
+        uploads = st.file_uploader(
+            "Load snapshots",
+            type=["json"],
+            accept_multiple_files=True,
+            key=SNAPSHOT_FILES_KEY,
+            help="Snapshot files saved here or written by `python -m metrics snapshot`.",
+        ) or []
+        snapshots = read_snapshots(uploads)
+        for snapshot in snapshots:
+            if snapshot.error:
+                st.error(snapshot.error, icon=":material/error:")
+            else:
+                st.caption(snapshot.summary())
+    return [s for s in snapshots if s.data is not None]

@@ -7,11 +7,13 @@ formatting. Every label and tooltip comes from the measure registry and Conventi
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from metrics import MEASURE_BY_KEY, QUERY_CLASSES, SUMMARY_MEASURES, Evaluation, bootstrap, wilson
+from metrics.compare import Comparison
 from metrics.output import format_interval
 
 # which convention sentences (keys of Conventions.sentences()) a measure's figure depends on
@@ -190,3 +192,120 @@ def query_order(evaluation: Evaluation, key: str, sort: str) -> list[str]:
     else:
         raise ValueError(f"unknown sort {sort!r}; expected one of {', '.join(SORTS.values())}")
     return sorted(ids, key=keys.__getitem__)  # a stable sort: ties keep the query-id order
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def format_p(p: float) -> str:
+    """A p-value with three decimals, and "< 0.001" rather than a rounded-down 0.000."""
+    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
+
+
+def format_effect(value: float) -> str:
+    """An effect size with three decimals; undefined when every query moved by the same
+    amount (the standard deviation of the differences is 0)."""
+    return f"{value:.3f}" if value == value else "undefined"
+
+
+def comparison_table(comparison: Comparison, candidate: str) -> pd.DataFrame:
+    """One candidate against the baseline, one row per metric: the engine's figures as they
+    are (means and difference unrounded; the interval, the counts and p as text)."""
+    rows = [
+        {
+            "Metric": t.metric,
+            "Before": t.before_mean,
+            "After": t.after_mean,
+            "Difference": t.difference,
+            "Interval": f"[{t.low:+.3f}, {t.high:+.3f}]",
+            "Better / tie / worse": f"{t.wins} / {t.ties} / {t.losses}",
+            "p": format_p(t.p_randomization),
+            "p adjusted": format_p(t.p_adjusted),
+            "p t-test": format_p(t.p_t),
+            "p Wilcoxon": format_p(t.p_wilcoxon),
+            "Effect size": t.effect_size,
+            "Reading": comparison.verdict(t),
+        }
+        for t in comparison.tests
+        if t.candidate == candidate
+    ]
+    return pd.DataFrame(rows)
+
+
+def paired_scores(comparison: Comparison, metric: str) -> pd.DataFrame:
+    """Per-query scores of one metric, every candidate: run (the candidate), query_id,
+    before (the baseline's), after, difference (the engine's per-query arrays)."""
+    frames = [
+        pd.DataFrame({"run": t.candidate, "query_id": list(comparison.query_ids),
+                      "before": t.before, "after": t.after, "difference": t.differences})
+        for t in comparison.tests
+        if t.metric == metric
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+def by_difference(paired: pd.DataFrame, candidate: str) -> pd.DataFrame:
+    """One candidate's rows, largest gain first, largest loss last; ties by query id."""
+    mine = paired[paired["run"] == candidate]
+    order = sorted(range(len(mine)), key=lambda i: (-mine["difference"].iat[i],
+                                                    natural_key(mine["query_id"].iat[i])))
+    return mine.iloc[order][["query_id", "before", "after", "difference"]].reset_index(drop=True)
+
+
+def biggest_changes(paired: pd.DataFrame, candidate: str, n: int, *, gains: bool) -> pd.DataFrame:
+    """The n queries the candidate improved most (gains, largest first) or hurt most (losses,
+    largest first); ties left out."""
+    ordered = by_difference(paired, candidate)
+    if gains:
+        return ordered[ordered["difference"] > 0].head(n).reset_index(drop=True)
+    return ordered[ordered["difference"] < 0].iloc[::-1].head(n).reset_index(drop=True)
+
+
+def query_changes(comparison: Comparison, candidate: str, query_id: str) -> pd.DataFrame:
+    """One query's figure before and after on every compared metric."""
+    i = comparison.query_ids.index(query_id)
+    rows = [
+        {"Metric": t.metric, "Before": t.before[i], "After": t.after[i],
+         "Difference": t.differences[i]}
+        for t in comparison.tests
+        if t.candidate == candidate
+    ]
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+def snapshot_title(header: dict) -> str:
+    """A snapshot's name on an axis: its time (to the minute) and label."""
+    created = str(header.get("created", ""))[:16].replace("T", " ")
+    label = header.get("label")
+    return f"{created} · {label}" if label else created
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """Repeated names get " (2)", " (3)", ... so that each keeps its own place."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
+
+
+def drift_frame(rows: list[dict], points: list[str]) -> pd.DataFrame:
+    """metrics.snapshot.drift_rows as a frame, each snapshot named by `points` (in order)."""
+    frame = pd.DataFrame(rows)
+    return frame.assign(point=frame["snapshot"].map(dict(enumerate(points))))
+
+
+def drift_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per (snapshot, run) in the frame's order, one column per metric with
+    "mean [low, high]", and the run's fingerprint (the lists scored) in short."""
+    rows: dict[tuple, dict] = {}
+    for r in frame.itertuples(index=False):
+        row = rows.setdefault((r.snapshot, r.run), {
+            "Snapshot": r.point, "Run": r.run,
+            "Lists": str(r.run_fingerprint).removeprefix("sha256:")[:12]})
+        row[r.label_at_k] = format_interval(r.mean, r.low, r.high)
+    return pd.DataFrame(list(rows.values()))

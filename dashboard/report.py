@@ -22,11 +22,12 @@ import os
 from collections.abc import Iterable, Sequence
 
 import altair as alt
+import pandas as pd
 import vl_convert as vlc
 
 from dashboard import charts, frames, notes
 from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES, Evaluation
-from metrics.compare import CORRECTIONS, Comparison, PairedTest, compare_evaluation
+from metrics.compare import CORRECTIONS, Comparison, compare_evaluation
 from metrics.output import format_interval
 from metrics.snapshot import evaluation_fingerprints, to_snapshot, tool_version
 
@@ -36,9 +37,11 @@ __all__ = [
     "build_html",
     "chart_png",
     "chart_svg",
+    "comparison_csv",
     "default_comparison",
     "interval_chart",
     "per_query_csv",
+    "snapshot_json",
     "summary_csv",
     "summary_markdown",
     "sweep_chart",
@@ -128,6 +131,18 @@ def per_query_csv(evaluation: Evaluation) -> str:
     return evaluation.per_query().to_csv(index=False, lineterminator="\n")
 
 
+def comparison_csv(comparison: Comparison) -> str:
+    """Comparison.rows() as CSV: one row per (candidate, metric), p-values unrounded."""
+    return pd.DataFrame(comparison.rows()).to_csv(index=False, lineterminator="\n")
+
+
+def snapshot_json(evaluation: Evaluation, label: str | None = None) -> str:
+    """The evaluation as a snapshot file (metrics.snapshot.to_snapshot), stamped now, written
+    as metrics.snapshot.save writes it."""
+    data = to_snapshot(evaluation, label=label)
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"
+
+
 def default_comparison(evaluation: Evaluation) -> Comparison | None:
     """The first run as baseline against the others, as ``python -m metrics compare`` does by
     default (Holm, 10,000 sign flips, the conventions' seed); None if there is nothing to
@@ -144,14 +159,6 @@ def default_comparison(evaluation: Evaluation) -> Comparison | None:
 def _level(evaluation: Evaluation) -> str:
     level = evaluation.conventions.confidence_level
     return f"{level:.0%}" if (level * 100).is_integer() else f"{level:.1%}"
-
-
-def _p(p: float) -> str:
-    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
-
-
-def _effect(value: float) -> str:
-    return f"{value:.3f}" if value == value else "undefined"
 
 
 # --------------------------------------------------------------------------- markdown
@@ -227,8 +234,8 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
                 f"{t.after_mean:.3f}",
                 f"{t.difference:+.3f} [{t.low:+.3f}, {t.high:+.3f}]",
                 f"{t.wins}/{t.ties}/{t.losses}",
-                _p(t.p_adjusted),
-                _effect(t.effect_size),
+                frames.format_p(t.p_adjusted),
+                frames.format_effect(t.effect_size),
                 "unlikely to be noise" if t.significant else "could be noise",
             ]
             for t in comparison.tests
@@ -436,22 +443,20 @@ def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -
     ]
     numeric = [False] + [True] * 9
     for candidate in comparison.candidates:
-        tests: list[PairedTest] = [t for t in comparison.tests if t.candidate == candidate]
+        # the dashboard's table, its unrounded figures written with three decimals
+        table = frames.comparison_table(comparison, candidate)
         rows = [
             [
-                t.metric,
-                f"{t.before_mean:.3f}",
-                f"{t.after_mean:.3f}",
-                f"{t.difference:+.3f} [{t.low:+.3f}, {t.high:+.3f}]",
-                f"{t.wins} / {t.ties} / {t.losses}",
-                _p(t.p_randomization),
-                _p(t.p_adjusted),
-                _p(t.p_t),
-                _p(t.p_wilcoxon),
-                _effect(t.effect_size),
-                comparison.verdict(t),
+                row["Metric"],
+                f"{row['Before']:.3f}",
+                f"{row['After']:.3f}",
+                f"{row['Difference']:+.3f} {row['Interval']}",
+                *(row[c] for c in ("Better / tie / worse", "p", "p adjusted", "p t-test",
+                                   "p Wilcoxon")),
+                frames.format_effect(row["Effect size"]),
+                row["Reading"],
             ]
-            for t in tests
+            for _, row in table.iterrows()
         ]
         parts.append(
             f"<h3>{_e(candidate)} against {_e(comparison.baseline)}</h3>"

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 import streamlit as st
 
 from dashboard import notes
-from dashboard.data import SAMPLE, SOURCE_KEY, SOURCES
-from metrics import SAMPLE_K, Conventions
+from dashboard.data import SAMPLE, SOURCE_KEY, SOURCES, CompareOptions, Snapshot, View
+from metrics import SAMPLE_K, SUMMARY_MEASURES, Conventions
+from metrics.compare import CORRECTIONS, DEFAULT_COMPARED
 from metrics.conventions import CHOICES as CONVENTION_CHOICES
 
 UPLOAD_K = 10  # the command line's default K on the user's files
@@ -29,6 +30,13 @@ K = "settings.k"
 RUNS = "runs.shown"
 RUN_OPTIONS = "runs.options"
 RUN_NAME = "runs.name."  # + the run's original name
+SNAPSHOTS = "state.snapshots"
+BASELINE = "compare.baseline"
+CANDIDATES = "compare.candidates"
+METRICS = "compare.metrics"
+CORRECTION = "compare.correction"
+ALPHA = "compare.alpha"
+SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
 # how the sidebar names each choice the engine offers (metrics.conventions.CHOICES)
 OPTION_LABELS = {
@@ -67,6 +75,7 @@ CHANGES = {
     "confidence_level": "Changes only the width of the intervals.",
 }
 CONFIDENCE = (0.5, 0.99)
+ALPHA_RANGE = (0.001, 0.5)
 K_MAX = 1000
 
 
@@ -100,11 +109,14 @@ def _integer(low: int | None = None, high: int | None = None) -> Callable[[list[
     return parse
 
 
-def _confidence(values: list[str]) -> float:
-    value = float(values[-1])
-    if not CONFIDENCE[0] <= value <= CONFIDENCE[1]:
-        raise ValueError(f"expected a number from {CONFIDENCE[0]} to {CONFIDENCE[1]}")
-    return value
+def _number(low: float, high: float) -> Callable[[list[str]], float]:
+    def parse(values: list[str]) -> float:
+        value = float(values[-1])
+        if not low <= value <= high:
+            raise ValueError(f"expected a number from {low} to {high}")
+        return value
+
+    return parse
 
 
 def _text(values: list[str]) -> str:
@@ -120,9 +132,11 @@ PARAMS = {
     "ap": Param(settings_key("ap"), _choice(CHOICES["ap"])),
     "level": Param(settings_key("relevance_level"), _integer()),
     "order": Param(settings_key("order"), _choice(CHOICES["order"])),
-    "confidence": Param(settings_key("confidence_level"), _confidence),
+    "confidence": Param(settings_key("confidence_level"), _number(*CONFIDENCE)),
     "runs": Param(RUNS, list, list),
     "query": Param(QUERY, _text),
+    "correction": Param(CORRECTION, _choice(CORRECTIONS)),
+    "alpha": Param(ALPHA, _number(*ALPHA_RANGE)),
 }
 
 
@@ -136,6 +150,7 @@ def defaults() -> dict[str, object]:
     values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
     values |= {settings_key(f): notes.default_choice(f) for f in (*CHOICES, "relevance_level",
                                                                   "confidence_level")}
+    values |= {CORRECTION: "holm", ALPHA: 0.05}
     return values
 
 
@@ -306,3 +321,104 @@ def select_query(area: str, options: list[str], *, label: str = "Query",
     st.session_state[key] = current
     return st.selectbox(label, options, key=key, format_func=format_func, help=help,
                         on_change=lambda: set_query(st.session_state[key]))
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+def set_snapshots(snapshots: list[Snapshot]) -> None:
+    st.session_state[SNAPSHOTS] = snapshots
+
+
+def snapshots() -> list[Snapshot]:
+    """The snapshot files loaded in the sidebar that the engine could read."""
+    return st.session_state.get(SNAPSHOTS, [])
+
+
+def snapshot_settings(snapshot) -> tuple[dict[str, object], list[str]]:
+    """The sidebar values (session key -> value) that score like the snapshot: its K and
+    every convention a sidebar widget sets; and the conventions no widget sets that differ
+    from the current ones (seed, resamples: the command line sets them)."""
+    conventions = snapshot["conventions"]
+    values: dict[str, object] = {K: int(snapshot["k"])}
+    values |= {settings_key(f): conventions[f] for f in (*CHOICES, "relevance_level",
+                                                         "confidence_level")}
+    fixed = [f for f in ("n_resamples", "seed")
+             if conventions[f] != getattr(Conventions(), f)]
+    return values, fixed
+
+
+def settings_changes(values: dict[str, object]) -> list[str]:
+    """What the sidebar would change to reach `values`: "K: 10 now, 5 in the snapshot"."""
+    titles = {K: "K"} | {settings_key(f): TITLES[f] for f in TITLES}
+    changes = []
+    for key, wanted in values.items():
+        current = st.session_state.get(key)
+        if current != wanted:
+            field = key.removeprefix("settings.")
+            labels = CHOICES.get(field, {})
+            changes.append(f"{titles[key]}: {labels.get(wanted, wanted)} in the snapshot, "
+                           f"{labels.get(current, current)} now")
+    return changes
+
+
+def apply_settings(values: dict[str, object]) -> None:
+    """A button's callback: set the sidebar to `values` before its widgets are drawn."""
+    for key, value in values.items():
+        st.session_state[key] = value
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def snapshot_baseline(snapshot: Snapshot, run: str) -> str:
+    return f"{SNAPSHOT_BASELINE}{snapshot.key}|{run}"
+
+
+def baseline_options(view: View, loaded: list[Snapshot]) -> dict[str, str]:
+    """Baseline choices -> their names: the shown runs, then every run of each snapshot."""
+    options = {name: name for name in view.evaluation.run_names}
+    for snapshot in loaded:
+        for run in snapshot.run_names:
+            options[snapshot_baseline(snapshot, run)] = f"{run} · snapshot {snapshot.title}"
+    return options
+
+
+def baseline_changed() -> None:
+    """A new baseline starts from every other run as a candidate."""
+    st.session_state.pop(CANDIDATES, None)
+
+
+def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
+    """The Compare page's choices from session state, made valid for the runs and snapshots
+    loaded now (the page calls it before drawing its widgets; other pages, the Export page,
+    read the same choices). Defaults: the first shown run against every other one, the
+    engine's default metrics, Holm at alpha 0.05."""
+    state = st.session_state
+    options = baseline_options(view, loaded)
+    if state.get(BASELINE) not in options:
+        state[BASELINE] = view.baseline
+    baseline = state[BASELINE]
+    snapshot = None
+    if baseline.startswith(SNAPSHOT_BASELINE):
+        snapshot, baseline = baseline.removeprefix(SNAPSHOT_BASELINE).split("|", 1)
+    names = view.evaluation.run_names
+    others = names if snapshot else [n for n in names if n != baseline]
+    stored = state.get(CANDIDATES)
+    candidates = [c for c in stored or [] if c in others]
+    if stored is None or (stored and not candidates):
+        candidates = others
+    state[CANDIDATES] = candidates
+    keys = [m.key for m in SUMMARY_MEASURES]
+    stored = state.get(METRICS)
+    metrics = [m for m in keys if m in stored] if stored is not None else list(DEFAULT_COMPARED)
+    state[METRICS] = metrics
+    return CompareOptions(baseline, tuple(candidates), tuple(metrics), state[CORRECTION],
+                          float(state[ALPHA]), snapshot)
+
+
+def choose(key: str, options: Sequence, default) -> None:
+    """Keep a choice widget's stored value among its options (they change with the data),
+    before the widget is drawn: an unknown value falls back to `default`."""
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default

@@ -4,13 +4,21 @@ conventions, score columns, and how a chart is placed. Layout only; no arithmeti
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import altair as alt
 import streamlit as st
 
-from dashboard import frames, state
+from dashboard import frames, report, state
 from dashboard.data import View
 
 SCORE_FORMAT = "%.3f"  # three decimals everywhere
+DRILLDOWN = "app_pages/drilldown.py"  # page paths for links, relative to app.py
+EXPORT = "app_pages/export.py"
+IMAGES = {  # format -> (renderer, MIME type)
+    "PNG": (report.chart_png, "image/png"),
+    "SVG": (report.chart_svg, "image/svg+xml"),
+}
 
 
 def require_view() -> View:
@@ -74,7 +82,36 @@ def number_column(label: str, help: str | None = None, *, width: int | str | Non
     return st.column_config.NumberColumn(label, help=help, format=SCORE_FORMAT, width=width)
 
 
-def chart(figure: alt.TopLevelMixin, *, stretch: bool = False, **kwargs):
-    """Charts follow the app's theme (light or dark); faceted ones keep their own width."""
-    return st.altair_chart(figure, width="stretch" if stretch else "content", theme="streamlit",
-                           **kwargs)
+def chart(figure: alt.TopLevelMixin, *, stretch: bool = False, download: str | None = None,
+          **kwargs):
+    """Charts follow the app's theme (light or dark); faceted ones keep their own width.
+
+    With `download` (a file stem, unique on the page), PNG and SVG buttons follow the chart;
+    the image is rendered (vl-convert, the report's renderer) only when a button is clicked.
+    """
+    shown = st.altair_chart(figure, width="stretch" if stretch else "content",
+                            theme="streamlit", **kwargs)
+    if download:
+        with st.container(horizontal=True, gap="small"):
+            for kind, (render, mime) in IMAGES.items():
+                download_button(kind, lambda render=render: render(figure),
+                                f"{download}.{kind.lower()}", mime,
+                                key=f"download.{download}.{kind.lower()}",
+                                help=f"This chart as a {kind} image, rendered when you click "
+                                "(as the report draws it, in the light theme).",
+                                type="tertiary")
+    return shown
+
+
+def download_button(label: str, data: Callable[[], str | bytes], file_name: str, mime: str,
+                    *, key: str, help: str | None = None, type: str = "secondary") -> None:
+    """A download whose file is made only when the button is clicked (Streamlit runs `data`
+    then, on its own thread), and whose click does not rerun the page."""
+    st.download_button(label, data, file_name=file_name, mime=mime, key=key, help=help,
+                       on_click="ignore", icon=":material/download:", type=type)
+
+
+def open_in_drilldown(query_id: str) -> None:
+    """A link to the drill-down of the selected query. A link, not st.switch_page: switching
+    pages from Python clears every widget (the sidebar's uploads and settings included)."""
+    st.page_link(DRILLDOWN, label=f"Open {query_id} in the drill-down", icon=":material/search:")

@@ -5,7 +5,6 @@ import streamlit as st
 from dashboard import charts, frames, state, ui
 from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
 
-DRILLDOWN = "app_pages/drilldown.py"
 MOST_ROWS = 500  # queries the chart draws at most; the table view holds them all
 CHART = "heatmap.chart"
 
@@ -56,6 +55,7 @@ cells = every_cell[every_cell["query_id"].isin(order)]
 labels = [measures[k_].label(k, summary=False) for k_ in keys]
 ui.chart(
     charts.query_heatmap(cells, order=order, runs=evaluation.run_names, labels=labels, k=k),
+    download=f"heatmap-k{k}",
     key=CHART,
     on_select=picked,
     selection_mode="query",
@@ -63,12 +63,11 @@ ui.chart(
 st.caption(f"Showing {len(order):,} of {n_queries:,} scored queries, sorted by {sort}. Classes: "
            + " · ".join(f"**{c.replace('_', ' ')}**: {CLASS_MEANING[c]}" for c in QUERY_CLASSES))
 
-# A link, not st.switch_page: switching pages from Python clears every widget, the sidebar's
-# uploads and settings included, while a link keeps them.
 left, right = st.columns([3, 2], vertical_alignment="bottom")
 with left:
     query = state.select_query("heatmap", ordered, label="Query (click a cell, or pick it here)")
-right.page_link(DRILLDOWN, label=f"Open {query} in the drill-down", icon=":material/search:")
+with right:
+    ui.open_in_drilldown(query)
 
 with st.expander(f"Table view: every scored query, sorted by {sort}", icon=":material/table:"):
     chosen = every_cell[every_cell["key"] == key]

@@ -46,6 +46,7 @@ ui.chart(
         n_queries=len(evaluation.scored_ids),
     ),
     stretch=True,
+    download=f"intervals-k{k}",
 )
 
 st.subheader("What was scored")

@@ -38,7 +38,8 @@ if bands:
     sweep = sweep.merge(data.sweep_intervals(view.key, evaluation), on=["run", "k", "metric"])
 ui.chart(
     charts.sweep_lines(sweep, charts.run_scale(view.colour_domain), k=k, labels=chosen,
-                       bands=bands)
+                       bands=bands),
+    download=f"k-sweep-k{k}",
 )
 
 st.subheader("Values at every K")

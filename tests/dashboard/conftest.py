@@ -16,6 +16,9 @@ PAGES = {
     "sweep": "app_pages/sweep.py",
     "heatmap": "app_pages/heatmap.py",
     "drilldown": "app_pages/drilldown.py",
+    "compare": "app_pages/compare.py",
+    "drift": "app_pages/drift.py",
+    "export": "app_pages/export.py",
     "method_notes": "app_pages/method_notes.py",
 }
 

@@ -129,3 +129,105 @@ def test_heatmap_with_every_metric_has_one_panel_each(sample):
     assert f"{len(labels)} metrics per query and run at K = 5" in title_text(spec)
     assert spec["hconcat"][1]["facet"]["column"]["sort"] == labels
     assert not encodings(spec, "text")  # too many cells for figures inside them
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+@pytest.fixture(scope="module")
+def comparison(sample):
+    from metrics.compare import compare_evaluation
+
+    return compare_evaluation(sample, metrics=["nDCG", "RR"], n_permutations=200)
+
+
+def marks(spec) -> list[str]:
+    return [d["mark"]["type"] if isinstance(d["mark"], dict) else d["mark"]
+            for d in walk(spec) if "mark" in d]
+
+
+def rows_of(spec) -> list[dict]:
+    return [row for rows in spec.get("datasets", {}).values() for row in rows]
+
+
+def test_paired_scatter_has_the_diagonal_and_one_colour_per_candidate(comparison):
+    paired = frames.paired_scores(comparison, "nDCG@5")
+    spec = charts.paired_scatter(paired, charts.run_scale(ALL_RUNS), metric="nDCG@5",
+                                 baseline="baseline").to_dict()
+    assert "nDCG@5 per query" in title_text(spec)
+    assert spec["autosize"] == {"type": "pad"}
+    diagonal = [layer for layer in spec["layer"] if layer["mark"].get("type") == "line"][0]
+    assert spec["datasets"][diagonal["data"]["name"]] == [{"before": 0.0, "after": 0.0},
+                                                          {"before": 1.0, "after": 1.0}]
+    points = [layer for layer in spec["layer"] if layer["mark"].get("type") == "circle"][0]
+    assert points["encoding"]["x"]["field"] == "before"
+    assert points["encoding"]["y"]["field"] == "after"
+    assert "nDCG@5 of baseline" in points["encoding"]["x"]["axis"]["title"]
+    assert points["encoding"]["x"]["scale"]["domain"] == [0, 1]
+    assert points["encoding"]["color"]["scale"]["domain"] == ALL_RUNS
+    assert points["encoding"]["color"]["legend"]["values"] == ["reranked", "bm25"]
+    tooltip = {t["field"]: t for t in points["encoding"]["tooltip"]}
+    assert tooltip["query_id"]["title"] == "Query" and tooltip["after"]["format"] == ".3f"
+    assert len(rows_of(spec)) >= 2 * len(comparison.query_ids)
+
+
+def test_difference_bars_sort_each_candidate_by_its_difference(comparison):
+    paired = frames.paired_scores(comparison, "MRR@5")
+    spec = charts.difference_bars(paired, charts.run_scale(ALL_RUNS), metric="MRR@5",
+                                  baseline="baseline").to_dict()
+    assert "Per-query difference in MRR@5, sorted" in title_text(spec)
+    assert spec["facet"]["row"]["field"] == "run"
+    assert spec["resolve"]["scale"]["x"] == "independent"
+    bars, zero = spec["spec"]["layer"]
+    assert bars["encoding"]["x"]["sort"] == {"field": "difference", "order": "descending"}
+    assert bars["encoding"]["y"]["scale"]["domain"] == [-1, 1]
+    assert zero["encoding"]["y"] == {"datum": 0}
+    assert bars["encoding"]["x"]["axis"].get("labels", True) is True  # nine queries: named
+
+
+def test_difference_bars_hide_query_names_when_there_are_many(comparison):
+    import pandas as pd
+
+    many = pd.DataFrame({"run": "reranked", "query_id": [f"q{i}" for i in range(100)],
+                         "before": 0.5, "after": 0.5, "difference": 0.0})
+    spec = charts.difference_bars(many, charts.run_scale(ALL_RUNS), metric="nDCG@5",
+                                  baseline="baseline").to_dict()
+    assert spec["spec"]["layer"][0]["encoding"]["x"]["axis"]["labels"] is False
+    assert "100 queries" in spec["spec"]["layer"][0]["encoding"]["x"]["title"]
+
+
+def test_rank_slope_reverses_ranks_and_marks_k(sample):
+    from dashboard import explain
+
+    movement = explain.rank_movement(sample, "baseline", "reranked", "q03", 10)
+    spec = charts.rank_slope(movement, k=5, depth=10, baseline="baseline", candidate="reranked",
+                             query_id="q03").to_dict()
+    assert "q03: rank of each id" in title_text(spec) and "top K = 5" in title_text(spec)
+    y = [e for e in encodings(spec, "y") if e.get("field") == "rank"][0]
+    assert y["scale"]["reverse"] is True and y["scale"]["domain"] == [0.5, 11.5]
+    assert "not in top 10" in y["axis"]["labelExpr"]
+    x = [e for e in encodings(spec, "x") if e.get("field") == "side"][0]
+    assert x["sort"] == ["baseline (before)", "reranked (after)"]
+    colour = [c for c in encodings(spec, "color") if c.get("field") == "judged"][0]
+    assert colour["scale"]["domain"] == list(charts.JUDGED_COLOURS)
+    assert {"k": 5.5} in rows_of(spec)  # the dashed line under the top K
+    lifted = [r for r in rows_of(spec) if r.get("doc_id") == "d21"]
+    assert sorted(r["rank"] for r in lifted) == [1.0, 6.0]
+    assert "line" in marks(spec) and "text" in marks(spec)
+
+
+def test_drift_lines_follow_the_snapshot_order(sample):
+    from metrics.snapshot import drift_rows, to_snapshot
+
+    snapshot = to_snapshot(sample, label="old", created="2024-01-01T00:00:00+00:00")
+    points = ["2024-01-01 00:00 · old", "live (now)"]
+    drift = frames.drift_frame(drift_rows([snapshot, to_snapshot(sample)]), points)
+    labels = [m.label(5) for m in SUMMARY_MEASURES]
+    spec = charts.drift_lines(drift, charts.run_scale(ALL_RUNS), k=5, labels=labels,
+                              points=points).to_dict()
+    assert "Every metric at K = 5 over the snapshots" in title_text(spec)
+    assert spec["facet"]["sort"] == labels
+    assert {json.dumps(x["sort"]) for x in encodings(spec, "x")} == {json.dumps(points)}
+    rules = [layer for layer in spec["spec"]["layer"] if layer["mark"]["type"] == "rule"]
+    assert rules[0]["encoding"]["y2"]["field"] == "high"
+    assert all(s["domain"] == ALL_RUNS for s in run_colour_scales(spec))

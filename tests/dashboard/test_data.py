@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from dashboard import data
+from dashboard import data, frames
 from dashboard.data import FileBytes as Upload
 from metrics import Conventions, load_sample
 from metrics.sample import SAMPLE_DIR
@@ -62,7 +62,7 @@ def test_nothing_uploaded():
 
 
 def test_same_stem_twice_gets_distinct_names():
-    assert data.unique_names(["a", "b", "a", "a"]) == ["a", "b", "a (2)", "a (3)"]
+    assert frames.unique_names(["a", "b", "a", "a"]) == ["a", "b", "a (2)", "a (3)"]
     inputs = data.read_uploads(sample_file("qrels.txt"),
                                [sample_file("bm25.run"), Upload("bm25.run", b"q01 Q0 d01 1 1 x\n")],
                                "score")

@@ -4,6 +4,7 @@ convention, for every run and every scored query of the sample."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from dashboard import explain
@@ -92,3 +93,26 @@ def test_whole_list_depth_and_unknown_query(sample):
     assert len(explain.explain_run(sample, sample.runs[0], "q01", longest).ranks) == longest
     with pytest.raises(ValueError, match="not in the qrels"):
         explain.query_row(sample, "nope")
+
+
+def test_rank_movement_says_what_the_candidate_did(sample):
+    movement = explain.rank_movement(sample, "baseline", "reranked", "q03", 10).set_index(
+        "doc_id")
+    assert movement.loc["d21", ["before", "after", "climbed"]].tolist() == [6, 1, 5]
+    assert movement.loc["d21", "moved"] == "lifted into the top K"
+    assert movement.loc["d23", "judged"] == "not relevant"
+    assert movement.loc["d92", "moved"] == "noise pushed out of the top K"
+    assert movement.loc["d90", "judged"] == "unjudged" and pd.isna(movement.loc["d90", "grade"])
+    assert list(movement.index[:3]) == ["d21", "d23", "d22"]  # the candidate's order
+    sentence = explain.movement_sentence(movement.reset_index(), "reranked", 5)
+    assert "lifted 2 (d21, d22) relevant id(s) into the top 5" in sentence
+    assert "pushed 2 (d92, d93) out" in sentence
+
+
+def test_rank_movement_keeps_relevant_ids_that_were_never_returned(sample):
+    for q in sample.scored_ids:
+        movement = explain.rank_movement(sample, "baseline", "bm25", q, 1)
+        relevant = {d for d, g in explain.query_grades(sample, q).items() if g >= 1}
+        assert relevant <= set(movement["doc_id"])
+        shallow = movement[(movement["before"] <= 1) | (movement["after"] <= 1)]
+        assert len(shallow) >= 1

@@ -91,3 +91,76 @@ def test_natural_order_and_listing():
     assert sorted(["q10", "q2", "q1"], key=frames.natural_key) == ["q1", "q2", "q10"]
     assert frames.listing(["a", "b", "c"], limit=2) == "a, b and 1 more"
     assert frames.listing([]) == ""
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+@pytest.fixture(scope="module")
+def comparison(sample):
+    from metrics.compare import compare_evaluation
+
+    return compare_evaluation(sample, metrics=["nDCG", "RR", "Hit"], n_permutations=500)
+
+
+def test_comparison_table_is_the_engines(comparison):
+    table = frames.comparison_table(comparison, "bm25").set_index("Metric")
+    assert list(table.index) == ["nDCG@5", "MRR@5", "Hit@5"]  # the order asked for
+    for t in comparison.tests:
+        if t.candidate != "bm25":
+            continue
+        row = table.loc[t.metric]
+        assert (row["Before"], row["After"], row["Difference"]) == (
+            t.before_mean, t.after_mean, t.difference)
+        assert row["p adjusted"] == frames.format_p(t.p_adjusted)
+        assert row["Reading"] == comparison.verdict(t)
+
+
+def test_p_values_and_effect_sizes_keep_three_decimals():
+    assert frames.format_p(0.0004) == "< 0.001"
+    assert frames.format_p(0.0005) == "0.001"
+    assert frames.format_p(0.04049) == "0.040"
+    assert frames.format_effect(float("nan")) == "undefined"
+    assert frames.format_effect(0.3456) == "0.346"
+
+
+def test_gains_and_losses_are_the_largest_changes_in_order(comparison):
+    paired = frames.paired_scores(comparison, "nDCG@5")
+    assert set(paired["run"]) == {"reranked", "bm25"}
+    assert len(paired) == 2 * len(comparison.query_ids)
+    gains = frames.biggest_changes(paired, "reranked", 3, gains=True)
+    losses = frames.biggest_changes(paired, "reranked", 3, gains=False)
+    assert list(gains["query_id"]) == ["q03", "q09", "q04"]
+    assert list(losses["query_id"]) == ["q05", "q02"]  # only two queries got worse
+    assert (gains["difference"] > 0).all() and (losses["difference"] < 0).all()
+    ordered = frames.by_difference(paired, "reranked")
+    assert list(ordered["difference"]) == sorted(ordered["difference"], reverse=True)
+    ties = ordered[ordered["difference"] == 0]["query_id"]
+    assert list(ties) == sorted(ties, key=frames.natural_key)
+
+
+def test_query_changes_read_the_engines_arrays(comparison):
+    changes = frames.query_changes(comparison, "reranked", "q03").set_index("Metric")
+    test = comparison.test("reranked", "nDCG@5")
+    i = comparison.query_ids.index("q03")
+    assert changes.loc["nDCG@5", "After"] == test.after[i]
+    assert changes.loc["nDCG@5", "Difference"] == test.differences[i]
+
+
+def test_drift_table_has_one_row_per_snapshot_and_run(sample):
+    from metrics.snapshot import drift_rows, to_snapshot
+
+    rows = drift_rows([to_snapshot(sample, label="a"), to_snapshot(sample)])
+    table = frames.drift_table(frames.drift_frame(rows, ["first", "second"]))
+    assert list(table["Snapshot"]) == ["first"] * 3 + ["second"] * 3
+    assert list(table["Run"]) == sample.run_names * 2
+    s = sample.run("reranked").summary["nDCG"]
+    assert table.iloc[1]["nDCG@5"] == f"{s.mean:.3f} [{s.low:.3f}, {s.high:.3f}]"
+    assert table.iloc[0]["Lists"] == table.iloc[3]["Lists"]
+
+
+def test_snapshot_titles_and_unique_names():
+    header = {"created": "2025-03-04T05:06:07+00:00", "label": "before"}
+    assert frames.snapshot_title(header) == "2025-03-04 05:06 · before"
+    assert frames.snapshot_title({"created": "2025-03-04T05:06:07+00:00"}) == "2025-03-04 05:06"
+    assert frames.unique_names(["a", "a", "b"]) == ["a", "a (2)", "b"]

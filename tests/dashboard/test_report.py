@@ -332,3 +332,28 @@ def test_python_dash_m_dashboard_report(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "0.778 [0.453, 0.937]" in out_file.read_text(encoding="utf-8")
+
+
+def test_the_dashboards_snapshot_file_is_a_snapshot_the_engine_reads(tmp_path):
+    from metrics.snapshot import drift_rows, load, loads, save, to_snapshot
+
+    sample = load_sample()
+    text = report.snapshot_json(sample, "before the rebuild")
+    data = loads(text, source="dashboard.json")
+    assert data["snapshot"]["label"] == "before the rebuild" and data["k"] == 5
+    saved = tmp_path / "engine.json"
+    save(data, saved)
+    assert saved.read_text(encoding="utf-8") == text  # written as the engine writes it
+    assert load(saved) == data
+    assert len(drift_rows([data, to_snapshot(sample)])) == 2 * 3 * 9
+
+
+def test_comparison_csv_keeps_every_test_unrounded():
+    sample = load_sample()
+    comparison = report.default_comparison(sample)
+    table = pd.read_csv(io.StringIO(report.comparison_csv(comparison)))
+    assert len(table) == len(comparison.tests) == 16
+    first = comparison.tests[0]
+    assert table.loc[0, "p_randomization"] == first.p_randomization
+    assert table.loc[0, "difference"] == pytest.approx(first.difference, abs=1e-15)
+    assert set(table["verdict"]) == {comparison.verdict(t) for t in comparison.tests}

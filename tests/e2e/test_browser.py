@@ -213,3 +213,75 @@ def test_a_malformed_upload_is_reported_and_the_rest_keeps_working(server, page,
           "broken.run, line 1")
     click_a_heatmap_cell(page)
     check(page, shots, "upload_drilldown", "nDCG@10 = DCG@10 / IDCG@10", "broken.run, line 1")
+
+
+# an external reference in an attribute (src, href, ...): a scheme with // or a protocol-
+# relative //host; the report must open offline
+EXTERNAL = re.compile(r"""(?:src|href|action|srcset|xlink:href)\s*=\s*["']?\s*(?:[a-z]+:)?//""",
+                      re.I)
+
+
+def test_compare_page_states_its_test_and_moves_ids(server, page, shots):
+    page.goto(f"{server}/compare")
+    check(page, shots, "compare", "Holm", "16 comparisons", "reranked against baseline",
+          "Biggest gains and losses", "Rank movement", "lifted 2 (d21, d22) relevant id(s)",
+          cells=("nDCG@5",))
+    # a click on the second gain (q09: the tables are the two comparisons, then the gains)
+    # picks its query; its link opens the drill-down
+    gains = page.locator('[data-testid="stDataFrame"]').nth(2)
+    gains.scroll_into_view_if_needed()
+    box = gains.bounding_box()
+    row = box["height"] / 6  # the header and five gains
+    page.mouse.click(box["x"] + 15, box["y"] + 1.5 * row + row)
+    settle(page)
+    page.get_by_role("link", name="Open q09 in the drill-down").click()
+    page.wait_for_function("() => location.pathname.endsWith('/drilldown')")
+    settle(page)
+    page.get_by_text("nDCG@5 = DCG@5 / IDCG@5").first.wait_for(state="visible")
+    assert re.search(r"[?&]query=q09\b", location(page))
+
+
+def test_drift_reads_snapshots_and_refuses_another_k(server, page, shots, tmp_path):
+    from dashboard import report
+    from metrics import load_sample
+
+    same = tmp_path / "same.json"
+    same.write_text(report.snapshot_json(load_sample(), "last week"))
+    other_k = tmp_path / "k3.json"
+    other_k.write_text(report.snapshot_json(load_sample(3), "at K = 3"))
+    page.goto(f"{server}/drift")
+    settle(page)
+    page.get_by_text("No snapshot loaded").first.wait_for(state="visible")
+    snapshots = page.locator('[data-testid="stExpander"]', has_text="Snapshots")
+    snapshots.locator("summary").click()
+    snapshots.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        [str(same), str(other_k)])
+    check(page, shots, "drift", "Every metric at K = 5 over the snapshots",
+          "K differs: 3 in the snapshot, 5 in this evaluation", "What to change",
+          cells=("live (now)",))
+
+
+def test_the_report_downloads_from_the_dashboard(server, page, shots, tmp_path):
+    page.goto(f"{server}/export")
+    check(page, shots, "export", "Report for stakeholders", "Summary for a pull request")
+    with page.expect_download(timeout=TIMEOUT_MS) as info:
+        page.get_by_role("button", name="Download report (HTML)").click()
+    path = tmp_path / "report.html"
+    info.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    assert "0.778" in text  # Hit@5 of the baseline
+    assert "Comparison with the baseline" in text
+    assert not EXTERNAL.search(text)
+
+
+def test_a_chart_downloads_as_png(server, page, tmp_path):
+    page.set_viewport_size({"width": 1500, "height": 2400})  # the button in view, no scrolling
+    page.goto(server)
+    settle(page)
+    page.locator('[data-testid="stVegaLiteChart"]').first.wait_for(state="visible")
+    with page.expect_download(timeout=TIMEOUT_MS) as info:
+        # the click event itself: no hit test that a chart still laying out could intercept
+        page.get_by_role("button", name="PNG").first.dispatch_event("click")
+    path = tmp_path / "chart.png"
+    info.value.save_as(path)
+    assert path.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") and path.stat().st_size > 10_000

@@ -1,0 +1,271 @@
+"""Compare: did the candidate help, on which queries, and is the difference more than noise?"""
+
+import streamlit as st
+
+from dashboard import charts, data, explain, frames, report, state, ui
+from metrics import MEASURE_BY_KEY, SUMMARY_MEASURES
+from metrics.compare import CORRECTIONS
+
+CHANGES_SHOWN = 5  # biggest gains and losses listed
+
+view = ui.page(
+    "Compare runs",
+    "A before/after review: each candidate against the baseline on the same queries at the "
+    "same K. Per metric, the mean difference with its interval, how many queries got better "
+    "or worse, whether the difference is more than noise, and how large it is; then query by "
+    "query, down to the ids the candidate moved.",
+)
+evaluation = view.evaluation
+k = evaluation.k
+snapshots = state.snapshots()
+baselines = state.baseline_options(view, snapshots)
+if len(baselines) < 2:
+    st.info("Comparing needs a second run: show one more run in the sidebar, or load a "
+            "snapshot (sidebar, Snapshots) to compare the live run against.",
+            icon=":material/info:")
+    st.stop()
+options = state.compare_options(view, snapshots)
+
+left, right = st.columns([2, 3])
+left.selectbox(
+    "Baseline (before)",
+    list(baselines),
+    format_func=baselines.get,
+    key=state.BASELINE,
+    on_change=state.baseline_changed,
+    persist_state="session",
+    help="Defaults to the first run shown in the sidebar. A snapshot's run compares its "
+    "frozen per-query figures with the live runs (same query set, K and conventions only).",
+)
+others = [n for n in evaluation.run_names if options.snapshot or n != options.baseline]
+right.multiselect("Candidates (after)", others, key=state.CANDIDATES, persist_state="session",
+                  help="Each is compared with the baseline, query by query.")
+measures = {m.key: m for m in SUMMARY_MEASURES}
+left, middle, right = st.columns([5, 3, 1], vertical_alignment="bottom")
+left.multiselect(
+    "Metrics compared",
+    list(measures),
+    format_func=lambda key: measures[key].label(k),
+    key=state.METRICS,
+    persist_state="session",
+    help="Every (candidate, metric) pair shown is one comparison of the family the correction "
+    "covers: more metrics, stricter adjusted p. Judged@K is left out by default: it measures "
+    "the labels' reach, not the ranking.",
+)
+middle.radio(
+    "Multiple-comparison correction",
+    list(CORRECTIONS),
+    format_func=CORRECTIONS.get,
+    key=state.CORRECTION,
+    horizontal=True,
+    persist_state="session",
+    help="Holm (default) controls the chance of any false alarm among the comparisons shown; "
+    "Benjamini-Hochberg the share of false alarms among those called significant; none "
+    "adjusts nothing.",
+)
+right.number_input("Alpha", min_value=state.ALPHA_RANGE[0], max_value=state.ALPHA_RANGE[1],
+                   step=0.01, format="%.3f", key=state.ALPHA, persist_state="session",
+                   help="A difference is called unlikely to be noise when its adjusted p is "
+                   "below alpha.")
+if not options.candidates or not options.metrics:
+    st.info("Pick at least one candidate and one metric.", icon=":material/info:")
+    st.stop()
+
+compared = data.compare(view, options, snapshots)
+if compared.error:
+    st.error(compared.error, icon=":material/error:")
+    st.stop()
+comparison = compared.comparison
+n_candidates, n_metrics = len(comparison.candidates), len(comparison.metrics)
+correction = CORRECTIONS[comparison.correction]
+family = (f"**{comparison.n_comparisons} comparisons** ({n_candidates} candidate"
+          f"{'s' if n_candidates != 1 else ''} × {n_metrics} metric"
+          f"{'s' if n_metrics != 1 else ''})")
+corrected = (f"{family} corrected with **{correction}**" if comparison.correction != "none"
+             else f"{family}, **not corrected**: with many comparisons some look significant "
+             "by chance alone")
+st.markdown(
+    f"**Test:** the paired randomization (sign-flip) test on the mean difference, "
+    f"{comparison.n_permutations:,} sign flips with a fixed seed: the default, after Smucker, "
+    f"Allan and Carterette (2007). {corrected}; a difference is called unlikely to be noise "
+    f"when its adjusted p is below {comparison.alpha:g}."
+)
+st.caption(
+    f"Difference = candidate − baseline over the {len(comparison.query_ids):,} scored queries, "
+    f"with a paired percentile-bootstrap interval ({comparison.n_resamples:,} resamples, "
+    f"{comparison.confidence_level:.0%}). Effect size = mean difference ÷ standard deviation of "
+    "the differences (ddof = 1): with many queries a tiny difference can be significant, so read "
+    "both. The paired t-test and the Wilcoxon signed-rank test (two-sided) are shown for "
+    "reference and are not corrected."
+)
+
+for candidate in comparison.candidates:
+    st.subheader(f"{candidate} against {comparison.baseline}")
+    table = frames.comparison_table(comparison, candidate)
+    st.dataframe(
+        table,
+        hide_index=True,
+        placeholder="undefined",
+        column_order=[c for c in table.columns if c != "Reading"],
+        column_config={
+            "Metric": st.column_config.TextColumn("Metric", pinned=True),
+            "Before": ui.number_column("Before",
+                                       "The baseline's mean.", width=90),
+            "After": ui.number_column("After", f"{candidate}'s mean.", width=70),
+            "Difference": st.column_config.NumberColumn(
+                "Difference", help="Mean of the per-query differences (after − before).",
+                format="%+.3f", width=85),
+            "Interval": st.column_config.TextColumn(
+                "Interval", help=f"{comparison.confidence_level:.0%} paired percentile "
+                "bootstrap interval of the difference.", width=120),
+            "Better / tie / worse": st.column_config.TextColumn(
+                "Better / tie / worse", help="Queries the candidate scored higher on, the same, "
+                "lower.", width=110),
+            "p": st.column_config.TextColumn(
+                "p", help="Two-sided paired randomization test, before correction.", width=60),
+            "p adjusted": st.column_config.TextColumn(
+                "p adjusted", help=f"{correction} over the {comparison.n_comparisons} "
+                "comparisons shown.", width=80),
+            "p t-test": st.column_config.TextColumn("p t-test", help="Paired t-test.",
+                                                    width=65),
+            "p Wilcoxon": st.column_config.TextColumn(
+                "p Wilcoxon", help="Wilcoxon signed-rank test.", width=80),
+            "Effect size": ui.number_column(
+                "Effect size", "Mean difference over the standard deviation of the "
+                "differences; undefined when every query moved by the same amount.", width=80),
+        },
+    )
+    st.markdown("\n".join(f"- **{row.Metric}**: {row.Reading}."
+                          for row in table.itertuples(index=False)))
+
+st.header("Query by query")
+labels = list(comparison.metrics)
+headline = MEASURE_BY_KEY["nDCG"].label(k)
+state.choose("compare.metric", labels, headline if headline in labels else labels[0])
+state.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
+left, right = st.columns(2)
+metric = left.selectbox("Metric", labels, key="compare.metric",
+                        help="The metric the charts, the gains and the losses show.")
+candidate = right.selectbox("Candidate", list(comparison.candidates), key="compare.candidate",
+                            help="Whose biggest gains and losses, and rank movement, to list.")
+paired = frames.paired_scores(comparison, metric)
+runs = charts.run_scale(view.colour_domain)
+left, right = st.columns([2, 3])
+with left:
+    ui.chart(charts.paired_scatter(paired, runs, metric=metric, baseline=comparison.baseline),
+             download=f"before-after-{metric}")
+with right:
+    ui.chart(charts.difference_bars(paired, runs, metric=metric, baseline=comparison.baseline,
+                                    width=440),
+             download=f"differences-{metric}")
+
+
+def picked(key: str, ids: list[str]):
+    """A click on a row of a gains / losses table makes its query the selected one."""
+    def callback() -> None:
+        rows = st.session_state[key].selection.rows
+        if rows:
+            state.set_query(ids[rows[0]])
+
+    return callback
+
+
+st.subheader(f"Biggest gains and losses of {candidate} in {metric}")
+st.caption("Click a row to pick its query: its rank movement shows below, and the link opens "
+           "it in the drill-down.")
+columns = st.columns(2)
+for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "Losses")):
+    changes = frames.biggest_changes(paired, candidate, CHANGES_SHOWN, gains=gains)
+    with column:
+        st.markdown(f"**{title}**")
+        if changes.empty:
+            st.caption(f"No query got {'better' if gains else 'worse'}.")
+            continue
+        key = f"compare.{title.lower()}"
+        st.dataframe(
+            changes,
+            hide_index=True,
+            key=key,
+            on_select=picked(key, list(changes["query_id"])),
+            selection_mode="single-row",
+            column_config={
+                "query_id": st.column_config.TextColumn("Query"),
+                "before": ui.number_column(f"{comparison.baseline}"),
+                "after": ui.number_column(candidate),
+                "difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
+            },
+        )
+
+st.header("Rank movement")
+if options.snapshot:
+    st.info("Rank movement needs the baseline's ranked lists, and a snapshot keeps only its "
+            "figures: pick a live run as the baseline to see which ids moved.",
+            icon=":material/info:")
+else:
+    ordered = frames.by_difference(paired, candidate)
+    differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    with left:
+        query = state.select_query(
+            "compare", list(differences),
+            format_func=lambda q: f"{q} · {metric} {differences[q]:+.3f}",
+            help=f"Largest gain in {metric} first; a click in the gains or losses picks a "
+            "query too.")
+    longest = max(explain.list_length(evaluation, query), k)
+    state.bounded("compare.depth", 1, longest, default=min(max(2 * k, 10), longest))
+    right.number_input("Down to rank", min_value=1, max_value=longest, step=1,
+                       key="compare.depth",
+                       help="The ids either run returned down to this rank; relevant ids are "
+                       "shown wherever they are.")
+    depth = int(st.session_state["compare.depth"])
+    movement = explain.rank_movement(evaluation, comparison.baseline, candidate, query, depth)
+    left, right = st.columns([3, 2])
+    with left:
+        ui.chart(charts.rank_slope(movement, k=k, depth=depth, baseline=comparison.baseline,
+                                   candidate=candidate, query_id=query),
+                 download=f"rank-movement-{query}")
+    with right:
+        changes = frames.query_changes(comparison, candidate, query)
+        this = changes[changes["Metric"] == metric].iloc[0]
+        st.metric(f"{metric} of {query}", f"{this['After']:.3f}",
+                  delta=f"{this['Difference']:+.3f} against {this['Before']:.3f}",
+                  border=True)
+        st.dataframe(
+            changes,
+            hide_index=True,
+            column_config={
+                "Before": ui.number_column(comparison.baseline),
+                "After": ui.number_column(candidate),
+                "Difference": st.column_config.NumberColumn(format="%+.3f"),
+            },
+        )
+        ui.open_in_drilldown(query)
+    st.markdown(explain.movement_sentence(movement, candidate, k))
+    st.dataframe(
+        movement,
+        hide_index=True,
+        placeholder="—",
+        column_config={
+            "doc_id": st.column_config.TextColumn("Id"),
+            "grade": st.column_config.NumberColumn("Grade", help="—: unjudged."),
+            "judged": st.column_config.TextColumn(
+                "Label", help=evaluation.conventions.sentences()["relevance_level"]),
+            "before": st.column_config.NumberColumn(
+                f"Rank in {comparison.baseline}", help="First occurrence; —: not returned."),
+            "after": st.column_config.NumberColumn(
+                f"Rank in {candidate}", help="First occurrence; —: not returned."),
+            "climbed": st.column_config.NumberColumn(
+                "Places climbed", format="%+d", help="Positive: higher in the candidate."),
+            "moved": st.column_config.TextColumn(f"What {candidate} did", width="medium"),
+        },
+    )
+
+st.header("Export")
+left, right = st.columns([1, 2], vertical_alignment="center")
+with left:
+    ui.download_button("Comparison (CSV)", lambda: report.comparison_csv(comparison),
+                       f"comparison-k{k}.csv", "text/csv", key="compare.csv",
+                       help="One row per candidate and metric, p-values unrounded.")
+with right:
+    st.page_link(ui.EXPORT, label="The HTML report, the Markdown summary and the tables",
+                 icon=":material/ios_share:")

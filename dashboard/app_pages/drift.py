@@ -1,0 +1,93 @@
+"""Drift: each metric over frozen snapshots of the same query set, beside the live figures."""
+
+import streamlit as st
+
+from dashboard import charts, data, frames, state, ui
+from metrics import SUMMARY_MEASURES
+from metrics.snapshot import check_comparable, drift_rows
+
+LIVE = "live (now)"
+
+view = ui.page(
+    "Drift",
+    "Re-scoring one frozen query set over time is how retrieval drift is read. Each snapshot "
+    "loaded in the sidebar is set beside the live figures, metric by metric, but only if it "
+    "was scored on the same query set and labels, at the same K, under the same conventions.",
+)
+evaluation = view.evaluation
+k = evaluation.k
+loaded = state.snapshots()
+if not loaded:
+    st.info(
+        "No snapshot loaded. To read drift, save a snapshot now (sidebar, **Snapshots** → "
+        "**Save snapshot**, or `python -m metrics snapshot … --out FILE`), re-score the same "
+        "query set later, and load the earlier snapshots there: each is drawn here beside the "
+        "live figures.",
+        icon=":material/history:",
+    )
+    st.stop()
+
+live = data.live_snapshot(view.key, evaluation)
+comparable, refused = [], []
+for snapshot in sorted(loaded, key=lambda s: s.header["created"]):
+    try:
+        check_comparable(snapshot.data, evaluation)
+        comparable.append(snapshot)
+    except ValueError as exc:
+        refused.append((snapshot, str(exc)))
+
+for snapshot, message in refused:
+    with st.container(border=True):
+        st.error(f"**{snapshot.file_name}** is not drawn: {message}", icon=":material/block:")
+        values, fixed = state.snapshot_settings(snapshot.data)
+        changes = state.settings_changes(values)
+        advice = []
+        if snapshot.data["query_set"]["fingerprint"] != live["query_set"]["fingerprint"]:
+            advice.append("Load the qrels this snapshot was scored with: the labels loaded now "
+                          "are another query set, and no setting can make them comparable.")
+        if changes:
+            advice.append("Set the sidebar as the snapshot was scored: " + "; ".join(changes)
+                          + ".")
+        if fixed:
+            advice.append(f"The snapshot used {' and '.join(fixed)} other than the dashboard's; "
+                          "re-score with the command line's --seed to compare.")
+        st.markdown("**What to change.** " + " ".join(advice))
+        if changes:
+            st.button("Use the snapshot's K and conventions", key=f"drift.apply.{snapshot.key}",
+                      on_click=state.apply_settings, args=(values,),
+                      icon=":material/settings_backup_restore:",
+                      help="Re-scores the live runs with the snapshot's K and conventions.")
+if not comparable:
+    st.stop()
+
+try:
+    rows = drift_rows([s.data for s in comparable] + [live])
+except ValueError as exc:  # the engine's refusal, should two snapshots disagree
+    st.error(str(exc), icon=":material/block:")
+    st.stop()
+points = frames.unique_names([s.title for s in comparable] + [LIVE])
+drift = frames.drift_frame(rows, points)
+names = tuple(dict.fromkeys(drift["run"]))
+runs = charts.run_scale(view.colour_domain + tuple(n for n in names
+                                                   if n not in view.colour_domain))
+labels = [m.label(k) for m in SUMMARY_MEASURES]
+st.caption(f"{len(comparable)} snapshot{'s' if len(comparable) != 1 else ''} of this query set "
+           f"at K = {k} under these conventions, oldest first, then the live figures.")
+ui.chart(charts.drift_lines(drift, runs, k=k, labels=labels, points=points),
+         download=f"drift-k{k}")
+
+st.subheader("Every figure")
+table = frames.drift_table(drift)
+st.dataframe(
+    table,
+    hide_index=True,
+    column_config={
+        "Snapshot": st.column_config.TextColumn(pinned=True, help="When it was saved, and its "
+                                                "label."),
+        "Lists": st.column_config.TextColumn(
+            "Lists fingerprint", help="SHA-256 of the run's ranked lists as scored: when it "
+            "changes, the run returned other lists; when it holds, the figures cannot move."),
+    }
+    | {label: st.column_config.TextColumn(label, help="Mean [low, high] of its interval.")
+       for label in labels},
+)

@@ -1,0 +1,71 @@
+"""Export: the stakeholder report, the summary for a pull request, the tables as CSV."""
+
+import datetime as dt
+
+import streamlit as st
+
+from dashboard import data, report, state, ui
+from metrics.compare import CORRECTIONS
+
+view = ui.page(
+    "Export",
+    "Results that leave the dashboard without losing what they mean: every file states its K, "
+    "conventions and query set. Each chart also has PNG and SVG buttons under it.",
+)
+evaluation = view.evaluation
+k = evaluation.k
+today = dt.date.today().isoformat()
+
+comparison, about = None, "The report has no comparison: it needs two runs."
+snapshots = state.snapshots()
+if len(state.baseline_options(view, snapshots)) > 1:
+    options = state.compare_options(view, snapshots)
+    if options.candidates and options.metrics:
+        compared = data.compare(view, options, snapshots)
+        comparison = compared.comparison
+        about = compared.error or ""
+    else:
+        about = "The report has no comparison: pick candidates and metrics on the Compare page."
+if comparison is not None:
+    about = (f"With the Compare page's comparison: {', '.join(comparison.candidates)} against "
+             f"{comparison.baseline} on {len(comparison.metrics)} metrics, "
+             f"{CORRECTIONS[comparison.correction]} correction, alpha {comparison.alpha:g}.")
+
+st.subheader("Report for stakeholders")
+st.markdown(
+    "One HTML file that opens offline: K, conventions in words, the query set and the "
+    "fingerprints of the labels and of each run, the summary with intervals, the interval and "
+    "K-sweep charts, the comparison with its tests, the diagnosis and the k suggestion, and the "
+    "honest limits."
+)
+st.caption(about)
+title = st.text_input("Title", value=report.DEFAULT_TITLE, key="export.title")
+ui.download_button(
+    "Download report (HTML)",
+    lambda: report.build_html(evaluation, comparison, title=title or report.DEFAULT_TITLE),
+    f"report-{today}-k{k}.html",
+    "text/html",
+    key="export.report",
+    help="Built when you click (a few seconds: the charts are rendered to SVG).",
+    type="primary",
+)
+
+st.subheader("Summary for a pull request")
+st.caption("A Markdown table: copy it with the button at the top right of the block.")
+st.code(report.summary_markdown(evaluation, comparison), language="markdown",
+        wrap_lines=True)
+
+st.subheader("Tables (CSV)")
+with st.container(horizontal=True):
+    ui.download_button("Summary", lambda: report.summary_csv(evaluation),
+                       f"summary-k{k}.csv", "text/csv", key="export.summary",
+                       help="One row per run and metric: mean, low, high, interval method.")
+    ui.download_button("Per query", lambda: report.per_query_csv(evaluation),
+                       f"per-query-k{k}.csv", "text/csv", key="export.per_query",
+                       help="One row per run and scored query: every measure at K.")
+    if comparison is not None:
+        ui.download_button("Comparison", lambda: report.comparison_csv(comparison),
+                           f"comparison-k{k}.csv", "text/csv", key="export.comparison",
+                           help="One row per candidate and metric, p-values unrounded.")
+st.caption("Figures unrounded, so that a spreadsheet can recompute anything from them. "
+           "A snapshot of every figure (JSON) is saved from the sidebar, under Snapshots.")

@@ -1,0 +1,157 @@
+"""AppTest: the Compare page shows metrics.compare's figures on the sample (baseline against
+reranked and bm25), says which test and correction it used, follows the correction and the
+baseline picked, lists gains and losses, shows rank movement, and compares against a
+snapshot; the Export page carries the same comparison."""
+
+from __future__ import annotations
+
+import pytest
+
+from dashboard import frames, report
+from metrics.compare import compare_evaluation
+from tests.dashboard.conftest import PAGES, open_app, texts
+
+
+@pytest.fixture(scope="module")
+def engine(sample):
+    """The comparison the page shows by default: the engine's defaults, the sample's seed."""
+    return report.default_comparison(sample)
+
+
+def table(app, candidate: str):
+    """The comparison table shown under "<candidate> against ...", indexed by metric."""
+    titles = [s.value for s in app.subheader]
+    position = [i for i, t in enumerate(titles) if t.startswith(f"{candidate} against")]
+    assert position, titles
+    return app.dataframe[position[0]].value.set_index("Metric")
+
+
+def test_the_table_holds_the_engines_figures(engine):
+    app = open_app("compare")
+    shown = table(app, "reranked")
+    test = engine.test("reranked", "nDCG@5")
+    row = shown.loc["nDCG@5"]
+    assert row["Difference"] == test.difference
+    assert (row["Before"], row["After"]) == (test.before_mean, test.after_mean)
+    assert row["p adjusted"] == frames.format_p(test.p_adjusted)
+    assert row["p"] == frames.format_p(test.p_randomization)
+    assert row["Interval"] == f"[{test.low:+.3f}, {test.high:+.3f}]"
+    assert row["Better / tie / worse"] == f"{test.wins} / {test.ties} / {test.losses}"
+    assert row["Effect size"] == test.effect_size
+    for t in engine.tests:
+        assert table(app, t.candidate).loc[t.metric, "Difference"] == t.difference
+        assert f"**{t.metric}**: {engine.verdict(t)}." in texts(app)
+
+
+def test_the_page_names_its_test_and_the_family_corrected():
+    shown = texts(open_app("compare"))
+    assert "paired randomization (sign-flip) test" in shown
+    assert "Smucker, Allan and Carterette (2007)" in shown
+    assert "**16 comparisons** (2 candidates × 8 metrics) corrected with **Holm**" in shown
+
+
+@pytest.mark.parametrize("correction", ["bh", "none"])
+def test_changing_the_correction_changes_the_adjusted_p(sample, correction):
+    # on nine queries Holm and Benjamini-Hochberg both reach 1 over 16 comparisons; over two
+    # (reranked on MAP and CP: raw p 0.285 and 0.219) every correction differs
+    app = open_app("compare")
+    app.multiselect(key="compare.candidates").set_value(["reranked"]).run()
+    app.multiselect(key="compare.metrics").set_value(["AP", "CP"]).run()
+    holm = table(app, "reranked")["p adjusted"].to_dict()
+    app.radio(key="compare.correction").set_value(correction).run()
+    after = table(app, "reranked")
+    assert after["p adjusted"].to_dict() != holm
+    expected = compare_evaluation(sample, candidates=["reranked"], metrics=["AP", "CP"],
+                                  correction=correction, rng=sample.conventions.seed)
+    for t in expected.tests:
+        assert after.loc[t.metric, "p adjusted"] == frames.format_p(t.p_adjusted)
+    assert app.query_params["correction"] == correction
+    assert "**2 comparisons** (1 candidate × 2 metrics)" in texts(app)
+    if correction == "none":
+        assert (after["p adjusted"] == after["p"]).all()
+        assert "**not corrected**" in texts(app)
+
+
+def test_the_choices_survive_a_page_switch_and_come_from_the_url():
+    app = open_app("compare", correction="bh", alpha="0.1")
+    assert "corrected with **Benjamini-Hochberg**" in texts(app)
+    assert "adjusted p is below 0.1" in texts(app)
+    app.radio(key="compare.correction").set_value("none").run()
+    app.switch_page(PAGES["heatmap"]).run()
+    app.switch_page(PAGES["compare"]).run()
+    assert app.radio(key="compare.correction").value == "none"
+
+
+def test_picking_another_baseline_compares_against_it(sample):
+    app = open_app("compare")
+    app.selectbox(key="compare.baseline").select("bm25").run()
+    assert app.multiselect(key="compare.candidates").value == ["baseline", "reranked"]
+    expected = compare_evaluation(sample, baseline="bm25", rng=sample.conventions.seed)
+    shown = table(app, "reranked")
+    assert shown.loc["MRR@5", "Difference"] == expected.test("reranked", "MRR@5").difference
+
+
+def test_fewer_metrics_make_a_smaller_family():
+    app = open_app("compare")
+    app.multiselect(key="compare.metrics").set_value(["nDCG", "RR"]).run()
+    assert "**4 comparisons** (2 candidates × 2 metrics)" in texts(app)
+    assert list(table(app, "reranked").index) == ["MRR@5", "nDCG@5"]
+
+
+def test_gains_losses_and_rank_movement(engine):
+    app = open_app("compare")
+    frames_shown = [d.value for d in app.dataframe if list(d.value.columns)[:2] == ["query_id",
+                                                                                     "before"]]
+    first_gain, first_loss = frames_shown[0].iloc[0], frames_shown[1].iloc[0]
+    test = engine.test("reranked", "nDCG@5")
+    i = engine.query_ids.index("q03")
+    assert first_gain["query_id"] == "q03" and first_gain["difference"] == test.differences[i]
+    assert first_loss["query_id"] == "q05"
+    # the largest gain is the query shown by default; its rank movement names the ids
+    assert app.selectbox(key="compare.query").value == "q03"
+    assert "reranked lifted 2 (d21, d22) relevant id(s) into the top 5" in texts(app)
+    assert app.get("page_link")[0].proto.label == "Open q03 in the drill-down"
+    assert app.metric[0].value == f"{test.after[i]:.3f}"
+    app.selectbox(key="compare.query").select("q05").run()
+    assert "Open q05 in the drill-down" in [link.proto.label for link in app.get("page_link")]
+
+
+def test_one_run_asks_for_a_second():
+    app = open_app("compare", runs=["baseline"])
+    assert any("Comparing needs a second run" in i.value for i in app.info)
+
+
+def test_a_snapshot_run_can_be_the_baseline(sample, engine):
+    app = open_app("compare")
+    app.file_uploader(key="snapshots.files").set_value(
+        [("old.json", report.snapshot_json(sample, "old").encode(), "application/json")]).run()
+    options = app.selectbox(key="compare.baseline").options  # as shown
+    assert any(o.startswith("baseline · snapshot") for o in options), options
+    # AppTest cannot pick an option whose shown name differs from its value: set the value
+    snapshot = app.session_state["state.snapshots"][0]
+    app.session_state["compare.baseline"] = f"snapshot|{snapshot.key}|baseline"
+    app.run()
+    assert not app.exception and not app.error
+    assert "reranked against baseline (snapshot " in texts(app)
+    # the frozen baseline holds the live baseline's figures: the same differences
+    shown = table(app, "reranked")
+    for t in engine.tests:
+        if t.candidate == "reranked":
+            assert shown.loc[t.metric, "Difference"] == pytest.approx(t.difference, abs=1e-12)
+    assert any("a snapshot keeps only its figures" in i.value for i in app.info)
+
+
+def test_export_page_carries_the_comparison(sample, engine):
+    app = open_app("export")
+    assert app.code[0].value == report.summary_markdown(sample, engine).rstrip("\n")
+    labels = [b.proto.label for b in app.get("download_button")]
+    for label in ("Download report (HTML)", "Summary", "Per query", "Comparison",
+                  "Save snapshot"):
+        assert label in labels
+    assert "reranked, bm25 against baseline on 8 metrics, Holm correction" in texts(app)
+
+
+def test_every_chart_has_its_image_downloads():
+    for page, charts_shown in (("overview", 1), ("sweep", 1), ("heatmap", 1), ("compare", 3)):
+        labels = [b.proto.label for b in open_app(page).get("download_button")]
+        assert labels.count("PNG") == labels.count("SVG") == charts_shown, page
