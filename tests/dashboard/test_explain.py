@@ -25,7 +25,7 @@ def cases():
             yield pytest.param(conventions, k, id=f"{name}, K={k}")
 
 
-@pytest.mark.parametrize(("conventions", "k"), cases())
+@pytest.mark.parametrize(("conventions", "k"), list(cases()))
 def test_running_totals_reproduce_the_engine(conventions, k, sample_qrels):
     evaluation = load_sample(k, conventions)
     for query_id in evaluation.scored_ids:
