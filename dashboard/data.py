@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -328,7 +328,12 @@ def compare(view: View, options: CompareOptions, snapshots: Sequence[Snapshot]) 
         if not found:
             return Compared(error="The snapshot chosen as the baseline is no longer loaded.")
         snapshot = found[0].data
-    return _compare(view.key, options, view.evaluation, snapshot)
+    # the tests are cached without the correction and alpha, which only re-adjust p-values
+    tested = _compare(view.key, replace(options, correction="holm", alpha=0.05),
+                      view.evaluation, snapshot)
+    if tested.comparison is None:
+        return tested
+    return Compared(tested.comparison.adjusted(options.correction, options.alpha))
 
 
 # --------------------------------------------------------------------------- snapshots

@@ -24,7 +24,7 @@ identical floats.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -130,6 +130,22 @@ class Comparison:
     seed: int | None
     alpha: float
     tests: tuple[PairedTest, ...]
+
+    def adjusted(self, correction: str | None = None, alpha: float | None = None) -> Comparison:
+        """The same tests under another correction or alpha: only the adjustment is redone,
+        so a switch costs nothing (the flips, bootstrap and Wilcoxon are not rerun)."""
+        correction = self.correction if correction is None else correction
+        if correction not in _ADJUST:
+            raise ValueError(
+                f"correction must be one of {', '.join(_ADJUST)}, got {correction!r}"
+            )
+        alpha = self.alpha if alpha is None else _check_fraction("alpha", alpha)
+        p = _ADJUST[correction](np.array([t.p_randomization for t in self.tests]))
+        tests = tuple(
+            replace(test, p_adjusted=float(q), significant=bool(q < alpha))
+            for test, q in zip(self.tests, p, strict=True)
+        )
+        return replace(self, correction=correction, alpha=alpha, tests=tests)
 
     def test(self, candidate: str, metric: str) -> PairedTest:
         """The test of one candidate on one metric."""

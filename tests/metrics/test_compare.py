@@ -449,3 +449,19 @@ def test_adjusted_p_values_are_capped_monotone_and_ordered(p):
         assert ((adjusted >= raw) & (adjusted <= 1)).all()
         assert (np.diff(adjusted[order]) >= 0).all()
     assert (benjamini_hochberg(raw) <= holm(raw) + 1e-15).all()
+
+
+def test_adjusted_redoes_only_the_correction():
+    rng = np.random.default_rng(5)
+    scores = {
+        "base": {"m1": rng.random(30), "m2": rng.random(30)},
+        "cand": {"m1": rng.random(30), "m2": rng.random(30)},
+    }
+    ids = [f"q{i}" for i in range(30)]
+    holm_first = compare("base", scores, ids, n_permutations=2000, rng=3)
+    for correction, alpha in (("bh", 0.1), ("none", 0.01), ("holm", 0.05)):
+        fresh = compare("base", scores, ids, correction=correction, alpha=alpha,
+                        n_permutations=2000, rng=3)
+        assert holm_first.adjusted(correction, alpha) == fresh
+    with pytest.raises(ValueError, match="correction must be one of"):
+        holm_first.adjusted("bonferroni")
