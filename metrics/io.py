@@ -60,8 +60,20 @@ def _strings(names: pa.Array) -> np.ndarray:
     return names.to_numpy(zero_copy_only=False).astype(object)
 
 
+class _CodedRows:
+    """The per-row id strings of a Qrels or Run, built from the codes only when asked for."""
+
+    @cached_property
+    def query(self) -> np.ndarray:
+        return self.query_ids[self.query_code]
+
+    @cached_property
+    def doc(self) -> np.ndarray:
+        return _strings(self.doc_names)[self.doc_code]
+
+
 @dataclass(frozen=True, eq=False)
-class Qrels:
+class Qrels(_CodedRows):
     """The frozen query set and its judgments, one row per unique (query, doc) pair.
 
     Ids are kept as integer codes into tables of distinct values, so that aligning a run
@@ -84,18 +96,10 @@ class Qrels:
         return cls(source, query_ids, index_in(list(query), query_ids), doc_code, doc_names,
                    np.asarray(grade, dtype=np.int64), np.asarray(line, dtype=np.int64))
 
-    @cached_property
-    def query(self) -> np.ndarray:
-        return self.query_ids[self.query_code]
-
-    @cached_property
-    def doc(self) -> np.ndarray:
-        return _strings(self.doc_names)[self.doc_code]
-
 
 
 @dataclass(frozen=True, eq=False)
-class Run:
+class Run(_CodedRows):
     """Ranked lists: rows grouped by query (first-appearance order), best rank first.
 
     A repeated doc id stays in its slot; the report lists it. Ids are integer codes, as in
@@ -119,14 +123,6 @@ class Run:
         doc_code, doc_names = _encode(doc)
         return cls(name, source or name, _strings(query_ids), query_code, doc_code, doc_names,
                    np.arange(1, len(doc) + 1, dtype=np.int64))
-
-    @cached_property
-    def query(self) -> np.ndarray:
-        return self.query_ids[self.query_code]
-
-    @cached_property
-    def doc(self) -> np.ndarray:
-        return _strings(self.doc_names)[self.doc_code]
 
     @cached_property
     def repeats(self) -> tuple[np.ndarray, np.ndarray]:
