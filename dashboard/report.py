@@ -29,6 +29,7 @@ from dashboard import charts, frames, notes
 from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES, Evaluation
 from metrics.compare import CORRECTIONS, Comparison, compare_evaluation
 from metrics.output import format_interval
+from metrics.snapshot import dumps as snapshot_dumps
 from metrics.snapshot import evaluation_fingerprints, to_snapshot, tool_version
 
 __all__ = [
@@ -139,8 +140,7 @@ def comparison_csv(comparison: Comparison) -> str:
 def snapshot_json(evaluation: Evaluation, label: str | None = None) -> str:
     """The evaluation as a snapshot file (metrics.snapshot.to_snapshot), stamped now, written
     as metrics.snapshot.save writes it."""
-    data = to_snapshot(evaluation, label=label)
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"
+    return snapshot_dumps(to_snapshot(evaluation, label=label))
 
 
 def default_comparison(evaluation: Evaluation) -> Comparison | None:

@@ -48,6 +48,7 @@ __all__ = [
     "check_comparable",
     "compare_with_snapshot",
     "drift_rows",
+    "dumps",
     "evaluation_fingerprints",
     "fingerprint_qrels",
     "fingerprint_run",
@@ -162,12 +163,17 @@ def _dumps(data: dict) -> str:
         raise ValueError(f"snapshot is not plain JSON: {error}") from None
 
 
+def dumps(snapshot: Mapping, *, source: str = "<snapshot>") -> str:
+    """A snapshot as the text of its file (checked first): what save() writes."""
+    _check(snapshot, source)
+    return _dumps(dict(snapshot)) + "\n"
+
+
 def save(snapshot: Mapping, path: str | os.PathLike) -> None:
     """Write a snapshot as UTF-8 JSON (checked first, so a bad dict never leaves a bad file)."""
-    _check(snapshot, os.fspath(path))
-    text = _dumps(dict(snapshot))
+    text = dumps(snapshot, source=os.fspath(path))
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text + "\n")
+        handle.write(text)
 
 
 def load(path: str | os.PathLike) -> dict:
