@@ -8,6 +8,7 @@ Errors exit non-zero with one line naming the file, the line and the problem.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from metrics.compare import DEFAULT_PERMUTATIONS, compare_evaluation, metric_key
 from metrics.conventions import CHOICES, Conventions
 from metrics.evaluate import Evaluation
 from metrics.files import RunSource, evaluate_files
+from metrics.io import QRELS_FORMATS, RUN_FORMATS
 from metrics.measures import MEASURE_BY_KEY
 from metrics.output import comparison_dict, format_comparison, format_table, to_dict
 from metrics.sample import SAMPLE_K, load_sample
@@ -124,6 +126,10 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="a grade >= N is relevant for binary metrics (default 1)",
     )
+    parser.add_argument("--qrels-format", choices=("auto", *QRELS_FORMATS), default="auto",
+                        help="qrels file format (default: detected from the content)")
+    parser.add_argument("--run-format", choices=("auto", *RUN_FORMATS), default="auto",
+                        help="format of every --run file (default: detected from the content)")
     parser.add_argument("--confidence-level", type=confidence, default=0.95)
     parser.add_argument(
         "--seed",
@@ -160,7 +166,11 @@ def evaluation_from(args: argparse.Namespace) -> Evaluation:
         return load_sample(args.k or SAMPLE_K, conventions, sweep=args.sweep)
     if not args.run:
         raise UsageError("--qrels needs at least one --run")
-    return evaluate_files(args.qrels, args.run, args.k or USER_K, conventions, sweep=args.sweep)
+    runs = [dataclasses.replace(run, format=args.run_format) for run in args.run]
+    return evaluate_files(
+        args.qrels, runs, args.k or USER_K, conventions, qrels_format=args.qrels_format,
+        sweep=args.sweep,
+    )
 
 
 def print_load_report(evaluation: Evaluation) -> None:

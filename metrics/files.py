@@ -18,6 +18,7 @@ class RunSource:
     source: Source
     name: str | None = None  # defaults to the file name without its extension
     file_name: str | None = None  # needed when source is bytes (an upload)
+    format: str = "auto"  # detected from the content unless named
 
 
 def load_runs(
@@ -25,7 +26,9 @@ def load_runs(
 ) -> tuple[list[Run], dict[str, LoadReport]]:
     loaded, reports = [], {}
     for spec in runs:
-        run, report = load_run(spec.source, name=spec.file_name, order=order, run_name=spec.name)
+        run, report = load_run(
+            spec.source, name=spec.file_name, format=spec.format, order=order, run_name=spec.name
+        )
         if run.name in reports:
             raise ValueError(
                 f"{run.source}: a second run is named {run.name!r}; "
@@ -43,6 +46,7 @@ def evaluate_files(
     conventions: Conventions | None = None,
     *,
     qrels_name: str | None = None,
+    qrels_format: str = "auto",
     sweep: tuple[int, int] | None = None,
 ) -> Evaluation:
     """Load and score. Without qrels, the labels come from the first run's JSONL file, whose
@@ -52,7 +56,7 @@ def evaluate_files(
         raise ValueError("give at least one run")
     if qrels is None:
         qrels, qrels_name = runs[0].source, runs[0].file_name
-    labels, qrels_report = load_qrels(qrels, name=qrels_name)
+    labels, qrels_report = load_qrels(qrels, name=qrels_name, format=qrels_format)
     loaded, reports = load_runs(runs, order=conventions.order)
     return evaluate(
         labels, loaded, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report

@@ -139,3 +139,18 @@ def test_stdout_is_json_alone_in_a_real_process():
     )
     assert json.loads(result.stdout)["k"] == 5
     assert "lines read" in result.stderr
+
+
+def test_input_formats_can_be_named(tmp_path, capsys):
+    qrels = tmp_path / "labels.data"
+    qrels.write_text("query_id,doc_id,grade\nq1,a,2\nq2,b,1\n")
+    run = tmp_path / "system.data"
+    run.write_text(
+        '{"query_id": "q1", "retrieved": ["a", "x"]}\n{"query_id": "q2", "retrieved": ["b"]}\n'
+    )
+    code, out, _ = run_cli(capsys, "--qrels", str(qrels), "--qrels-format", "csv", "--run",
+                           str(run), "--run-format", "jsonl", "--k", "2", "--format", "json")
+    assert code == 0 and json.loads(out)["runs"][0]["summary"]["MRR@2"]["mean"] == 1.0
+    code, _, err = run_cli(capsys, "--qrels", str(qrels), "--qrels-format", "trec", "--run",
+                           str(run))
+    assert code == 1 and "labels.data" in err
