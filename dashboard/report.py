@@ -28,7 +28,7 @@ import vl_convert as vlc
 from dashboard import charts, frames, notes
 from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES, Evaluation
 from metrics.compare import CORRECTIONS, Comparison, compare_evaluation
-from metrics.output import format_interval
+from metrics.output import format_difference, format_interval
 from metrics.snapshot import dumps as snapshot_dumps
 from metrics.snapshot import evaluation_fingerprints, to_snapshot, tool_version
 
@@ -232,7 +232,7 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
                 _md(t.metric),
                 f"{t.before_mean:.3f}",
                 f"{t.after_mean:.3f}",
-                f"{t.difference:+.3f} [{t.low:+.3f}, {t.high:+.3f}]",
+                format_difference(t),
                 f"{t.wins}/{t.ties}/{t.losses}",
                 frames.format_p(t.p_adjusted),
                 frames.format_effect(t.effect_size),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics.compare import CORRECTIONS, Comparison
+from metrics.compare import CORRECTIONS, Comparison, PairedTest
 from metrics.diagnose import CLASS_MEANING
 from metrics.evaluate import Evaluation, RunEvaluation
 from metrics.measures import MEASURES, SUMMARY_MEASURES
@@ -73,6 +73,11 @@ def _records(columns: dict[str, list]) -> list[dict]:
 
 def format_interval(mean: float, low: float, high: float) -> str:
     return f"{mean:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def format_difference(test: PairedTest) -> str:
+    """A paired difference with its interval, signed: '+0.135 [-0.060, +0.384]'."""
+    return f"{test.difference:+.3f} [{test.low:+.3f}, {test.high:+.3f}]"
 
 
 def format_table(evaluation: Evaluation) -> str:
@@ -170,7 +175,7 @@ def format_comparison(evaluation: Evaluation, comparison: Comparison) -> str:
                 t.metric,
                 f"{t.before_mean:.3f}",
                 f"{t.after_mean:.3f}",
-                f"{t.difference:+.3f} [{t.low:+.3f}, {t.high:+.3f}]",
+                format_difference(t),
                 f"{t.wins}/{t.ties}/{t.losses}",
                 f"{t.p_randomization:.4f}",
                 f"{t.p_adjusted:.4f}",
