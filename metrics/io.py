@@ -23,6 +23,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from metrics.arrow import from_numbers, index_in, numbers, strings
+
 QRELS_FORMATS = ("trec", "beir", "csv", "jsonl")
 RUN_FORMATS = ("trec", "csv", "jsonl")
 RUN_ORDERS = ("score", "rank")
@@ -56,10 +58,6 @@ class LoadError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
-def _strings(names: pa.Array) -> np.ndarray:
-    return names.to_numpy(zero_copy_only=False).astype(object)
-
-
 class _CodedRows:
     """The per-row id strings of a Qrels or Run, built from the codes only when asked for."""
 
@@ -69,7 +67,7 @@ class _CodedRows:
 
     @cached_property
     def doc(self) -> np.ndarray:
-        return _strings(self.doc_names)[self.doc_code]
+        return strings(self.doc_names)[self.doc_code]
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,7 +119,7 @@ class Run(_CodedRows):
         doc = [d for docs in lists.values() for d in docs]
         query_code, query_ids = _encode(query)
         doc_code, doc_names = _encode(doc)
-        return cls(name, source or name, _strings(query_ids), query_code, doc_code, doc_names,
+        return cls(name, source or name, strings(query_ids), query_code, doc_code, doc_names,
                    np.arange(1, len(doc) + 1, dtype=np.int64))
 
     @cached_property
@@ -426,9 +424,9 @@ def _whitespace_table(src: _Source, layout: _Layout) -> tuple[dict[str, pa.Array
         else:
             return _pick(table, layout), np.arange(1, table.num_rows + 1, dtype=np.int64)
     lines = pc.ascii_trim_whitespace(_read_lines(src.raw))
-    rows = np.flatnonzero(pc.not_equal(lines, "").to_numpy(zero_copy_only=False))
+    rows = np.flatnonzero(numbers(pc.binary_length(lines)))
     tokens = pc.ascii_split_whitespace(lines.take(rows))
-    counts = pc.list_value_length(tokens).to_numpy(zero_copy_only=False)
+    counts = numbers(pc.list_value_length(tokens))
     ragged = np.flatnonzero(counts != layout.ncols)
     if len(ragged):
         raise _ragged(src, layout, int(rows[ragged[0]]) + 1, int(counts[ragged[0]]))
@@ -467,9 +465,9 @@ def _without_blank_lines(raw: bytes) -> tuple[pa.Buffer, np.ndarray]:
     lines = _read_lines(raw)
     keep = pc.not_equal(pc.ascii_trim_whitespace(lines), "")
     kept = lines.filter(keep)
-    one_list = pa.ListArray.from_arrays(pa.array([0, len(kept)], pa.int32()), kept)
+    one_list = pa.ListArray.from_arrays(from_numbers(np.array([0, len(kept)], np.int32)), kept)
     data = pc.binary_join(one_list, "\n")[0].as_buffer()
-    return data, np.flatnonzero(keep.to_numpy(zero_copy_only=False)).astype(np.int64) + 1
+    return data, np.flatnonzero(numbers(keep)).astype(np.int64) + 1
 
 
 def _read_lines(data: bytes) -> pa.Array:
@@ -535,7 +533,7 @@ def _clean_columns(
     if layout.delimiter is not None:  # CSV cells may be padded: "q1, d1, 2"
         columns = {role: pc.utf8_trim_whitespace(values) for role, values in columns.items()}
     for role in ("query", "doc"):
-        empty = np.flatnonzero(pc.equal(columns[role], "").to_numpy(zero_copy_only=False))
+        empty = np.flatnonzero(numbers(pc.binary_length(columns[role])) == 0)
         if len(empty):
             raise src.fail(int(lines[empty[0]]), f"empty {role} id")
     return columns
@@ -566,14 +564,14 @@ def _casts(target: pa.DataType) -> Callable[[pa.Array], bool]:
 
 def _to_int(src: _Source, values: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
     """Integers only: '2.0' and '1.5' are refused (trec_eval would truncate silently)."""
-    matches = pc.match_substring_regex(values, _INTEGER).to_numpy(zero_copy_only=False)
+    matches = numbers(pc.match_substring_regex(values, _INTEGER))
     if not matches.all():
         bad = int(np.argmin(matches))
         got = _show(values[bad].as_py())
         raise src.fail(int(lines[bad]), f"{what} must be an integer, got {got}")
     unsigned = pc.utf8_ltrim(values, characters="+")
     try:
-        return pc.cast(unsigned, pa.int64()).to_numpy()
+        return numbers(pc.cast(unsigned, pa.int64()))
     except pa.ArrowInvalid:
         bad = _first_failure(unsigned, _casts(pa.int64()))
         raise src.fail(
@@ -583,15 +581,15 @@ def _to_int(src: _Source, values: pa.Array, lines: np.ndarray, what: str) -> np.
 
 def _to_float(src: _Source, values: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
     try:
-        numbers = pc.cast(values, pa.float64()).to_numpy()
-        bad = np.flatnonzero(np.isnan(numbers))
+        floats = numbers(pc.cast(values, pa.float64()))
+        bad = np.flatnonzero(np.isnan(floats))
     except pa.ArrowInvalid:
         bad = [_first_failure(values, _casts(pa.float64()))]
     if len(bad):
         index = int(bad[0])
         got = _show(values[index].as_py())
         raise src.fail(int(lines[index]), f"{what} must be a number, got {got}")
-    return numbers
+    return floats
 
 
 # --- JSONL ------------------------------------------------------------------------------
@@ -761,7 +759,7 @@ def _encode(values: np.ndarray | pa.Array | list) -> tuple[np.ndarray, pa.Array]
     """Integer codes in first-appearance order and the arrow array of distinct strings."""
     values = values if isinstance(values, pa.Array) else pa.array(values, pa.string())
     encoded = pc.dictionary_encode(values.cast(pa.string()))
-    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
+    return numbers(encoded.indices).astype(np.int64), encoded.dictionary
 
 
 def _encode_blocks(values: np.ndarray | pa.Array | list) -> tuple[np.ndarray, pa.Array]:
@@ -771,19 +769,10 @@ def _encode_blocks(values: np.ndarray | pa.Array | list) -> tuple[np.ndarray, pa
     if len(values) < 2:
         return _encode(values)
     values = values.cast(pa.string())
-    changed = pc.not_equal(values[1:], values[:-1]).to_numpy(zero_copy_only=False)
+    changed = numbers(pc.not_equal(values[1:], values[:-1]))
     starts = np.flatnonzero(np.r_[True, changed])
-    block_codes, names = _encode(values.take(starts))
+    block_codes, names = _encode(values.take(from_numbers(starts)))
     return np.repeat(block_codes, np.diff(np.r_[starts, len(values)])), names
-
-
-def index_in(values: Sequence[str] | pa.Array, table: Sequence[str] | pa.Array) -> np.ndarray:
-    """Position of each value in table (distinct strings), -1 where absent: one arrow hash
-    pass, without pandas (whose import alone costs the command line ~0.4 s)."""
-    values = values if isinstance(values, pa.Array) else pa.array(values, pa.string())
-    table = table if isinstance(table, pa.Array) else pa.array(table, pa.string())
-    found = pc.index_in(values, value_set=table.cast(values.type))
-    return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
 def repeated_pairs(query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -856,7 +845,7 @@ def _finish_qrels(src: _Source, fmt: str, rows: _Rows) -> tuple[Qrels, LoadRepor
     ]
     keep = np.ones(len(lines), dtype=bool)
     keep[repeats] = False
-    query_ids = _strings(query_names)
+    query_ids = strings(query_names)
     if rows.query_ids is not None:  # JSONL: queries with an empty list belong to the set too
         query_codes = index_in(query_ids, rows.query_ids)[query_codes]
         query_ids = np.asarray(rows.query_ids, dtype=object)
@@ -917,19 +906,23 @@ def _finish_run(src: _Source, fmt: str, rows: _Rows, name: str) -> tuple[Run, Lo
     query_codes, query_names = _encode_blocks(rows.query)
     doc_codes, doc_names = _encode(rows.doc)
     keys = [("query", query_codes, "ascending"), *rows.sort_keys]
-    table = pa.table({key: values for key, values, _ in keys})
+    table = pa.table({key: _arrow(values) for key, values, _ in keys})
     order = pc.sort_indices(table, sort_keys=[(key, direction) for key, _, direction in keys])
-    order = order.to_numpy()  # a stable sort: equal keys keep their line order
+    order = numbers(order)  # a stable sort: equal keys keep their line order
     run = Run(
         name=name,
         source=src.name,
-        query_ids=_strings(query_names),
+        query_ids=strings(query_names),
         query_code=query_codes[order],
         doc_code=doc_codes[order],
         doc_names=doc_names,
         line=rows.line[order],
     )
     return run, _report(src, "run", fmt, rows, _run_repeats(run))
+
+
+def _arrow(values: np.ndarray | pa.Array) -> pa.Array:
+    return values if isinstance(values, pa.Array) else from_numbers(values)
 
 
 def _run_repeats(run: Run) -> list[ReportLine]:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from metrics.io import Qrels, Run, index_in
+from metrics.arrow import index_in
+from metrics.io import Qrels, Run
 
 
 @dataclass(frozen=True, eq=False)

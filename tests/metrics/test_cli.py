@@ -141,6 +141,30 @@ def test_stdout_is_json_alone_in_a_real_process():
     assert "lines read" in result.stderr
 
 
+# Runs the command line in a fresh interpreter, then names the heavy modules it imported.
+_IMPORTED_AFTER_MAIN = """
+import contextlib, io, sys
+from metrics.__main__ import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(sys.argv[1:])
+print(code, *sorted(m for m in ("pandas", "scipy", "streamlit") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("run_text", [None, "query_id,doc_id,rank\nq01,d01,1\nq02,d03,1\n"])
+def test_scoring_imports_neither_pandas_nor_scipy(tmp_path, run_text):
+    """pyarrow imports pandas on its first numpy conversion unless the loaders avoid it:
+    0.3 s of every command-line run (benchmarks/bench_engine.py --profile)."""
+    argv = ["--format", "json"]
+    if run_text is not None:
+        (tmp_path / "run.csv").write_text(run_text)
+        argv = ["--qrels", str(SAMPLE_DIR / "qrels.txt"), "--run", str(tmp_path / "run.csv"),
+                *argv]
+    result = subprocess.run([sys.executable, "-c", _IMPORTED_AFTER_MAIN, *argv],
+                            capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["0"], result.stdout
+
+
 def test_input_formats_can_be_named(tmp_path, capsys):
     qrels = tmp_path / "labels.data"
     qrels.write_text("query_id,doc_id,grade\nq1,a,2\nq2,b,1\n")
