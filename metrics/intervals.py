@@ -11,6 +11,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+_DRAWS_PER_BLOCK = 1 << 18
+
 
 @dataclass(frozen=True)
 class Interval:
@@ -51,9 +53,18 @@ def resample_counts(n: int, *, n_resamples: int, rng: np.random.Generator) -> np
     """
     if n == 0:
         return np.zeros((n_resamples, 0))
-    draws = rng.integers(0, n, size=(n_resamples, n))
-    flat = (draws + np.arange(n_resamples)[:, None] * n).ravel()
-    return np.bincount(flat, minlength=n_resamples * n).reshape(n_resamples, n).astype(float)
+    counts = np.empty((n_resamples, n))
+    # Blocks of ~2 MB of draws: one (n_resamples, n) draw array costs a fresh process
+    # 0.2 s of page faults (10,000 queries). The stream is the same as one draw of it all.
+    block = max(1, _DRAWS_PER_BLOCK // n)
+    for start in range(0, n_resamples, block):
+        rows = min(block, n_resamples - start)
+        draws = rng.integers(0, n, size=(rows, n))
+        draws += (np.arange(rows) * n)[:, None]
+        counts[start : start + rows] = np.bincount(draws.ravel(), minlength=rows * n).reshape(
+            rows, n
+        )
+    return counts
 
 
 def bootstrap_means(values: np.ndarray, counts: np.ndarray) -> np.ndarray:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from metrics.intervals import bootstrap, wilson
+from metrics.intervals import bootstrap, resample_counts, wilson
 from metrics.sample import load_sample
 
 
@@ -60,3 +60,14 @@ def test_confidence_level_widens_the_interval():
         assert wide.summary[key].high - wide.summary[key].low > (
             narrow.summary[key].high - narrow.summary[key].low
         )
+
+
+@pytest.mark.parametrize("n", [1, 7, 3_000])
+def test_resample_counts_are_one_draw_of_every_resample_whatever_the_blocks(n):
+    """Drawing in blocks saves memory; the counts must equal those of a single draw."""
+    n_resamples = 250
+    draws = np.random.default_rng(11).integers(0, n, size=(n_resamples, n))
+    expected = np.array([np.bincount(row, minlength=n) for row in draws], dtype=float)
+    counts = resample_counts(n, n_resamples=n_resamples, rng=np.random.default_rng(11))
+    np.testing.assert_array_equal(counts, expected)
+    assert (counts.sum(axis=1) == n).all()
