@@ -59,15 +59,11 @@ class LoadError(ValueError):
 
 
 class _CodedRows:
-    """The per-row id strings of a Qrels or Run, built from the codes only when asked for."""
+    """The per-row query id strings of a Qrels or Run, built from the codes when asked for."""
 
     @cached_property
     def query(self) -> np.ndarray:
         return self.query_ids[self.query_code]
-
-    @cached_property
-    def doc(self) -> np.ndarray:
-        return strings(self.doc_names)[self.doc_code]
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,23 +90,30 @@ class Qrels(_CodedRows):
         return cls(source, query_ids, index_in(list(query), query_ids), doc_code, doc_names,
                    np.asarray(grade, dtype=np.int64), np.asarray(line, dtype=np.int64))
 
+    @cached_property
+    def doc(self) -> np.ndarray:
+        return strings(self.doc_names)[self.doc_code]
+
 
 
 @dataclass(frozen=True, eq=False)
 class Run(_CodedRows):
     """Ranked lists: rows grouped by query (first-appearance order), best rank first.
 
-    A repeated doc id stays in its slot; the report lists it. Ids are integer codes, as in
-    Qrels; `query` and `doc` give the per-row strings.
+    A repeated doc id stays in its slot; the report lists it. Query ids are integer codes,
+    doc ids one arrow string column; `query` and `doc` give the per-row strings. A run
+    loaded against labels also holds, per row, its id's position among the labels' doc ids,
+    so that aligning it to those labels is integer work.
     """
 
     name: str
     source: str
     query_ids: np.ndarray  # the run's queries, in row order (distinct)
     query_code: np.ndarray  # int64 per row, into query_ids; non-decreasing
-    doc_code: np.ndarray  # int64 per row, into doc_names
-    doc_names: pa.Array  # distinct doc ids (arrow strings)
+    doc_ids: pa.Array  # per row (arrow strings)
     line: np.ndarray  # int64, 1-based source line of each row
+    labels: pa.Array | None = None  # the Qrels.doc_names that label_code points into
+    label_code: np.ndarray | None = None  # int64 per row, into labels; -1: not labelled
 
     @classmethod
     def from_lists(cls, name: str, lists: dict[str, list[str]], source: str | None = None) -> Run:
@@ -118,23 +121,41 @@ class Run(_CodedRows):
         query = [q for q, docs in lists.items() for _ in docs]
         doc = [d for docs in lists.values() for d in docs]
         query_code, query_ids = _encode(query)
-        doc_code, doc_names = _encode(doc)
-        return cls(name, source or name, strings(query_ids), query_code, doc_code, doc_names,
-                   np.arange(1, len(doc) + 1, dtype=np.int64))
+        return cls(name, source or name, strings(query_ids), query_code,
+                   pa.array(doc, pa.string()), np.arange(1, len(doc) + 1, dtype=np.int64))
+
+    def labelled_by(self, qrels: Qrels) -> Run:
+        """The same run with each row's position among the qrels' doc ids (one hash pass)."""
+        run = replace(self, labels=qrels.doc_names,
+                      label_code=index_in(self.doc_ids, qrels.doc_names))
+        run.__dict__.update(self._computed())
+        return run
+
+    def codes_in(self, doc_names: pa.Array) -> np.ndarray:
+        """Per row: the position of its id among doc_names, -1 where absent; already known
+        when the run was loaded against those labels."""
+        if self.labels is doc_names:
+            return self.label_code
+        return index_in(self.doc_ids, doc_names)
+
+    @cached_property
+    def doc(self) -> np.ndarray:
+        return strings(self.doc_ids)
 
     @cached_property
     def repeats(self) -> tuple[np.ndarray, np.ndarray]:
         """Rows that repeat an id higher in their query's list, and the row of its first
         occurrence; computed once, for the load report and for alignment."""
-        return repeated_pairs(self.query_code, self.doc_code)
+        return repeated_ids(self.query_code, self.doc_ids)
 
     def renamed(self, name: str) -> Run:
         """The same run under another name, keeping what was already computed from it."""
         run = replace(self, name=name)
-        run.__dict__.update(
-            {key: value for key, value in self.__dict__.items() if key in _RUN_CACHE}
-        )
+        run.__dict__.update(self._computed())
         return run
+
+    def _computed(self) -> dict[str, object]:
+        return {key: value for key, value in self.__dict__.items() if key in _RUN_CACHE}
 
     @cached_property
     def repeat(self) -> np.ndarray:
@@ -790,6 +811,28 @@ def repeated_pairs(query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.n
     return candidates[repeats], candidates[first[inverse[repeats]]]
 
 
+def repeated_ids(query: np.ndarray, doc_ids: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """repeated_pairs for a run's doc id strings: one stable arrow sort by (query, id) puts
+    equal pairs side by side, cheaper than hashing a million ids into codes."""
+    empty = np.zeros(0, dtype=np.int64)
+    if len(doc_ids) < 2:
+        return empty, empty
+    table = pa.table({"query": from_numbers(query), "doc": doc_ids})
+    order = numbers(pc.sort_indices(table, sort_keys=[("query", "ascending"),
+                                                      ("doc", "ascending")])).astype(np.int64)
+    docs = doc_ids.take(from_numbers(order))
+    queries = query[order]
+    same = numbers(pc.equal(docs[1:], docs[:-1])) & (queries[1:] == queries[:-1])
+    later = np.flatnonzero(same) + 1  # sorted positions holding a repeat
+    if not len(later):
+        return empty, empty
+    start = np.r_[True, ~same]  # each run of equal pairs starts at its first occurrence
+    first = order[np.maximum.accumulate(np.where(start, np.arange(len(order)), 0))]
+    rows = order[later]
+    by_row = np.argsort(rows)
+    return rows[by_row], first[later][by_row]
+
+
 def _report(src: _Source, kind: str, fmt: str, rows: _Rows, repeats: list) -> LoadReport:
     return LoadReport(
         source=src.name, kind=kind, format=fmt, lines_read=rows.lines_read,
@@ -866,7 +909,7 @@ def _finish_qrels(src: _Source, fmt: str, rows: _Rows) -> tuple[Qrels, LoadRepor
 
 def load_run(
     source: str | os.PathLike | bytes, *, name: str | None = None, format: str = "auto",
-    order: str = "score", run_name: str | None = None,
+    order: str = "score", run_name: str | None = None, labels: Qrels | None = None,
 ) -> tuple[Run, LoadReport]:
     """Read a run: TREC (`qid Q0 docid rank score tag`), CSV/TSV with a
     `query_id,doc_id,rank[,score]` header, or JSONL (`{"query_id": ..., "retrieved": [ids]}`).
@@ -876,6 +919,8 @@ def load_run(
     `order="rank"` by the rank column, ties in line order. CSV runs follow their rank column,
     JSONL lists their own order; `order` does not apply to them. The run is named
     `run_name`, by default the file without its extensions (`baseline.run.gz` -> `baseline`).
+    Given `labels`, its ids are matched to the labels' doc ids while loading (see
+    `Run.labelled_by`), so that aligning the run to those labels does no string work.
     """
     _check_choice("format", format, ("auto", *RUN_FORMATS))
     _check_choice("order", order, RUN_ORDERS)
@@ -887,7 +932,8 @@ def load_run(
         columns, lines = _read_table(src, _layout(src, "run", fmt))
         rows = _Rows(columns["query"], columns["doc"], lines, len(lines))
         rows.sort_keys = _run_sort_keys(src, fmt, order, columns, lines)
-    return _finish_run(src, fmt, rows, run_name or _run_name(src.name))
+    run, report = _finish_run(src, fmt, rows, run_name or _run_name(src.name))
+    return (run if labels is None else run.labelled_by(labels)), report
 
 
 def _run_sort_keys(
@@ -904,18 +950,18 @@ def _run_sort_keys(
 
 def _finish_run(src: _Source, fmt: str, rows: _Rows, name: str) -> tuple[Run, LoadReport]:
     query_codes, query_names = _encode_blocks(rows.query)
-    doc_codes, doc_names = _encode(rows.doc)
+    doc = rows.doc if isinstance(rows.doc, pa.Array) else pa.array(rows.doc, pa.string())
     keys = [("query", query_codes, "ascending"), *rows.sort_keys]
     table = pa.table({key: _arrow(values) for key, values, _ in keys})
     order = pc.sort_indices(table, sort_keys=[(key, direction) for key, _, direction in keys])
-    order = numbers(order)  # a stable sort: equal keys keep their line order
+    order = numbers(order).astype(np.int64)  # a stable sort: equal keys keep their line order
+    in_order = bool((order[1:] > order[:-1]).all())  # often so: then no copy of the ids
     run = Run(
         name=name,
         source=src.name,
         query_ids=strings(query_names),
         query_code=query_codes[order],
-        doc_code=doc_codes[order],
-        doc_names=doc_names,
+        doc_ids=doc.cast(pa.string()) if in_order else doc.take(from_numbers(order)),
         line=rows.line[order],
     )
     return run, _report(src, "run", fmt, rows, _run_repeats(run))
@@ -936,7 +982,7 @@ def _run_repeats(run: Run) -> list[ReportLine]:
     return [
         ReportLine(
             int(run.line[row]),
-            f"repeat of {run.doc_names[run.doc_code[row]].as_py()} at rank {rank[row]} "
+            f"repeat of {run.doc_ids[int(row)].as_py()} at rank {rank[row]} "
             f"(first at rank {rank[earlier]}): "
             "keeps its rank slot, scores nothing",
         )

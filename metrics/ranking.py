@@ -110,49 +110,57 @@ def _positions(group: np.ndarray, counts: np.ndarray) -> np.ndarray:
 def align(query_set: QuerySet, run: Run, *, width: int = 1) -> AlignedRun:
     """Place the run's lists on the query set's rows; run queries absent from the qrels are
     ignored and reported by line."""
+    n_queries = len(query_set.query_ids)
     query_of = index_in(run.query_ids, query_set.query_ids)
     query_codes = query_of[run.query_code]
     known = query_codes >= 0
     ignored_queries = tuple(str(q) for q in run.query_ids[query_of < 0])
-    rows = np.flatnonzero(known)
-    q = query_codes[rows]
-    counts = np.bincount(q, minlength=len(query_set.query_ids))
-    # run rows are grouped by query in rank order, so a stable sort keeps the ranks
-    order = np.argsort(q, kind="stable")
-    rows, q = rows[order], q[order]
-    rank = _positions(q, counts)
+    rows = np.arange(len(known)) if known.all() else np.flatnonzero(known)
+    q = query_codes if len(rows) == len(known) else query_codes[rows]
+    if (q[1:] < q[:-1]).any():  # lists not in qrels order: a stable sort keeps the ranks
+        order = np.argsort(q, kind="stable")
+        rows, q = rows[order], q[order]
+    counts = np.bincount(q, minlength=n_queries)
     width = max(int(width), int(counts.max(initial=0)), 1)
+    # each row's slot in the flattened dense arrays: row q, column = position in its list
+    group_start = np.cumsum(counts) - counts
+    cell = np.arange(len(q)) + np.repeat(np.arange(n_queries) * width - group_start, counts)
     first = ~run.repeat[rows]
 
-    doc_codes = index_in(run.doc_names, query_set._doc_names)[run.doc_code[rows]]
-    keys = q.astype(np.int64) * max(len(query_set._doc_names), 1) + doc_codes
-    labelled = (doc_codes >= 0) & first
-    grade = np.zeros(len(rows), dtype=np.int64)
-    if len(query_set._sorted_keys):
+    # only a row whose id carries some label, at its first occurrence, can be judged
+    doc_codes = run.codes_in(query_set._doc_names)[rows]
+    candidates = np.flatnonzero((doc_codes >= 0) & first)
+    judged_cells, judged_grades = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    if len(query_set._sorted_keys) and len(candidates):
+        n_docs = max(len(query_set._doc_names), 1)
+        keys = q[candidates] * n_docs + doc_codes[candidates]
         found = np.searchsorted(query_set._sorted_keys, keys)
         found = np.minimum(found, len(query_set._sorted_keys) - 1)
-        labelled &= query_set._sorted_keys[found] == keys
-        grade = np.where(labelled, query_set._sorted_grades[found], 0)
-    else:
-        labelled[:] = False
+        match = query_set._sorted_keys[found] == keys
+        judged_cells = cell[candidates[match]]
+        judged_grades = query_set._sorted_grades[found[match]]
 
-    shape = (len(query_set.query_ids), width)
-    dense = {name: np.zeros(shape, dtype=bool) for name in ("judged", "repeat", "returned")}
-    grade_dense = np.zeros(shape, dtype=np.int64)
-    row_dense = np.full(shape, -1, dtype=np.int64)
-    grade_dense[q, rank] = grade
-    dense["judged"][q, rank] = labelled
-    dense["repeat"][q, rank] = ~first
-    dense["returned"][q, rank] = True
-    row_dense[q, rank] = rows
+    size = n_queries * width
+    grade = np.zeros(size, dtype=np.int64)
+    grade[judged_cells] = judged_grades
+    judged = np.zeros(size, dtype=bool)
+    judged[judged_cells] = True
+    repeat = np.zeros(size, dtype=bool)
+    repeat[cell[~first]] = True
+    returned = np.zeros(size, dtype=bool)
+    returned[cell] = True
+    row = np.full(size, -1, dtype=np.int64)
+    row[cell] = rows
+    shape = (n_queries, width)
+    grade, judged = grade.reshape(shape), judged.reshape(shape)
     return AlignedRun(
         name=run.name,
-        grade=grade_dense,
-        relevant=dense["judged"] & (grade_dense >= query_set.relevance_level),
-        judged=dense["judged"],
-        repeat=dense["repeat"],
-        returned=dense["returned"],
-        row=row_dense,
+        grade=grade,
+        relevant=judged & (grade >= query_set.relevance_level),
+        judged=judged,
+        repeat=repeat.reshape(shape),
+        returned=returned.reshape(shape),
+        row=row.reshape(shape),
         answered=counts > 0,
         ignored_lines=run.line[~known],
         ignored_queries=ignored_queries,

@@ -718,6 +718,17 @@ def test_renamed_run_keeps_its_lists_and_computed_repeats():
     assert renamed.doc.tolist() == ["x", "x", "y"]
 
 
+def _repeats_by_loop(pairs: list[tuple]) -> tuple[list[int], list[int]]:
+    seen, rows, firsts = {}, [], []
+    for row, pair in enumerate(pairs):
+        if pair in seen:
+            rows.append(row)
+            firsts.append(seen[pair])
+        else:
+            seen[pair] = row
+    return rows, firsts
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 6)), max_size=40))
 def test_repeated_pairs_match_a_plain_loop(pairs):
@@ -725,12 +736,45 @@ def test_repeated_pairs_match_a_plain_loop(pairs):
 
     query = np.array([q for q, _ in pairs], dtype=np.int64)
     doc = np.array([d for _, d in pairs], dtype=np.int64)
-    seen, expected_rows, expected_first = {}, [], []
-    for row, pair in enumerate(pairs):
-        if pair in seen:
-            expected_rows.append(row)
-            expected_first.append(seen[pair])
-        else:
-            seen[pair] = row
     rows, first = repeated_pairs(query, doc)
-    assert rows.tolist() == expected_rows and first.tolist() == expected_first
+    assert (rows.tolist(), first.tolist()) == _repeats_by_loop(pairs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["a", "b", "ab", "B", "é", ""])),
+                max_size=40))
+def test_repeated_ids_of_strings_match_a_plain_loop(pairs):
+    """The run's repeats come from one arrow sort by (query, id): first occurrences must be
+    the earliest rows and the repeats come back in row order."""
+    import pyarrow as pa
+
+    from metrics.io import repeated_ids
+
+    query = np.array([q for q, _ in pairs], dtype=np.int64)
+    rows, first = repeated_ids(query, pa.array([d for _, d in pairs], pa.string()))
+    assert (rows.tolist(), first.tolist()) == _repeats_by_loop(pairs)
+
+
+def test_a_run_loaded_against_labels_aligns_as_one_loaded_alone(tmp_path):
+    """load_run(labels=) codes ids by the labels' doc ids; align must give the same arrays
+    as its own string join, including for ids the labels lack and for repeats."""
+    from metrics.ranking import align, prepare_query_set
+
+    qrels_path = write(tmp_path, "q.txt", "q1 0 a 2\nq1 0 b 0\nq2 0 c 1\nq3 0 a 1\n")
+    run_text = "".join(
+        f"{q} Q0 {d} {rank} {10 - rank} t\n"
+        for q, docs in {"q2": "xcc", "q1": "zbaa", "q9": "a"}.items()
+        for rank, d in enumerate(docs, 1)
+    )
+    run_path = write(tmp_path, "r.run", run_text)
+    qrels, _ = load_qrels(qrels_path)
+    labelled, _ = load_run(run_path, labels=qrels)
+    alone, _ = load_run(run_path)
+    assert labelled.labels is qrels.doc_names and alone.labels is None
+    assert labelled.label_code.tolist() == [-1, 2, 2, -1, 1, 0, 0, 0]
+    query_set = prepare_query_set(qrels)
+    a, b = align(query_set, labelled, width=5), align(query_set, alone, width=5)
+    for field in ("grade", "relevant", "judged", "repeat", "returned", "row", "answered"):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field), err_msg=field)
+    assert a.grade.tolist()[:2] == [[0, 0, 2, 0, 0], [0, 1, 0, 0, 0]]
+    assert a.repeat.sum() == 2 and a.ignored_queries == ("q9",)
