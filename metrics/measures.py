@@ -147,32 +147,40 @@ def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return out
 
 
-def _pad(array: np.ndarray, width: int) -> np.ndarray:
-    if array.shape[1] >= width:
-        return array[:, :width]
-    return np.pad(array, ((0, 0), (0, width - array.shape[1])))
+def _per_count(numerator: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """numerator / count for a count that is 0 only where the numerator is 0 too (no hits
+    when no id is relevant, ...): 0 there, and a plain division everywhere else."""
+    return numerator / np.maximum(count, 1)
 
 
 def gains(grades: np.ndarray, gain: str) -> np.ndarray:
-    positive = np.clip(grades, 0, None).astype(float)
+    positive = np.maximum(grades, 0, dtype=float)  # grades <= 0 give no gain
     return positive if gain == "linear" else np.exp2(positive) - 1
+
+
+def _ideal_dcg(ideal: np.ndarray, discount: np.ndarray, gain: str) -> np.ndarray:
+    """IDCG at every K: the cumulative DCG of the best order, flat once the grades run out."""
+    columns = min(ideal.shape[1], len(discount))
+    best = np.cumsum(gains(ideal[:, :columns], gain) / discount[:columns], axis=1)
+    idcg = np.empty((ideal.shape[0], len(discount)))
+    idcg[:, :columns] = best
+    idcg[:, columns:] = best[:, -1:]
+    return idcg
 
 
 def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> Scores:
     width = run.width
     cutoff = np.arange(1, width + 1, dtype=float)
-    relevant = run.relevant.astype(float)
-    hits = np.cumsum(relevant, axis=1)
-    n_relevant = query_set.n_relevant[:, None].astype(float)
+    hits = np.cumsum(run.relevant, axis=1, dtype=np.int32)
+    n_relevant = query_set.n_relevant[:, None]
     denominator = (
-        np.broadcast_to(n_relevant, hits.shape)
-        if conventions.recall_denominator == "all"
-        else np.minimum(n_relevant, cutoff)
+        n_relevant if conventions.recall_denominator == "all" else np.minimum(n_relevant, cutoff)
     )
 
     precision = hits / cutoff
-    recall = _ratio(hits, denominator)
-    f1 = _ratio(2 * precision * recall, precision + recall)
+    recall = _per_count(hits, denominator)
+    # 2PR / (P + R) with P = hits / K and R = hits / D is 2 hits / (D + K), and 0 without hits
+    f1 = 2 * hits / (denominator + cutoff)
 
     any_relevant = run.relevant.any(axis=1)
     first = np.where(any_relevant, run.relevant.argmax(axis=1) + 1, 0)
@@ -180,27 +188,27 @@ def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> S
         (first[:, None] > 0) & (first[:, None] <= cutoff), 1 / np.maximum(first, 1)[:, None], 0.0
     )
 
-    precision_sum = np.cumsum(relevant * precision, axis=1)
-    ap = _ratio(precision_sum, denominator)
-    context_precision = _ratio(precision_sum, hits)
+    precision_sum = np.cumsum(run.relevant * precision, axis=1)
+    ap = _per_count(precision_sum, denominator)
+    context_precision = _per_count(precision_sum, hits)
     if conventions.rr == "full":
         rr = np.broadcast_to(rr[:, -1:], rr.shape).copy()
     if conventions.ap == "full":
         # over the query's own list: min(R, K) becomes min(R, its list length), so a score
         # does not depend on how long the other runs' lists are
-        length = run.list_length[:, None].astype(float)
+        length = run.list_length[:, None]
         full_denominator = (
             n_relevant
             if conventions.recall_denominator == "all"
             else np.minimum(n_relevant, length)
         )
-        ap = np.broadcast_to(_ratio(precision_sum[:, -1:], full_denominator), ap.shape).copy()
+        ap = np.broadcast_to(_per_count(precision_sum[:, -1:], full_denominator), ap.shape).copy()
 
     discount = np.log2(cutoff + 1)
     dcg = np.cumsum(gains(run.grade, conventions.gain) / discount, axis=1)
-    idcg = np.cumsum(gains(_pad(query_set.ideal, width), conventions.gain) / discount, axis=1)
+    idcg = _ideal_dcg(query_set.ideal, discount, conventions.gain)
 
-    returned = np.cumsum(run.returned, axis=1)
+    returned = np.cumsum(run.returned, axis=1, dtype=np.int32)
     values = {
         "P": precision,
         "R": recall,
@@ -212,6 +220,6 @@ def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> S
         "IDCG": idcg,
         "nDCG": _ratio(dcg, idcg),
         "CP": context_precision,
-        "Judged": _ratio(np.cumsum(run.judged, axis=1).astype(float), returned.astype(float)),
+        "Judged": _per_count(np.cumsum(run.judged, axis=1, dtype=np.int32), returned),
     }
     return Scores(values=values, first_relevant_rank=first, hits=hits, noise=returned - hits)
