@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from metrics.conventions import Conventions
@@ -56,8 +57,14 @@ def evaluate_files(
         raise ValueError("give at least one run")
     if qrels is None:
         qrels, qrels_name = runs[0].source, runs[0].file_name
-    labels, qrels_report = load_qrels(qrels, name=qrels_name, format=qrels_format)
-    loaded, reports = load_runs(runs, order=conventions.order)
+    # The labels load in a second thread while the runs load: arrow and numpy release the
+    # GIL for most of the work. A bad qrels file is still the error reported first.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(load_qrels, qrels, name=qrels_name, format=qrels_format)
+        try:
+            loaded, reports = load_runs(runs, order=conventions.order)
+        finally:
+            labels, qrels_report = pending.result()
     return evaluate(
         labels, loaded, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report
     )

@@ -178,3 +178,16 @@ def test_input_formats_can_be_named(tmp_path, capsys):
     code, _, err = run_cli(capsys, "--qrels", str(qrels), "--qrels-format", "trec", "--run",
                            str(run))
     assert code == 1 and "labels.data" in err
+
+
+def test_with_both_files_bad_the_qrels_error_comes_first(tmp_path, capsys):
+    """The qrels load in a thread beside the runs; its error must still be the one shown."""
+    (tmp_path / "labels.txt").write_text("q1 0 d1 high\n")
+    (tmp_path / "system.run").write_text("q1 Q0 d1\n")
+    code, _, err = run_cli(capsys, "--qrels", str(tmp_path / "labels.txt"), "--run",
+                           str(tmp_path / "system.run"))
+    assert code == 1 and "labels.txt, line 1" in err and "system.run" not in err
+    (tmp_path / "labels.txt").write_text("q1 0 d1 1\n")
+    code, _, err = run_cli(capsys, "--qrels", str(tmp_path / "labels.txt"), "--run",
+                           str(tmp_path / "system.run"))
+    assert code == 1 and "system.run, line 1" in err
