@@ -18,6 +18,45 @@ from metrics.io import Qrels, Run
 
 
 @dataclass(frozen=True, eq=False)
+class Judgments:
+    """Grades by (query code, doc code). An id judged for one query only, the usual case,
+    is found with one gather; the ids judged for several queries by a binary search over
+    their sorted (query, doc) keys."""
+
+    n_docs: int
+    only_query: np.ndarray  # per doc: the one query it is judged for, -1 when several
+    only_grade: np.ndarray  # per doc: its grade there
+    shared_keys: np.ndarray  # query * n_docs + doc of the other judgments, sorted
+    shared_grades: np.ndarray
+
+    @classmethod
+    def of(cls, qrels: Qrels) -> Judgments:
+        n_docs = max(len(qrels.doc_names), 1)
+        doc, query, grade = qrels.doc_code, qrels.query_code, qrels.grade.astype(np.int64)
+        alone = np.bincount(doc, minlength=n_docs)[doc] == 1
+        only_query = np.full(n_docs, -1, dtype=np.int64)
+        only_query[doc[alone]] = query[alone]
+        only_grade = np.zeros(n_docs, dtype=np.int64)
+        only_grade[doc[alone]] = grade[alone]
+        keys = query[~alone] * n_docs + doc[~alone]
+        order = np.argsort(keys, kind="stable")
+        return cls(n_docs, only_query, only_grade, keys[order], grade[~alone][order])
+
+    def lookup(self, query: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(judged, grade) for each pair of codes; every doc code must index a judged id."""
+        owner = self.only_query[doc]
+        judged = owner == query
+        grade = self.only_grade[doc]
+        shared = np.flatnonzero(owner < 0)
+        if len(shared):
+            keys = query[shared] * self.n_docs + doc[shared]
+            at = np.minimum(np.searchsorted(self.shared_keys, keys), len(self.shared_keys) - 1)
+            judged[shared] = self.shared_keys[at] == keys
+            grade[shared] = self.shared_grades[at]
+        return judged, np.where(judged, grade, 0)
+
+
+@dataclass(frozen=True, eq=False)
 class QuerySet:
     """The qrels side, prepared once per (qrels, relevance level) and shared by every run."""
 
@@ -25,9 +64,8 @@ class QuerySet:
     n_relevant: np.ndarray  # (n_queries,) ids with grade >= relevance level
     ideal: np.ndarray  # (n_queries, max positive judgments) positive grades, descending, 0-padded
     relevance_level: int
-    _doc_names: pa.Array  # the qrels' distinct doc ids; judgment keys code docs into it
-    _sorted_keys: np.ndarray  # query * n_docs + doc code of every judgment, sorted
-    _sorted_grades: np.ndarray
+    _doc_names: pa.Array  # the qrels' distinct doc ids, which Judgments' doc codes index
+    _judgments: Judgments
 
     @property
     def scored(self) -> np.ndarray:
@@ -71,8 +109,6 @@ def prepare_query_set(qrels: Qrels, *, relevance_level: int = 1) -> QuerySet:
     query_codes = qrels.query_code
     if (query_codes < 0).any():
         raise ValueError(f"{qrels.source}: judgment rows name a query outside query_ids")
-    keys = query_codes * max(len(qrels.doc_names), 1) + qrels.doc_code
-    order = np.argsort(keys, kind="stable")
     grades = qrels.grade.astype(np.int64)
     n_queries = len(qrels.query_ids)
     n_relevant = np.bincount(
@@ -84,8 +120,7 @@ def prepare_query_set(qrels: Qrels, *, relevance_level: int = 1) -> QuerySet:
         ideal=_ideal_grades(query_codes, grades, n_queries),
         relevance_level=relevance_level,
         _doc_names=qrels.doc_names,
-        _sorted_keys=keys[order],
-        _sorted_grades=grades[order],
+        _judgments=Judgments.of(qrels),
     )
 
 
@@ -130,15 +165,8 @@ def align(query_set: QuerySet, run: Run, *, width: int = 1) -> AlignedRun:
     # only a row whose id carries some label, at its first occurrence, can be judged
     doc_codes = run.codes_in(query_set._doc_names)[rows]
     candidates = np.flatnonzero((doc_codes >= 0) & first)
-    judged_cells, judged_grades = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    if len(query_set._sorted_keys) and len(candidates):
-        n_docs = max(len(query_set._doc_names), 1)
-        keys = q[candidates] * n_docs + doc_codes[candidates]
-        found = np.searchsorted(query_set._sorted_keys, keys)
-        found = np.minimum(found, len(query_set._sorted_keys) - 1)
-        match = query_set._sorted_keys[found] == keys
-        judged_cells = cell[candidates[match]]
-        judged_grades = query_set._sorted_grades[found[match]]
+    found, grades = query_set._judgments.lookup(q[candidates], doc_codes[candidates])
+    judged_cells, judged_grades = cell[candidates[found]], grades[found]
 
     size = n_queries * width
     grade = np.zeros(size, dtype=np.int64)
