@@ -9,14 +9,19 @@ alternating (the order flips every repetition); the table shows medians.
 
 (a) in process, on already-parsed inputs: what pytrec_eval computes, nothing more.
     engine:    prepare_query_set + align + measures.compute on the Qrels/Run from
-               `metrics.load_qrels`/`metrics.load_run`: the join of the run to the labels and
-               P, R, F1, Hit, RR, AP, DCG, IDCG, nDCG, CP and Judged at every K = 1..100.
+               `metrics.load_qrels` and `metrics.load_run(..., labels=qrels)`: the join of
+               the run to the labels and P, R, F1, Hit, RR, AP, DCG, IDCG, nDCG, CP and
+               Judged at every K = 1..100. Loading against the labels codes each run id by
+               its position among the labelled ids (the command line loads so), so the join
+               is integer work; the info row "run loaded alone" adds the string join.
     reference: `pytrec_eval.RelevanceEvaluator(qrels_dict, measures).evaluate(run_dict)` with
                P, recall, map_cut and ndcg_cut at every cutoff 1..100 plus recip_rank;
                evaluator construction included, building the dicts excluded.
-    Info rows (no target): the whole `metrics.evaluate(qrels, [run], 10, sweep=(1, 100))`,
+    Info rows (no target): the same on a run loaded without labels, whose ids align()
+    then matches to the labels' in one arrow hash pass; the whole
+    `metrics.evaluate(qrels, [run], 10, sweep=(1, 100))`,
     which adds the query classes, k suggestion, diagnosis and the 1,000-resample bootstrap;
-    loading, `load_qrels` + `load_run` against the plain line loop of
+    loading, `load_qrels` + `load_run(labels=)` against the plain line loop of
     benchmarks/pytrec_eval_script.py that builds the dicts; "measures.compute alone", the
     vectorised pass on already aligned arrays.
 (b) end to end, whole processes, output to /dev/null (start-up, imports, parsing, JSON):
@@ -37,6 +42,7 @@ measures, bootstrap and the rest of evaluate, building the JSON dict and writing
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -137,7 +143,9 @@ def bench(qrels_path: Path, run_path: Path, repeats: int) -> tuple[list[Row], fl
     # (a) loading (info) and evaluating, in process
     loaded = alternating(
         {
-            "engine": lambda: (metrics.load_qrels(qrels_path), metrics.load_run(run_path)),
+            "engine": lambda: metrics.load_run(
+                run_path, labels=metrics.load_qrels(qrels_path)[0]
+            ),
             "reference": lambda: (
                 reference.read_qrels(str(qrels_path)),
                 reference.read_run(str(run_path)),
@@ -146,7 +154,8 @@ def bench(qrels_path: Path, run_path: Path, repeats: int) -> tuple[list[Row], fl
         repeats,
     )
     qrels, _ = metrics.load_qrels(qrels_path)
-    run, _ = metrics.load_run(run_path)
+    run, _ = metrics.load_run(run_path, labels=qrels)
+    run_alone, _ = metrics.load_run(run_path)
     qrels_dict = reference.read_qrels(str(qrels_path))
     run_dict = reference.read_run(str(run_path))
     query_set = prepare_query_set(qrels)
@@ -165,6 +174,7 @@ def bench(qrels_path: Path, run_path: Path, repeats: int) -> tuple[list[Row], fl
                 qrels_dict, reference.MEASURES
             ).evaluate(run_dict),
             "measures": lambda: join_and_measure(qrels, run),
+            "string join": lambda: join_and_measure(qrels, run_alone),
             "compute": lambda: compute(query_set, aligned, conventions),
         },
         repeats,
@@ -175,6 +185,10 @@ def bench(qrels_path: Path, run_path: Path, repeats: int) -> tuple[list[Row], fl
     del results
     rows.append(
         Row("a. join + measures, in process", evaluated["measures"], evaluated["reference"], 10)
+    )
+    rows.append(
+        Row("   run loaded alone: + string join (info)", evaluated["string join"],
+            evaluated["reference"])
     )
     rows.append(
         Row("   whole evaluate, + summary (info)", evaluated["engine"], evaluated["reference"])
@@ -290,6 +304,7 @@ def _ratio(value: float | None) -> str:
 def profile(qrels_path: Path, run_path: Path, repeats: int) -> None:
     """Stages of `python -m metrics ... --format json`, each a median of `repeats` runs."""
     import metrics
+    from metrics.__main__ import write_json
     from metrics.measures import compute
     from metrics.output import to_dict
     from metrics.ranking import align, prepare_query_set
@@ -303,19 +318,19 @@ def profile(qrels_path: Path, run_path: Path, repeats: int) -> None:
         {"bare": lambda: run_process(bare), "imports": lambda: run_process(imports)}, repeats
     )
     qrels, _ = metrics.load_qrels(qrels_path)
-    run, _ = metrics.load_run(run_path)
+    run, _ = metrics.load_run(run_path)  # as the command line loads it: alone, beside the qrels
     query_set = prepare_query_set(qrels)
     aligned = align(query_set, run, width=SWEEP[1])
     evaluation = metrics.evaluate(qrels, [run], K, sweep=SWEEP)
     document = to_dict(evaluation)
-    with open(os.devnull, "w") as sink:
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
         stages = [
             ("interpreter start-up", start_up["bare"].wall),
             ("imports (import metrics.__main__)", start_up["imports"].wall - start_up["bare"].wall),
-            ("load_qrels", median(lambda: metrics.load_qrels(qrels_path))),
+            ("load_qrels (beside load_run)", median(lambda: metrics.load_qrels(qrels_path))),
             ("load_run", median(lambda: metrics.load_run(run_path))),
             ("evaluate: prepare_query_set", median(lambda: prepare_query_set(qrels))),
-            ("evaluate: align", median(lambda: align(query_set, run, width=SWEEP[1]))),
+            ("evaluate: align, string join", median(lambda: align(query_set, run, width=SWEEP[1]))),
             (
                 "evaluate: measures.compute",
                 median(lambda: compute(query_set, aligned, metrics.Conventions())),
@@ -333,18 +348,15 @@ def profile(qrels_path: Path, run_path: Path, repeats: int) -> None:
                 ),
             ),
             ("output.to_dict", median(lambda: to_dict(evaluation))),
+            ("write_json (orjson, as the CLI writes)", median(lambda: write_json(document))),
             (
-                "json.dump (as the CLI writes)",
-                median(lambda: json.dump(document, sink, separators=(",", ":"))),
-            ),
-            (
-                "json.dumps + one write (C encoder)",
+                "json.dumps + one write (stdlib)",
                 median(lambda: sink.write(json.dumps(document, separators=(",", ":")))),
             ),
         ]
     print("\nwhere (b)'s engine command spends its time (wall-clock medians, seconds):")
     for name, seconds in stages:
-        print(f"  {name:38} {seconds:7.3f}")
+        print(f"  {name:40} {seconds:7.3f}")
 
 
 def main() -> None:
