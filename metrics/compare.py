@@ -8,7 +8,8 @@ two-sided p-values:
 - a paired randomization (sign-flip) test on the mean difference, the default test
   (Smucker, Allan and Carterette 2007), with the +1 correction: p = (1 + hits) / (1 + B);
 - a paired t-test (scipy.stats.ttest_rel) and a Wilcoxon signed-rank test
-  (scipy.stats.wilcoxon), both with scipy's defaults.
+  (scipy.stats.wilcoxon), both with scipy's defaults; the exact sign-flip test that
+  wilcoxon picks for up to 13 queries with ties or zeros runs vectorised, same p-value.
 
 The family for the multiple-comparison correction is every (candidate, metric) pair of one
 call: Holm's step-down adjustment by default, Benjamini-Hochberg or none as options; the
@@ -62,6 +63,9 @@ _TIE_TOLERANCE = 1e-10
 # memory stays bounded (about 32 MB of float64) whatever the number of queries. The chunk size
 # depends on n only, so the draws -- and the p-values -- are a function of (seed, n, B).
 _CHUNK_CELLS = 1 << 22
+# Up to this many queries, stats.wilcoxon (method="auto") answers ties or zero differences
+# with an exact test over all 2^n sign flips; _wilcoxon_pvalue runs that test vectorised.
+_WILCOXON_SIGN_FLIPS = 13
 
 
 def _readonly(values: np.ndarray) -> np.ndarray:
@@ -342,6 +346,25 @@ def _wilcoxon_pvalue(differences: np.ndarray) -> float:
         return 1.0
     from scipy import stats
 
+    nonzero = differences[differences != 0]
+    ties = len(np.unique(np.abs(nonzero))) < len(nonzero)
+    if (ties or len(nonzero) < len(differences)) and len(differences) <= _WILCOXON_SIGN_FLIPS:
+        # stats.wilcoxon's own choice here is an exact test over every sign flip, but it
+        # calls its statistic once per flip in Python (~0.2 s a test, 2.5 s for the sample's
+        # comparison). The same test with the statistic vectorised: flips keep |d|, so the
+        # ranks are fixed; zeros are dropped from the ranking (zero_method="wilcox").
+        ranks = np.zeros(len(differences))
+        ranks[differences != 0] = stats.rankdata(np.abs(nonzero))
+
+        def rank_sum_of_positives(d: np.ndarray, axis: int) -> np.ndarray:
+            return np.sum((d > 0) * ranks, axis=axis)
+
+        return float(
+            stats.permutation_test(
+                (differences,), rank_sum_of_positives, permutation_type="samples",
+                vectorized=True, n_resamples=9999, alternative="two-sided",
+            ).pvalue
+        )
     return float(stats.wilcoxon(differences).pvalue)
 
 
