@@ -254,6 +254,7 @@ def _evaluation_basis(evaluation: Evaluation) -> tuple[int, dict, str]:
 
 # the conventions a command-line flag sets (n_resamples has none)
 _FLAGS = {
+    "k": "--k",
     "recall_denominator": "--recall-denominator",
     "gain": "--gain",
     "rr": "--rr",
@@ -265,8 +266,8 @@ _FLAGS = {
 }
 
 
-def _flag(field: str) -> str:
-    return f" ({_FLAGS[field]})" if field in _FLAGS else ""
+def _flag(field: str, flags: bool) -> str:
+    return f" ({_FLAGS[field]})" if flags and field in _FLAGS else ""
 
 
 def mismatches(
@@ -274,13 +275,15 @@ def mismatches(
     other: Mapping | Evaluation,
     *,
     names: tuple[str, str] | None = None,
+    flags: bool = True,
 ) -> list[str]:
     """Why two snapshots (or a snapshot and an Evaluation) cannot be set side by side.
 
     One sentence per difference in query-set fingerprint, K or a convention, naming both
-    values ("K differs: 5 in the snapshot, 10 in this evaluation"); empty when comparable.
-    ``names`` say how to call the two (default "the snapshot" / "this evaluation", or
-    "the first snapshot" / "this snapshot" for two snapshots).
+    values ("K differs: 5 in the snapshot, 10 in this evaluation (--k)"); empty when
+    comparable. ``names`` say how to call the two (default "the snapshot" / "this
+    evaluation", or "the first snapshot" / "this snapshot" for two snapshots); ``flags``
+    adds the command-line flag that sets each, for readers of the command line.
     """
     first, second = names or _default_names(reference, other)
     k1, conventions1, fingerprint1 = _any_basis(reference)
@@ -292,12 +295,12 @@ def mismatches(
             f"{first}, {_short(fingerprint2)} in {second}"
         )
     if k1 != k2:
-        problems.append(f"K differs: {k1} in {first}, {k2} in {second} (--k)")
+        problems.append(f"K differs: {k1} in {first}, {k2} in {second}{_flag('k', flags)}")
     for field in _CONVENTION_FIELDS:
         if conventions1[field] != conventions2[field]:
             problems.append(
                 f"convention {field} differs: {conventions1[field]!r} in {first}, "
-                f"{conventions2[field]!r} in {second}{_flag(field)}"
+                f"{conventions2[field]!r} in {second}{_flag(field, flags)}"
             )
     return problems
 
@@ -328,9 +331,11 @@ def _name(snapshot: Mapping, position: int | None = None) -> str:
     return what if position is None else f"{what} (#{position + 1})"
 
 
-def check_comparable(reference: Mapping | Evaluation, other: Mapping | Evaluation) -> None:
+def check_comparable(
+    reference: Mapping | Evaluation, other: Mapping | Evaluation, *, flags: bool = True
+) -> None:
     """Raise ValueError listing every mismatch (see ``mismatches``); return None if comparable."""
-    problems = mismatches(reference, other)
+    problems = mismatches(reference, other, flags=flags)
     if problems:
         first = _name(reference) if isinstance(reference, Mapping) else "this evaluation"
         second = _name(other) if isinstance(other, Mapping) else "this evaluation"

@@ -31,7 +31,7 @@ live = data.live_snapshot(view.key, evaluation)
 comparable, refused = [], []
 for snapshot in sorted(loaded, key=lambda s: s.header["created"]):
     try:
-        check_comparable(snapshot.data, evaluation)
+        check_comparable(snapshot.data, evaluation, flags=False)  # the sidebar sets them here
         comparable.append(snapshot)
     except ValueError as exc:
         refused.append((snapshot, str(exc)))

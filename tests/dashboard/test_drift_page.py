@@ -43,6 +43,7 @@ def test_a_snapshot_at_another_k_is_refused_with_what_to_change(sample):
                ("same.json", report.snapshot_json(sample)))
     errors = " ".join(e.value for e in app.error)
     assert "k3.json" in errors and "K differs: 3 in the snapshot, 5 in this evaluation" in errors
+    assert "--k" not in errors  # command-line flags are no advice on a page set by its sidebar
     assert "Set the sidebar as the snapshot was scored: K: 3 in the snapshot, 5 now" in texts(app)
     assert len(app.dataframe[0].value["Snapshot"].unique()) == 2  # the other one is drawn
     # one click scores the live runs like the refused snapshot; then it is the other one

@@ -260,6 +260,10 @@ def test_drift_refuses_another_k_or_conventions(sample_snapshot):
     assert snap.mismatches(sample_snapshot, reseeded) == [
         "convention seed differs: 20080101 in the first snapshot, 1 in this snapshot (--seed)"
     ]
+    assert snap.mismatches(sample_snapshot, at_ten, flags=False) == [
+        "K differs: 5 in the first snapshot, 10 in this snapshot"
+    ]
+    assert snap.mismatches(sample_snapshot, at_ten)[0].endswith("(--k)")
     with pytest.raises(ValueError, match="non-empty list"):
         snap.drift_rows([])
 
