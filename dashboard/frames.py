@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 
-from metrics import MEASURE_BY_KEY, QUERY_CLASSES, SUMMARY_MEASURES, Evaluation, bootstrap, wilson
+from metrics import MEASURE_BY_KEY, QUERY_CLASSES, SUMMARY_MEASURES, Evaluation
 from metrics.compare import Comparison
 from metrics.output import format_interval
 
@@ -118,36 +117,8 @@ def sweep_long(evaluation: Evaluation, runs: list[str] | None = None) -> pd.Data
 
 
 def sweep_intervals(evaluation: Evaluation) -> pd.DataFrame:
-    """Interval at every K of the sweep, from the engine's own interval functions.
-
-    The engine's sweep() gives means only. With a fresh Generator on the conventions' seed,
-    metrics.bootstrap draws the same resampled queries as evaluate(), so the band at the
-    chosen K equals the summary interval exactly; one call covers every (run, metric, K)
-    column. Hit@K takes the Wilson interval like the summary. Returns run, k, metric, low, high.
-    """
-    conventions = evaluation.conventions
-    lo, hi = evaluation.sweep_range
-    scored = evaluation.scored
-    n = int(scored.sum())
-    pairs = [(run, m) for run in evaluation.runs for m in SUMMARY_MEASURES]
-    boot = [(run, m) for run, m in pairs if m.interval == "bootstrap"]
-    intervals = iter(bootstrap(
-        np.concatenate([run.scores.values[m.key][scored, lo - 1 : hi] for run, m in boot], 1),
-        confidence_level=conventions.confidence_level,
-        n_resamples=conventions.n_resamples,
-        rng=np.random.default_rng(conventions.seed),
-    ))
-    rows = []
-    for run, m in pairs:
-        values = run.scores.values[m.key][scored, lo - 1 : hi]
-        if m.interval == "wilson":
-            bands = [wilson(int(c), n, confidence_level=conventions.confidence_level)
-                     for c in values.sum(axis=0)]
-        else:
-            bands = [next(intervals) for _ in range(values.shape[1])]
-        rows += [(run.name, k, m.summary_key, band.low, band.high)
-                 for k, band in zip(range(lo, hi + 1), bands, strict=True)]
-    return pd.DataFrame(rows, columns=["run", "k", "metric", "low", "high"])
+    """Evaluation.sweep_intervals() as rows: run, k, metric, low, high."""
+    return pd.DataFrame(evaluation.sweep_intervals(), columns=["run", "k", "metric", "low", "high"])
 
 
 def query_cells(evaluation: Evaluation, keys: list[str]) -> pd.DataFrame:

@@ -24,6 +24,7 @@ from metrics.diagnose import (
 )
 from metrics.intervals import (
     Interval,
+    bootstrap,
     bootstrap_means,
     percentile_bounds,
     resample_counts,
@@ -145,6 +146,37 @@ class Evaluation:
             curve = curve.mean(axis=0) if len(curve) else np.zeros(curve.shape[1])
             means[m.summary_key] = curve[lo - 1 : hi]
         return means
+
+    def sweep_intervals(self) -> list[tuple[str, int, str, float, float]]:
+        """(run, k, summary key, low, high) at every K of the sweep, every run and measure.
+
+        Like the summary's: Wilson for Hit@K; for the rest, the percentile bootstrap drawn
+        from a fresh Generator on the conventions' seed, so the same resampled queries as
+        evaluate() and, at the chosen K, exactly the summary interval. One bootstrap call
+        covers every (run, measure, K) column.
+        """
+        c = self.conventions
+        lo, hi = self.sweep_range
+        n = int(self.scored.sum())
+        pairs = [(run, m) for run in self.runs for m in SUMMARY_MEASURES]
+        curves = {(run.name, m.key): run.scores.values[m.key][self.scored, lo - 1 : hi]
+                  for run, m in pairs}
+        boot = [curves[run.name, m.key] for run, m in pairs if m.interval == "bootstrap"]
+        intervals = iter(bootstrap(
+            np.concatenate(boot, axis=1), confidence_level=c.confidence_level,
+            n_resamples=c.n_resamples, rng=np.random.default_rng(c.seed),
+        ))
+        rows = []
+        for run, m in pairs:
+            values = curves[run.name, m.key]
+            if m.interval == "wilson":
+                bands = [wilson(int(hits), n, confidence_level=c.confidence_level)
+                         for hits in values.sum(axis=0)]
+            else:
+                bands = [next(intervals) for _ in range(values.shape[1])]
+            rows += [(run.name, k, m.summary_key, band.low, band.high)
+                     for k, band in zip(range(lo, hi + 1), bands, strict=True)]
+        return rows
 
     def sweep(self) -> pd.DataFrame:
         """Means over scored queries at every K of the sweep: run, k, one column a measure."""

@@ -5,6 +5,7 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 from metrics.intervals import bootstrap, resample_counts, wilson
+from metrics.measures import SUMMARY_MEASURES
 from metrics.sample import load_sample
 
 
@@ -71,3 +72,17 @@ def test_resample_counts_are_one_draw_of_every_resample_whatever_the_blocks(n):
     counts = resample_counts(n, n_resamples=n_resamples, rng=np.random.default_rng(11))
     np.testing.assert_array_equal(counts, expected)
     assert (counts.sum(axis=1) == n).all()
+
+
+@pytest.mark.parametrize("k", [2, 5, 9])
+def test_sweep_intervals_at_the_chosen_k_are_the_summary_intervals(k):
+    """The sweep's bands come from the same draws as the summary: equal at K, to the bit."""
+    evaluation = load_sample(k)
+    bands = {(run, at, key): (low, high)
+             for run, at, key, low, high in evaluation.sweep_intervals()}
+    lo, hi = evaluation.sweep_range
+    assert len(bands) == len(evaluation.runs) * (hi - lo + 1) * 9
+    for run in evaluation.runs:
+        for m in SUMMARY_MEASURES:
+            summary = run.summary[m.key]
+            assert bands[run.name, k, m.summary_key] == (summary.low, summary.high)
