@@ -446,12 +446,14 @@ def _whitespace_table(src: _Source, layout: _Layout) -> tuple[dict[str, pa.Array
             return _pick(table, layout), np.arange(1, table.num_rows + 1, dtype=np.int64)
     lines = pc.ascii_trim_whitespace(_read_lines(src.raw))
     rows = np.flatnonzero(numbers(pc.binary_length(lines)))
-    tokens = pc.ascii_split_whitespace(lines.take(rows))
+    tokens = pc.ascii_split_whitespace(lines.take(from_numbers(rows)))
     counts = numbers(pc.list_value_length(tokens))
     ragged = np.flatnonzero(counts != layout.ncols)
     if len(ragged):
         raise _ragged(src, layout, int(rows[ragged[0]]) + 1, int(counts[ragged[0]]))
-    columns = {role: pc.list_element(tokens, i) for role, i in layout.columns.items()}
+    # every line has ncols tokens, so token i of line j is flattened token j * ncols + i
+    flat, first = tokens.flatten(), np.arange(len(rows)) * layout.ncols
+    columns = {role: flat.take(from_numbers(first + i)) for role, i in layout.columns.items()}
     return columns, (rows + 1).astype(np.int64)
 
 
@@ -484,10 +486,14 @@ def _delimited_table(src: _Source, layout: _Layout) -> tuple[dict[str, pa.Array]
 
 def _without_blank_lines(raw: bytes) -> tuple[pa.Buffer, np.ndarray]:
     lines = _read_lines(raw)
-    keep = pc.not_equal(pc.ascii_trim_whitespace(lines), "")
+    keep = pc.cast(pc.binary_length(pc.ascii_trim_whitespace(lines)), pa.bool_())  # not blank
     kept = lines.filter(keep)
     one_list = pa.ListArray.from_arrays(from_numbers(np.array([0, len(kept)], np.int32)), kept)
-    data = pc.binary_join(one_list, "\n")[0].as_buffer()
+    # the separator as a one-string array: a Python "\n" would make pyarrow import pandas
+    newline = pa.StringArray.from_buffers(
+        1, pa.py_buffer(np.array([0, 1], np.int32)), pa.py_buffer(b"\n")
+    )
+    data = pc.binary_join(one_list, newline)[0].as_buffer()
     return data, np.flatnonzero(numbers(keep)).astype(np.int64) + 1
 
 

@@ -151,7 +151,12 @@ print(code, *sorted(m for m in ("pandas", "scipy", "streamlit") if m in sys.modu
 """
 
 
-@pytest.mark.parametrize("run_text", [None, "query_id,doc_id,rank\nq01,d01,1\nq02,d03,1\n"])
+@pytest.mark.parametrize("run_text", [
+    None,  # the bundled sample: TREC files, the fast path
+    "query_id,doc_id,rank\nq01,d01,1\nq02,d03,1\n",
+    "q01 Q0 d01 1 2.5 x\n\nq01\tQ0 d02 2 1.5 x\n",  # blank line, mixed separators: line reader
+    "query_id,doc_id,rank\nq01,d01,1\n\nq02,d03,1\n",  # CSV with a blank line
+])
 def test_scoring_imports_neither_pandas_nor_scipy(tmp_path, run_text):
     """pyarrow imports pandas on its first numpy conversion unless the loaders avoid it:
     0.3 s of every command-line run (benchmarks/bench_engine.py --profile)."""
