@@ -1,9 +1,10 @@
 """Frozen query set + run -> aligned dense arrays: one row per query, one column per rank.
 
-Ids arrive integer-coded from the loaders and each distinct id is matched once, in arrow,
-so that a run of a million lines aligns in a fraction of a second. Rows follow the qrels'
-query order; columns are padded to `width`, which is at least the longest list, so every K
-up to `width` is one slice.
+Query ids arrive integer-coded from the loaders. A run's doc ids are matched to the labelled
+ids in one arrow hash pass, or not at all when the run was loaded against these labels
+(`load_run(labels=)`), so that a run of a million lines aligns in a fraction of a second.
+Rows follow the qrels' query order; columns are padded to `width`, which is at least the
+longest list, so every K up to `width` is one slice.
 """
 
 from __future__ import annotations
