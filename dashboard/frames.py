@@ -14,6 +14,7 @@ import pandas as pd
 from metrics import MEASURE_BY_KEY, QUERY_CLASSES, SUMMARY_MEASURES, Evaluation
 from metrics.compare import Comparison
 from metrics.output import format_interval
+from metrics.snapshot import created_minute
 
 # which convention sentences (keys of Conventions.sentences()) a measure's figure depends on
 CONVENTIONS_OF = {
@@ -249,7 +250,7 @@ def query_changes(comparison: Comparison, candidate: str, query_id: str) -> pd.D
 
 def snapshot_title(header: dict) -> str:
     """A snapshot's name on an axis: its time (to the minute) and label."""
-    created = str(header.get("created", ""))[:16].replace("T", " ")
+    created = created_minute({"snapshot": header})
     label = header.get("label")
     return f"{created} · {label}" if label else created
 

@@ -47,6 +47,7 @@ __all__ = [
     "VERSION",
     "check_comparable",
     "compare_with_snapshot",
+    "created_minute",
     "drift_rows",
     "dumps",
     "evaluation_fingerprints",
@@ -324,6 +325,11 @@ def _short(fingerprint: str) -> str:
     return fingerprint.removeprefix("sha256:")[:12]
 
 
+def created_minute(snapshot: Mapping) -> str:
+    """When the snapshot was made, to the minute, as a person reads it: '2024-05-01 09:00'."""
+    return str(snapshot["snapshot"].get("created", ""))[:16].replace("T", " ")
+
+
 def _name(snapshot: Mapping, position: int | None = None) -> str:
     header = snapshot["snapshot"]
     label = header.get("label")
@@ -483,7 +489,7 @@ def compare_with_snapshot(
         raise ValueError(f"unknown metric {unknown[0]!r}; known: {', '.join(MEASURE_BY_KEY)}")
     ids = evaluation.scored_ids
     before = snapshot_scores(snapshot, ids, run=run, metrics=keys)
-    baseline = f"{snapshot_run(snapshot, run)['name']} (snapshot {snapshot['snapshot']['created']})"
+    baseline = f"{snapshot_run(snapshot, run)['name']} (snapshot {created_minute(snapshot)})"
     names = list(candidates or evaluation.run_names)
     while baseline in names:
         baseline += "'"

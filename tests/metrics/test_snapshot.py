@@ -274,7 +274,7 @@ def test_drift_refuses_another_k_or_conventions(sample_snapshot):
 def test_compare_with_snapshot_equals_the_live_comparison(sample, sample_snapshot):
     against_snapshot = snap.compare_with_snapshot(sample, sample_snapshot, candidates=["reranked"])
     live = compare_evaluation(sample, baseline="baseline", candidates=["reranked"])
-    assert against_snapshot.baseline == "baseline (snapshot 2024-05-01T09:00:00+00:00)"
+    assert against_snapshot.baseline == "baseline (snapshot 2024-05-01 09:00)"
     assert against_snapshot.metrics == live.metrics
     for a, b in zip(against_snapshot.tests, live.tests, strict=True):
         assert (a.difference, a.low, a.high, a.p_randomization, a.p_adjusted, a.effect_size) == (
@@ -366,7 +366,7 @@ def test_cli_snapshot_then_compare_against_it(tmp_path, capsys):
     assert code == 0, err
     result = json.loads(out)
     assert result["k"] == 5 and result["candidates"] == ["reranked"]
-    assert result["baseline"] == f"baseline (snapshot {data['snapshot']['created']})"
+    assert result["baseline"] == f"baseline (snapshot {snap.created_minute(data)})"
     assert result["snapshot"]["run"] == "baseline" and result["snapshot"]["file"] == str(path)
     assert result["snapshot"]["query_set_fingerprint"] == data["query_set"]["fingerprint"]
     live = compare_evaluation(load_sample(), candidates=["reranked"])
