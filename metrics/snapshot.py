@@ -331,9 +331,8 @@ def created_minute(snapshot: Mapping) -> str:
 
 
 def _name(snapshot: Mapping, position: int | None = None) -> str:
-    header = snapshot["snapshot"]
-    label = header.get("label")
-    what = f"the snapshot of {header['created']}" + (f" ({label!r})" if label else "")
+    label = snapshot["snapshot"].get("label")
+    what = f"the snapshot of {created_minute(snapshot)}" + (f" ({label!r})" if label else "")
     return what if position is None else f"{what} (#{position + 1})"
 
 
