@@ -242,7 +242,7 @@ def test_drift_refuses_another_query_set(tmp_path, sample_snapshot):
         snap.drift_rows([sample_snapshot, other])
     message = str(error.value)
     assert "query set or its labels differ" in message
-    assert "2024-06-01T00:00:00Z" in message and "(#2)" in message
+    assert "the snapshot of 2024-06-01 00:00 (#2)" in message
     assert sample_snapshot["query_set"]["fingerprint"][7:19] in message
 
 
