@@ -45,8 +45,10 @@ def write_files(tmp_path, qrels, run, rng):
     return tmp_path / "qrels.txt", tmp_path / "run.txt"
 
 
+@pytest.mark.parametrize("against_labels", [False, True], ids=["run alone", "labels="])
 @pytest.mark.parametrize("seed", range(40))
-def test_per_query_agreement(tmp_path, seed):
+def test_per_query_agreement(tmp_path, seed, against_labels):
+    """Both ways of loading a run: alone (align matches its ids) and against the labels."""
     qrels, run = random_collection(seed)
     qrels_path, run_path = write_files(tmp_path, qrels, run, np.random.default_rng(seed))
     measures = {f"{name}.{','.join(map(str, CUTOFFS))}" for name in MEASURES.values()}
@@ -55,7 +57,8 @@ def test_per_query_agreement(tmp_path, seed):
     )
 
     labels, _ = load_qrels(qrels_path)
-    loaded, _ = load_run(run_path)
+    loaded, _ = load_run(run_path, labels=labels if against_labels else None)
+    assert (loaded.labels is labels.doc_names) == against_labels
     full = evaluate(labels, [loaded], max(CUTOFFS), Conventions(rr="full", ap="full"))
     at_k = evaluate(labels, [loaded], max(CUTOFFS))
     query_ids = list(at_k.query_set.query_ids)
