@@ -252,7 +252,8 @@ def sidebar_inputs(order: str, on_source_change) -> Inputs:
     qrels_file = st.file_uploader(
         "Qrels (the labels)",
         key=QRELS_KEY,
-        help="query_id, doc_id, grade. " + FORMATS_HELP + " Leave empty if your first run is a "
+        help="query_id, doc_id, grade (qid, docid or pid, relevance or label are read too). "
+        + FORMATS_HELP + " Leave empty if your first run is a "
         "JSONL file whose records carry both 'retrieved' and 'relevant'.",
     )
     run_slot = st.container()
@@ -260,7 +261,8 @@ def sidebar_inputs(order: str, on_source_change) -> Inputs:
         "Runs (one file per retriever)",
         key=RUNS_KEY,
         accept_multiple_files=True,
-        help="query_id, doc_id and rank or score. " + FORMATS_HELP
+        help="query_id, doc_id and rank or score (qid, docid or pid are read too). "
+        + FORMATS_HELP
         + " Each run is named after its file; rename, hide and reorder below.",
     ) or []
     inputs = read_uploads(qrels_file, run_files, order)

@@ -343,6 +343,14 @@ class _Column:
     role: str  # query, doc, grade, rank or score
     header: str  # the column's name in a CSV/TSV/BEIR header
     required: bool = True
+    aliases: tuple[str, ...] = ()  # other names common exports give it (pandas, ir tools)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.header, *self.aliases)
+
+    def describe(self) -> str:
+        return " or ".join(self.names)
 
 
 @dataclass(frozen=True)
@@ -360,15 +368,16 @@ _TREC = {
         None, 6, {"query": 0, "doc": 2, "rank": 3, "score": 4}, 0, "qid Q0 docid rank score tag"
     ),
 }
+_QUERY = _Column("query", "query_id", aliases=("qid",))
+_DOC = _Column("doc", "doc_id", aliases=("docid", "pid"))
 _HEADERS = {
-    ("qrels", "csv"): (_Column("query", "query_id"), _Column("doc", "doc_id"),
-                       _Column("grade", "grade")),
+    ("qrels", "csv"): (_QUERY, _DOC, _Column("grade", "grade", aliases=("relevance", "label"))),
     ("qrels", "beir"): (_Column("query", "query-id"), _Column("doc", "corpus-id"),
                         _Column("grade", "score")),
-    ("run", "csv"): (_Column("query", "query_id"), _Column("doc", "doc_id"),
-                     _Column("rank", "rank"), _Column("score", "score", required=False)),
+    ("run", "csv"): (_QUERY, _DOC, _Column("rank", "rank"),
+                     _Column("score", "score", required=False)),
 }
-_HEADER_NAMES = {column.header for spec in _HEADERS.values() for column in spec} - {"score"}
+_HEADER_NAMES = {name for spec in _HEADERS.values() for c in spec for name in c.names} - {"score"}
 _FORMAT_LABEL = {"csv": "CSV/TSV", "beir": "BEIR"}
 
 
@@ -385,7 +394,7 @@ def _detect(src: _Source, kind: str, fmt: str) -> str:
         return "jsonl"
     names = set(_header_fields(line)[1])
     for (spec_kind, spec_fmt), spec in _HEADERS.items():
-        if spec_kind == kind and names & {c.header for c in spec if c.required}:
+        if spec_kind == kind and names & {n for c in spec if c.required for n in c.names}:
             return spec_fmt
     if names & _HEADER_NAMES:
         raise src.fail(number, f"the header {_show(line)} is not a {kind} header")
@@ -410,14 +419,15 @@ def _layout(src: _Source, kind: str, fmt: str) -> _Layout:
     number, line = src.first_line
     delimiter, names = _header_fields(line)
     spec = _HEADERS[(kind, fmt)]
-    missing = [c.header for c in spec if c.required and c.header not in names]
+    found = {c.role: next((n for n in c.names if n in names), None) for c in spec}
+    missing = [c.describe() for c in spec if c.required and found[c.role] is None]
     if missing:
         raise src.fail(
             number,
             f"{_FORMAT_LABEL[fmt]} header lacks column(s) {', '.join(missing)} "
             f"(found {_show(line, 60)})",
         )
-    columns = {c.role: names.index(c.header) for c in spec if c.header in names}
+    columns = {role: names.index(name) for role, name in found.items() if name is not None}
     return _Layout(delimiter, len(names), columns, number, f"as in the header on line {number}")
 
 

@@ -543,13 +543,31 @@ def test_corrupt_gzip(tmp_path):
         ("query_id,doc_id,grade\nq1,d1,1\n,d2,1\n", 3, "empty query id"),
         ("query_id,doc_id\nq1,d1\n", 1, "CSV/TSV header lacks column.*grade"),
         ("query_id,doc_id,rank\nq1,d1,1\n", 1, "CSV/TSV header lacks column.*grade"),
-        ("qid,docid,rel\nq1,d1,1\n", 1, "cannot detect the format from 'qid,docid,rel'"),
+        ("qid,docid,rel\nq1,d1,1\n", 1,
+         "CSV/TSV header lacks column.s. grade or relevance or label .found 'qid,docid,rel'"),
+        ("id,passage,rel\nq1,d1,1\n", 1, "cannot detect the format from 'id,passage,rel'"),
         ("query-id,corpus-id\nq,d\n", 1, "BEIR header lacks column.*score"),
     ],
 )
 def test_malformed_qrels(tmp_path, text, line, problem):
     with pytest.raises(ValueError, match=error("qrels.txt", line, problem)):
         load_qrels(write(tmp_path, "qrels.txt", text))
+
+@pytest.mark.parametrize(
+    ("qrels_text", "run_text"),
+    [
+        ("qid,docid,relevance\nq1,a,2\nq1,b,0\n", "qid,docid,rank,score\nq1,b,1,9\nq1,a,2,8\n"),
+        ("qid\tpid\tlabel\nq1\ta\t2\nq1\tb\t0\n", "qid\tpid\trank\nq1\tb\t1\nq1\ta\t2\n"),
+    ],
+)
+def test_csv_headers_from_common_exports_are_read(qrels_text, run_text):
+    """qid / docid or pid / relevance or label: what pandas exports and IR toolkits write."""
+    qrels, _ = load_qrels(qrels_text.encode(), name="labels.csv")
+    run, report = load_run(run_text.encode(), name="system.csv")
+    assert qrels.query.tolist() == ["q1", "q1"] and qrels.doc.tolist() == ["a", "b"]
+    assert qrels.grade.tolist() == [2, 0] and report.format == "csv"
+    assert run.doc.tolist() == ["b", "a"]
+
 
 
 @pytest.mark.parametrize(
