@@ -374,9 +374,11 @@ _HEADERS = {
     ("qrels", "csv"): (_QUERY, _DOC, _Column("grade", "grade", aliases=("relevance", "label"))),
     ("qrels", "beir"): (_Column("query", "query-id"), _Column("doc", "corpus-id"),
                         _Column("grade", "score")),
-    ("run", "csv"): (_QUERY, _DOC, _Column("rank", "rank"),
+    ("run", "csv"): (_QUERY, _DOC, _Column("rank", "rank", required=False),
                      _Column("score", "score", required=False)),
 }
+# A CSV run is ordered by its rank column, or by its scores when it has no rank column.
+_ORDER_ROLES = ("rank", "score")
 _HEADER_NAMES = {name for spec in _HEADERS.values() for c in spec for name in c.names} - {"score"}
 _FORMAT_LABEL = {"csv": "CSV/TSV", "beir": "BEIR"}
 
@@ -421,6 +423,8 @@ def _layout(src: _Source, kind: str, fmt: str) -> _Layout:
     spec = _HEADERS[(kind, fmt)]
     found = {c.role: next((n for n in c.names if n in names), None) for c in spec}
     missing = [c.describe() for c in spec if c.required and found[c.role] is None]
+    if kind == "run" and not any(found.get(role) for role in _ORDER_ROLES):
+        missing.append(" or ".join(_ORDER_ROLES))
     if missing:
         raise src.fail(
             number,
@@ -933,7 +937,8 @@ def load_run(
     A TREC run is ordered like trec_eval when `order="score"`: score descending (compared as
     32-bit floats, as trec_eval stores them), ties by doc id descending as a string; with
     `order="rank"` by the rank column, ties in line order. CSV runs follow their rank column,
-    JSONL lists their own order; `order` does not apply to them. The run is named
+    or without one their scores as TREC runs do; JSONL lists keep their own order; `order`
+    does not apply to them. The run is named
     `run_name`, by default the file without its extensions (`baseline.run.gz` -> `baseline`).
     Given `labels`, its ids are matched to the labels' doc ids while loading (see
     `Run.labelled_by`), so that aligning the run to those labels does no string work.
@@ -957,7 +962,7 @@ def _run_sort_keys(
 ) -> list[tuple[str, object, str]]:
     """Sort keys after the query: (name, values, direction). Scores are checked either way."""
     score = _to_float(src, columns["score"], lines, "score") if "score" in columns else None
-    if fmt == "csv" or order == "rank":
+    if "rank" in columns and (fmt == "csv" or order == "rank"):
         return [("rank", _to_int(src, columns["rank"], lines, "rank"), "ascending")]
     with np.errstate(over="ignore"):  # a score beyond float32 ties at infinity, as in trec_eval
         score32 = score.astype(np.float32)

@@ -568,6 +568,16 @@ def test_csv_headers_from_common_exports_are_read(qrels_text, run_text):
     assert qrels.grade.tolist() == [2, 0] and report.format == "csv"
     assert run.doc.tolist() == ["b", "a"]
 
+def test_a_csv_run_without_a_rank_column_is_ordered_by_score_like_trec():
+    """Score descending, ties by doc id descending (trec_eval's order), whatever `order`."""
+    text = b"query_id,doc_id,score\nq1,a,0.5\nq1,b,0.9\nq1,c,0.5\nq2,d,1\n"
+    for order in ("score", "rank"):
+        run, _ = load_run(text, name="scores.csv", order=order)
+        assert run.doc.tolist() == ["b", "c", "a", "d"]
+    with pytest.raises(ValueError, match="header lacks column.s. rank or score"):
+        load_run(b"query_id,doc_id\nq1,a\n", name="ids.csv")
+
+
 
 
 @pytest.mark.parametrize(
@@ -589,7 +599,7 @@ def test_csv_headers_from_common_exports_are_read(qrels_text, run_text):
             "rank must be an integer, got 'two'",
         ),
         ("query_id,doc_id,rank,score\nq1,d1,1,x\n", "score", 2, "score must be a number, got 'x'"),
-        ("query_id,doc_id,score\nq1,d1,1\n", "score", 1, "CSV/TSV header lacks column.*rank"),
+        ("query_id,doc_id\nq1,d1\n", "score", 1, "CSV/TSV header lacks column.*rank or score"),
         ("query-id\tcorpus-id\tscore\nq\td\t1\n", "score", 1, "the header .* is not a run header"),
         ("q1 0 d1 1\n", "score", 1, "expected 6 columns .*, got 4"),
     ],
