@@ -368,6 +368,8 @@ _TREC = {
         None, 6, {"query": 0, "doc": 2, "rank": 3, "score": 4}, 0, "qid Q0 docid rank score tag"
     ),
 }
+# qrels without the iteration column, as some collections ship them (told by the first line)
+_TREC_QRELS_3 = _Layout(None, 3, {"query": 0, "doc": 1, "grade": 2}, 0, "qid docid grade")
 _QUERY = _Column("query", "query_id", aliases=("qid",))
 _DOC = _Column("doc", "doc_id", aliases=("docid", "pid"))
 _HEADERS = {
@@ -417,7 +419,8 @@ def _header_fields(line: str) -> tuple[str, list[str]]:
 
 def _layout(src: _Source, kind: str, fmt: str) -> _Layout:
     if fmt == "trec":
-        return _TREC[kind]
+        three = kind == "qrels" and len(_SPLIT_WS.split(src.first_line[1])) == 3
+        return _TREC_QRELS_3 if three else _TREC[kind]
     number, line = src.first_line
     delimiter, names = _header_fields(line)
     spec = _HEADERS[(kind, fmt)]
@@ -868,10 +871,11 @@ def _report(src: _Source, kind: str, fmt: str, rows: _Rows, repeats: list) -> Lo
 def load_qrels(
     source: str | os.PathLike | bytes, *, name: str | None = None, format: str = "auto"
 ) -> tuple[Qrels, LoadReport]:
-    """Read relevance judgments: TREC (`qid iter docid grade`), BEIR TSV (`query-id corpus-id
-    score`), CSV/TSV with a `query_id,doc_id,grade` header, or JSONL (`{"query_id": ...,
-    "relevant": [ids] | {id: grade}}`, a list meaning grade 1). `source` is a path or the raw
-    bytes of an upload named `name`; gzip is read by extension or content.
+    """Read relevance judgments: TREC (`qid iter docid grade`, or `qid docid grade` when the
+    first line has three columns), BEIR TSV (`query-id corpus-id score`), CSV/TSV with a
+    `query_id,doc_id,grade` header, or JSONL (`{"query_id": ..., "relevant": [ids] |
+    {id: grade}}`, a list meaning grade 1). `source` is a path or the raw bytes of an upload
+    named `name`; gzip is read by extension or content.
 
     An identical duplicate line is dropped and reported; one (query, doc) pair with two
     grades is an error, as is a grade that is not an integer ('2.0' included).

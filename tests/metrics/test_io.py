@@ -577,6 +577,16 @@ def test_a_csv_run_without_a_rank_column_is_ordered_by_score_like_trec():
     with pytest.raises(ValueError, match="header lacks column.s. rank or score"):
         load_run(b"query_id,doc_id\nq1,a\n", name="ids.csv")
 
+def test_three_column_qrels_without_the_iteration_column():
+    qrels, report = load_qrels(b"q1 a 2\nq1\tb 0\nq2 c 1\n", name="q3.txt")
+    assert report.format == "trec" and qrels.doc.tolist() == ["a", "b", "c"]
+    assert qrels.grade.tolist() == [2, 0, 1]
+    # the first line decides: a four-column line after it is ragged, and named
+    ragged = error("q3.txt", 2, r"expected 3 columns \(qid docid grade\), got 4")
+    with pytest.raises(ValueError, match=ragged):
+        load_qrels(b"q1 a 2\nq1 0 b 1\n", name="q3.txt")
+
+
 
 
 
