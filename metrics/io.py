@@ -419,7 +419,10 @@ def _header_fields(line: str) -> tuple[str, list[str]]:
 
 def _layout(src: _Source, kind: str, fmt: str) -> _Layout:
     if fmt == "trec":
-        three = kind == "qrels" and len(_SPLIT_WS.split(src.first_line[1])) == 3
+        # three columns ending in a grade; a first line like "# judged by" keeps the
+        # four-column layout, so the error points at that line rather than the next
+        fields = _SPLIT_WS.split(src.first_line[1])
+        three = kind == "qrels" and len(fields) == 3 and re.match(_INTEGER, fields[2])
         return _TREC_QRELS_3 if three else _TREC[kind]
     number, line = src.first_line
     delimiter, names = _header_fields(line)

@@ -585,6 +585,9 @@ def test_three_column_qrels_without_the_iteration_column():
     ragged = error("q3.txt", 2, r"expected 3 columns \(qid docid grade\), got 4")
     with pytest.raises(ValueError, match=ragged):
         load_qrels(b"q1 a 2\nq1 0 b 1\n", name="q3.txt")
+    # three words that do not end in a grade are no such qrels: the first line is named
+    with pytest.raises(ValueError, match=error("q3.txt", 1, "expected 4 columns .*, got 3")):
+        load_qrels(b"# judged by\nq1 0 b 1\n", name="q3.txt")
 
 
 
