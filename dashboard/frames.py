@@ -250,7 +250,7 @@ def query_changes(comparison: Comparison, candidate: str, query_id: str) -> pd.D
 
 def snapshot_title(header: dict) -> str:
     """A snapshot's name on an axis: its time (to the minute) and label."""
-    created = created_minute({"snapshot": header})
+    created = created_minute(header)
     label = header.get("label")
     return f"{created} · {label}" if label else created
 

@@ -346,7 +346,8 @@ def _wilcoxon_pvalue(differences: np.ndarray) -> float:
         return 1.0
     from scipy import stats
 
-    nonzero = differences[differences != 0]
+    is_nonzero = differences != 0
+    nonzero = differences[is_nonzero]
     ties = len(np.unique(np.abs(nonzero))) < len(nonzero)
     if (ties or len(nonzero) < len(differences)) and len(differences) <= _WILCOXON_SIGN_FLIPS:
         # stats.wilcoxon's own choice here is an exact test over every sign flip, but it
@@ -354,7 +355,7 @@ def _wilcoxon_pvalue(differences: np.ndarray) -> float:
         # comparison). The same test with the statistic vectorised: flips keep |d|, so the
         # ranks are fixed; zeros are dropped from the ranking (zero_method="wilcox").
         ranks = np.zeros(len(differences))
-        ranks[differences != 0] = stats.rankdata(np.abs(nonzero))
+        ranks[is_nonzero] = stats.rankdata(np.abs(nonzero))
 
         def rank_sum_of_positives(d: np.ndarray, axis: int) -> np.ndarray:
             return np.sum((d > 0) * ranks, axis=axis)

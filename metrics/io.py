@@ -126,8 +126,7 @@ class Run(_CodedRows):
 
     def labelled_by(self, qrels: Qrels) -> Run:
         """The same run with each row's position among the qrels' doc ids (one hash pass)."""
-        run = replace(self, labels=qrels.doc_names,
-                      label_code=index_in(self.doc_ids, qrels.doc_names))
+        run = replace(self, labels=qrels.doc_names, label_code=self.codes_in(qrels.doc_names))
         run.__dict__.update(self._computed())
         return run
 

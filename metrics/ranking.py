@@ -151,8 +151,11 @@ def align(query_set: QuerySet, run: Run, *, width: int = 1) -> AlignedRun:
     query_codes = query_of[run.query_code]
     known = query_codes >= 0
     ignored_queries = tuple(str(q) for q in run.query_ids[query_of < 0])
-    rows = np.arange(len(known)) if known.all() else np.flatnonzero(known)
-    q = query_codes if len(rows) == len(known) else query_codes[rows]
+    if known.all():
+        rows, q = np.arange(len(known)), query_codes
+    else:
+        rows = np.flatnonzero(known)
+        q = query_codes[rows]
     if (q[1:] < q[:-1]).any():  # lists not in qrels order: a stable sort keeps the ranks
         order = np.argsort(q, kind="stable")
         rows, q = rows[order], q[order]

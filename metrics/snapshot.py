@@ -325,14 +325,16 @@ def _short(fingerprint: str) -> str:
     return fingerprint.removeprefix("sha256:")[:12]
 
 
-def created_minute(snapshot: Mapping) -> str:
-    """When the snapshot was made, to the minute, as a person reads it: '2024-05-01 09:00'."""
-    return str(snapshot["snapshot"].get("created", ""))[:16].replace("T", " ")
+def created_minute(header: Mapping) -> str:
+    """When a snapshot was made, from its "snapshot" header, to the minute, as a person
+    reads it: '2024-05-01 09:00'."""
+    return str(header.get("created", ""))[:16].replace("T", " ")
 
 
 def _name(snapshot: Mapping, position: int | None = None) -> str:
-    label = snapshot["snapshot"].get("label")
-    what = f"the snapshot of {created_minute(snapshot)}" + (f" ({label!r})" if label else "")
+    header = snapshot["snapshot"]
+    label = header.get("label")
+    what = f"the snapshot of {created_minute(header)}" + (f" ({label!r})" if label else "")
     return what if position is None else f"{what} (#{position + 1})"
 
 
@@ -488,7 +490,8 @@ def compare_with_snapshot(
         raise ValueError(f"unknown metric {unknown[0]!r}; known: {', '.join(MEASURE_BY_KEY)}")
     ids = evaluation.scored_ids
     before = snapshot_scores(snapshot, ids, run=run, metrics=keys)
-    baseline = f"{snapshot_run(snapshot, run)['name']} (snapshot {created_minute(snapshot)})"
+    when = created_minute(snapshot["snapshot"])
+    baseline = f"{snapshot_run(snapshot, run)['name']} (snapshot {when})"
     names = list(candidates or evaluation.run_names)
     while baseline in names:
         baseline += "'"

@@ -366,7 +366,7 @@ def test_cli_snapshot_then_compare_against_it(tmp_path, capsys):
     assert code == 0, err
     result = json.loads(out)
     assert result["k"] == 5 and result["candidates"] == ["reranked"]
-    assert result["baseline"] == f"baseline (snapshot {snap.created_minute(data)})"
+    assert result["baseline"] == f"baseline (snapshot {snap.created_minute(data['snapshot'])})"
     assert result["snapshot"]["run"] == "baseline" and result["snapshot"]["file"] == str(path)
     assert result["snapshot"]["query_set_fingerprint"] == data["query_set"]["fingerprint"]
     live = compare_evaluation(load_sample(), candidates=["reranked"])
