@@ -167,15 +167,21 @@ def test_trec_run_ties_go_to_the_larger_doc_id_as_a_string(tmp_path):
     assert run.doc.tolist() == ["d9", "d10", "d1", "D5"]
 
 
-def test_trec_run_scores_compare_as_32_bit_floats_like_trec_eval(tmp_path):
-    # trec_eval stores a score as a C float: these two tie, so the doc id decides.
-    run, _ = load_run(write(tmp_path, "r.txt", "q1 Q0 a 1 1.0000000001 t\nq1 Q0 b 2 1.0 t\n"))
+def test_trec_run_scores_compare_as_32_bit_floats_like_trec_eval_9(tmp_path):
+    # trec_eval 9 stores a score as a C float: these two tie, so the doc id decides.
+    path = write(tmp_path, "r.txt", "q1 Q0 a 1 1.0000000001 t\nq1 Q0 b 2 1.0 t\n")
+    run, _ = load_run(path, score_precision="float32")
     assert run.doc.tolist() == ["b", "a"]
-    run, _ = load_run(write(tmp_path, "r.txt", "q1 Q0 a 1 1.00001 t\nq1 Q0 b 2 1.0 t\n"))
+    run, _ = load_run(path)  # trec_eval 10.0 stores a double: no tie
     assert run.doc.tolist() == ["a", "b"]
+    path = write(tmp_path, "r.txt", "q1 Q0 a 1 1.00001 t\nq1 Q0 b 2 1.0 t\n")
+    for precision in ("float32", "double"):
+        run, _ = load_run(path, score_precision=precision)
+        assert run.doc.tolist() == ["a", "b"]
 
 
 def test_trec_run_order_matches_pytrec_eval(tmp_path):
+    """pytrec_eval (trec_eval 9) compares scores as 32-bit floats: score_precision="float32"."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
     rng = np.random.default_rng(7)
     lines, qrels, results = [], {}, {}
@@ -185,7 +191,7 @@ def test_trec_run_order_matches_pytrec_eval(tmp_path):
         results[f"q{q}"] = dict(zip(docs, scores.tolist(), strict=True))
         qrels[f"q{q}"] = {docs[int(rng.integers(8))]: 1}
         lines += [f"q{q} Q0 {d} 0 {s!r} t\n" for d, s in zip(docs, scores.tolist(), strict=True)]
-    run, _ = load_run(write(tmp_path, "r.txt", "".join(lines)))
+    run, _ = load_run(write(tmp_path, "r.txt", "".join(lines)), score_precision="float32")
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"P_1", "P_2"})
     expected = evaluator.evaluate(results)
     ranked = lists(run)
@@ -277,12 +283,12 @@ def test_gzip_by_extension_and_by_content(tmp_path):
     assert lists(run)["q1"] == ["d2", "d1", "d3"]
     run, _ = load_run(write(tmp_path, "compressed", data))  # no extension: the magic bytes
     assert lists(run)["q1"] == ["d2", "d1", "d3"]
-    qrels, _ = load_qrels(gzip.compress(TREC_QRELS.encode()), name="qrels.txt.gz")
+    qrels, _ = load_qrels(gzip.compress(TREC_QRELS.encode()), file_name="qrels.txt.gz")
     assert len(qrels.query) == 4
 
 
 def test_bytes_input_uses_the_given_name():
-    run, report = load_run(TREC_RUN.encode(), name="bm25.jsonl.txt")
+    run, report = load_run(TREC_RUN.encode(), file_name="bm25.jsonl.txt")
     assert (run.name, run.source, report.source) == ("bm25", "bm25.jsonl.txt", "bm25.jsonl.txt")
     run, report = load_run(bytearray(TREC_RUN.encode()))
     assert (run.source, report.source) == ("<upload>", "<upload>")
@@ -302,7 +308,8 @@ def test_bytes_input_uses_the_given_name():
 )
 def test_run_name_drops_known_extensions(file_name, run_name):
     data = TREC_RUN.encode()
-    run, _ = load_run(gzip.compress(data) if file_name.endswith(".gz") else data, name=file_name)
+    data = gzip.compress(data) if file_name.endswith(".gz") else data
+    run, _ = load_run(data, file_name=file_name)
     assert run.name == run_name
 
 
@@ -320,21 +327,21 @@ def test_run_name_drops_known_extensions(file_name, run_name):
 )
 def test_format_detection(text, kind, expected):
     load = load_qrels if kind == "qrels" else load_run
-    _, report = load(text.encode(), name="f")
+    _, report = load(text.encode(), file_name="f")
     assert report.format == expected
 
 
 def test_format_override():
     # A single-column-looking line would not be detected; forcing the format reads it.
     text = "query_id\tdoc_id\tgrade\nq1\td1\t2\n"
-    qrels, report = load_qrels(text.encode(), name="q.tsv", format="csv")
+    qrels, report = load_qrels(text.encode(), file_name="q.tsv", format="csv")
     assert report.format == "csv" and pairs(qrels) == [("q1", "d1", 2)]
     with pytest.raises(ValueError, match=error("q.txt", 1, "not valid JSON")):
-        load_qrels(TREC_QRELS.encode(), name="q.txt", format="jsonl")
+        load_qrels(TREC_QRELS.encode(), file_name="q.txt", format="jsonl")
     with pytest.raises(ValueError, match=error("q.txt", 1, "CSV/TSV header lacks column")):
-        load_qrels(TREC_QRELS.encode(), name="q.txt", format="csv")
+        load_qrels(TREC_QRELS.encode(), file_name="q.txt", format="csv")
     with pytest.raises(ValueError, match=error("r.csv", 1, r"expected 6 columns .* got 1")):
-        load_run(b"query_id,doc_id,rank\nq,d,1\n", name="r.csv", format="trec")
+        load_run(b"query_id,doc_id,rank\nq,d,1\n", file_name="r.csv", format="trec")
 
 
 def test_utf8_bom_and_crlf(tmp_path):
@@ -401,7 +408,7 @@ def test_blank_lines_do_not_shift_line_numbers(tmp_path):
 
 
 def test_summary_and_with_dropped():
-    _, report = load_run(TREC_RUN.encode(), name="baseline.run")
+    _, report = load_run(TREC_RUN.encode(), file_name="baseline.run")
     assert report.summary() == "baseline.run: 4 lines read, 4 used, 0 dropped, 0 repeats"
     later = report.with_dropped([ReportLine(3, "query q2 is not in the qrels")])
     assert later.summary() == "baseline.run: 4 lines read, 3 used, 1 dropped, 0 repeats"
@@ -410,7 +417,7 @@ def test_summary_and_with_dropped():
     assert report.lines_used == 4  # the original is unchanged
     with pytest.raises(ValueError, match="cannot drop 5 lines"):
         report.with_dropped([ReportLine(1, "x")] * 5)
-    _, qreport = load_qrels(b"q 0 d 1\n", name="q.txt")
+    _, qreport = load_qrels(b"q 0 d 1\n", file_name="q.txt")
     assert qreport.summary() == "q.txt: 1 line read, 1 used, 0 dropped"
 
 
@@ -454,11 +461,11 @@ def test_empty_file(tmp_path, text):
 )
 def test_header_only(text):
     with pytest.raises(ValueError, match=error("q.csv", None, r"no data lines \(only a header\)")):
-        load_qrels(text.encode(), name="q.csv")
+        load_qrels(text.encode(), file_name="q.csv")
 
 
 def test_jsonl_qrels_without_any_judgment_keeps_its_queries():
-    qrels, report = load_qrels(b'{"query_id": "q1", "relevant": []}\n', name="l.jsonl")
+    qrels, report = load_qrels(b'{"query_id": "q1", "relevant": []}\n', file_name="l.jsonl")
     assert qrels.query_ids.tolist() == ["q1"] and len(qrels.query) == 0
     assert qrels.grade.dtype == np.int64 and (report.lines_read, report.lines_used) == (1, 1)
 
@@ -473,7 +480,7 @@ def test_jsonl_run_identical_record_is_dropped_and_order_does_not_apply(tmp_path
 
 def test_a_json_array_gets_a_json_error():
     with pytest.raises(ValueError, match=error("a.json", 1, "expected a JSON object, got an arr")):
-        load_qrels(b'[{"query_id": "q1", "relevant": ["d1"]}]', name="a.json")
+        load_qrels(b'[{"query_id": "q1", "relevant": ["d1"]}]', file_name="a.json")
 
 
 def test_non_utf8_and_binary_name_the_line(tmp_path):
@@ -484,7 +491,7 @@ def test_non_utf8_and_binary_name_the_line(tmp_path):
     with pytest.raises(ValueError, match=error("nul.txt", 2, nul)):
         load_run(write(tmp_path, "nul.txt", b"q1 Q0 d1 1 1 t\nq1 Q0 d\x002 2 1 t\n"))
     with pytest.raises(ValueError, match=error("x.png", 1, "binary or non-UTF-8")):
-        load_run(b"\x89PNG\r\n\x1a\n\x00\x00", name="x.png")
+        load_run(b"\x89PNG\r\n\x1a\n\x00\x00", file_name="x.png")
 
 
 def test_ragged_lines_are_named_after_blank_lines(tmp_path):
@@ -562,8 +569,8 @@ def test_malformed_qrels(tmp_path, text, line, problem):
 )
 def test_csv_headers_from_common_exports_are_read(qrels_text, run_text):
     """qid / docid or pid / relevance or label: what pandas exports and IR toolkits write."""
-    qrels, _ = load_qrels(qrels_text.encode(), name="labels.csv")
-    run, report = load_run(run_text.encode(), name="system.csv")
+    qrels, _ = load_qrels(qrels_text.encode(), file_name="labels.csv")
+    run, report = load_run(run_text.encode(), file_name="system.csv")
     assert qrels.query.tolist() == ["q1", "q1"] and qrels.doc.tolist() == ["a", "b"]
     assert qrels.grade.tolist() == [2, 0] and report.format == "csv"
     assert run.doc.tolist() == ["b", "a"]
@@ -572,22 +579,22 @@ def test_a_csv_run_without_a_rank_column_is_ordered_by_score_like_trec():
     """Score descending, ties by doc id descending (trec_eval's order), whatever `order`."""
     text = b"query_id,doc_id,score\nq1,a,0.5\nq1,b,0.9\nq1,c,0.5\nq2,d,1\n"
     for order in ("score", "rank"):
-        run, _ = load_run(text, name="scores.csv", order=order)
+        run, _ = load_run(text, file_name="scores.csv", order=order)
         assert run.doc.tolist() == ["b", "c", "a", "d"]
     with pytest.raises(ValueError, match="header lacks column.s. rank or score"):
-        load_run(b"query_id,doc_id\nq1,a\n", name="ids.csv")
+        load_run(b"query_id,doc_id\nq1,a\n", file_name="ids.csv")
 
 def test_three_column_qrels_without_the_iteration_column():
-    qrels, report = load_qrels(b"q1 a 2\nq1\tb 0\nq2 c 1\n", name="q3.txt")
+    qrels, report = load_qrels(b"q1 a 2\nq1\tb 0\nq2 c 1\n", file_name="q3.txt")
     assert report.format == "trec" and qrels.doc.tolist() == ["a", "b", "c"]
     assert qrels.grade.tolist() == [2, 0, 1]
     # the first line decides: a four-column line after it is ragged, and named
     ragged = error("q3.txt", 2, r"expected 3 columns \(qid docid grade\), got 4")
     with pytest.raises(ValueError, match=ragged):
-        load_qrels(b"q1 a 2\nq1 0 b 1\n", name="q3.txt")
+        load_qrels(b"q1 a 2\nq1 0 b 1\n", file_name="q3.txt")
     # three words that do not end in a grade are no such qrels: the first line is named
     with pytest.raises(ValueError, match=error("q3.txt", 1, "expected 4 columns .*, got 3")):
-        load_qrels(b"# judged by\nq1 0 b 1\n", name="q3.txt")
+        load_qrels(b"judged by me\nq1 0 b 1\n", file_name="q3.txt")
 
 
 
@@ -737,6 +744,9 @@ def test_bad_arguments():
         load_run(TREC_RUN.encode(), format="beir")
     with pytest.raises(ValueError, match="order must be one of score, rank, got 'Score'"):
         load_run(TREC_RUN.encode(), order="Score")
+    precisions = "score_precision must be one of double, float32, got 'float64'"
+    with pytest.raises(ValueError, match=precisions):
+        load_run(TREC_RUN.encode(), score_precision="float64")
 
 
 def test_jsonl_record_without_either_list(tmp_path):

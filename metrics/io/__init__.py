@@ -1,0 +1,31 @@
+"""Load qrels and runs (TREC, BEIR TSV, CSV/TSV, JSONL; optionally gzipped) with a load report.
+
+A malformed file is rejected as a whole: `LoadError` (a `ValueError`) with the one-line
+message `FILE, line N: problem`. Valid lines that are not used are listed in the report.
+
+The modules, each with one job: `sources` (path or bytes, gzip, UTF-8, blank and comment
+lines), `detect` (format and column layout), `reader` (pyarrow's CSV reader), `trec` and
+`delimited` (the two kinds of table), `tables` (either, checked), `values` (numbers from
+text), `jsonl`, `codes` (integer codes, repeated pairs), `rows` (Qrels, Run), `report`, and
+`loaders` (load_qrels, load_run).
+"""
+
+from metrics.io.codes import repeated_ids, repeated_pairs
+from metrics.io.errors import LoadError
+from metrics.io.loaders import (
+    QRELS_FORMATS,
+    RUN_FORMATS,
+    RUN_ORDERS,
+    SCORE_PRECISIONS,
+    load_qrels,
+    load_run,
+)
+from metrics.io.report import LoadReport, ReportLine
+from metrics.io.rows import Qrels, Run
+from metrics.io.sources import UPLOAD_NAME
+
+__all__ = [
+    "LoadError", "LoadReport", "Qrels", "QRELS_FORMATS", "ReportLine", "Run", "RUN_FORMATS",
+    "RUN_ORDERS", "SCORE_PRECISIONS", "UPLOAD_NAME", "load_qrels", "load_run", "repeated_ids",
+    "repeated_pairs",
+]

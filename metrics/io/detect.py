@@ -1,0 +1,118 @@
+"""Format detection and column layouts: which columns of a line hold the query, the doc,
+the grade, the rank and the score, as TREC fixes them or as a CSV/TSV/BEIR header names them."""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+
+from metrics.io.errors import LoadError, show
+from metrics.io.sources import SPLIT_WS, Source
+from metrics.io.values import INTEGER
+
+
+@dataclass(frozen=True)
+class _Column:
+    role: str  # query, doc, grade, rank or score
+    header: str  # the column's name in a CSV/TSV/BEIR header
+    required: bool = True
+    aliases: tuple[str, ...] = ()  # other names common exports give it (pandas, ir tools)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.header, *self.aliases)
+
+    def describe(self) -> str:
+        return " or ".join(self.names)
+
+
+@dataclass(frozen=True)
+class Layout:
+    delimiter: str | None  # None: runs of whitespace (TREC)
+    ncols: int
+    columns: dict[str, int]  # role -> column index
+    header_line: int  # 0 when the format has no header
+    expected: str  # what the columns are, for messages
+    extra_fields: bool = False  # a line may carry more than ncols fields; the rest are ignored
+
+    def ragged(self, src: Source, line: int, got: int) -> LoadError:
+        """The error for a line of `got` columns."""
+        return src.fail(line, f"expected {self.ncols} columns ({self.expected}), got {got}")
+
+
+_TREC = {
+    "qrels": Layout(None, 4, {"query": 0, "doc": 2, "grade": 3}, 0, "qid iter docid grade"),
+    # trec_eval reads a run line's first six fields and ignores the rest
+    "run": Layout(
+        None, 6, {"query": 0, "doc": 2, "rank": 3, "score": 4}, 0, "qid Q0 docid rank score tag",
+        extra_fields=True,
+    ),
+}
+# qrels without the iteration column, as some collections ship them (told by the first line)
+_TREC_QRELS_3 = Layout(None, 3, {"query": 0, "doc": 1, "grade": 2}, 0, "qid docid grade")
+_QUERY = _Column("query", "query_id", aliases=("qid",))
+_DOC = _Column("doc", "doc_id", aliases=("docid", "pid"))
+_HEADERS = {
+    ("qrels", "csv"): (_QUERY, _DOC, _Column("grade", "grade", aliases=("relevance", "label"))),
+    ("qrels", "beir"): (_Column("query", "query-id"), _Column("doc", "corpus-id"),
+                        _Column("grade", "score")),
+    ("run", "csv"): (_QUERY, _DOC, _Column("rank", "rank", required=False),
+                     _Column("score", "score", required=False)),
+}
+# A CSV run is ordered by its rank column, or by its scores when it has no rank column.
+_ORDER_ROLES = ("rank", "score")
+_HEADER_NAMES = {name for spec in _HEADERS.values() for c in spec for name in c.names} - {"score"}
+_FORMAT_LABEL = {"csv": "CSV/TSV", "beir": "BEIR"}
+
+
+def detect(src: Source, kind: str, fmt: str) -> str:
+    """The format named, or the one the first line that is neither blank nor a comment shows."""
+    if fmt != "auto":
+        return fmt
+    number, line = src.first_data_line
+    if line.startswith(("{", "[")):  # "[" too: a JSON array gets a JSONL error, not a TREC one
+        return "jsonl"
+    names = set(_header_fields(line)[1])
+    for (spec_kind, spec_fmt), spec in _HEADERS.items():
+        if spec_kind == kind and names & {n for c in spec if c.required for n in c.names}:
+            return spec_fmt
+    if names & _HEADER_NAMES:
+        raise src.fail(number, f"the header {show(line)} is not a {kind} header")
+    if len(SPLIT_WS.split(line)) > 1:
+        return "trec"
+    raise src.fail(
+        number,
+        f"cannot detect the format from {show(line)}: expected TREC columns, "
+        "a CSV/TSV or BEIR header, or a JSON object per line",
+    )
+
+
+def _header_fields(line: str) -> tuple[str, list[str]]:
+    delimiter = "\t" if "\t" in line else ","
+    fields = next(csv.reader([line], delimiter=delimiter), [])
+    return delimiter, [f.strip().lower() for f in fields]
+
+
+def layout_of(src: Source, kind: str, fmt: str) -> Layout:
+    if fmt == "trec":
+        # three columns ending in a grade; a first line like "judged by me" keeps the
+        # four-column layout, so the error points at that line rather than the next
+        fields = SPLIT_WS.split(src.first_data_line[1])
+        three = kind == "qrels" and len(fields) == 3 and re.match(INTEGER, fields[2])
+        return _TREC_QRELS_3 if three else _TREC[kind]
+    number, line = src.first_line
+    delimiter, names = _header_fields(line)
+    spec = _HEADERS[(kind, fmt)]
+    found = {c.role: next((n for n in c.names if n in names), None) for c in spec}
+    missing = [c.describe() for c in spec if c.required and found[c.role] is None]
+    if kind == "run" and not any(found.get(role) for role in _ORDER_ROLES):
+        missing.append(" or ".join(_ORDER_ROLES))
+    if missing:
+        raise src.fail(
+            number,
+            f"{_FORMAT_LABEL[fmt]} header lacks column(s) {', '.join(missing)} "
+            f"(found {show(line, 60)})",
+        )
+    columns = {role: names.index(name) for role, name in found.items() if name is not None}
+    return Layout(delimiter, len(names), columns, number, f"as in the header on line {number}")

@@ -1,0 +1,25 @@
+"""The loaders' error, and how its one-line messages show values read from a file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class LoadError(ValueError):
+    """A file that cannot be loaded; the message is one line, `FILE, line N: problem`."""
+
+    def __init__(self, source: str, line: int | None, problem: str) -> None:
+        self.source, self.line, self.problem = source, line, problem
+        where = source if line is None else f"{source}, line {line}"
+        super().__init__(f"{where}: {problem}")
+
+
+def show(value: object, limit: int = 40) -> str:
+    """A value for a one-line message: repr, shortened."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_choice(what: str, value: str, allowed: Sequence[str]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")

@@ -1,0 +1,223 @@
+"""load_qrels and load_run: a source read in its format, checked, and reported on."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from metrics.arrow import from_numbers, index_in, numbers, strings
+from metrics.io.codes import encode, encode_blocks, repeated_pairs
+from metrics.io.detect import detect, layout_of
+from metrics.io.errors import check_choice, show
+from metrics.io.jsonl import jsonl_qrels, jsonl_run
+from metrics.io.parsed import Rows
+from metrics.io.reader import Table
+from metrics.io.report import LoadReport, ReportLine
+from metrics.io.rows import Qrels, Run
+from metrics.io.sources import Source, open_source
+from metrics.io.tables import read_table
+from metrics.io.values import to_float, to_int
+
+QRELS_FORMATS = ("trec", "beir", "csv", "jsonl")
+RUN_FORMATS = ("trec", "csv", "jsonl")
+RUN_ORDERS = ("score", "rank")
+# How scores compare when a run is ordered by them: as doubles (trec_eval 10.0), or rounded
+# to 32-bit floats first (trec_eval 9 and pytrec_eval), which ties scores that differ less.
+SCORE_PRECISIONS = ("double", "float32")
+
+# Extensions stripped from a file name to name its run (`baseline.run.gz` -> `baseline`).
+_RUN_EXTENSIONS = {
+    ".gz", ".run", ".txt", ".trec", ".res", ".out", ".tsv", ".csv", ".jsonl", ".ndjson", ".json",
+}
+
+
+def _report(src: Source, kind: str, fmt: str, rows: Rows, repeats: list) -> LoadReport:
+    return LoadReport(
+        source=src.name, kind=kind, format=fmt, lines_read=rows.lines_read,
+        lines_used=rows.lines_read - len(rows.dropped),
+        dropped=tuple(sorted(rows.dropped, key=lambda r: r.line)),
+        repeats=tuple(repeats), notes=tuple(rows.notes),
+        comments=rows.comments, wide_lines=rows.wide_lines,
+    )
+
+
+# --- qrels -----------------------------------------------------------------------------
+
+
+def load_qrels(
+    source: str | os.PathLike | bytes, *, file_name: str | None = None, format: str = "auto",
+) -> tuple[Qrels, LoadReport]:
+    """Read relevance judgments: TREC (`qid iter docid grade`, or `qid docid grade` when the
+    first data line has three columns), BEIR TSV (`query-id corpus-id score`), CSV/TSV with a
+    `query_id,doc_id,grade` header, or JSONL (`{"query_id": ..., "relevant": [ids] |
+    {id: grade}}`, a list meaning grade 1). `source` is a path or the raw bytes of an upload
+    named `file_name`; gzip is read by extension or
+    content. In TREC files a line whose first non-blank character is '#' is a comment, skipped
+    and counted, as trec_eval 10.0 does.
+
+    An identical duplicate line is dropped and reported; one (query, doc) pair with two
+    grades is an error, as is a grade that is not an integer ('2.0' included).
+    """
+    check_choice("format", format, ("auto", *QRELS_FORMATS))
+    src = open_source(source, file_name)
+    fmt = detect(src, "qrels", format)
+    if fmt == "jsonl":
+        rows = jsonl_qrels(src)
+    else:
+        table, rows = _table_rows(src, "qrels", fmt)
+        rows.grade = to_int(src, table.columns["grade"], table.lines, "grade")
+    return _finish_qrels(src, fmt, rows)
+
+
+def _table_rows(src: Source, kind: str, fmt: str) -> tuple[Table, Rows]:
+    """A TREC or delimited file read as a table, and its rows (comments and wide lines
+    counted)."""
+    table = read_table(src, layout_of(src, kind, fmt))
+    rows = Rows(table.columns["query"], table.columns["doc"], table.lines, len(table.lines),
+                comments=table.comments, wide_lines=table.wide_lines)
+    return table, rows
+
+
+def _finish_qrels(src: Source, fmt: str, rows: Rows) -> tuple[Qrels, LoadReport]:
+    query_codes, query_names = encode_blocks(rows.query)
+    doc_codes, doc_names = encode(rows.doc)
+    grade, lines = rows.grade, rows.line
+    repeats, first = repeated_pairs(query_codes, doc_codes)
+    conflict = np.flatnonzero(grade[repeats] != grade[first])
+    if len(conflict):
+        row, earlier = repeats[conflict[0]], first[conflict[0]]
+        query, doc = query_names[query_codes[row]].as_py(), doc_names[doc_codes[row]].as_py()
+        raise src.fail(
+            int(lines[row]),
+            f"query {show(query)} doc {show(doc)} "
+            f"has grade {grade[row]} here but grade {grade[earlier]} on line {lines[earlier]}",
+        )
+    rows.dropped += [
+        ReportLine(int(lines[row]), f"identical duplicate of line {lines[earlier]}")
+        for row, earlier in zip(repeats, first, strict=True)
+    ]
+    keep = np.ones(len(lines), dtype=bool)
+    keep[repeats] = False
+    query_ids = strings(query_names)
+    if rows.query_ids is not None:  # JSONL: queries with an empty list belong to the set too
+        query_codes = index_in(query_ids, rows.query_ids)[query_codes]
+        query_ids = np.asarray(rows.query_ids, dtype=object)
+    qrels = Qrels(
+        source=src.name,
+        query_ids=query_ids,
+        query_code=query_codes[keep],
+        doc_code=doc_codes[keep],
+        doc_names=doc_names,
+        grade=grade[keep],
+        line=lines[keep],
+    )
+    return qrels, _report(src, "qrels", fmt, rows, [])
+
+
+# --- runs ------------------------------------------------------------------------------
+
+
+def load_run(
+    source: str | os.PathLike | bytes, *, file_name: str | None = None, format: str = "auto",
+    order: str = "score", score_precision: str = "double", run_name: str | None = None,
+    labels: Qrels | None = None,
+) -> tuple[Run, LoadReport]:
+    """Read a run: TREC (`qid Q0 docid rank score tag`), CSV/TSV with a
+    `query_id,doc_id,rank[,score]` header, or JSONL (`{"query_id": ..., "retrieved": [ids]}`).
+
+    A TREC run is ordered like trec_eval when `order="score"`: score descending, ties by doc
+    id descending as a string; with `order="rank"` by the rank column, ties in line order.
+    Scores compare as doubles (`score_precision="double"`, as trec_eval 10.0 stores them) or
+    rounded to 32-bit floats first (`"float32"`, as trec_eval 9 and pytrec_eval do), which
+    ties scores closer than float32 can tell apart. CSV runs follow their rank column, or
+    without one their scores as TREC runs do; JSONL lists keep their own order; `order`
+    does not apply to them. As trec_eval 10.0 does, a TREC run line may carry more than six
+    fields (the rest are ignored) and a line whose first non-blank character is '#' is a
+    comment; the report counts both.
+
+    `file_name` names the file in messages and, for bytes, gives it a name. The run is named
+    `run_name`, by default the file name without its extensions (`baseline.run.gz` ->
+    `baseline`).
+    Given `labels`, its ids are matched to the labels' doc ids while loading (see
+    `Run.labelled_by`), so that aligning the run to those labels does no string work.
+    """
+    check_choice("format", format, ("auto", *RUN_FORMATS))
+    check_choice("order", order, RUN_ORDERS)
+    check_choice("score_precision", score_precision, SCORE_PRECISIONS)
+    src = open_source(source, file_name)
+    fmt = detect(src, "run", format)
+    if fmt == "jsonl":
+        rows = jsonl_run(src)
+    else:
+        table, rows = _table_rows(src, "run", fmt)
+        rows.sort_keys = _run_sort_keys(src, fmt, order, score_precision, table)
+    run, report = _finish_run(src, fmt, rows, run_name or _run_name(src.name))
+    return (run if labels is None else run.labelled_by(labels)), report
+
+
+def _run_sort_keys(
+    src: Source, fmt: str, order: str, precision: str, table: Table
+) -> list[tuple[str, object, str]]:
+    """Sort keys after the query: (name, values, direction). Scores are checked either way."""
+    columns, lines = table.columns, table.lines
+    score = to_float(src, columns["score"], lines, "score") if "score" in columns else None
+    if "rank" in columns and (fmt == "csv" or order == "rank"):
+        return [("rank", to_int(src, columns["rank"], lines, "rank"), "ascending")]
+    if precision == "float32":
+        with np.errstate(over="ignore"):  # beyond float32 a score ties at infinity (trec_eval 9)
+            score = score.astype(np.float32)
+    return [("score", score, "descending"), ("doc", columns["doc"], "descending")]
+
+
+def _finish_run(src: Source, fmt: str, rows: Rows, name: str) -> tuple[Run, LoadReport]:
+    query_codes, query_names = encode_blocks(rows.query)
+    doc = rows.doc if isinstance(rows.doc, pa.Array) else pa.array(rows.doc, pa.string())
+    keys = [("query", query_codes, "ascending"), *rows.sort_keys]
+    table = pa.table({key: _arrow(values) for key, values, _ in keys})
+    order = pc.sort_indices(table, sort_keys=[(key, direction) for key, _, direction in keys])
+    order = numbers(order).astype(np.int64)  # a stable sort: equal keys keep their line order
+    in_order = bool((order[1:] > order[:-1]).all())  # often so: then no copy of the ids
+    run = Run(
+        name=name,
+        source=src.name,
+        query_ids=strings(query_names),
+        query_code=query_codes[order],
+        doc_ids=doc.cast(pa.string()) if in_order else doc.take(from_numbers(order)),
+        line=rows.line[order],
+    )
+    return run, _report(src, "run", fmt, rows, _run_repeats(run))
+
+
+def _arrow(values: np.ndarray | pa.Array) -> pa.Array:
+    return values if isinstance(values, pa.Array) else from_numbers(values)
+
+
+def _run_repeats(run: Run) -> list[ReportLine]:
+    query_codes = run.query_code
+    rows, first = run.repeats
+    if not len(rows):
+        return []
+    index = np.arange(len(query_codes))
+    starts = np.r_[True, query_codes[1:] != query_codes[:-1]]
+    rank = index - np.maximum.accumulate(np.where(starts, index, 0)) + 1
+    return [
+        ReportLine(
+            int(run.line[row]),
+            f"repeat of {run.doc_ids[int(row)].as_py()} at rank {rank[row]} "
+            f"(first at rank {rank[earlier]}): "
+            "keeps its rank slot, scores nothing",
+        )
+        for row, earlier in zip(rows, first, strict=True)
+    ]
+
+
+def _run_name(file_name: str) -> str:
+    stem = os.path.basename(file_name) or file_name
+    while True:
+        root, extension = os.path.splitext(stem)
+        if not root or extension.lower() not in _RUN_EXTENSIONS:
+            return stem
+        stem = root

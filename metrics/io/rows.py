@@ -1,0 +1,120 @@
+"""What the loaders return: Qrels (the frozen query set) and Run (ranked lists)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import numpy as np
+import pyarrow as pa
+
+from metrics.arrow import index_in, strings
+from metrics.io.codes import encode, repeated_ids
+
+
+class _CodedRows:
+    """The per-row query id strings of a Qrels or Run, built from the codes when asked for."""
+
+    @cached_property
+    def query(self) -> np.ndarray:
+        return self.query_ids[self.query_code]
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels(_CodedRows):
+    """The frozen query set and its judgments, one row per unique (query, doc) pair.
+
+    Ids are kept as integer codes into tables of distinct values, so that aligning a run
+    matches each distinct id once (in arrow) instead of hashing a million Python strings;
+    `query` and `doc` give the per-row strings when they are asked for.
+    """
+
+    source: str
+    query_ids: np.ndarray  # every query, first-appearance order (those without judgments too)
+    query_code: np.ndarray  # int64 per row, into query_ids
+    doc_code: np.ndarray  # int64 per row, into doc_names
+    doc_names: pa.Array  # distinct doc ids (arrow strings)
+    grade: np.ndarray  # int64
+    line: np.ndarray  # int64, 1-based source line of each row
+
+    @classmethod
+    def from_rows(cls, source, query_ids, query, doc, grade, line) -> Qrels:
+        query_ids = np.asarray(query_ids, dtype=object)
+        doc_code, doc_names = encode(doc)
+        return cls(source, query_ids, index_in(list(query), query_ids), doc_code, doc_names,
+                   np.asarray(grade, dtype=np.int64), np.asarray(line, dtype=np.int64))
+
+    @cached_property
+    def doc(self) -> np.ndarray:
+        return strings(self.doc_names)[self.doc_code]
+
+
+@dataclass(frozen=True, eq=False)
+class Run(_CodedRows):
+    """Ranked lists: rows grouped by query (first-appearance order), best rank first.
+
+    A repeated doc id stays in its slot; the report lists it. Query ids are integer codes,
+    doc ids one arrow string column; `query` and `doc` give the per-row strings. A run
+    loaded against labels also holds, per row, its id's position among the labels' doc ids,
+    so that aligning it to those labels is integer work.
+    """
+
+    name: str
+    source: str
+    query_ids: np.ndarray  # the run's queries, in row order (distinct)
+    query_code: np.ndarray  # int64 per row, into query_ids; non-decreasing
+    doc_ids: pa.Array  # per row (arrow strings)
+    line: np.ndarray  # int64, 1-based source line of each row
+    labels: pa.Array | None = None  # the Qrels.doc_names that label_code points into
+    label_code: np.ndarray | None = None  # int64 per row, into labels; -1: not labelled
+
+    @classmethod
+    def from_lists(cls, name: str, lists: dict[str, list[str]], source: str | None = None) -> Run:
+        """A run from {query: [ids in rank order]}, lines numbered in that order."""
+        query = [q for q, docs in lists.items() for _ in docs]
+        doc = [d for docs in lists.values() for d in docs]
+        query_code, query_ids = encode(query)
+        return cls(name, source or name, strings(query_ids), query_code,
+                   pa.array(doc, pa.string()), np.arange(1, len(doc) + 1, dtype=np.int64))
+
+    def labelled_by(self, qrels: Qrels) -> Run:
+        """The same run with each row's position among the qrels' doc ids (one hash pass)."""
+        run = replace(self, labels=qrels.doc_names, label_code=self.codes_in(qrels.doc_names))
+        run.__dict__.update(self._computed())
+        return run
+
+    def codes_in(self, doc_names: pa.Array) -> np.ndarray:
+        """Per row: the position of its id among doc_names, -1 where absent; already known
+        when the run was loaded against those labels."""
+        if self.labels is doc_names:
+            return self.label_code
+        return index_in(self.doc_ids, doc_names)
+
+    @cached_property
+    def doc(self) -> np.ndarray:
+        return strings(self.doc_ids)
+
+    @cached_property
+    def repeats(self) -> tuple[np.ndarray, np.ndarray]:
+        """Rows that repeat an id higher in their query's list, and the row of its first
+        occurrence; computed once, for the load report and for alignment."""
+        return repeated_ids(self.query_code, self.doc_ids)
+
+    def renamed(self, name: str) -> Run:
+        """The same run under another name, keeping what was already computed from it."""
+        run = replace(self, name=name)
+        run.__dict__.update(self._computed())
+        return run
+
+    def _computed(self) -> dict[str, object]:
+        return {key: value for key, value in self.__dict__.items() if key in _RUN_CACHE}
+
+    @cached_property
+    def repeat(self) -> np.ndarray:
+        """Per row: the id already appeared higher in the same query's list."""
+        mask = np.zeros(len(self.line), dtype=bool)
+        mask[self.repeats[0]] = True
+        return mask
+
+
+_RUN_CACHE = ("query", "doc", "repeats", "repeat")  # Run's cached properties

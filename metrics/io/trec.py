@@ -1,0 +1,57 @@
+"""TREC files: columns separated by runs of whitespace, as trec_eval 10.0 reads them.
+
+A line whose first non-blank character is '#' is a comment and skipped ('#' anywhere else
+is data: MS MARCO v2.1 segment ids hold one); a run line may carry more than six fields,
+of which the first six are read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from metrics.arrow import from_numbers, numbers
+from metrics.io.detect import Layout
+from metrics.io.reader import Table, kept_lines, pick, read_csv, read_lines
+from metrics.io.sources import Source
+
+
+def whitespace_table(src: Source, layout: Layout) -> Table:
+    # Blank and comment lines are left out first (most files have neither, which the bytes
+    # tell cheaply). Then a regular file (one separator character) splits fastest as CSV;
+    # any other goes through the line splitter, which also names a ragged line.
+    data, lines, comments = src.raw, None, 0  # lines: source line of each line of data
+    if src.has_blank_lines or src.has_comment_lines:
+        data, lines, comments = kept_lines(src.raw, comments=src.has_comment_lines)
+    separator = _single_separator(src)
+    if separator is not None:
+        try:
+            table = read_csv(data, layout, separator)
+        except pa.ArrowInvalid:
+            pass
+        else:
+            if lines is None:
+                lines = np.arange(1, table.num_rows + 1, dtype=np.int64)
+            return Table(pick(table, layout), lines, comments)
+    tokens = pc.ascii_split_whitespace(pc.ascii_trim_whitespace(read_lines(data)))
+    counts = numbers(pc.list_value_length(tokens))
+    if lines is None:
+        lines = np.arange(1, len(counts) + 1, dtype=np.int64)
+    short = counts < layout.ncols if layout.extra_fields else counts != layout.ncols
+    ragged = np.flatnonzero(short)
+    if len(ragged):
+        raise layout.ragged(src, int(lines[ragged[0]]), int(counts[ragged[0]]))
+    # token i of line j is flattened token starts[j] + i (starts[j] = j * ncols, unless
+    # some lines are wider)
+    flat, starts = tokens.flatten(), np.cumsum(counts, dtype=np.int64) - counts
+    columns = {role: flat.take(from_numbers(starts + i)) for role, i in layout.columns.items()}
+    wide = int(np.count_nonzero(counts > layout.ncols))
+    return Table(columns, lines, comments, wide)
+
+
+def _single_separator(src: Source) -> str | None:
+    # told from the whole file: a blank or comment line may add a separator, never hide one
+    separator = "\t" if "\t" in src.first_data_line[1] else " "
+    other = b" " if separator == "\t" else b"\t"
+    return None if other in src.raw else separator
