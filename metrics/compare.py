@@ -3,13 +3,8 @@
 For a baseline and one or more candidates scored on the same queries (same order), every
 (candidate, metric) pair gets the per-query differences (after - before), their mean with a
 paired percentile-bootstrap interval, win / tie / loss counts, an effect size, and three
-two-sided p-values:
-
-- a paired randomization (sign-flip) test on the mean difference, the default test
-  (Smucker, Allan and Carterette 2007), with the +1 correction: p = (1 + hits) / (1 + B);
-- a paired t-test (scipy.stats.ttest_rel) and a Wilcoxon signed-rank test
-  (scipy.stats.wilcoxon), both with scipy's defaults; the exact sign-flip test that
-  wilcoxon picks for up to 13 queries with ties or zeros runs vectorised, same p-value.
+two-sided p-values: a paired randomization (sign-flip) test of the mean difference (the
+default), a paired t-test and a Wilcoxon signed-rank test, all in ``metrics.stats.paired``.
 
 The family for the multiple-comparison correction is every (candidate, metric) pair of one
 call: Holm's step-down adjustment by default, Benjamini-Hochberg or none as options; the
@@ -26,13 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from metrics.conventions import DEFAULT_RESAMPLES, DEFAULT_SEED
-from metrics.intervals import bootstrap_means, percentile_bounds, resample_counts
+from metrics import format as fmt
+from metrics.conventions import DEFAULT_RESAMPLES
 from metrics.measures import MEASURE_BY_KEY
+from metrics.stats import CORRECTIONS, benjamini_hochberg, corrections, holm, paired, validate
+from metrics.vocabulary import COMPARED
 
 if TYPE_CHECKING:
     from metrics.evaluate import Evaluation
@@ -48,30 +45,7 @@ __all__ = [
     "regressions",
 ]
 
-CORRECTIONS: dict[str, str] = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "none"}
-
 DEFAULT_PERMUTATIONS = 10_000
-
-# Per-query differences are rounded to this many decimals before anything else, so that two
-# scores that differ only by float noise (0.1 + 0.2 vs 0.3) count as a tie, not a win.
-_DECIMALS = 12
-# A permuted mean within this distance of the observed mean counts as "at least as extreme":
-# means of scores in [0, 1] that differ by less are float noise, and counting them as ties can
-# only make the p-value (very slightly) more conservative.
-_TIE_TOLERANCE = 1e-10
-# Sign flips are drawn and applied in chunks of at most this many (flip, query) cells, so
-# memory stays bounded (about 32 MB of float64) whatever the number of queries. The chunk size
-# depends on n only, so the draws -- and the p-values -- are a function of (seed, n, B).
-_CHUNK_CELLS = 1 << 22
-# Up to this many queries, stats.wilcoxon (method="auto") answers ties or zero differences
-# with an exact test over all 2^n sign flips; _wilcoxon_pvalue runs that test vectorised.
-_WILCOXON_SIGN_FLIPS = 13
-
-
-def _readonly(values: np.ndarray) -> np.ndarray:
-    values = np.array(values, dtype=float, copy=True)
-    values.setflags(write=False)
-    return values
 
 
 @dataclass(frozen=True)
@@ -110,7 +84,9 @@ class PairedTest:
 
     def __post_init__(self) -> None:
         for name in ("differences", "before", "after"):
-            object.__setattr__(self, name, _readonly(getattr(self, name)))
+            values = np.array(getattr(self, name), dtype=float, copy=True)
+            values.setflags(write=False)
+            object.__setattr__(self, name, values)
 
 
 @dataclass(frozen=True)
@@ -139,12 +115,9 @@ class Comparison:
         """The same tests under another correction or alpha: only the adjustment is redone,
         so a switch costs nothing (the flips, bootstrap and Wilcoxon are not rerun)."""
         correction = self.correction if correction is None else correction
-        if correction not in _ADJUST:
-            raise ValueError(
-                f"correction must be one of {', '.join(_ADJUST)}, got {correction!r}"
-            )
-        alpha = self.alpha if alpha is None else _check_fraction("alpha", alpha)
-        p = _ADJUST[correction](np.array([t.p_randomization for t in self.tests]))
+        corrections.check_correction(correction)
+        alpha = self.alpha if alpha is None else validate.check_fraction("alpha", alpha)
+        p = corrections.adjust(np.array([t.p_randomization for t in self.tests]), correction)
         tests = tuple(
             replace(test, p_adjusted=float(q), significant=bool(q < alpha))
             for test, q in zip(self.tests, p, strict=True)
@@ -208,7 +181,7 @@ class Comparison:
         if test.wins == 0 and test.losses == 0:
             return f"no query changed (all {test.n} queries tie)"
         counts = f"better on {test.wins} of {test.n} queries, worse on {test.losses}"
-        interval = f"difference {test.difference:+.3f} [{test.low:+.3f}, {test.high:+.3f}]"
+        interval = f"difference {fmt.difference(test.difference, test.low, test.high)}"
         p, adjusted = test.p_randomization, test.p_adjusted
         if self.correction == "none":
             uncorrected = (
@@ -217,20 +190,20 @@ class Comparison:
                 else ""
             )
             noise = (
-                f"unlikely to be noise (p {_p_text(p)}{uncorrected})"
+                f"unlikely to be noise (p {fmt.p_equals(p)}{uncorrected})"
                 if test.significant
-                else f"could be noise (p {_p_text(p)}{uncorrected})"
+                else f"could be noise (p {fmt.p_equals(p)}{uncorrected})"
             )
         else:
             name = CORRECTIONS[self.correction]
             noise = (
                 f"unlikely to be noise after {name} correction "
-                f"(p {_p_text(p)}, adjusted {_p_text(adjusted, bare=True)})"
+                f"(p {fmt.p_equals(p)}, adjusted {fmt.p_value(adjusted)})"
                 if test.significant
-                else f"could be noise after {name} correction (adjusted p {_p_text(adjusted)})"
+                else f"could be noise after {name} correction (adjusted p {fmt.p_equals(adjusted)})"
             )
         if np.isfinite(test.effect_size):
-            effect = f"effect size {test.effect_size:.3f}"
+            effect = f"effect size {fmt.effect(test.effect_size)}"
         else:
             effect = "effect size undefined (every query changed by the same amount)"
         return "; ".join((counts, interval, noise, effect))
@@ -239,218 +212,6 @@ class Comparison:
 def _json_float(value: float) -> float | None:
     value = float(value)
     return value if np.isfinite(value) else None
-
-
-def _p_text(p: float, *, bare: bool = False) -> str:
-    """'= 0.003' (or '0.003' when bare), and '< 0.001' rather than a rounded-down 0.000."""
-    if p < 0.0005:
-        return "< 0.001"
-    return f"{p:.3f}" if bare else f"= {p:.3f}"
-
-
-# --------------------------------------------------------------------------- corrections
-
-
-def _check_pvalues(p: object) -> np.ndarray:
-    values = np.asarray(p, dtype=float)
-    if values.ndim != 1:
-        raise ValueError(f"p-values must be a 1-D array, got shape {values.shape}")
-    bad = ~((values >= 0) & (values <= 1))  # also catches nan
-    if bad.any():
-        first = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"p-values must lie in [0, 1], got {values[first]!r} at position {first}")
-    return values
-
-
-def holm(p: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values (Holm 1979), in the original order.
-
-    The i-th smallest p (1-based) is multiplied by m - i + 1; a running maximum makes the
-    adjusted values monotone in p, and they are capped at 1.
-    """
-    values = _check_pvalues(p)
-    m = values.size
-    order = np.argsort(values, kind="stable")
-    stepped = values[order] * (m - np.arange(m))
-    adjusted = np.empty(m)
-    adjusted[order] = np.minimum(np.maximum.accumulate(stepped), 1.0)
-    return adjusted
-
-
-def benjamini_hochberg(p: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Benjamini-Hochberg adjusted p-values (false discovery rate), in the original order.
-
-    The i-th smallest p (1-based) is multiplied by m / i; a running minimum from the largest
-    down makes the adjusted values monotone in p, and they are capped at 1.
-    """
-    values = _check_pvalues(p)
-    m = values.size
-    order = np.argsort(values, kind="stable")
-    stepped = values[order] * (m / np.arange(1, m + 1))  # factors >= 1: never below p
-    adjusted = np.empty(m)
-    adjusted[order] = np.minimum(np.minimum.accumulate(stepped[::-1])[::-1], 1.0)
-    return adjusted
-
-
-_ADJUST = {"holm": holm, "bh": benjamini_hochberg, "none": _check_pvalues}
-
-
-# --------------------------------------------------------------------------- the tests
-
-
-def _sign_flip_pvalues(
-    differences: np.ndarray, *, n_permutations: int, rng: np.random.Generator
-) -> np.ndarray:
-    """Two-sided paired randomization p of the mean of each column of differences (n, m).
-
-    Each of n_permutations draws flips the sign of every query's difference with probability
-    1/2 -- the same flips for every column -- and counts the draws whose |mean| reaches the
-    observed |mean|; p = (1 + count) / (1 + n_permutations). A flip vector s in {-1, +1}^n is
-    drawn as bits b in {0, 1}^n (s = 2b - 1), so one chunk of flips costs one matrix product:
-    sum(s * d) = 2 (b @ d) - sum(d).
-    """
-    n, _ = differences.shape
-    total = differences.sum(axis=0)
-    threshold = np.abs(total) - _TIE_TOLERANCE * n  # compared on sums: mean * n
-    count = np.zeros(differences.shape[1], dtype=np.int64)
-    rows = max(1, _CHUNK_CELLS // n)
-    n_bytes = (n + 7) // 8
-    for start in range(0, n_permutations, rows):
-        size = min(rows, n_permutations - start)
-        packed = rng.integers(0, 256, size=(size, n_bytes), dtype=np.uint8)
-        bits = np.unpackbits(packed, axis=1, count=n).astype(np.float64)
-        flipped = 2.0 * (bits @ differences) - total
-        count += (np.abs(flipped) >= threshold).sum(axis=0)
-    return (1.0 + count) / (1.0 + n_permutations)
-
-
-def _t_pvalue(differences: np.ndarray, constant: bool) -> float:
-    if constant:
-        # Every query changed by the same amount: the standard deviation is 0 and scipy
-        # returns nan (all zero) or t = +-inf, p = 0.0 (non-zero) -- or, when float noise
-        # leaves a tiny spread, an arbitrary value. Pin both cases so they do not depend on
-        # that noise: no change -> p = 1.0, the same non-zero change everywhere -> p = 0.0.
-        return 1.0 if differences[0] == 0 else 0.0
-    # ttest_rel(a, b) is the one-sample t-test of a - b; passing the rounded differences
-    # keeps it consistent with the other tests.
-    from scipy import stats  # imported here: it costs the command line ~0.8 s of start-up
-
-    return float(stats.ttest_rel(differences, np.zeros_like(differences)).pvalue)
-
-
-def _wilcoxon_pvalue(differences: np.ndarray) -> float:
-    if not differences.any():
-        # Every difference is zero: scipy's default zero_method="wilcox" drops them all and,
-        # depending on the version, raises or warns and returns nan/1.0. Nothing changed, so
-        # there is no evidence of a difference: p = 1.0.
-        return 1.0
-    from scipy import stats
-
-    is_nonzero = differences != 0
-    nonzero = differences[is_nonzero]
-    ties = len(np.unique(np.abs(nonzero))) < len(nonzero)
-    if (ties or len(nonzero) < len(differences)) and len(differences) <= _WILCOXON_SIGN_FLIPS:
-        # stats.wilcoxon's own choice here is an exact test over every sign flip, but it
-        # calls its statistic once per flip in Python (~0.2 s a test, 2.5 s for the sample's
-        # comparison). The same test with the statistic vectorised: flips keep |d|, so the
-        # ranks are fixed; zeros are dropped from the ranking (zero_method="wilcox").
-        ranks = np.zeros(len(differences))
-        ranks[is_nonzero] = stats.rankdata(np.abs(nonzero))
-
-        def rank_sum_of_positives(d: np.ndarray, axis: int) -> np.ndarray:
-            return np.sum((d > 0) * ranks, axis=axis)
-
-        return float(
-            stats.permutation_test(
-                (differences,), rank_sum_of_positives, permutation_type="samples",
-                vectorized=True, n_resamples=9999, alternative="two-sided",
-            ).pvalue
-        )
-    return float(stats.wilcoxon(differences).pvalue)
-
-
-def _effect_size(differences: np.ndarray, constant: bool) -> float:
-    if constant:
-        # sd = 0: 0.0 when nothing changed; nan (undefined, not inf) when every query changed
-        # by the same non-zero amount.
-        return 0.0 if differences[0] == 0 else float("nan")
-    return float(differences.mean() / differences.std(ddof=1))
-
-
-# --------------------------------------------------------------------------- validation
-
-
-def _check_names(kind: str, names: object, allowed: Sequence[str], where: str) -> tuple[str, ...]:
-    if isinstance(names, str) or not isinstance(names, Sequence):
-        raise ValueError(f"{kind}s must be a sequence of names, got {names!r}")
-    chosen = tuple(names)
-    if not chosen:
-        raise ValueError(f"{kind}s must name at least one {kind}, got an empty list")
-    for name in chosen:
-        if name not in allowed:
-            raise ValueError(f"unknown {kind} {name!r}; {where}: {', '.join(map(str, allowed))}")
-    seen: set[str] = set()
-    for name in chosen:
-        if name in seen:
-            raise ValueError(f"{kind} {name!r} is listed twice")
-        seen.add(name)
-    return chosen
-
-
-def _check_count(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
-
-
-def _check_fraction(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float | np.floating):
-        raise ValueError(f"{name} must be a number strictly between 0 and 1, got {value!r}")
-    if not 0 < value < 1:
-        raise ValueError(f"{name} must lie strictly between 0 and 1, got {value!r}")
-    return float(value)
-
-
-def _generator(rng: object) -> tuple[np.random.Generator, int | None]:
-    if rng is None:
-        return np.random.default_rng(DEFAULT_SEED), DEFAULT_SEED
-    if isinstance(rng, np.random.Generator):
-        return rng, None
-    if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
-        return np.random.default_rng(int(rng)), int(rng)
-    raise ValueError(
-        f"rng must be a numpy Generator, a non-negative integer seed or None, got {rng!r}"
-    )
-
-
-def _scores(
-    scores: Mapping[str, Mapping[str, np.ndarray]], run: str, metric: str, n: int
-) -> np.ndarray:
-    per_metric = scores[run]
-    if metric not in per_metric:
-        raise ValueError(
-            f"run {run!r} has no scores for metric {metric!r}; it has: "
-            f"{', '.join(map(str, per_metric))}"
-        )
-    try:
-        values = np.asarray(per_metric[metric], dtype=float)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"scores of run {run!r} for {metric!r} are not numbers: {error}") from None
-    if values.shape != (n,):
-        raise ValueError(
-            f"scores of run {run!r} for {metric!r} have shape {values.shape}, "
-            f"expected ({n},) -- one per query id, in the same order"
-        )
-    if not np.isfinite(values).all():
-        first = int(np.flatnonzero(~np.isfinite(values))[0])
-        raise ValueError(
-            f"scores of run {run!r} for {metric!r} must be finite, got {values[first]!r} "
-            f"for query {first}"
-        )
-    return values
-
-
-# --------------------------------------------------------------------------- entry points
 
 
 def compare(
@@ -497,90 +258,61 @@ def compare(
     rng
         A numpy Generator (consumed), an integer seed, or None for ``DEFAULT_SEED``.
     """
-    if not isinstance(scores, Mapping):
-        raise ValueError(f"scores must map run name -> metric name -> scores, got {scores!r}")
-    if baseline not in scores:
-        raise ValueError(f"unknown baseline {baseline!r}; runs: {', '.join(map(str, scores))}")
-    if isinstance(query_ids, str) or not isinstance(query_ids, Sequence):
-        raise ValueError(f"query_ids must be a sequence of ids, got {query_ids!r}")
-    ids = tuple(query_ids)
-    if len(ids) < 2:
-        raise ValueError(f"need at least 2 scored queries to compare runs, got {len(ids)}")
-    if len(set(ids)) != len(ids):
-        seen: set[str] = set()
-        duplicate = next(q for q in ids if q in seen or seen.add(q))
-        raise ValueError(f"query id {duplicate!r} appears twice in query_ids")
-    others = [run for run in scores if run != baseline]
-    if candidates is None:
-        if not others:
-            raise ValueError(f"no candidate to compare with baseline {baseline!r}")
-        chosen = tuple(others)
-    else:
-        if not isinstance(candidates, str) and baseline in candidates:
-            raise ValueError(f"candidate {baseline!r} is the baseline")
-        chosen = _check_names("candidate", candidates, others, "runs besides the baseline")
-    baseline_metrics = list(scores[baseline])
-    metric_names = _check_names(
-        "metric",
-        baseline_metrics if metrics is None else metrics,
-        baseline_metrics,
-        f"baseline {baseline!r} has",
+    ids, chosen, metric_names = validate.check_selection(
+        baseline, scores, query_ids, candidates, metrics
     )
-    if correction not in CORRECTIONS:
-        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
-    confidence_level = _check_fraction("confidence_level", confidence_level)
-    alpha = _check_fraction("alpha", alpha)
-    n_resamples = _check_count("n_resamples", n_resamples)
-    n_permutations = _check_count("n_permutations", n_permutations)
-    generator, seed = _generator(rng)
+    corrections.check_correction(correction)
+    confidence_level = validate.check_fraction("confidence_level", confidence_level)
+    alpha = validate.check_fraction("alpha", alpha)
+    n_resamples = validate.check_count("n_resamples", n_resamples)
+    n_permutations = validate.check_count("n_permutations", n_permutations)
+    generator, seed = validate.check_rng(rng)
 
     n = len(ids)
-    before = {metric: _scores(scores, baseline, metric, n) for metric in metric_names}
+    before = {metric: validate.check_scores(scores, baseline, metric, n) for metric in metric_names}
     pairs = [(candidate, metric) for candidate in chosen for metric in metric_names]
-    after = {pair: _scores(scores, pair[0], pair[1], n) for pair in pairs}
+    after = {pair: validate.check_scores(scores, pair[0], pair[1], n) for pair in pairs}
 
     # One column of per-query differences per pair, rounded so float noise is a tie.
-    differences = np.column_stack(
-        [np.round(after[pair] - before[pair[1]], _DECIMALS) for pair in pairs]
+    differences = paired.paired_differences(
+        np.column_stack([after[pair] for pair in pairs]),
+        np.column_stack([before[metric] for _, metric in pairs]),
     )
-    differences[differences == 0] = 0.0  # no -0.0 after rounding
 
     # Draw order is part of the reproducibility contract: bootstrap counts, then sign flips.
-    counts = resample_counts(n, n_resamples=n_resamples, rng=generator)
-    low, high = percentile_bounds(
-        bootstrap_means(differences, counts), confidence_level=confidence_level
+    low, high = paired.paired_bootstrap(
+        differences, confidence_level=confidence_level, n_resamples=n_resamples, rng=generator
     )
-    p_randomization = _sign_flip_pvalues(differences, n_permutations=n_permutations, rng=generator)
-    p_adjusted = _ADJUST[correction](p_randomization)
+    p_randomization = paired.sign_flip_pvalues(
+        differences, n_permutations=n_permutations, rng=generator
+    )
+    p_adjusted = corrections.adjust(p_randomization, correction)
 
-    tests = []
-    for j, (candidate, metric) in enumerate(pairs):
-        d = differences[:, j]
-        constant = bool((d == d[0]).all())
-        tests.append(
-            PairedTest(
-                candidate=candidate,
-                metric=metric,
-                n=n,
-                before_mean=float(before[metric].mean()),
-                after_mean=float(after[candidate, metric].mean()),
-                difference=float(d.mean()),
-                low=float(low[j]),
-                high=float(high[j]),
-                wins=int((d > 0).sum()),
-                ties=int((d == 0).sum()),
-                losses=int((d < 0).sum()),
-                p_randomization=float(p_randomization[j]),
-                p_t=_t_pvalue(d, constant),
-                p_wilcoxon=_wilcoxon_pvalue(d),
-                effect_size=_effect_size(d, constant),
-                p_adjusted=float(p_adjusted[j]),
-                significant=bool(p_adjusted[j] < alpha),
-                differences=d,
-                before=before[metric],
-                after=after[candidate, metric],
-            )
+    tests = tuple(
+        PairedTest(
+            candidate=candidate,
+            metric=metric,
+            n=n,
+            before_mean=float(before[metric].mean()),
+            after_mean=float(after[candidate, metric].mean()),
+            difference=float(d.mean()),
+            low=float(low[j]),
+            high=float(high[j]),
+            wins=int((d > 0).sum()),
+            ties=int((d == 0).sum()),
+            losses=int((d < 0).sum()),
+            p_randomization=float(p_randomization[j]),
+            p_t=paired.t_pvalue(d),
+            p_wilcoxon=paired.wilcoxon_pvalue(d),
+            effect_size=paired.effect_size(d),
+            p_adjusted=float(p_adjusted[j]),
+            significant=bool(p_adjusted[j] < alpha),
+            differences=d,
+            before=before[metric],
+            after=after[candidate, metric],
         )
+        for j, ((candidate, metric), d) in enumerate(zip(pairs, differences.T, strict=True))
+    )
     return Comparison(
         baseline=baseline,
         candidates=chosen,
@@ -593,7 +325,7 @@ def compare(
         n_resamples=n_resamples,
         seed=seed,
         alpha=alpha,
-        tests=tuple(tests),
+        tests=tests,
     )
 
 
@@ -607,7 +339,7 @@ def regressions(comparison: Comparison, metric: str, *, alpha: float | None = No
         raise ValueError(f"regressions needs a Comparison, got {type(comparison).__name__}")
     if metric not in comparison.metrics:
         raise ValueError(f"unknown metric {metric!r}; compared: {', '.join(comparison.metrics)}")
-    level = comparison.alpha if alpha is None else _check_fraction("alpha", alpha)
+    level = comparison.alpha if alpha is None else validate.check_fraction("alpha", alpha)
     return [
         test.candidate
         for test in comparison.tests
@@ -617,7 +349,7 @@ def regressions(comparison: Comparison, metric: str, *, alpha: float | None = No
 
 # the family compared by default: every summary measure at K except Judged@K, which says how
 # far the labels reach, not how good the ranking is
-DEFAULT_COMPARED = ("P", "R", "F1", "Hit", "RR", "AP", "nDCG", "CP")
+DEFAULT_COMPARED = COMPARED  # declared in the vocabulary
 
 
 def compare_evaluation(
@@ -626,7 +358,7 @@ def compare_evaluation(
     baseline: str | None = None,
     candidates: Sequence[str] | None = None,
     metrics: Sequence[str] | None = None,
-    **options,
+    **options: Any,
 ) -> Comparison:
     """Compare runs of one Evaluation at its K; metrics are measure keys ("nDCG", "RR", ...)
     and appear in the Comparison under their labels ("nDCG@10", "MRR@10")."""

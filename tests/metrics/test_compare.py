@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -47,7 +48,9 @@ def _only(comparison: Comparison) -> PairedTest:
 
 
 @pytest.mark.parametrize("seed, n, shift", [(1, 12, 0.1), (2, 60, 0.0), (3, 300, 0.03)])
-def test_t_and_wilcoxon_equal_scipy_on_the_same_differences(seed, n, shift):
+def test_t_and_wilcoxon_equal_scipy_on_the_same_differences(
+    seed: int, n: int, shift: float
+) -> None:
     test = _only(compare("base", _random_pair(seed, n, shift), _ids(n), n_permutations=200))
     d = test.differences
     assert test.p_t == stats.ttest_rel(d, np.zeros(n)).pvalue
@@ -59,7 +62,7 @@ def test_t_and_wilcoxon_equal_scipy_on_the_same_differences(seed, n, shift):
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_wilcoxon_on_small_samples_with_ties_and_zeros_equals_scipy(seed):
+def test_wilcoxon_on_small_samples_with_ties_and_zeros_equals_scipy(seed: int) -> None:
     """Up to 13 queries with tied or zero differences, the p-value comes from the
     vectorised sign-flip test; it must equal stats.wilcoxon's own (slow) one exactly."""
     rng = np.random.default_rng(seed)
@@ -73,7 +76,7 @@ def test_wilcoxon_on_small_samples_with_ties_and_zeros_equals_scipy(seed):
     assert test.p_wilcoxon == stats.wilcoxon(test.differences).pvalue
 
 
-def test_t_and_wilcoxon_on_a_case_worked_by_hand():
+def test_t_and_wilcoxon_on_a_case_worked_by_hand() -> None:
     # differences 0.1, 0.2, 0.3, 0.4, -0.1: mean 0.18, sd (ddof=1) sqrt(0.037)
     before = np.array([0.5, 0.5, 0.5, 0.5, 0.5])
     after = np.array([0.6, 0.7, 0.8, 0.9, 0.4])
@@ -94,14 +97,14 @@ def test_t_and_wilcoxon_on_a_case_worked_by_hand():
     assert untied.p_wilcoxon == pytest.approx(0.125, abs=1e-12)
 
 
-def test_all_zero_differences_give_p_one_not_nan():
+def test_all_zero_differences_give_p_one_not_nan() -> None:
     before = np.array([0.2, 0.5, 0.0, 1.0])
     test = _only(compare("base", _pair(before, before.copy()), _ids(4), n_permutations=500))
     assert (test.p_t, test.p_wilcoxon, test.p_randomization, test.p_adjusted) == (1.0,) * 4
     assert test.effect_size == 0.0
 
 
-def test_the_same_change_everywhere_pins_p_t_and_leaves_the_effect_size_undefined():
+def test_the_same_change_everywhere_pins_p_t_and_leaves_the_effect_size_undefined() -> None:
     before = np.array([0.1, 0.2, 0.3, 0.4])
     test = _only(compare("base", _pair(before, before + 0.1), _ids(4), n_permutations=500))
     assert test.wins == 4 and test.losses == 0
@@ -138,7 +141,7 @@ def _scipy_sign_flip(after: np.ndarray, before: np.ndarray, seed: int) -> float:
         (14, 150, 0.03),
     ],
 )
-def test_randomization_matches_scipy_permutation_test(seed, n, shift):
+def test_randomization_matches_scipy_permutation_test(seed: int, n: int, shift: float) -> None:
     data = _random_pair(seed, n, shift)
     n_permutations = 10_000
     test = _only(compare("base", data, _ids(n), n_permutations=n_permutations, rng=seed))
@@ -148,7 +151,7 @@ def test_randomization_matches_scipy_permutation_test(seed, n, shift):
     assert abs(p - reference) < 4 * error + 2e-3, (p, reference)
 
 
-def test_randomization_p_has_the_plus_one_correction():
+def test_randomization_p_has_the_plus_one_correction() -> None:
     # 40 positive differences: only the identity and its mirror image (together probability
     # 2^-39 per draw) reach the observed |mean|, so no draw counts and p = (1 + 0) / (1 + B).
     before = np.zeros(40)
@@ -157,13 +160,16 @@ def test_randomization_p_has_the_plus_one_correction():
     assert test.p_randomization == 1 / 1000
 
 
-def test_randomization_is_chunked_without_changing_its_meaning(monkeypatch):
-    import metrics.compare as module
+def test_randomization_is_chunked_without_changing_its_meaning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import metrics.stats.paired as module  # where compare's sign flips are drawn
 
     data = _random_pair(5, 50, 0.05)
     whole = _only(compare("base", data, _ids(50), n_permutations=3000, rng=1)).p_randomization
     monkeypatch.setattr(module, "_CHUNK_CELLS", 50 * 7)  # 7 flips per chunk
     chunked = _only(compare("base", data, _ids(50), n_permutations=3000, rng=1)).p_randomization
+    assert chunked != whole  # the patch took effect: other chunks draw another stream
     error = math.sqrt(whole * (1 - whole) / 3000)
     assert abs(whole - chunked) < 6 * error + 1e-3
 
@@ -171,7 +177,7 @@ def test_randomization_is_chunked_without_changing_its_meaning(monkeypatch):
 # --------------------------------------------------------------------------- corrections
 
 
-def test_holm_and_bh_on_a_case_worked_by_hand():
+def test_holm_and_bh_on_a_case_worked_by_hand() -> None:
     p = [0.01, 0.04, 0.03, 0.005]
     # Holm: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 -> 0.02, 0.03, 0.06, 0.04;
     # running max -> 0.02, 0.03, 0.06, 0.06; back in the original order:
@@ -187,7 +193,7 @@ def test_holm_and_bh_on_a_case_worked_by_hand():
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_holm_and_bh_equal_statsmodels_on_random_p_values(seed):
+def test_holm_and_bh_equal_statsmodels_on_random_p_values(seed: int) -> None:
     rng = np.random.default_rng(seed)
     p = rng.uniform(0, 0.2, size=int(rng.integers(1, 40))) ** 2
     p[: len(p) // 3] = p[0]  # some ties
@@ -198,7 +204,7 @@ def test_holm_and_bh_equal_statsmodels_on_random_p_values(seed):
 
 
 @pytest.mark.parametrize("bad", [[0.1, -0.01], [0.2, 1.5], [float("nan")], [[0.1, 0.2]]])
-def test_corrections_reject_values_that_are_not_p_values(bad):
+def test_corrections_reject_values_that_are_not_p_values(bad: list) -> None:
     for adjust in (holm, benjamini_hochberg):
         with pytest.raises(ValueError, match=r"p-values"):
             adjust(bad)
@@ -217,7 +223,9 @@ def _many_pairs(seed: int = 7, n: int = 80) -> dict:
 
 
 @pytest.mark.parametrize("correction, adjust", [("holm", holm), ("bh", benjamini_hochberg)])
-def test_the_family_is_every_candidate_metric_pair(correction, adjust):
+def test_the_family_is_every_candidate_metric_pair(
+    correction: str, adjust: Callable[[np.ndarray], np.ndarray]
+) -> None:
     comparison = compare(
         "base", _many_pairs(), _ids(80), correction=correction, n_permutations=2000
     )
@@ -233,7 +241,7 @@ def test_the_family_is_every_candidate_metric_pair(correction, adjust):
     ]
 
 
-def test_no_correction_leaves_the_p_values_alone():
+def test_no_correction_leaves_the_p_values_alone() -> None:
     comparison = compare("base", _many_pairs(), _ids(80), correction="none", n_permutations=500)
     assert all(t.p_adjusted == t.p_randomization for t in comparison.tests)
 
@@ -241,7 +249,7 @@ def test_no_correction_leaves_the_p_values_alone():
 # --------------------------------------------------------------------------- reproducibility
 
 
-def test_same_seed_gives_identical_results_and_another_seed_does_not():
+def test_same_seed_gives_identical_results_and_another_seed_does_not() -> None:
     rng = np.random.default_rng(3)
     before = rng.uniform(0, 1, 50)
     after = np.clip(before + rng.normal(0.04, 0.14, 50), 0, 1)  # borderline: p near 0.05
@@ -263,7 +271,7 @@ def test_same_seed_gives_identical_results_and_another_seed_does_not():
     assert from_generator.tests == first.tests
 
 
-def test_the_same_draws_serve_every_pair():
+def test_the_same_draws_serve_every_pair() -> None:
     # a pair's figures do not depend on which other pairs share the call
     data = _many_pairs()
     together = compare("base", data, _ids(80), n_permutations=2000, correction="none")
@@ -284,14 +292,14 @@ def test_the_same_draws_serve_every_pair():
 # --------------------------------------------------------------------------- intervals
 
 
-def test_bootstrap_interval_contains_the_mean_difference():
+def test_bootstrap_interval_contains_the_mean_difference() -> None:
     comparison = compare("base", _many_pairs(), _ids(80), n_permutations=200)
     for test in comparison.tests:
         assert test.low <= test.difference <= test.high
         assert test.difference == pytest.approx(test.after_mean - test.before_mean, abs=1e-11)
 
 
-def test_bootstrap_interval_is_the_intervals_module_bootstrap_of_the_differences():
+def test_bootstrap_interval_is_the_intervals_module_bootstrap_of_the_differences() -> None:
     from metrics.intervals import bootstrap
 
     data = _random_pair(4, 70, 0.05)
@@ -300,7 +308,7 @@ def test_bootstrap_interval_is_the_intervals_module_bootstrap_of_the_differences
     assert (test.low, test.high) == (reference.low, reference.high)
 
 
-def test_identical_runs_tie_everywhere():
+def test_identical_runs_tie_everywhere() -> None:
     data = _many_pairs()
     test = compare("base", data, _ids(80), candidates=["same"], n_permutations=1000).tests[0]
     assert (test.low, test.high, test.difference) == (0.0, 0.0, 0.0)
@@ -311,7 +319,7 @@ def test_identical_runs_tie_everywhere():
 # --------------------------------------------------------------------------- counts and effect
 
 
-def test_wins_ties_losses_and_effect_size_by_hand():
+def test_wins_ties_losses_and_effect_size_by_hand() -> None:
     before = np.array([0.5, 0.5, 0.3, 0.1 + 0.2, 1.0, 0.0])
     after = np.array([0.7, 0.4, 0.3, 0.3, 0.6, 0.2])
     # differences 0.2, -0.1, 0, 0 (float noise 0.3 - 0.30000000000000004), -0.4, 0.2
@@ -326,7 +334,7 @@ def test_wins_ties_losses_and_effect_size_by_hand():
     assert test.before_mean == pytest.approx(2.6 / 6) and test.after_mean == pytest.approx(2.5 / 6)
 
 
-def test_per_query_arrays_are_kept_read_only():
+def test_per_query_arrays_are_kept_read_only() -> None:
     test = _only(compare("base", _random_pair(1, 20, 0.1), _ids(20), n_permutations=100))
     assert test.differences.shape == test.before.shape == test.after.shape == (20,)
     with pytest.raises(ValueError):
@@ -336,7 +344,7 @@ def test_per_query_arrays_are_kept_read_only():
 # --------------------------------------------------------------------------- verdicts and rows
 
 
-def test_verdict_wording():
+def test_verdict_wording() -> None:
     comparison = compare("base", _many_pairs(), _ids(80), n_permutations=5000)
     better = comparison.test("rerank", "Recall@10")
     sentence = comparison.verdict(better)
@@ -363,7 +371,7 @@ def test_verdict_wording():
         comparison.verdict("rerank")
 
 
-def test_rows_are_flat_and_json_friendly():
+def test_rows_are_flat_and_json_friendly() -> None:
     comparison = compare("base", _many_pairs(), _ids(80), n_permutations=500)
     rows = comparison.rows()
     assert len(rows) == 9
@@ -375,7 +383,7 @@ def test_rows_are_flat_and_json_friendly():
     assert rows[0]["candidate"] == "rerank" and rows[0]["n_comparisons"] == 9
 
 
-def test_regressions_are_significantly_worse_candidates():
+def test_regressions_are_significantly_worse_candidates() -> None:
     comparison = compare("base", _many_pairs(), _ids(80), n_permutations=5000)
     assert regressions(comparison, "nDCG@10") == ["worse"]
     assert regressions(comparison, "Recall@10") == ["worse"]
@@ -386,7 +394,7 @@ def test_regressions_are_significantly_worse_candidates():
         regressions(comparison, "P@5")
 
 
-def test_lookup_of_an_unknown_pair_names_it():
+def test_lookup_of_an_unknown_pair_names_it() -> None:
     comparison = compare("base", _many_pairs(), _ids(80), n_permutations=100)
     with pytest.raises(ValueError, match="'nope'"):
         comparison.test("nope", "nDCG@10")
@@ -397,7 +405,7 @@ def test_lookup_of_an_unknown_pair_names_it():
 # --------------------------------------------------------------------------- validation
 
 
-def test_defaults_take_every_other_run_and_every_baseline_metric_in_order():
+def test_defaults_take_every_other_run_and_every_baseline_metric_in_order() -> None:
     comparison = compare("base", _many_pairs(), _ids(80), n_permutations=100)
     assert comparison.candidates == ("rerank", "worse", "same")
     assert comparison.metrics == ("nDCG@10", "Recall@10", "MRR@10")
@@ -428,7 +436,7 @@ def test_defaults_take_every_other_run_and_every_baseline_metric_in_order():
         ({"query_ids": "q0q1"}, "'q0q1'"),
     ],
 )
-def test_bad_inputs_raise_value_error_naming_the_value(kwargs, match):
+def test_bad_inputs_raise_value_error_naming_the_value(kwargs: dict, match: str) -> None:
     arguments = {"baseline": "base", "scores": _many_pairs(), "query_ids": _ids(80)}
     arguments.update(kwargs)
     baseline = arguments.pop("baseline")
@@ -438,7 +446,7 @@ def test_bad_inputs_raise_value_error_naming_the_value(kwargs, match):
         compare(baseline, scores, query_ids, **arguments)
 
 
-def test_bad_scores_raise_value_error_naming_run_and_metric():
+def test_bad_scores_raise_value_error_naming_run_and_metric() -> None:
     data = _many_pairs()
     data["worse"]["Recall@10"] = data["worse"]["Recall@10"][:-1]
     with pytest.raises(ValueError, match=r"'worse'.*'Recall@10'"):
@@ -457,7 +465,7 @@ def test_bad_scores_raise_value_error_naming_run_and_metric():
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=30))
-def test_adjusted_p_values_are_capped_monotone_and_ordered(p):
+def test_adjusted_p_values_are_capped_monotone_and_ordered(p: list[float]) -> None:
     raw = np.array(p)
     order = np.argsort(raw, kind="stable")
     for adjusted in (holm(raw), benjamini_hochberg(raw)):
@@ -466,7 +474,7 @@ def test_adjusted_p_values_are_capped_monotone_and_ordered(p):
     assert (benjamini_hochberg(raw) <= holm(raw) + 1e-15).all()
 
 
-def test_adjusted_redoes_only_the_correction():
+def test_adjusted_redoes_only_the_correction() -> None:
     rng = np.random.default_rng(5)
     scores = {
         "base": {"m1": rng.random(30), "m2": rng.random(30)},
