@@ -1,8 +1,8 @@
-"""The choices a ranked-list figure depends on, each with the sentence shown beside it.
+"""The conventions in force for one evaluation, validated against the vocabulary.
 
-Defaults follow trec_eval (seed 000): recall and AP divide by every relevant id, DCG uses
-the linear gain, RR and AP are read at K, a grade >= 1 is relevant, TREC runs are ordered
-by score descending then doc_id descending, intervals at the 95% level.
+What each choice means, its label, sentence and flag are declared in metrics.vocabulary; this
+is only the frozen value object that carries the choices through the engine. Defaults follow
+trec_eval 10 (seed 000) except where the seed rules otherwise (queries without a relevant id).
 """
 
 from __future__ import annotations
@@ -10,21 +10,18 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Literal
 
-DEFAULT_SEED = 20_080_101  # fixed so that a rerun reproduces every bootstrap interval exactly
-DEFAULT_RESAMPLES = 1_000
+from metrics import vocabulary
+
+DEFAULT_SEED: int = vocabulary.CONVENTION_BY_FIELD["seed"].default
+DEFAULT_RESAMPLES: int = vocabulary.CONVENTION_BY_FIELD["n_resamples"].default
+CHOICES = vocabulary.CHOICES
 
 RecallDenominator = Literal["all", "min"]
 Gain = Literal["linear", "exponential"]
 ReadAt = Literal["cutoff", "full"]
 RunOrder = Literal["score", "rank"]
-
-CHOICES = {  # the first of each is the default
-    "recall_denominator": ("all", "min"),
-    "gain": ("linear", "exponential"),
-    "rr": ("cutoff", "full"),
-    "ap": ("cutoff", "full"),
-    "order": ("score", "rank"),
-}
+ScorePrecision = Literal["double", "float32"]
+EmptyQueries = Literal["exclude", "zero"]
 
 
 @dataclass(frozen=True)
@@ -40,71 +37,40 @@ class Conventions:
     confidence_level: float = 0.95
     n_resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
+    score_precision: ScorePrecision = "double"
+    empty_queries: EmptyQueries = "exclude"
 
     def __post_init__(self) -> None:
         for field, allowed in CHOICES.items():
             value = getattr(self, field)
             if value not in allowed:
                 raise ValueError(f"{field} must be one of {', '.join(allowed)}, got {value!r}")
-        if isinstance(self.relevance_level, bool) or not isinstance(self.relevance_level, int):
-            raise ValueError(f"relevance_level must be an integer, got {self.relevance_level!r}")
+        for field in ("relevance_level", "n_resamples", "seed"):
+            value = getattr(self, field)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{field} must be an integer, got {value!r}")
+        if self.relevance_level < 1:
+            # a grade of 0 or less is judged non-relevant in this data model
+            raise ValueError(
+                f"relevance_level must be at least 1, got {self.relevance_level!r}: a grade "
+                "of 0 or less is judged non-relevant"
+            )
         if not 0 < self.confidence_level < 1:
             raise ValueError(
                 f"confidence_level must lie strictly between 0 and 1, got {self.confidence_level!r}"
             )
         if self.n_resamples < 1:
             raise ValueError(f"n_resamples must be at least 1, got {self.n_resamples!r}")
+        if self.seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
 
     def as_dict(self) -> dict:
         return asdict(self)
 
     def sentences(self) -> dict[str, str]:
-        """One sentence per choice, in the words printed beside the numbers."""
-        level = self.relevance_level
-        percent = (
-            f"{self.confidence_level:.0%}"
-            if (self.confidence_level * 100).is_integer()
-            else f"{self.confidence_level:.1%}"
-        )
-        return {
-            "precision": "Precision@K divides by K even when fewer than K ids came back "
-            "(trec_eval P_K): an empty slot costs what a wrong id would.",
-            "recall_denominator": (
-                "Recall@K and AP@K divide by every relevant id R (trec_eval recall_K, map_cut_K): "
-                "a query with more relevant ids than K cannot score 1."
-                if self.recall_denominator == "all"
-                else "Recall@K and AP@K divide by min(R, K), the most relevant ids that fit in K "
-                "(R-precision style)."
-            ),
-            "gain": (
-                "DCG gain is the grade itself (linear, as trec_eval and scikit-learn)."
-                if self.gain == "linear"
-                else "DCG gain is 2^grade - 1 (exponential, Burges et al. 2005)."
-            )
-            + " IDCG ranks every judged relevant id, retrieved or not.",
-            "rr": (
-                "RR is read at K: a first relevant id below rank K scores 0."
-                if self.rr == "cutoff"
-                else "RR is read over the full list (trec_eval recip_rank), whatever K is."
-            ),
-            "ap": (
-                "AP is read at K (trec_eval map_cut_K)."
-                if self.ap == "cutoff"
-                else "AP is read over the full list (trec_eval map), whatever K is."
-            ),
-            "relevance_level": f"A grade >= {level} counts as relevant for the binary metrics; "
-            "nDCG uses the raw grades, and a grade <= 0 gives no gain.",
-            "order": (
-                "TREC runs are ordered by score descending, ties by doc_id descending (trec_eval)."
-                if self.order == "score"
-                else "TREC runs are ordered by their rank column."
-            ),
-            "interval": f"Intervals at {percent}: Wilson score for Hit@K (the query is the trial); "
-            f"percentile bootstrap over queries for the rest, {self.n_resamples:,} resamples, "
-            f"seed {self.seed}.",
-            "judged": "Judged@K is the share of the ids returned within the top K that carry a "
-            "label (0 when none came back); a repeat is not counted as judged.",
-            "edge_rules": "A query with no relevant id is excluded from every average and counted; "
-            "a repeated id keeps its slot but only its first occurrence can score; a query the "
-            "run never answered scores 0.",
-        }
+        """One sentence per choice and rule, in the words printed beside the numbers."""
+        return vocabulary.sentences(self)
+
+    def in_words(self, *, everything: bool = False) -> list[str]:
+        """The choices in force, a few words each, for a one-line summary."""
+        return vocabulary.in_words(self, everything=everything)

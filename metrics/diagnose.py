@@ -9,16 +9,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from metrics.format import figure
 from metrics.measures import Scores
-
-QUERY_CLASSES = ("full", "partial", "late_hit", "miss")
-CLASS_MEANING = {
-    "full": "every relevant id is within the top K",
-    "partial": "some but not all relevant ids are within the top K",
-    "late_hit": "no relevant id within the top K, but one further down the list",
-    "miss": "no relevant id anywhere in the list (or no list for the query)",
-    "excluded": "the query has no relevant id, so it cannot be scored",
-}
+from metrics.vocabulary import QUERY_CLASSES
 
 PLATEAU_SHARE = 0.95  # seed 001: the smallest k reaching 95% of the best recall the lists allow
 LOW_RECALL = 0.5  # best recall below this: the right chunks are not being retrieved at all
@@ -32,8 +25,9 @@ def query_classes(scores: Scores, n_relevant: np.ndarray, k: int) -> np.ndarray:
     """Class of each query at K, whatever the recall denominator (counts, not ratios)."""
     hits = scores.hits[:, k - 1]
     first = scores.first_relevant_rank
+    # a query without a relevant id (scored 0 under empty_queries="zero") is a miss
     return np.select(
-        [hits >= n_relevant, hits > 0, first > 0],
+        [(hits >= n_relevant) & (n_relevant > 0), hits > 0, first > 0],
         ["full", "partial", "late_hit"],
         default="miss",
     ).astype(object)
@@ -55,6 +49,17 @@ class Suggestion:
 
     def as_dict(self) -> dict:
         return asdict(self) | {"readings": list(self.readings)}
+
+    @property
+    def sentence(self) -> str:
+        """The suggestion and the figures at the chosen K, in one sentence."""
+        return (
+            f"k = {self.k} reaches mean recall {figure(self.recall)} of a best "
+            f"{figure(self.best_recall)} (precision {figure(self.precision)}, "
+            f"{self.noise_chunks:.1f} noise chunks per query); at the chosen K = "
+            f"{self.current_k}, recall {figure(self.current_recall)} and precision "
+            f"{figure(self.current_precision)}."
+        )
 
 
 def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: int) -> Suggestion:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-def _pandas():
+def _pandas() -> ModuleType:
     """pandas only for the tidy frames: importing it costs the command line ~0.4 s."""
     import pandas
 
@@ -68,11 +69,8 @@ class Evaluation:
     query_set: QuerySet
     runs: tuple[RunEvaluation, ...]
     sweep_range: tuple[int, int]
+    scored: np.ndarray  # (n_queries,) bool: the queries every mean runs over
     qrels_report: LoadReport | None = None
-
-    @property
-    def scored(self) -> np.ndarray:
-        return self.query_set.scored
 
     @property
     def scored_ids(self) -> list[str]:
@@ -80,6 +78,13 @@ class Evaluation:
 
     @property
     def excluded_ids(self) -> list[str]:
+        """Queries left out of every mean: those without a relevant id, unless the
+        empty_queries convention scores them 0."""
+        return [str(q) for q in self.query_set.query_ids[~self.scored]]
+
+    @property
+    def empty_ids(self) -> list[str]:
+        """Queries without a relevant id, whether excluded or scored 0."""
         return self.query_set.excluded_ids
 
     @property
@@ -98,8 +103,8 @@ class Evaluation:
         return {key: values[self.scored] for key, values in at.items()}
 
     def per_query(self) -> pd.DataFrame:
-        pd = _pandas()
         """One row per (run, scored query) at K: class, repeats, first relevant rank, measures."""
+        pd = _pandas()
         frames = []
         for run in self.runs:
             values = self.per_query_scores(run.name)
@@ -119,8 +124,8 @@ class Evaluation:
         return pd.concat(frames, ignore_index=True)
 
     def summary(self) -> pd.DataFrame:
-        pd = _pandas()
         """One row per (run, summary measure): mean and interval at K."""
+        pd = _pandas()
         rows = [
             {
                 "run": run.name,
@@ -258,14 +263,23 @@ def evaluate_prepared(
     width = max(k, sweep[1], longest, 1)
     aligned = [_pad(a, width) for a in prepared.aligned]
 
-    scored = query_set.scored
+    scored = scored_queries(query_set, conventions)
     rng = np.random.default_rng(conventions.seed)
     counts = resample_counts(int(scored.sum()), n_resamples=conventions.n_resamples, rng=rng)
     evaluated = tuple(
-        _evaluate_run(run, a, query_set, conventions, k, counts, longest, reports)
+        _evaluate_run(run, a, query_set, scored, conventions, k, counts, longest, reports)
         for run, a in zip(prepared.runs, aligned, strict=True)
     )
-    return Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, qrels_report)
+    return Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
+                      qrels_report)
+
+
+def scored_queries(query_set: QuerySet, conventions: Conventions) -> np.ndarray:
+    """The queries the means run over: those with a relevant id (the seed's rule), or every
+    query when the empty_queries convention scores the others 0 (trec_eval -c)."""
+    if conventions.empty_queries == "zero":
+        return np.ones(len(query_set.query_ids), dtype=bool)
+    return query_set.scored
 
 
 def _check_sweep(sweep: tuple[int, int] | None, *, longest: int) -> tuple[int, int]:
@@ -296,8 +310,17 @@ def _pad(aligned: AlignedRun, width: int) -> AlignedRun:
     )
 
 
-def _evaluate_run(run, aligned, query_set, conventions, k, counts, longest, reports):
-    scored = query_set.scored
+def _evaluate_run(
+    run: Run,
+    aligned: AlignedRun,
+    query_set: QuerySet,
+    scored: np.ndarray,
+    conventions: Conventions,
+    k: int,
+    counts: np.ndarray,
+    longest: int,
+    reports: dict[str, LoadReport] | None,
+) -> RunEvaluation:
     scores = compute(query_set, aligned, conventions)
     at_k = {key: values[scored] for key, values in scores.at(k).items()}
     summary = _summarise(at_k, counts, conventions)
@@ -332,7 +355,9 @@ def _evaluate_run(run, aligned, query_set, conventions, k, counts, longest, repo
     )
 
 
-def _summarise(at_k: dict[str, np.ndarray], counts: np.ndarray, conventions: Conventions):
+def _summarise(
+    at_k: dict[str, np.ndarray], counts: np.ndarray, conventions: Conventions
+) -> dict[str, Interval]:
     level = conventions.confidence_level
     keys = [m.key for m in SUMMARY_MEASURES if m.interval == "bootstrap"]
     values = np.column_stack([at_k[key] for key in keys])

@@ -1,15 +1,20 @@
-"""Files in, Evaluation out: the one path the command line, the dashboard and the sample share."""
+"""Files in, Evaluation out: the one path the command line, the dashboard and the sample share.
+
+`read_qrels` and `read_run` load one file each (the dashboard caches them one by one);
+`distinct_names` is the one rule for two runs given the same name; `evaluate_files` chains
+them for the command line.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from metrics.conventions import Conventions
 from metrics.evaluate import Evaluation, evaluate
-from metrics.io import LoadReport, Run, load_qrels, load_run
+from metrics.io import LoadReport, Qrels, ReportLine, Run, load_qrels, load_run
 
 Source = str | os.PathLike | bytes
 
@@ -22,22 +27,61 @@ class RunSource:
     format: str = "auto"  # detected from the content unless named
 
 
+def read_qrels(
+    source: Source, *, file_name: str | None = None, format: str = "auto"
+) -> tuple[Qrels, LoadReport]:
+    return load_qrels(source, file_name=file_name, format=format)
+
+
+def read_run(spec: RunSource, conventions: Conventions) -> tuple[Run, LoadReport]:
+    """One run file, ordered as the conventions say (rank column or score, and the precision
+    scores are compared at)."""
+    return load_run(
+        spec.source,
+        file_name=spec.file_name,
+        format=spec.format,
+        order=conventions.order,
+        score_precision=conventions.score_precision,
+        run_name=spec.name,
+    )
+
+
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """The one rule for repeated run names: the first keeps its name, later ones get " (2)",
+    " (3)", ... (skipping any name already taken), so that every run keeps its own place."""
+    taken = set(names)
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        if name not in seen:
+            seen[name] = 1
+            out.append(name)
+            continue
+        while True:
+            seen[name] += 1
+            candidate = f"{name} ({seen[name]})"
+            if candidate not in taken:
+                break
+        taken.add(candidate)
+        out.append(candidate)
+    return out
+
+
 def load_runs(
-    runs: Sequence[RunSource], *, order: str = "score"
+    runs: Sequence[RunSource], conventions: Conventions
 ) -> tuple[list[Run], dict[str, LoadReport]]:
-    loaded, reports = [], {}
-    for spec in runs:
-        run, report = load_run(
-            spec.source, name=spec.file_name, format=spec.format, order=order, run_name=spec.name
-        )
-        if run.name in reports:
-            raise ValueError(
-                f"{run.source}: a second run is named {run.name!r}; "
-                "give it another name with NAME=FILE"
-            )
-        loaded.append(run)
-        reports[run.name] = report
-    return loaded, reports
+    """Every run, named distinctly (a renamed run's load report says why)."""
+    loaded = [read_run(spec, conventions) for spec in runs]
+    names = distinct_names([run.name for run, _ in loaded])
+    runs_out, reports = [], {}
+    for (run, report), name in zip(loaded, names, strict=True):
+        if name != run.name:
+            note = f"named {name!r}: an earlier run is already named {run.name!r}"
+            report = replace(report, notes=(*report.notes, note))
+            run = run.renamed(name)
+        runs_out.append(run)
+        reports[name] = report
+    return runs_out, reports
 
 
 def evaluate_files(
@@ -60,11 +104,15 @@ def evaluate_files(
     # The labels load in a second thread while the runs load: arrow and numpy release the
     # GIL for most of the work. A bad qrels file is still the error reported first.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(load_qrels, qrels, name=qrels_name, format=qrels_format)
+        pending = pool.submit(read_qrels, qrels, file_name=qrels_name, format=qrels_format)
         try:
-            loaded, reports = load_runs(runs, order=conventions.order)
+            loaded, reports = load_runs(runs, conventions)
         finally:
             labels, qrels_report = pending.result()
     return evaluate(
         labels, loaded, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report
     )
+
+
+__all__ = ["ReportLine", "RunSource", "distinct_names", "evaluate_files", "load_runs",
+           "read_qrels", "read_run"]

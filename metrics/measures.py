@@ -1,8 +1,8 @@
 """Aligned arrays -> every metric at every K = 1..width in one vectorized pass.
 
 `cumsum` along ranks gives every cutoff at once; there is no Python loop over queries or K.
-The registry below describes each measure once: labels, tooltips, CLI output and JSON keys
-all come from it.
+What each measure means is declared in metrics.vocabulary; this module only computes it, and
+keeps the denominators it divided by so that an explanation can state them.
 """
 
 from __future__ import annotations
@@ -13,112 +13,12 @@ import numpy as np
 
 from metrics.conventions import Conventions
 from metrics.ranking import AlignedRun, QuerySet
+from metrics.vocabulary import MEASURE_BY_KEY, MEASURES, SUMMARY_MEASURES, Measure
+
+__all__ = ["MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Measure", "Scores", "compute",
+           "gains"]
 
 
-@dataclass(frozen=True)
-class Measure:
-    key: str  # per-query key, e.g. "RR" -> "RR@5"
-    summary_key: str  # key of the mean, e.g. "MRR" -> "MRR@5"
-    name: str
-    meaning: str  # one line: what the number certifies
-    rank_aware: bool
-    interval: str  # "wilson" or "bootstrap"
-    in_summary: bool = True  # DCG and IDCG are per-query explanations, not suite figures
-
-    def label(self, k: int, *, summary: bool = True) -> str:
-        return f"{self.summary_key if summary else self.key}@{k}"
-
-
-MEASURES: tuple[Measure, ...] = (
-    Measure(
-        "P",
-        "P",
-        "Precision@K",
-        "share of the top K slots holding a relevant id (empty slots count as misses)",
-        False,
-        "bootstrap",
-    ),
-    Measure(
-        "R",
-        "R",
-        "Recall@K",
-        "share of the query's relevant ids found in the top K",
-        False,
-        "bootstrap",
-    ),
-    Measure("F1", "F1", "F1@K", "harmonic mean of Precision@K and Recall@K", False, "bootstrap"),
-    Measure(
-        "Hit",
-        "Hit",
-        "Hit@K",
-        "1 if at least one relevant id is in the top K; its mean is "
-        "the share of queries with a hit",
-        False,
-        "wilson",
-    ),
-    Measure(
-        "RR",
-        "MRR",
-        "Reciprocal rank",
-        "1 / rank of the first relevant id (0 if none); its mean is MRR",
-        True,
-        "bootstrap",
-    ),
-    Measure(
-        "AP",
-        "MAP",
-        "Average precision",
-        "mean of Precision@i over the relevant ranks i, "
-        "missing relevant ids counting 0; its mean is MAP",
-        True,
-        "bootstrap",
-    ),
-    Measure(
-        "DCG",
-        "DCG",
-        "DCG@K",
-        "sum of gain / log2(rank + 1) over the top K",
-        True,
-        "bootstrap",
-        in_summary=False,
-    ),
-    Measure(
-        "IDCG",
-        "IDCG",
-        "IDCG@K",
-        "DCG of the best possible order of every judged relevant id",
-        True,
-        "bootstrap",
-        in_summary=False,
-    ),
-    Measure(
-        "nDCG",
-        "nDCG",
-        "nDCG@K",
-        "DCG@K / IDCG@K: graded ranking quality against the ideal order",
-        True,
-        "bootstrap",
-    ),
-    Measure(
-        "CP",
-        "CP",
-        "Context precision@K (RAGAS)",
-        "AP normalised by the relevant ids returned in the top K instead of by R",
-        True,
-        "bootstrap",
-    ),
-    Measure(
-        "Judged",
-        "Judged",
-        "Judged@K",
-        "share of the ids returned in the top K that carry "
-        "a label: how far the other figures can be trusted",
-        False,
-        "bootstrap",
-    ),
-)
-MEASURE_BY_KEY = {m.key: m for m in MEASURES}
-SUMMARY_MEASURES = tuple(m for m in MEASURES if m.in_summary)
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,6 +29,10 @@ class Scores:
     first_relevant_rank: np.ndarray  # (n,) 1-based, 0 when no relevant id was returned
     hits: np.ndarray  # (n, width) relevant ids within the top K
     noise: np.ndarray  # (n, width) returned ids within the top K that are not relevant
+    # what recall and AP divided by at every K (read-only, broadcast to (n, width)): an
+    # explanation states these rather than recomputing them
+    recall_denominator: np.ndarray
+    ap_denominator: np.ndarray
 
     @property
     def width(self) -> int:
@@ -193,16 +97,17 @@ def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> S
     context_precision = _per_count(precision_sum, hits)
     if conventions.rr == "full":
         rr = np.broadcast_to(rr[:, -1:], rr.shape).copy()
+    ap_denominator = denominator
     if conventions.ap == "full":
         # over the query's own list: min(R, K) becomes min(R, its list length), so a score
         # does not depend on how long the other runs' lists are
         length = run.list_length[:, None]
-        full_denominator = (
+        ap_denominator = (
             n_relevant
             if conventions.recall_denominator == "all"
             else np.minimum(n_relevant, length)
         )
-        ap = np.broadcast_to(_per_count(precision_sum[:, -1:], full_denominator), ap.shape).copy()
+        ap = np.broadcast_to(_per_count(precision_sum[:, -1:], ap_denominator), ap.shape).copy()
 
     discount = np.log2(cutoff + 1)
     dcg = np.cumsum(gains(run.grade, conventions.gain) / discount, axis=1)
@@ -222,4 +127,12 @@ def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> S
         "CP": context_precision,
         "Judged": _per_count(np.cumsum(run.judged, axis=1, dtype=np.int32), returned),
     }
-    return Scores(values=values, first_relevant_rank=first, hits=hits, noise=returned - hits)
+    shape = hits.shape
+    return Scores(
+        values=values,
+        first_relevant_rank=first,
+        hits=hits,
+        noise=returned - hits,
+        recall_denominator=np.broadcast_to(denominator, shape),
+        ap_denominator=np.broadcast_to(ap_denominator, shape),
+    )

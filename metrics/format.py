@@ -1,0 +1,92 @@
+"""How every figure is written for people, in one place: the command line, the dashboard and
+the report print numbers, intervals, differences, p-values, counts and confidence levels
+through these functions and no others.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+DECIMALS = 3  # three decimals wherever a figure is shown
+MISSING = "—"  # a figure that does not exist (no scored query, an undefined effect size)
+
+
+def _missing(value: float | None) -> bool:
+    return value is None or not math.isfinite(value)
+
+
+def figure(value: float | None) -> str:
+    """'0.333'; '—' for a figure that does not exist."""
+    return MISSING if _missing(value) else f"{value:.{DECIMALS}f}"
+
+
+def signed(value: float | None) -> str:
+    """'+0.135', '-0.060': a difference."""
+    return MISSING if _missing(value) else f"{value:+.{DECIMALS}f}"
+
+
+def interval(mean: float | None, low: float | None, high: float | None) -> str:
+    """'0.333 [0.199, 0.467]'."""
+    if _missing(mean):
+        return MISSING
+    return f"{figure(mean)} [{figure(low)}, {figure(high)}]"
+
+
+def bounds(low: float | None, high: float | None) -> str:
+    """'[-0.060, +0.384]': a difference's interval, signed."""
+    return f"[{signed(low)}, {signed(high)}]"
+
+
+def difference(value: float | None, low: float | None, high: float | None) -> str:
+    """'+0.135 [-0.060, +0.384]': a paired difference with its interval."""
+    return f"{signed(value)} {bounds(low, high)}"
+
+
+def p_value(p: float | None) -> str:
+    """'0.003', and '< 0.001' rather than a rounded-down 0.000."""
+    if _missing(p):
+        return MISSING
+    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
+
+
+def p_equals(p: float | None) -> str:
+    """'= 0.003' or '< 0.001', to follow a 'p' in a sentence."""
+    text = p_value(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
+def effect(value: float | None) -> str:
+    """An effect size; 'undefined' when every query moved by the same amount."""
+    return "undefined" if _missing(value) else f"{value:.{DECIMALS}f}"
+
+
+def confidence(level: float) -> str:
+    """A confidence level as a percentage, one way everywhere: '95%', '97.5%'."""
+    percent = round(level * 100, 6)
+    return f"{percent:g}%"
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """'1 query', '1,946 queries'."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n:,} {plural or _plural(noun)}"
+
+
+def _plural(noun: str) -> str:
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+
+
+def listing(ids, limit: int = 20) -> str:
+    """Ids for a sentence: the first `limit`, then how many more."""
+    ids = [str(i) for i in ids]
+    more = f" and {len(ids) - limit:,} more" if len(ids) > limit else ""
+    return ", ".join(ids[:limit]) + more
+
+
+def natural_key(text: str) -> list:
+    """Sort key that puts q2 before q10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(text))]

@@ -1,0 +1,88 @@
+"""Rank movement: where each id sits in the baseline's list and in a candidate's, for one
+query, and what the candidate did to the top K, in words naming the ids.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from metrics.explain import first_ranks, query_row
+from metrics.format import natural_key
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from metrics.evaluate import Evaluation
+
+MOVES = {
+    # (relevant, in the baseline's top K, in the candidate's top K) -> what happened
+    (True, False, True): "lifted into the top K",
+    (True, True, False): "pushed out of the top K",
+    (True, True, True): "kept in the top K",
+    (True, False, False): "still outside the top K",
+    (False, False, True): "noise promoted into the top K",
+    (False, True, False): "noise pushed out of the top K",
+    (False, True, True): "noise kept in the top K",
+    (False, False, False): "noise outside the top K",
+}
+
+
+def query_grades(evaluation: Evaluation, query_id: str) -> dict[str, int]:
+    """doc id -> grade of every judgment of the query (absent: unjudged)."""
+    qrels = evaluation.qrels
+    mine = qrels.query == query_id
+    return {str(d): int(g) for d, g in zip(qrels.doc[mine], qrels.grade[mine], strict=True)}
+
+
+def rank_movement(evaluation: Evaluation, baseline: str, candidate: str, query_id: str,
+                  depth: int) -> pd.DataFrame:
+    """Where each id sits in the baseline's list and in the candidate's, for one query.
+
+    Rows: every id either run returned within `depth`, and every relevant id of the query
+    wherever it is. Columns: doc_id, grade (NA: unjudged), judged (relevant / not relevant /
+    unjudged, at the conventions' level), before and after (the rank of its first occurrence
+    in the baseline's and the candidate's list; NA: not returned), climbed (places gained in
+    the candidate), moved (what the candidate did to it relative to the top K). Sorted by the
+    candidate's rank, then the baseline's.
+    """
+    import pandas as pd
+
+    q = query_row(evaluation, query_id)
+    k = evaluation.k
+    level = evaluation.conventions.relevance_level
+    before = first_ranks(evaluation.run(baseline), q)
+    after = first_ranks(evaluation.run(candidate), q)
+    grades = query_grades(evaluation, query_id)
+    relevant = {d for d, g in grades.items() if g >= level}
+    shown = [d for ranks in (before, after) for d, r in ranks.items() if r <= depth]
+    ids = list(dict.fromkeys(shown + sorted(relevant, key=natural_key)))
+    never = 1 << 30  # sorts an id a list never returned after every rank
+
+    def move(doc: str) -> str:
+        return MOVES[(doc in relevant, before.get(doc, never) <= k, after.get(doc, never) <= k)]
+
+    ids.sort(key=lambda d: (after.get(d, never), before.get(d, never), natural_key(d)))
+    frame = pd.DataFrame({
+        "doc_id": ids,
+        "grade": pd.array([grades.get(d) for d in ids], dtype="Int64"),
+        "judged": ["relevant" if d in relevant else "not relevant" if d in grades
+                   else "unjudged" for d in ids],
+        "before": pd.array([before.get(d) for d in ids], dtype="Int64"),
+        "after": pd.array([after.get(d) for d in ids], dtype="Int64"),
+        "moved": [move(d) for d in ids],
+    })
+    frame.insert(5, "climbed", frame["before"] - frame["after"])
+    return frame
+
+
+def movement_sentence(movement: pd.DataFrame, candidate: str, k: int) -> str:
+    """What the candidate did to the top K, in one sentence naming the ids."""
+    def ids(what: str) -> str:
+        chosen = list(movement.loc[movement["moved"] == what, "doc_id"])
+        return f"{len(chosen)} ({', '.join(chosen)})" if chosen else "none"
+
+    lifted, pushed = MOVES[True, False, True], MOVES[True, True, False]
+    promoted, dropped = MOVES[False, False, True], MOVES[False, True, False]
+    return (f"Against the baseline, {candidate} lifted {ids(lifted)} relevant id(s) into the "
+            f"top {k} and pushed {ids(pushed)} out of it; it promoted {ids(promoted)} "
+            f"non-relevant or unjudged id(s) into the top {k} and pushed {ids(dropped)} out.")

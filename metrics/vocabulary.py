@@ -1,0 +1,444 @@
+"""Every word about the numbers, declared once (in the style of ir_measures' declarations).
+
+A measure is declared by keyword: its keys, name, meaning, what it certifies and what it is
+silent about, whether it reads the order, its interval, whether it is compared by default and
+which conventions and rules change it. A convention is declared once too: its field, title,
+command-line flag, URL name, what switching it changes, and every choice with the label a
+control shows, the sentence printed beside the numbers and the words of the one-line summary.
+
+The command line's flags and help, the dashboard's widgets and tooltips, the method notes, the
+report, snapshot comparability and the JSON all read from here. Adding a measure or a choice is
+one declaration here plus its computation. Pure: no numpy, no pandas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from metrics.format import confidence as format_confidence
+
+IntervalMethod = Literal["wilson", "bootstrap"]
+
+# --------------------------------------------------------------------------- measures
+
+
+@dataclass(frozen=True)
+class Measure:
+    key: str  # per-query key, e.g. "RR" -> "RR@5"
+    summary_key: str  # key of the mean, e.g. "MRR" -> "MRR@5"
+    name: str
+    meaning: str  # one line: what the number is
+    certifies: str  # what a good figure vouches for
+    silent: str  # what it says nothing about
+    rank_aware: bool
+    interval: IntervalMethod
+    depends_on: tuple[str, ...]  # keys of the sentences (conventions and rules) that change it
+    in_summary: bool = True  # DCG and IDCG are per-query explanations, not suite figures
+    compared: bool = True  # in a paired comparison unless the user picks the metrics
+
+    def label(self, k: int | str, *, summary: bool = True) -> str:
+        return f"{self.summary_key if summary else self.key}@{k}"
+
+
+INTERVAL_NAMES: dict[str, str] = {
+    "wilson": "Wilson interval",
+    "bootstrap": "bootstrap interval",
+}
+
+MEASURES: tuple[Measure, ...] = (
+    Measure(
+        "P", "P", "Precision@K",
+        "share of the top K slots holding a relevant id (empty slots count as misses)",
+        "How much of the window the generator reads is relevant: every slot counts, an empty "
+        "one as a miss.",
+        "Which relevant ids they are, their order inside the top K, and anything below K.",
+        False, "bootstrap", ("precision", "relevance_level"),
+    ),
+    Measure(
+        "R", "R", "Recall@K",
+        "share of the query's relevant ids found in the top K",
+        "How much of the labelled evidence reaches the window.",
+        "The order inside the top K, and evidence nobody labelled. By default a query with more "
+        "relevant ids than K cannot reach 1.",
+        False, "bootstrap", ("recall_denominator", "relevance_level"),
+    ),
+    Measure(
+        "F1", "F1", "F1@K", "harmonic mean of Precision@K and Recall@K",
+        "A balance of precision and recall at the same K.",
+        "Which of the two moved, and the order inside the top K.",
+        False, "bootstrap", ("precision", "recall_denominator", "relevance_level"),
+    ),
+    Measure(
+        "Hit", "Hit", "Hit@K",
+        "1 if at least one relevant id is in the top K; its mean is the share of queries "
+        "with a hit",
+        "The share of queries with at least one relevant id in the window: the coverage floor.",
+        "How many relevant ids came back and where in the window they sit.",
+        False, "wilson", ("relevance_level",),
+    ),
+    Measure(
+        "RR", "MRR", "Reciprocal rank",
+        "1 / rank of the first relevant id (0 if none); its mean is MRR",
+        "How soon the first relevant id arrives; its mean is MRR.",
+        "Every relevant id after the first: one hit at rank 1 and noise below still scores 1.",
+        True, "bootstrap", ("rr", "relevance_level"),
+    ),
+    Measure(
+        "AP", "MAP", "Average precision",
+        "mean of Precision@i over the relevant ranks i, missing relevant ids counting 0; its "
+        "mean is MAP",
+        "Whether all the relevant ids are packed near the top, charging for those never "
+        "retrieved; its mean is MAP.",
+        "Grades: it is binary at the relevance level.",
+        True, "bootstrap", ("ap", "recall_denominator", "relevance_level"),
+    ),
+    Measure(
+        "DCG", "DCG", "DCG@K", "sum of gain / log2(rank + 1) over the top K",
+        "The graded gain the top K collects, discounted by rank.",
+        "Anything comparable across queries: it grows with the number of relevant ids.",
+        True, "bootstrap", ("gain",), in_summary=False, compared=False,
+    ),
+    Measure(
+        "IDCG", "IDCG", "IDCG@K", "DCG of the best possible order of every judged relevant id",
+        "The most DCG the labels allow at K, retrieved or not.",
+        "The run: it depends on the labels alone.",
+        True, "bootstrap", ("gain",), in_summary=False, compared=False,
+    ),
+    Measure(
+        "nDCG", "nDCG", "nDCG@K", "DCG@K / IDCG@K: graded ranking quality against the ideal order",
+        "Graded ranking quality against the best order of every judged relevant id, retrieved "
+        "or not.",
+        "How much evidence there is in absolute terms (it is a ratio), and any error in the "
+        "grades themselves.",
+        True, "bootstrap", ("gain",),
+    ),
+    Measure(
+        "CP", "CP", "Context precision@K (RAGAS)",
+        "AP normalised by the relevant ids returned in the top K instead of by R",
+        "The RAGAS-style context precision: how well the relevant ids that were returned are "
+        "ordered.",
+        "Relevant ids that never came back: it can be 1 while recall is low. It equals AP@K "
+        "only when every relevant id sits within K. A repeated id is credited once, at its "
+        "first occurrence (RAGAS gives each occurrence its own verdict).",
+        True, "bootstrap", ("relevance_level",),
+    ),
+    Measure(
+        "Judged", "Judged", "Judged@K",
+        "share of the ids returned in the top K that carry a label: how far the other figures "
+        "can be trusted",
+        "How much of the window carries a label, that is how far the other figures can be "
+        "trusted.",
+        "Quality itself: an unlabelled id scores as non-relevant, so a low Judged@K means the "
+        "other figures undercount.",
+        False, "bootstrap", ("judged",), compared=False,
+    ),
+)
+MEASURE_BY_KEY: dict[str, Measure] = {m.key: m for m in MEASURES}
+SUMMARY_MEASURES: tuple[Measure, ...] = tuple(m for m in MEASURES if m.in_summary)
+COMPARED: tuple[str, ...] = tuple(m.key for m in SUMMARY_MEASURES if m.compared)
+
+# --------------------------------------------------------------------------- query classes
+
+QUERY_CLASSES = ("full", "partial", "late_hit", "miss")
+CLASS_MEANING = {
+    "full": "every relevant id is within the top K",
+    "partial": "some but not all relevant ids are within the top K",
+    "late_hit": "no relevant id within the top K, but one further down the list",
+    "miss": "no relevant id anywhere in the list (or no list for the query)",
+    "excluded": "the query has no relevant id, so it cannot be scored",
+}
+
+# --------------------------------------------------------------------------- conventions
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: str  # how a control names it
+    sentence: str  # printed beside the numbers while this choice is in force
+    words: str  # its part of the one-line summary of the conventions
+
+
+@dataclass(frozen=True)
+class Convention:
+    """One switchable choice. Categorical when it has choices (the first is the default);
+    otherwise a number whose sentence and words are templates over SentenceValues."""
+
+    field: str
+    title: str  # a control's label
+    flag: str  # the command line's flag
+    url: str  # the dashboard URL's parameter
+    changes: str  # what switching it changes
+    help: str  # the command line's one-line help
+    choices: tuple[Choice, ...] = ()
+    default: object = None
+    sentence: str = ""  # numeric conventions: a template
+    words: str = ""  # numeric conventions: a template
+    bounds: tuple[float, float] | None = None  # numeric conventions: inclusive
+    sentence_key: str = ""  # key of its sentence in Conventions.sentences() ("" = field)
+    in_sidebar: bool = True  # seed and resamples are set from the command line only
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(c.value for c in self.choices)
+
+    @property
+    def key(self) -> str:
+        return self.sentence_key or self.field
+
+    def choice(self, value: object) -> Choice:
+        for choice in self.choices:
+            if choice.value == value:
+                return choice
+        raise ValueError(f"{self.field} must be one of {', '.join(self.values)}, got {value!r}")
+
+    def label(self, value: object) -> str:
+        return self.choice(value).label if self.choices else str(value)
+
+
+def _choices(*rows: tuple[str, str, str, str]) -> tuple[Choice, ...]:
+    return tuple(Choice(*row) for row in rows)
+
+
+CONVENTIONS: tuple[Convention, ...] = (
+    Convention(
+        "recall_denominator", "Recall and AP divide by", "--recall-denominator", "recall",
+        "Changes Recall@K, F1@K and AP (MAP).",
+        "all: every relevant id R (trec_eval); min: min(R, K)",
+        _choices(
+            ("all", "every relevant id (R)",
+             "Recall@K and AP@K divide by every relevant id R (trec_eval recall_K, map_cut_K): "
+             "a query with more relevant ids than K cannot score 1.",
+             "recall and AP ÷ every relevant id (R)"),
+            ("min", "min(R, K)",
+             "Recall@K and AP@K divide by min(R, K), the most relevant ids that fit in K "
+             "(R-precision style); AP read over the full list divides by min(R, the length of "
+             "the run's list for the query).",
+             "recall and AP ÷ min(R, K)"),
+        ),
+        default="all",
+    ),
+    Convention(
+        "gain", "DCG gain", "--gain", "gain",
+        "Changes DCG, IDCG and nDCG; nothing changes for 0/1 labels.",
+        "DCG gain: the grade (trec_eval) or 2^grade - 1 (Burges 2005)",
+        _choices(
+            ("linear", "linear (the grade)",
+             "DCG gain is the grade itself (linear, as trec_eval and scikit-learn). "
+             "IDCG ranks every judged relevant id, retrieved or not.",
+             "gain linear (the grade)"),
+            ("exponential", "exponential (2^grade − 1)",
+             "DCG gain is 2^grade - 1 (exponential, Burges et al. 2005). "
+             "IDCG ranks every judged relevant id, retrieved or not.",
+             "gain exponential (2^grade − 1)"),
+        ),
+        default="linear",
+    ),
+    Convention(
+        "rr", "Read RR", "--rr", "rr",
+        "Changes RR (MRR).",
+        "read RR at K, or over the full list (trec_eval recip_rank)",
+        _choices(
+            ("cutoff", "at K",
+             "RR is read at K: a first relevant id below rank K scores 0.", "RR at K"),
+            ("full", "over the full list",
+             "RR is read over the full list (trec_eval recip_rank), whatever K is.",
+             "RR over the full list"),
+        ),
+        default="cutoff",
+    ),
+    Convention(
+        "ap", "Read AP", "--ap", "ap",
+        "Changes AP (MAP).",
+        "read AP at K (map_cut_K), or over the full list (trec_eval map)",
+        _choices(
+            ("cutoff", "at K", "AP is read at K (trec_eval map_cut_K).", "AP at K"),
+            ("full", "over the full list",
+             "AP is read over the full list (trec_eval map), whatever K is.",
+             "AP over the full list"),
+        ),
+        default="cutoff",
+    ),
+    Convention(
+        "relevance_level", "Relevant from grade", "--relevance-level", "level",
+        "Changes every binary figure (P, R, F1, Hit, RR, AP, CP) and the query classes; nDCG "
+        "keeps the raw grades.",
+        "a grade >= N is relevant for binary metrics (default 1; at least 1: a grade of 0 or "
+        "less is judged non-relevant)",
+        default=1,
+        sentence="A grade >= {relevance_level} counts as relevant for the binary metrics; "
+        "nDCG uses the raw grades, and a grade <= 0 gives no gain.",
+        words="relevant from grade {relevance_level}",
+        bounds=(1, 1_000_000),
+    ),
+    Convention(
+        "order", "Order TREC runs by", "--order", "order",
+        "Changes the order of TREC runs whose scores tie or disagree with their ranks, hence "
+        "every figure of those runs.",
+        "TREC run order: score desc then doc_id desc (trec_eval), or rank",
+        _choices(
+            ("score", "score, then doc id",
+             "TREC runs are ordered by score descending, ties by doc_id descending (trec_eval).",
+             "TREC runs by score"),
+            ("rank", "rank column", "TREC runs are ordered by their rank column.",
+             "TREC runs by rank"),
+        ),
+        default="score",
+    ),
+    Convention(
+        "score_precision", "Compare scores as", "--score-precision", "scores",
+        "Changes the order of runs ordered by score whose scores agree to about 7 significant "
+        "digits (they tie as 32-bit floats), hence every figure of those runs.",
+        "double: scores as read (trec_eval 10); float32: rounded to 32 bits first (trec_eval 9, "
+        "pytrec_eval)",
+        _choices(
+            ("double", "double (trec_eval 10)",
+             "Scores are compared as doubles when a run is ordered by score (trec_eval 10).",
+             "scores as doubles"),
+            ("float32", "float32 (trec_eval 9, pytrec_eval)",
+             "Scores are rounded to 32-bit floats before a run is ordered by score, as trec_eval "
+             "9 and pytrec_eval store them: scores that agree to about 7 digits tie.",
+             "scores as float32"),
+        ),
+        default="double",
+    ),
+    Convention(
+        "empty_queries", "Queries without a relevant id", "--empty-queries", "empty",
+        "Changes every mean, interval and test when some query lists no relevant id.",
+        "exclude: left out of every mean and counted (seed rule); zero: scored 0 and averaged "
+        "(trec_eval -c)",
+        _choices(
+            ("exclude", "excluded and counted",
+             "A query with no relevant id is excluded from every average and counted.",
+             "queries without a relevant id excluded"),
+            ("zero", "scored 0 (trec_eval)",
+             "A query with no relevant id scores 0 on every figure (Judged@K aside) and counts "
+             "in every mean, interval and test, as in trec_eval's \"all\" line with -c.",
+             "queries without a relevant id scored 0"),
+        ),
+        default="exclude",
+    ),
+    Convention(
+        "confidence_level", "Confidence level", "--confidence-level", "confidence",
+        "Changes only the width of the intervals.",
+        "confidence level of every interval (default 0.95)",
+        default=0.95,
+        sentence="Intervals at {level}: Wilson score for Hit@K (the query is the trial); "
+        "percentile bootstrap over queries for the rest, {n_resamples} resamples, seed {seed}.",
+        words="{level} intervals",
+        bounds=(0.5, 0.99),
+        sentence_key="interval",
+    ),
+    Convention(
+        "n_resamples", "Bootstrap resamples", "", "resamples",
+        "Changes the intervals' last digits.",
+        "bootstrap resamples (default 1000)",
+        default=1_000, bounds=(1, 100_000), sentence_key="interval", in_sidebar=False,
+    ),
+    Convention(
+        "seed", "Seed", "--seed", "seed",
+        "Changes the intervals' and tests' last digits.",
+        "seed of every bootstrap and randomization (default 20080101)",
+        default=20_080_101, bounds=(0, 2**63 - 1), sentence_key="interval", in_sidebar=False,
+    ),
+)
+CONVENTION_BY_FIELD: dict[str, Convention] = {c.field: c for c in CONVENTIONS}
+# categorical conventions: field -> their values, the default first
+CHOICES: dict[str, tuple[str, ...]] = {c.field: c.values for c in CONVENTIONS if c.choices}
+
+# fixed rules, stated beside the numbers like the conventions' sentences
+RULES: dict[str, str] = {
+    "precision": "Precision@K divides by K even when fewer than K ids came back "
+    "(trec_eval P_K): an empty slot costs what a wrong id would.",
+    "judged": "Judged@K is the share of the ids returned within the top K that carry a label "
+    "(0 when none came back); a repeat is not counted as judged, and a grade of 0 or less "
+    "(-1 included) is a label. Unlike trec_eval's 1 - unj_K, it divides by the ids returned, "
+    "not by K.",
+    "edge_rules": "A repeated id keeps its slot but only its first occurrence can score; a "
+    "query the run never answered scores 0.",
+}
+# the order of Conventions.sentences(), which the JSON keeps
+SENTENCE_ORDER = ("precision", "recall_denominator", "gain", "rr", "ap", "relevance_level",
+                  "order", "score_precision", "interval", "judged", "edge_rules",
+                  "empty_queries")
+
+
+def _values(conventions) -> dict[str, str]:
+    """What a numeric convention's template may name, as it is printed."""
+    return {
+        "relevance_level": str(conventions.relevance_level),
+        "level": format_confidence(conventions.confidence_level),
+        "n_resamples": f"{conventions.n_resamples:,}",
+        "seed": str(conventions.seed),
+    }
+
+
+def sentences(conventions) -> dict[str, str]:
+    """The sentence of every convention in force and every fixed rule, in SENTENCE_ORDER."""
+    values = _values(conventions)
+    found = dict(RULES)
+    for c in CONVENTIONS:
+        if c.choices:
+            found[c.key] = c.choice(getattr(conventions, c.field)).sentence
+        elif c.sentence:
+            found[c.key] = c.sentence.format(**values)
+    return {key: found[key] for key in SENTENCE_ORDER}
+
+
+def in_words(conventions, *, everything: bool = False) -> list[str]:
+    """The conventions in force, a few words each, for a one-line summary. Only the sidebar's
+    conventions unless `everything`."""
+    values = _values(conventions)
+    words = []
+    for c in CONVENTIONS:
+        if not (c.in_sidebar or everything):
+            continue
+        if c.choices:
+            words.append(c.choice(getattr(conventions, c.field)).words)
+        elif c.words:
+            words.append(c.words.format(**values))
+    return words
+
+
+def alternatives(field: str) -> dict[str, str]:
+    """Every choice of one categorical convention -> the sentence it would print."""
+    return {choice.value: choice.sentence for choice in CONVENTION_BY_FIELD[field].choices}
+
+
+def measure_help(measure: Measure, conventions, *, interval: bool = False) -> str:
+    """A tooltip: what the figure is, and the sentences of the conventions behind it."""
+    said = sentences(conventions)
+    parts = [f"{measure.name}: {measure.meaning}."]
+    parts += [said[key] for key in measure.depends_on]
+    if interval:
+        parts.append(said["interval"])
+    return " ".join(parts)
+
+
+def flag(field: str) -> str:
+    """The command-line flag that sets a convention, or K ("" when no flag sets it)."""
+    return "--k" if field == "k" else CONVENTION_BY_FIELD[field].flag
+
+
+# --------------------------------------------------------------------------- honest limits
+
+LIMITS = (
+    "Every figure trusts the relevance labels. An incomplete judged pool undercounts recall "
+    "and can misplace IDCG; labels written by a model judge carry that judge's error rate into "
+    "the score.",
+    "A figure is tied to its K, its label set, its query set and the day it was run. "
+    "Re-scoring one frozen query set later is how retrieval drift is read; a single run cannot "
+    "show drift.",
+    "Under the default denominator recall never falls as K grows while precision tends to, so "
+    "a gain quoted without its K is not evidence. Compare runs only on the same queries at the "
+    "same K.",
+    "The averages weigh every query equally: a suite dominated by queries with a single "
+    "relevant id reads differently from one with many relevant ids per query.",
+    "Intervals widen fast below a few dozen queries; nine queries certify very little, which "
+    "is why every mean is shown with its band.",
+    "A multi-hop or agentic retriever has no single top K: score the union of what it pulled "
+    "and say so.",
+    "These are ranked-list figures of the retrieval step only: they say nothing about the "
+    "answer a model writes from the window.",
+)

@@ -1,0 +1,183 @@
+"""One query's figures written out (metrics.explain, metrics.movement) add up to the engine's
+own figures, under every convention, for every run and every scored query: on the sample and
+on runs whose lists have unequal lengths."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from metrics import Conventions, evaluate, explain, load_sample, movement
+from metrics.vocabulary import CHOICES
+from tests.metrics.builders import make_qrels, make_run
+
+CONVENTIONS = {
+    "default": Conventions(),
+    "exponential, min(R, K)": Conventions(gain="exponential", recall_denominator="min"),
+    "full list": Conventions(rr="full", ap="full"),
+    "full list, min(R, K)": Conventions(ap="full", recall_denominator="min"),
+    "grade >= 2": Conventions(relevance_level=2),
+}
+
+
+def cases():
+    for name, conventions in CONVENTIONS.items():
+        for k in (1, 3, 5, 10):
+            yield pytest.param(conventions, k, id=f"{name}, K={k}")
+
+
+@pytest.mark.parametrize(("conventions", "k"), list(cases()))
+def test_running_totals_reproduce_the_engine(conventions, k):
+    evaluation = load_sample(k, conventions)
+    for query_id in evaluation.scored_ids:
+        q = explain.query_row(evaluation, query_id)
+        ideal = explain.ideal_table(evaluation, query_id)
+        for run in evaluation.runs:
+            x = explain.explain_run(evaluation, run, query_id)
+            at_k = {key: values[q, k - 1] for key, values in run.scores.values.items()}
+            ranks = x.ranks
+            assert len(ranks) == k
+            # the displayed per-rank arithmetic adds up to the engine's DCG at every rank
+            assert np.allclose(ranks["gain / discount"].cumsum(), ranks["DCG"])
+            assert ranks["DCG"].iloc[-1] == pytest.approx(at_k["DCG"])
+            # the ideal list's own gains add up to the engine's IDCG@K
+            within = ideal[ideal["within K"]]
+            assert within["gain / discount"].sum() == pytest.approx(at_k["IDCG"])
+            if len(within):
+                assert within["IDCG"].iloc[-1] == pytest.approx(at_k["IDCG"])
+            # AP and context precision from the shown precisions
+            assert x.ap_denominator > 0  # scored queries have a relevant id
+            assert x.ap_terms.sum() / x.ap_denominator == pytest.approx(at_k["AP"])
+            assert (x.cp_terms.sum() / x.hits if x.hits else 0.0) == pytest.approx(at_k["CP"])
+            assert x.totals == {key: at_k[key] for key in x.totals}
+            assert x.first_relevant_rank == run.scores.first_relevant_rank[q]
+
+
+def test_ideal_list_includes_relevant_ids_never_returned(sample):
+    ideal = explain.ideal_table(sample, "q06")  # the complete miss
+    assert ideal["doc_id"].tolist() == ["d51", "d52"]
+    assert ideal["rank in baseline"].isna().all()
+    q09 = explain.ideal_table(sample, "q09")
+    assert len(q09) == 6 and q09["grade"].is_monotonic_decreasing
+
+
+def test_repeat_and_statuses_on_q10(sample):
+    ranks = explain.explain_run(sample, sample.run("baseline"), "q10").ranks
+    assert ranks["doc_id"].tolist()[:2] == ["d05", "d05"]
+    assert ranks["status"].tolist()[:2] == ["relevant", "repeat"]
+    assert ranks["label"].tolist()[:2] == ["3 · relevant", "repeat"]
+    assert ranks["gain"].iloc[1] == 0
+    assert set(ranks["status"]) <= set(explain.STATUSES)
+
+
+def test_sentences_explain_the_seed_cases(sample):
+    q09 = explain.explain_run(sample, sample.run("baseline"), "q09")
+    assert q09.sentences["ndcg"] == "nDCG@5 = DCG@5 / IDCG@5 = 1.923 / 7.141 = 0.269"
+    assert "AP = (0.500 + 0.500) / 6 = 0.167" in q09.sentences["ap"]
+    assert "they differ because AP divides by 6" in q09.sentences["ap_vs_cp"]
+    q03 = explain.explain_run(sample, sample.run("baseline"), "q03")
+    assert q03.sentences["rr"].startswith("First relevant id at rank 6, below K = 5")
+    assert "both are 0" in q03.sentences["ap_vs_cp"]
+    q07 = explain.explain_run(sample, sample.run("baseline"), "q07")
+    assert "they agree here" in q07.sentences["ap_vs_cp"]
+
+
+def test_full_list_reading_is_explained():
+    evaluation = load_sample(5, Conventions(rr="full", ap="full"))
+    q03 = explain.explain_run(evaluation, evaluation.run("baseline"), "q03")
+    assert "read over the full list" in q03.sentences["rr"]
+    assert "below rank 5" in q03.sentences["ap_vs_cp"]
+
+
+def test_whole_list_depth_and_unknown_query(sample):
+    longest = explain.list_length(sample, "q01")
+    assert len(explain.explain_run(sample, sample.runs[0], "q01", longest).ranks) == longest
+    with pytest.raises(ValueError, match="not in the qrels"):
+        explain.query_row(sample, "nope")
+
+
+def test_rank_movement_says_what_the_candidate_did(sample):
+    moved = movement.rank_movement(sample, "baseline", "reranked", "q03", 10).set_index(
+        "doc_id")
+    assert moved.loc["d21", ["before", "after", "climbed"]].tolist() == [6, 1, 5]
+    assert moved.loc["d21", "moved"] == "lifted into the top K"
+    assert moved.loc["d23", "judged"] == "not relevant"
+    assert moved.loc["d92", "moved"] == "noise pushed out of the top K"
+    assert moved.loc["d90", "judged"] == "unjudged" and pd.isna(moved.loc["d90", "grade"])
+    assert list(moved.index[:3]) == ["d21", "d23", "d22"]  # the candidate's order
+    sentence = movement.movement_sentence(moved.reset_index(), "reranked", 5)
+    assert "lifted 2 (d21, d22) relevant id(s) into the top 5" in sentence
+    assert "pushed 2 (d92, d93) out" in sentence
+
+
+def test_rank_movement_keeps_relevant_ids_that_were_never_returned(sample):
+    for q in sample.scored_ids:
+        moved = movement.rank_movement(sample, "baseline", "bm25", q, 1)
+        relevant = {d for d, g in movement.query_grades(sample, q).items() if g >= 1}
+        assert relevant <= set(moved["doc_id"])
+        shallow = moved[(moved["before"] <= 1) | (moved["after"] <= 1)]
+        assert len(shallow) >= 1
+
+
+# ----------------------------------------------------------------- lists of unequal length
+
+UNEQUAL_QRELS = {
+    "a": {"a1": 3, "a2": 1, "a3": 2, "a4": 1, "a5": 2, "x": 0},
+    "b": {"b1": 1, "b2": 2},
+    "c": {"c1": 2, "c2": 2, "c3": 1, "c4": 1},
+    "d": {"d1": 1},
+}
+UNEQUAL_RUNS = {
+    # long, short, repeated and missing lists, so min(R, list length) differs from min(R, K)
+    "long": {"a": ["x", "a1", "n1", "a2", "n2", "n3", "a3", "a3", "n4", "a4", "n5", "a5"],
+             "b": ["n1", "b2"], "c": ["c1"], "d": ["n1", "n2", "n3", "d1"]},
+    "short": {"a": ["a2"], "b": ["b1", "n1", "n2", "n3", "n4", "n5", "n6", "b2"],
+              "c": ["n1", "c4", "c3", "n2", "c1"]},
+}
+EVERY_COMBINATION = [
+    Conventions(**dict(zip(fields, values, strict=True)), relevance_level=level)
+    for fields in [("recall_denominator", "gain", "rr", "ap")]
+    for values in itertools.product(*(CHOICES[f] for f in fields))
+    for level in (1, 2)
+]
+
+
+@pytest.mark.parametrize("conventions", EVERY_COMBINATION,
+                         ids=lambda c: "-".join(str(v) for v in c.as_dict().values())[:40])
+@pytest.mark.parametrize("k", [1, 3, 5, 20])
+def test_stated_terms_recompute_the_engine_on_unequal_lists(conventions, k):
+    """The drill-down's equations: the terms and denominators an explanation states
+    recompute the engine's figure to 1e-12 (the reported bug: AP under --ap full and
+    --recall-denominator min divided by min(R, the list's length) while the explanation
+    stated min(R, K))."""
+    qrels = make_qrels(UNEQUAL_QRELS)
+    runs = [make_run(lists, name) for name, lists in UNEQUAL_RUNS.items()]
+    evaluation = evaluate(qrels, runs, k, conventions)
+    for query_id in evaluation.scored_ids:
+        for run in evaluation.runs:
+            x = explain.explain_run(evaluation, run, query_id)
+            t = x.totals
+            assert abs(x.dcg_terms.sum() - t["DCG"]) < 1e-12
+            assert abs(t["DCG"] / t["IDCG"] - t["nDCG"]) < 1e-12
+            ap = x.ap_terms.sum() / x.ap_denominator if x.ap_denominator else 0.0
+            assert abs(ap - t["AP"]) < 1e-12
+            cp = x.cp_terms.sum() / x.cp_denominator if x.cp_denominator else 0.0
+            assert abs(cp - t["CP"]) < 1e-12
+            assert abs((1 / x.rr_rank if x.rr_rank else 0.0) - t["RR"]) < 1e-12
+            # the sentence states the same denominator the engine used
+            if x.ap_denominator:
+                assert f") / {x.ap_denominator:g} = {t['AP']:.3f}" in x.sentences["ap"]
+
+
+def test_full_list_ap_with_min_denominator_states_the_list_length():
+    qrels = make_qrels(UNEQUAL_QRELS)
+    runs = [make_run(lists, name) for name, lists in UNEQUAL_RUNS.items()]
+    evaluation = evaluate(qrels, runs, 20, Conventions(ap="full", recall_denominator="min"))
+    x = explain.explain_run(evaluation, evaluation.run("short"), "a")
+    # R = 5 relevant ids but the list holds one id: the engine divides by min(5, 1) = 1
+    assert x.ap_denominator == 1
+    assert x.sentences["ap"].startswith("AP = (1.000) / 1 = 1.000")
+    assert "min(R, the length of this run's list)" in x.sentences["ap"]
