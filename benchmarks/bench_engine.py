@@ -304,9 +304,9 @@ def _ratio(value: float | None) -> str:
 def profile(qrels_path: Path, run_path: Path, repeats: int) -> None:
     """Stages of `python -m metrics ... --format json`, each a median of `repeats` runs."""
     import metrics
-    from metrics.__main__ import write_json
+    from metrics.cli.commands import write_json
+    from metrics.contract import to_dict
     from metrics.measures import compute
-    from metrics.output import to_dict
     from metrics.ranking import align, prepare_query_set
 
     def median(task: Callable[[], object]) -> float:

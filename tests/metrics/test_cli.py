@@ -8,9 +8,10 @@ import sys
 
 import pytest
 
-from metrics.__main__ import main
+from metrics.cli import Parser, add_input_arguments, evaluation_from, main
 from metrics.measures import MEASURES, SUMMARY_MEASURES
 from metrics.sample import SAMPLE_DIR, load_sample
+from metrics.vocabulary import CONVENTIONS, Convention
 
 
 def run_cli(capsys, *argv):
@@ -144,7 +145,7 @@ def test_stdout_is_json_alone_in_a_real_process():
 # Runs the command line in a fresh interpreter, then names the heavy modules it imported.
 _IMPORTED_AFTER_MAIN = """
 import contextlib, io, sys
-from metrics.__main__ import main
+from metrics.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     code = main(sys.argv[1:])
 print(code, *sorted(m for m in ("pandas", "scipy", "streamlit") if m in sys.modules))
@@ -196,3 +197,70 @@ def test_with_both_files_bad_the_qrels_error_comes_first(tmp_path, capsys):
     code, _, err = run_cli(capsys, "--qrels", str(tmp_path / "labels.txt"), "--run",
                            str(tmp_path / "system.run"))
     assert code == 1 and "system.run, line 1" in err
+
+
+# --------------------------------------------------------------------------- convention flags
+
+FLAGGED = [c for c in CONVENTIONS if c.flag]
+
+
+def _other_value(convention: Convention) -> object:
+    """A valid value of the convention that is not its default."""
+    if convention.choices:
+        return next(v for v in convention.values if v != convention.default)
+    if isinstance(convention.default, int):
+        return convention.default + 1
+    low, high = convention.bounds
+    return low if low != convention.default else high
+
+
+def test_every_convention_without_a_flag_is_meant_to_have_none():
+    assert {c.field for c in CONVENTIONS if not c.flag} == {"n_resamples"}
+
+
+@pytest.mark.parametrize("convention", FLAGGED, ids=lambda c: c.field)
+def test_every_convention_flag_is_in_the_help(capsys, convention):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert exit_.value.code == 0
+    assert convention.flag in out
+    if convention.choices:
+        assert "{" + ",".join(convention.values) + "}" in out
+
+
+@pytest.mark.parametrize("convention", FLAGGED, ids=lambda c: c.field)
+def test_every_convention_flag_reaches_the_evaluation(convention):
+    value = _other_value(convention)
+    assert value != convention.default
+    parser = Parser()
+    add_input_arguments(parser)
+    evaluation = evaluation_from(parser.parse_args([convention.flag, str(value)]))
+    assert getattr(evaluation.conventions, convention.field) == value
+
+
+@pytest.mark.parametrize("convention", FLAGGED, ids=lambda c: c.field)
+def test_every_convention_flag_defaults_to_the_vocabulary(convention):
+    parser = Parser()
+    add_input_arguments(parser)
+    assert getattr(parser.parse_args([]), convention.field) == convention.default
+
+
+@pytest.mark.parametrize("level", ["0", "-1"])
+def test_a_relevance_level_below_1_is_a_usage_error(capsys, level):
+    code, out, err = run_cli(capsys, "--relevance-level", level)
+    assert code == 2 and out == ""
+    assert "--relevance-level" in err and f"got '{level}'" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_json_conventions_carry_the_new_fields(capsys):
+    code, out, _ = run_cli(capsys, "--format", "json", "--score-precision", "float32",
+                           "--empty-queries", "zero")
+    conventions = json.loads(out)["conventions"]
+    assert code == 0
+    assert conventions["score_precision"] == "float32"
+    assert conventions["empty_queries"] == "zero"
+    code, out, _ = run_cli(capsys, "--format", "json")
+    conventions = json.loads(out)["conventions"]
+    assert (conventions["score_precision"], conventions["empty_queries"]) == ("double", "exclude")

@@ -1,0 +1,255 @@
+"""python -m metrics: the dashboard's numbers from the command line, as a table or as JSON.
+
+Without --qrels and --run it scores the bundled sample (K = 5 unless --k says otherwise).
+Standard output holds the result alone; the load report and warnings go to standard error.
+Errors exit non-zero with one line naming the file, the line and the problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from metrics.cli.args import (
+    USER_K,
+    Parser,
+    UsageError,
+    add_input_arguments,
+    confidence,
+    conventions_from,
+    positive_int,
+)
+from metrics.cli.text import format_comparison, format_table
+from metrics.compare import DEFAULT_PERMUTATIONS, compare_evaluation, metric_key, regressions
+from metrics.contract import comparison_dict, to_dict
+from metrics.evaluate import Evaluation
+from metrics.files import evaluate_files
+from metrics.format import count, listing
+from metrics.sample import SAMPLE_K, load_sample
+from metrics.snapshot import Snapshot, compare_with_snapshot
+from metrics.snapshot import load as load_snapshot
+from metrics.snapshot import save as save_snapshot
+from metrics.vocabulary import MEASURE_BY_KEY
+
+Command = Callable[[Sequence[str]], int]
+
+
+def evaluation_from(args: argparse.Namespace) -> Evaluation:
+    """The user's files, or the bundled sample when neither --qrels nor --run is given."""
+    conventions = conventions_from(args)
+    if args.qrels is None and not args.run:
+        return load_sample(args.k or SAMPLE_K, conventions, sweep=args.sweep)
+    if not args.run:
+        raise UsageError("--qrels needs at least one --run")
+    runs = [dataclasses.replace(run, format=args.run_format) for run in args.run]
+    # the conventions carry the run order and the score precision to the loaders
+    return evaluate_files(
+        args.qrels, runs, args.k or USER_K, conventions, qrels_format=args.qrels_format,
+        sweep=args.sweep,
+    )
+
+
+def print_load_report(evaluation: Evaluation) -> None:
+    """What each file held and what was dropped, then the queries a run has no list for."""
+    reports = [evaluation.qrels_report] + [run.report for run in evaluation.runs]
+    for report in filter(None, reports):
+        print(report.summary(), file=sys.stderr)
+        for entry in report.dropped:
+            print(f"  {report.source}, line {entry.line}: {entry.reason}", file=sys.stderr)
+    for run in evaluation.runs:
+        if run.missing_queries:
+            print(
+                f"{run.name}: no list for "
+                f"{count(len(run.missing_queries), 'qrels query', 'qrels queries')} "
+                f"(they score 0): {listing(run.missing_queries, limit=10)}",
+                file=sys.stderr,
+            )
+
+
+def write_json(document: dict[str, Any]) -> None:
+    """The document as one line on standard output. orjson writes the per-query records of
+    10,000 queries in 10 ms where json.dumps takes 85 ms (benchmarks/bench_engine.py
+    --profile), and it writes null, never an invalid NaN."""
+    sys.stdout.write(orjson.dumps(document, option=orjson.OPT_SERIALIZE_NUMPY).decode() + "\n")
+
+
+def score_command(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog="python -m metrics",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_input_arguments(parser)
+    args = parser.parse_args(argv)
+    evaluation = evaluation_from(args)
+    print_load_report(evaluation)
+    if args.format == "json":
+        write_json(to_dict(evaluation))
+    else:
+        sys.stdout.write(format_table(evaluation))
+    return 0
+
+
+def compare_command(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog="python -m metrics compare",
+        description="Paired comparison: the first --run is the baseline, whatever its name. "
+        "Exit status 3 when --fail-on-regression finds a candidate significantly worse.",
+    )
+    add_input_arguments(parser)
+    parser.add_argument(
+        "--metric",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="compare only these (e.g. nDCG@10, MRR); default every measure at K except Judged",
+    )
+    parser.add_argument(
+        "--correction",
+        choices=["holm", "bh", "none"],
+        default="holm",
+        help="multiple-comparison adjustment over every (candidate, metric) pair",
+    )
+    parser.add_argument("--alpha", type=confidence, default=0.05)
+    parser.add_argument(
+        "--permutations",
+        type=positive_int,
+        default=DEFAULT_PERMUTATIONS,
+        help="sign flips of the randomization test",
+    )
+    parser.add_argument(
+        "--fail-on-regression",
+        action="append",
+        default=[],
+        metavar="METRIC",
+        help="exit 3 if a candidate is significantly worse on METRIC (lower mean, "
+        "adjusted randomization p < --alpha); repeatable",
+    )
+    parser.add_argument(
+        "--snapshot",
+        type=Path,
+        metavar="FILE",
+        help="baseline: a snapshot's per-query figures (of the same query set, K and "
+        "conventions); every --run is then a candidate, and --k defaults to the snapshot's",
+    )
+    parser.add_argument(
+        "--snapshot-run",
+        metavar="NAME",
+        help="which run of the snapshot is the baseline (default its first)",
+    )
+    args = parser.parse_args(argv)
+    snapshot = load_snapshot(args.snapshot) if args.snapshot is not None else None
+    if snapshot is None and args.snapshot_run is not None:
+        raise UsageError("--snapshot-run needs --snapshot")
+    if snapshot is not None and args.k is None:
+        args.k = snapshot.k
+    evaluation = evaluation_from(args)
+    if snapshot is None and len(evaluation.runs) < 2:
+        raise UsageError("compare needs a baseline and at least one candidate --run")
+    keys = [metric_key(label, evaluation.k) for label in args.metric] or None
+    gated = [metric_key(label, evaluation.k) for label in args.fail_on_regression]
+    if keys is not None:
+        keys += [key for key in gated if key not in keys]
+    options = dict(
+        metrics=keys,
+        correction=args.correction,
+        alpha=args.alpha,
+        confidence_level=evaluation.conventions.confidence_level,
+        n_permutations=args.permutations,
+        rng=evaluation.conventions.seed,
+    )
+    if snapshot is None:
+        comparison = compare_evaluation(evaluation, **options)
+    else:
+        comparison = compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **options)
+    print_load_report(evaluation)
+    if args.format == "json":
+        data = comparison_dict(evaluation, comparison)
+        if snapshot is not None:
+            data["snapshot"] = snapshot_source(snapshot, args.snapshot, args.snapshot_run)
+        write_json(data)
+    else:
+        sys.stdout.write(format_comparison(evaluation, comparison))
+    failed = False
+    for key in gated:
+        label = MEASURE_BY_KEY[key].label(evaluation.k)
+        for name in regressions(comparison, label):
+            print(
+                f"regression: {name} is significantly worse than {comparison.baseline} on {label}",
+                file=sys.stderr,
+            )
+            failed = True
+    return 3 if failed else 0
+
+
+def snapshot_source(snapshot: Snapshot, path: Path, run_name: str | None) -> dict[str, Any]:
+    """What the baseline of a comparison against a snapshot was (for the JSON output)."""
+    header = snapshot.header
+    run = snapshot.run(run_name)
+    return {
+        "file": str(path),
+        "created": header.created,
+        "label": header.label,
+        "tool_version": header.tool_version,
+        "run": run.name,
+        "run_fingerprint": run.fingerprint,
+        "query_set_fingerprint": snapshot.query_set_fingerprint,
+    }
+
+
+def snapshot_command(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog="python -m metrics snapshot",
+        description="Freeze an evaluation as a JSON snapshot: summary and per-query figures, "
+        "conventions, K, fingerprints of the qrels and of each run, tool version, timestamp. "
+        "Re-scoring the same query set later and comparing snapshots is how drift is read.",
+    )
+    add_input_arguments(parser)
+    parser.add_argument("--out", type=Path, required=True, metavar="FILE", help="snapshot file")
+    parser.add_argument("--label", help='a note kept in the snapshot, e.g. "before the rebuild"')
+    args = parser.parse_args(argv)
+    evaluation = evaluation_from(args)
+    print_load_report(evaluation)
+    snapshot = Snapshot.from_evaluation(evaluation, label=args.label)
+    save_snapshot(snapshot, args.out)
+    print(
+        f"snapshot of {count(len(evaluation.runs), 'run')} at K = {evaluation.k} over "
+        f"{count(len(evaluation.scored_ids), 'scored query')} written to {args.out} "
+        f"(query set {snapshot.query_set_fingerprint})",
+        file=sys.stderr,
+    )
+    return 0
+
+
+COMMANDS: dict[str, Command] = {
+    "score": score_command,
+    "compare": compare_command,
+    "snapshot": snapshot_command,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Dispatch to a command (the first argument), scoring when none is named."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = COMMANDS.get(argv[0]) if argv else None
+    if command is not None:
+        argv = argv[1:]
+    return run_guarded(command or score_command, argv)
+
+
+def run_guarded(command: Command, argv: Sequence[str]) -> int:
+    """Run a command; errors become one line on standard error and a non-zero exit."""
+    try:
+        return command(argv)
+    except UsageError as error:
+        print(f"error: {error} (see --help)", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1

@@ -1,0 +1,120 @@
+"""The plain-text writers of the command line: the score table and the paired comparison.
+
+Every number goes through `metrics.format`, the one formatter the dashboard and the report
+use too, so a figure reads the same wherever it is printed.
+"""
+
+from __future__ import annotations
+
+from metrics import format as fmt
+from metrics.compare import CORRECTIONS, Comparison, PairedTest
+from metrics.evaluate import Evaluation, RunEvaluation
+from metrics.vocabulary import QUERY_CLASSES, SUMMARY_MEASURES
+
+COMPARISON_HEADER = [
+    "metric",
+    "before",
+    "after",
+    "difference [interval]",
+    "W/T/L",
+    "p",
+    "p adj",
+    "p t",
+    "p wilcoxon",
+    "effect",
+]
+
+
+def format_difference(test: PairedTest) -> str:
+    """A paired difference with its interval, signed: '+0.135 [-0.060, +0.384]'."""
+    return fmt.difference(test.difference, test.low, test.high)
+
+
+def format_table(evaluation: Evaluation) -> str:
+    """Readable summary: metrics down, runs across, then conventions, counts and readings."""
+    k = evaluation.k
+    header = ["metric", *evaluation.run_names, "interval"]
+    rows = [
+        [m.label(k)]
+        + [
+            fmt.interval(r.summary[m.key].mean, r.summary[m.key].low, r.summary[m.key].high)
+            for r in evaluation.runs
+        ]
+        + [m.interval]
+        for m in SUMMARY_MEASURES
+    ]
+    excluded = fmt.listing(evaluation.excluded_ids) or "none"
+    lines = [
+        f"Scores at K = {k} over {fmt.count(len(evaluation.scored_ids), 'scored query')} "
+        f"({len(evaluation.excluded_ids):,} excluded: {excluded})",
+        f"mean [low, high] at {fmt.confidence(evaluation.conventions.confidence_level)} "
+        "confidence; every query weighs the same",
+        "",
+    ]
+    lines += _table(header, rows)
+    lines += ["", "Conventions:"]
+    lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
+    for run in evaluation.runs:
+        lines += ["", _run_notes(run)]
+    return "\n".join(lines) + "\n"
+
+
+def _run_notes(run: RunEvaluation) -> str:
+    """A run's query classes and counts, its k suggestion and readings, and its diagnosis."""
+    classes = {c: int((run.classes == c).sum()) for c in QUERY_CLASSES}
+    s = run.suggestion
+    lines = [
+        f"{run.name}: "
+        + ", ".join(f"{n:,} {c}" for c, n in classes.items())
+        + f"; {fmt.count(run.repeats, 'repeated id')}; "
+        f"{fmt.count(len(run.missing_queries), 'query', 'queries')} without a list",
+        f"  k suggestion: k = {s.k} reaches recall {fmt.figure(s.recall)} of a best "
+        f"{fmt.figure(s.best_recall)} (precision {fmt.figure(s.precision)}, "
+        f"{fmt.figure(s.noise_chunks)} noise chunks per query)",
+    ]
+    lines += [f"  reading: {reading}" for reading in s.readings]
+    lines += [
+        f"  {'FLAGGED' if f.flagged else 'ok':7} {f.failure}: {f.sentence}" for f in run.diagnosis
+    ]
+    return "\n".join(lines)
+
+
+def format_comparison(evaluation: Evaluation, comparison: Comparison) -> str:
+    """Each candidate against the baseline: a table of tests, then each test's verdict."""
+    lines = [
+        f"Paired comparison at K = {evaluation.k} over "
+        f"{fmt.count(len(evaluation.scored_ids), 'scored query')}; "
+        f"baseline: {comparison.baseline}",
+        f"Randomization test ({fmt.count(comparison.n_permutations, 'sign flip')}, "
+        f"seed {comparison.seed}); {CORRECTIONS[comparison.correction]} correction over "
+        f"{fmt.count(comparison.n_comparisons, 'comparison')}; alpha {comparison.alpha}",
+    ]
+    for candidate in comparison.candidates:
+        tests = [t for t in comparison.tests if t.candidate == candidate]
+        rows = [
+            [
+                t.metric,
+                fmt.figure(t.before_mean),
+                fmt.figure(t.after_mean),
+                format_difference(t),
+                f"{t.wins}/{t.ties}/{t.losses}",
+                fmt.p_value(t.p_randomization),
+                fmt.p_value(t.p_adjusted),
+                fmt.p_value(t.p_t),
+                fmt.p_value(t.p_wilcoxon),
+                fmt.effect(t.effect_size),
+            ]
+            for t in tests
+        ]
+        lines += ["", f"{candidate} vs {comparison.baseline}:", *_table(COMPARISON_HEADER, rows)]
+        lines += [f"  {t.metric}: {comparison.verdict(t)}" for t in tests]
+    return "\n".join(lines) + "\n"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """Left-aligned columns two spaces apart, a rule of dashes under the header."""
+    widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
+        for row in [header, ["-" * w for w in widths]] + rows
+    ]

@@ -1,0 +1,97 @@
+"""The JSON contract for scripts: an Evaluation, and a paired Comparison, as plain dicts.
+
+Every key here is documented in README and read by snapshots (`metrics.snapshot`), so keys
+are only ever added. Metric names carry the chosen K; floats stay unrounded (the text writers
+in `metrics.cli.text` round for people, this does not).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from metrics.compare import Comparison
+from metrics.evaluate import Evaluation, RunEvaluation
+from metrics.vocabulary import MEASURES, SUMMARY_MEASURES
+
+
+def to_dict(evaluation: Evaluation) -> dict[str, Any]:
+    """The JSON contract documented in README: metric names carry the chosen K."""
+    k = evaluation.k
+    return {
+        "k": k,
+        "conventions": evaluation.conventions.as_dict()
+        | {"sentences": evaluation.conventions.sentences()},
+        "query_set": {
+            "queries": len(evaluation.query_set.query_ids),
+            "scored": len(evaluation.scored_ids),
+            "excluded": evaluation.excluded_ids,
+        },
+        "runs": [_run_dict(evaluation, run) for run in evaluation.runs],
+    }
+
+
+def _run_dict(evaluation: Evaluation, run: RunEvaluation) -> dict[str, Any]:
+    k = evaluation.k
+    per_query = evaluation.per_query_scores(run.name)
+    # columns via tolist() (C-speed conversion to Python numbers), then one dict per query
+    columns = {
+        "query_id": evaluation.scored_ids,
+        "class": run.classes.tolist(),
+        "repeats": run.aligned.repeats[evaluation.scored].tolist(),
+    } | {m.label(k, summary=False): per_query[m.key].tolist() for m in MEASURES}
+    sweep = evaluation.sweep_means(run.name)
+    sweep_columns = {key: values.tolist() for key, values in sweep.items()}
+    return {
+        "name": run.name,
+        "repeats": run.repeats,
+        "missing_queries": list(run.missing_queries),
+        "ignored_queries": list(run.aligned.ignored_queries),
+        "summary": {
+            m.label(k): {
+                "mean": interval.mean,
+                "low": interval.low,
+                "high": interval.high,
+                "interval": interval.method,
+            }
+            for m in SUMMARY_MEASURES
+            for interval in [run.summary[m.key]]
+        },
+        "queries": _records(columns),
+        "suggestion": run.suggestion.as_dict(),
+        "diagnosis": [
+            {
+                "failure": f.failure,
+                "flagged": bool(f.flagged),
+                "figure": f.figure,
+                "threshold": f.threshold,
+                "sentence": f.sentence,
+            }
+            for f in run.diagnosis
+        ],
+        "sweep": _records(sweep_columns),
+    }
+
+
+def _records(columns: dict[str, list]) -> list[dict[str, Any]]:
+    keys = list(columns)
+    return [dict(zip(keys, row, strict=True)) for row in zip(*columns.values(), strict=True)]
+
+
+def comparison_dict(evaluation: Evaluation, comparison: Comparison) -> dict[str, Any]:
+    """A pure function of the inputs (no timestamp): identical calls print identical bytes."""
+    return {
+        "k": evaluation.k,
+        "conventions": evaluation.conventions.as_dict(),
+        "query_set": {"scored": len(evaluation.scored_ids), "excluded": evaluation.excluded_ids},
+        "baseline": comparison.baseline,
+        "candidates": list(comparison.candidates),
+        "metrics": list(comparison.metrics),
+        "test": "paired randomization (sign flip), two-sided",
+        "correction": comparison.correction,
+        "n_comparisons": comparison.n_comparisons,
+        "alpha": comparison.alpha,
+        "n_permutations": comparison.n_permutations,
+        "n_resamples": comparison.n_resamples,
+        "seed": comparison.seed,
+        "comparisons": comparison.rows(),
+    }
