@@ -45,7 +45,9 @@ def sample():
 
 @pytest.fixture(scope="module")
 def sample_snapshot(sample):
-    return snap.to_snapshot(sample, label="sample", created="2024-05-01T09:00:00+00:00")
+    return snap.Snapshot.from_evaluation(
+        sample, label="sample", created="2024-05-01T09:00:00+00:00"
+    )
 
 
 # --------------------------------------------------------------------------- fingerprints
@@ -123,33 +125,33 @@ def test_run_fingerprint_is_the_ranked_lists_not_the_file(tmp_path):
 
 def test_snapshot_holds_the_engine_figures(sample, sample_snapshot):
     data = sample_snapshot
-    header = data["snapshot"]
-    assert header["format"] == snap.FORMAT and header["version"] == snap.VERSION
-    assert header["tool_version"] == importlib.metadata.version("retrieval-compare")
-    assert header["created"] == "2024-05-01T09:00:00+00:00" and header["label"] == "sample"
-    assert data["k"] == 5
-    assert {n: data["conventions"][n] for n in Conventions().as_dict()} == (
+    header = data.header
+    assert header.format == snap.FORMAT and header.version == snap.VERSION
+    assert header.tool_version == importlib.metadata.version("retrieval-compare")
+    assert header.created == "2024-05-01T09:00:00+00:00" and header.label == "sample"
+    assert data.k == 5
+    assert {n: getattr(data.conventions, n) for n in Conventions().as_dict()} == (
         sample.conventions.as_dict()
     )
     qrels, _ = load_qrels(sample_qrels())
-    assert data["query_set"]["fingerprint"] == snap.fingerprint_qrels(qrels)
-    assert data["query_set"]["excluded"] == ["q08"]
-    for run_data, source in zip(data["runs"], sample_runs(), strict=True):
-        assert run_data["fingerprint"] == snap.fingerprint_run(load_run(source.source)[0])
-        run = sample.run(run_data["name"])
+    assert data.query_set_fingerprint == snap.fingerprint_qrels(qrels)
+    assert data.excluded_ids == ("q08",)
+    for run_data, source in zip(data.runs, sample_runs(), strict=True):
+        assert run_data.fingerprint == snap.fingerprint_run(load_run(source.source)[0])
+        run = sample.run(run_data.name)
         for m in SUMMARY_MEASURES:
-            figure = run_data["summary"][m.label(5)]
-            assert (figure["mean"], figure["low"], figure["high"]) == (
+            figure = run_data.summary[m.label(5)]
+            assert (figure.mean, figure.low, figure.high) == (
                 run.summary[m.key].mean,
                 run.summary[m.key].low,
                 run.summary[m.key].high,
             )
         per_query = sample.per_query_scores(run.name)
-        for i, row in enumerate(run_data["queries"]):
-            assert row["query_id"] == sample.scored_ids[i]
+        for i, query_id in enumerate(run_data.query_ids):
+            assert query_id == sample.scored_ids[i]
             for m in MEASURES:
-                assert row[m.label(5, summary=False)] == per_query[m.key][i]
-    assert data["runs"][0]["summary"]["Hit@5"]["mean"] == 7 / 9
+                assert run_data.per_query[m.label(5, summary=False)][i] == per_query[m.key][i]
+    assert data.runs[0].summary["Hit@5"].mean == 7 / 9
 
 
 def _floats(value):
@@ -168,7 +170,7 @@ def test_round_trip_is_exact(tmp_path, sample_snapshot):
     snap.save(sample_snapshot, path)
     loaded = snap.load(path)
     assert loaded == sample_snapshot
-    before, after = list(_floats(sample_snapshot)), list(_floats(loaded))
+    before, after = list(_floats(sample_snapshot.to_dict())), list(_floats(loaded.to_dict()))
     assert len(before) > 500
     assert [x.hex() for x in before] == [x.hex() for x in after]
     snap.save(loaded, tmp_path / "again.json")
@@ -177,7 +179,7 @@ def test_round_trip_is_exact(tmp_path, sample_snapshot):
 
 def test_default_timestamp_is_utc_now(sample):
     before = dt.datetime.now(dt.UTC).replace(microsecond=0)
-    created = dt.datetime.fromisoformat(snap.to_snapshot(sample)["snapshot"]["created"])
+    created = dt.datetime.fromisoformat(snap.Snapshot.from_evaluation(sample).header.created)
     assert created.tzinfo is not None and before <= created <= dt.datetime.now(dt.UTC)
     with pytest.raises(ValueError, match="time zone"):
         snap.to_snapshot(sample, created=dt.datetime(2024, 1, 1))
@@ -200,11 +202,11 @@ def test_load_refuses_what_is_not_a_snapshot(tmp_path, text, problem):
 
 
 def test_load_refuses_a_newer_format_and_a_gutted_snapshot(tmp_path, sample_snapshot):
-    newer = json.loads(json.dumps(sample_snapshot))
+    newer = json.loads(snap.dumps(sample_snapshot))
     newer["snapshot"]["version"] = snap.VERSION + 1
     with pytest.raises(ValueError, match="reads up to"):
         snap.loads(json.dumps(newer))
-    gutted = json.loads(json.dumps(sample_snapshot))
+    gutted = json.loads(snap.dumps(sample_snapshot))
     del gutted["runs"][1]["queries"]
     with pytest.raises(ValueError, match="'reranked' has no queries"):
         snap.loads(json.dumps(gutted))
@@ -243,7 +245,7 @@ def test_drift_refuses_another_query_set(tmp_path, sample_snapshot):
     message = str(error.value)
     assert "query set or its labels differ" in message
     assert "the snapshot of 2024-06-01 00:00 (#2)" in message
-    assert sample_snapshot["query_set"]["fingerprint"][7:19] in message
+    assert sample_snapshot.query_set_fingerprint[7:19] in message
 
 
 def test_drift_refuses_another_k_or_conventions(sample_snapshot):
@@ -346,8 +348,8 @@ def test_cli_snapshot_then_compare_against_it(tmp_path, capsys):
     assert code == 0 and out == ""
     assert f"written to {path}" in err and "baseline.run: 100 lines read" in err
     data = snap.load(path)
-    assert data["snapshot"]["label"] == "May" and data["k"] == 5
-    assert data["runs"][0]["summary"]["Hit@5"]["mean"] == 7 / 9
+    assert data.header.label == "May" and data.k == 5
+    assert data.runs[0].summary["Hit@5"].mean == 7 / 9
 
     qrels, reranked = str(sample_qrels()), str(SAMPLE_DIR / "reranked.run")
     # on the user's files K defaults to 10, but to the snapshot's K with --snapshot
@@ -366,9 +368,9 @@ def test_cli_snapshot_then_compare_against_it(tmp_path, capsys):
     assert code == 0, err
     result = json.loads(out)
     assert result["k"] == 5 and result["candidates"] == ["reranked"]
-    assert result["baseline"] == f"baseline (snapshot {snap.created_minute(data['snapshot'])})"
+    assert result["baseline"] == f"baseline (snapshot {snap.created_minute(data.header)})"
     assert result["snapshot"]["run"] == "baseline" and result["snapshot"]["file"] == str(path)
-    assert result["snapshot"]["query_set_fingerprint"] == data["query_set"]["fingerprint"]
+    assert result["snapshot"]["query_set_fingerprint"] == data.query_set_fingerprint
     live = compare_evaluation(load_sample(), candidates=["reranked"])
     assert [row["p_randomization"] for row in result["comparisons"]] == [
         row["p_randomization"] for row in live.rows()
