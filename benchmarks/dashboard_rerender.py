@@ -7,7 +7,7 @@ The collection comes from benchmarks/generate.py (one qrels file, one run of 100
 query, in benchmarks/out/); the other runs are that run with its scores perturbed by a seeded
 noise, so that each ranks differently. Every figure is a median over `--repeats`.
 
-(a) The data layer, as the app calls it (dashboard/data.py, outside a Streamlit server):
+(a) The data layer, as the app calls it (dashboard/cache.py, outside a Streamlit server):
     first load   read_uploads (parse the qrels and every run) + build_view at K = 10,
                  every cache empty;
     K, seen      build_view at a K already scored (the st.cache_resource hit) plus the
@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from generate import DEFAULT_OUT, generate, paths  # noqa: E402
 
-from dashboard import charts, data, frames  # noqa: E402
-from dashboard.data import FileBytes  # noqa: E402
+from dashboard import cache, charts, frames  # noqa: E402
+from dashboard.cache import FileBytes  # noqa: E402
 from metrics import Conventions  # noqa: E402
 
 
@@ -58,7 +58,7 @@ def median_ms(samples: list[float]) -> str:
     return f"{statistics.median(samples) * 1000:8.0f} ms"
 
 
-def draw_overview(view: data.View) -> None:
+def draw_overview(view: cache.View) -> None:
     """What the Overview page computes besides the widgets: its frames and its chart spec."""
     evaluation = view.evaluation
     frames.summary_table(evaluation)
@@ -72,23 +72,23 @@ def data_layer(qrels: bytes, runs: list[tuple[str, bytes]], repeats: int) -> dic
     times: dict[str, list] = {"first load": [], "K, seen": [], "K, new": []}
     conventions = Conventions()
     for repeat in range(repeats):
-        data._parse.clear()
-        data._evaluate.clear()
+        cache._parse.clear()
+        cache._evaluate.clear()
         uploads = [FileBytes(name, payload) for name, payload in runs]
         start = time.perf_counter()
-        inputs = data.read_uploads(FileBytes("qrels.txt", qrels), uploads, "score")
+        inputs = cache.read_uploads(FileBytes("qrels.txt", qrels), uploads, Conventions())
         names = inputs.run_names
-        view = data.build_view(inputs, names, {}, 10, conventions)
+        view = cache.build_view(inputs, names, {}, 10, conventions)
         draw_overview(view)
         times["first load"].append(time.perf_counter() - start)
 
         new_k = 11 + repeat  # never scored before in this repeat
         start = time.perf_counter()
-        draw_overview(data.build_view(inputs, names, {}, new_k, conventions))
+        draw_overview(cache.build_view(inputs, names, {}, new_k, conventions))
         times["K, new"].append(time.perf_counter() - start)
 
         start = time.perf_counter()
-        draw_overview(data.build_view(inputs, names, {}, 10, conventions))
+        draw_overview(cache.build_view(inputs, names, {}, 10, conventions))
         times["K, seen"].append(time.perf_counter() - start)
     return times
 

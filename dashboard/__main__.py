@@ -13,17 +13,20 @@ Errors exit non-zero with one line, like ``python -m metrics``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from metrics.__main__ import (
+from dashboard import exports
+from metrics import (
     Parser,
     UsageError,
     add_input_arguments,
     evaluation_from,
-    guarded,
     print_load_report,
+    run_guarded,
 )
+
+Command = Callable[[Sequence[str]], int]
 
 
 def report_command(argv: Sequence[str]) -> int:
@@ -58,7 +61,7 @@ def report_command(argv: Sequence[str]) -> int:
     print_load_report(evaluation)
     comparison = None if args.no_comparison else report.default_comparison(evaluation)
     if args.format == "markdown":
-        text = report.summary_markdown(evaluation, comparison)
+        text = exports.summary_markdown(evaluation, comparison)
     else:
         text = report.build_html(evaluation, comparison, title=args.title or report.DEFAULT_TITLE)
     if args.out is None:
@@ -69,7 +72,7 @@ def report_command(argv: Sequence[str]) -> int:
     return 0
 
 
-COMMANDS = {"report": report_command}
+COMMANDS: dict[str, Command] = {"report": report_command}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -79,12 +82,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if not argv or argv[0] not in COMMANDS:
         given = f"unknown command {argv[0]!r}" if argv else "no command given"
-        return guarded(_usage_error(f"{given}; expected: {', '.join(COMMANDS)}"), [])
-    return guarded(COMMANDS[argv[0]], argv[1:])
+        return run_guarded(_usage_error(f"{given}; expected: {', '.join(COMMANDS)}"), [])
+    return run_guarded(COMMANDS[argv[0]], argv[1:])
 
 
-def _usage_error(message: str):
-    def fail(_argv):
+def _usage_error(message: str) -> Command:
+    """A command that only fails: an unknown command exits like a bad flag."""
+
+    def fail(_argv: Sequence[str]) -> int:
         raise UsageError(message)
 
     return fail

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, state
+from dashboard import session, sidebar
 
 # (page script relative to this file, title, icon): the navigation order; the first opens
 PAGES = [
@@ -29,21 +29,11 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="expanded",
 )
-state.init()
-state.publish()  # before st.navigation, which re-writes the URL when the run ends
+session.init()
+session.publish()  # before st.navigation, which re-writes the URL when the run ends
 page = st.navigation(
     [st.Page(script, title=title, icon=icon, default=i == 0)
      for i, (script, title, icon) in enumerate(PAGES)]
 )
-with st.sidebar:
-    inputs = data.sidebar_inputs(state.order(), state.source_changed)
-    shown, names = state.choose_runs(inputs.run_names) if inputs.ready else ([], {})
-    st.divider()
-    k, conventions = state.settings_sidebar()
-    for problem in state.url_problems():
-        st.warning(f"Link parameter {problem}", icon=":material/link_off:")
-view = data.build_view(inputs, shown, names, k, conventions)
-state.set_view(view)
-with st.sidebar:
-    state.set_snapshots(data.snapshot_sidebar(view))
+sidebar.draw()
 page.run()

@@ -14,6 +14,7 @@ import altair as alt
 import pandas as pd
 
 from metrics import CLASS_MEANING, QUERY_CLASSES
+from metrics import format as fmt
 
 # Tableau 10: distinguishable, and legible on white and on Streamlit's dark background
 RUN_PALETTE = (
@@ -82,7 +83,7 @@ def interval_bars(
     """
     labels = list(dict.fromkeys(summary["label"]))
     shown = list(dict.fromkeys(summary["run"]))
-    level = f"{confidence_level:.0%}"
+    level = fmt.confidence(confidence_level)
     base = alt.Chart(summary)
     y = alt.Y("label:N", sort=labels, title=None, axis=alt.Axis(labelFontSize=12))
     y_offset = alt.YOffset("run:N", sort=shown)

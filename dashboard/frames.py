@@ -6,30 +6,19 @@ formatting. Every label and tooltip comes from the measure registry and Conventi
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-
 import pandas as pd
 
-from metrics import MEASURE_BY_KEY, QUERY_CLASSES, SUMMARY_MEASURES, Evaluation
-from metrics.compare import Comparison
-from metrics.output import format_interval
-from metrics.snapshot import created_minute
+from metrics import (
+    MEASURE_BY_KEY,
+    QUERY_CLASSES,
+    SUMMARY_MEASURES,
+    Comparison,
+    Evaluation,
+    created_minute,
+    vocabulary,
+)
+from metrics import format as fmt
 
-# which convention sentences (keys of Conventions.sentences()) a measure's figure depends on
-CONVENTIONS_OF = {
-    "P": ("precision", "relevance_level"),
-    "R": ("recall_denominator", "relevance_level"),
-    "F1": ("precision", "recall_denominator", "relevance_level"),
-    "Hit": ("relevance_level",),
-    "RR": ("rr", "relevance_level"),
-    "AP": ("ap", "recall_denominator", "relevance_level"),
-    "DCG": ("gain",),
-    "IDCG": ("gain",),
-    "nDCG": ("gain",),
-    "CP": ("relevance_level",),
-    "Judged": ("judged",),
-}
 # worst first, so that sorting by class puts the queries to look at on top
 CLASS_ORDER = {c: i for i, c in enumerate(reversed(QUERY_CLASSES))}
 SORTS = {
@@ -42,13 +31,8 @@ SORTS = {
 
 def measure_help(evaluation: Evaluation, key: str, *, interval: bool = False) -> str:
     """Tooltip of a measure's column: what it certifies and the conventions behind it."""
-    measure = MEASURE_BY_KEY[key]
-    sentences = evaluation.conventions.sentences()
-    parts = [f"{measure.name}: {measure.meaning}."]
-    parts += [sentences[name] for name in CONVENTIONS_OF[key]]
-    if interval:
-        parts.append(sentences["interval"])
-    return " ".join(parts)
+    return vocabulary.measure_help(MEASURE_BY_KEY[key], evaluation.conventions,
+                                   interval=interval)
 
 
 def baseline_label(evaluation: Evaluation, name: str) -> str:
@@ -66,9 +50,9 @@ def summary_table(evaluation: Evaluation) -> pd.DataFrame:
         row = {"Metric": m.label(evaluation.k)}
         for run in evaluation.runs:
             interval = run.summary[m.key]
-            row[run.name] = format_interval(interval.mean, interval.low, interval.high)
+            row[run.name] = fmt.interval(interval.mean, interval.low, interval.high)
         row["Interval"] = m.interval
-        row["Conventions"] = " ".join(sentences[name] for name in CONVENTIONS_OF[m.key])
+        row["Conventions"] = " ".join(sentences[name] for name in m.depends_on)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -132,24 +116,12 @@ def query_cells(evaluation: Evaluation, keys: list[str]) -> pd.DataFrame:
     return long.assign(label=long["key"].map(labels))
 
 
-def listing(ids, limit: int = 20) -> str:
-    """Ids for a sentence: the first `limit`, then how many more."""
-    ids = list(ids)
-    more = f" and {len(ids) - limit:,} more" if len(ids) > limit else ""
-    return ", ".join(ids[:limit]) + more
-
-
-def natural_key(text: str) -> list:
-    """q2 before q10."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
-
-
 def query_order(evaluation: Evaluation, key: str, sort: str) -> list[str]:
     """Scored query ids in the order a SORTS value asks for, ties broken by query id."""
     wide = evaluation.per_query()
     scores = wide.pivot(index="query_id", columns="run", values=key)
     baseline = evaluation.run_names[0]
-    ids = sorted(scores.index, key=natural_key)
+    ids = sorted(scores.index, key=fmt.natural_key)
     if sort == "id":
         return ids
     base = scores[baseline]
@@ -169,17 +141,6 @@ def query_order(evaluation: Evaluation, key: str, sort: str) -> list[str]:
 # --------------------------------------------------------------------------- comparison
 
 
-def format_p(p: float) -> str:
-    """A p-value with three decimals, and "< 0.001" rather than a rounded-down 0.000."""
-    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
-
-
-def format_effect(value: float) -> str:
-    """An effect size with three decimals; undefined when every query moved by the same
-    amount (the standard deviation of the differences is 0)."""
-    return f"{value:.3f}" if value == value else "undefined"
-
-
 def comparison_table(comparison: Comparison, candidate: str) -> pd.DataFrame:
     """One candidate against the baseline, one row per metric: the engine's figures as they
     are (means and difference unrounded; the interval, the counts and p as text)."""
@@ -189,12 +150,12 @@ def comparison_table(comparison: Comparison, candidate: str) -> pd.DataFrame:
             "Before": t.before_mean,
             "After": t.after_mean,
             "Difference": t.difference,
-            "Interval": f"[{t.low:+.3f}, {t.high:+.3f}]",
+            "Interval": fmt.bounds(t.low, t.high),
             "Better / tie / worse": f"{t.wins} / {t.ties} / {t.losses}",
-            "p": format_p(t.p_randomization),
-            "p adjusted": format_p(t.p_adjusted),
-            "p t-test": format_p(t.p_t),
-            "p Wilcoxon": format_p(t.p_wilcoxon),
+            "p": fmt.p_value(t.p_randomization),
+            "p adjusted": fmt.p_value(t.p_adjusted),
+            "p t-test": fmt.p_value(t.p_t),
+            "p Wilcoxon": fmt.p_value(t.p_wilcoxon),
             "Effect size": t.effect_size,
             "Reading": comparison.verdict(t),
         }
@@ -220,7 +181,7 @@ def by_difference(paired: pd.DataFrame, candidate: str) -> pd.DataFrame:
     """One candidate's rows, largest gain first, largest loss last; ties by query id."""
     mine = paired[paired["run"] == candidate]
     order = sorted(range(len(mine)), key=lambda i: (-mine["difference"].iat[i],
-                                                    natural_key(mine["query_id"].iat[i])))
+                                                    fmt.natural_key(mine["query_id"].iat[i])))
     return mine.iloc[order][["query_id", "before", "after", "difference"]].reset_index(drop=True)
 
 
@@ -255,16 +216,6 @@ def snapshot_title(header: dict) -> str:
     return f"{created} · {label}" if label else created
 
 
-def unique_names(names: Sequence[str]) -> list[str]:
-    """Repeated names get " (2)", " (3)", ... so that each keeps its own place."""
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
-    return out
-
-
 def drift_frame(rows: list[dict], points: list[str]) -> pd.DataFrame:
     """metrics.snapshot.drift_rows as a frame, each snapshot named by `points` (in order)."""
     frame = pd.DataFrame(rows)
@@ -279,5 +230,5 @@ def drift_table(frame: pd.DataFrame) -> pd.DataFrame:
         row = rows.setdefault((r.snapshot, r.run), {
             "Snapshot": r.point, "Run": r.run,
             "Lists": str(r.run_fingerprint).removeprefix("sha256:")[:12]})
-        row[r.label_at_k] = format_interval(r.mean, r.low, r.high)
+        row[r.label_at_k] = fmt.interval(r.mean, r.low, r.high)
     return pd.DataFrame(list(rows.values()))

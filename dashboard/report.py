@@ -1,10 +1,9 @@
-"""Results that travel: a self-contained HTML report, chart images and a Markdown summary.
+"""The stakeholder report: one self-contained HTML file.
 
-Pure (no streamlit): the dashboard's download buttons and ``python -m dashboard report`` call
-the same functions. Charts come from ``dashboard.charts`` (the functions the dashboard draws
-with) and are rendered by vl-convert-python, which needs no browser and, with
-``allowed_base_urls=[]``, fetches nothing. The HTML opens offline: styles inline, charts as
-``data:`` URIs, no ``src`` or ``href`` pointing outside the file, references as plain text.
+Pure (no streamlit): the dashboard's download button and ``python -m dashboard report`` call
+the same function. Charts are rendered by ``dashboard.exports``. The HTML opens offline:
+styles inline, charts as ``data:`` URIs, no ``src`` or ``href`` pointing outside the file,
+references as plain text.
 
 Every id and name that came from a user file is escaped wherever it lands: ``html.escape`` in
 the page, ``<``, ``>`` and ``&`` as JSON unicode escapes in the inline data block, and
@@ -21,37 +20,25 @@ import json
 import os
 from collections.abc import Iterable, Sequence
 
-import altair as alt
-import pandas as pd
-import vl_convert as vlc
+from dashboard import exports, frames
+from metrics import (
+    CLASS_MEANING,
+    CORRECTIONS,
+    LIMITS,
+    QUERY_CLASSES,
+    SUMMARY_MEASURES,
+    Comparison,
+    Evaluation,
+    compare_evaluation,
+    evaluation_fingerprints,
+    to_snapshot,
+    tool_version,
+)
+from metrics import format as fmt
 
-from dashboard import charts, frames, notes
-from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES, Evaluation
-from metrics.compare import CORRECTIONS, Comparison, compare_evaluation
-from metrics.output import format_difference, format_interval
-from metrics.snapshot import dumps as snapshot_dumps
-from metrics.snapshot import evaluation_fingerprints, to_snapshot, tool_version
-
-__all__ = [
-    "DEFAULT_TITLE",
-    "REFERENCES",
-    "build_html",
-    "chart_png",
-    "chart_svg",
-    "comparison_csv",
-    "default_comparison",
-    "interval_chart",
-    "per_query_csv",
-    "snapshot_json",
-    "summary_csv",
-    "summary_markdown",
-    "sweep_chart",
-]
+__all__ = ["DEFAULT_TITLE", "REFERENCES", "build_html", "default_comparison"]
 
 DEFAULT_TITLE = "Retrieval comparison"
-# Vega-Lite version of the installed Altair, in vl-convert's spelling ("v6_4"), as Altair does
-VL_VERSION = "_".join(alt.SCHEMA_VERSION.split(".")[:2])
-PNG_SCALE = 2.0  # crisp on high-density screens and slides
 
 REFERENCES = (
     "Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information "
@@ -70,79 +57,6 @@ REFERENCES = (
     "the Royal Statistical Society B 57.",
 )
 
-
-# --------------------------------------------------------------------------- charts
-
-
-def interval_chart(evaluation: Evaluation) -> alt.LayerChart:
-    """The dashboard's interval bars: every summary metric's mean and interval, per run."""
-    return charts.interval_bars(
-        evaluation.summary(),
-        charts.run_scale(evaluation.run_names),
-        k=evaluation.k,
-        confidence_level=evaluation.conventions.confidence_level,
-        n_queries=len(evaluation.scored_ids),
-    )
-
-
-def sweep_chart(evaluation: Evaluation) -> alt.FacetChart:
-    """The dashboard's K sweep: every summary metric against K, the chosen K marked."""
-    return charts.sweep_lines(
-        frames.sweep_long(evaluation),
-        charts.run_scale(evaluation.run_names),
-        k=evaluation.k,
-        labels=[m.label("K") for m in SUMMARY_MEASURES],
-    )
-
-
-def _spec(chart: alt.TopLevelMixin | dict) -> dict:
-    if isinstance(chart, dict):
-        return chart
-    if not hasattr(chart, "to_dict"):
-        raise ValueError(
-            f"expected an Altair chart or a Vega-Lite dict, got {type(chart).__name__}"
-        )
-    # the sweep of a large evaluation can pass Altair's default 5,000-row guard; the data is ours
-    with alt.data_transformers.disable_max_rows():
-        return chart.to_dict()
-
-
-def chart_svg(chart: alt.TopLevelMixin | dict) -> str:
-    """An Altair chart (or Vega-Lite dict) as an SVG document, rendered offline."""
-    return vlc.vegalite_to_svg(_spec(chart), vl_version=VL_VERSION, allowed_base_urls=[])
-
-
-def chart_png(chart: alt.TopLevelMixin | dict, *, scale: float = PNG_SCALE) -> bytes:
-    """An Altair chart (or Vega-Lite dict) as PNG bytes, rendered offline."""
-    return vlc.vegalite_to_png(
-        _spec(chart), vl_version=VL_VERSION, scale=scale, allowed_base_urls=[]
-    )
-
-
-# --------------------------------------------------------------------------- tables
-
-
-def summary_csv(evaluation: Evaluation) -> str:
-    """Evaluation.summary() as CSV: run, metric, label, mean, low, high, interval (unrounded)."""
-    return evaluation.summary().to_csv(index=False, lineterminator="\n")
-
-
-def per_query_csv(evaluation: Evaluation) -> str:
-    """Evaluation.per_query() as CSV: one row per (run, scored query), every measure at K."""
-    return evaluation.per_query().to_csv(index=False, lineterminator="\n")
-
-
-def comparison_csv(comparison: Comparison) -> str:
-    """Comparison.rows() as CSV: one row per (candidate, metric), p-values unrounded."""
-    return pd.DataFrame(comparison.rows()).to_csv(index=False, lineterminator="\n")
-
-
-def snapshot_json(evaluation: Evaluation, label: str | None = None) -> str:
-    """The evaluation as a snapshot file (metrics.snapshot.to_snapshot), stamped now, written
-    as metrics.snapshot.save writes it."""
-    return snapshot_dumps(to_snapshot(evaluation, label=label))
-
-
 def default_comparison(evaluation: Evaluation) -> Comparison | None:
     """The first run as baseline against the others, as ``python -m metrics compare`` does by
     default (Holm, 10,000 sign flips, the conventions' seed); None if there is nothing to
@@ -157,108 +71,7 @@ def default_comparison(evaluation: Evaluation) -> Comparison | None:
 
 
 def _level(evaluation: Evaluation) -> str:
-    level = evaluation.conventions.confidence_level
-    return f"{level:.0%}" if (level * 100).is_integer() else f"{level:.1%}"
-
-
-# --------------------------------------------------------------------------- markdown
-
-
-def _md(text: object) -> str:
-    """A Markdown table cell: no line breaks, pipes escaped, HTML characters as entities."""
-    text = " ".join(str(text).split())
-    return html.escape(text, quote=False).replace("|", "\\|")
-
-
-def _md_table(header: Sequence[str], rows: Iterable[Sequence[str]], align: str) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |"]
-    lines.append("|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|")
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return lines
-
-
-def _switches_in_words(evaluation: Evaluation) -> str:
-    c = evaluation.conventions
-    return "; ".join(
-        (
-            "recall and AP divide by "
-            + ("every relevant id" if c.recall_denominator == "all" else "min(R, K)"),
-            f"{c.gain} DCG gain",
-            f"RR read {'at K' if c.rr == 'cutoff' else 'over the full list'}",
-            f"AP read {'at K' if c.ap == 'cutoff' else 'over the full list'}",
-            f"relevant means grade >= {c.relevance_level}",
-        )
-    )
-
-
-def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = None) -> str:
-    """The summary as a Markdown table to paste into a pull request (metrics down, runs
-    across, "mean [low, high]"), with K, the query set and its fingerprint, the conventions,
-    and, given a comparison, one line per candidate and metric with its verdict."""
-    k = evaluation.k
-    fingerprints = evaluation_fingerprints(evaluation)
-    c = evaluation.conventions
-    lines = [
-        f"**Retrieval scores at K = {k}** over {len(evaluation.scored_ids)} scored queries "
-        f"({len(evaluation.excluded_ids)} excluded: no relevant id). Mean [{_level(evaluation)} "
-        f"interval]: Wilson for Hit@{k}, percentile bootstrap ({c.n_resamples:,} resamples, "
-        f"seed {c.seed}) for the rest; every query weighs the same.",
-        "",
-    ]
-    rows = [
-        [_md(m.label(k))]
-        + [_md(format_interval(*_triple(run.summary[m.key]))) for run in evaluation.runs]
-        for m in SUMMARY_MEASURES
-    ]
-    header = ["Metric"] + [_md(name) for name in evaluation.run_names]
-    lines += _md_table(header, rows, "l" + "r" * len(evaluation.runs))
-    lines += [
-        "",
-        f"Query set `{fingerprints['qrels']}` ({len(evaluation.query_set.query_ids)} queries). "
-        f"Conventions: {_switches_in_words(evaluation)}.",
-    ]
-    if comparison is not None:
-        lines += [
-            "",
-            f"**Against {_md(comparison.baseline)}** (paired randomization test, "
-            f"{comparison.n_permutations:,} sign flips; "
-            f"{CORRECTIONS[comparison.correction]} correction over "
-            f"{comparison.n_comparisons} comparisons):",
-            "",
-        ]
-        rows = [
-            [
-                _md(t.candidate),
-                _md(t.metric),
-                f"{t.before_mean:.3f}",
-                f"{t.after_mean:.3f}",
-                format_difference(t),
-                f"{t.wins}/{t.ties}/{t.losses}",
-                frames.format_p(t.p_adjusted),
-                frames.format_effect(t.effect_size),
-                "unlikely to be noise" if t.significant else "could be noise",
-            ]
-            for t in comparison.tests
-        ]
-        header = [
-            "Candidate",
-            "Metric",
-            "Before",
-            "After",
-            "Difference [interval]",
-            "Better/tie/worse",
-            "p adj.",
-            "Effect size",
-            "Reading",
-        ]
-        lines += _md_table(header, rows, "llrrrrrrl")
-    lines += ["", f"_retrieval-compare {tool_version()}_"]
-    return "\n".join(lines) + "\n"
-
-
-def _triple(interval) -> tuple[float, float, float]:
-    return interval.mean, interval.low, interval.high
-
+    return fmt.confidence(evaluation.conventions.confidence_level)
 
 # --------------------------------------------------------------------------- html
 
@@ -384,7 +197,7 @@ def _summary_section(evaluation: Evaluation, charts_html: str) -> str:
     header = ["Metric"] + evaluation.run_names + ["Interval", "What it certifies"]
     rows = [
         [m.label(k)]
-        + [format_interval(*_triple(run.summary[m.key])) for run in evaluation.runs]
+        + [fmt.interval(*exports.triple(run.summary[m.key])) for run in evaluation.runs]
         + [m.interval, m.meaning]
         for m in SUMMARY_MEASURES
     ]
@@ -401,12 +214,12 @@ def _summary_section(evaluation: Evaluation, charts_html: str) -> str:
 def _charts_html(evaluation: Evaluation) -> str:
     k = evaluation.k
     return _figure(
-        chart_svg(interval_chart(evaluation)),
+        exports.chart_svg(exports.interval_chart(evaluation)),
         f"Mean and {_level(evaluation)} interval of every metric at K = {k}, per run",
         "Interval bars: each run's mean (dot) and interval (bar); bars that do not overlap "
         "differ beyond the noise of this many queries.",
     ) + _figure(
-        chart_svg(sweep_chart(evaluation)),
+        exports.chart_svg(exports.sweep_chart(evaluation)),
         "Every metric's mean against K, per run",
         f"K sweep: every metric at every K from {evaluation.sweep_range[0]} to "
         f"{evaluation.sweep_range[1]}; the dashed line marks the chosen K = {k}.",
@@ -421,7 +234,8 @@ def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -
         f'<p class="note">Baseline: <b>{_e(comparison.baseline)}</b>. Paired over the same '
         f"{len(comparison.query_ids)} queries: difference = candidate - baseline, with a paired "
         f"percentile-bootstrap interval ({comparison.n_resamples:,} resamples, "
-        f"{comparison.confidence_level:.0%}); p from a paired randomization (sign-flip) test, "
+        f"{fmt.confidence(comparison.confidence_level)}); p from a paired randomization "
+        "(sign-flip) test, "
         f"{comparison.n_permutations:,} flips (Smucker, Allan and Carterette 2007), "
         f"{_e(CORRECTIONS[comparison.correction])} correction over "
         f"{comparison.n_comparisons} comparisons, alpha {comparison.alpha}. The effect size is "
@@ -448,12 +262,12 @@ def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -
         rows = [
             [
                 row["Metric"],
-                f"{row['Before']:.3f}",
-                f"{row['After']:.3f}",
-                f"{row['Difference']:+.3f} {row['Interval']}",
+                fmt.figure(row['Before']),
+                fmt.figure(row['After']),
+                f"{fmt.signed(row['Difference'])} {row['Interval']}",
                 *(row[c] for c in ("Better / tie / worse", "p", "p adjusted", "p t-test",
                                    "p Wilcoxon")),
-                frames.format_effect(row["Effect size"]),
+                fmt.effect(row["Effect size"]),
                 row["Reading"],
             ]
             for _, row in table.iterrows()
@@ -473,16 +287,13 @@ def _diagnosis_section(evaluation: Evaluation) -> str:
         findings = "".join(
             f'<li><span class="{"flagged" if f.flagged else "ok"}">'
             f"{'Flagged' if f.flagged else 'Not flagged'}: {_e(f.failure)}</span> "
-            f"({_e(f.threshold)}; figure {f.figure:.3f}). {_e(f.sentence)}</li>"
+            f"({_e(f.threshold)}; figure {fmt.figure(f.figure)}). {_e(f.sentence)}</li>"
             for f in run.diagnosis
         )
         readings = "".join(f"<li>{_e(r)}</li>" for r in s.readings)
         parts.append(
             f"<h3>{_e(run.name)}</h3>"
-            f"<p>k suggestion: <b>k = {s.k}</b> reaches mean recall {s.recall:.3f} of a best "
-            f"{s.best_recall:.3f} (precision {s.precision:.3f}, {s.noise_chunks:.1f} noise "
-            f"chunks per query); at the chosen K = {s.current_k}, recall {s.current_recall:.3f}"
-            f" and precision {s.current_precision:.3f}. "
+            f"<p><b>k suggestion</b>: {_e(s.sentence)} "
             f'<span class="note">Rule: {_e(s.rule)}.</span></p>'
             f"<ul>{readings}</ul><ul>{findings}</ul>"
         )
@@ -491,7 +302,7 @@ def _diagnosis_section(evaluation: Evaluation) -> str:
 
 
 def _limits_section() -> str:
-    limits = "".join(f"<li>{_e(text)}</li>" for text in notes.LIMITS)
+    limits = "".join(f"<li>{_e(text)}</li>" for text in LIMITS)
     references = "".join(f"<li>{_e(text)}</li>" for text in REFERENCES)
     return (
         f'<section id="limits"><h2>Honest limits</h2><ul>{limits}</ul></section>'
@@ -524,7 +335,7 @@ def build_html(
         f"<header><h1>{_e(title)}</h1>"
         f'<p class="meta">Generated on {_e(date)} by retrieval-compare {_e(tool_version())}. '
         f"{len(evaluation.runs)} runs scored at K = {k} over {len(evaluation.scored_ids)} "
-        f"scored queries; conventions: {_e(_switches_in_words(evaluation))}.</p>"
+        f"scored queries; conventions: {_e('; '.join(evaluation.conventions.in_words()))}.</p>"
         '<p class="note">Every figure here holds for this K, this label set, this query set '
         "and this day. Re-score the same frozen query set later to read drift.</p></header>",
         _basis_section(evaluation, fingerprints),

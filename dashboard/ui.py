@@ -9,20 +9,21 @@ from collections.abc import Callable
 import altair as alt
 import streamlit as st
 
-from dashboard import frames, report, state
-from dashboard.data import View
+from dashboard import exports, session
+from dashboard.cache import View
+from metrics import format as fmt
 
 SCORE_FORMAT = "%.3f"  # three decimals everywhere
 DRILLDOWN = "app_pages/drilldown.py"  # page paths for links, relative to app.py
 EXPORT = "app_pages/export.py"
 IMAGES = {  # format -> (renderer, MIME type)
-    "PNG": (report.chart_png, "image/png"),
-    "SVG": (report.chart_svg, "image/svg+xml"),
+    "PNG": (exports.chart_png, "image/png"),
+    "SVG": (exports.chart_svg, "image/svg+xml"),
 }
 
 
 def require_view() -> View:
-    view = state.view()
+    view = session.view()
     if view is None:
         st.info("Nothing to show yet: load a qrels file and at least one run in the sidebar, "
                 "or pick the bundled sample.", icon=":material/info:")
@@ -38,19 +39,13 @@ def require_view() -> View:
 def conventions_line(view: View) -> str:
     """K, the query set, the baseline and every convention, in one line."""
     evaluation = view.evaluation
-    c = evaluation.conventions
-    label = {field: state.CHOICES[field][getattr(c, field)] for field in state.CHOICES}
     excluded = evaluation.excluded_ids
     return " · ".join([
         f"**K = {evaluation.k}**",
-        f"{len(evaluation.scored_ids):,} scored queries"
-        + (f" ({len(excluded):,} excluded: {frames.listing(excluded, 5)})" if excluded else ""),
+        fmt.count(len(evaluation.scored_ids), "scored query")
+        + (f" ({len(excluded):,} excluded: {fmt.listing(excluded, 5)})" if excluded else ""),
         f"baseline **{view.baseline}**",
-        f"relevant from grade {c.relevance_level}",
-        f"recall and AP ÷ {label['recall_denominator']}",
-        f"gain {label['gain']}",
-        f"RR {label['rr']}, AP {label['ap']}",
-        f"{c.confidence_level:.0%} intervals",
+        *evaluation.conventions.in_words(),
     ])
 
 

@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from dashboard import charts, data, explain, frames, report, state, ui
-from metrics import MEASURE_BY_KEY, SUMMARY_MEASURES
-from metrics.compare import CORRECTIONS
+import metrics
+from dashboard import cache, charts, exports, frames, session, ui
+from metrics import CORRECTIONS, MEASURE_BY_KEY, SUMMARY_MEASURES
+from metrics import format as fmt
 
 CHANGES_SHOWN = 5  # biggest gains and losses listed
 
@@ -17,28 +18,28 @@ view = ui.page(
 )
 evaluation = view.evaluation
 k = evaluation.k
-snapshots = state.snapshots()
-baselines = state.baseline_options(view, snapshots)
+snapshots = session.snapshots()
+baselines = session.baseline_options(view, snapshots)
 if len(baselines) < 2:
     st.info("Comparing needs a second run: show one more run in the sidebar, or load a "
             "snapshot (sidebar, Snapshots) to compare the live run against.",
             icon=":material/info:")
     st.stop()
-options = state.compare_options(view, snapshots)
+options = session.compare_options(view, snapshots)
 
 left, right = st.columns([2, 3])
 left.selectbox(
     "Baseline (before)",
     list(baselines),
     format_func=baselines.get,
-    key=state.BASELINE,
-    on_change=state.baseline_changed,
+    key=session.BASELINE,
+    on_change=session.baseline_changed,
     persist_state="session",
     help="Defaults to the first run shown in the sidebar. A snapshot's run compares its "
     "frozen per-query figures with the live runs (same query set, K and conventions only).",
 )
 others = [n for n in evaluation.run_names if options.snapshot or n != options.baseline]
-right.multiselect("Candidates (after)", others, key=state.CANDIDATES, persist_state="session",
+right.multiselect("Candidates (after)", others, key=session.CANDIDATES, persist_state="session",
                   help="Each is compared with the baseline, query by query.")
 measures = {m.key: m for m in SUMMARY_MEASURES}
 left, middle, right = st.columns([5, 3, 1], vertical_alignment="bottom")
@@ -46,7 +47,7 @@ left.multiselect(
     "Metrics compared",
     list(measures),
     format_func=lambda key: measures[key].label(k),
-    key=state.METRICS,
+    key=session.METRICS,
     persist_state="session",
     help="Every (candidate, metric) pair shown is one comparison of the family the correction "
     "covers: more metrics, stricter adjusted p. Judged@K is left out by default: it measures "
@@ -56,22 +57,22 @@ middle.radio(
     "Multiple-comparison correction",
     list(CORRECTIONS),
     format_func=CORRECTIONS.get,
-    key=state.CORRECTION,
+    key=session.CORRECTION,
     horizontal=True,
     persist_state="session",
     help="Holm (default) controls the chance of any false alarm among the comparisons shown; "
     "Benjamini-Hochberg the share of false alarms among those called significant; none "
     "adjusts nothing.",
 )
-right.number_input("Alpha", min_value=state.ALPHA_RANGE[0], max_value=state.ALPHA_RANGE[1],
-                   step=0.01, format="%.3f", key=state.ALPHA, persist_state="session",
+right.number_input("Alpha", min_value=session.ALPHA_RANGE[0], max_value=session.ALPHA_RANGE[1],
+                   step=0.01, format="%.3f", key=session.ALPHA, persist_state="session",
                    help="A difference is called unlikely to be noise when its adjusted p is "
                    "below alpha.")
 if not options.candidates or not options.metrics:
     st.info("Pick at least one candidate and one metric.", icon=":material/info:")
     st.stop()
 
-compared = data.compare(view, options, snapshots)
+compared = cache.compare(view, options, snapshots)
 if compared.error:
     st.error(compared.error, icon=":material/error:")
     st.stop()
@@ -93,10 +94,10 @@ st.markdown(
 st.caption(
     f"Difference = candidate − baseline over the {len(comparison.query_ids):,} scored queries, "
     f"with a paired percentile-bootstrap interval ({comparison.n_resamples:,} resamples, "
-    f"{comparison.confidence_level:.0%}). Effect size = mean difference ÷ standard deviation of "
-    "the differences (ddof = 1): with many queries a tiny difference can be significant, so read "
-    "both. The paired t-test and the Wilcoxon signed-rank test (two-sided) are shown for "
-    "reference and are not corrected."
+    f"{fmt.confidence(comparison.confidence_level)}). Effect size = mean difference ÷ "
+    "standard deviation of the differences (ddof = 1): with many queries a tiny difference "
+    "can be significant, so read both. The paired t-test and the Wilcoxon signed-rank test "
+    "(two-sided) are shown for reference and are not corrected."
 )
 
 for candidate in comparison.candidates:
@@ -116,7 +117,7 @@ for candidate in comparison.candidates:
                 "Difference", help="Mean of the per-query differences (after − before).",
                 format="%+.3f", width=85),
             "Interval": st.column_config.TextColumn(
-                "Interval", help=f"{comparison.confidence_level:.0%} paired percentile "
+                "Interval", help=f"{fmt.confidence(comparison.confidence_level)} paired percentile "
                 "bootstrap interval of the difference.", width=120),
             "Better / tie / worse": st.column_config.TextColumn(
                 "Better / tie / worse", help="Queries the candidate scored higher on, the same, "
@@ -141,8 +142,8 @@ for candidate in comparison.candidates:
 st.header("Query by query")
 labels = list(comparison.metrics)
 headline = MEASURE_BY_KEY["nDCG"].label(k)
-state.choose("compare.metric", labels, headline if headline in labels else labels[0])
-state.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
+session.choose("compare.metric", labels, headline if headline in labels else labels[0])
+session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
 left, right = st.columns(2)
 metric = left.selectbox("Metric", labels, key="compare.metric",
                         help="The metric the charts, the gains and the losses show.")
@@ -165,7 +166,7 @@ def picked(key: str, ids: list[str]):
     def callback() -> None:
         rows = st.session_state[key].selection.rows
         if rows:
-            state.set_query(ids[rows[0]])
+            session.set_query(ids[rows[0]])
 
     return callback
 
@@ -206,19 +207,19 @@ else:
     differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     with left:
-        query = state.select_query(
+        query = session.select_query(
             "compare", list(differences),
-            format_func=lambda q: f"{q} · {metric} {differences[q]:+.3f}",
+            format_func=lambda q: f"{q} · {metric} {fmt.signed(differences[q])}",
             help=f"Largest gain in {metric} first; a click in the gains or losses picks a "
             "query too.")
-    longest = max(explain.list_length(evaluation, query), k)
-    state.bounded("compare.depth", 1, longest, default=min(max(2 * k, 10), longest))
+    longest = max(metrics.list_length(evaluation, query), k)
+    session.bounded("compare.depth", 1, longest, default=min(max(2 * k, 10), longest))
     right.number_input("Down to rank", min_value=1, max_value=longest, step=1,
                        key="compare.depth",
                        help="The ids either run returned down to this rank; relevant ids are "
                        "shown wherever they are.")
     depth = int(st.session_state["compare.depth"])
-    movement = explain.rank_movement(evaluation, comparison.baseline, candidate, query, depth)
+    movement = metrics.rank_movement(evaluation, comparison.baseline, candidate, query, depth)
     left, right = st.columns([3, 2])
     with left:
         ui.chart(charts.rank_slope(movement, k=k, depth=depth, baseline=comparison.baseline,
@@ -227,8 +228,8 @@ else:
     with right:
         changes = frames.query_changes(comparison, candidate, query)
         this = changes[changes["Metric"] == metric].iloc[0]
-        st.metric(f"{metric} of {query}", f"{this['After']:.3f}",
-                  delta=f"{this['Difference']:+.3f} against {this['Before']:.3f}",
+        st.metric(f"{metric} of {query}", fmt.figure(this['After']),
+                  delta=f"{fmt.signed(this['Difference'])} against {fmt.figure(this['Before'])}",
                   border=True)
         st.dataframe(
             changes,
@@ -240,7 +241,7 @@ else:
             },
         )
         ui.open_in_drilldown(query)
-    st.markdown(explain.movement_sentence(movement, candidate, k))
+    st.markdown(metrics.movement_sentence(movement, candidate, k))
     st.dataframe(
         movement,
         hide_index=True,
@@ -263,7 +264,7 @@ else:
 st.header("Export")
 left, right = st.columns([1, 2], vertical_alignment="center")
 with left:
-    ui.download_button("Comparison (CSV)", lambda: report.comparison_csv(comparison),
+    ui.download_button("Comparison (CSV)", lambda: exports.comparison_csv(comparison),
                        f"comparison-k{k}.csv", "text/csv", key="compare.csv",
                        help="One row per candidate and metric, p-values unrounded.")
 with right:

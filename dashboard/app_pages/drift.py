@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from dashboard import charts, data, frames, state, ui
-from metrics import SUMMARY_MEASURES
-from metrics.snapshot import check_comparable, drift_rows
+import metrics
+from dashboard import cache, charts, frames, session, ui
+from metrics import SUMMARY_MEASURES, drift_rows
 
 LIVE = "live (now)"
 
@@ -16,7 +16,7 @@ view = ui.page(
 )
 evaluation = view.evaluation
 k = evaluation.k
-loaded = state.snapshots()
+loaded = session.snapshots()
 if not loaded:
     st.info(
         "No snapshot loaded. To read drift, save a snapshot now (sidebar, **Snapshots** → "
@@ -27,11 +27,11 @@ if not loaded:
     )
     st.stop()
 
-live = data.live_snapshot(view.key, evaluation)
+live = cache.live_snapshot(view.key, evaluation)
 comparable, refused = [], []
-for snapshot in sorted(loaded, key=lambda s: s.header["created"]):
+for snapshot in sorted(loaded, key=lambda s: s.data.header.created):
     try:
-        check_comparable(snapshot.data, evaluation, flags=False)  # the sidebar sets them here
+        snapshot.data.check_comparable(evaluation, flags=False)  # the sidebar sets them here
         comparable.append(snapshot)
     except ValueError as exc:
         refused.append((snapshot, str(exc)))
@@ -39,10 +39,10 @@ for snapshot in sorted(loaded, key=lambda s: s.header["created"]):
 for snapshot, message in refused:
     with st.container(border=True):
         st.error(f"**{snapshot.file_name}** is not drawn: {message}", icon=":material/block:")
-        values, fixed = state.snapshot_settings(snapshot.data)
-        changes = state.settings_changes(values)
+        values, fixed = session.snapshot_settings(snapshot.data)
+        changes = session.settings_changes(values)
         advice = []
-        if snapshot.data["query_set"]["fingerprint"] != live["query_set"]["fingerprint"]:
+        if snapshot.data.query_set_fingerprint != live.query_set_fingerprint:
             advice.append("Load the qrels this snapshot was scored with: the labels loaded now "
                           "are another query set, and no setting can make them comparable.")
         if changes:
@@ -54,7 +54,7 @@ for snapshot, message in refused:
         st.markdown("**What to change.** " + " ".join(advice))
         if changes:
             st.button("Use the snapshot's K and conventions", key=f"drift.apply.{snapshot.key}",
-                      on_click=state.apply_settings, args=(values,),
+                      on_click=session.apply_settings, args=(values,),
                       icon=":material/settings_backup_restore:",
                       help="Re-scores the live runs with the snapshot's K and conventions.")
 if not comparable:
@@ -65,7 +65,7 @@ try:
 except ValueError as exc:  # the engine's refusal, should two snapshots disagree
     st.error(str(exc), icon=":material/block:")
     st.stop()
-points = frames.unique_names([s.title for s in comparable] + [LIVE])
+points = metrics.distinct_names([s.title for s in comparable] + [LIVE])
 drift = frames.drift_frame(rows, points)
 names = tuple(dict.fromkeys(drift["run"]))
 runs = charts.run_scale(view.colour_domain + tuple(n for n in names

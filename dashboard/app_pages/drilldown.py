@@ -2,8 +2,10 @@
 
 import streamlit as st
 
-from dashboard import explain, state, ui
+import metrics
+from dashboard import session, ui
 from metrics import CLASS_MEANING
+from metrics import format as fmt
 
 view = ui.page(
     "Drill-down",
@@ -19,7 +21,7 @@ position = {q: i for i, q in enumerate(scored)}
 baseline = evaluation.runs[0]
 left, right = st.columns([3, 1], vertical_alignment="bottom")
 with left:
-    query = state.select_query(
+    query = session.select_query(
         "drilldown",
         scored,
         format_func=lambda q: f"{q} · {baseline.classes[position[q]].replace('_', ' ')} "
@@ -27,13 +29,13 @@ with left:
         help="Scored queries only: a query with no relevant id cannot be scored "
         f"({len(evaluation.excluded_ids)} excluded).",
     )
-longest = explain.list_length(evaluation, query)
+longest = metrics.list_length(evaluation, query)
 whole = right.toggle(f"Whole list ({longest} ranks)", key="drilldown.whole",
                      help=f"Show every returned rank, not only the top K = {k}.")
 depth = max(longest, k) if whole else k
 
-q = explain.query_row(evaluation, query)
-n_relevant = int(evaluation.query_set.n_relevant[q])
+explanations = [metrics.explain_run(evaluation, run, query, depth) for run in evaluation.runs]
+n_relevant = explanations[0].n_relevant
 classes = ", ".join(
     f"**{run.name}** {run.classes[position[query]].replace('_', ' ')}" for run in evaluation.runs
 )
@@ -43,8 +45,8 @@ st.caption(" · ".join(f"{name.replace('_', ' ')}: {meaning}"
                       for name, meaning in CLASS_MEANING.items() if name != "excluded"))
 
 st.subheader("The ideal list that gives IDCG")
-ideal = explain.ideal_table(evaluation, view.qrels, query)
-idcg = evaluation.runs[0].scores.values["IDCG"][q, k - 1]
+ideal = metrics.ideal_table(evaluation, query)
+idcg = explanations[0].totals["IDCG"]
 st.dataframe(
     ideal,
     hide_index=True,
@@ -65,7 +67,7 @@ st.dataframe(
         "returned, which still lowers its nDCG.") for run in evaluation.runs},
 )
 st.caption(f"Every judged relevant id of {query}, best grade first, retrieved or not. "
-           f"IDCG@{k} = {idcg:.3f}. Every total on this page is the engine's value; the "
+           f"IDCG@{k} = {fmt.figure(idcg)}. Every total on this page is the engine's value; the "
            "running columns are the engine's figure at each rank.")
 
 st.subheader("Each run, rank by rank")
@@ -76,8 +78,7 @@ st.caption("Status: relevant (grade at or above the level, first occurrence), re
            + (f" Ranks past K = {k} are shown for context; every figure is read at K."
               if depth > k else ""))
 columns = st.columns(min(len(evaluation.runs), 2), border=True)
-for i, run in enumerate(evaluation.runs):
-    x = explain.explain_run(evaluation, run, query, depth)
+for i, (run, x) in enumerate(zip(evaluation.runs, explanations, strict=True)):
     with columns[i % len(columns)]:
         st.markdown(f"#### {run.name}")
         st.dataframe(
@@ -102,6 +103,7 @@ for i, run in enumerate(evaluation.runs):
                                         "engine.", width=58),
             },
         )
+        st.markdown(f"**DCG** · {x.sentences['dcg']}")
         st.markdown(f"**nDCG** · {x.sentences['ndcg']}")
         st.markdown(f"**AP** · {x.sentences['ap']}")
         if len(x.ap_steps):

@@ -4,8 +4,8 @@ import datetime as dt
 
 import streamlit as st
 
-from dashboard import data, report, state, ui
-from metrics.compare import CORRECTIONS
+from dashboard import cache, exports, report, session, ui
+from metrics import CORRECTIONS
 
 view = ui.page(
     "Export",
@@ -17,11 +17,11 @@ k = evaluation.k
 today = dt.date.today().isoformat()
 
 comparison, about = None, "The report has no comparison: it needs two runs."
-snapshots = state.snapshots()
-if len(state.baseline_options(view, snapshots)) > 1:
-    options = state.compare_options(view, snapshots)
+snapshots = session.snapshots()
+if len(session.baseline_options(view, snapshots)) > 1:
+    options = session.compare_options(view, snapshots)
     if options.candidates and options.metrics:
-        compared = data.compare(view, options, snapshots)
+        compared = cache.compare(view, options, snapshots)
         comparison = compared.comparison
         about = compared.error or ""
     else:
@@ -52,19 +52,19 @@ ui.download_button(
 
 st.subheader("Summary for a pull request")
 st.caption("A Markdown table: copy it with the button at the top right of the block.")
-st.code(report.summary_markdown(evaluation, comparison), language="markdown",
+st.code(exports.summary_markdown(evaluation, comparison), language="markdown",
         wrap_lines=True)
 
 st.subheader("Tables (CSV)")
 with st.container(horizontal=True):
-    ui.download_button("Summary", lambda: report.summary_csv(evaluation),
+    ui.download_button("Summary", lambda: exports.summary_csv(evaluation),
                        f"summary-k{k}.csv", "text/csv", key="export.summary",
                        help="One row per run and metric: mean, low, high, interval method.")
-    ui.download_button("Per query", lambda: report.per_query_csv(evaluation),
+    ui.download_button("Per query", lambda: exports.per_query_csv(evaluation),
                        f"per-query-k{k}.csv", "text/csv", key="export.per_query",
                        help="One row per run and scored query: every measure at K.")
     if comparison is not None:
-        ui.download_button("Comparison", lambda: report.comparison_csv(comparison),
+        ui.download_button("Comparison", lambda: exports.comparison_csv(comparison),
                            f"comparison-k{k}.csv", "text/csv", key="export.comparison",
                            help="One row per candidate and metric, p-values unrounded.")
 st.caption("Figures unrounded, so that a spreadsheet can recompute anything from them. "

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import charts, frames, state, ui
+from dashboard import charts, frames, session, ui
 from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
 
 MOST_ROWS = 500  # queries the chart draws at most; the table view holds them all
@@ -13,7 +13,7 @@ def picked() -> None:
     """A click on a cell makes its query the selected one (shared with the drill-down)."""
     points = st.session_state[CHART]["selection"].get("query", [])
     if points and points[0].get("query_id"):
-        state.set_query(points[0]["query_id"])
+        session.set_query(points[0]["query_id"])
 
 
 view = ui.page(
@@ -39,7 +39,7 @@ sort = c2.selectbox("Sort queries by", list(frames.SORTS), key="heatmap.sort",
                     help="Ties keep the query-id order.")
 n_queries = len(evaluation.scored_ids)
 most = min(n_queries, MOST_ROWS)
-state.bounded("heatmap.rows", 1, most, default=40)
+session.bounded("heatmap.rows", 1, most, default=40)
 rows = c3.number_input("Queries shown", min_value=1, max_value=most, step=10,
                        key="heatmap.rows",
                        help=f"The first queries in the chosen order, at most {MOST_ROWS}; the "
@@ -65,7 +65,7 @@ st.caption(f"Showing {len(order):,} of {n_queries:,} scored queries, sorted by {
 
 left, right = st.columns([3, 2], vertical_alignment="bottom")
 with left:
-    query = state.select_query("heatmap", ordered, label="Query (click a cell, or pick it here)")
+    query = session.select_query("heatmap", ordered, label="Query (click a cell, or pick it here)")
 with right:
     ui.open_in_drilldown(query)
 

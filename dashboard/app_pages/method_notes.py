@@ -2,9 +2,16 @@
 
 import streamlit as st
 
-from dashboard import notes, state, ui
-from metrics import CLASS_MEANING, MEASURE_BY_KEY, SUMMARY_MEASURES
-from metrics.diagnose import LOW_RECALL
+from dashboard import ui
+from metrics import (
+    CLASS_MEANING,
+    CONVENTIONS,
+    LIMITS,
+    LOW_RECALL,
+    MEASURE_BY_KEY,
+    SUMMARY_MEASURES,
+    vocabulary,
+)
 
 view = ui.page(
     "Method notes",
@@ -21,12 +28,11 @@ st.markdown(
     "same."
 )
 for measure in SUMMARY_MEASURES:
-    certifies, silent = notes.READINGS[measure.key]
     kind = "rank-aware" if measure.rank_aware else "ignores the order inside the top K"
-    interval = "Wilson interval" if measure.interval == "wilson" else "bootstrap interval"
+    interval = vocabulary.INTERVAL_NAMES[measure.interval]
     st.markdown(
         f"**{measure.name}** ({measure.label('K')}; {kind}; {interval}): {measure.meaning}.  \n"
-        f"*Certifies:* {certifies}  \n*Silent about:* {silent}"
+        f"*Certifies:* {measure.certifies}  \n*Silent about:* {measure.silent}"
     )
 dcg, idcg = MEASURE_BY_KEY["DCG"], MEASURE_BY_KEY["IDCG"]
 st.markdown(
@@ -37,19 +43,22 @@ st.markdown(
 st.header("Conventions")
 st.markdown("Several figures have more than one accepted form. Each choice is a switch in the "
             "sidebar, and the sentence of the current choice is stated beside the numbers.")
-for field, choices in state.CHOICES.items():
-    current = getattr(conventions, field)
-    default = notes.default_choice(field)
-    lines = [
-        f"- {'**' if value == current else ''}{choices[value]}{'**' if value == current else ''}"
-        f"{' (default)' if value == default else ''}{' ← now' if value == current else ''}: "
-        f"{sentence}"
-        for value, sentence in notes.alternatives(field, tuple(choices)).items()
-    ]
-    st.markdown(f"**{state.TITLES[field]}**: {state.CHANGES[field]}\n" + "\n".join(lines))
+for convention in CONVENTIONS:
+    if not convention.choices:
+        continue
+    current = getattr(conventions, convention.field)
+    lines = []
+    for choice in convention.choices:
+        now = choice.value == current
+        label = f"**{choice.label}**" if now else choice.label
+        lines.append(f"- {label}{' (default)' if choice.value == convention.default else ''}"
+                     f"{' ← now' if now else ''}: {choice.sentence}")
+    flag = f" (`{convention.flag}`)" if convention.flag else ""
+    st.markdown(f"**{convention.title}**{flag}: {convention.changes}\n" + "\n".join(lines))
 sentences = conventions.sentences()
+fixed = [*vocabulary.RULES, *(c.key for c in CONVENTIONS if not c.choices)]
 st.markdown("**Fixed rules and the current settings**\n"
-            + "\n".join(f"- {sentences[name]}" for name in notes.FIXED))
+            + "\n".join(f"- {sentences[key]}" for key in dict.fromkeys(fixed)))
 
 st.header("Query classes")
 st.markdown("\n".join(f"- **{name.replace('_', ' ')}**: {meaning}"
@@ -67,4 +76,4 @@ st.markdown(
 )
 
 st.header("Honest limits")
-st.markdown("\n".join(f"- {limit}" for limit in notes.LIMITS))
+st.markdown("\n".join(f"- {limit}" for limit in LIMITS))

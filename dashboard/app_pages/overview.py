@@ -4,6 +4,7 @@ import streamlit as st
 
 from dashboard import charts, frames, ui
 from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
+from metrics import format as fmt
 
 view = ui.page(
     "Overview",
@@ -14,7 +15,7 @@ evaluation = view.evaluation
 k = evaluation.k
 
 st.subheader(f"Summary at K = {k}")
-level = f"{evaluation.conventions.confidence_level:.0%}"
+level = fmt.confidence(evaluation.conventions.confidence_level)
 st.dataframe(
     frames.summary_table(evaluation),
     hide_index=True,
@@ -77,12 +78,7 @@ for i, run in enumerate(evaluation.runs):
     s = run.suggestion
     with columns[i % len(columns)]:
         st.markdown(f"#### {frames.baseline_label(evaluation, run.name)}")
-        st.markdown(
-            f"**Suggested K = {s.k}**: recall {s.recall:.3f} of a best {s.best_recall:.3f}, "
-            f"precision {s.precision:.3f}, {s.noise_chunks:.3f} noise chunks per query. "
-            f"At K = {s.current_k}: recall {s.current_recall:.3f}, precision "
-            f"{s.current_precision:.3f}."
-        )
+        st.markdown(f"**Suggested K = {s.k}**: {s.sentence}")
         st.caption(f"Rule: {s.rule}.")
         for reading in s.readings:
             st.markdown(f"- {reading}")
@@ -106,12 +102,12 @@ for report in frames.load_reports(evaluation):
             st.markdown(f"- {note}")
 if evaluation.excluded_ids:
     st.markdown(f"**Excluded queries** (no relevant id, left out of every average): "
-                f"{frames.listing(evaluation.excluded_ids)}")
+                f"{fmt.listing(evaluation.excluded_ids)}")
 for run in evaluation.runs:
     if run.missing_queries:
         st.markdown(f"**{run.name}** has no list for {len(run.missing_queries)} qrels "
-                    f"queries (they score 0): {frames.listing(run.missing_queries)}")
+                    f"queries (they score 0): {fmt.listing(run.missing_queries)}")
     if run.aligned.ignored_queries:
         ignored = run.aligned.ignored_queries
         st.markdown(f"**{run.name}** answers {len(ignored)} queries absent from the qrels "
-                    f"(ignored): {frames.listing(ignored)}")
+                    f"(ignored): {fmt.listing(ignored)}")

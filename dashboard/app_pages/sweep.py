@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import charts, data, frames, ui
+from dashboard import cache, charts, frames, ui
 from metrics import SUMMARY_MEASURES
 
 view = ui.page(
@@ -35,7 +35,7 @@ if not chosen:
 sweep = frames.sweep_long(evaluation)
 sweep = sweep[sweep["label"].isin(chosen)]
 if bands:
-    sweep = sweep.merge(data.sweep_intervals(view.key, evaluation), on=["run", "k", "metric"])
+    sweep = sweep.merge(cache.sweep_intervals(view.key, evaluation), on=["run", "k", "metric"])
 ui.chart(
     charts.sweep_lines(sweep, charts.run_scale(view.colour_domain), k=k, labels=chosen,
                        bands=bands),

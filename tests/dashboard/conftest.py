@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from metrics import load_qrels, load_sample
+from metrics import load_qrels
 from metrics.sample import SAMPLE_DIR
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
@@ -21,11 +21,6 @@ PAGES = {
     "export": "app_pages/export.py",
     "method_notes": "app_pages/method_notes.py",
 }
-
-
-@pytest.fixture(scope="session")
-def sample():
-    return load_sample()
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from metrics import SUMMARY_MEASURES, Conventions, load_sample
-from metrics.output import format_interval
+from metrics.format import interval as format_interval
 from metrics.sample import SAMPLE_DIR
 from tests.dashboard.conftest import PAGES, open_app, texts
 
@@ -119,13 +119,16 @@ def test_changing_the_selected_query_changes_the_drilldown():
 
 
 def test_method_notes_state_the_limits_and_every_metric():
-    from dashboard.notes import LIMITS
+    from metrics import CONVENTIONS, LIMITS
 
     shown = texts(open_app("method_notes"))
     for limit in LIMITS:
         assert limit in shown
     for measure in SUMMARY_MEASURES:
-        assert measure.name in shown
+        assert measure.name in shown and measure.certifies in shown and measure.silent in shown
+    for convention in CONVENTIONS:  # every choice's sentence, from the vocabulary
+        for choice in convention.choices:
+            assert choice.sentence in shown
 
 
 def test_changing_k_changes_every_figure():

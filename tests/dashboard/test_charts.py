@@ -197,9 +197,9 @@ def test_difference_bars_hide_query_names_when_there_are_many(comparison):
 
 
 def test_rank_slope_reverses_ranks_and_marks_k(sample):
-    from dashboard import explain
+    import metrics
 
-    movement = explain.rank_movement(sample, "baseline", "reranked", "q03", 10)
+    movement = metrics.rank_movement(sample, "baseline", "reranked", "q03", 10)
     spec = charts.rank_slope(movement, k=5, depth=10, baseline="baseline", candidate="reranked",
                              query_id="q03").to_dict()
     assert "q03: rank of each id" in title_text(spec) and "top K = 5" in title_text(spec)

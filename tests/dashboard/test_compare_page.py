@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard import frames, report
+from dashboard import exports, report
+from metrics import format as fmt
 from metrics.compare import compare_evaluation
 from tests.dashboard.conftest import PAGES, open_app, texts
 
@@ -33,8 +34,8 @@ def test_the_table_holds_the_engines_figures(engine):
     row = shown.loc["nDCG@5"]
     assert row["Difference"] == test.difference
     assert (row["Before"], row["After"]) == (test.before_mean, test.after_mean)
-    assert row["p adjusted"] == frames.format_p(test.p_adjusted)
-    assert row["p"] == frames.format_p(test.p_randomization)
+    assert row["p adjusted"] == fmt.p_value(test.p_adjusted)
+    assert row["p"] == fmt.p_value(test.p_randomization)
     assert row["Interval"] == f"[{test.low:+.3f}, {test.high:+.3f}]"
     assert row["Better / tie / worse"] == f"{test.wins} / {test.ties} / {test.losses}"
     assert row["Effect size"] == test.effect_size
@@ -64,7 +65,7 @@ def test_changing_the_correction_changes_the_adjusted_p(sample, correction):
     expected = compare_evaluation(sample, candidates=["reranked"], metrics=["AP", "CP"],
                                   correction=correction, rng=sample.conventions.seed)
     for t in expected.tests:
-        assert after.loc[t.metric, "p adjusted"] == frames.format_p(t.p_adjusted)
+        assert after.loc[t.metric, "p adjusted"] == fmt.p_value(t.p_adjusted)
     assert app.query_params["correction"] == correction
     assert "**2 comparisons** (1 candidate × 2 metrics)" in texts(app)
     if correction == "none":
@@ -124,7 +125,7 @@ def test_one_run_asks_for_a_second():
 def test_a_snapshot_run_can_be_the_baseline(sample, engine):
     app = open_app("compare")
     app.file_uploader(key="snapshots.files").set_value(
-        [("old.json", report.snapshot_json(sample, "old").encode(), "application/json")]).run()
+        [("old.json", exports.snapshot_json(sample, "old").encode(), "application/json")]).run()
     options = app.selectbox(key="compare.baseline").options  # as shown
     assert any(o.startswith("baseline · snapshot") for o in options), options
     # AppTest cannot pick an option whose shown name differs from its value: set the value
@@ -143,7 +144,7 @@ def test_a_snapshot_run_can_be_the_baseline(sample, engine):
 
 def test_export_page_carries_the_comparison(sample, engine):
     app = open_app("export")
-    assert app.code[0].value == report.summary_markdown(sample, engine).rstrip("\n")
+    assert app.code[0].value == exports.summary_markdown(sample, engine).rstrip("\n")
     labels = [b.proto.label for b in app.get("download_button")]
     for label in ("Download report (HTML)", "Summary", "Per query", "Comparison",
                   "Save snapshot"):

@@ -4,9 +4,11 @@ reports a file that is not a snapshot next to it."""
 
 from __future__ import annotations
 
-from dashboard import report
+import json
+
+from dashboard import exports
 from metrics import SUMMARY_MEASURES, load_sample
-from metrics.output import format_interval
+from metrics.format import interval as format_interval
 from tests.dashboard.conftest import open_app, texts
 
 
@@ -23,7 +25,7 @@ def test_without_snapshots_the_page_says_how_to_get_some():
 
 
 def test_a_snapshot_of_the_same_evaluation_is_drawn_beside_the_live_figures(sample):
-    app = load(open_app("drift"), ("week1.json", report.snapshot_json(sample, "week 1")))
+    app = load(open_app("drift"), ("week1.json", exports.snapshot_json(sample, "week 1")))
     assert not app.error and not app.exception
     assert app.get("vega_lite_chart"), "no drift chart"
     table = app.dataframe[0].value
@@ -39,8 +41,8 @@ def test_a_snapshot_of_the_same_evaluation_is_drawn_beside_the_live_figures(samp
 
 
 def test_a_snapshot_at_another_k_is_refused_with_what_to_change(sample):
-    app = load(open_app("drift"), ("k3.json", report.snapshot_json(load_sample(3), "k3")),
-               ("same.json", report.snapshot_json(sample)))
+    app = load(open_app("drift"), ("k3.json", exports.snapshot_json(load_sample(3), "k3")),
+               ("same.json", exports.snapshot_json(sample)))
     errors = " ".join(e.value for e in app.error)
     assert "k3.json" in errors and "K differs: 3 in the snapshot, 5 in this evaluation" in errors
     assert "--k" not in errors  # command-line flags are no advice on a page set by its sidebar
@@ -65,3 +67,18 @@ def test_a_file_that_is_not_a_snapshot_is_reported_next_to_it():
 def test_save_snapshot_is_in_the_sidebar():
     labels = [b.proto.label for b in open_app().sidebar.get("download_button")]
     assert labels == ["Save snapshot"]
+
+
+def test_a_snapshot_from_before_score_precision_reads_as_float32(sample):
+    old = json.loads(exports.snapshot_json(sample, "old"))
+    for field in ("score_precision", "empty_queries"):
+        del old["conventions"][field]
+    app = load(open_app("drift"), ("old.json", json.dumps(old)))
+    errors = " ".join(e.value for e in app.error)
+    assert "old.json" in errors
+    assert "convention score_precision differs: 'float32' in the snapshot, 'double'" in errors
+    assert "--score-precision" not in errors
+    app.button(key=[b.key for b in app.button if b.key.startswith("drift.apply.")][0]) \
+        .click().run()
+    assert app.session_state["settings.score_precision"] == "float32"
+    assert not app.error and app.dataframe, "scored as float32, the old snapshot is drawn"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+import metrics
 from dashboard import frames
 from metrics import SUMMARY_MEASURES, Conventions, evaluate_files, load_sample
-from metrics.output import format_interval
+from metrics import format as fmt
+from metrics.format import interval as format_interval
 from metrics.sample import sample_qrels, sample_runs
 
 
@@ -88,9 +90,9 @@ def test_query_order(sample):
 
 
 def test_natural_order_and_listing():
-    assert sorted(["q10", "q2", "q1"], key=frames.natural_key) == ["q1", "q2", "q10"]
-    assert frames.listing(["a", "b", "c"], limit=2) == "a, b and 1 more"
-    assert frames.listing([]) == ""
+    assert sorted(["q10", "q2", "q1"], key=fmt.natural_key) == ["q1", "q2", "q10"]
+    assert fmt.listing(["a", "b", "c"], limit=2) == "a, b and 1 more"
+    assert fmt.listing([]) == ""
 
 
 # --------------------------------------------------------------------------- comparison
@@ -112,16 +114,16 @@ def test_comparison_table_is_the_engines(comparison):
         row = table.loc[t.metric]
         assert (row["Before"], row["After"], row["Difference"]) == (
             t.before_mean, t.after_mean, t.difference)
-        assert row["p adjusted"] == frames.format_p(t.p_adjusted)
+        assert row["p adjusted"] == fmt.p_value(t.p_adjusted)
         assert row["Reading"] == comparison.verdict(t)
 
 
 def test_p_values_and_effect_sizes_keep_three_decimals():
-    assert frames.format_p(0.0004) == "< 0.001"
-    assert frames.format_p(0.0005) == "0.001"
-    assert frames.format_p(0.04049) == "0.040"
-    assert frames.format_effect(float("nan")) == "undefined"
-    assert frames.format_effect(0.3456) == "0.346"
+    assert fmt.p_value(0.0004) == "< 0.001"
+    assert fmt.p_value(0.0005) == "0.001"
+    assert fmt.p_value(0.04049) == "0.040"
+    assert fmt.effect(float("nan")) == "undefined"
+    assert fmt.effect(0.3456) == "0.346"
 
 
 def test_gains_and_losses_are_the_largest_changes_in_order(comparison):
@@ -136,7 +138,7 @@ def test_gains_and_losses_are_the_largest_changes_in_order(comparison):
     ordered = frames.by_difference(paired, "reranked")
     assert list(ordered["difference"]) == sorted(ordered["difference"], reverse=True)
     ties = ordered[ordered["difference"] == 0]["query_id"]
-    assert list(ties) == sorted(ties, key=frames.natural_key)
+    assert list(ties) == sorted(ties, key=fmt.natural_key)
 
 
 def test_query_changes_read_the_engines_arrays(comparison):
@@ -163,4 +165,4 @@ def test_snapshot_titles_and_unique_names():
     header = {"created": "2025-03-04T05:06:07+00:00", "label": "before"}
     assert frames.snapshot_title(header) == "2025-03-04 05:06 · before"
     assert frames.snapshot_title({"created": "2025-03-04T05:06:07+00:00"}) == "2025-03-04 05:06"
-    assert frames.unique_names(["a", "a", "b"]) == ["a", "a (2)", "b"]
+    assert metrics.distinct_names(["a", "a", "b"]) == ["a", "a (2)", "b"]

@@ -16,7 +16,7 @@ from html.parser import HTMLParser
 import pandas as pd
 import pytest
 
-from dashboard import report
+from dashboard import exports, report
 from dashboard.__main__ import main
 from metrics import RunSource, evaluate_files, load_qrels
 from metrics.sample import SAMPLE_DIR, load_sample, sample_qrels
@@ -200,9 +200,9 @@ def test_hostile_ids_are_escaped_everywhere(hostile):
 
 def test_hostile_names_in_markdown_and_charts(hostile):
     evaluation, comparison, _ = hostile
-    markdown = report.summary_markdown(evaluation, comparison)
+    markdown = exports.summary_markdown(evaluation, comparison)
     assert HOSTILE not in markdown and "&lt;script&gt;alert(1)&lt;/script&gt;" in markdown
-    svg = report.chart_svg(report.interval_chart(evaluation))
+    svg = exports.chart_svg(exports.interval_chart(evaluation))
     ET.fromstring(svg)  # still well-formed XML: the names are escaped inside it
     assert "<script" not in svg
 
@@ -211,22 +211,22 @@ def test_hostile_names_in_markdown_and_charts(hostile):
 
 
 def test_png_and_svg_exports_are_valid_images(sample):
-    for chart in (report.interval_chart(sample), report.sweep_chart(sample)):
-        png = report.chart_png(chart)
+    for chart in (exports.interval_chart(sample), exports.sweep_chart(sample)):
+        png = exports.chart_png(chart)
         assert png.startswith(PNG_MAGIC) and len(png) > 20_000
         width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
         assert width > 400 and height > 300
-        svg = report.chart_svg(chart)
+        svg = exports.chart_svg(chart)
         root = ET.fromstring(svg)
         assert root.tag == "{http://www.w3.org/2000/svg}svg" and len(svg) > 10_000
         assert float(root.get("width")) > 200 and float(root.get("height")) > 150
-    assert report.chart_png(report.interval_chart(sample), scale=1).startswith(PNG_MAGIC)
+    assert exports.chart_png(exports.interval_chart(sample), scale=1).startswith(PNG_MAGIC)
     with pytest.raises(ValueError, match="Altair chart"):
-        report.chart_svg("not a chart")
+        exports.chart_svg("not a chart")
 
 
 def test_summary_markdown_is_a_table(sample, sample_comparison):
-    text = report.summary_markdown(sample, sample_comparison)
+    text = exports.summary_markdown(sample, sample_comparison)
     lines = text.splitlines()
     assert "| Metric | baseline | reranked | bm25 |" in lines
     assert "|:---|---:|---:|---:|" in lines
@@ -236,7 +236,7 @@ def test_summary_markdown_is_a_table(sample, sample_comparison):
     assert len(table) == 9
     assert "K = 5" in text and "sha256:" in text
     assert "| reranked | nDCG@5 |" in text and "could be noise" in text
-    assert "Against" not in report.summary_markdown(sample)
+    assert "Against" not in exports.summary_markdown(sample)
 
 
 def test_markdown_escapes_pipes_in_names(tmp_path):
@@ -246,15 +246,15 @@ def test_markdown_escapes_pipes_in_names(tmp_path):
     run.write_text("q1 Q0 d1 1 1 t\nq2 Q0 d3 1 1 t\n")
     evaluation = evaluate_files(qrels, [RunSource(run, name="a|b")], 1)
     header = next(
-        line for line in report.summary_markdown(evaluation).splitlines() if "Metric" in line
+        line for line in exports.summary_markdown(evaluation).splitlines() if "Metric" in line
     )
     assert header == "| Metric | a\\|b |"
 
 
 def test_csv_exports_round_trip(sample):
-    summary = pd.read_csv(io.StringIO(report.summary_csv(sample)))
+    summary = pd.read_csv(io.StringIO(exports.summary_csv(sample)))
     pd.testing.assert_frame_equal(summary, sample.summary(), check_dtype=False)
-    per_query = pd.read_csv(io.StringIO(report.per_query_csv(sample)), dtype={"query_id": str})
+    per_query = pd.read_csv(io.StringIO(exports.per_query_csv(sample)), dtype={"query_id": str})
     assert len(per_query) == 27 and list(per_query.columns) == list(sample.per_query().columns)
     assert per_query["nDCG"].tolist() == sample.per_query()["nDCG"].tolist()
 
@@ -338,9 +338,9 @@ def test_the_dashboards_snapshot_file_is_a_snapshot_the_engine_reads(tmp_path):
     from metrics.snapshot import drift_rows, load, loads, save, to_snapshot
 
     sample = load_sample()
-    text = report.snapshot_json(sample, "before the rebuild")
+    text = exports.snapshot_json(sample, "before the rebuild")
     data = loads(text, source="dashboard.json")
-    assert data["snapshot"]["label"] == "before the rebuild" and data["k"] == 5
+    assert data.header.label == "before the rebuild" and data.k == 5
     saved = tmp_path / "engine.json"
     save(data, saved)
     assert saved.read_text(encoding="utf-8") == text  # written as the engine writes it
@@ -351,7 +351,7 @@ def test_the_dashboards_snapshot_file_is_a_snapshot_the_engine_reads(tmp_path):
 def test_comparison_csv_keeps_every_test_unrounded():
     sample = load_sample()
     comparison = report.default_comparison(sample)
-    table = pd.read_csv(io.StringIO(report.comparison_csv(comparison)))
+    table = pd.read_csv(io.StringIO(exports.comparison_csv(comparison)))
     assert len(table) == len(comparison.tests) == 16
     first = comparison.tests[0]
     assert table.loc[0, "p_randomization"] == first.p_randomization

@@ -245,13 +245,13 @@ def test_compare_page_states_its_test_and_moves_ids(server, page, shots):
 
 
 def test_drift_reads_snapshots_and_refuses_another_k(server, page, shots, tmp_path):
-    from dashboard import report
+    from dashboard import exports
     from metrics import load_sample
 
     same = tmp_path / "same.json"
-    same.write_text(report.snapshot_json(load_sample(), "last week"))
+    same.write_text(exports.snapshot_json(load_sample(), "last week"))
     other_k = tmp_path / "k3.json"
-    other_k.write_text(report.snapshot_json(load_sample(3), "at K = 3"))
+    other_k.write_text(exports.snapshot_json(load_sample(3), "at K = 3"))
     page.goto(f"{server}/drift")
     settle(page)
     page.get_by_text("No snapshot loaded").first.wait_for(state="visible")

@@ -1,11 +1,12 @@
-"""Session state and the URL: widget keys ("area.widget"), defaults, the settings widgets, and
-the sync with st.query_params that lets a link reproduce a view.
+"""Session state and the URL: widget keys ("area.widget"), defaults, and the sync with
+st.query_params that lets a link reproduce a view.
 
-The URL holds K, every convention, the shown runs (in order) and the selected query, under
-short names (`?k=10&gain=exponential&runs=bm25&runs=baseline&query=q03`). It is read once per
-session, before any widget exists, and rewritten at the top of every run (widget values are
-already in session state by then) with the values that differ from their defaults. A value
-that does not parse is ignored and reported.
+The URL holds the data source, K, every convention, the shown runs (in order), the selected
+query and the comparison's correction and alpha, under the short names the vocabulary declares
+(`?k=10&gain=exponential&runs=bm25&runs=baseline&query=q03`). It is read once per session,
+before any widget exists, and rewritten at the top of every run (widget values are already in
+session state by then) with the values that differ from their defaults. A value that does not
+parse is ignored and reported.
 """
 
 from __future__ import annotations
@@ -15,12 +16,23 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from dashboard import notes
-from dashboard.data import SAMPLE, SOURCE_KEY, SOURCES, CompareOptions, Snapshot, View
-from metrics import SAMPLE_K, SUMMARY_MEASURES, Conventions
-from metrics.compare import CORRECTIONS, DEFAULT_COMPARED
-from metrics.conventions import CHOICES as CONVENTION_CHOICES
+import metrics
+from dashboard.cache import SAMPLE, SOURCES, CompareOptions, Snapshot, View
+from metrics import (
+    COMPARED,
+    CONVENTION_BY_FIELD,
+    CONVENTIONS,
+    CORRECTIONS,
+    SAMPLE_K,
+    SUMMARY_MEASURES,
+    Conventions,
+)
 
+SOURCE_KEY = "load.source"
+QRELS_KEY = "load.qrels"
+RUNS_KEY = "load.runs"
+SNAPSHOT_FILES_KEY = "snapshots.files"
+SNAPSHOT_LABEL_KEY = "snapshots.label"
 UPLOAD_K = 10  # the command line's default K on the user's files
 READY = "state.ready"
 QUERY = "state.query"
@@ -38,43 +50,12 @@ CORRECTION = "compare.correction"
 ALPHA = "compare.alpha"
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
-# how the sidebar names each choice the engine offers (metrics.conventions.CHOICES)
-OPTION_LABELS = {
-    "all": "every relevant id (R)",
-    "min": "min(R, K)",
-    "linear": "linear (the grade)",
-    "exponential": "exponential (2^grade − 1)",
-    "cutoff": "at K",
-    "full": "over the full list",
-    "score": "score, then doc id",
-    "rank": "rank column",
-}
 # convention field -> {value: label}, in the engine's order (its first value is the default)
-CHOICES = {
-    field: {value: OPTION_LABELS.get(value, value) for value in values}
-    for field, values in CONVENTION_CHOICES.items()
-}
-TITLES = {
-    "recall_denominator": "Recall and AP divide by",
-    "gain": "DCG gain",
-    "rr": "Read RR",
-    "ap": "Read AP",
-    "order": "Order TREC runs by",
-    "relevance_level": "Relevant from grade",
-    "confidence_level": "Confidence level",
-}
-CHANGES = {
-    "recall_denominator": "Changes Recall@K, F1@K and AP (MAP).",
-    "gain": "Changes DCG, IDCG and nDCG; nothing changes for 0/1 labels.",
-    "rr": "Changes RR (MRR).",
-    "ap": "Changes AP (MAP).",
-    "order": "Changes the order of TREC runs whose scores tie or disagree with their ranks, "
-    "hence every figure of those runs.",
-    "relevance_level": "Changes every binary figure (P, R, F1, Hit, RR, AP, CP) and the query "
-    "classes; nDCG keeps the raw grades.",
-    "confidence_level": "Changes only the width of the intervals.",
-}
-CONFIDENCE = (0.5, 0.99)
+CHOICES = {c.field: {ch.value: ch.label for ch in c.choices}
+           for c in CONVENTIONS if c.choices and c.in_sidebar}
+NUMBERS = tuple(c.field for c in CONVENTIONS if not c.choices and c.in_sidebar)
+CONFIDENCE = CONVENTION_BY_FIELD["confidence_level"].bounds
+LEVELS = CONVENTION_BY_FIELD["relevance_level"].bounds
 ALPHA_RANGE = (0.001, 0.5)
 K_MAX = 1000
 
@@ -123,16 +104,14 @@ def _text(values: list[str]) -> str:
     return values[-1]
 
 
+_PARSE_NUMBER = {"relevance_level": _integer(*LEVELS), "confidence_level": _number(*CONFIDENCE)}
 PARAMS = {
     "source": Param(SOURCE_KEY, _choice(SOURCES)),
     "k": Param(K, _integer(1, K_MAX)),
-    "recall": Param(settings_key("recall_denominator"), _choice(CHOICES["recall_denominator"])),
-    "gain": Param(settings_key("gain"), _choice(CHOICES["gain"])),
-    "rr": Param(settings_key("rr"), _choice(CHOICES["rr"])),
-    "ap": Param(settings_key("ap"), _choice(CHOICES["ap"])),
-    "level": Param(settings_key("relevance_level"), _integer()),
-    "order": Param(settings_key("order"), _choice(CHOICES["order"])),
-    "confidence": Param(settings_key("confidence_level"), _number(*CONFIDENCE)),
+    **{CONVENTION_BY_FIELD[field].url: Param(settings_key(field), _choice(labels))
+       for field, labels in CHOICES.items()},
+    **{CONVENTION_BY_FIELD[field].url: Param(settings_key(field), _PARSE_NUMBER[field])
+       for field in NUMBERS},
     "runs": Param(RUNS, list, list),
     "query": Param(QUERY, _text),
     "correction": Param(CORRECTION, _choice(CORRECTIONS)),
@@ -148,8 +127,7 @@ def defaults() -> dict[str, object]:
     """Session-state key -> default value (K follows the data source)."""
     values: dict[str, object] = {SOURCE_KEY: SAMPLE}
     values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
-    values |= {settings_key(f): notes.default_choice(f) for f in (*CHOICES, "relevance_level",
-                                                                  "confidence_level")}
+    values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
     values |= {CORRECTION: "holm", ALPHA: 0.05}
     return values
 
@@ -200,85 +178,15 @@ def source_changed() -> None:
     st.session_state.pop(RUN_OPTIONS, None)
 
 
-def order() -> str:
-    return st.session_state.get(settings_key("order"), "score")
-
-
-def _help(field: str) -> str:
-    options = notes.alternatives(field, tuple(CHOICES[field]))
-    lines = [f"- **{CHOICES[field][value]}**: {sentence}" for value, sentence in options.items()]
-    return CHANGES[field] + "\n\n" + "\n".join(lines)
-
-
-def settings_sidebar() -> tuple[int, Conventions]:
-    """K, every convention and the confidence level, each saying what it changes."""
-    k = st.number_input(
-        "K (cutoff)",
-        min_value=1,
-        max_value=K_MAX,
-        step=1,
-        key=K,
-        help="Every figure is read in the top K ids of each list, so changing K changes every "
-        "number shown. The K sweep shows all K at once.",
-    )
-    with st.expander("Conventions", icon=":material/tune:"):
-        chosen = {
-            field: st.radio(TITLES[field], list(labels), format_func=labels.get,
-                            key=settings_key(field), help=_help(field))
-            for field, labels in CHOICES.items()
-        }
-        level = st.number_input(
-            TITLES["relevance_level"],
-            step=1,
-            key=settings_key("relevance_level"),
-            help=CHANGES["relevance_level"] + "\n\n"
-            + Conventions(relevance_level=st.session_state[settings_key("relevance_level")])
-            .sentences()["relevance_level"],
-        )
-        confidence = st.number_input(
-            TITLES["confidence_level"],
-            min_value=CONFIDENCE[0],
-            max_value=CONFIDENCE[1],
-            step=0.01,
-            format="%.3f",
-            key=settings_key("confidence_level"),
-            help=CHANGES["confidence_level"] + "\n\n" + Conventions(
-                confidence_level=st.session_state[settings_key("confidence_level")]
-            ).sentences()["interval"],
-        )
-    conventions = Conventions(**chosen, relevance_level=int(level),
-                              confidence_level=float(confidence))
-    return int(k), conventions
-
-
-def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
-    """Which runs are shown and in what order (the first is the baseline), and their names.
-
-    Returns the shown runs' original names in display order and original -> display name.
-    """
-    loaded = list(loaded)
-    if st.session_state.get(RUN_OPTIONS) != loaded or RUNS not in st.session_state:
-        # first run of the session: keep the URL's choice where it names loaded runs;
-        # new files (or a widget state Streamlit dropped): show every run
-        first = RUN_OPTIONS not in st.session_state
-        wanted = [n for n in st.session_state.get(RUNS, []) if n in loaded] if first else []
-        st.session_state[RUNS] = wanted or loaded
-        st.session_state[RUN_OPTIONS] = loaded
-    names = display_names(loaded)
-    shown = st.multiselect(
-        "Runs shown (the first is the baseline)",
-        loaded,
-        key=RUNS,
-        format_func=names.get,
-        help="Shown in the order picked; the first is the baseline every view compares "
-        "against. Remove a run to hide it; remove it and add it back to move it to the end.",
-    )
-    with st.expander("Rename runs", icon=":material/edit:"):
-        for name in loaded:
-            st.text_input(name, key=RUN_NAME + name, placeholder=name)
-    if not shown:
-        st.warning("Pick at least one run to show.", icon=":material/warning:")
-    return shown, names
+def conventions() -> Conventions:
+    """The conventions the sidebar holds now (before its widgets are drawn this run: the
+    files are read under the run order and score precision they name)."""
+    values = {field: st.session_state.get(settings_key(field), CONVENTION_BY_FIELD[field].default)
+              for field in (*CHOICES, *NUMBERS)}
+    try:
+        return Conventions(**values)
+    except ValueError:  # a stale value: the widgets put the defaults back when drawn
+        return Conventions()
 
 
 def display_names(loaded: Sequence[str]) -> dict[str, str]:
@@ -335,22 +243,21 @@ def snapshots() -> list[Snapshot]:
     return st.session_state.get(SNAPSHOTS, [])
 
 
-def snapshot_settings(snapshot) -> tuple[dict[str, object], list[str]]:
+def snapshot_settings(snapshot: metrics.Snapshot) -> tuple[dict[str, object], list[str]]:
     """The sidebar values (session key -> value) that score like the snapshot: its K and
     every convention a sidebar widget sets; and the conventions no widget sets that differ
     from the current ones (seed, resamples: the command line sets them)."""
-    conventions = snapshot["conventions"]
-    values: dict[str, object] = {K: int(snapshot["k"])}
-    values |= {settings_key(f): conventions[f] for f in (*CHOICES, "relevance_level",
-                                                         "confidence_level")}
-    fixed = [f for f in ("n_resamples", "seed")
-             if conventions[f] != getattr(Conventions(), f)]
+    conventions = snapshot.conventions
+    values: dict[str, object] = {K: snapshot.k}
+    values |= {settings_key(f): getattr(conventions, f) for f in (*CHOICES, *NUMBERS)}
+    fixed = [c.field for c in CONVENTIONS if not c.in_sidebar
+             and getattr(conventions, c.field) != c.default]
     return values, fixed
 
 
 def settings_changes(values: dict[str, object]) -> list[str]:
     """What the sidebar would change to reach `values`: "K: 10 now, 5 in the snapshot"."""
-    titles = {K: "K"} | {settings_key(f): TITLES[f] for f in TITLES}
+    titles = {K: "K"} | {settings_key(c.field): c.title for c in CONVENTIONS}
     changes = []
     for key, wanted in values.items():
         current = st.session_state.get(key)
@@ -411,7 +318,7 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
     state[CANDIDATES] = candidates
     keys = [m.key for m in SUMMARY_MEASURES]
     stored = state.get(METRICS)
-    metrics = [m for m in keys if m in stored] if stored is not None else list(DEFAULT_COMPARED)
+    metrics = [m for m in keys if m in stored] if stored is not None else list(COMPARED)
     state[METRICS] = metrics
     return CompareOptions(baseline, tuple(candidates), tuple(metrics), state[CORRECTION],
                           float(state[ALPHA]), snapshot)

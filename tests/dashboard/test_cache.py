@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from dashboard import data, frames
-from dashboard.data import FileBytes as Upload
-from metrics import Conventions, load_sample
-from metrics.sample import SAMPLE_DIR
+import metrics
+from dashboard import cache
+from dashboard.cache import FileBytes as Upload
+from metrics import SAMPLE_DIR, Conventions, load_sample
 
 
 def sample_file(name: str) -> Upload:
@@ -17,13 +17,13 @@ def sample_file(name: str) -> Upload:
 
 def test_a_malformed_run_is_reported_and_the_rest_is_scored():
     bad = Upload("broken.run", b"q01 Q0 d01 1 high baseline\n")
-    inputs = data.read_uploads(sample_file("qrels.txt"),
+    inputs = cache.read_uploads(sample_file("qrels.txt"),
                                [sample_file("baseline.run"), bad, sample_file("bm25.run")],
-                               "score")
+                               Conventions())
     assert inputs.ready and inputs.problem is None
     assert inputs.runs[1].error == "broken.run, line 1: score must be a number, got 'high'"
     assert inputs.run_names == ["baseline", "bm25"]
-    view = data.build_view(inputs, ["bm25", "baseline"], {}, 5, Conventions())
+    view = cache.build_view(inputs, ["bm25", "baseline"], {}, 5, Conventions())
     assert view.evaluation.run_names == ["bm25", "baseline"]
     assert view.baseline == "bm25"
     assert view.colour_domain == ("baseline", "bm25")
@@ -32,42 +32,42 @@ def test_a_malformed_run_is_reported_and_the_rest_is_scored():
 
 
 def test_a_malformed_qrels_leaves_nothing_to_score():
-    inputs = data.read_uploads(Upload("labels.csv", b"query_id,doc_id,grade\nq1,d1,x\n"),
-                               [sample_file("baseline.run")], "score")
+    inputs = cache.read_uploads(Upload("labels.csv", b"query_id,doc_id,grade\nq1,d1,x\n"),
+                               [sample_file("baseline.run")], Conventions())
     assert not inputs.ready
     assert inputs.qrels.error.startswith("labels.csv, line 2:")
-    assert data.build_view(inputs, ["baseline"], {}, 5, Conventions()) is None
+    assert cache.build_view(inputs, ["baseline"], {}, 5, Conventions()) is None
 
 
 def test_labels_from_a_jsonl_run_when_there_is_no_qrels():
     records = [{"query_id": "a", "retrieved": ["x", "y"], "relevant": {"y": 2}}]
     run = Upload("dense.jsonl", "\n".join(map(json.dumps, records)).encode())
-    inputs = data.read_uploads(None, [run], "score")
+    inputs = cache.read_uploads(None, [run], Conventions())
     assert inputs.ready and inputs.qrels.report.format == "jsonl"
-    view = data.build_view(inputs, ["dense"], {"dense": "dense v2"}, 10, Conventions())
+    view = cache.build_view(inputs, ["dense"], {"dense": "dense v2"}, 10, Conventions())
     assert view.evaluation.run_names == ["dense v2"]
     assert view.evaluation.run("dense v2").summary["RR"].mean == 0.5
 
 
 def test_no_qrels_and_a_trec_run_says_what_is_missing():
-    inputs = data.read_uploads(None, [sample_file("baseline.run")], "score")
+    inputs = cache.read_uploads(None, [sample_file("baseline.run")], Conventions())
     assert not inputs.ready
     assert inputs.problem.startswith("No qrels file: upload one, or make the first run a JSONL")
     assert "baseline.run" in inputs.problem
 
 
 def test_nothing_uploaded():
-    inputs = data.read_uploads(None, [], "score")
+    inputs = cache.read_uploads(None, [], Conventions())
     assert not inputs.ready and inputs.problem is None and inputs.run_names == []
 
 
 def test_same_stem_twice_gets_distinct_names():
-    assert frames.unique_names(["a", "b", "a", "a"]) == ["a", "b", "a (2)", "a (3)"]
-    inputs = data.read_uploads(sample_file("qrels.txt"),
+    assert metrics.distinct_names(["a", "b", "a", "a"]) == ["a", "b", "a (2)", "a (3)"]
+    inputs = cache.read_uploads(sample_file("qrels.txt"),
                                [sample_file("bm25.run"), Upload("bm25.run", b"q01 Q0 d01 1 1 x\n")],
-                               "score")
+                               Conventions())
     assert inputs.run_names == ["bm25", "bm25 (2)"]
-    view = data.build_view(inputs, ["bm25 (2)", "bm25"], {}, 5, Conventions())
+    view = cache.build_view(inputs, ["bm25 (2)", "bm25"], {}, 5, Conventions())
     assert view.evaluation.run_names == ["bm25 (2)", "bm25"]
 
 
@@ -76,13 +76,15 @@ def test_run_order_convention_reaches_the_loader():
     run = Upload("tied.run", b"q01 Q0 d01 1 1.0 x\nq01 Q0 d02 2 9.0 x\n")
     qrels = Upload("q.txt", b"q01 0 d01 1\n")
     for order, rr in (("score", 0.5), ("rank", 1.0)):
-        inputs = data.read_uploads(qrels, [run], order)
-        view = data.build_view(inputs, ["tied"], {}, 5, Conventions(order=order))
+        inputs = cache.read_uploads(qrels, [run], Conventions(order=order))
+        view = cache.build_view(inputs, ["tied"], {}, 5, Conventions(order=order))
         assert view.evaluation.runs[0].summary["RR"].mean == rr
 
 
 def test_the_sample_is_read_once_per_order():
-    first, again = data.read_sample("score"), data.read_sample("score")
-    assert first.runs[0] is again.runs[0]  # the cached parse
-    assert data.read_sample("rank").runs[0] is not first.runs[0]
+    first = cache.read_sample(Conventions())
+    again = cache.read_sample(Conventions(gain="exponential"))
+    assert first.runs[0] is again.runs[0]  # the cached parse: gain does not change the reading
+    assert cache.read_sample(Conventions(order="rank")).runs[0] is not first.runs[0]
+    assert cache.read_sample(Conventions(score_precision="float32")).runs[0] is not first.runs[0]
     assert first.run_names == ["baseline", "reranked", "bm25"]

@@ -1,4 +1,5 @@
-"""Loading and caching: the sample or uploads -> one Evaluation per (inputs, K, conventions).
+"""The engine's calls, cached: the sample or uploads -> one Evaluation per (inputs, K,
+conventions); comparisons; snapshots.
 
 What is cached, and how (issue 3):
 - Parsed files (Qrels, Run and their LoadReport): st.cache_resource, one entry per file and
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -23,22 +24,28 @@ from typing import Protocol
 import pandas as pd
 import streamlit as st
 
-from dashboard import frames, report
+import metrics
+from dashboard import frames
 from metrics import (
+    Comparison,
     Conventions,
     Evaluation,
     LoadReport,
     Prepared,
     Qrels,
     Run,
+    RunSource,
+    compare_evaluation,
+    compare_with_snapshot,
+    distinct_names,
     evaluate_prepared,
-    load_qrels,
-    load_run,
     prepare,
+    read_qrels,
+    read_run,
+    sample_qrels,
+    sample_runs,
+    snapshot_loads,
 )
-from metrics.compare import Comparison, compare_evaluation
-from metrics.sample import SAMPLE_DIR, sample_qrels, sample_runs
-from metrics.snapshot import compare_with_snapshot, loads, to_snapshot
 
 COMPARISONS_KEPT = 8  # flip between corrections, alphas and baselines without re-testing
 SNAPSHOTS_KEPT = 16
@@ -46,11 +53,6 @@ EVALUATIONS_KEPT = 4  # a few K / convention settings to flip between without re
 FILES_KEPT = 16  # a qrels and several runs, under both run orders
 SAMPLE, UPLOAD = "sample", "upload"
 SOURCES = {SAMPLE: "Bundled sample", UPLOAD: "My files"}
-SOURCE_KEY = "load.source"
-QRELS_KEY = "load.qrels"
-RUNS_KEY = "load.runs"
-SNAPSHOT_FILES_KEY = "snapshots.files"
-SNAPSHOT_LABEL_KEY = "snapshots.label"
 FORMATS_HELP = (
     "TREC, BEIR TSV, CSV/TSV with a header, or JSONL; gzipped files (.gz) are read too."
 )
@@ -108,7 +110,7 @@ class Inputs:
     @property
     def run_names(self) -> list[str]:
         """Every readable run's name, load order, made distinct."""
-        return frames.unique_names([run.value.name for run in self.usable_runs])
+        return distinct_names([run.value.name for run in self.usable_runs])
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,45 +127,61 @@ class View:
         return self.evaluation.run_names[0]
 
 
+def _reading(conventions: Conventions) -> Conventions:
+    """Only the conventions a run's loading depends on (the rest leave the cache key alone)."""
+    return Conventions(order=conventions.order, score_precision=conventions.score_precision)
+
+
+def _tag(reading: Conventions) -> str:
+    """The reading in a file's key: the aligned-runs cache is keyed by the files' keys."""
+    return f"{reading.order}|{reading.score_precision}"
+
+
 @st.cache_resource(max_entries=FILES_KEPT, show_spinner="Reading the files…")
-def _parse(kind: str, key: str, file_name: str, order: str, _source: Path | bytes) -> Parsed:
-    """Load one file through the engine's loader; cache the result or the error."""
+def _parse(kind: str, key: str, file_name: str, reading: Conventions,
+           _source: Path | bytes) -> Parsed:
+    """Load one file through the engine's loader (the command line's); cache the result or
+    the error."""
     try:
         if kind == "qrels":
-            value, report = load_qrels(_source, name=file_name)
+            value, report = read_qrels(_source, file_name=file_name)
         else:
-            value, report = load_run(_source, name=file_name, order=order)
+            value, report = read_run(RunSource(_source, file_name=file_name), reading)
     except ValueError as exc:  # LoadError is a ValueError with a one-line message
         return Parsed(file_name, key, error=str(exc))
     return Parsed(file_name, key, value, report)
 
 
-def read_sample(order: str) -> Inputs:
+def read_sample(conventions: Conventions) -> Inputs:
+    reading = _reading(conventions)
     qrels_path = sample_qrels()
-    qrels = _parse("qrels", str(qrels_path), qrels_path.name, "", qrels_path)
+    qrels = _parse("qrels", str(qrels_path), qrels_path.name, Conventions(), qrels_path)
     runs = tuple(
-        _parse("run", f"{spec.source}|{order}", Path(spec.source).name, order, Path(spec.source))
+        _parse("run", f"{spec.source}|{_tag(reading)}", Path(spec.source).name, reading,
+               Path(spec.source))
         for spec in sample_runs()
     )
     return Inputs(SAMPLE, qrels, runs)
 
 
 def read_uploads(
-    qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], order: str
+    qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], conventions: Conventions
 ) -> Inputs:
     """Parse uploads. Without a qrels file, the labels come from the first run, which must
     then be a JSONL file whose records carry both `retrieved` and `relevant`."""
+    reading = _reading(conventions)
     runs = tuple(
-        _parse("run", f"upload:{f.file_id}|{order}", f.name, order, f.getvalue())
+        _parse("run", f"upload:{f.file_id}|{_tag(reading)}", f.name, reading, f.getvalue())
         for f in run_files
     )
     problem = None
     if qrels_file is not None:
-        qrels = _parse("qrels", f"upload:{qrels_file.file_id}", qrels_file.name, "",
+        qrels = _parse("qrels", f"upload:{qrels_file.file_id}", qrels_file.name, Conventions(),
                        qrels_file.getvalue())
     elif run_files:
         first = run_files[0]
-        qrels = _parse("qrels", f"upload:{first.file_id}", first.name, "", first.getvalue())
+        qrels = _parse("qrels", f"upload:{first.file_id}", first.name, Conventions(),
+                       first.getvalue())
         if qrels.error:
             problem = (
                 "No qrels file: upload one, or make the first run a JSONL file whose records "
@@ -223,60 +241,6 @@ def sweep_intervals(key: tuple, _evaluation: Evaluation) -> pd.DataFrame:
     return frames.sweep_intervals(_evaluation)
 
 
-def _show_parsed(parsed: Parsed | None) -> None:
-    if parsed is None:
-        return
-    if parsed.error:
-        st.error(parsed.error, icon=":material/error:")
-    else:
-        st.caption(parsed.report.summary())
-
-
-def sidebar_inputs(order: str, on_source_change) -> Inputs:
-    """The sidebar's Data section: sample or uploads, each file's load summary or error."""
-    source = st.radio(
-        "Data",
-        list(SOURCES),
-        format_func=SOURCES.get,
-        key=SOURCE_KEY,
-        horizontal=True,
-        on_change=on_source_change,
-        help="The bundled sample (seed 000: 10 queries, 3 runs, K = 5) or your own qrels "
-        "and runs over one frozen query set.",
-    )
-    if source == SAMPLE:
-        inputs = read_sample(order)
-        st.caption(f"{SAMPLE_DIR.name}/ of the repository: " + ", ".join(
-            p.file_name for p in (inputs.qrels, *inputs.runs)))
-        return inputs
-    qrels_file = st.file_uploader(
-        "Qrels (the labels)",
-        key=QRELS_KEY,
-        help="query_id, doc_id, grade (qid, docid or pid, relevance or label are read too). "
-        + FORMATS_HELP + " Leave empty if your first run is a "
-        "JSONL file whose records carry both 'retrieved' and 'relevant'.",
-    )
-    run_slot = st.container()
-    run_files = st.file_uploader(
-        "Runs (one file per retriever)",
-        key=RUNS_KEY,
-        accept_multiple_files=True,
-        help="query_id, doc_id and rank or score (qid, docid or pid are read too). "
-        + FORMATS_HELP
-        + " Each run is named after its file; rename, hide and reorder below.",
-    ) or []
-    inputs = read_uploads(qrels_file, run_files, order)
-    with run_slot:
-        _show_parsed(inputs.qrels if qrels_file is not None else None)
-    for parsed in inputs.runs:
-        _show_parsed(parsed)
-    if inputs.problem:
-        st.error(inputs.problem, icon=":material/error:")
-    elif not run_files:
-        st.info("Upload a qrels file and at least one run.", icon=":material/upload:")
-    return inputs
-
-
 # --------------------------------------------------------------------------- comparison
 
 
@@ -304,7 +268,7 @@ class Compared:
                    show_spinner="Comparing the runs: 10,000 sign flips, a t-test and a Wilcoxon "
                    "test per comparison…")
 def _compare(key: tuple, options: CompareOptions, _evaluation: Evaluation,
-             _snapshot: Mapping | None) -> Compared:
+             _snapshot: metrics.Snapshot | None) -> Compared:
     # cache_resource: a Comparison keeps per-query arrays of every pair; the page and the
     # report read the same object
     conventions = _evaluation.conventions
@@ -343,36 +307,32 @@ def compare(view: View, options: CompareOptions, snapshots: Sequence[Snapshot]) 
 
 @dataclass(frozen=True, eq=False)
 class Snapshot:
-    """One snapshot file, checked by the engine, or the engine's one-line error."""
+    """One snapshot file, as the engine's typed snapshot, or the engine's one-line error."""
 
     file_name: str
     key: str  # the upload's id: identity for the caches and the baseline picker
-    data: Mapping | None = None
+    data: metrics.Snapshot | None = None
     error: str | None = None
 
     @property
-    def header(self) -> Mapping:
-        return self.data["snapshot"]
-
-    @property
     def title(self) -> str:
-        return frames.snapshot_title(self.header)
+        return frames.snapshot_title(self.data.header.as_dict())
 
     @property
     def run_names(self) -> list[str]:
-        return [run["name"] for run in self.data["runs"]]
+        return self.data.run_names
 
     def summary(self) -> str:
         runs = self.run_names
-        return (f"{self.file_name}: {self.title}, K = {self.data['k']}, "
-                f"{self.data['query_set'].get('scored', '?')} scored queries, "
+        scored = "?" if self.data.n_scored is None else self.data.n_scored
+        return (f"{self.file_name}: {self.title}, K = {self.data.k}, {scored} scored queries, "
                 f"{len(runs)} run{'s' if len(runs) != 1 else ''} ({', '.join(runs)})")
 
 
 @st.cache_resource(max_entries=SNAPSHOTS_KEPT, show_spinner="Reading the snapshot…")
 def _read_snapshot(key: str, file_name: str, _payload: bytes) -> Snapshot:
     try:
-        return Snapshot(file_name, key, loads(_payload, source=file_name))
+        return Snapshot(file_name, key, snapshot_loads(_payload, source=file_name))
     except ValueError as exc:  # the engine names the file and what is wrong
         return Snapshot(file_name, key, error=str(exc))
 
@@ -383,47 +343,12 @@ def read_snapshots(files: Sequence[UploadedFile]) -> list[Snapshot]:
 
 
 @st.cache_resource(max_entries=EVALUATIONS_KEPT, show_spinner="Freezing the live figures…")
-def live_snapshot(key: tuple, _evaluation: Evaluation) -> dict:
+def live_snapshot(key: tuple, _evaluation: Evaluation) -> metrics.Snapshot:
     """The live evaluation as a snapshot (what Drift sets beside the loaded ones)."""
-    return to_snapshot(_evaluation, label="live")
+    return metrics.Snapshot.from_evaluation(_evaluation, label="live")
 
 
 def snapshot_file_name(view: View) -> str:
     return f"snapshot-{dt.date.today().isoformat()}-k{view.evaluation.k}.json"
 
 
-def snapshot_sidebar(view: View | None) -> list[Snapshot]:
-    """The sidebar's Snapshots section: save the live figures, load earlier ones."""
-    files = st.session_state.get(SNAPSHOT_FILES_KEY) or []
-    with st.expander("Snapshots", icon=":material/history:", expanded=bool(files)):
-        st.caption("A snapshot freezes every figure with its K, conventions and the "
-                   "fingerprints of the labels and the runs. Load earlier ones to read drift "
-                   "(Drift page) or to compare against (Compare page).")
-        if view is not None:
-            label = st.text_input("Label of the snapshot", key=SNAPSHOT_LABEL_KEY,
-                                  placeholder="e.g. before the index rebuild")
-            evaluation = view.evaluation
-            st.download_button(
-                "Save snapshot",
-                data=lambda: report.snapshot_json(evaluation, label.strip() or None),
-                file_name=snapshot_file_name(view),
-                mime="application/json",
-                key="snapshots.save",
-                on_click="ignore",
-                icon=":material/download:",
-                help="A JSON file of the figures shown now, stamped with the time you click.",
-            )
-        uploads = st.file_uploader(
-            "Load snapshots",
-            type=["json"],
-            accept_multiple_files=True,
-            key=SNAPSHOT_FILES_KEY,
-            help="Snapshot files saved here or written by `python -m metrics snapshot`.",
-        ) or []
-        snapshots = read_snapshots(uploads)
-        for snapshot in snapshots:
-            if snapshot.error:
-                st.error(snapshot.error, icon=":material/error:")
-            else:
-                st.caption(snapshot.summary())
-    return [s for s in snapshots if s.data is not None]

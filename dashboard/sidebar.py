@@ -1,0 +1,207 @@
+"""The sidebar: the data (sample or uploads), which runs are shown and how they are named, K
+and every convention (widgets, labels and help from the engine's vocabulary), and snapshots.
+`draw()` is the whole sidebar, in order; app.py calls it on every run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from dashboard import cache, exports, session
+from dashboard.cache import Inputs, Parsed, Snapshot, View
+from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
+
+
+def draw() -> View | None:
+    """Every section of the sidebar; the view every page then draws from."""
+    with st.sidebar:
+        loaded = inputs()
+        shown, names = choose_runs(loaded.run_names) if loaded.ready else ([], {})
+        st.divider()
+        k, conventions = settings()
+        for problem in session.url_problems():
+            st.warning(f"Link parameter {problem}", icon=":material/link_off:")
+    view = cache.build_view(loaded, shown, names, k, conventions)
+    session.set_view(view)
+    with st.sidebar:
+        session.set_snapshots(snapshots(view))
+    return view
+
+
+def _show_parsed(parsed: Parsed | None) -> None:
+    if parsed is None:
+        return
+    if parsed.error:
+        st.error(parsed.error, icon=":material/error:")
+    else:
+        st.caption(parsed.report.summary())
+
+
+def inputs() -> Inputs:
+    """The sidebar's Data section: sample or uploads, each file's load summary or error."""
+    reading = session.conventions()
+    source = st.radio(
+        "Data",
+        list(cache.SOURCES),
+        format_func=cache.SOURCES.get,
+        key=session.SOURCE_KEY,
+        horizontal=True,
+        on_change=session.source_changed,
+        help="The bundled sample (seed 000: 10 queries, 3 runs, K = 5) or your own qrels "
+        "and runs over one frozen query set.",
+    )
+    if source == cache.SAMPLE:
+        inputs = cache.read_sample(reading)
+        st.caption(f"{SAMPLE_DIR.name}/ of the repository: " + ", ".join(
+            p.file_name for p in (inputs.qrels, *inputs.runs)))
+        return inputs
+    qrels_file = st.file_uploader(
+        "Qrels (the labels)",
+        key=session.QRELS_KEY,
+        help="query_id, doc_id, grade (qid, docid or pid, relevance or label are read too). "
+        + cache.FORMATS_HELP + " Leave empty if your first run is a "
+        "JSONL file whose records carry both 'retrieved' and 'relevant'.",
+    )
+    run_slot = st.container()
+    run_files = st.file_uploader(
+        "Runs (one file per retriever)",
+        key=session.RUNS_KEY,
+        accept_multiple_files=True,
+        help="query_id, doc_id and rank or score (qid, docid or pid are read too). "
+        + cache.FORMATS_HELP
+        + " Each run is named after its file; rename, hide and reorder below.",
+    ) or []
+    inputs = cache.read_uploads(qrels_file, run_files, reading)
+    with run_slot:
+        _show_parsed(inputs.qrels if qrels_file is not None else None)
+    for parsed in inputs.runs:
+        _show_parsed(parsed)
+    if inputs.problem:
+        st.error(inputs.problem, icon=":material/error:")
+    elif not run_files:
+        st.info("Upload a qrels file and at least one run.", icon=":material/upload:")
+    return inputs
+
+
+def snapshots(view: View | None) -> list[Snapshot]:
+    """The sidebar's Snapshots section: save the live figures, load earlier ones."""
+    files = st.session_state.get(session.SNAPSHOT_FILES_KEY) or []
+    with st.expander("Snapshots", icon=":material/history:", expanded=bool(files)):
+        st.caption("A snapshot freezes every figure with its K, conventions and the "
+                   "fingerprints of the labels and the runs. Load earlier ones to read drift "
+                   "(Drift page) or to compare against (Compare page).")
+        if view is not None:
+            label = st.text_input("Label of the snapshot", key=session.SNAPSHOT_LABEL_KEY,
+                                  placeholder="e.g. before the index rebuild")
+            evaluation = view.evaluation
+            st.download_button(
+                "Save snapshot",
+                data=lambda: exports.snapshot_json(evaluation, label.strip() or None),
+                file_name=cache.snapshot_file_name(view),
+                mime="application/json",
+                key="snapshots.save",
+                on_click="ignore",
+                icon=":material/download:",
+                help="A JSON file of the figures shown now, stamped with the time you click.",
+            )
+        uploads = st.file_uploader(
+            "Load snapshots",
+            type=["json"],
+            accept_multiple_files=True,
+            key=session.SNAPSHOT_FILES_KEY,
+            help="Snapshot files saved here or written by `python -m metrics snapshot`.",
+        ) or []
+        snapshots = cache.read_snapshots(uploads)
+        for snapshot in snapshots:
+            if snapshot.error:
+                st.error(snapshot.error, icon=":material/error:")
+            else:
+                st.caption(snapshot.summary())
+    return [s for s in snapshots if s.data is not None]
+
+
+def _help(field: str) -> str:
+    """What switching a convention changes, and the sentence of each of its choices."""
+    convention = CONVENTION_BY_FIELD[field]
+    lines = [f"- **{choice.label}**: {choice.sentence}" for choice in convention.choices]
+    return convention.changes + "\n\n" + "\n".join(lines)
+
+
+def _number_help(field: str, conventions: Conventions) -> str:
+    convention = CONVENTION_BY_FIELD[field]
+    return convention.changes + "\n\n" + conventions.sentences()[convention.key]
+
+
+def settings() -> tuple[int, Conventions]:
+    """K, every convention and the confidence level, each saying what it changes."""
+    k = st.number_input(
+        "K (cutoff)",
+        min_value=1,
+        max_value=session.K_MAX,
+        step=1,
+        key=session.K,
+        help="Every figure is read in the top K ids of each list, so changing K changes every "
+        "number shown. The K sweep shows all K at once.",
+    )
+    with st.expander("Conventions", icon=":material/tune:"):
+        chosen = {
+            field: st.radio(CONVENTION_BY_FIELD[field].title, list(labels),
+                            format_func=labels.get, key=session.settings_key(field),
+                            help=_help(field))
+            for field, labels in session.CHOICES.items()
+        }
+        current = session.conventions()
+        level = st.number_input(
+            CONVENTION_BY_FIELD["relevance_level"].title,
+            min_value=int(session.LEVELS[0]),
+            max_value=int(session.LEVELS[1]),
+            step=1,
+            key=session.settings_key("relevance_level"),
+            help=_number_help("relevance_level", current),
+        )
+        confidence = st.number_input(
+            CONVENTION_BY_FIELD["confidence_level"].title,
+            min_value=session.CONFIDENCE[0],
+            max_value=session.CONFIDENCE[1],
+            step=0.01,
+            format="%.3f",
+            key=session.settings_key("confidence_level"),
+            help=_number_help("confidence_level", current),
+        )
+    conventions = Conventions(**chosen, relevance_level=int(level),
+                              confidence_level=float(confidence))
+    return int(k), conventions
+
+
+def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """Which runs are shown and in what order (the first is the baseline), and their names.
+
+    Returns the shown runs' original names in display order and original -> display name.
+    """
+    loaded = list(loaded)
+    if st.session_state.get(session.RUN_OPTIONS) != loaded or session.RUNS not in st.session_state:
+        # first run of the session: keep the URL's choice where it names loaded runs;
+        # new files (or a widget state Streamlit dropped): show every run
+        first = session.RUN_OPTIONS not in st.session_state
+        wanted = [n for n in st.session_state.get(session.RUNS, []) if n in loaded] if first else []
+        st.session_state[session.RUNS] = wanted or loaded
+        st.session_state[session.RUN_OPTIONS] = loaded
+    names = session.display_names(loaded)
+    shown = st.multiselect(
+        "Runs shown (the first is the baseline)",
+        loaded,
+        key=session.RUNS,
+        format_func=names.get,
+        help="Shown in the order picked; the first is the baseline every view compares "
+        "against. Remove a run to hide it; remove it and add it back to move it to the end.",
+    )
+    with st.expander("Rename runs", icon=":material/edit:"):
+        for name in loaded:
+            st.text_input(name, key=session.RUN_NAME + name, placeholder=name)
+    if not shown:
+        st.warning("Pick at least one run to show.", icon=":material/warning:")
+    return shown, names
+
+
