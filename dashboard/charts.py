@@ -13,7 +13,7 @@ import json
 import altair as alt
 import pandas as pd
 
-from metrics import CLASS_MEANING, QUERY_CLASSES
+from metrics import CLASS_MEANING, QUERY_CLASSES, vocabulary
 from metrics import format as fmt
 
 # Tableau 10: distinguishable, and legible on white and on Streamlit's dark background
@@ -104,8 +104,8 @@ def interval_bars(
     step = alt.Step(13 if len(shown) > 1 else 28)  # with yOffset, the step is each run's band
     title = _title(
         f"Mean at K = {k} with {level} intervals",
-        f"Over {n_queries} scored queries. Wilson interval for Hit@{k}, "
-        "percentile bootstrap for the others. Bars that do not overlap differ beyond the noise.",
+        f"Over {n_queries} scored queries. {vocabulary.interval_methods(k)}. "
+        "Overlapping bars can still differ: the Compare page tests the paired difference.",
     )
     return alt.layer(bars, points).properties(title=title, height=step)
 

@@ -23,7 +23,6 @@ from collections.abc import Iterable, Sequence
 from dashboard import exports, frames
 from metrics import (
     CLASS_MEANING,
-    CORRECTIONS,
     LIMITS,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
@@ -33,6 +32,7 @@ from metrics import (
     evaluation_fingerprints,
     to_snapshot,
     tool_version,
+    vocabulary,
 )
 from metrics import format as fmt
 
@@ -231,16 +231,8 @@ def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -
         return ""
     parts = [
         '<section id="comparison"><h2>Comparison with the baseline</h2>',
-        f'<p class="note">Baseline: <b>{_e(comparison.baseline)}</b>. Paired over the same '
-        f"{len(comparison.query_ids)} queries: difference = candidate - baseline, with a paired "
-        f"percentile-bootstrap interval ({comparison.n_resamples:,} resamples, "
-        f"{fmt.confidence(comparison.confidence_level)}); p from a paired randomization "
-        "(sign-flip) test, "
-        f"{comparison.n_permutations:,} flips (Smucker, Allan and Carterette 2007), "
-        f"{_e(CORRECTIONS[comparison.correction])} correction over "
-        f"{comparison.n_comparisons} comparisons, alpha {comparison.alpha}. The effect size is "
-        "the mean difference over the standard deviation of the differences: with many queries "
-        "a tiny difference can be significant, so read both.</p>",
+        f'<p class="note">Baseline: <b>{_e(comparison.baseline)}</b>. '
+        + _e(" ".join(vocabulary.comparison_method(comparison).values())) + "</p>",
     ]
     header = [
         "Metric",

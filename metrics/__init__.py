@@ -35,6 +35,7 @@ from metrics.evaluate import (
     prepare,
 )
 from metrics.explain import (
+    STATUS_MEANING,
     STATUSES,
     RunExplanation,
     explain_run,
@@ -82,6 +83,7 @@ from metrics.vocabulary import (
 )
 
 __all__ = [
+    "STATUS_MEANING",
     "Parser",
     "UsageError",
     "add_input_arguments",

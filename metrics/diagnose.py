@@ -102,20 +102,21 @@ def _readings(*, best, suggested, current_k, recall_at_k, precision_at_k, ceilin
     readings = []
     if best < LOW_RECALL:
         readings.append(
-            f"Recall low at every k (best {best:.3f} < {LOW_RECALL}): the right chunks are not "
+            f"Recall low at every k (best {figure(best)} < {LOW_RECALL}): the right chunks are not "
             "being retrieved at all. Look at chunking, the embedding model and query rewriting "
             "before tuning k."
         )
     if suggested > current_k:
         readings.append(
-            f"Recall still climbing at k = {current_k} ({recall_at_k:.3f}; {PLATEAU_SHARE:.0%} of "
+            f"Recall still climbing at k = {current_k} ({figure(recall_at_k)}; "
+            f"{PLATEAU_SHARE:.0%} of "
             f"the best is first reached at k = {suggested}): raise k, or improve the ranking so "
             "relevant chunks come sooner."
         )
     elif precision_at_k < LOW_PRECISION * ceiling_at_k:
         readings.append(
-            f"Recall flat but precision low at k = {current_k} (P {precision_at_k:.3f}, under "
-            f"{LOW_PRECISION:.0%} of the {ceiling_at_k:.3f} the labels allow): lower k to "
+            f"Recall flat but precision low at k = {current_k} (P {figure(precision_at_k)}, under "
+            f"{LOW_PRECISION:.0%} of the {figure(ceiling_at_k)} the labels allow): lower k to "
             f"{suggested} and save tokens."
         )
     if not readings:
@@ -179,8 +180,9 @@ def diagnose(
             "noisy window",
             precision < LOW_PRECISION * precision_ceiling,
             precision,
-            f"P@{k} < {LOW_PRECISION:.0%} of the {precision_ceiling:.3f} the labels allow",
-            f"Precision@{k} is {precision:.3f} where the labels allow {precision_ceiling:.3f}: "
+            f"P@{k} < {LOW_PRECISION:.0%} of the {figure(precision_ceiling)} the labels allow",
+            f"Precision@{k} is {figure(precision)} where the labels allow "
+            f"{figure(precision_ceiling)}: "
             f"{1 - precision:.0%} of the slots the generator reads are irrelevant or empty.",
         ),
         Finding(

@@ -23,7 +23,14 @@ if TYPE_CHECKING:
 
     from metrics.evaluate import Evaluation, RunEvaluation
 
-STATUSES = ("relevant", "repeat", "not relevant", "unjudged", "no id")
+STATUS_MEANING = {
+    "relevant": "grade at or above the level, first occurrence",
+    "repeat": "keeps its slot, scores nothing",
+    "not relevant": "judged below the level",
+    "unjudged": "no label: scores as not relevant",
+    "no id": "the list ended",
+}
+STATUSES = tuple(STATUS_MEANING)
 
 
 @dataclass(frozen=True, eq=False)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from metrics.format import confidence as format_confidence
+from metrics.format import count
 
 IntervalMethod = Literal["wilson", "bootstrap"]
 
@@ -43,7 +44,7 @@ class Measure:
 
 INTERVAL_NAMES: dict[str, str] = {
     "wilson": "Wilson interval",
-    "bootstrap": "bootstrap interval",
+    "bootstrap": "percentile bootstrap interval",
 }
 
 MEASURES: tuple[Measure, ...] = (
@@ -416,9 +417,59 @@ def measure_help(measure: Measure, conventions, *, interval: bool = False) -> st
     return " ".join(parts)
 
 
+def interval_methods(k: int | str) -> str:
+    """Which interval each summary figure carries, in a few words: 'Wilson interval for
+    Hit@5; percentile bootstrap interval for the others' (a sentence's start)."""
+    groups: dict[str, list[str]] = {}
+    for m in SUMMARY_MEASURES:
+        groups.setdefault(m.interval, []).append(m.label(k))
+    ordered = sorted(groups.items(), key=lambda item: len(item[1]))
+    parts = [f"{INTERVAL_NAMES[method]} for {', '.join(labels)}" for method, labels in ordered]
+    if len(parts) > 1:
+        parts[-1] = f"{INTERVAL_NAMES[ordered[-1][0]]} for the others"
+    return "; ".join(parts)
+
+
 def flag(field: str) -> str:
     """The command-line flag that sets a convention, or K ("" when no flag sets it)."""
     return "--k" if field == "k" else CONVENTION_BY_FIELD[field].flag
+
+
+# --------------------------------------------------------------------------- comparisons
+
+CORRECTION_MEANING = {
+    "holm": "Holm controls the chance of any false alarm among the comparisons shown",
+    "bh": "Benjamini-Hochberg controls the share of false alarms among those called "
+    "significant",
+    "none": "none adjusts nothing: with many comparisons some look significant by chance alone",
+}
+
+
+def comparison_method(comparison) -> dict[str, str]:
+    """How a paired comparison was made, in sentences: "test", "interval", "effect",
+    "reference". `comparison` is a metrics.Comparison (read by attribute)."""
+    from metrics.stats import CORRECTIONS
+
+    n = comparison.n_comparisons
+    family = (f"{n} comparisons ({count(len(comparison.candidates), 'candidate')} × "
+              f"{count(len(comparison.metrics), 'metric')})")
+    corrected = (f"{CORRECTIONS[comparison.correction]} correction over the {family}"
+                 if comparison.correction != "none"
+                 else f"not corrected over the {family}: some may look significant by chance")
+    return {
+        "test": "Paired randomization (sign-flip) test on the mean difference, "
+        f"{comparison.n_permutations:,} sign flips with a fixed seed (Smucker, Allan and "
+        f"Carterette 2007); {corrected}; a difference is called unlikely to be noise when its "
+        f"adjusted p is below {comparison.alpha:g}.",
+        "interval": f"Difference = candidate − baseline over the {len(comparison.query_ids):,} "
+        f"scored queries, with a paired percentile-bootstrap interval "
+        f"({comparison.n_resamples:,} resamples, "
+        f"{format_confidence(comparison.confidence_level)}).",
+        "effect": "Effect size = mean difference ÷ standard deviation of the differences "
+        "(ddof = 1): with many queries a tiny difference can be significant, so read both.",
+        "reference": "The paired t-test and the Wilcoxon signed-rank test (two-sided) are shown "
+        "for reference and are not corrected.",
+    }
 
 
 # --------------------------------------------------------------------------- honest limits

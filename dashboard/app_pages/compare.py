@@ -4,7 +4,7 @@ import streamlit as st
 
 import metrics
 from dashboard import cache, charts, exports, frames, session, ui
-from metrics import CORRECTIONS, MEASURE_BY_KEY, SUMMARY_MEASURES
+from metrics import CORRECTIONS, MEASURE_BY_KEY, SUMMARY_MEASURES, vocabulary
 from metrics import format as fmt
 
 CHANGES_SHOWN = 5  # biggest gains and losses listed
@@ -60,9 +60,7 @@ middle.radio(
     key=session.CORRECTION,
     horizontal=True,
     persist_state="session",
-    help="Holm (default) controls the chance of any false alarm among the comparisons shown; "
-    "Benjamini-Hochberg the share of false alarms among those called significant; none "
-    "adjusts nothing.",
+    help="; ".join(vocabulary.CORRECTION_MEANING.values()) + ".",
 )
 right.number_input("Alpha", min_value=session.ALPHA_RANGE[0], max_value=session.ALPHA_RANGE[1],
                    step=0.01, format="%.3f", key=session.ALPHA, persist_state="session",
@@ -77,28 +75,9 @@ if compared.error:
     st.error(compared.error, icon=":material/error:")
     st.stop()
 comparison = compared.comparison
-n_candidates, n_metrics = len(comparison.candidates), len(comparison.metrics)
-correction = CORRECTIONS[comparison.correction]
-family = (f"**{comparison.n_comparisons} comparisons** ({n_candidates} candidate"
-          f"{'s' if n_candidates != 1 else ''} × {n_metrics} metric"
-          f"{'s' if n_metrics != 1 else ''})")
-corrected = (f"{family} corrected with **{correction}**" if comparison.correction != "none"
-             else f"{family}, **not corrected**: with many comparisons some look significant "
-             "by chance alone")
-st.markdown(
-    f"**Test:** the paired randomization (sign-flip) test on the mean difference, "
-    f"{comparison.n_permutations:,} sign flips with a fixed seed: the default, after Smucker, "
-    f"Allan and Carterette (2007). {corrected}; a difference is called unlikely to be noise "
-    f"when its adjusted p is below {comparison.alpha:g}."
-)
-st.caption(
-    f"Difference = candidate − baseline over the {len(comparison.query_ids):,} scored queries, "
-    f"with a paired percentile-bootstrap interval ({comparison.n_resamples:,} resamples, "
-    f"{fmt.confidence(comparison.confidence_level)}). Effect size = mean difference ÷ "
-    "standard deviation of the differences (ddof = 1): with many queries a tiny difference "
-    "can be significant, so read both. The paired t-test and the Wilcoxon signed-rank test "
-    "(two-sided) are shown for reference and are not corrected."
-)
+method = vocabulary.comparison_method(comparison)
+st.markdown(f"**Test:** {method['test']}")
+st.caption(" ".join(method[key] for key in ("interval", "effect", "reference")))
 
 for candidate in comparison.candidates:
     st.subheader(f"{candidate} against {comparison.baseline}")
@@ -125,7 +104,8 @@ for candidate in comparison.candidates:
             "p": st.column_config.TextColumn(
                 "p", help="Two-sided paired randomization test, before correction.", width=60),
             "p adjusted": st.column_config.TextColumn(
-                "p adjusted", help=f"{correction} over the {comparison.n_comparisons} "
+                "p adjusted", help=f"{CORRECTIONS[comparison.correction]} over the "
+                f"{comparison.n_comparisons} "
                 "comparisons shown.", width=80),
             "p t-test": st.column_config.TextColumn("p t-test", help="Paired t-test.",
                                                     width=65),

@@ -71,10 +71,9 @@ st.caption(f"Every judged relevant id of {query}, best grade first, retrieved or
            "running columns are the engine's figure at each rank.")
 
 st.subheader("Each run, rank by rank")
-st.caption("Status: relevant (grade at or above the level, first occurrence), repeat (keeps its "
-           "slot, scores nothing), not relevant (judged below the level), unjudged (no label: "
-           "scores as not relevant), no id (the list ended). Running DCG is the engine's DCG at "
-           "each rank."
+st.caption("Status: " + ", ".join(f"{status} ({meaning})"
+                                  for status, meaning in metrics.STATUS_MEANING.items())
+           + ". Running DCG is the engine's DCG at each rank."
            + (f" Ranks past K = {k} are shown for context; every figure is read at K."
               if depth > k else ""))
 columns = st.columns(min(len(evaluation.runs), 2), border=True)

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from dashboard import cache, charts, frames, ui
-from metrics import SUMMARY_MEASURES
+from metrics import SUMMARY_MEASURES, vocabulary
 
 view = ui.page(
     "K sweep",
@@ -25,8 +25,8 @@ chosen = left.multiselect(
 bands = right.toggle(
     "Interval bands",
     key="sweep.bands",
-    help="Shade each run's interval at every K (Wilson for Hit@K, bootstrap for the rest, at "
-    "the confidence level set in the sidebar).",
+    help="Shade each run's interval at every K: "
+    f"{vocabulary.interval_methods('K')}, at the confidence level set in the sidebar.",
 )
 if not chosen:
     st.info("Pick at least one metric.", icon=":material/info:")

@@ -144,6 +144,7 @@ def test_changing_k_changes_every_figure():
         ("settings.gain", "exponential", Conventions(gain="exponential")),
         ("settings.recall_denominator", "min", Conventions(recall_denominator="min")),
         ("settings.rr", "full", Conventions(rr="full")),
+        ("settings.empty_queries", "zero", Conventions(empty_queries="zero")),
     ],
 )
 def test_changing_a_convention_changes_the_figures(widget, value, conventions):
@@ -153,6 +154,20 @@ def test_changing_a_convention_changes_the_figures(widget, value, conventions):
     after = summary_cells(app)
     assert after != before
     assert after == engine_cells(load_sample(5, conventions))
+
+
+def test_every_sidebar_convention_is_in_the_url_under_its_declared_name():
+    from metrics import CONVENTIONS
+
+    for convention in CONVENTIONS:
+        if not convention.choices or not convention.in_sidebar:
+            continue
+        other = convention.values[1]
+        app = open_app(**{convention.url: other})
+        assert app.radio(key=f"settings.{convention.field}").value == other
+        assert app.query_params[convention.url] == other
+        labels = [c.label for c in convention.choices]
+        assert app.radio(key=f"settings.{convention.field}").options == labels
 
 
 def test_confidence_level_changes_only_the_intervals():

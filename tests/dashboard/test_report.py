@@ -142,7 +142,7 @@ def test_report_holds_the_engine_figures(sample, sample_html, sample_comparison)
     test = sample_comparison.test("reranked", "nDCG@5")
     assert "reranked against baseline" in text and sample_comparison.verdict(test) in text
     assert f"{test.difference:+.3f} [{test.low:+.3f}, {test.high:+.3f}]" in text
-    assert f"Holm correction over {sample_comparison.n_comparisons} comparisons" in text
+    assert f"Holm correction over the {sample_comparison.n_comparisons} comparisons" in text
     suggestion = sample.run("baseline").suggestion
     assert f"k = {suggestion.k} reaches mean recall {suggestion.recall:.3f}" in text
     assert sample.run("baseline").diagnosis[0].sentence in text
