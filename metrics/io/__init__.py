@@ -3,11 +3,15 @@
 A malformed file is rejected as a whole: `LoadError` (a `ValueError`) with the one-line
 message `FILE, line N: problem`. Valid lines that are not used are listed in the report.
 
-The modules, each with one job: `sources` (path or bytes, gzip, UTF-8, blank and comment
-lines), `detect` (format and column layout), `reader` (pyarrow's CSV reader), `trec` and
-`delimited` (the two kinds of table), `tables` (either, checked), `values` (numbers from
-text), `jsonl`, `codes` (integer codes, repeated pairs), `rows` (Qrels, Run), `report`, and
-`loaders` (load_qrels, load_run).
+Every source is read as a bounded stream (`streams`): at most `max_bytes` after gzip
+expansion (MAX_INPUT_BYTES by default), its first block checked for binary data before the
+rest is read; directories and devices are refused, FIFOs and pipes read until they end.
+
+The modules, each with one job: `streams` (bounded reading, gzip, the first block),
+`sources` (names, UTF-8, blank and comment lines), `detect` (format and column layout),
+`reader` (pyarrow's CSV reader), `trec` and `delimited` (the two kinds of table), `tables`
+(either, checked), `values` (numbers from text), `jsonl`, `codes` (integer codes, repeated
+pairs), `rows` (Qrels, Run), `report`, and `loaders` (load_qrels, load_run).
 """
 
 from metrics.io.codes import repeated_ids, repeated_pairs
@@ -20,12 +24,14 @@ from metrics.io.loaders import (
     load_qrels,
     load_run,
 )
+from metrics.io.reader import MAX_LINE_BYTES
 from metrics.io.report import LoadReport, ReportLine
 from metrics.io.rows import Qrels, Run
 from metrics.io.sources import UPLOAD_NAME
+from metrics.io.streams import MAX_INPUT_BYTES
 
 __all__ = [
-    "LoadError", "LoadReport", "Qrels", "QRELS_FORMATS", "ReportLine", "Run", "RUN_FORMATS",
-    "RUN_ORDERS", "SCORE_PRECISIONS", "UPLOAD_NAME", "load_qrels", "load_run", "repeated_ids",
-    "repeated_pairs",
+    "MAX_INPUT_BYTES", "MAX_LINE_BYTES", "LoadError", "LoadReport", "Qrels", "QRELS_FORMATS",
+    "ReportLine", "Run", "RUN_FORMATS", "RUN_ORDERS", "SCORE_PRECISIONS", "UPLOAD_NAME",
+    "load_qrels", "load_run", "repeated_ids", "repeated_pairs",
 ]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 import numpy as np
 import pyarrow as pa
 
@@ -19,11 +22,14 @@ def delimited_table(src: Source, layout: Layout) -> Table:
     try:
         table = read_csv(data, layout, layout.delimiter)
     except pa.ArrowInvalid as exc:
+        _refuse_quoted_line_breaks(src, data, source_lines, layout)
         row = _first_invalid_row(data, layout)
         if row is None:
             raise src.fail(None, " ".join(str(exc).split())) from None
         line = row.number if source_lines is None else int(source_lines[row.number - 1])
         raise layout.ragged(src, line, row.actual_columns) from None
+    if b'"' in src.raw and table.num_rows != _line_count(src, source_lines) - 1:
+        _refuse_quoted_line_breaks(src, data, source_lines, layout)  # a row ran over lines
     if source_lines is None:  # the header is line 1
         return Table(pick(table, layout), np.arange(2, table.num_rows + 2, dtype=np.int64))
     return Table(pick(table, layout), source_lines[1:])
@@ -42,3 +48,32 @@ def _first_invalid_row(data: bytes | pa.Buffer, layout: Layout) -> object | None
     except pa.ArrowInvalid:
         pass
     return found[0] if found and found[0].number is not None else None
+
+
+def _line_count(src: Source, source_lines: np.ndarray | None) -> int:
+    if source_lines is not None:
+        return len(source_lines)
+    return src.raw.count(b"\n") + (not src.raw.endswith(b"\n"))
+
+
+def _refuse_quoted_line_breaks(
+    src: Source, data: bytes | pa.Buffer, source_lines: np.ndarray | None, layout: Layout
+) -> None:
+    """A quoted cell holding a line break would shift every later line number: refused,
+    naming the line where it starts (found with Python's csv module, on the error path)."""
+    if b'"' not in src.raw:
+        return
+    rows = csv.reader(io.StringIO(bytes(data).decode(), newline=""), delimiter=layout.delimiter)
+    start = 1
+    try:
+        for _ in rows:
+            if rows.line_num > start:
+                break
+            start = rows.line_num + 1
+        else:
+            return
+    except csv.Error:  # a quote left open until the end of the file
+        pass
+    line = start if source_lines is None else int(source_lines[start - 1])
+    raise src.fail(line, "a quoted cell runs past the end of the line (line breaks in cells "
+                   "are not supported)")

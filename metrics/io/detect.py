@@ -90,7 +90,10 @@ def detect(src: Source, kind: str, fmt: str) -> str:
 
 def _header_fields(line: str) -> tuple[str, list[str]]:
     delimiter = "\t" if "\t" in line else ","
-    fields = next(csv.reader([line], delimiter=delimiter), [])
+    try:
+        fields = next(csv.reader([line], delimiter=delimiter), [])
+    except csv.Error:  # a field beyond the csv module's size limit: no header holds one
+        fields = []
     return delimiter, [f.strip().lower() for f in fields]
 
 
@@ -104,6 +107,7 @@ def layout_of(src: Source, kind: str, fmt: str) -> Layout:
     number, line = src.first_line
     delimiter, names = _header_fields(line)
     spec = _HEADERS[(kind, fmt)]
+    _refuse_repeats(src, number, names, spec)
     found = {c.role: next((n for n in c.names if n in names), None) for c in spec}
     missing = [c.describe() for c in spec if c.required and found[c.role] is None]
     if kind == "run" and not any(found.get(role) for role in _ORDER_ROLES):
@@ -116,3 +120,18 @@ def layout_of(src: Source, kind: str, fmt: str) -> Layout:
         )
     columns = {role: names.index(name) for role, name in found.items() if name is not None}
     return Layout(delimiter, len(names), columns, number, f"as in the header on line {number}")
+
+
+def _refuse_repeats(src: Source, number: int, names: list[str], spec: tuple[_Column, ...]) -> None:
+    """A header naming a column twice, or one role by two of its names, is ambiguous."""
+    repeated = next((name for i, name in enumerate(names) if name and name in names[:i]), None)
+    if repeated is not None:
+        raise src.fail(number, f"the header names the column {show(repeated)} twice")
+    for column in spec:
+        given = [name for name in column.names if name in names]
+        if len(given) > 1:
+            raise src.fail(
+                number,
+                f"the header names the {column.role} column twice: "
+                + " and ".join(map(show, given)),
+            )

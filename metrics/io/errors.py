@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Sequence
 
 
@@ -14,9 +15,16 @@ class LoadError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
+_NESTED = reprlib.Repr()  # a container's repr, a few levels deep (JSON may nest deeply)
+_NESTED.maxlevel = 3
+
+
 def show(value: object, limit: int = 40) -> str:
     """A value for a one-line message: repr, shortened."""
-    text = repr(value)
+    if isinstance(value, list | dict | tuple | set):
+        text = _NESTED.repr(value)
+    else:  # a long string is cut before its repr is made
+        text = repr(value[: limit + 1] if isinstance(value, str) else value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -4,10 +4,12 @@ qrels and `{"query_id": ..., "retrieved": [ids]}` for a run (one file may carry 
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
+import pyarrow as pa
 
 from metrics.io.errors import show
 from metrics.io.parsed import Rows
@@ -29,6 +31,9 @@ def _json_value(value: object) -> str:
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     return f"{_json_type(value)} {show(value)}"
+
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 class _DuplicateKey(ValueError):
@@ -54,6 +59,14 @@ def _json_records(src: Source, field_name: str, kind: str) -> list[tuple[int, st
             raise src.fail(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
         except _DuplicateKey as exc:
             raise src.fail(number, f"JSON object repeats the key {show(str(exc))}") from None
+        except RecursionError:
+            raise src.fail(number, "JSON nested too deeply") from None
+        except ValueError as exc:  # Python's limit on the digits of an integer
+            digits = sys.get_int_max_str_digits()
+            problem = f"number too long (over {digits:,} digits)"
+            if "digits" not in str(exc):
+                problem = f"not valid JSON ({exc})"
+            raise src.fail(number, problem) from None
         if not isinstance(record, dict):
             raise src.fail(number, f"expected a JSON object, got {_json_type(record)}")
         if "query_id" not in record:
@@ -106,6 +119,7 @@ def _json_rows(src: Source, field_name: str, kind: str, items_of: Callable) -> R
     """One row per item of each record's list; `items_of(number, value)` checks the list."""
     records = [(n, q, items_of(n, value)) for n, q, value in _json_records(src, field_name, kind)]
     kept, dropped = _first_records(src, records, field_name)
+    _utf8(src, [q for _, q, _ in kept], [n for n, _, _ in kept])
     items = [item for _, _, record_items in kept for item in record_items]
     sizes = [len(record_items) for _, _, record_items in kept]
     return Rows(
@@ -133,7 +147,7 @@ def jsonl_qrels(src: Source) -> Rows:
 
     rows = _json_rows(src, "relevant", "qrels", relevant)  # rows.doc holds (doc, grade) pairs
     rows.grade = np.array([grade for _, grade in rows.doc], dtype=np.int64)
-    rows.doc = [doc for doc, _ in rows.doc]
+    rows.doc = _utf8(src, [doc for doc, _ in rows.doc], rows.line)
     rows.notes = notes
     return rows
 
@@ -148,6 +162,8 @@ def _json_relevant(src: Source, number: int, value: object) -> list[tuple[str, i
                 raise src.fail(
                     number, f"grade of {show(doc)} must be an integer, got {_json_value(grade)}"
                 )
+            if not _INT64_MIN <= grade <= _INT64_MAX:
+                raise src.fail(number, f"grade {show(grade)} of {show(doc)} is too large")
             _json_id(src, number, doc, "'relevant'")
         return list(value.items())
     raise src.fail(
@@ -163,6 +179,7 @@ def jsonl_run(src: Source) -> Rows:
         return _json_ids(src, number, value, "'retrieved'")
 
     rows = _json_rows(src, "retrieved", "a run", retrieved)
+    rows.doc = _utf8(src, rows.doc, rows.line)
     listed = set(rows.query.tolist())
     rows.notes = [
         f"line {number}: query {query!r} retrieved nothing"
@@ -170,3 +187,23 @@ def jsonl_run(src: Source) -> Rows:
         if query not in listed
     ]
     return rows
+
+
+def _utf8(src: Source, ids: list[str], lines: np.ndarray | list[int]) -> pa.Array:
+    """The ids as arrow strings. A JSON escape of half a surrogate pair ("\\ud800") gives
+    a string that is not Unicode text: named with its line."""
+    try:
+        return pa.array(ids, pa.string())
+    except UnicodeEncodeError:
+        bad = next(i for i, value in enumerate(ids) if not _encodes(value))
+        raise src.fail(
+            int(lines[bad]), f"id {show(ids[bad])} is not valid UTF-8 (a lone surrogate escape)"
+        ) from None
+
+
+def _encodes(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pyarrow as pa
@@ -11,13 +13,14 @@ import pyarrow.compute as pc
 from metrics.arrow import from_numbers, index_in, numbers, strings
 from metrics.io.codes import encode, encode_blocks, repeated_pairs
 from metrics.io.detect import detect, layout_of
-from metrics.io.errors import check_choice, show
+from metrics.io.errors import LoadError, check_choice, show
 from metrics.io.jsonl import jsonl_qrels, jsonl_run
 from metrics.io.parsed import Rows
 from metrics.io.reader import Table
 from metrics.io.report import LoadReport, ReportLine
 from metrics.io.rows import Qrels, Run
-from metrics.io.sources import Source, open_source
+from metrics.io.sources import Source, open_source, source_name
+from metrics.io.streams import MAX_INPUT_BYTES, MAX_INPUT_FLAG, check_max_bytes
 from metrics.io.tables import read_table
 from metrics.io.values import to_float, to_int
 
@@ -49,27 +52,45 @@ def _report(src: Source, kind: str, fmt: str, rows: Rows, repeats: list) -> Load
 
 def load_qrels(
     source: str | os.PathLike | bytes, *, file_name: str | None = None, format: str = "auto",
+    max_bytes: int = MAX_INPUT_BYTES,
 ) -> tuple[Qrels, LoadReport]:
     """Read relevance judgments: TREC (`qid iter docid grade`, or `qid docid grade` when the
     first data line has three columns), BEIR TSV (`query-id corpus-id score`), CSV/TSV with a
     `query_id,doc_id,grade` header, or JSONL (`{"query_id": ..., "relevant": [ids] |
-    {id: grade}}`, a list meaning grade 1). `source` is a path or the raw bytes of an upload
-    named `file_name`; gzip is read by extension or
-    content. In TREC files a line whose first non-blank character is '#' is a comment, skipped
-    and counted, as trec_eval 10.0 does.
+    {id: grade}}`, a list meaning grade 1). `source` is a path (`-` for standard input; a FIFO
+    or a pipe is read as a stream) or the raw bytes of an upload named `file_name`; gzip is
+    read by extension or content. In TREC files a line whose first non-blank character is
+    '#' is a comment, skipped and counted, as trec_eval 10.0 does.
 
     An identical duplicate line is dropped and reported; one (query, doc) pair with two
     grades is an error, as is a grade that is not an integer ('2.0' included).
+    `max_bytes` bounds the input after decompression: a larger one is refused as soon as it
+    passes the bound (see `metrics.io.streams`).
     """
     check_choice("format", format, ("auto", *QRELS_FORMATS))
-    src = open_source(source, file_name)
-    fmt = detect(src, "qrels", format)
-    if fmt == "jsonl":
-        rows = jsonl_qrels(src)
-    else:
-        table, rows = _table_rows(src, "qrels", fmt)
-        rows.grade = to_int(src, table.columns["grade"], table.lines, "grade")
-    return _finish_qrels(src, fmt, rows)
+    check_max_bytes(max_bytes)
+    with _within_memory(source, file_name):
+        src = open_source(source, file_name, max_bytes)
+        fmt = detect(src, "qrels", format)
+        if fmt == "jsonl":
+            rows = jsonl_qrels(src)
+        else:
+            table, rows = _table_rows(src, "qrels", fmt)
+            rows.grade = to_int(src, table.columns["grade"], table.lines, "grade")
+        return _finish_qrels(src, fmt, rows)
+
+
+@contextmanager
+def _within_memory(source: str | os.PathLike | bytes, file_name: str | None) -> Iterator[None]:
+    """A MemoryError while reading or parsing becomes a one-line LoadError."""
+    try:
+        yield
+    except MemoryError:
+        raise LoadError(
+            source_name(source, file_name), None,
+            f"too large to load in memory (a lower max_bytes, {MAX_INPUT_FLAG}, refuses it "
+            "before reading it all)",
+        ) from None
 
 
 def _table_rows(src: Source, kind: str, fmt: str) -> tuple[Table, Rows]:
@@ -123,7 +144,7 @@ def _finish_qrels(src: Source, fmt: str, rows: Rows) -> tuple[Qrels, LoadReport]
 def load_run(
     source: str | os.PathLike | bytes, *, file_name: str | None = None, format: str = "auto",
     order: str = "score", score_precision: str = "double", run_name: str | None = None,
-    labels: Qrels | None = None,
+    labels: Qrels | None = None, max_bytes: int = MAX_INPUT_BYTES,
 ) -> tuple[Run, LoadReport]:
     """Read a run: TREC (`qid Q0 docid rank score tag`), CSV/TSV with a
     `query_id,doc_id,rank[,score]` header, or JSONL (`{"query_id": ..., "retrieved": [ids]}`).
@@ -143,19 +164,24 @@ def load_run(
     `baseline`).
     Given `labels`, its ids are matched to the labels' doc ids while loading (see
     `Run.labelled_by`), so that aligning the run to those labels does no string work.
+    `source`, `file_name` and `max_bytes` are read as `load_qrels` reads them. A rank column
+    that orders a run may not hold a negative rank; a rank given twice in one query is noted,
+    its rows kept in line order.
     """
     check_choice("format", format, ("auto", *RUN_FORMATS))
     check_choice("order", order, RUN_ORDERS)
     check_choice("score_precision", score_precision, SCORE_PRECISIONS)
-    src = open_source(source, file_name)
-    fmt = detect(src, "run", format)
-    if fmt == "jsonl":
-        rows = jsonl_run(src)
-    else:
-        table, rows = _table_rows(src, "run", fmt)
-        rows.sort_keys = _run_sort_keys(src, fmt, order, score_precision, table)
-    run, report = _finish_run(src, fmt, rows, run_name or _run_name(src.name))
-    return (run if labels is None else run.labelled_by(labels)), report
+    check_max_bytes(max_bytes)
+    with _within_memory(source, file_name):
+        src = open_source(source, file_name, max_bytes)
+        fmt = detect(src, "run", format)
+        if fmt == "jsonl":
+            rows = jsonl_run(src)
+        else:
+            table, rows = _table_rows(src, "run", fmt)
+            rows.sort_keys = _run_sort_keys(src, fmt, order, score_precision, table)
+        run, report = _finish_run(src, fmt, rows, run_name or _run_name(src.name))
+        return (run if labels is None else run.labelled_by(labels)), report
 
 
 def _run_sort_keys(
@@ -165,7 +191,12 @@ def _run_sort_keys(
     columns, lines = table.columns, table.lines
     score = to_float(src, columns["score"], lines, "score") if "score" in columns else None
     if "rank" in columns and (fmt == "csv" or order == "rank"):
-        return [("rank", to_int(src, columns["rank"], lines, "rank"), "ascending")]
+        rank = to_int(src, columns["rank"], lines, "rank")
+        negative = np.flatnonzero(rank < 0)
+        if len(negative):
+            row = negative[0]
+            raise src.fail(int(lines[row]), f"rank must not be negative, got {rank[row]}")
+        return [("rank", rank, "ascending")]
     if precision == "float32":
         with np.errstate(over="ignore"):  # beyond float32 a score ties at infinity (trec_eval 9)
             score = score.astype(np.float32)
@@ -188,7 +219,28 @@ def _finish_run(src: Source, fmt: str, rows: Rows, name: str) -> tuple[Run, Load
         doc_ids=doc.cast(pa.string()) if in_order else doc.take(from_numbers(order)),
         line=rows.line[order],
     )
+    rows.notes += _tied_ranks(rows, query_codes, query_names, order)
     return run, _report(src, "run", fmt, rows, _run_repeats(run))
+
+
+def _tied_ranks(
+    rows: Rows, query_codes: np.ndarray, query_names: pa.Array, order: np.ndarray
+) -> list[str]:
+    """A note when a query gives one rank twice: such rows are ordered by their lines."""
+    key, rank, _ = rows.sort_keys[0] if rows.sort_keys else (None, None, None)
+    if key != "rank":
+        return []
+    query, rank, line = query_codes[order], rank[order], rows.line[order]
+    tied = np.flatnonzero((query[1:] == query[:-1]) & (rank[1:] == rank[:-1]))
+    if not len(tied):
+        return []
+    first = int(tied[0])
+    more = {1: ""}.get(len(tied), f"; {len(tied) - 1} more lines repeat a rank")
+    return [
+        f"line {line[first + 1]}: query {show(query_names[query[first]].as_py())} gives rank "
+        f"{rank[first]} again (first on line {line[first]}); rows of equal rank keep their "
+        f"line order{more}"
+    ]
 
 
 def _arrow(values: np.ndarray | pa.Array) -> pa.Array:

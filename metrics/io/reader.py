@@ -14,6 +14,13 @@ from metrics.arrow import from_numbers, numbers
 from metrics.io.detect import Layout
 from metrics.io.sources import COMMENT
 
+MAX_LINE_BYTES = 16 << 20  # the longest line a TREC or CSV/TSV file may hold
+_BLOCK = 1 << 20  # pyarrow's block size (its default); a longer line is read again
+
+
+class LineTooLong(Exception):
+    """A line longer than MAX_LINE_BYTES; `read_table` names the file and the line."""
+
 
 @dataclass(frozen=True, eq=False)
 class Table:
@@ -27,14 +34,12 @@ class Table:
 
 def read_lines(data: bytes | pa.Buffer) -> pa.Array:
     """One string per physical line (empty lines kept, so row i is line i + 1)."""
-    table = pacsv.read_csv(
-        pa.BufferReader(data),
-        read_options=pacsv.ReadOptions(column_names=["line"]),
+    table = _read(
+        data,
+        {"column_names": ["line"]},
         # \x01 never occurs (refused as binary), so each line is one field
-        parse_options=pacsv.ParseOptions(
-            delimiter="\x01", quote_char=False, ignore_empty_lines=False
-        ),
-        convert_options=pacsv.ConvertOptions(column_types={"line": pa.string()}),
+        pacsv.ParseOptions(delimiter="\x01", quote_char=False, ignore_empty_lines=False),
+        pacsv.ConvertOptions(column_types={"line": pa.string()}),
     )
     return table.column("line").combine_chunks()
 
@@ -64,19 +69,48 @@ def kept_lines(raw: bytes, *, comments: bool) -> tuple[pa.Buffer, np.ndarray, in
 def read_csv(data: bytes | pa.Buffer, layout: Layout, delimiter: str, **parse) -> pa.Table:
     names = [f"c{i}" for i in range(layout.ncols)]
     wanted = [names[i] for i in layout.columns.values()]
-    return pacsv.read_csv(
-        pa.BufferReader(data),
-        read_options=pacsv.ReadOptions(
-            column_names=names, skip_rows=1 if layout.header_line else 0,
-            use_threads="invalid_row_handler" not in parse,  # row numbers need one thread
-        ),
-        parse_options=pacsv.ParseOptions(
+    return _read(
+        data,
+        {
+            "column_names": names, "skip_rows": 1 if layout.header_line else 0,
+            "use_threads": "invalid_row_handler" not in parse,  # row numbers need one thread
+        },
+        pacsv.ParseOptions(
             delimiter=delimiter, quote_char='"' if layout.delimiter else False, **parse
         ),
-        convert_options=pacsv.ConvertOptions(
+        pacsv.ConvertOptions(
             column_types=dict.fromkeys(wanted, pa.string()), include_columns=wanted
         ),
     )
+
+
+def _read(
+    data: bytes | pa.Buffer, read: dict, parse: pacsv.ParseOptions,
+    convert: pacsv.ConvertOptions,
+) -> pa.Table:
+    """pyarrow's read_csv. A line longer than its block fails there ("straddling object");
+    it is read again in blocks that hold the longest line, up to MAX_LINE_BYTES."""
+    block = _BLOCK
+    while True:
+        try:
+            return pacsv.read_csv(
+                pa.BufferReader(data), read_options=pacsv.ReadOptions(block_size=block, **read),
+                parse_options=parse, convert_options=convert,
+            )
+        except pa.ArrowInvalid as exc:
+            if "straddl" not in str(exc) or block > _BLOCK:
+                raise
+        longest = int(line_lengths(data).max())
+        if longest > MAX_LINE_BYTES:
+            raise LineTooLong(longest) from None
+        block = 1 << (longest + 1).bit_length()  # a line fits a block, whatever its offset
+
+
+def line_lengths(data: bytes | pa.Buffer) -> np.ndarray:
+    """The length in bytes of each line, its newline left out."""
+    ends = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n"))
+    ends = np.r_[ends, len(data)] if not len(ends) or ends[-1] != len(data) - 1 else ends
+    return np.diff(np.r_[-1, ends]) - 1
 
 
 def pick(table: pa.Table, layout: Layout) -> dict[str, pa.Array]:

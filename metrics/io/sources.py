@@ -1,4 +1,4 @@
-"""Sources: a path or the bytes of an upload, gunzipped, decoded as UTF-8, lines numbered.
+"""Sources: a path or the bytes of an upload, read bounded (`streams`), decoded, lines numbered.
 
 A comment line (its first non-blank character is '#') is skipped by the TREC readers, as
 trec_eval 10.0 skips it; finding where the data starts and whether a file holds comment
@@ -7,21 +7,17 @@ lines is the source's job, so that detection and every reader agree.
 
 from __future__ import annotations
 
-import codecs
-import gzip
 import os
 import re
-import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
 from metrics.io.errors import LoadError
+from metrics.io.streams import MAX_INPUT_BYTES, STDIN, STDIN_NAME, decode, normalize, read_bounded
 
 UPLOAD_NAME = "<upload>"
 
-# Control bytes no text file holds; \x01 also serves the line reader as its no-delimiter.
-_BINARY_BYTES = (b"\x00", b"\x01")
 _BLANK = " \t\r\f\v"  # ASCII whitespace other than the newline: what a blank line may hold
 SPLIT_WS = re.compile(r"[ \t\r\f\v]+")
 _NON_BLANK = re.compile(r"[^ \t\r\f\v\n]")
@@ -85,45 +81,29 @@ class Source:
                 yield number, line
 
 
-def open_source(source: str | os.PathLike | bytes, name: str | None) -> Source:
+def source_name(source: str | os.PathLike | bytes, name: str | None) -> str:
+    """The name messages give a source: `name`, else the path's file name."""
+    if name:
+        return name
     if isinstance(source, bytes | bytearray | memoryview):
-        name = name or UPLOAD_NAME
-        raw = bytes(source)
-    else:
-        path = os.fspath(source)
-        name = name or os.path.basename(path) or path
-        raw = _read_path(path, name)
-    raw = _gunzip(raw, name)
-    if raw.startswith(codecs.BOM_UTF8):
-        raw = raw[len(codecs.BOM_UTF8) :]
-    if b"\r" in raw:  # universal newlines: CRLF and a lone CR each end one line
-        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    raw = _trim_trailing_blank_lines(raw)
-    text = _decode(raw, name)
+        return UPLOAD_NAME
+    path = os.fspath(source)
+    return STDIN_NAME if path == STDIN else os.path.basename(path) or path
+
+
+def open_source(
+    source: str | os.PathLike | bytes, name: str | None, max_bytes: int = MAX_INPUT_BYTES
+) -> Source:
+    """A path (`-` for standard input) or the bytes of an upload, read as a bounded stream
+    (see `streams`), gunzipped, decoded as UTF-8."""
+    name = source_name(source, name)
+    if not isinstance(source, bytes | bytearray | memoryview):
+        source = os.fspath(source)
+    raw = _trim_trailing_blank_lines(normalize(read_bounded(source, name, max_bytes)))
+    text = decode(raw, name)
     if not _NON_BLANK.search(text):
         raise LoadError(name, None, "empty file (no data lines)")
     return Source(name, raw, text)
-
-
-def _read_path(path: str, name: str) -> bytes:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        raise LoadError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise LoadError(path, None, "is a directory, not a file") from None
-    except OSError as exc:
-        raise LoadError(name, None, f"cannot read the file ({exc.strerror})") from None
-
-
-def _gunzip(raw: bytes, name: str) -> bytes:
-    if not (name.lower().endswith(".gz") or raw.startswith(b"\x1f\x8b")):
-        return raw
-    try:
-        return gzip.decompress(raw)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise LoadError(name, None, f"corrupt gzip data ({exc})") from None
 
 
 def _trim_trailing_blank_lines(raw: bytes) -> bytes:
@@ -133,22 +113,3 @@ def _trim_trailing_blank_lines(raw: bytes) -> bytes:
         end -= 1
     cut = raw.find(b"\n", end) + 1  # keep the newline that ends the last line
     return raw if cut in (0, len(raw)) else raw[:cut]
-
-
-def _decode(raw: bytes, name: str) -> str:
-    offsets = [offset for offset in map(raw.find, _BINARY_BYTES) if offset >= 0]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        offsets.append(exc.start)
-    if offsets:  # name the first bad byte, whichever check found it
-        offset = min(offsets)
-        line, column = _position(raw, offset)
-        raise LoadError(
-            name, line, f"binary or non-UTF-8 data (byte 0x{raw[offset]:02x} at column {column})"
-        )
-    return text
-
-
-def _position(raw: bytes, offset: int) -> tuple[int, int]:
-    return raw.count(b"\n", 0, offset) + 1, offset - (raw.rfind(b"\n", 0, offset) + 1) + 1

@@ -11,17 +11,27 @@ import pyarrow.compute as pc
 from metrics.arrow import numbers
 from metrics.io.delimited import delimited_table
 from metrics.io.detect import Layout
-from metrics.io.reader import Table
+from metrics.io.reader import MAX_LINE_BYTES, LineTooLong, Table, line_lengths
 from metrics.io.sources import Source
+from metrics.io.streams import describe_bytes
 from metrics.io.trec import whitespace_table
 
 
 def read_table(src: Source, layout: Layout) -> Table:
     """Columns by role (strings) and the source line of each row."""
-    if layout.delimiter is None:
-        table = whitespace_table(src, layout)
-    else:
-        table = delimited_table(src, layout)
+    try:
+        if layout.delimiter is None:
+            table = whitespace_table(src, layout)
+        else:
+            table = delimited_table(src, layout)
+    except LineTooLong:
+        lengths = line_lengths(src.raw)
+        line = int(np.argmax(lengths > MAX_LINE_BYTES))
+        raise src.fail(
+            line + 1,
+            f"line of {lengths[line]:,} bytes, over the {describe_bytes(MAX_LINE_BYTES)} "
+            "limit for one line",
+        ) from None
     return replace(table, columns=_clean_columns(src, layout, table.columns, table.lines))
 
 
