@@ -73,13 +73,18 @@ def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: i
     best = float(recall_curve[longest - 1])
     reaching = np.flatnonzero(recall_curve[:longest] >= PLATEAU_SHARE * best - 1e-12)
     suggested = int(reaching[0]) + 1 if len(reaching) else longest
-    current = min(k, scores.width)
+    if k <= scores.width:
+        current_recall, current_precision = recall_curve[k - 1], precision_curve[k - 1]
+    else:  # past the stored columns: the closed form
+        current_recall = _mean(scores.hits[scored, k - 1] / relevant[:, 0])
+        current_precision = _mean(scores.values["P"][scored, k - 1])
+    current_recall, current_precision = float(current_recall), float(current_precision)
     readings = _readings(
         best=best,
         suggested=suggested,
         current_k=k,
-        recall_at_k=float(recall_curve[current - 1]),
-        precision_at_k=float(precision_curve[current - 1]),
+        recall_at_k=current_recall,
+        precision_at_k=current_precision,
         ceiling_at_k=precision_ceiling(n_relevant, k),
     )
     return Suggestion(
@@ -90,8 +95,8 @@ def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: i
         precision=float(precision_curve[suggested - 1]),
         noise_chunks=float(noise_curve[suggested - 1]),
         current_k=k,
-        current_recall=float(recall_curve[current - 1]),
-        current_precision=float(precision_curve[current - 1]),
+        current_recall=current_recall,
+        current_precision=current_precision,
         readings=readings,
         rule=f"smallest k whose mean Recall@k (over every relevant id) reaches "
         f"{PLATEAU_SHARE:.0%} of the recall at the longest list ({longest})",

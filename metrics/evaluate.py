@@ -6,7 +6,6 @@ every run, so intervals are reproducible to the last digit and comparable across
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -32,11 +31,13 @@ from metrics.intervals import (
     wilson,
 )
 from metrics.io import LoadReport, Qrels, ReportLine, Run
-from metrics.measures import MEASURES, SUMMARY_MEASURES, Scores, compute
+from metrics.measures import MAX_K, MEASURES, SUMMARY_MEASURES, Scores, compute
 from metrics.ranking import AlignedRun, QuerySet, align, prepare_query_set
 
 if TYPE_CHECKING:
     import pandas as pd
+
+MAX_SWEEP = 10_000  # the most cutoffs one sweep covers (the command line's --sweep ceiling)
 
 
 def _pandas() -> ModuleType:
@@ -144,12 +145,11 @@ class Evaluation:
     def sweep_means(self, name: str) -> dict[str, np.ndarray]:
         """Mean over scored queries of each summary measure at every K of the sweep."""
         lo, hi = self.sweep_range
-        values = self.run(name).scores.values
+        scores = self.run(name).scores
         means = {"k": np.arange(lo, hi + 1)}
         for m in SUMMARY_MEASURES:
-            curve = values[m.key][self.scored]
-            curve = curve.mean(axis=0) if len(curve) else np.zeros(curve.shape[1])
-            means[m.summary_key] = curve[lo - 1 : hi]
+            curve = scores.curve(m.key, lo, hi)[self.scored]
+            means[m.summary_key] = curve.mean(axis=0) if len(curve) else np.zeros(hi - lo + 1)
         return means
 
     def sweep_intervals(self) -> list[tuple[str, int, str, float, float]]:
@@ -164,7 +164,7 @@ class Evaluation:
         lo, hi = self.sweep_range
         n = int(self.scored.sum())
         pairs = [(run, m) for run in self.runs for m in SUMMARY_MEASURES]
-        curves = {(run.name, m.key): run.scores.values[m.key][self.scored, lo - 1 : hi]
+        curves = {(run.name, m.key): run.scores.curve(m.key, lo, hi)[self.scored]
                   for run, m in pairs}
         boot = [curves[run.name, m.key] for run, m in pairs if m.interval == "bootstrap"]
         intervals = iter(bootstrap(
@@ -228,8 +228,11 @@ def evaluate(
     reports: dict[str, LoadReport] | None = None,
     qrels_report: LoadReport | None = None,
 ) -> Evaluation:
-    """Score every run at every K up to max(k, sweep end, longest list); summarise at k.
+    """Score every run at every K up to MAX_K; summarise at k (1..MAX_K).
 
+    Memory follows the data, not K: the arrays stop one column past the longest list, and
+    every K beyond is closed form (metrics.measures).
+    `sweep` (FROM:TO, at most MAX_SWEEP cutoffs, TO <= MAX_K) defaults to 1..longest list.
     `reports` (run name -> its LoadReport) get the lines the alignment ignores added to them.
     """
     conventions = conventions or Conventions()
@@ -250,8 +253,8 @@ def evaluate_prepared(
 ) -> Evaluation:
     """evaluate() on runs already aligned by prepare() at the same relevance level."""
     conventions = conventions or Conventions()
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
-        raise ValueError(f"k must be a positive integer, got {k!r}")
+    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 1 <= k <= MAX_K:
+        raise ValueError(f"k must be an integer from 1 to {MAX_K:,} (MAX_K), got {k!r}")
     query_set = prepared.query_set
     if query_set.relevance_level != conventions.relevance_level:
         raise ValueError(
@@ -260,8 +263,9 @@ def evaluate_prepared(
         )
     longest = prepared.longest
     sweep = _check_sweep(sweep, longest=max(longest, 1))
-    width = max(k, sweep[1], longest, 1)
-    aligned = [_pad(a, width) for a in prepared.aligned]
+    # one column past the longest list: every K beyond is closed form (metrics.measures)
+    width = longest + 1
+    aligned = [a.padded(width) for a in prepared.aligned]
 
     scored = scored_queries(query_set, conventions)
     rng = np.random.default_rng(conventions.seed)
@@ -285,29 +289,20 @@ def scored_queries(query_set: QuerySet, conventions: Conventions) -> np.ndarray:
 def _check_sweep(sweep: tuple[int, int] | None, *, longest: int) -> tuple[int, int]:
     if sweep is None:
         return (1, longest)
-    lo, hi = sweep
-    if lo < 1 or hi < lo:
-        raise ValueError(f"sweep must be FROM:TO with 1 <= FROM <= TO, got {lo}:{hi}")
-    return (int(lo), int(hi))
+    check_sweep(*sweep)
+    return (int(sweep[0]), int(sweep[1]))
 
 
-def _pad(aligned: AlignedRun, width: int) -> AlignedRun:
-    extra = width - aligned.width
-    if extra <= 0:
-        return aligned
-
-    def pad(array, value=0):
-        return np.pad(array, ((0, 0), (0, extra)), constant_values=value)
-
-    return dataclasses.replace(
-        aligned,
-        grade=pad(aligned.grade),
-        relevant=pad(aligned.relevant),
-        judged=pad(aligned.judged),
-        repeat=pad(aligned.repeat),
-        returned=pad(aligned.returned),
-        row=pad(aligned.row, -1),
-    )
+def check_sweep(lo: int, hi: int) -> None:
+    """A sweep FROM:TO: 1 <= FROM <= TO <= MAX_K, at most MAX_SWEEP cutoffs."""
+    if not 1 <= lo <= hi <= MAX_K:
+        raise ValueError(
+            f"sweep must be FROM:TO with 1 <= FROM <= TO <= {MAX_K:,} (MAX_K), got {lo}:{hi}"
+        )
+    if hi - lo + 1 > MAX_SWEEP:
+        raise ValueError(
+            f"sweep {lo}:{hi} covers {hi - lo + 1:,} cutoffs; at most {MAX_SWEEP:,} (MAX_SWEEP)"
+        )
 
 
 def _evaluate_run(

@@ -154,9 +154,7 @@ def ideal_table(evaluation: Evaluation, query_id: str) -> pd.DataFrame:
     n = len(pairs)
     grade = np.array([g for _, g in pairs], dtype=np.int64)
     gain, discount, ratio = _dcg_parts(grade, evaluation.conventions.gain)
-    idcg = np.full(n, np.nan)
-    width = min(n, evaluation.runs[0].scores.width)
-    idcg[:width] = evaluation.runs[0].scores.values["IDCG"][q, :width]
+    idcg = evaluation.runs[0].scores.values["IDCG"][q, :n]  # read past the lists too
     frame = pd.DataFrame(
         {
             "rank": np.arange(1, n + 1),

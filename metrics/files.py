@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from metrics.conventions import Conventions
 from metrics.evaluate import Evaluation, evaluate
-from metrics.io import LoadReport, Qrels, ReportLine, Run, load_qrels, load_run
+from metrics.io import MAX_INPUT_BYTES, LoadReport, Qrels, ReportLine, Run, load_qrels, load_run
 
 Source = str | os.PathLike | bytes
 
@@ -28,14 +28,17 @@ class RunSource:
 
 
 def read_qrels(
-    source: Source, *, file_name: str | None = None, format: str = "auto"
+    source: Source, *, file_name: str | None = None, format: str = "auto",
+    max_bytes: int = MAX_INPUT_BYTES,
 ) -> tuple[Qrels, LoadReport]:
-    return load_qrels(source, file_name=file_name, format=format)
+    return load_qrels(source, file_name=file_name, format=format, max_bytes=max_bytes)
 
 
-def read_run(spec: RunSource, conventions: Conventions) -> tuple[Run, LoadReport]:
+def read_run(
+    spec: RunSource, conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES
+) -> tuple[Run, LoadReport]:
     """One run file, ordered as the conventions say (rank column or score, and the precision
-    scores are compared at)."""
+    scores are compared at), refused beyond `max_bytes` of (expanded) input."""
     return load_run(
         spec.source,
         file_name=spec.file_name,
@@ -43,6 +46,7 @@ def read_run(spec: RunSource, conventions: Conventions) -> tuple[Run, LoadReport
         order=conventions.order,
         score_precision=conventions.score_precision,
         run_name=spec.name,
+        max_bytes=max_bytes,
     )
 
 
@@ -68,10 +72,10 @@ def distinct_names(names: Sequence[str]) -> list[str]:
 
 
 def load_runs(
-    runs: Sequence[RunSource], conventions: Conventions
+    runs: Sequence[RunSource], conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES
 ) -> tuple[list[Run], dict[str, LoadReport]]:
     """Every run, named distinctly (a renamed run's load report says why)."""
-    loaded = [read_run(spec, conventions) for spec in runs]
+    loaded = [read_run(spec, conventions, max_bytes=max_bytes) for spec in runs]
     names = distinct_names([run.name for run, _ in loaded])
     runs_out, reports = [], {}
     for (run, report), name in zip(loaded, names, strict=True):
@@ -93,6 +97,7 @@ def evaluate_files(
     qrels_name: str | None = None,
     qrels_format: str = "auto",
     sweep: tuple[int, int] | None = None,
+    max_bytes: int = MAX_INPUT_BYTES,
 ) -> Evaluation:
     """Load and score. Without qrels, the labels come from the first run's JSONL file, whose
     records carry both `retrieved` and `relevant`."""
@@ -104,9 +109,10 @@ def evaluate_files(
     # The labels load in a second thread while the runs load: arrow and numpy release the
     # GIL for most of the work. A bad qrels file is still the error reported first.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(read_qrels, qrels, file_name=qrels_name, format=qrels_format)
+        pending = pool.submit(read_qrels, qrels, file_name=qrels_name, format=qrels_format,
+                              max_bytes=max_bytes)
         try:
-            loaded, reports = load_runs(runs, conventions)
+            loaded, reports = load_runs(runs, conventions, max_bytes=max_bytes)
         finally:
             labels, qrels_report = pending.result()
     return evaluate(

@@ -1,12 +1,16 @@
-"""Aligned arrays -> every metric at every K = 1..width in one vectorized pass.
+"""Aligned arrays -> every metric at every K = 1..MAX_K in one vectorized pass.
 
-`cumsum` along ranks gives every cutoff at once; there is no Python loop over queries or K.
-What each measure means is declared in metrics.vocabulary; this module only computes it, and
-keeps the denominators it divided by so that an explanation can state them.
+`cumsum` along ranks gives every cutoff up to the aligned width at once; there is no Python
+loop over queries or K. Past the width every list has ended, so each figure is closed form
+in K (a `Tail`: hits / K, hits / min(R, K), 2 hits / (D + K), IDCG at min(K, positive
+grades), ...) and any K up to MAX_K is read without materialising columns up to K
+(`Curves`). What each measure means is declared in metrics.vocabulary; this module only
+computes it, and keeps the denominators it divided by so that an explanation can state them.
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,33 +19,159 @@ from metrics.conventions import Conventions
 from metrics.ranking import AlignedRun, QuerySet
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES, SUMMARY_MEASURES, Measure
 
-__all__ = ["MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Measure", "Scores", "compute",
-           "gains"]
+__all__ = ["MAX_K", "MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Curves", "Measure",
+           "Scores", "Tail", "compute", "gains", "ideal_dcg"]
+
+MAX_K = 1_000_000  # the largest K any figure is read at (the command line's --k ceiling)
 
 
+@dataclass(frozen=True, eq=False)
+class Tail:
+    """A figure past the stored columns, where every list has ended: numerator / den(K),
+    0 where den(K) is 0, or den(K) itself without a numerator. den(K) is K, D(K) or
+    D(K) + K (D = R, or min(R, K) when `clipped`), or IDCG(K) read from `ideal`."""
+
+    denominator: str  # "K", "D", "D+K" or "IDCG"
+    numerator: np.ndarray | None = None  # (n,) what the lists left: hits, 2 hits, DCG, ...
+    relevant: np.ndarray | None = None  # (n,) R
+    clipped: bool = False
+    ideal: np.ndarray | None = None  # (n, P) IDCG at K = 1..P, flat past each query's grades
+
+    def __call__(self, k: np.ndarray) -> np.ndarray:
+        """(n, len(k)) values at the cutoffs k (floats, each past the stored columns)."""
+        if self.denominator == "IDCG":
+            den = self.ideal[:, np.minimum(k, self.ideal.shape[1]).astype(np.int64) - 1]
+        elif self.denominator == "K":
+            den = k[None, :]
+        else:
+            relevant = self.relevant[:, None]
+            d = np.minimum(relevant, k) if self.clipped else relevant
+            den = d + k if self.denominator == "D+K" else d
+        if self.numerator is None:
+            return den
+        return _ratio(self.numerator[:, None], den)
+
+
+class Curves(np.ndarray):
+    """Per-query values at K = 1..width, an (n, width) array, readable at any K up to MAX_K.
+
+    The stored columns reach past every list; beyond them a figure is its `Tail` of K, or
+    its last column when it has none. Indexing [rows, K - 1] (an integer, a slice or an
+    integer array of columns) answers past the width from that form; any other use
+    (arithmetic, reductions, a row mask alone) sees the stored array, and what it returns
+    is a plain ndarray.
+    """
+
+    _extends = False  # only the arrays compute() built answer past their width
+    _tail: Tail | None = None
+
+    def __new__(cls, stored, tail: Tail | None = None) -> Curves:
+        curves = np.asarray(stored).view(cls)
+        curves._extends, curves._tail = True, tail
+        return curves
+
+    def __array_finalize__(self, obj) -> None:
+        self._extends = False
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        array = array.view(np.ndarray)
+        return array[()] if return_scalar else array
+
+    def __reduce__(self):
+        if not self._extends:
+            return self.view(np.ndarray).__reduce__()
+        return (Curves, (np.array(self.view(np.ndarray)), self._tail))
+
+    def __getitem__(self, index):
+        if self._extends and isinstance(index, tuple) and len(index) == 2:
+            rows, columns = index
+            wanted = _columns_past(columns, self.shape[1])
+            if wanted is not None:
+                distinct = np.unique(wanted)
+                block = self.columns(distinct)
+                if isinstance(columns, slice):
+                    return block[rows, :]  # increasing columns: block is the slice
+                if not np.ndim(columns):
+                    return block[rows, 0]
+                return block[rows, np.searchsorted(distinct, wanted)]
+        found = super().__getitem__(index)
+        return found.view(np.ndarray) if isinstance(found, np.ndarray) else found
+
+    def columns(self, columns: np.ndarray) -> np.ndarray:
+        """The (n, len(columns)) values at the given 0-based columns (K - 1), any up to
+        MAX_K - 1: stored ones copied, later ones from the closed form."""
+        columns = np.asarray(columns, dtype=np.int64)
+        if len(columns) and not 0 <= columns.min() <= columns.max() < MAX_K:
+            raise IndexError(f"K must lie in 1..{MAX_K:,} (MAX_K), got {columns.max() + 1}")
+        stored = self.view(np.ndarray)
+        inside = columns < stored.shape[1]
+        kind = stored.dtype if self._tail is None else np.result_type(stored.dtype, float)
+        out = np.empty((stored.shape[0], len(columns)), dtype=kind)
+        out[:, inside] = stored[:, columns[inside]]
+        if self._tail is None:
+            out[:, ~inside] = stored[:, -1:]
+        elif not inside.all():
+            out[:, ~inside] = self._tail((columns[~inside] + 1).astype(float))
+        return out
+
+
+def _columns_past(columns, width: int) -> np.ndarray | None:
+    """The 0-based columns an index asks for when some lie past `width`, else None (the
+    stored array answers). Negative positions keep numpy's meaning, within the width."""
+    if isinstance(columns, slice):
+        start, stop, step = columns.start or 0, columns.stop, columns.step or 1
+        if stop is None or stop <= width or start < 0 or step < 0:
+            return None
+        return np.arange(start, stop, step)
+    if isinstance(columns, bool | np.bool_):
+        return None
+    if isinstance(columns, int | np.integer):
+        return np.array([columns]) if columns >= width else None
+    wanted = np.asarray(columns)
+    if wanted.dtype.kind not in "iu" or not wanted.size:
+        return None
+    if wanted.max() < width or wanted.min() < 0:
+        return None
+    return wanted
 
 
 @dataclass(frozen=True, eq=False)
 class Scores:
-    """Per-query values of every measure at every K: values[key][q, k - 1]."""
+    """Per-query values of every measure at every K: values[key][q, k - 1], any K up to MAX_K.
 
-    values: dict[str, np.ndarray]
+    The arrays are `Curves`: stored up to `width` (past the longest list), closed form
+    beyond.
+    """
+
+    values: dict[str, Curves]
     first_relevant_rank: np.ndarray  # (n,) 1-based, 0 when no relevant id was returned
-    hits: np.ndarray  # (n, width) relevant ids within the top K
-    noise: np.ndarray  # (n, width) returned ids within the top K that are not relevant
-    # what recall and AP divided by at every K (read-only, broadcast to (n, width)): an
-    # explanation states these rather than recomputing them
-    recall_denominator: np.ndarray
-    ap_denominator: np.ndarray
+    hits: Curves  # (n, width) relevant ids within the top K
+    noise: Curves  # (n, width) returned ids within the top K that are not relevant
+    # what recall and AP divided by at every K (read-only): an explanation states these
+    # rather than recomputing them
+    recall_denominator: Curves
+    ap_denominator: Curves
 
     @property
     def width(self) -> int:
+        """The columns stored; any K up to MAX_K can be read."""
         return self.hits.shape[1]
 
     def at(self, k: int) -> dict[str, np.ndarray]:
-        if not 1 <= k <= self.width:
-            raise ValueError(f"k must lie in 1..{self.width}, got {k}")
+        """Every measure's per-query values at K."""
+        _check_k(k)
         return {key: v[:, k - 1] for key, v in self.values.items()}
+
+    def curve(self, key: str, lo: int, hi: int) -> np.ndarray:
+        """(n, hi - lo + 1) values of one measure at K = lo..hi."""
+        _check_k(lo)
+        _check_k(hi)
+        return self.values[key].columns(np.arange(lo - 1, hi))
+
+
+def _check_k(k: int) -> None:
+    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 1 <= k <= MAX_K:
+        raise ValueError(f"k must be an integer in 1..{MAX_K:,} (MAX_K), got {k!r}")
 
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -62,24 +192,30 @@ def gains(grades: np.ndarray, gain: str) -> np.ndarray:
     return positive if gain == "linear" else np.exp2(positive) - 1
 
 
-def _ideal_dcg(ideal: np.ndarray, discount: np.ndarray, gain: str) -> np.ndarray:
-    """IDCG at every K: the cumulative DCG of the best order, flat once the grades run out."""
-    columns = min(ideal.shape[1], len(discount))
-    best = np.cumsum(gains(ideal[:, :columns], gain) / discount[:columns], axis=1)
-    idcg = np.empty((ideal.shape[0], len(discount)))
-    idcg[:, :columns] = best
-    idcg[:, columns:] = best[:, -1:]
-    return idcg
+_IDEAL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # query set -> {gain: IDCG}
+
+
+def ideal_dcg(query_set: QuerySet, gain: str) -> np.ndarray:
+    """IDCG at K = 1..P, P the most positive grades of any query: the cumulative DCG of the
+    best order, flat once a query's grades run out. Computed once per query set and gain,
+    shared by every run (IDCG depends on the labels alone)."""
+    tables = _IDEAL.setdefault(query_set, {})
+    if gain not in tables:
+        ideal = query_set.ideal
+        discount = np.log2(np.arange(2, ideal.shape[1] + 2, dtype=float))
+        tables[gain] = np.cumsum(gains(ideal, gain) / discount, axis=1)
+    return tables[gain]
 
 
 def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> Scores:
+    """Every measure at K = 1..run.width from the arrays, and past it in closed form: the
+    run must be aligned at least as wide as its longest list (align() is)."""
     width = run.width
     cutoff = np.arange(1, width + 1, dtype=float)
     hits = np.cumsum(run.relevant, axis=1, dtype=np.int32)
     n_relevant = query_set.n_relevant[:, None]
-    denominator = (
-        n_relevant if conventions.recall_denominator == "all" else np.minimum(n_relevant, cutoff)
-    )
+    clipped = conventions.recall_denominator == "min"
+    denominator = np.minimum(n_relevant, cutoff) if clipped else n_relevant
 
     precision = hits / cutoff
     recall = _per_count(hits, denominator)
@@ -102,37 +238,43 @@ def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> S
         # over the query's own list: min(R, K) becomes min(R, its list length), so a score
         # does not depend on how long the other runs' lists are
         length = run.list_length[:, None]
-        ap_denominator = (
-            n_relevant
-            if conventions.recall_denominator == "all"
-            else np.minimum(n_relevant, length)
-        )
+        ap_denominator = np.minimum(n_relevant, length) if clipped else n_relevant
         ap = np.broadcast_to(_per_count(precision_sum[:, -1:], ap_denominator), ap.shape).copy()
 
     discount = np.log2(cutoff + 1)
     dcg = np.cumsum(gains(run.grade, conventions.gain) / discount, axis=1)
-    idcg = _ideal_dcg(query_set.ideal, discount, conventions.gain)
+    table = ideal_dcg(query_set, conventions.gain)
+    idcg = table[:, np.minimum(np.arange(width), table.shape[1] - 1)]
 
     returned = np.cumsum(run.returned, axis=1, dtype=np.int32)
-    values = {
-        "P": precision,
-        "R": recall,
-        "F1": f1,
-        "Hit": (hits > 0).astype(float),
-        "RR": rr,
-        "AP": ap,
-        "DCG": dcg,
-        "IDCG": idcg,
-        "nDCG": _ratio(dcg, idcg),
-        "CP": context_precision,
-        "Judged": _per_count(np.cumsum(run.judged, axis=1, dtype=np.int32), returned),
-    }
     shape = hits.shape
+    # past the width the lists have ended: what they left (hits, their precisions, DCG) stays
+    left = hits[:, -1].astype(float)
+    relevant = query_set.n_relevant
+
+    def tail(denominator: str, numerator: np.ndarray | None = None) -> Tail:
+        return Tail(denominator, numerator, relevant, clipped, table)
+
+    d_tail = tail("D") if clipped else None  # D = R is constant
+    values = {
+        "P": Curves(precision, tail("K", left)),
+        "R": Curves(recall, tail("D", left) if clipped else None),
+        "F1": Curves(f1, tail("D+K", 2 * left)),
+        "Hit": Curves((hits > 0).astype(float)),
+        "RR": Curves(rr),
+        "AP": Curves(ap, tail("D", precision_sum[:, -1]) if conventions.ap == "cutoff" else None),
+        "DCG": Curves(dcg),
+        "IDCG": Curves(idcg, tail("IDCG")),
+        "nDCG": Curves(_ratio(dcg, idcg), tail("IDCG", dcg[:, -1])),
+        "CP": Curves(context_precision),
+        "Judged": Curves(_per_count(np.cumsum(run.judged, axis=1, dtype=np.int32), returned)),
+    }
     return Scores(
         values=values,
         first_relevant_rank=first,
-        hits=hits,
-        noise=returned - hits,
-        recall_denominator=np.broadcast_to(denominator, shape),
-        ap_denominator=np.broadcast_to(ap_denominator, shape),
+        hits=Curves(hits),
+        noise=Curves(returned - hits),
+        recall_denominator=Curves(np.broadcast_to(denominator, shape), d_tail),
+        ap_denominator=Curves(np.broadcast_to(ap_denominator, shape),
+                              d_tail if conventions.ap == "cutoff" else None),
     )

@@ -4,12 +4,13 @@ Query ids arrive integer-coded from the loaders. A run's doc ids are matched to 
 ids in one arrow hash pass, or not at all when the run was loaded against these labels
 (`load_run(labels=)`), so that a run of a million lines aligns in a fraction of a second.
 Rows follow the qrels' query order; columns are padded to `width`, which is at least the
-longest list, so every K up to `width` is one slice.
+longest list, so every K up to `width` is one slice (and every K past it is closed form, see
+metrics.measures).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pyarrow as pa
@@ -104,6 +105,25 @@ class AlignedRun:
     @property
     def repeats(self) -> np.ndarray:
         return self.repeat.sum(axis=1)
+
+    def padded(self, width: int) -> AlignedRun:
+        """The same run with empty slots up to `width` columns (itself when already as wide)."""
+        extra = int(width) - self.width
+        if extra <= 0:
+            return self
+
+        def pad(array: np.ndarray, value: int = 0) -> np.ndarray:
+            return np.pad(array, ((0, 0), (0, extra)), constant_values=value)
+
+        return replace(
+            self,
+            grade=pad(self.grade),
+            relevant=pad(self.relevant),
+            judged=pad(self.judged),
+            repeat=pad(self.repeat),
+            returned=pad(self.returned),
+            row=pad(self.row, -1),
+        )
 
 
 def prepare_query_set(qrels: Qrels, *, relevance_level: int = 1) -> QuerySet:

@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import NoReturn
 
 from metrics.conventions import Conventions
+from metrics.evaluate import MAX_SWEEP, check_sweep
 from metrics.files import RunSource
-from metrics.io import QRELS_FORMATS, RUN_FORMATS
+from metrics.io import MAX_INPUT_BYTES, QRELS_FORMATS, RUN_FORMATS
+from metrics.measures import MAX_K
 from metrics.sample import SAMPLE_K
 from metrics.vocabulary import CONVENTIONS, Convention
 
@@ -46,11 +48,15 @@ def positive_int(text: str) -> int:
     return value
 
 
-def integer(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+def cutoff(text: str) -> int:
+    """K: a positive integer up to MAX_K (any K is computed without arrays as wide as K, but
+    a K past every list and label says nothing more)."""
+    value = positive_int(text)
+    if value > MAX_K:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive integer up to {MAX_K:,} (MAX_K), got {text!r}"
+        )
+    return value
 
 
 def confidence(text: str) -> float:
@@ -69,8 +75,10 @@ def sweep_range(text: str) -> tuple[int, int]:
         lo, hi = (int(p) for p in parts)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected FROM:TO such as 1:20, got {text!r}") from None
-    if lo < 1 or hi < lo:
-        raise argparse.ArgumentTypeError(f"expected 1 <= FROM <= TO, got {text!r}")
+    try:
+        check_sweep(lo, hi)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     return lo, hi
 
 
@@ -102,13 +110,11 @@ def within_bounds(convention: Convention) -> Reader:
     return read
 
 
-# Numeric flags that keep the reading they had before the vocabulary: --confidence-level takes
-# any level strictly between 0 and 1 (the vocabulary's bounds are the dashboard slider's), and
-# --seed any integer (the engine refuses a negative one). Any other numeric convention reads a
-# number within its bounds.
+# --confidence-level keeps the reading it had before the vocabulary: any level strictly between
+# 0 and 1 (the vocabulary's bounds are the dashboard slider's). Any other numeric convention,
+# --seed and --relevance-level included, reads a number within its vocabulary bounds.
 READERS: dict[str, tuple[Reader, str | None]] = {
     "confidence_level": (confidence, None),
-    "seed": (integer, None),
 }
 
 
@@ -146,8 +152,9 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--k",
-        type=positive_int,
-        help=f"cutoff K (default {SAMPLE_K} on the sample, {USER_K} on your files)",
+        type=cutoff,
+        help=f"cutoff K, up to {MAX_K:,} (default {SAMPLE_K} on the sample, {USER_K} on your "
+        "files)",
     )
     parser.add_argument("--qrels-format", choices=("auto", *QRELS_FORMATS), default="auto",
                         help="qrels file format (default: detected from the content)")
@@ -157,7 +164,16 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
         "--sweep",
         type=sweep_range,
         metavar="FROM:TO",
-        help="K range of the sweep (default 1 to the longest list)",
+        help=f"K range of the sweep, at most {MAX_SWEEP:,} cutoffs up to K = {MAX_K:,} "
+        "(default 1 to the longest list)",
+    )
+    parser.add_argument(
+        "--max-input-mb",
+        type=positive_int,
+        default=MAX_INPUT_BYTES >> 20,
+        metavar="MB",
+        help="refuse an input file that holds (or a .gz that expands to) more than MB "
+        f"megabytes (default {MAX_INPUT_BYTES >> 20}; the dashboard uses the default)",
     )
     parser.add_argument("--format", choices=["table", "json"], default="table")
     add_convention_arguments(parser)

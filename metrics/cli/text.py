@@ -33,11 +33,13 @@ def format_difference(test: PairedTest) -> str:
 def format_table(evaluation: Evaluation) -> str:
     """Readable summary: metrics down, runs across, then conventions, counts and readings."""
     k = evaluation.k
+    scored = bool(evaluation.scored.any())
     header = ["metric", *evaluation.run_names, "interval"]
     rows = [
         [m.label(k)]
         + [
             fmt.interval(r.summary[m.key].mean, r.summary[m.key].low, r.summary[m.key].high)
+            if scored else fmt.MISSING
             for r in evaluation.runs
         ]
         + [m.interval]
@@ -48,19 +50,23 @@ def format_table(evaluation: Evaluation) -> str:
         f"Scores at K = {k} over {fmt.count(len(evaluation.scored_ids), 'scored query')} "
         f"({len(evaluation.excluded_ids):,} excluded: {excluded})",
         f"mean [low, high] at {fmt.confidence(evaluation.conventions.confidence_level)} "
-        "confidence; every query weighs the same",
+        "confidence; every query weighs the same"
+        if scored else
+        f"no scored query: no query has a relevant id at grade "
+        f"{evaluation.conventions.relevance_level} or above, so no mean exists ({fmt.MISSING})",
         "",
     ]
     lines += _table(header, rows)
     lines += ["", "Conventions:"]
     lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
     for run in evaluation.runs:
-        lines += ["", _run_notes(run)]
+        lines += ["", _run_notes(run, scored=scored)]
     return "\n".join(lines) + "\n"
 
 
-def _run_notes(run: RunEvaluation) -> str:
-    """A run's query classes and counts, its k suggestion and readings, and its diagnosis."""
+def _run_notes(run: RunEvaluation, *, scored: bool = True) -> str:
+    """A run's query classes and counts, its k suggestion and readings, and its diagnosis
+    (these two only over scored queries)."""
     classes = {c: int((run.classes == c).sum()) for c in QUERY_CLASSES}
     s = run.suggestion
     lines = [
@@ -68,6 +74,10 @@ def _run_notes(run: RunEvaluation) -> str:
         + ", ".join(f"{n:,} {c}" for c, n in classes.items())
         + f"; {fmt.count(run.repeats, 'repeated id')}; "
         f"{fmt.count(len(run.missing_queries), 'query', 'queries')} without a list",
+    ]
+    if not scored:
+        return "\n".join([*lines, "  no scored query: no k suggestion and no diagnosis"])
+    lines += [
         f"  k suggestion: k = {s.k} reaches recall {fmt.figure(s.recall)} of a best "
         f"{fmt.figure(s.best_recall)} (precision {fmt.figure(s.precision)}, "
         f"{fmt.figure(s.noise_chunks)} noise chunks per query)",
