@@ -31,8 +31,15 @@ from metrics.contract import comparison_dict, to_dict
 from metrics.evaluate import Evaluation
 from metrics.files import evaluate_files
 from metrics.format import count, listing
+from metrics.mismatch import id_mismatches
 from metrics.sample import SAMPLE_K, load_sample
-from metrics.snapshot import Snapshot, compare_with_snapshot
+from metrics.snapshot import (
+    KEY_VARIABLE,
+    Snapshot,
+    compare_with_snapshot,
+    same_run_note,
+    snapshot_key,
+)
 from metrics.snapshot import load as load_snapshot
 from metrics.snapshot import save as save_snapshot
 from metrics.vocabulary import MEASURE_BY_KEY
@@ -51,17 +58,20 @@ def evaluation_from(args: argparse.Namespace) -> Evaluation:
     # the conventions carry the run order and the score precision to the loaders
     return evaluate_files(
         args.qrels, runs, args.k or USER_K, conventions, qrels_format=args.qrels_format,
-        sweep=args.sweep,
+        sweep=args.sweep, max_bytes=args.max_input_mb << 20,
     )
 
 
 def print_load_report(evaluation: Evaluation) -> None:
-    """What each file held and what was dropped, then the queries a run has no list for."""
+    """What each file held, what was dropped and the loaders' notes; then the queries a run
+    has no list for, and a warning for each run whose ids barely meet the qrels'."""
     reports = [evaluation.qrels_report] + [run.report for run in evaluation.runs]
     for report in filter(None, reports):
         print(report.summary(), file=sys.stderr)
         for entry in report.dropped:
             print(f"  {report.source}, line {entry.line}: {entry.reason}", file=sys.stderr)
+        for note in report.notes:
+            print(f"  {report.source}: {note}", file=sys.stderr)
     for run in evaluation.runs:
         if run.missing_queries:
             print(
@@ -70,6 +80,8 @@ def print_load_report(evaluation: Evaluation) -> None:
                 f"(they score 0): {listing(run.missing_queries, limit=10)}",
                 file=sys.stderr,
             )
+    for finding in id_mismatches(evaluation):
+        print(f"warning: {finding.sentence}", file=sys.stderr)
 
 
 def write_json(document: dict[str, Any]) -> None:
@@ -143,10 +155,13 @@ def compare_command(argv: Sequence[str]) -> int:
         metavar="NAME",
         help="which run of the snapshot is the baseline (default its first)",
     )
+    add_snapshot_key_argument(parser, "checks the HMAC of the --snapshot's figures")
     args = parser.parse_args(argv)
-    snapshot = load_snapshot(args.snapshot) if args.snapshot is not None else None
-    if snapshot is None and args.snapshot_run is not None:
-        raise UsageError("--snapshot-run needs --snapshot")
+    for flag in ("snapshot_run", "snapshot_key_file"):
+        if args.snapshot is None and getattr(args, flag) is not None:
+            raise UsageError(f"--{flag.replace('_', '-')} needs --snapshot")
+    key = snapshot_key(args.snapshot_key_file) if args.snapshot is not None else None
+    snapshot = load_snapshot(args.snapshot, key=key) if args.snapshot is not None else None
     if snapshot is not None and args.k is None:
         args.k = snapshot.k
     evaluation = evaluation_from(args)
@@ -169,10 +184,20 @@ def compare_command(argv: Sequence[str]) -> int:
     else:
         comparison = compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **options)
     print_load_report(evaluation)
+    note = None
+    if snapshot is not None:
+        signed = not key or snapshot.verification != "verified"  # a plain SHA-256 under a key
+        unsigned = "" if signed else " (not signed, although a key was given)"
+        print(f"{args.snapshot}: snapshot figures {snapshot.verification}{unsigned}",
+              file=sys.stderr)
+        note = same_run_note(snapshot, evaluation, run=args.snapshot_run,
+                             candidates=comparison.candidates)
+        if note is not None:
+            print(f"note: {note}", file=sys.stderr)
     if args.format == "json":
         data = comparison_dict(evaluation, comparison)
         if snapshot is not None:
-            data["snapshot"] = snapshot_source(snapshot, args.snapshot, args.snapshot_run)
+            data["snapshot"] = snapshot_source(snapshot, args.snapshot, args.snapshot_run, note)
         write_json(data)
     else:
         sys.stdout.write(format_comparison(evaluation, comparison))
@@ -188,8 +213,21 @@ def compare_command(argv: Sequence[str]) -> int:
     return 3 if failed else 0
 
 
-def snapshot_source(snapshot: Snapshot, path: Path, run_name: str | None) -> dict[str, Any]:
-    """What the baseline of a comparison against a snapshot was (for the JSON output)."""
+def add_snapshot_key_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """--snapshot-key-file: the key read from a file, never given on the command line."""
+    parser.add_argument(
+        "--snapshot-key-file",
+        type=Path,
+        metavar="FILE",
+        help=f"a file holding the secret key that {what} (HMAC-SHA256); default the "
+        f"environment variable {KEY_VARIABLE}, if set",
+    )
+
+
+def snapshot_source(snapshot: Snapshot, path: Path, run_name: str | None,
+                    note: str | None = None) -> dict[str, Any]:
+    """What the baseline of a comparison against a snapshot was, how its figures were
+    verified, and the same-run note if any (for the JSON output)."""
     header = snapshot.header
     run = snapshot.run(run_name)
     return {
@@ -200,6 +238,10 @@ def snapshot_source(snapshot: Snapshot, path: Path, run_name: str | None) -> dic
         "run": run.name,
         "run_fingerprint": run.fingerprint,
         "query_set_fingerprint": snapshot.query_set_fingerprint,
+        "figures_fingerprint": header.figures_fingerprint,
+        "verification": snapshot.verification,
+        "verified": snapshot.verified,
+        "same_run": note,
     }
 
 
@@ -213,15 +255,18 @@ def snapshot_command(argv: Sequence[str]) -> int:
     add_input_arguments(parser)
     parser.add_argument("--out", type=Path, required=True, metavar="FILE", help="snapshot file")
     parser.add_argument("--label", help='a note kept in the snapshot, e.g. "before the rebuild"')
+    add_snapshot_key_argument(parser, "signs the snapshot's figures")
     args = parser.parse_args(argv)
+    key = snapshot_key(args.snapshot_key_file)
     evaluation = evaluation_from(args)
     print_load_report(evaluation)
-    snapshot = Snapshot.from_evaluation(evaluation, label=args.label)
-    save_snapshot(snapshot, args.out)
+    snapshot = Snapshot.from_evaluation(evaluation, label=args.label, key=key)
+    save_snapshot(snapshot, args.out, key=key)
     print(
         f"snapshot of {count(len(evaluation.runs), 'run')} at K = {evaluation.k} over "
         f"{count(len(evaluation.scored_ids), 'scored query')} written to {args.out} "
-        f"(query set {snapshot.query_set_fingerprint})",
+        f"(query set {snapshot.query_set_fingerprint}; figures "
+        f"{'signed with HMAC-SHA256' if key else 'fingerprinted with SHA-256, unsigned'})",
         file=sys.stderr,
     )
     return 0
@@ -252,4 +297,9 @@ def run_guarded(command: Command, argv: Sequence[str]) -> int:
         return 2
     except (ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        name = getattr(command, "__name__", "command").removesuffix("_command")
+        print(f"error: out of memory while running {name}: give smaller inputs, or a smaller "
+              "--sweep or --permutations", file=sys.stderr)
         return 1

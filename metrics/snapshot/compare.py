@@ -1,5 +1,6 @@
-"""Comparison of live runs against a snapshot run's per-query figures, and the module-level
-comparability checks over snapshots (typed or as JSON dicts) and Evaluations."""
+"""Comparison of live runs against a snapshot run's per-query figures, the note that says
+when a candidate is the very run the snapshot froze, and the module-level comparability checks
+over snapshots (typed or as JSON dicts) and Evaluations."""
 
 from __future__ import annotations
 
@@ -9,15 +10,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from metrics.compare import DEFAULT_COMPARED, Comparison, compare
+from metrics.format import listing
 from metrics.snapshot.comparable import Basis, differences, evaluation_basis, refusal
+from metrics.snapshot.fingerprint import fingerprint_run, short
 from metrics.snapshot.parse import as_snapshot
-from metrics.snapshot.schema import Snapshot, created_minute
+from metrics.snapshot.schema import Snapshot, created_minute, tool_version
 from metrics.vocabulary import MEASURE_BY_KEY
 
 if TYPE_CHECKING:
     from metrics.evaluate import Evaluation
 
-__all__ = ["check_comparable", "compare_with_snapshot", "mismatches", "snapshot_scores"]
+__all__ = ["check_comparable", "compare_with_snapshot", "mismatches", "same_run_note",
+           "same_runs", "snapshot_scores"]
 
 
 def _side(item: Snapshot | Mapping | Evaluation) -> tuple[Basis, Snapshot | None]:
@@ -108,3 +112,63 @@ def compare_with_snapshot(
         values = evaluation.per_query_scores(name)
         scores[name] = {MEASURE_BY_KEY[key].label(evaluation.k): values[key] for key in keys}
     return compare(baseline, scores, ids, candidates=names, metrics=list(before), **options)
+
+
+def same_runs(
+    snapshot: Snapshot | Mapping,
+    evaluation: Evaluation,
+    *,
+    run: str | None = None,
+    candidates: Sequence[str] | None = None,
+) -> list[str]:
+    """The candidates (default every run of the Evaluation) whose run fingerprint is that of
+    the snapshot's run ``run`` (default its first): the same ranked lists."""
+    chosen = as_snapshot(snapshot).run(run)
+    names = list(candidates or evaluation.run_names)
+    return [name for name in names
+            if fingerprint_run(evaluation.run(name).run) == chosen.fingerprint]
+
+
+def same_run_note(
+    snapshot: Snapshot | Mapping,
+    evaluation: Evaluation,
+    *,
+    run: str | None = None,
+    candidates: Sequence[str] | None = None,
+) -> str | None:
+    """One sentence when a candidate of ``compare_with_snapshot`` is the snapshot's own run
+    (the same run fingerprint), else None: "reranked is the same run as the snapshot's
+    baseline (run fingerprint 3f2a...): the same ranked lists, so any difference is in the
+    snapshot's figures, not in the retriever; ..." followed by whether their per-query
+    figures agree (when the two are comparable)."""
+    snapshot = as_snapshot(snapshot)
+    chosen = snapshot.run(run)
+    same = same_runs(snapshot, evaluation, run=run, candidates=candidates)
+    if not same:
+        return None
+    verb = "is" if len(same) == 1 else "are each"
+    note = (f"{listing(same, limit=5)} {verb} the same run as the snapshot's {chosen.name} (run "
+            f"fingerprint {short(chosen.fingerprint)}): the same ranked lists, so any difference "
+            "is in the snapshot's figures, not in the retriever")
+    if snapshot.mismatches(evaluation):
+        return note + "."
+    ids = evaluation.scored_ids
+    keys = [key for key in MEASURE_BY_KEY
+            if MEASURE_BY_KEY[key].label(snapshot.k, summary=False) in chosen.per_query]
+    try:
+        before = snapshot.scores(ids, run=run, metrics=keys)
+    except ValueError:
+        return note + "."
+    differing = set()
+    for name in same:
+        live = evaluation.per_query_scores(name)
+        for key in (key for key in keys if key in live):
+            then = before[MEASURE_BY_KEY[key].label(snapshot.k)]
+            now = np.asarray(live[key], dtype=float)
+            differing.update(np.flatnonzero(~np.isclose(then, now, rtol=0, atol=1e-12)).tolist())
+    if not differing:
+        return note + "; their per-query figures agree."
+    return (note + f"; yet their per-query figures differ on {len(differing)} of {len(ids)} "
+            "queries, so the snapshot's figures are not what this run scores now (snapshot "
+            f"written by version {snapshot.header.tool_version or 'unknown'}, this is "
+            f"{tool_version()}; its figures fingerprint: {snapshot.verification}).")

@@ -3,10 +3,15 @@ layout and written back to it key for key.
 
 The layout is the JSON contract of ``metrics.contract.to_dict`` (K, conventions, query set,
 and per run its summary, per-query figures, sweep, suggestion and diagnosis) with three
-additions: a ``snapshot`` header (format, version, tool version, timestamp, label), the query
-set's fingerprint (``query_set.fingerprint``) and each run's fingerprint
-(``runs[i].fingerprint``). ``Snapshot.to_dict`` writes the keys in the order
-``to_snapshot`` always wrote them, so a file read and written again is the same bytes.
+additions: a ``snapshot`` header (format, version, tool version, timestamp, label and, last,
+the figures fingerprint of ``metrics.snapshot.integrity``), the query set's fingerprint
+(``query_set.fingerprint``) and each run's fingerprint (``runs[i].fingerprint``).
+``Snapshot.to_dict`` writes the keys in the order ``to_snapshot`` always wrote them, so a file
+read and written again is the same bytes.
+
+A Snapshot carries how it was read (``verification``, ``verified``): "verified", "hmac
+verified", "unverified: written before figures fingerprints", "unverified: signed with a key
+that is not available"; built by hand, "unverified: not read from a snapshot file".
 
 Snapshots written before the ``score_precision`` and ``empty_queries`` conventions existed
 carry neither: they read as ``"float32"`` (what made their figures) and ``"exclude"``.
@@ -35,6 +40,7 @@ from metrics.snapshot.comparable import (
     refusal,
 )
 from metrics.snapshot.fingerprint import evaluation_fingerprints
+from metrics.snapshot.integrity import CHECKED, FROM_ENVIRONMENT, NOT_WRITTEN, Key
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES
 
 if TYPE_CHECKING:
@@ -69,14 +75,26 @@ def _timestamp(created: str | _dt.datetime | None) -> str:
         if created.tzinfo is None:
             raise ValueError(f"created must carry a time zone, got naive {created.isoformat()}")
         return created.isoformat(timespec="seconds")
-    if not isinstance(created, str) or not created:
+    if not is_time(created):
         raise ValueError(f"created must be a datetime or an ISO 8601 string, got {created!r}")
     return created
 
 
+def is_time(value: object) -> bool:
+    """An ISO 8601 time (``datetime.fromisoformat`` reads it)."""
+    if not isinstance(value, str) or not value or len(value) > 64:
+        return False
+    try:
+        _dt.datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class Header:
-    """The ``snapshot`` object: what wrote the file, when, and the user's note."""
+    """The ``snapshot`` object: what wrote the file, when, the user's note, and the figures
+    fingerprint the file was read with (None before there were any; not part of equality)."""
 
     created: str  # ISO 8601 with a time zone
     label: str | None = None
@@ -84,10 +102,14 @@ class Header:
     tool: str | None = DISTRIBUTION
     format: str = FORMAT
     version: int = VERSION
+    figures_fingerprint: str | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"format": self.format, "version": self.version, "tool": self.tool,
-                "tool_version": self.tool_version, "created": self.created, "label": self.label}
+        out = {"format": self.format, "version": self.version, "tool": self.tool,
+               "tool_version": self.tool_version, "created": self.created, "label": self.label}
+        if self.figures_fingerprint is not None:
+            out["figures_fingerprint"] = self.figures_fingerprint
+        return out
 
 
 @dataclass(frozen=True)
@@ -146,9 +168,10 @@ class Snapshot:
     """A frozen evaluation: its header, K, conventions, query set and runs' figures.
 
     Built by ``Snapshot.from_evaluation``, read by ``metrics.snapshot.loads``/``load`` (which
-    check the schema), written by ``dumps``/``save``. Owns the comparability rule
-    (``mismatches``, ``check_comparable``) and pairs its figures to live query ids
-    (``scores``).
+    check the schema and the figures fingerprint), written by ``dumps``/``save``. Owns the
+    comparability rule (``mismatches``, ``check_comparable``) and pairs its figures to live
+    query ids (``scores``). ``verification`` says how its figures were checked when read
+    (not part of equality); ``verified`` is True only for "verified" and "hmac verified".
     """
 
     header: Header
@@ -160,6 +183,7 @@ class Snapshot:
     n_queries: int | None = None  # every query of the query set
     n_scored: int | None = None
     sentences: Mapping[str, str] | None = None  # the conventions in words, as written
+    verification: str = field(default=NOT_WRITTEN, compare=False)
 
     @classmethod
     def from_evaluation(
@@ -168,9 +192,12 @@ class Snapshot:
         *,
         label: str | None = None,
         created: str | _dt.datetime | None = None,
+        key: Key = FROM_ENVIRONMENT,
     ) -> Snapshot:
         """The Evaluation frozen: ``created`` defaults to now (UTC, seconds); ``label`` (e.g.
-        "before the index rebuild") to None."""
+        "before the index rebuild") to None. Its figures fingerprint is an HMAC under ``key``
+        (default ``RETRIEVAL_COMPARE_SNAPSHOT_KEY`` if set), else SHA-256."""
+        from metrics.snapshot.integrity import resolve_key, seal
         from metrics.snapshot.parse import encode, parse
 
         fingerprints = evaluation_fingerprints(evaluation)
@@ -179,8 +206,15 @@ class Snapshot:
         for run in data["runs"]:
             run["fingerprint"] = fingerprints["runs"][run["name"]]
         header = Header(_timestamp(created), label, tool_version())
+        key = resolve_key(key)
         # one pass through the encoder: tuples become lists, numpy scalars are caught here
-        return parse(json.loads(encode({"snapshot": header.as_dict(), **data})), "<evaluation>")
+        plain = json.loads(encode({"snapshot": header.as_dict(), **data}))
+        return parse(seal(plain, key), "<evaluation>", key=key)
+
+    @property
+    def verified(self) -> bool:
+        """Its figures matched their fingerprint when read ("verified" or "hmac verified")."""
+        return self.verification in CHECKED
 
     @property
     def scored_ids(self) -> tuple[str, ...]:

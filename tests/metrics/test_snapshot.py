@@ -38,6 +38,12 @@ def write_trec_run(path, lists, name="run"):
     return path
 
 
+@pytest.fixture(autouse=True)
+def no_snapshot_key(monkeypatch):
+    """A key in the environment would sign every snapshot written here."""
+    monkeypatch.delenv(snap.KEY_VARIABLE, raising=False)
+
+
 @pytest.fixture(scope="module")
 def sample():
     return load_sample()

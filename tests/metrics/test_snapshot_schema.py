@@ -13,6 +13,12 @@ from metrics import snapshot as snap
 from metrics.sample import load_sample
 
 
+@pytest.fixture(autouse=True)
+def no_snapshot_key(monkeypatch):
+    """A key in the environment would sign every snapshot written here."""
+    monkeypatch.delenv(snap.KEY_VARIABLE, raising=False)
+
+
 @pytest.fixture(scope="module")
 def sample():
     return load_sample()
@@ -24,10 +30,12 @@ def snapshot(sample):
 
 
 def _old_style(snapshot) -> dict:
-    """The snapshot as written before score_precision and empty_queries existed."""
+    """The snapshot as written before score_precision and empty_queries existed (and before
+    figures fingerprints)."""
     data = json.loads(snap.dumps(snapshot))
     for field in ("score_precision", "empty_queries"):
         del data["conventions"][field]
+    del data["snapshot"]["figures_fingerprint"]
     return data
 
 
@@ -63,6 +71,7 @@ def test_the_file_keeps_the_layout_of_to_snapshot(sample, snapshot):
 
 def test_an_old_snapshot_reads_as_float32_and_excluded(sample, snapshot):
     old = snap.loads(json.dumps(_old_style(snapshot)))
+    assert old.verification == "unverified: written before figures fingerprints"
     assert old.conventions.score_precision == "float32"
     assert old.conventions.empty_queries == "exclude"
     # a new evaluation under the default (double) is not comparable with it
@@ -117,6 +126,7 @@ def test_a_score_outside_zero_one_names_the_field(tmp_path, snapshot, where):
 def test_dcg_is_no_score_but_must_be_a_number(tmp_path, snapshot):
     data = json.loads(snap.dumps(snapshot))
     data["runs"][0]["queries"][0]["DCG@5"] = 3.5  # DCG is not bounded by 1
+    data["snapshot"]["figures_fingerprint"] = snap.figures_fingerprint(data)  # re-sealed
     assert snap.loads(json.dumps(data)).runs[0].per_query["DCG@5"][0] == 3.5
     data["runs"][0]["queries"][0]["DCG@5"] = "high"
     _refused(tmp_path, data, "queries['q01'].DCG@5", "'high'")
