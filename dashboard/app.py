@@ -7,9 +7,13 @@ app_pages/ and a line to PAGES.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from dashboard import session, sidebar
+
+ICON = str(Path(__file__).resolve().parent / "assets" / "icon.png")
 
 # (page script relative to this file, title, icon): the navigation order; the first opens
 PAGES = [
@@ -25,7 +29,7 @@ PAGES = [
 
 st.set_page_config(
     page_title="Retriever comparison",
-    page_icon=":material/compare_arrows:",
+    page_icon=ICON,  # a local file: a Material or emoji icon is fetched from an outside host
     layout="wide",
     initial_sidebar_state="expanded",
 )

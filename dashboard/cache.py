@@ -149,6 +149,9 @@ def _parse(kind: str, key: str, file_name: str, reading: Conventions,
             value, report = read_run(RunSource(_source, file_name=file_name), reading)
     except ValueError as exc:  # LoadError is a ValueError with a one-line message
         return Parsed(file_name, key, error=str(exc))
+    except MemoryError:
+        return Parsed(file_name, key, error=f"{file_name}: too large to load in this server's "
+                      "memory")
     return Parsed(file_name, key, value, report)
 
 
@@ -234,6 +237,12 @@ def build_view(
                            inputs.qrels.report)
     domain = tuple(names.get(name, name) for name in inputs.run_names)
     return View(evaluation, inputs.qrels.value, (key, k, conventions), domain)
+
+
+@st.cache_resource(max_entries=EVALUATIONS_KEPT, show_spinner=False)
+def id_mismatches(key: tuple, _evaluation: Evaluation) -> tuple[metrics.IdMismatch, ...]:
+    """Runs whose query or doc ids barely meet the labels' (a prefix, padding, case...)."""
+    return metrics.id_mismatches(_evaluation)
 
 
 @st.cache_data(max_entries=16, show_spinner="Computing the interval at every K…")
@@ -326,7 +335,8 @@ class Snapshot:
         runs = self.run_names
         scored = "?" if self.data.n_scored is None else self.data.n_scored
         return (f"{self.file_name}: {self.title}, K = {self.data.k}, {scored} scored queries, "
-                f"{len(runs)} run{'s' if len(runs) != 1 else ''} ({', '.join(runs)})")
+                f"{len(runs)} run{'s' if len(runs) != 1 else ''} ({', '.join(runs)}); "
+                f"figures {self.data.verification}")
 
 
 @st.cache_resource(max_entries=SNAPSHOTS_KEPT, show_spinner="Reading the snapshot…")

@@ -4,20 +4,20 @@ summary for a pull request.
 Pure (no streamlit): the dashboard's download buttons, the report and ``python -m dashboard
 report`` call the same functions. Charts come from ``dashboard.charts`` and are rendered by
 vl-convert-python, which needs no browser and, with ``allowed_base_urls=[]``, fetches nothing.
-Ids and names from user files are escaped in Markdown cells (``& < > |``). Figures have three
+Ids and names from user files are escaped in Markdown (``safe.md``) and neutralised in CSV
+cells that a spreadsheet would read as a formula (``safe.csv_text``). Figures have three
 decimals.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Sequence
 
 import altair as alt
 import pandas as pd
 import vl_convert as vlc
 
-from dashboard import charts, frames
+from dashboard import charts, frames, safe
 from metrics import (
     CORRECTIONS,
     SUMMARY_MEASURES,
@@ -88,17 +88,17 @@ def chart_png(chart: alt.TopLevelMixin | dict, *, scale: float = PNG_SCALE) -> b
 
 def summary_csv(evaluation: Evaluation) -> str:
     """Evaluation.summary() as CSV: run, metric, label, mean, low, high, interval (unrounded)."""
-    return evaluation.summary().to_csv(index=False, lineterminator="\n")
+    return safe.csv_text(evaluation.summary())
 
 
 def per_query_csv(evaluation: Evaluation) -> str:
     """Evaluation.per_query() as CSV: one row per (run, scored query), every measure at K."""
-    return evaluation.per_query().to_csv(index=False, lineterminator="\n")
+    return safe.csv_text(evaluation.per_query())
 
 
 def comparison_csv(comparison: Comparison) -> str:
     """Comparison.rows() as CSV: one row per (candidate, metric), p-values unrounded."""
-    return pd.DataFrame(comparison.rows()).to_csv(index=False, lineterminator="\n")
+    return safe.csv_text(pd.DataFrame(comparison.rows()))
 
 
 def snapshot_json(evaluation: Evaluation, label: str | None = None) -> str:
@@ -108,12 +108,6 @@ def snapshot_json(evaluation: Evaluation, label: str | None = None) -> str:
 
 
 # --------------------------------------------------------------------------- markdown
-
-
-def _md(text: object) -> str:
-    """A Markdown table cell: no line breaks, pipes escaped, HTML characters as entities."""
-    text = " ".join(str(text).split())
-    return html.escape(text, quote=False).replace("|", "\\|")
 
 
 def _md_table(header: Sequence[str], rows: Iterable[Sequence[str]], align: str) -> list[str]:
@@ -137,11 +131,11 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
         "",
     ]
     rows = [
-        [_md(m.label(k))]
-        + [_md(fmt.interval(*triple(run.summary[m.key]))) for run in evaluation.runs]
+        [m.label(k)]
+        + [fmt.interval(*triple(run.summary[m.key])) for run in evaluation.runs]
         for m in SUMMARY_MEASURES
     ]
-    header = ["Metric"] + [_md(name) for name in evaluation.run_names]
+    header = ["Metric"] + [safe.md(name) for name in evaluation.run_names]
     lines += _md_table(header, rows, "l" + "r" * len(evaluation.runs))
     lines += [
         "",
@@ -151,7 +145,7 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
     if comparison is not None:
         lines += [
             "",
-            f"**Against {_md(comparison.baseline)}** (paired randomization test, "
+            f"**Against {safe.md(comparison.baseline)}** (paired randomization test, "
             f"{comparison.n_permutations:,} sign flips; "
             f"{CORRECTIONS[comparison.correction]} correction over "
             f"{comparison.n_comparisons} comparisons):",
@@ -159,8 +153,8 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
         ]
         rows = [
             [
-                _md(t.candidate),
-                _md(t.metric),
+                safe.md(t.candidate),
+                t.metric,
                 fmt.figure(t.before_mean),
                 fmt.figure(t.after_mean),
                 fmt.difference(t.difference, t.low, t.high),

@@ -5,7 +5,7 @@ the same function. Charts are rendered by ``dashboard.exports``. The HTML opens 
 styles inline, charts as ``data:`` URIs, no ``src`` or ``href`` pointing outside the file,
 references as plain text.
 
-Every id and name that came from a user file is escaped wherever it lands: ``html.escape`` in
+Every id and name that came from a user file is escaped wherever it lands: ``safe.html`` in
 the page, ``<``, ``>`` and ``&`` as JSON unicode escapes in the inline data block, and
 ``& < > |`` in Markdown cells. Figures have three decimals.
 """
@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import base64
 import datetime as _dt
-import html
 import io
 import json
 import os
 from collections.abc import Iterable, Sequence
 
-from dashboard import exports, frames
+from dashboard import exports, frames, safe
 from metrics import (
     CLASS_MEANING,
     LIMITS,
@@ -92,8 +91,7 @@ dt { font-weight: 600; } dd { margin: 0; }
 """
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+_e = safe.html
 
 
 def _html_table(

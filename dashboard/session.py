@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import metrics
+from dashboard import safe
 from dashboard.cache import SAMPLE, SOURCES, CompareOptions, Snapshot, View
 from metrics import (
     COMPARED,
@@ -38,6 +39,7 @@ READY = "state.ready"
 QUERY = "state.query"
 VIEW = "state.view"
 URL_PROBLEMS = "state.url_problems"
+KEPT = "kept."  # + a widget's key: its last drawn value
 K = "settings.k"
 RUNS = "runs.shown"
 RUN_OPTIONS = "runs.options"
@@ -142,12 +144,26 @@ def init() -> None:
                 continue
             try:
                 st.session_state[param.key] = param.parse(values)
-            except ValueError as exc:
-                problems.append(f"{name}={values[-1]!r} ignored: {exc}")
+            except (ValueError, OverflowError) as exc:
+                problems.append(f"{name}={_shorten(values[-1])!r} ignored: {exc}; the default "
+                                "is used")
+        runs = st.session_state.get(RUNS) or []
+        if len(set(runs)) != len(runs):
+            st.session_state[RUNS] = list(dict.fromkeys(runs))
+            problems.append("runs: a run named more than once is shown once")
         st.session_state[URL_PROBLEMS] = problems
         st.session_state[READY] = True
     for key, value in defaults().items():
-        st.session_state.setdefault(key, value)
+        # Streamlit drops a widget's state after a run that did not draw it (one that
+        # stopped early); the widget would then come back at its minimum, not at the value
+        # the user chose. The last value drawn is kept under a key of our own.
+        st.session_state.setdefault(key, st.session_state.get(KEPT + key, value))
+
+
+def keep(keys: Sequence[str]) -> None:
+    """Remember the values the widgets drew this run (see init)."""
+    for key in keys:
+        st.session_state[KEPT + key] = st.session_state[key]
 
 
 def publish() -> None:
@@ -168,6 +184,11 @@ def _current(name: str) -> str | list[str]:
     return values if name == "runs" else values[-1]
 
 
+def report_url_problem(problem: str) -> None:
+    """A link value that could not be used, shown with the others in the sidebar."""
+    st.session_state[URL_PROBLEMS] = [*url_problems(), problem]
+
+
 def url_problems() -> list[str]:
     return st.session_state.get(URL_PROBLEMS, [])
 
@@ -176,6 +197,7 @@ def source_changed() -> None:
     """A new data source starts from its own default K and every run shown."""
     st.session_state[K] = default_k(st.session_state[SOURCE_KEY])
     st.session_state.pop(RUN_OPTIONS, None)
+    st.session_state.pop(RUNS, None)  # the other source's runs: every new run is shown
 
 
 def conventions() -> Conventions:
@@ -218,11 +240,19 @@ def set_query(query_id: str) -> None:
     st.session_state[QUERY] = query_id
 
 
+def _shorten(value: str, limit: int = 60) -> str:
+    return value if len(value) <= limit else value[:limit] + "…"
+
+
 def select_query(area: str, options: list[str], *, label: str = "Query",
                  format_func: Callable[[str], str] = str, help: str | None = None) -> str:
-    """A query picker that shares its value (and the URL's `query`) across pages."""
+    """A query picker that shares its value (and the URL's `query`) across pages; an
+    unknown query (a link to other data, say) falls back to the first, and says so."""
     current = st.session_state.get(QUERY)
     if current not in options:
+        if current is not None:
+            st.warning(f"Query {safe.md(_shorten(str(current)))} is not a scored query of these "
+                       f"data: showing {safe.md(options[0])}.", icon=":material/link_off:")
         current = options[0]
         st.session_state[QUERY] = current
     key = f"{area}.query"

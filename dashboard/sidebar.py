@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from dashboard import cache, exports, session
+from dashboard import cache, exports, safe, session
 from dashboard.cache import Inputs, Parsed, Snapshot, View
 from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
@@ -22,7 +22,7 @@ def draw() -> View | None:
         st.divider()
         k, conventions = settings()
         for problem in session.url_problems():
-            st.warning(f"Link parameter {problem}", icon=":material/link_off:")
+            st.warning(f"Link parameter {safe.md(problem)}", icon=":material/link_off:")
     view = cache.build_view(loaded, shown, names, k, conventions)
     session.set_view(view)
     with st.sidebar:
@@ -34,9 +34,9 @@ def _show_parsed(parsed: Parsed | None) -> None:
     if parsed is None:
         return
     if parsed.error:
-        st.error(parsed.error, icon=":material/error:")
+        st.error(safe.md(parsed.error), icon=":material/error:")
     else:
-        st.caption(parsed.report.summary())
+        st.caption(safe.md(parsed.report.summary()))
 
 
 def inputs() -> Inputs:
@@ -79,7 +79,7 @@ def inputs() -> Inputs:
     for parsed in inputs.runs:
         _show_parsed(parsed)
     if inputs.problem:
-        st.error(inputs.problem, icon=":material/error:")
+        st.error(safe.md(inputs.problem), icon=":material/error:")
     elif not run_files:
         st.info("Upload a qrels file and at least one run.", icon=":material/upload:")
     return inputs
@@ -116,9 +116,9 @@ def snapshots(view: View | None) -> list[Snapshot]:
         snapshots = cache.read_snapshots(uploads)
         for snapshot in snapshots:
             if snapshot.error:
-                st.error(snapshot.error, icon=":material/error:")
+                st.error(safe.md(snapshot.error), icon=":material/error:")
             else:
-                st.caption(snapshot.summary())
+                st.caption(safe.md(snapshot.summary()))
     return [s for s in snapshots if s.data is not None]
 
 
@@ -172,6 +172,7 @@ def settings() -> tuple[int, Conventions]:
         )
     conventions = Conventions(**chosen, relevance_level=int(level),
                               confidence_level=float(confidence))
+    session.keep([session.K, *(session.settings_key(f) for f in (*chosen, *session.NUMBERS))])
     return int(k), conventions
 
 
@@ -185,7 +186,13 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         # first run of the session: keep the URL's choice where it names loaded runs;
         # new files (or a widget state Streamlit dropped): show every run
         first = session.RUN_OPTIONS not in st.session_state
-        wanted = [n for n in st.session_state.get(session.RUNS, []) if n in loaded] if first else []
+        asked = st.session_state.get(session.RUNS, []) if first else []
+        wanted = [n for n in asked if n in loaded]
+        unknown = [n for n in asked if n not in loaded]
+        if unknown:
+            rest = "the runs it names are shown" if wanted else "every run is shown"
+            session.report_url_problem(f"runs: no run named {', '.join(unknown)} in these "
+                                       f"data; {rest}")
         st.session_state[session.RUNS] = wanted or loaded
         st.session_state[session.RUN_OPTIONS] = loaded
     names = session.display_names(loaded)
@@ -199,7 +206,7 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
     )
     with st.expander("Rename runs", icon=":material/edit:"):
         for name in loaded:
-            st.text_input(name, key=session.RUN_NAME + name, placeholder=name)
+            st.text_input(safe.md(name), key=session.RUN_NAME + name, placeholder=name)
     if not shown:
         st.warning("Pick at least one run to show.", icon=":material/warning:")
     return shown, names

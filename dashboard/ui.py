@@ -9,7 +9,7 @@ from collections.abc import Callable
 import altair as alt
 import streamlit as st
 
-from dashboard import exports, session
+from dashboard import cache, exports, safe, session
 from dashboard.cache import View
 from metrics import format as fmt
 
@@ -43,8 +43,9 @@ def conventions_line(view: View) -> str:
     return " · ".join([
         f"**K = {evaluation.k}**",
         fmt.count(len(evaluation.scored_ids), "scored query")
-        + (f" ({len(excluded):,} excluded: {fmt.listing(excluded, 5)})" if excluded else ""),
-        f"baseline **{view.baseline}**",
+        + (f" ({len(excluded):,} excluded: {safe.md(fmt.listing(excluded, 5))})"
+           if excluded else ""),
+        f"baseline **{safe.md(view.baseline)}**",
         *evaluation.conventions.in_words(),
     ])
 
@@ -61,6 +62,8 @@ def header(title: str, view: View, intro: str) -> None:
     st.title(title)
     st.markdown(intro)
     st.caption(conventions_line(view))
+    for finding in cache.id_mismatches(view.key, view.evaluation):
+        st.warning(safe.md(finding.sentence), icon=":material/link_off:")
     with st.popover("Conventions behind these numbers", icon=":material/rule:"):
         for sentence in view.evaluation.conventions.sentences().values():
             st.markdown(f"- {sentence}")
@@ -109,4 +112,5 @@ def download_button(label: str, data: Callable[[], str | bytes], file_name: str,
 def open_in_drilldown(query_id: str) -> None:
     """A link to the drill-down of the selected query. A link, not st.switch_page: switching
     pages from Python clears every widget (the sidebar's uploads and settings included)."""
-    st.page_link(DRILLDOWN, label=f"Open {query_id} in the drill-down", icon=":material/search:")
+    st.page_link(DRILLDOWN, label=f"Open {safe.md(query_id)} in the drill-down",
+                 icon=":material/search:")

@@ -27,6 +27,7 @@ from metrics.compare import (
 from metrics.conventions import DEFAULT_SEED, Conventions
 from metrics.diagnose import LOW_RECALL, Finding, Suggestion
 from metrics.evaluate import (
+    MAX_SWEEP,
     Evaluation,
     Prepared,
     RunEvaluation,
@@ -52,7 +53,19 @@ from metrics.files import (
     read_run,
 )
 from metrics.intervals import Interval, bootstrap, wilson
-from metrics.io import SCORE_PRECISIONS, LoadReport, Qrels, ReportLine, Run, load_qrels, load_run
+from metrics.io import (
+    MAX_INPUT_BYTES,
+    MAX_LINE_BYTES,
+    SCORE_PRECISIONS,
+    LoadReport,
+    Qrels,
+    ReportLine,
+    Run,
+    load_qrels,
+    load_run,
+)
+from metrics.measures import MAX_K
+from metrics.mismatch import IdMismatch, id_mismatches, run_mismatches
 from metrics.movement import MOVES, movement_sentence, query_grades, rank_movement
 from metrics.sample import SAMPLE_DIR, SAMPLE_K, load_sample, sample_qrels, sample_runs
 from metrics.snapshot import (
@@ -63,6 +76,7 @@ from metrics.snapshot import (
     created_minute,
     drift_rows,
     evaluation_fingerprints,
+    same_run_note,
     to_snapshot,
     tool_version,
 )
@@ -83,6 +97,14 @@ from metrics.vocabulary import (
 )
 
 __all__ = [
+    "MAX_K",
+    "MAX_SWEEP",
+    "IdMismatch",
+    "id_mismatches",
+    "run_mismatches",
+    "MAX_INPUT_BYTES",
+    "MAX_LINE_BYTES",
+    "same_run_note",
     "STATUS_MEANING",
     "Parser",
     "UsageError",

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from dashboard import cache, charts, exports, frames, session, ui
+from dashboard import cache, charts, exports, frames, safe, session, ui
 from metrics import CORRECTIONS, MEASURE_BY_KEY, SUMMARY_MEASURES, vocabulary
 from metrics import format as fmt
 
@@ -72,15 +72,22 @@ if not options.candidates or not options.metrics:
 
 compared = cache.compare(view, options, snapshots)
 if compared.error:
-    st.error(compared.error, icon=":material/error:")
+    st.error(safe.md(compared.error), icon=":material/error:")
     st.stop()
 comparison = compared.comparison
+if options.snapshot is not None:
+    baseline_snapshot = next(s for s in snapshots if s.key == options.snapshot).data
+    st.caption(f"Snapshot figures: {safe.md(baseline_snapshot.verification)}.")
+    note = metrics.same_run_note(baseline_snapshot, evaluation, run=options.baseline,
+                                 candidates=list(comparison.candidates))
+    if note:
+        st.warning(safe.md(note), icon=":material/content_copy:")
 method = vocabulary.comparison_method(comparison)
 st.markdown(f"**Test:** {method['test']}")
 st.caption(" ".join(method[key] for key in ("interval", "effect", "reference")))
 
 for candidate in comparison.candidates:
-    st.subheader(f"{candidate} against {comparison.baseline}")
+    st.subheader(f"{safe.md(candidate)} against {safe.md(comparison.baseline)}")
     table = frames.comparison_table(comparison, candidate)
     st.dataframe(
         table,
@@ -151,7 +158,7 @@ def picked(key: str, ids: list[str]):
     return callback
 
 
-st.subheader(f"Biggest gains and losses of {candidate} in {metric}")
+st.subheader(f"Biggest gains and losses of {safe.md(candidate)} in {metric}")
 st.caption("Click a row to pick its query: its rank movement shows below, and the link opens "
            "it in the drill-down.")
 columns = st.columns(2)
@@ -208,7 +215,7 @@ else:
     with right:
         changes = frames.query_changes(comparison, candidate, query)
         this = changes[changes["Metric"] == metric].iloc[0]
-        st.metric(f"{metric} of {query}", fmt.figure(this['After']),
+        st.metric(f"{metric} of {safe.md(query)}", fmt.figure(this['After']),
                   delta=f"{fmt.signed(this['Difference'])} against {fmt.figure(this['Before'])}",
                   border=True)
         st.dataframe(
@@ -221,7 +228,7 @@ else:
             },
         )
         ui.open_in_drilldown(query)
-    st.markdown(metrics.movement_sentence(movement, candidate, k))
+    st.markdown(safe.md(metrics.movement_sentence(movement, candidate, k)))
     st.dataframe(
         movement,
         hide_index=True,

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from dashboard import cache, charts, frames, session, ui
+from dashboard import cache, charts, frames, safe, session, ui
 from metrics import SUMMARY_MEASURES, drift_rows
 
 LIVE = "live (now)"
@@ -38,7 +38,8 @@ for snapshot in sorted(loaded, key=lambda s: s.data.header.created):
 
 for snapshot, message in refused:
     with st.container(border=True):
-        st.error(f"**{snapshot.file_name}** is not drawn: {message}", icon=":material/block:")
+        st.error(f"**{safe.md(snapshot.file_name)}** is not drawn: {safe.md(message)}",
+                 icon=":material/block:")
         values, fixed = session.snapshot_settings(snapshot.data)
         changes = session.settings_changes(values)
         advice = []
@@ -63,7 +64,7 @@ if not comparable:
 try:
     rows = drift_rows([s.data for s in comparable] + [live])
 except ValueError as exc:  # the engine's refusal, should two snapshots disagree
-    st.error(str(exc), icon=":material/block:")
+    st.error(safe.md(exc), icon=":material/block:")
     st.stop()
 points = metrics.distinct_names([s.title for s in comparable] + [LIVE])
 drift = frames.drift_frame(rows, points)

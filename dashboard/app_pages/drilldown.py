@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from dashboard import session, ui
+from dashboard import safe, session, ui
 from metrics import CLASS_MEANING
 from metrics import format as fmt
 
@@ -37,9 +37,10 @@ depth = max(longest, k) if whole else k
 explanations = [metrics.explain_run(evaluation, run, query, depth) for run in evaluation.runs]
 n_relevant = explanations[0].n_relevant
 classes = ", ".join(
-    f"**{run.name}** {run.classes[position[query]].replace('_', ' ')}" for run in evaluation.runs
+    f"**{safe.md(run.name)}** {run.classes[position[query]].replace('_', ' ')}"
+    for run in evaluation.runs
 )
-st.markdown(f"### {query}\n{n_relevant} relevant id{'s' if n_relevant != 1 else ''} "
+st.markdown(f"### {safe.md(query)}\n{n_relevant} relevant id{'s' if n_relevant != 1 else ''} "
             f"(grade ≥ {evaluation.conventions.relevance_level}). Class at K = {k}: {classes}.")
 st.caption(" · ".join(f"{name.replace('_', ' ')}: {meaning}"
                       for name, meaning in CLASS_MEANING.items() if name != "excluded"))
@@ -66,7 +67,7 @@ st.dataframe(
         f"Rank in {run.name}", help="Where the run first returned this id; —: never "
         "returned, which still lowers its nDCG.") for run in evaluation.runs},
 )
-st.caption(f"Every judged relevant id of {query}, best grade first, retrieved or not. "
+st.caption(f"Every judged relevant id of {safe.md(query)}, best grade first, retrieved or not. "
            f"IDCG@{k} = {fmt.figure(idcg)}. Every total on this page is the engine's value; the "
            "running columns are the engine's figure at each rank.")
 
@@ -79,7 +80,7 @@ st.caption("Status: " + ", ".join(f"{status} ({meaning})"
 columns = st.columns(min(len(evaluation.runs), 2), border=True)
 for i, (run, x) in enumerate(zip(evaluation.runs, explanations, strict=True)):
     with columns[i % len(columns)]:
-        st.markdown(f"#### {run.name}")
+        st.markdown(f"#### {safe.md(run.name)}")
         st.dataframe(
             x.ranks,
             hide_index=True,

@@ -4,7 +4,7 @@ import datetime as dt
 
 import streamlit as st
 
-from dashboard import cache, exports, report, session, ui
+from dashboard import cache, exports, report, safe, session, ui
 from metrics import CORRECTIONS
 
 view = ui.page(
@@ -27,8 +27,8 @@ if len(session.baseline_options(view, snapshots)) > 1:
     else:
         about = "The report has no comparison: pick candidates and metrics on the Compare page."
 if comparison is not None:
-    about = (f"With the Compare page's comparison: {', '.join(comparison.candidates)} against "
-             f"{comparison.baseline} on {len(comparison.metrics)} metrics, "
+    about = (f"With the Compare page's comparison: {safe.md(', '.join(comparison.candidates))} "
+             f"against {safe.md(comparison.baseline)} on {len(comparison.metrics)} metrics, "
              f"{CORRECTIONS[comparison.correction]} correction, alpha {comparison.alpha:g}.")
 
 st.subheader("Report for stakeholders")

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import charts, frames, ui
+from dashboard import charts, frames, safe, ui
 from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
 from metrics import format as fmt
 
@@ -77,7 +77,7 @@ columns = st.columns(min(len(evaluation.runs), 3), border=True)
 for i, run in enumerate(evaluation.runs):
     s = run.suggestion
     with columns[i % len(columns)]:
-        st.markdown(f"#### {frames.baseline_label(evaluation, run.name)}")
+        st.markdown(f"#### {safe.md(frames.baseline_label(evaluation, run.name))}")
         st.markdown(f"**Suggested K = {s.k}**: {s.sentence}")
         st.caption(f"Rule: {s.rule}.")
         for reading in s.readings:
@@ -92,22 +92,23 @@ st.subheader("Load report")
 st.caption("What each file held and what was left out, as the loaders reported it.")
 for report in frames.load_reports(evaluation):
     details = bool(report.dropped or report.repeats or report.notes)
-    with st.expander(report.summary(), expanded=details, icon=":material/description:"):
+    with st.expander(safe.md(report.summary()), expanded=details,
+                     icon=":material/description:"):
         st.markdown(f"A {report.kind} file, read as {report.format}.")
         for which, title in (("dropped", "Dropped lines"), ("repeats", "Repeated ids")):
             if getattr(report, which):
                 st.markdown(f"**{title}**")
                 st.dataframe(frames.report_lines(report, which), hide_index=True)
         for note in report.notes:
-            st.markdown(f"- {note}")
+            st.markdown(f"- {safe.md(note)}")
 if evaluation.excluded_ids:
     st.markdown(f"**Excluded queries** (no relevant id, left out of every average): "
-                f"{fmt.listing(evaluation.excluded_ids)}")
+                f"{safe.md(fmt.listing(evaluation.excluded_ids))}")
 for run in evaluation.runs:
     if run.missing_queries:
-        st.markdown(f"**{run.name}** has no list for {len(run.missing_queries)} qrels "
-                    f"queries (they score 0): {fmt.listing(run.missing_queries)}")
+        st.markdown(f"**{safe.md(run.name)}** has no list for {len(run.missing_queries)} "
+                    f"qrels queries (they score 0): {safe.md(fmt.listing(run.missing_queries))}")
     if run.aligned.ignored_queries:
         ignored = run.aligned.ignored_queries
-        st.markdown(f"**{run.name}** answers {len(ignored)} queries absent from the qrels "
-                    f"(ignored): {fmt.listing(ignored)}")
+        st.markdown(f"**{safe.md(run.name)}** answers {len(ignored)} queries absent from the "
+                    f"qrels (ignored): {safe.md(fmt.listing(ignored))}")

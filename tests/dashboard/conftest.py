@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -40,8 +41,15 @@ def open_app(page: str = "overview", **query_params) -> AppTest:
     return app
 
 
+def shown(markdown: str) -> str:
+    """Markdown source as a reader sees its characters: backslash escapes removed."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace("\u2060", "")
+
+
 def texts(app: AppTest) -> str:
-    """Every markdown, caption and title the page shows, as one string."""
-    parts = [e.value for kind in ("title", "header", "subheader", "markdown", "caption")
+    """Every markdown, caption, title, error and warning the page shows, as one string of
+    the characters a reader sees (escapes removed)."""
+    parts = [e.value for kind in ("title", "header", "subheader", "markdown", "caption",
+                                  "error", "warning", "info")
              for e in getattr(app, kind)]
-    return "\n".join(parts)
+    return shown("\n".join(parts))

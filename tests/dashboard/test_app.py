@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from metrics import SUMMARY_MEASURES, Conventions, load_sample
 from metrics.format import interval as format_interval
 from metrics.sample import SAMPLE_DIR
-from tests.dashboard.conftest import PAGES, open_app, texts
+from tests.dashboard.conftest import PAGES, open_app, shown, texts
 
 QRELS = (SAMPLE_DIR / "qrels.txt").read_bytes()
 BASELINE = (SAMPLE_DIR / "baseline.run").read_bytes()
@@ -192,10 +193,10 @@ def test_the_url_reproduces_a_view():
 
 def test_a_bad_url_value_is_reported_and_ignored():
     app = open_app(k="zero", gain="cubic", confidence="2")
-    warnings = " ".join(w.value for w in app.warning)
+    warnings = " ".join(shown(w.value) for w in app.warning)
     assert "k='zero' ignored" in warnings and "gain='cubic' ignored" in warnings
     assert "confidence='2' ignored" in warnings
-    assert "k='5000' ignored" in open_app(k="5000").warning[0].value
+    assert "k='5000' ignored" in shown(open_app(k="5000").warning[0].value)
     assert summary_cells(app)[("baseline", "Hit@5")] == "0.778 [0.453, 0.937]"
 
 
@@ -222,7 +223,7 @@ def upload(app, runs, qrels=None):
 def test_a_malformed_upload_shows_its_error_and_the_rest_works(sample):
     app = upload(open_app(), [("good.run", BASELINE), ("bad.run", b"q01 Q0 d01\n")], QRELS)
     assert not app.exception
-    errors = [e.value for e in app.error]
+    errors = [shown(e.value) for e in app.error]
     assert errors == ["bad.run, line 1: expected 6 columns (qid Q0 docid rank score tag), got 3"]
     cells = summary_cells(app)
     assert cells[("good", "Hit@10")] == engine_cells(load_sample(10))[("baseline", "Hit@10")]
@@ -234,7 +235,7 @@ def test_a_malformed_upload_shows_its_error_and_the_rest_works(sample):
 def test_a_malformed_qrels_upload_is_reported():
     app = upload(open_app(), [("good.run", BASELINE)], b"q01 0 d01 relevant\n")
     assert not app.exception
-    assert any("qrels.txt, line 1" in e.value for e in app.error)
+    assert any("qrels.txt, line 1" in shown(e.value) for e in app.error)
     assert any("Nothing to show yet" in i.value for i in app.info)
 
 
@@ -252,9 +253,70 @@ def test_a_jsonl_run_with_labels_stands_alone():
 
 def test_no_scored_query_is_said_plainly():
     app = open_app(level="9")  # no grade reaches 9
-    assert any("No query of the qrels has a relevant id" in w.value for w in app.warning)
+    assert any("No query of the qrels has a relevant id" in shown(w.value) for w in app.warning)
 
 
 def test_a_trec_run_without_qrels_says_what_is_missing():
     app = upload(open_app(), [("good.run", BASELINE)])
-    assert any(e.value.startswith("No qrels file") for e in app.error)
+    assert any(shown(e.value).startswith("No qrels file") for e in app.error)
+
+
+def invalid_url_values() -> list[tuple[str, str]]:
+    from dashboard import session
+
+    values = {"source": "bogus", "k": "0", "level": "0", "confidence": "0.2",
+              "correction": "x", "alpha": "2"}
+    values |= {name: "not-a-choice" for name in session.PARAMS if name not in values}
+    values.pop("runs"), values.pop("query")  # names of data: see the tests below
+    return sorted(values.items())
+
+
+@pytest.mark.parametrize(("name", "value"), invalid_url_values())
+def test_every_invalid_url_value_gets_its_default_and_a_message(name, value):
+    from dashboard import session
+
+    app = open_app(**{name: value})
+    warnings = " ".join(shown(w.value) for w in app.warning)
+    assert f"{name}={value!r} ignored" in warnings and "the default is used" in warnings
+    param = session.PARAMS[name]
+    assert app.session_state[param.key] == session.defaults()[param.key]
+
+
+def test_unknown_runs_and_queries_in_a_link_are_named_not_silently_dropped():
+    app = open_app("drilldown", runs=["bm25", "bm25", "nope"], query="q99")
+    warnings = " ".join(shown(w.value) for w in app.warning)
+    assert "a run named more than once is shown once" in warnings
+    assert "no run named nope" in warnings
+    assert "Query q99 is not a scored query" in warnings
+    assert app.multiselect(key="runs.shown").value == ["bm25"]
+
+
+def _init_and_show():
+    import streamlit as st
+
+    from dashboard import session
+
+    session.init()
+    st.text(repr(st.session_state[session.settings_key("relevance_level")]))
+
+
+def test_a_setting_survives_a_run_that_dropped_its_widget_state():
+    """Streamlit forgets a widget's value after a run that did not draw it; the sidebar
+    must come back with the user's last drawn value, not the widget's minimum."""
+    app = open_app()
+    app.number_input(key="settings.relevance_level").set_value(2).run()
+    assert app.session_state["kept.settings.relevance_level"] == 2
+    fresh = AppTest.from_function(_init_and_show)
+    fresh.session_state["kept.settings.relevance_level"] = 2  # the widget's own key is gone
+    fresh.run()
+    assert fresh.text[0].value == "2"
+
+
+def test_a_run_whose_query_ids_meet_none_of_the_labels_is_named_where_the_figures_are():
+    renamed = b"".join(b"query_" + line for line in BASELINE.splitlines(keepends=True))
+    app = upload(open_app(), [("good.run", BASELINE), ("renamed.run", renamed)],
+                 (SAMPLE_DIR / "qrels.txt").read_bytes())
+    warnings = " ".join(shown(w.value) for w in app.warning)
+    assert "run 'renamed' shares no query id with the qrels" in warnings
+    assert "Likely cause: the run's ids start with 'query_q'" in warnings
+    assert "good" not in warnings and "Link parameter" not in warnings

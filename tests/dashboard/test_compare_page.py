@@ -140,6 +140,11 @@ def test_a_snapshot_run_can_be_the_baseline(sample, engine):
         if t.candidate == "reranked":
             assert shown.loc[t.metric, "Difference"] == pytest.approx(t.difference, abs=1e-12)
     assert any("a snapshot keeps only its figures" in i.value for i in app.info)
+    # the live baseline as a candidate: it is the snapshot's own run, and the page says so
+    app.multiselect(key="compare.candidates").set_value(["baseline", "reranked"]).run()
+    shown_text = texts(app)
+    assert "Snapshot figures: verified." in shown_text
+    assert "baseline is the same run as the snapshot's baseline" in shown_text
 
 
 def test_export_page_carries_the_comparison(sample, engine):

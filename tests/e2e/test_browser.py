@@ -6,135 +6,13 @@ while the rest keeps working. Screenshots go to $SCREENSHOT_DIR (kept) or a temp
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "data" / "sample"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
-TIMEOUT_MS = 60_000
+from tests.e2e.conftest import NO_BROWSER, SAMPLE, TIMEOUT_MS, check, location, settle
 
-# skipped only off CI: .ci/run installs chromium, so there a missing browser is a failure
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists() and not os.environ.get("CI"), reason="needs Debian's /usr/bin/chromium"
-)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    """`streamlit run dashboard/app.py` from the repository root, until the module ends."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "dashboard/app.py",
-         "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            output = process.stdout.read().decode(errors="replace")
-            pytest.fail(f"streamlit did not start on port {port}:\n{output}")
-        time.sleep(0.3)
-    yield base
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-    process.stdout.close()
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    folder = os.environ.get("SCREENSHOT_DIR")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1500, "height": 1000})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    yield page
-    context.close()
-
-
-def settle(page) -> None:
-    """Wait until the script has finished and the page has stopped changing."""
-    page.wait_for_selector('[data-testid="stMainBlockContainer"]')
-    time.sleep(0.5)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " && !document.querySelector('[data-testid=\"stSpinner\"]')"
-    )
-    time.sleep(1.0)
-
-
-def location(page) -> str:
-    return page.evaluate("location.href")  # Playwright's page.url lags history.replaceState
-
-
-def check(page, shots: Path, name: str, *texts: str, cells: tuple[str, ...] = ()) -> None:
-    """Every text visible, every table cell in its grid, no exception box; then a full-page
-    screenshot. (st.dataframe draws on a canvas; its cells are mirrored in a hidden grid.)"""
-    settle(page)
-    for text in texts:
-        page.get_by_text(text, exact=False).first.wait_for(state="visible")
-    for text in cells:
-        page.locator('[data-testid="stDataFrame"] [role="gridcell"]', has_text=text) \
-            .first.wait_for(state="attached")
-    assert page.locator('[data-testid="stException"]').count() == 0
-    height = page.evaluate(
-        "() => Math.max(...[...document.querySelectorAll("
-        "'[data-testid=stMain], [data-testid=stSidebarContent]')].map(e => e.scrollHeight))"
-    )
-    page.set_viewport_size({"width": 1500, "height": min(height + 60, 12_000)})
-    time.sleep(0.5)
-    page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
-    page.set_viewport_size({"width": 1500, "height": 1000})
-
+pytestmark = NO_BROWSER
 
 PAGES = [
     ("overview", "", ["Summary at K = 5", "Reading each run", "Load report",

@@ -1,0 +1,58 @@
+"""The one escaping module: Markdown that shows untrusted text as its characters, and CSV
+cells no spreadsheet reads as a formula."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dashboard import exports, safe
+from metrics import Conventions, evaluate, load_qrels, load_run
+from tests.dashboard.conftest import shown
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_escaped_markdown_shows_exactly_the_characters(text):
+    flat = safe._LINE_BREAKS.sub(" ", text)
+    assert shown(safe.md(text)) == flat
+    escaped = safe.md(text)
+    # no unescaped punctuation is left to form markup
+    unescaped = [c for i, c in enumerate(escaped)
+                 if c in "*_[]()!<>`$:|#~" and (i == 0 or escaped[i - 1] != "\\")]
+    assert not unescaped
+
+
+def test_autolinks_are_broken_by_a_word_joiner():
+    for text in ("http://evil.example/x", "HTTPS://a.b", "www.evil.example", "me@evil.example"):
+        escaped = safe.md(text)
+        assert safe.WORD_JOINER in escaped
+        assert "http://" not in escaped.lower() and "www." not in escaped
+
+
+def test_formula_cells_are_neutralised_and_numbers_stay_numbers():
+    frame = pd.DataFrame({
+        "query_id": ["=cmd|'/c calc'!A1", "@SUM(1)", "+1+1", "-2", "\tx", "\rx", "q1", "a=b"],
+        "score": [0.5, -1.0, 1, 2, 3, 4, 5, 6],
+    })
+    rows = list(csv.DictReader(io.StringIO(safe.csv_text(frame), newline="")))
+    assert [r["query_id"] for r in rows] == [
+        "'=cmd|'/c calc'!A1", "'@SUM(1)", "'+1+1", "'-2", "'\tx", "'\rx", "q1", "a=b"]
+    assert [r["score"] for r in rows][:2] == ["0.5", "-1.0"]  # numbers untouched
+
+
+def test_every_csv_export_neutralises_hostile_ids():
+    quoted = '"=HYPERLINK(""http://evil"")"'  # one CSV cell: =HYPERLINK("http://evil")
+    qrels, _ = load_qrels(f"query_id,doc_id,grade\n{quoted},d1,1\n".encode(),
+                          file_name="q.csv")
+    run, _ = load_run(f"query_id,doc_id,rank\n{quoted},d1,1\n".encode(),
+                      file_name="@run.csv", run_name="@run")
+    evaluation = evaluate(qrels, [run], 1, Conventions())
+    for text in (exports.summary_csv(evaluation), exports.per_query_csv(evaluation)):
+        cells = [cell for row in csv.reader(io.StringIO(text)) for cell in row]
+        assert not any(cell.startswith(safe.FORMULA_STARTS) for cell in cells), cells
+        assert "'@run" in cells
