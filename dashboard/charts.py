@@ -104,8 +104,8 @@ def interval_bars(
     step = alt.Step(13 if len(shown) > 1 else 28)  # with yOffset, the step is each run's band
     title = _title(
         f"Mean at K = {k} with {level} intervals",
-        f"Over {n_queries} scored queries. {vocabulary.interval_methods(k)}. "
-        "Overlapping bars can still differ: the Compare page tests the paired difference.",
+        [f"{fmt.count(n_queries, 'scored query')}. {vocabulary.interval_methods(k)}.",
+         "Overlapping bars can still differ: Compare tests the paired difference."],
     )
     return alt.layer(bars, points).properties(title=title, height=step)
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from metrics import SUMMARY_MEASURES, Conventions, load_sample
@@ -320,3 +322,12 @@ def test_a_run_whose_query_ids_meet_none_of_the_labels_is_named_where_the_figure
     assert "run 'renamed' shares no query id with the qrels" in warnings
     assert "Likely cause: the run's ids start with 'query_q'" in warnings
     assert "good" not in warnings and "Link parameter" not in warnings
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(st.dictionaries(st.sampled_from(["k", "gain", "level", "confidence", "runs", "query",
+                                        "recall", "scores", "empty", "alpha", "source"]),
+                       st.text(max_size=40), min_size=1, max_size=4))
+def test_random_url_values_give_a_page_or_a_message_never_a_traceback(params):
+    app = open_app("overview", **params)  # open_app asserts no exception
+    assert app.dataframe or app.warning or app.info
