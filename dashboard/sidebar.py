@@ -54,8 +54,8 @@ def inputs() -> Inputs:
     )
     if source == cache.SAMPLE:
         inputs = cache.read_sample(reading)
-        st.caption(f"{SAMPLE_DIR.name}/ of the repository: " + ", ".join(
-            p.file_name for p in (inputs.qrels, *inputs.runs)))
+        st.caption(safe.md(f"{SAMPLE_DIR.name}/ of the repository: " + ", ".join(
+            p.file_name for p in (inputs.qrels, *inputs.runs))))
         return inputs
     qrels_file = st.file_uploader(
         "Qrels (the labels)",
