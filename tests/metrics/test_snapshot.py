@@ -38,17 +38,6 @@ def write_trec_run(path, lists, name="run"):
     return path
 
 
-@pytest.fixture(autouse=True)
-def no_snapshot_key(monkeypatch):
-    """A key in the environment would sign every snapshot written here."""
-    monkeypatch.delenv(snap.KEY_VARIABLE, raising=False)
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_sample()
-
-
 @pytest.fixture(scope="module")
 def sample_snapshot(sample):
     return snap.Snapshot.from_evaluation(

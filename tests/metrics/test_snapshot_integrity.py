@@ -24,16 +24,6 @@ KEY = b"team secret"
 MISMATCH = "the figures were changed after the snapshot was written (figures fingerprint mismatch)"
 
 
-@pytest.fixture(autouse=True)
-def no_key_in_the_environment(monkeypatch):
-    monkeypatch.delenv(snap.KEY_VARIABLE, raising=False)
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_sample()
-
-
 @pytest.fixture(scope="module")
 def text(sample):
     created = "2024-05-01T09:00:00+00:00"

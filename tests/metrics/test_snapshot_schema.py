@@ -13,17 +13,6 @@ from metrics import snapshot as snap
 from metrics.sample import load_sample
 
 
-@pytest.fixture(autouse=True)
-def no_snapshot_key(monkeypatch):
-    """A key in the environment would sign every snapshot written here."""
-    monkeypatch.delenv(snap.KEY_VARIABLE, raising=False)
-
-
-@pytest.fixture(scope="module")
-def sample():
-    return load_sample()
-
-
 @pytest.fixture(scope="module")
 def snapshot(sample):
     return snap.Snapshot.from_evaluation(sample, label="May", created="2024-05-01T09:00:00+00:00")
