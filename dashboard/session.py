@@ -18,7 +18,7 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
-from dashboard.cache import SAMPLE, SOURCES, CompareOptions, Snapshot, View
+from dashboard.cache import SAMPLE, SOURCES, UPLOAD, CompareOptions, Snapshot, View
 from metrics import (
     COMPARED,
     CONVENTION_BY_FIELD,
@@ -40,6 +40,9 @@ QUERY = "state.query"
 VIEW = "state.view"
 URL_PROBLEMS = "state.url_problems"
 KEPT = "kept."  # + a widget's key: its last drawn value
+INPUTS = "state.inputs"
+RENAMES = "state.renames"  # original run name -> name shown, as the URL carries them
+LINK_FILES = "state.link_files"  # the uploaded files' names, as the URL carries them
 K = "settings.k"
 RUNS = "runs.shown"
 RUN_OPTIONS = "runs.options"
@@ -106,6 +109,21 @@ def _text(values: list[str]) -> str:
     return values[-1]
 
 
+def _renames(values: list[str]) -> dict[str, str]:
+    """names=ORIGINAL=SHOWN, repeated: the runs' display names."""
+    renames = {}
+    for value in values:
+        original, sep, shown = value.partition("=")
+        if not sep or not original or not shown.strip():
+            raise ValueError(f"expected ORIGINAL=NEW, got {value!r}")
+        renames[original] = shown.strip()
+    return renames
+
+
+def _dump_renames(renames: dict[str, str]) -> list[str]:
+    return [f"{original}={shown}" for original, shown in renames.items()]
+
+
 _PARSE_NUMBER = {"relevance_level": _integer(*LEVELS), "confidence_level": _number(*CONFIDENCE)}
 PARAMS = {
     "source": Param(SOURCE_KEY, _choice(SOURCES)),
@@ -118,7 +136,11 @@ PARAMS = {
     "query": Param(QUERY, _text),
     "correction": Param(CORRECTION, _choice(CORRECTIONS)),
     "alpha": Param(ALPHA, _number(*ALPHA_RANGE)),
+    "baseline": Param(BASELINE, _text),
+    "names": Param(RENAMES, _renames, _dump_renames),
+    "files": Param(LINK_FILES, list, list),
 }
+MULTIPLE = {"runs", "names", "files"}  # parameters that repeat: ?runs=a&runs=b
 
 
 def default_k(source: str) -> int:
@@ -130,7 +152,7 @@ def defaults() -> dict[str, object]:
     values: dict[str, object] = {SOURCE_KEY: SAMPLE}
     values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
     values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
-    values |= {CORRECTION: "holm", ALPHA: 0.05}
+    values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: []}
     return values
 
 
@@ -147,6 +169,8 @@ def init() -> None:
             except (ValueError, OverflowError) as exc:
                 problems.append(f"{name}={_shorten(values[-1])!r} ignored: {exc}; the default "
                                 "is used")
+        for original, shown in (st.session_state.get(RENAMES) or {}).items():
+            st.session_state[RUN_NAME + original] = shown
         runs = st.session_state.get(RUNS) or []
         if len(set(runs)) != len(runs):
             st.session_state[RUNS] = list(dict.fromkeys(runs))
@@ -168,12 +192,23 @@ def keep(keys: Sequence[str]) -> None:
 
 def publish() -> None:
     """Session state -> URL: every parameter whose value differs from its default."""
-    default = defaults() | {RUNS: list(st.session_state.get(RUN_OPTIONS, ()))}
+    st.session_state[RENAMES] = {
+        key.removeprefix(RUN_NAME): value.strip() for key, value in st.session_state.items()
+        if isinstance(key, str) and key.startswith(RUN_NAME) and (value or "").strip()}
+    # the files uploaded now, or (until they are) the ones the link named
+    uploading = st.session_state.get(SOURCE_KEY) == UPLOAD
+    st.session_state[LINK_FILES] = (
+        (uploaded_names() or st.session_state.get(LINK_FILES, [])) if uploading else [])
+    shown = st.session_state.get(RUNS) or [None]
+    default = defaults() | {RUNS: list(st.session_state.get(RUN_OPTIONS, ())),
+                            BASELINE: shown[0], RENAMES: {}, LINK_FILES: []}
     params: dict[str, str | list[str]] = {}
     for name, param in PARAMS.items():
         value = st.session_state.get(param.key)
         if value is None or value == default.get(param.key):
             continue
+        if name == "baseline" and str(value).startswith(SNAPSHOT_BASELINE):
+            continue  # a snapshot lives in this session only
         params[name] = param.dump(value)
     if params != {name: _current(name) for name in st.query_params}:
         st.query_params.from_dict(params)
@@ -181,7 +216,21 @@ def publish() -> None:
 
 def _current(name: str) -> str | list[str]:
     values = st.query_params.get_all(name)
-    return values if name == "runs" else values[-1]
+    return values if name in MULTIPLE else values[-1]
+
+
+def uploaded_names() -> list[str]:
+    """The names of the files uploaded now, the qrels first (empty on the sample)."""
+    if st.session_state.get(SOURCE_KEY) != UPLOAD:
+        return []
+    qrels = st.session_state.get(QRELS_KEY)
+    runs = st.session_state.get(RUNS_KEY) or []
+    return [f.name for f in ([qrels] if qrels else []) + list(runs)]
+
+
+def linked_files() -> list[str]:
+    """The files a link was made with, when this session has not uploaded them yet."""
+    return [] if uploaded_names() else list(st.session_state.get(LINK_FILES) or [])
 
 
 def report_url_problem(problem: str) -> None:
@@ -230,6 +279,15 @@ def bounded(key: str, low: int, high: int, default: int) -> None:
 
 def set_view(view) -> None:
     st.session_state[VIEW] = view
+
+
+def set_inputs(inputs) -> None:
+    st.session_state[INPUTS] = inputs
+
+
+def inputs():
+    """What the sidebar loaded this run (files, errors), or None before it ran."""
+    return st.session_state.get(INPUTS)
 
 
 def view():

@@ -17,7 +17,7 @@ from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 def draw() -> View | None:
     """Every section of the sidebar; the view every page then draws from."""
     with st.sidebar:
-        loaded = inputs()
+        loaded, summaries = inputs()
         shown, names = choose_runs(loaded.run_names) if loaded.ready else ([], {})
         st.divider()
         k, conventions = settings()
@@ -25,6 +25,8 @@ def draw() -> View | None:
             st.warning(f"Link parameter {safe.md(problem)}", icon=":material/link_off:")
     view = cache.build_view(loaded, shown, names, k, conventions)
     session.set_view(view)
+    session.set_inputs(loaded)
+    _summarise_runs(loaded, names, view, summaries)
     with st.sidebar:
         session.set_snapshots(snapshots(view))
     return view
@@ -39,8 +41,20 @@ def _show_parsed(parsed: Parsed | None) -> None:
         st.caption(safe.md(parsed.report.summary()))
 
 
-def inputs() -> Inputs:
-    """The sidebar's Data section: sample or uploads, each file's load summary or error."""
+def _summarise_runs(loaded: Inputs, names: dict[str, str], view: View | None,
+                    summaries: dict[str, object]) -> None:
+    """Each run file's line counts as the load report on the Overview states them: once
+    scored, the lines whose query is not in the qrels count as dropped, here too."""
+    scored = {} if view is None else {r.name: r.report for r in view.evaluation.runs}
+    for name, parsed in zip(loaded.run_names, loaded.usable_runs, strict=True):
+        report = scored.get(names.get(name, name)) or parsed.report
+        hidden = "" if names.get(name, name) in scored else " (not shown)"
+        summaries[parsed.key].caption(safe.md(report.summary() + hidden))
+
+
+def inputs() -> tuple[Inputs, dict[str, object]]:
+    """The sidebar's Data section: sample or uploads, each file's error, and a place for each
+    run's load summary (filled once the runs are scored, see _summarise_runs)."""
     reading = session.conventions()
     source = st.radio(
         "Data",
@@ -56,7 +70,7 @@ def inputs() -> Inputs:
         inputs = cache.read_sample(reading)
         st.caption(safe.md(f"{SAMPLE_DIR.name}/ of the repository: " + ", ".join(
             p.file_name for p in (inputs.qrels, *inputs.runs))))
-        return inputs
+        return inputs, {run.key: st.empty() for run in inputs.runs}
     qrels_file = st.file_uploader(
         "Qrels (the labels)",
         key=session.QRELS_KEY,
@@ -76,13 +90,17 @@ def inputs() -> Inputs:
     inputs = cache.read_uploads(qrels_file, run_files, reading)
     with run_slot:
         _show_parsed(inputs.qrels if qrels_file is not None else None)
+    summaries = {}
     for parsed in inputs.runs:
-        _show_parsed(parsed)
+        if parsed.error:
+            _show_parsed(parsed)
+        else:
+            summaries[parsed.key] = st.empty()
     if inputs.problem:
         st.error(safe.md(inputs.problem), icon=":material/error:")
     elif not run_files:
         st.info("Upload a qrels file and at least one run.", icon=":material/upload:")
-    return inputs
+    return inputs, summaries
 
 
 def snapshots(view: View | None) -> list[Snapshot]:

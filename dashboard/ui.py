@@ -5,12 +5,14 @@ conventions, score columns, and how a chart is placed. Layout only; no arithmeti
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import altair as alt
 import streamlit as st
 
 from dashboard import cache, exports, safe, session
 from dashboard.cache import View
+from metrics import FORMAT_EXAMPLES, sample_qrels, sample_runs
 from metrics import format as fmt
 
 SCORE_FORMAT = "%.3f"  # three decimals everywhere
@@ -25,8 +27,7 @@ IMAGES = {  # format -> (renderer, MIME type)
 def require_view() -> View:
     view = session.view()
     if view is None:
-        st.info("Nothing to show yet: load a qrels file and at least one run in the sidebar, "
-                "or pick the bundled sample.", icon=":material/info:")
+        nothing_yet()
         st.stop()
     if not view.evaluation.scored_ids:
         st.warning("No query of the qrels has a relevant id, so nothing can be scored: check "
@@ -34,6 +35,47 @@ def require_view() -> View:
                    icon=":material/warning:")
         st.stop()
     return view
+
+
+def nothing_yet() -> None:
+    """What the main area says before anything can be scored: why, and how to start."""
+    linked, inputs = session.linked_files(), session.inputs()
+    if linked:
+        st.info("This link shows uploaded files, which a link cannot carry: upload them again "
+                f"in the sidebar under My files: {safe.md(', '.join(linked))}. The link "
+                "keeps K, the conventions, the runs shown and their names.",
+                icon=":material/upload:")
+    elif inputs is not None and inputs.qrels is not None and inputs.qrels.error:
+        st.error(f"The qrels file was refused, so nothing can be scored: "
+                 f"{safe.md(inputs.qrels.error)}", icon=":material/error:")
+    elif inputs is not None and inputs.problem:
+        st.error(safe.md(inputs.problem), icon=":material/error:")
+    else:
+        st.info("Nothing to show yet: load a qrels file and at least one run in the sidebar, "
+                "or pick the bundled sample.", icon=":material/info:")
+    if st.session_state.get(session.SOURCE_KEY) == cache.UPLOAD:
+        accepted_formats()
+
+
+def accepted_formats() -> None:
+    """Every accepted format with a few lines of it, and the sample's files to start from."""
+    st.subheader("What to upload")
+    st.markdown("A **qrels** file (the labels: which ids are relevant to each query, with a "
+                "grade) and one **run** per retriever (each query's ids in rank order), over "
+                "the same query ids. Gzipped files (.gz) are read too; the format is told "
+                "from the content.")
+    for kind, title in (("qrels", "Qrels"), ("run", "Runs")):
+        st.markdown(f"**{title}**")
+        examples = [e for e in FORMAT_EXAMPLES if e.kind == kind]
+        for column, example in zip(st.columns(len(examples)), examples, strict=True):
+            with column:
+                st.caption(f"{example.name}: {example.columns}")
+                st.code(example.text, language=None)
+    st.markdown("**Start from the sample** (seed 000: 10 queries, 3 runs):")
+    with st.container(horizontal=True):
+        for path in (sample_qrels(), *(Path(spec.source) for spec in sample_runs())):
+            download_button(path.name, path.read_bytes, path.name, "text/plain",
+                            key=f"sample.{path.name}")
 
 
 def conventions_line(view: View) -> str:

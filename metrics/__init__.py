@@ -54,6 +54,7 @@ from metrics.files import (
 )
 from metrics.intervals import Interval, bootstrap, wilson
 from metrics.io import (
+    FORMAT_EXAMPLES,
     MAX_INPUT_BYTES,
     MAX_LINE_BYTES,
     SCORE_PRECISIONS,
@@ -97,6 +98,7 @@ from metrics.vocabulary import (
 )
 
 __all__ = [
+    "FORMAT_EXAMPLES",
     "MAX_K",
     "MAX_SWEEP",
     "IdMismatch",

@@ -16,6 +16,7 @@ pairs), `rows` (Qrels, Run), `report`, and `loaders` (load_qrels, load_run).
 
 from metrics.io.codes import repeated_ids, repeated_pairs
 from metrics.io.errors import LoadError
+from metrics.io.examples import FORMAT_EXAMPLES, FormatExample
 from metrics.io.loaders import (
     QRELS_FORMATS,
     RUN_FORMATS,
@@ -31,7 +32,8 @@ from metrics.io.sources import UPLOAD_NAME
 from metrics.io.streams import MAX_INPUT_BYTES
 
 __all__ = [
-    "MAX_INPUT_BYTES", "MAX_LINE_BYTES", "LoadError", "LoadReport", "Qrels", "QRELS_FORMATS",
+    "FORMAT_EXAMPLES", "FormatExample", "MAX_INPUT_BYTES", "MAX_LINE_BYTES", "LoadError",
+    "LoadReport", "Qrels", "QRELS_FORMATS",
     "ReportLine", "Run", "RUN_FORMATS", "RUN_ORDERS", "SCORE_PRECISIONS", "UPLOAD_NAME",
     "load_qrels", "load_run", "repeated_ids", "repeated_pairs",
 ]

@@ -37,8 +37,10 @@ class Layout:
     extra_fields: bool = False  # a line may carry more than ncols fields; the rest are ignored
 
     def ragged(self, src: Source, line: int, got: int) -> LoadError:
-        """The error for a line of `got` columns."""
-        return src.fail(line, f"expected {self.ncols} columns ({self.expected}), got {got}")
+        """The error for a line of `got` columns, saying so when the file looks like the
+        other kind (a run given as the qrels, or the qrels as a run)."""
+        hint = _LOOKS_LIKE.get((self.expected, got), "") if line == src.first_data_line[0] else ""
+        return src.fail(line, f"expected {self.ncols} columns ({self.expected}), got {got}{hint}")
 
 
 _TREC = {
@@ -51,6 +53,15 @@ _TREC = {
 }
 # qrels without the iteration column, as some collections ship them (told by the first line)
 _TREC_QRELS_3 = Layout(None, 3, {"query": 0, "doc": 1, "grade": 2}, 0, "qid docid grade")
+# (what a layout expected, the columns a first line had) -> the likely mix-up
+_LOOKS_LIKE = {
+    ("qid iter docid grade", 6): ": it looks like a run file (qid Q0 docid rank score tag); "
+    "give it as a run, not as the qrels",
+    ("qid docid grade", 6): ": it looks like a run file (qid Q0 docid rank score tag); "
+    "give it as a run, not as the qrels",
+    ("qid Q0 docid rank score tag", 4): ": it looks like a qrels file (qid iter docid "
+    "grade); give it as the qrels, not as a run",
+}
 _QUERY = _Column("query", "query_id", aliases=("qid",))
 _DOC = _Column("doc", "doc_id", aliases=("docid", "pid"))
 _HEADERS = {

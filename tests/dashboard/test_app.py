@@ -238,7 +238,7 @@ def test_a_malformed_qrels_upload_is_reported():
     app = upload(open_app(), [("good.run", BASELINE)], b"q01 0 d01 relevant\n")
     assert not app.exception
     assert any("qrels.txt, line 1" in shown(e.value) for e in app.error)
-    assert any("Nothing to show yet" in i.value for i in app.info)
+    assert any("The qrels file was refused" in shown(e.value) for e in app.main.error)
 
 
 def test_a_jsonl_run_with_labels_stands_alone():
@@ -269,7 +269,8 @@ def invalid_url_values() -> list[tuple[str, str]]:
     values = {"source": "bogus", "k": "0", "level": "0", "confidence": "0.2",
               "correction": "x", "alpha": "2"}
     values |= {name: "not-a-choice" for name in session.PARAMS if name not in values}
-    values.pop("runs"), values.pop("query")  # names of data: see the tests below
+    for name in ("runs", "query", "files", "baseline"):  # names of data: see the tests below
+        values.pop(name)
     return sorted(values.items())
 
 
@@ -322,6 +323,11 @@ def test_a_run_whose_query_ids_meet_none_of_the_labels_is_named_where_the_figure
     assert "run 'renamed' shares no query id with the qrels" in warnings
     assert "Likely cause: the run's ids start with 'query_q'" in warnings
     assert "good" not in warnings and "Link parameter" not in warnings
+    # the sidebar counts lines as the load report does: none of renamed's lines was used
+    sidebar = " ".join(shown(c.value) for c in app.sidebar.caption)
+    overview = " ".join(e.label for e in app.expander)
+    assert "renamed.run: 100 lines read, 0 used, 100 dropped" in sidebar
+    assert "renamed.run: 100 lines read, 0 used, 100 dropped" in shown(overview)
 
 
 @settings(max_examples=8, deadline=None, derandomize=True)
@@ -331,3 +337,41 @@ def test_a_run_whose_query_ids_meet_none_of_the_labels_is_named_where_the_figure
 def test_random_url_values_give_a_page_or_a_message_never_a_traceback(params):
     app = open_app("overview", **params)  # open_app asserts no exception
     assert app.dataframe or app.warning or app.info
+
+
+def test_an_empty_my_files_screen_shows_every_format_and_the_sample_files():
+    from metrics import FORMAT_EXAMPLES
+
+    app = open_app(source="upload")
+    assert "What to upload" in texts(app)
+    shown_code = [c.value for c in app.code]
+    for example in FORMAT_EXAMPLES:
+        assert example.text.rstrip("\n") in shown_code
+    assert "Upload a qrels file and at least one run." in texts(app)
+
+
+def test_a_refused_qrels_file_is_said_where_the_figures_would_be():
+    app = upload(open_app(), [("good.run", BASELINE)], (SAMPLE_DIR / "bm25.run").read_bytes())
+    main = " ".join(shown(e.value) for e in app.main.error)
+    assert "The qrels file was refused, so nothing can be scored" in main
+    assert "it looks like a run file" in main
+
+
+def test_a_link_to_uploaded_files_names_the_files_to_upload_again():
+    app = open_app(source="upload", files=["qrels.txt", "bm25.run", "dense.run"],
+                   names=["bm25=BM25 (tuned)"], k="7")
+    info = " ".join(shown(i.value) for i in app.info)
+    assert "upload them again" in info and "qrels.txt, bm25.run, dense.run" in info
+    assert app.session_state["runs.name.bm25"] == "BM25 (tuned)"
+
+
+def test_run_names_and_the_compare_baseline_are_in_the_url():
+    app = open_app()
+    app.text_input(key="runs.name.reranked").input("cross encoder").run()
+    app.switch_page(PAGES["compare"]).run()
+    app.selectbox(key="compare.baseline").select("bm25").run()
+    assert app.query_params["baseline"] == "bm25"
+    assert app.query_params["names"] == "reranked=cross encoder"
+    again = open_app("compare", baseline="bm25", names=["reranked=cross encoder"])
+    assert again.selectbox(key="compare.baseline").value == "bm25"
+    assert "cross encoder against bm25" in texts(again)

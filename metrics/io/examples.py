@@ -1,0 +1,55 @@
+"""What each accepted file looks like: a few lines of every format and what its columns
+mean, for the people choosing what to upload (the dashboard's empty "My files" screen shows
+them; the loaders are the rule, and a test reads every example back through them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FormatExample:
+    kind: str  # "qrels" or "run"
+    name: str
+    columns: str  # what each column means
+    text: str  # a few lines of a valid file
+    file_name: str  # a name the example loads under (the extension hints nothing: content rules)
+
+
+FORMAT_EXAMPLES: tuple[FormatExample, ...] = (
+    FormatExample(
+        "qrels", "TREC qrels",
+        "query id, an unused iteration column (0), doc id, grade (an integer; 0 or less is "
+        "judged non-relevant). Three columns, without the iteration, are read too.",
+        "q01 0 d01 3\nq01 0 d07 1\nq02 0 d11 0\n", "qrels.txt",
+    ),
+    FormatExample(
+        "qrels", "CSV/TSV with a header",
+        "query_id (or qid), doc_id (or docid, pid), grade (or relevance, label).",
+        "query_id,doc_id,grade\nq01,d01,3\nq01,d07,1\n", "qrels.csv",
+    ),
+    FormatExample(
+        "qrels", "JSONL",
+        "one record per query: relevant as a list of ids (grade 1) or an {id: grade} object.",
+        '{"query_id": "q01", "relevant": {"d01": 3, "d07": 1}}\n'
+        '{"query_id": "q02", "relevant": ["d11"]}\n', "qrels.jsonl",
+    ),
+    FormatExample(
+        "run", "TREC run",
+        "query id, Q0, doc id, rank, score, run tag. Ordered by score (ties by doc id, as "
+        "trec_eval), or by rank with the run-order convention.",
+        "q01 Q0 d01 1 12.5 bm25\nq01 Q0 d09 2 11.0 bm25\nq02 Q0 d11 1 9.75 bm25\n", "bm25.run",
+    ),
+    FormatExample(
+        "run", "CSV/TSV with a header",
+        "query_id, doc_id, and rank or score (a rank orders the list; scores alone are "
+        "ordered like a TREC run).",
+        "query_id,doc_id,rank\nq01,d01,1\nq01,d09,2\n", "dense.csv",
+    ),
+    FormatExample(
+        "run", "JSONL",
+        "one record per query: retrieved, the ids in rank order. A record may also carry "
+        "relevant, so that one file holds the labels and the run.",
+        '{"query_id": "q01", "retrieved": ["d01", "d09", "d03"]}\n', "hybrid.jsonl",
+    ),
+)

@@ -1,0 +1,34 @@
+"""A run given as the qrels, or the qrels as a run, is named as the likely mix-up."""
+
+from __future__ import annotations
+
+import pytest
+
+from metrics import SAMPLE_DIR, load_qrels, load_run
+
+
+def test_a_run_given_as_the_qrels_says_it_looks_like_a_run():
+    with pytest.raises(ValueError, match=r"x\.txt, line 1: expected 4 columns .* got 6: it "
+                       r"looks like a run file .*give it as a run, not as the qrels"):
+        load_qrels((SAMPLE_DIR / "bm25.run").read_bytes(), file_name="x.txt")
+
+
+def test_qrels_given_as_a_run_say_they_look_like_qrels():
+    with pytest.raises(ValueError, match=r"got 4: it looks like a qrels file"):
+        load_run((SAMPLE_DIR / "qrels.txt").read_bytes(), file_name="q.run")
+
+
+def test_a_ragged_line_further_down_gets_no_such_guess():
+    text = b"q1 0 d1 1\nq1 0 d2 1\nq1 Q0 d3 1 2.0 tag\n"
+    with pytest.raises(ValueError, match=r"line 3: expected 4 columns \(qid iter docid grade\)"
+                       r", got 6$"):
+        load_qrels(text, file_name="q.txt")
+
+
+def test_every_format_example_loads_as_its_kind():
+    from metrics import FORMAT_EXAMPLES
+
+    for example in FORMAT_EXAMPLES:
+        load = load_qrels if example.kind == "qrels" else load_run
+        loaded, report = load(example.text.encode(), file_name=example.file_name)
+        assert report.lines_used >= 1 and not report.dropped, example.name
