@@ -166,3 +166,36 @@ def test_a_chart_downloads_as_png(server, page, tmp_path):
     path = tmp_path / "chart.png"
     info.value.save_as(path)
     assert path.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") and path.stat().st_size > 10_000
+
+
+def test_every_uploaded_run_is_shown_and_a_run_that_meets_no_query_is_named(server, page,
+                                                                           shots, tmp_path):
+    """Open the sample, then switch to My files: every uploaded run is shown, in upload
+    order, and the URL follows; a run whose query ids match none of the labels is named."""
+    names = ["baseline", "cross_encoder", "dense", "renamed"]
+    base = (SAMPLE / "baseline.run").read_text()
+    texts = {"baseline": base, "cross_encoder": (SAMPLE / "reranked.run").read_text(),
+             "dense": (SAMPLE / "bm25.run").read_text(),
+             "renamed": "".join("query_" + line for line in base.splitlines(keepends=True))}
+    paths = []
+    for name in names:
+        path = tmp_path / f"{name}.run"
+        path.write_text(texts[name])
+        paths.append(str(path))
+    page.goto(server)
+    settle(page)
+    page.get_by_text("My files").click()
+    settle(page)
+    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    inputs.nth(0).set_input_files(str(SAMPLE / "qrels.txt"))
+    settle(page)
+    inputs.nth(1).set_input_files(paths[:2])
+    settle(page)
+    chips = page.locator('[data-testid="stSidebar"] [data-testid="stMultiSelectTagsContainer"] '
+                         '[data-tag] [title]')
+    assert [c.get_attribute("title") for c in chips.all()] == names[:2]
+    assert re.search(r"runs=baseline&runs=cross_encoder", location(page)) is None  # defaults
+    inputs.nth(1).set_input_files(paths[2:])  # added to the two already uploaded
+    check(page, shots, "four_uploads", "shares no query id with the qrels",
+          "Likely cause: the run's ids start with 'query_q'")
+    assert [c.get_attribute("title") for c in chips.all()] == names
