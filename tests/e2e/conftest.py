@@ -100,15 +100,30 @@ def page(browser):
     context.close()
 
 
+QUIET_MS = 300  # the page counts as settled once no element was added, removed or
+QUIET_MAX_MS = 5_000  # re-texted for this long (styles may animate), or after this at most
+_QUIET = """([quiet, most]) => new Promise(resolve => {
+    let timer;
+    const done = () => { observer.disconnect(); clearTimeout(cap); resolve(true); };
+    const observer = new MutationObserver(() => {
+        clearTimeout(timer); timer = setTimeout(done, quiet);
+    });
+    observer.observe(document.body, {subtree: true, childList: true, characterData: true});
+    timer = setTimeout(done, quiet);
+    const cap = setTimeout(done, most);
+})"""
+
+
 def settle(page) -> None:
-    """Wait until the script has finished and the page has stopped changing."""
+    """Wait until the script has finished and the page has stopped changing: no running
+    indicator, then no change to the page for QUIET_MS."""
     page.wait_for_selector('[data-testid="stMainBlockContainer"]')
-    time.sleep(0.5)
+    time.sleep(0.3)  # a rerun the last action started shows its indicator by then
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
         " && !document.querySelector('[data-testid=\"stSpinner\"]')"
     )
-    time.sleep(1.0)
+    page.evaluate(_QUIET, [QUIET_MS, QUIET_MAX_MS])
 
 
 def location(page) -> str:
