@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from generate import DEFAULT_OUT, generate, paths  # noqa: E402
 
-from dashboard import cache, charts, frames  # noqa: E402
+from dashboard import cache, chart_base, charts, frames  # noqa: E402
 from dashboard.cache import FileBytes  # noqa: E402
 from metrics import Conventions  # noqa: E402
 
@@ -63,7 +63,7 @@ def draw_overview(view: cache.View) -> None:
     evaluation = view.evaluation
     frames.summary_table(evaluation)
     frames.counts_table(evaluation)
-    charts.interval_bars(evaluation.summary(), charts.run_scale(view.colour_domain),
+    charts.interval_bars(evaluation.summary(), chart_base.run_scale(view.colour_domain),
                          k=evaluation.k, confidence_level=0.95,
                          n_queries=len(evaluation.scored_ids)).to_dict()
 

@@ -17,7 +17,7 @@ import altair as alt
 import pandas as pd
 import vl_convert as vlc
 
-from dashboard import charts, frames, safe
+from dashboard import chart_base, charts, frames, safe
 from metrics import (
     CORRECTIONS,
     SUMMARY_MEASURES,
@@ -33,29 +33,35 @@ from metrics import format as fmt
 # Vega-Lite version of the installed Altair, in vl-convert's spelling ("v6_4"), as Altair does
 VL_VERSION = "_".join(alt.SCHEMA_VERSION.split(".")[:2])
 PNG_SCALE = 2.0  # crisp on high-density screens and slides
+REPORT_WIDTH = 1000  # pixels: a chart across the report's column (1,100 px less its margins)
+LEGEND_ROOM = 280  # pixels beside the interval bars for the metric names and the run legend
 
 
 # --------------------------------------------------------------------------- charts
 
 
 def interval_chart(evaluation: Evaluation) -> alt.LayerChart:
-    """The dashboard's interval bars: every summary metric's mean and interval, per run."""
+    """The dashboard's interval bars: every summary metric's mean and interval, per run,
+    across the report's width."""
     return charts.interval_bars(
         evaluation.summary(),
-        charts.run_scale(evaluation.run_names),
+        chart_base.run_scale(evaluation.run_names),
         k=evaluation.k,
         confidence_level=evaluation.conventions.confidence_level,
         n_queries=len(evaluation.scored_ids),
+        width=REPORT_WIDTH - LEGEND_ROOM,
     )
 
 
 def sweep_chart(evaluation: Evaluation) -> alt.FacetChart:
-    """The dashboard's K sweep: every summary metric against K, the chosen K marked."""
+    """The dashboard's K sweep: every summary metric against K, the chosen K marked, across
+    the report's width."""
     return charts.sweep_lines(
         frames.sweep_long(evaluation),
-        charts.run_scale(evaluation.run_names),
+        chart_base.run_scale(evaluation.run_names),
         k=evaluation.k,
         labels=[m.label("K") for m in SUMMARY_MEASURES],
+        width=REPORT_WIDTH,
     )
 
 

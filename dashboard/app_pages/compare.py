@@ -3,7 +3,16 @@
 import streamlit as st
 
 import metrics
-from dashboard import cache, charts, exports, frames, safe, session, ui
+from dashboard import (
+    cache,
+    chart_base,
+    comparison_charts,
+    exports,
+    frames,
+    safe,
+    session,
+    ui,
+)
 from metrics import CORRECTIONS, MEASURE_BY_KEY, SUMMARY_MEASURES, vocabulary
 from metrics import format as fmt
 
@@ -96,31 +105,29 @@ for candidate in comparison.candidates:
         column_order=[c for c in table.columns if c != "Reading"],
         column_config={
             "Metric": st.column_config.TextColumn("Metric", pinned=True),
-            "Before": ui.number_column("Before",
-                                       "The baseline's mean.", width=90),
-            "After": ui.number_column("After", f"{candidate}'s mean.", width=70),
+            "Before": ui.number_column("Before", "The baseline's mean."),
+            "After": ui.number_column("After", f"{candidate}'s mean."),
             "Difference": st.column_config.NumberColumn(
                 "Difference", help="Mean of the per-query differences (after − before).",
-                format="%+.3f", width=85),
+                format="%+.3f"),
             "Interval": st.column_config.TextColumn(
                 "Interval", help=f"{fmt.confidence(comparison.confidence_level)} paired percentile "
-                "bootstrap interval of the difference.", width=120),
+                "bootstrap interval of the difference."),
             "Better / tie / worse": st.column_config.TextColumn(
-                "Better / tie / worse", help="Queries the candidate scored higher on, the same, "
-                "lower.", width=110),
+                "Better/tie/worse", help="Queries the candidate scored higher on, the same, "
+                "lower."),
             "p": st.column_config.TextColumn(
-                "p", help="Two-sided paired randomization test, before correction.", width=60),
+                "p", help="Two-sided paired randomization test, before correction."),
             "p adjusted": st.column_config.TextColumn(
-                "p adjusted", help=f"{CORRECTIONS[comparison.correction]} over the "
+                "p adj.", help=f"p adjusted: {CORRECTIONS[comparison.correction]} over the "
                 f"{comparison.n_comparisons} "
-                "comparisons shown.", width=80),
-            "p t-test": st.column_config.TextColumn("p t-test", help="Paired t-test.",
-                                                    width=65),
+                "comparisons shown."),
+            "p t-test": st.column_config.TextColumn("p t-test", help="Paired t-test."),
             "p Wilcoxon": st.column_config.TextColumn(
-                "p Wilcoxon", help="Wilcoxon signed-rank test.", width=80),
+                "p Wilcoxon", help="Wilcoxon signed-rank test."),
             "Effect size": ui.number_column(
                 "Effect size", "Mean difference over the standard deviation of the "
-                "differences; undefined when every query moved by the same amount.", width=80),
+                "differences; undefined when every query moved by the same amount."),
         },
     )
     st.markdown("\n".join(f"- **{row.Metric}**: {row.Reading}."
@@ -137,15 +144,13 @@ metric = left.selectbox("Metric", labels, key="compare.metric",
 candidate = right.selectbox("Candidate", list(comparison.candidates), key="compare.candidate",
                             help="Whose biggest gains and losses, and rank movement, to list.")
 paired = frames.paired_scores(comparison, metric)
-runs = charts.run_scale(view.colour_domain)
-left, right = st.columns([2, 3])
-with left:
-    ui.chart(charts.paired_scatter(paired, runs, metric=metric, baseline=comparison.baseline),
-             download=f"before-after-{metric}")
-with right:
-    ui.chart(charts.difference_bars(paired, runs, metric=metric, baseline=comparison.baseline,
-                                    width=440),
-             download=f"differences-{metric}")
+runs = chart_base.run_scale(view.colour_domain)
+ui.chart(comparison_charts.paired_scatter(paired, runs, metric=metric,
+                                          baseline=comparison.baseline),
+         download=f"before-after-{metric}")
+ui.chart(comparison_charts.difference_bars(paired, runs, metric=metric,
+                                           baseline=comparison.baseline),
+         download=f"differences-{metric}")
 
 
 def picked(key: str, ids: list[str]):
@@ -178,8 +183,8 @@ for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "L
             selection_mode="single-row",
             column_config={
                 "query_id": st.column_config.TextColumn("Query"),
-                "before": ui.number_column(f"{comparison.baseline}"),
-                "after": ui.number_column(candidate),
+                "before": ui.number_column("Before", f"{metric} of {comparison.baseline}."),
+                "after": ui.number_column("After", f"{metric} of {candidate}."),
                 "difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
             },
         )
@@ -207,17 +212,18 @@ else:
                        "shown wherever they are.")
     depth = int(st.session_state["compare.depth"])
     movement = metrics.rank_movement(evaluation, comparison.baseline, candidate, query, depth)
-    left, right = st.columns([3, 2])
+    ui.chart(comparison_charts.rank_slope(movement, k=k, depth=depth, baseline=comparison.baseline,
+                               candidate=candidate, query_id=query),
+             download=f"rank-movement-{query}")
+    left, right = st.columns([1, 2])
     with left:
-        ui.chart(charts.rank_slope(movement, k=k, depth=depth, baseline=comparison.baseline,
-                                   candidate=candidate, query_id=query),
-                 download=f"rank-movement-{query}")
-    with right:
         changes = frames.query_changes(comparison, candidate, query)
         this = changes[changes["Metric"] == metric].iloc[0]
         st.metric(f"{metric} of {safe.md(query)}", fmt.figure(this['After']),
                   delta=f"{fmt.signed(this['Difference'])} against {fmt.figure(this['Before'])}",
                   border=True)
+        ui.open_in_drilldown(query)
+    with right:
         st.dataframe(
             changes,
             hide_index=True,
@@ -227,7 +233,6 @@ else:
                 "Difference": st.column_config.NumberColumn(format="%+.3f"),
             },
         )
-        ui.open_in_drilldown(query)
     st.markdown(safe.md(metrics.movement_sentence(movement, candidate, k)))
     st.dataframe(
         movement,
@@ -239,12 +244,14 @@ else:
             "judged": st.column_config.TextColumn(
                 "Label", help=evaluation.conventions.sentences()["relevance_level"]),
             "before": st.column_config.NumberColumn(
-                f"Rank in {comparison.baseline}", help="First occurrence; —: not returned."),
+                "Rank before", help=f"Rank in {comparison.baseline}, first occurrence; —: not "
+                "returned."),
             "after": st.column_config.NumberColumn(
-                f"Rank in {candidate}", help="First occurrence; —: not returned."),
+                "Rank after", help=f"Rank in {candidate}, first occurrence; —: not returned."),
             "climbed": st.column_config.NumberColumn(
                 "Places climbed", format="%+d", help="Positive: higher in the candidate."),
-            "moved": st.column_config.TextColumn(f"What {candidate} did", width="medium"),
+            "moved": st.column_config.TextColumn("What the candidate did", width="medium",
+                                                 help=f"What {candidate} did with the id."),
         },
     )
 

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from dashboard import cache, charts, frames, safe, session, ui
+from dashboard import cache, chart_base, comparison_charts, frames, safe, session, ui
 from metrics import SUMMARY_MEASURES, drift_rows
 
 LIVE = "live (now)"
@@ -69,19 +69,25 @@ except ValueError as exc:  # the engine's refusal, should two snapshots disagree
 points = metrics.distinct_names([s.title for s in comparable] + [LIVE])
 drift = frames.drift_frame(rows, points)
 names = tuple(dict.fromkeys(drift["run"]))
-runs = charts.run_scale(view.colour_domain + tuple(n for n in names
+runs = chart_base.run_scale(view.colour_domain + tuple(n for n in names
                                                    if n not in view.colour_domain))
 labels = [m.label(k) for m in SUMMARY_MEASURES]
 st.caption(f"{len(comparable)} snapshot{'s' if len(comparable) != 1 else ''} of this query set "
            f"at K = {k} under these conventions, oldest first, then the live figures.")
-ui.chart(charts.drift_lines(drift, runs, k=k, labels=labels, points=points),
+ui.chart(comparison_charts.drift_lines(drift, runs, k=k, labels=labels, points=points),
          download=f"drift-k{k}")
 
 st.subheader("Every figure")
+# one metric at a time: nine "mean [low, high]" columns would not fit beside the snapshot's
+# name at 1280 px
+shown = st.selectbox("Metric", labels, key="drift.table_metric",
+                     help="The metric whose figures the table shows, for every snapshot and "
+                     "run.")
 table = frames.drift_table(drift)
 st.dataframe(
     table,
     hide_index=True,
+    column_order=["Snapshot", "Run", shown, "Lists"],
     column_config={
         "Snapshot": st.column_config.TextColumn(pinned=True, help="When it was saved, and its "
                                                 "label."),

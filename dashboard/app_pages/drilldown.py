@@ -48,28 +48,43 @@ st.caption(" · ".join(f"{name.replace('_', ' ')}: {meaning}"
 st.subheader("The ideal list that gives IDCG")
 ideal = metrics.ideal_table(evaluation, query)
 idcg = explanations[0].totals["IDCG"]
+ranks_in = {f"rank in {run.name}": run.name for run in evaluation.runs}
+# two tables from the one frame, so that every column fits beside the others at 1280 px: the
+# ideal list, then where each run returned its ids (a column per run, headed by its name)
 st.dataframe(
     ideal,
     hide_index=True,
     placeholder="—",
+    column_order=[c for c in ideal.columns if c not in ranks_in],
     column_config={
-        "rank": st.column_config.NumberColumn("Ideal rank", width="small"),
+        "rank": st.column_config.NumberColumn("Ideal rank"),
         "doc_id": st.column_config.TextColumn("Id"),
-        "grade": st.column_config.NumberColumn("Grade", width="small"),
+        "grade": st.column_config.NumberColumn("Grade"),
         "gain": ui.number_column("Gain", evaluation.conventions.sentences()["gain"]),
         "discount": ui.number_column("log2(rank+1)", "The discount at this rank."),
         "gain / discount": ui.number_column("Gain / discount"),
         "IDCG": ui.number_column("Running IDCG", "IDCG at this rank, from the engine."),
         "within K": st.column_config.CheckboxColumn(f"In top {k}",
                                                     help="Counted by IDCG@K."),
-    }
-    | {f"rank in {run.name}": st.column_config.NumberColumn(
-        f"Rank in {run.name}", help="Where the run first returned this id; —: never "
-        "returned, which still lowers its nDCG.") for run in evaluation.runs},
+    },
 )
 st.caption(f"Every judged relevant id of {safe.md(query)}, best grade first, retrieved or not. "
            f"IDCG@{k} = {fmt.figure(idcg)}. Every total on this page is the engine's value; the "
            "running columns are the engine's figure at each rank.")
+st.markdown("**Where each run returned these ids**")
+st.dataframe(
+    ideal,
+    hide_index=True,
+    placeholder="—",
+    column_order=["rank", "doc_id", *ranks_in],
+    column_config={
+        "rank": st.column_config.NumberColumn("Ideal rank"),
+        "doc_id": st.column_config.TextColumn("Id"),
+    }
+    | {column: st.column_config.NumberColumn(
+        name, help=f"Where {name} first returned this id; —: never returned, which still "
+        "lowers its nDCG.") for column, name in ranks_in.items()},
+)
 
 st.subheader("Each run, rank by rank")
 st.caption("Status: " + ", ".join(f"{status} ({meaning})"
@@ -77,37 +92,36 @@ st.caption("Status: " + ", ".join(f"{status} ({meaning})"
            + ". Running DCG is the engine's DCG at each rank."
            + (f" Ranks past K = {k} are shown for context; every figure is read at K."
               if depth > k else ""))
-columns = st.columns(min(len(evaluation.runs), 2), border=True)
-for i, (run, x) in enumerate(zip(evaluation.runs, explanations, strict=True)):
-    with columns[i % len(columns)]:
+for run, x in zip(evaluation.runs, explanations, strict=True):
+    # one run a row: its ranks (and AP's steps) on the left, what they add up to on the right
+    with st.container(border=True):
         st.markdown(f"#### {safe.md(run.name)}")
-        st.dataframe(
+        table, words = st.columns([5, 3])
+        table.dataframe(
             x.ranks,
             hide_index=True,
             placeholder="",
             column_order=["rank", "doc_id", "label", "gain", "discount", "gain / discount",
                           "DCG"],
             column_config={
-                "rank": st.column_config.NumberColumn("Rank", width=44),
-                "doc_id": st.column_config.TextColumn("Id", width=76),
+                "rank": st.column_config.NumberColumn("Rank"),
+                "doc_id": st.column_config.TextColumn("Id"),
                 "label": st.column_config.TextColumn(
-                    "Grade · status", width=118,
+                    "Grade · status",
                     help="The id's grade and what the engine made of it. "
                     + evaluation.conventions.sentences()["relevance_level"]),
-                "gain": ui.number_column("Gain", evaluation.conventions.sentences()["gain"],
-                                         width=52),
-                "discount": ui.number_column("log2(r+1)", "The discount log2(rank + 1).",
-                                             width=64),
-                "gain / discount": ui.number_column("Gain/disc.", width=66),
+                "gain": ui.number_column("Gain", evaluation.conventions.sentences()["gain"]),
+                "discount": ui.number_column("log2(r+1)", "The discount log2(rank + 1)."),
+                "gain / discount": ui.number_column("Gain/disc."),
                 "DCG": ui.number_column("DCG", "The running DCG at this rank, from the "
-                                        "engine.", width=58),
+                                        "engine."),
             },
         )
-        st.markdown(f"**DCG** · {x.sentences['dcg']}")
-        st.markdown(f"**nDCG** · {x.sentences['ndcg']}")
-        st.markdown(f"**AP** · {x.sentences['ap']}")
+        words.markdown(f"**DCG** · {x.sentences['dcg']}")
+        words.markdown(f"**nDCG** · {x.sentences['ndcg']}")
+        words.markdown(f"**AP** · {x.sentences['ap']}")
         if len(x.ap_steps):
-            st.dataframe(
+            table.dataframe(
                 x.ap_steps,
                 hide_index=True,
                 column_config={
@@ -118,6 +132,6 @@ for i, (run, x) in enumerate(zip(evaluation.runs, explanations, strict=True)):
                                                   "Precision at that rank, from the engine."),
                 },
             )
-        st.markdown(f"**Context precision** · {x.sentences['cp']}")
-        st.markdown(x.sentences["ap_vs_cp"])
-        st.markdown(f"**RR** · {x.sentences['rr']}")
+        words.markdown(f"**Context precision** · {x.sentences['cp']}")
+        words.markdown(x.sentences["ap_vs_cp"])
+        words.markdown(f"**RR** · {x.sentences['rr']}")

@@ -26,7 +26,7 @@ evaluation = view.evaluation
 k = evaluation.k
 
 measures = {m.key: m for m in SUMMARY_MEASURES}
-c1, c2, c3, c4 = st.columns([2, 3, 1, 1], vertical_alignment="bottom")
+c1, c2, c3, c4 = st.columns([2, 3, 1.4, 1.4], vertical_alignment="bottom")
 key = c1.selectbox(
     "Metric",
     list(measures),
@@ -44,7 +44,7 @@ rows = c3.number_input("Queries shown", min_value=1, max_value=most, step=10,
                        key="heatmap.rows",
                        help=f"The first queries in the chosen order, at most {MOST_ROWS}; the "
                        "table view below holds every scored query.")
-every = c4.toggle("Every metric", key="heatmap.every",
+every = c4.toggle("All metrics", key="heatmap.every",
                   help="One panel per metric instead of the chosen one only.")
 
 ordered = frames.query_order(evaluation, key, frames.SORTS[sort])

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import charts, frames, safe, ui
+from dashboard import chart_base, charts, frames, safe, ui
 from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
 from metrics import format as fmt
 
@@ -19,14 +19,14 @@ level = fmt.confidence(evaluation.conventions.confidence_level)
 st.dataframe(
     frames.summary_table(evaluation),
     hide_index=True,
+    # the conventions behind each row are written out just below and in each cell's help:
+    # as a column they would push the runs out of a 1280-px window
+    column_order=["Metric", *evaluation.run_names, "Interval"],
     column_config={
         "Metric": st.column_config.TextColumn("Metric", pinned=True,
                                               help="Each metric read at the chosen K."),
         "Interval": st.column_config.TextColumn(
             "Interval", help=evaluation.conventions.sentences()["interval"]),
-        "Conventions": st.column_config.TextColumn(
-            "Conventions", width="large",
-            help="The conventions the figure depends on; each is written out below."),
     }
     | {run: st.column_config.TextColumn(
         frames.baseline_label(evaluation, run),
@@ -41,7 +41,7 @@ with st.expander("What each metric certifies, and the conventions behind it",
 ui.chart(
     charts.interval_bars(
         evaluation.summary(),
-        charts.run_scale(view.colour_domain),
+        chart_base.run_scale(view.colour_domain),
         k=k,
         confidence_level=evaluation.conventions.confidence_level,
         n_queries=len(evaluation.scored_ids),

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import cache, charts, frames, ui
+from dashboard import cache, chart_base, charts, frames, ui
 from metrics import SUMMARY_MEASURES, vocabulary
 
 view = ui.page(
@@ -37,7 +37,7 @@ sweep = sweep[sweep["label"].isin(chosen)]
 if bands:
     sweep = sweep.merge(cache.sweep_intervals(view.key, evaluation), on=["run", "k", "metric"])
 ui.chart(
-    charts.sweep_lines(sweep, charts.run_scale(view.colour_domain), k=k, labels=chosen,
+    charts.sweep_lines(sweep, chart_base.run_scale(view.colour_domain), k=k, labels=chosen,
                        bands=bands),
     download=f"k-sweep-k{k}",
 )
