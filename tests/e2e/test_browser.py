@@ -186,6 +186,9 @@ def test_every_uploaded_run_is_shown_and_a_run_that_meets_no_query_is_named(serv
     settle(page)
     page.get_by_text("My files").click()
     settle(page)
+    # before any upload: what to upload, with examples and the sample's files
+    page.get_by_text("What to upload").first.wait_for(state="visible")
+    page.get_by_role("button", name="qrels.txt").wait_for(state="visible")
     inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
     inputs.nth(0).set_input_files(str(SAMPLE / "qrels.txt"))
     settle(page)
@@ -199,3 +202,9 @@ def test_every_uploaded_run_is_shown_and_a_run_that_meets_no_query_is_named(serv
     check(page, shots, "four_uploads", "shares no query id with the qrels",
           "Likely cause: the run's ids start with 'query_q'")
     assert [c.get_attribute("title") for c in chips.all()] == names
+    # the link names the files; opened afresh, it asks for them again
+    link = location(page)
+    assert "files=qrels.txt" in link and "files=renamed.run" in link
+    page.goto(link)
+    check(page, shots, "link_to_uploads", "upload them again",
+          "qrels.txt, baseline.run, cross_encoder.run, dense.run, renamed.run")
