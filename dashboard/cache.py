@@ -222,21 +222,24 @@ def _evaluate(
 def build_view(
     inputs: Inputs, shown: Sequence[str], names: dict[str, str], k: int, conventions: Conventions
 ) -> View | None:
-    """Score the shown runs (original names, display order) under their display names."""
+    """The shown runs (original names, display order) under their display names.
+
+    Every loaded run is scored once per K and conventions; hiding, showing, reordering or
+    renaming a run then only selects from that evaluation (Evaluation.select): it does not
+    rescore, nor re-align the runs."""
     if not inputs.ready or not shown:
         return None
-    by_name = dict(zip(inputs.run_names, inputs.usable_runs, strict=True))
-    chosen = [by_name[name] for name in shown]
-    runs = tuple(
-        parsed.value.renamed(names.get(original, original))
-        for original, parsed in zip(shown, chosen, strict=True)
-    )
-    reports = {run.name: parsed.report for run, parsed in zip(runs, chosen, strict=True)}
-    key = (inputs.qrels.key, tuple((p.key, r.name) for p, r in zip(chosen, runs, strict=True)))
-    evaluation = _evaluate(key, k, conventions, inputs.qrels.value, runs, reports,
+    runs = tuple(parsed.value.renamed(name)
+                 for name, parsed in zip(inputs.run_names, inputs.usable_runs, strict=True))
+    reports = {name: parsed.report
+               for name, parsed in zip(inputs.run_names, inputs.usable_runs, strict=True)}
+    key = (inputs.qrels.key, tuple(p.key for p in inputs.usable_runs))
+    everything = _evaluate(key, k, conventions, inputs.qrels.value, runs, reports,
                            inputs.qrels.report)
+    evaluation = everything.select(shown, names)
     domain = tuple(names.get(name, name) for name in inputs.run_names)
-    return View(evaluation, inputs.qrels.value, (key, k, conventions), domain)
+    view_key = (key, tuple((name, names.get(name, name)) for name in shown))
+    return View(evaluation, inputs.qrels.value, (view_key, k, conventions), domain)
 
 
 @st.cache_resource(max_entries=EVALUATIONS_KEPT, show_spinner=False)

@@ -6,6 +6,7 @@ every run, so intervals are reproducible to the last digit and comparable across
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -97,6 +98,22 @@ class Evaluation:
             if run.name == name:
                 return run
         raise ValueError(f"no run named {name!r}; runs: {', '.join(self.run_names)}")
+
+    def select(self, names: Sequence[str], shown: dict[str, str] | None = None) -> Evaluation:
+        """The same evaluation over some of its runs, in the order given, each under the name
+        `shown` gives it (default its own). Nothing is rescored: every run's figures and
+        intervals are its own (the bootstrap draws the same resampled queries for every run,
+        so a run's interval does not depend on which other runs were scored beside it)."""
+        shown = shown or {}
+        chosen = []
+        for name in names:
+            run, display = self.run(name), shown.get(name, name)
+            if display != run.name:
+                run = dataclasses.replace(run, name=display, run=run.run.renamed(display))
+            chosen.append(run)
+        if len({r.name for r in chosen}) != len(chosen):
+            raise ValueError(f"run names must be distinct, got {[r.name for r in chosen]}")
+        return dataclasses.replace(self, runs=tuple(chosen))
 
     def per_query_scores(self, name: str, k: int | None = None) -> dict[str, np.ndarray]:
         """Scored queries' values at K (default the evaluation's K), keyed by measure key."""

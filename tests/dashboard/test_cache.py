@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import metrics
 from dashboard import cache
 from dashboard.cache import FileBytes as Upload
-from metrics import SAMPLE_DIR, Conventions, load_sample
+from metrics import SAMPLE_DIR, Conventions, evaluate, load_sample
 
 
 def sample_file(name: str) -> Upload:
@@ -88,3 +90,77 @@ def test_the_sample_is_read_once_per_order():
     assert cache.read_sample(Conventions(order="rank")).runs[0] is not first.runs[0]
     assert cache.read_sample(Conventions(score_precision="float32")).runs[0] is not first.runs[0]
     assert first.run_names == ["baseline", "reranked", "bm25"]
+
+
+# ------------------------------------------------------------------ what a change recomputes
+
+
+class Counted:
+    """Wraps an engine function and counts the calls that reach it."""
+
+    def __init__(self, function):
+        self.function, self.calls = function, 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.function(*args, **kwargs)
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """The engine's prepare (id matching, alignment) and evaluate_prepared (scoring) as the
+    cache calls them, counted, with every cache emptied first."""
+    for cached in (cache._parse, cache._prepare, cache._evaluate):
+        cached.clear()
+    calls = {"prepare": Counted(cache.prepare), "evaluate": Counted(cache.evaluate_prepared),
+             "load_run": Counted(cache.read_run)}
+    monkeypatch.setattr(cache, "prepare", calls["prepare"])
+    monkeypatch.setattr(cache, "evaluate_prepared", calls["evaluate"])
+    monkeypatch.setattr(cache, "read_run", calls["load_run"])
+    yield calls
+    for cached in (cache._parse, cache._prepare, cache._evaluate):
+        cached.clear()
+
+
+UPLOADED = (sample_file("qrels.txt"),  # one upload each: the same file ids every rerun
+            [sample_file(f"{n}.run") for n in ("baseline", "reranked", "bm25")])
+
+
+def sample_uploads(conventions=None):
+    """What the sidebar reads on a rerun: the same uploads, read through the cache."""
+    return cache.read_uploads(*UPLOADED, conventions or Conventions())
+
+
+def test_a_new_k_rescores_but_neither_reloads_nor_realigns(counted):
+    inputs = sample_uploads()
+    cache.build_view(inputs, ["baseline", "bm25"], {}, 5, Conventions())
+    assert (counted["load_run"].calls, counted["prepare"].calls,
+            counted["evaluate"].calls) == (3, 1, 1)
+    view = cache.build_view(sample_uploads(), ["baseline", "bm25"], {}, 7, Conventions())
+    assert view.evaluation.k == 7
+    assert (counted["load_run"].calls, counted["prepare"].calls,
+            counted["evaluate"].calls) == (3, 1, 2)
+
+
+def test_hiding_showing_reordering_or_renaming_a_run_does_not_rescore(counted):
+    inputs = sample_uploads()
+    full = cache.build_view(inputs, ["baseline", "reranked", "bm25"], {}, 5, Conventions())
+    some = cache.build_view(inputs, ["bm25", "baseline"], {"bm25": "lexical"}, 5, Conventions())
+    assert counted["evaluate"].calls == 1 and counted["prepare"].calls == 1
+    assert some.evaluation.run_names == ["lexical", "baseline"]
+    # a run's figures and intervals do not depend on which runs are shown beside it
+    assert some.evaluation.run("lexical").summary == full.evaluation.run("bm25").summary
+    alone = evaluate(inputs.qrels.value, [inputs.usable_runs[2].value], 5, Conventions())
+    assert alone.runs[0].summary == full.evaluation.run("bm25").summary
+
+
+def test_the_evaluation_cache_holds_at_most_its_bound(counted):
+    inputs = sample_uploads()
+    ks = range(1, cache.EVALUATIONS_KEPT + 2)  # one more K than the cache keeps
+    for k in ks:
+        cache.build_view(inputs, ["baseline"], {}, k, Conventions())
+    assert counted["evaluate"].calls == len(ks)
+    cache.build_view(inputs, ["baseline"], {}, ks[-1], Conventions())  # the newest: kept
+    assert counted["evaluate"].calls == len(ks)
+    cache.build_view(inputs, ["baseline"], {}, ks[0], Conventions())  # the oldest: evicted
+    assert counted["evaluate"].calls == len(ks) + 1
