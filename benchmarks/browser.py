@@ -540,6 +540,8 @@ def report(config: Config, collection: Collection, results: Results) -> bool:
     megabytes = sum(p.stat().st_size for p in collection.runs) / 1e6
     print(f"{config.runs} runs x {config.queries:,} queries x {config.depth} ids "
           f"({megabytes:.0f} MB of runs), headless Chromium, medians of {config.repeats}")
+    print(f"Machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} over the last "
+          "minute (this benchmark included): other load inflates every figure")
     print(f"Clock: {clock_definition()}")
     verdicts = [*report_uploads(config, results), *report_actions(results),
                 *report_memory(collection, results)]
@@ -560,8 +562,9 @@ def report_uploads(config: Config, results: Results) -> list[bool]:
 
 
 def report_actions(results: Results) -> list[bool]:
-    """(b), with the median time to the server's script_finished message beside it (the
-    rest is the browser drawing what the run sent, and the status widget's fade)."""
+    """(b), with the median time to the server's script_finished message beside it, as the
+    page handled it: the rest is the browser drawing what the run sent and the status
+    widget's fade (a page busy drawing handles the message late, so this part is a floor)."""
     verdicts = []
     print("\n(b) page / action               median      min      max   finished   target")
     for title, target in PAGES.items():
