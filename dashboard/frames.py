@@ -6,6 +6,7 @@ formatting. Every label and tooltip comes from the measure registry and Conventi
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from metrics import (
@@ -180,8 +181,12 @@ def paired_scores(comparison: Comparison, metric: str) -> pd.DataFrame:
 def by_difference(paired: pd.DataFrame, candidate: str) -> pd.DataFrame:
     """One candidate's rows, largest gain first, largest loss last; ties by query id."""
     mine = paired[paired["run"] == candidate]
-    order = sorted(range(len(mine)), key=lambda i: (-mine["difference"].iat[i],
-                                                    fmt.natural_key(mine["query_id"].iat[i])))
+    ids = mine["query_id"].to_numpy()
+    # natural id order first, then a stable sort by difference: ties keep the id order
+    # (one pass over the ids in Python, not a pandas lookup per comparison)
+    by_id = np.array(sorted(range(len(ids)), key=lambda i: fmt.natural_key(ids[i])), dtype=int)
+    difference = mine["difference"].to_numpy()[by_id]
+    order = by_id[np.argsort(-difference, kind="stable")]
     return mine.iloc[order][["query_id", "before", "after", "difference"]].reset_index(drop=True)
 
 
