@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -61,6 +61,10 @@ class RunEvaluation:
     missing_queries: tuple[str, ...]  # qrels queries the run has no list for (they score 0)
     repeats: int  # repeated ids over the scored queries' whole lists (per-query rows sum to it)
     report: LoadReport | None
+    # the sweep's means and intervals, computed once: they depend only on this run's scores,
+    # the evaluation's scored queries and conventions (fixed for this object), and
+    # Evaluation.select hands the same dict to every selection or renaming of the run
+    sweep_memo: dict = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,13 +165,16 @@ class Evaluation:
 
     def sweep_means(self, name: str) -> dict[str, np.ndarray]:
         """Mean over scored queries of each summary measure at every K of the sweep."""
+        run = self.run(name)
         lo, hi = self.sweep_range
-        scores = self.run(name).scores
-        means = {"k": np.arange(lo, hi + 1)}
-        for m in SUMMARY_MEASURES:
-            curve = scores.curve(m.key, lo, hi)[self.scored]
-            means[m.summary_key] = curve.mean(axis=0) if len(curve) else np.zeros(hi - lo + 1)
-        return means
+        if ("means", lo, hi) not in run.sweep_memo:
+            means = {"k": np.arange(lo, hi + 1)}
+            for m in SUMMARY_MEASURES:
+                curve = run.scores.curve(m.key, lo, hi)[self.scored]
+                means[m.summary_key] = (curve.mean(axis=0) if len(curve)
+                                        else np.zeros(hi - lo + 1))
+            run.sweep_memo["means", lo, hi] = means
+        return {key: values.copy() for key, values in run.sweep_memo["means", lo, hi].items()}
 
     def sweep_intervals(self) -> list[tuple[str, int, str, float, float]]:
         """(run, k, summary key, low, high) at every K of the sweep, every run and measure.
@@ -175,29 +182,36 @@ class Evaluation:
         Like the summary's: Wilson for Hit@K; for the rest, the percentile bootstrap drawn
         from a fresh Generator on the conventions' seed, so the same resampled queries as
         evaluate() and, at the chosen K, exactly the summary interval. One bootstrap call
-        covers every (run, measure, K) column.
+        per run covers every (measure, K) column; a run's bands are computed once.
         """
-        c = self.conventions
         lo, hi = self.sweep_range
+        return [(run.name, k, key, low, high)
+                for run in self.runs
+                for k, key, low, high in self._run_sweep_intervals(run, lo, hi)]
+
+    def _run_sweep_intervals(self, run: RunEvaluation, lo: int,
+                             hi: int) -> list[tuple[int, str, float, float]]:
+        if ("intervals", lo, hi) in run.sweep_memo:
+            return run.sweep_memo["intervals", lo, hi]
+        c = self.conventions
         n = int(self.scored.sum())
-        pairs = [(run, m) for run in self.runs for m in SUMMARY_MEASURES]
-        curves = {(run.name, m.key): run.scores.curve(m.key, lo, hi)[self.scored]
-                  for run, m in pairs}
-        boot = [curves[run.name, m.key] for run, m in pairs if m.interval == "bootstrap"]
+        curves = {m.key: run.scores.curve(m.key, lo, hi)[self.scored] for m in SUMMARY_MEASURES}
+        boot = [curves[m.key] for m in SUMMARY_MEASURES if m.interval == "bootstrap"]
         intervals = iter(bootstrap(
             np.concatenate(boot, axis=1), confidence_level=c.confidence_level,
             n_resamples=c.n_resamples, rng=np.random.default_rng(c.seed),
         ))
         rows = []
-        for run, m in pairs:
-            values = curves[run.name, m.key]
+        for m in SUMMARY_MEASURES:
+            values = curves[m.key]
             if m.interval == "wilson":
                 bands = [wilson(int(hits), n, confidence_level=c.confidence_level)
                          for hits in values.sum(axis=0)]
             else:
                 bands = [next(intervals) for _ in range(values.shape[1])]
-            rows += [(run.name, k, m.summary_key, band.low, band.high)
+            rows += [(k, m.summary_key, band.low, band.high)
                      for k, band in zip(range(lo, hi + 1), bands, strict=True)]
+        run.sweep_memo["intervals", lo, hi] = rows
         return rows
 
     def sweep(self) -> pd.DataFrame:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
@@ -7,6 +9,8 @@ from statsmodels.stats.proportion import proportion_confint
 from metrics.intervals import bootstrap, resample_counts, wilson
 from metrics.measures import SUMMARY_MEASURES
 from metrics.sample import load_sample
+
+evaluate_module = importlib.import_module("metrics.evaluate")  # not the re-exported function
 
 
 @pytest.mark.parametrize("successes,trials", [(0, 5), (7, 9), (9, 9), (31, 100), (1, 1)])
@@ -86,3 +90,26 @@ def test_sweep_intervals_at_the_chosen_k_are_the_summary_intervals(k):
         for m in SUMMARY_MEASURES:
             summary = run.summary[m.key]
             assert bands[run.name, k, m.summary_key] == (summary.low, summary.high)
+
+
+def test_a_selection_reads_each_run_s_sweep_once_and_as_the_full_evaluation(monkeypatch):
+    """Hiding, reordering or renaming runs selects from the evaluation: every run's sweep
+    means and bands are computed once, and each equals the full evaluation's."""
+    evaluation = load_sample(5)
+    names = evaluation.run_names
+    full = {(run, at, key): (low, high)
+            for run, at, key, low, high in evaluation.sweep_intervals()}
+    calls = []
+    original = evaluate_module.bootstrap
+    monkeypatch.setattr(evaluate_module, "bootstrap",
+                        lambda *a, **kw: calls.append(1) or original(*a, **kw))
+    picked = evaluation.select(names[::-1][:2], {names[-1]: "renamed"})
+    again = picked.sweep_intervals()
+    assert calls == []  # no bootstrap drawn again
+    for run, at, key, low, high in again:
+        original_name = names[-1] if run == "renamed" else run
+        assert full[original_name, at, key] == (low, high)
+    means = picked.sweep_means("renamed")
+    np.testing.assert_array_equal(means["nDCG"], evaluation.sweep_means(names[-1])["nDCG"])
+    means["nDCG"][:] = -1  # a caller's copy: the memo is not changed through it
+    assert (evaluation.sweep_means(names[-1])["nDCG"] >= 0).all()
