@@ -1,31 +1,31 @@
 """The engine's calls, cached: the sample or uploads -> one Evaluation per (inputs, K,
 conventions); comparisons; snapshots.
 
-What is cached, and how (issue 3):
-- Parsed files (Qrels, Run and their LoadReport): st.cache_resource, one entry per file and
-  run order. They are large immutable numpy arrays; st.cache_data would pickle and unpickle
-  them on every hit. Uploads are keyed by their upload id, so the bytes are never hashed.
-- Evaluations: st.cache_resource, one per (files, names, K, conventions). An Evaluation of
-  5 runs x 5,000 queries x 100 ids pickles to about 330 MB, so cache_data is out of the
-  question; `EVALUATIONS_KEPT` bounds the memory held.
-- Small per-view frames (the K-sweep intervals): st.cache_data, keyed by the evaluation's key.
-A loader error is cached as well, so a malformed upload is read once, not on every rerun.
+What is kept, and how (issues 3 and 13): one server-wide Store (dashboard/store.py) holds the
+parsed files (Qrels, Run and their LoadReport), the runs aligned on the labels, the
+evaluations of every loaded run and the comparisons, bounded in entries per kind (`KEPT`)
+and in bytes overall (`STORE_BYTES`), least recently used first out. A file no session shows
+any more (replaced or removed in the uploader) leaves at once with everything computed from
+it. They are large immutable numpy arrays: kept as they are, never pickled. Uploads are keyed
+by their upload id, so the bytes are never hashed. A loader error is kept as well, so a
+malformed upload is read once, not on every rerun.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-import pandas as pd
 import streamlit as st
 
 import metrics
 from dashboard import frames
+from dashboard.store import Store
 from metrics import (
     Comparison,
     Conventions,
@@ -47,10 +47,16 @@ from metrics import (
     snapshot_loads,
 )
 
-COMPARISONS_KEPT = 8  # flip between corrections, alphas and baselines without re-testing
+KEPT = {
+    "file": 16,  # a qrels and several runs, under both run orders
+    "prepared": 2,  # the runs aligned on the labels, per relevance level
+    "evaluation": 4,  # a few K / convention settings to flip between without re-scoring
+    "comparison": 8,  # flip between baselines and candidates without re-testing
+    "id mismatches": 4,
+    "live snapshot": 4,
+}
+STORE_BYTES = 900 * 2**20  # what the store may hold; the server's own ~300 MB come on top
 SNAPSHOTS_KEPT = 16
-EVALUATIONS_KEPT = 4  # a few K / convention settings to flip between without re-scoring
-FILES_KEPT = 16  # a qrels and several runs, under both run orders
 SAMPLE, UPLOAD = "sample", "upload"
 SOURCES = {SAMPLE: "Bundled sample", UPLOAD: "My files"}
 FORMATS_HELP = (
@@ -121,10 +127,30 @@ class View:
     qrels: Qrels
     key: tuple  # identity of the evaluation, for the per-view caches
     colour_domain: tuple[str, ...]  # every loaded run's display name, load order
+    files: frozenset[str]  # the keys of the files it was computed from
 
     @property
     def baseline(self) -> str:
         return self.evaluation.run_names[0]
+
+
+@st.cache_resource(show_spinner=False)
+def store() -> Store:
+    """The server's one store (st.cache_resource: created once per process)."""
+    return Store(max_bytes=STORE_BYTES, kept=KEPT)
+
+
+def _spinner(text: str):
+    return functools.partial(st.spinner, text)
+
+
+def _show(inputs: Inputs) -> Inputs:
+    """Tell the store which files this session shows now: those it stopped showing, and
+    that no other session shows, are dropped with everything computed from them."""
+    session = st.session_state.setdefault("_store_session", uuid.uuid4().hex)
+    files = [p.key for p in (inputs.qrels, *inputs.runs) if p is not None]
+    store().show(session, files)
+    return inputs
 
 
 def _reading(conventions: Conventions) -> Conventions:
@@ -137,16 +163,21 @@ def _tag(reading: Conventions) -> str:
     return f"{reading.order}|{reading.score_precision}"
 
 
-@st.cache_resource(max_entries=FILES_KEPT, show_spinner="Reading the files…")
 def _parse(kind: str, key: str, file_name: str, reading: Conventions,
-           _source: Path | bytes) -> Parsed:
-    """Load one file through the engine's loader (the command line's); cache the result or
-    the error."""
+           source: Path | bytes) -> Parsed:
+    """Load one file through the engine's loader (the command line's), once per key."""
+    return store().get("file", (kind, key), lambda: _load(kind, key, file_name, reading, source),
+                       files=[key], on_miss=_spinner("Reading the files…"))
+
+
+def _load(kind: str, key: str, file_name: str, reading: Conventions,
+          source: Path | bytes) -> Parsed:
+    """The parsed file or the loader's error (kept too: a malformed upload is read once)."""
     try:
         if kind == "qrels":
-            value, report = read_qrels(_source, file_name=file_name)
+            value, report = read_qrels(source, file_name=file_name)
         else:
-            value, report = read_run(RunSource(_source, file_name=file_name), reading)
+            value, report = read_run(RunSource(source, file_name=file_name), reading)
     except ValueError as exc:  # LoadError is a ValueError with a one-line message
         return Parsed(file_name, key, error=str(exc))
     except MemoryError:
@@ -164,7 +195,7 @@ def read_sample(conventions: Conventions) -> Inputs:
                Path(spec.source))
         for spec in sample_runs()
     )
-    return Inputs(SAMPLE, qrels, runs)
+    return _show(Inputs(SAMPLE, qrels, runs))
 
 
 def read_uploads(
@@ -194,29 +225,33 @@ def read_uploads(
             qrels = None
     else:
         qrels = None
-    return Inputs(UPLOAD, qrels, runs, problem)
+    return _show(Inputs(UPLOAD, qrels, runs, problem))
 
 
-@st.cache_resource(max_entries=EVALUATIONS_KEPT, show_spinner="Matching the runs to the labels…")
-def _prepare(key: tuple, relevance_level: int, _qrels: Qrels, _runs: tuple[Run, ...]) -> Prepared:
-    # cache_resource: aligned arrays of every run (hundreds of MB on large uploads), reused
-    # as they are by every K and convention that keeps the relevance level
-    return prepare(_qrels, list(_runs), relevance_level=relevance_level)
+def _prepared(key: tuple, relevance_level: int, qrels: Qrels, runs: tuple[Run, ...]) -> Prepared:
+    # aligned arrays of every run (hundreds of MB on large uploads), reused as they are by
+    # every K and convention that keeps the relevance level
+    return store().get("prepared", (key, relevance_level),
+                       lambda: prepare(qrels, list(runs), relevance_level=relevance_level),
+                       files=_files(key), shared=(qrels, runs),
+                       on_miss=_spinner("Matching the runs to the labels…"))
 
 
-@st.cache_resource(max_entries=EVALUATIONS_KEPT, show_spinner="Scoring the runs…")
-def _evaluate(
-    key: tuple,
-    k: int,
-    conventions: Conventions,
-    _qrels: Qrels,
-    _runs: tuple[Run, ...],
-    _reports: dict[str, LoadReport],
-    _qrels_report: LoadReport | None,
-) -> Evaluation:
-    prepared = _prepare(key, conventions.relevance_level, _qrels, _runs)
-    return evaluate_prepared(prepared, k, conventions, reports=_reports,
-                             qrels_report=_qrels_report)
+def _evaluation(key: tuple, k: int, conventions: Conventions, qrels: Qrels,
+                runs: tuple[Run, ...], reports: dict[str, LoadReport],
+                qrels_report: LoadReport | None) -> Evaluation:
+    prepared = _prepared(key, conventions.relevance_level, qrels, runs)
+    return store().get(
+        "evaluation", (key, k, conventions),
+        lambda: evaluate_prepared(prepared, k, conventions, reports=reports,
+                                  qrels_report=qrels_report),
+        files=_files(key), shared=(prepared, reports, qrels_report),
+        on_miss=_spinner("Scoring the runs…"))
+
+
+def _files(key: tuple) -> list[str]:
+    """The file keys in an evaluation's key: (qrels key, (run keys...))."""
+    return [key[0], *key[1]]
 
 
 def build_view(
@@ -234,23 +269,20 @@ def build_view(
     reports = {name: parsed.report
                for name, parsed in zip(inputs.run_names, inputs.usable_runs, strict=True)}
     key = (inputs.qrels.key, tuple(p.key for p in inputs.usable_runs))
-    everything = _evaluate(key, k, conventions, inputs.qrels.value, runs, reports,
-                           inputs.qrels.report)
+    everything = _evaluation(key, k, conventions, inputs.qrels.value, runs, reports,
+                             inputs.qrels.report)
     evaluation = everything.select(shown, names)
     domain = tuple(names.get(name, name) for name in inputs.run_names)
     view_key = (key, tuple((name, names.get(name, name)) for name in shown))
-    return View(evaluation, inputs.qrels.value, (view_key, k, conventions), domain)
+    return View(evaluation, inputs.qrels.value, (view_key, k, conventions), domain,
+                frozenset(_files(key)))
 
 
-@st.cache_resource(max_entries=EVALUATIONS_KEPT, show_spinner=False)
-def id_mismatches(key: tuple, _evaluation: Evaluation) -> tuple[metrics.IdMismatch, ...]:
+def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:
     """Runs whose query or doc ids barely meet the labels' (a prefix, padding, case...)."""
-    return metrics.id_mismatches(_evaluation)
-
-
-@st.cache_data(max_entries=16, show_spinner="Computing the interval at every K…")
-def sweep_intervals(key: tuple, _evaluation: Evaluation) -> pd.DataFrame:
-    return frames.sweep_intervals(_evaluation)
+    return store().get("id mismatches", view.key,
+                       lambda: tuple(metrics.id_mismatches(view.evaluation)),
+                       files=view.files, shared=(view.evaluation,))
 
 
 # --------------------------------------------------------------------------- comparison
@@ -276,23 +308,29 @@ class Compared:
     error: str | None = None
 
 
-@st.cache_resource(max_entries=COMPARISONS_KEPT,
-                   show_spinner="Comparing the runs: 10,000 sign flips, a t-test and a Wilcoxon "
-                   "test per comparison…")
-def _compare(key: tuple, options: CompareOptions, _evaluation: Evaluation,
-             _snapshot: metrics.Snapshot | None) -> Compared:
-    # cache_resource: a Comparison keeps per-query arrays of every pair; the page and the
-    # report read the same object
-    conventions = _evaluation.conventions
+def _compare(view: View, options: CompareOptions,
+             snapshot: metrics.Snapshot | None) -> Compared:
+    # a Comparison keeps per-query arrays of every pair; the page and the report read the
+    # same object
+    return store().get(
+        "comparison", (view.key, options), lambda: _compared(options, view.evaluation, snapshot),
+        files=view.files, shared=(view.evaluation, snapshot),
+        on_miss=_spinner("Comparing the runs: 10,000 sign flips, a t-test and a Wilcoxon test "
+                         "per comparison…"))
+
+
+def _compared(options: CompareOptions, evaluation: Evaluation,
+              snapshot: metrics.Snapshot | None) -> Compared:
+    conventions = evaluation.conventions
     settings = dict(candidates=list(options.candidates), metrics=list(options.metrics),
                     correction=options.correction, alpha=options.alpha,
                     confidence_level=conventions.confidence_level,
                     n_resamples=conventions.n_resamples, rng=conventions.seed)
     try:
-        if _snapshot is None:
-            return Compared(compare_evaluation(_evaluation, baseline=options.baseline,
+        if snapshot is None:
+            return Compared(compare_evaluation(evaluation, baseline=options.baseline,
                                                **settings))
-        return Compared(compare_with_snapshot(_evaluation, _snapshot, run=options.baseline,
+        return Compared(compare_with_snapshot(evaluation, snapshot, run=options.baseline,
                                               **settings))
     except ValueError as exc:
         return Compared(error=str(exc))
@@ -307,8 +345,7 @@ def compare(view: View, options: CompareOptions, snapshots: Sequence[Snapshot]) 
             return Compared(error="The snapshot chosen as the baseline is no longer loaded.")
         snapshot = found[0].data
     # the tests are cached without the correction and alpha, which only re-adjust p-values
-    tested = _compare(view.key, replace(options, correction="holm", alpha=0.05),
-                      view.evaluation, snapshot)
+    tested = _compare(view, replace(options, correction="holm", alpha=0.05), snapshot)
     if tested.comparison is None:
         return tested
     return Compared(tested.comparison.adjusted(options.correction, options.alpha))
@@ -355,10 +392,13 @@ def read_snapshots(files: Sequence[UploadedFile]) -> list[Snapshot]:
     return [_read_snapshot(f"upload:{f.file_id}", f.name, f.getvalue()) for f in files]
 
 
-@st.cache_resource(max_entries=EVALUATIONS_KEPT, show_spinner="Freezing the live figures…")
-def live_snapshot(key: tuple, _evaluation: Evaluation) -> metrics.Snapshot:
+def live_snapshot(view: View) -> metrics.Snapshot:
     """The live evaluation as a snapshot (what Drift sets beside the loaded ones)."""
-    return metrics.Snapshot.from_evaluation(_evaluation, label="live")
+    return store().get(
+        "live snapshot", view.key,
+        lambda: metrics.Snapshot.from_evaluation(view.evaluation, label="live"),
+        files=view.files, shared=(view.evaluation,), on_miss=_spinner("Freezing the live "
+                                                                      "figures…"))
 
 
 def snapshot_file_name(view: View) -> str:

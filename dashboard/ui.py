@@ -104,7 +104,7 @@ def header(title: str, view: View, intro: str) -> None:
     st.title(title)
     st.markdown(intro)
     st.caption(conventions_line(view))
-    for finding in cache.id_mismatches(view.key, view.evaluation):
+    for finding in cache.id_mismatches(view):
         st.warning(safe.md(finding.sentence), icon=":material/link_off:")
     with st.popover("Conventions behind these numbers", icon=":material/rule:"):
         for sentence in view.evaluation.conventions.sentences().values():

@@ -27,7 +27,7 @@ if not loaded:
     )
     st.stop()
 
-live = cache.live_snapshot(view.key, evaluation)
+live = cache.live_snapshot(view)
 comparable, refused = [], []
 for snapshot in sorted(loaded, key=lambda s: s.data.header.created):
     try:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import cache, chart_base, charts, frames, ui
+from dashboard import chart_base, charts, frames, ui
 from metrics import SUMMARY_MEASURES, vocabulary
 
 view = ui.page(
@@ -35,7 +35,7 @@ if not chosen:
 sweep = frames.sweep_long(evaluation)
 sweep = sweep[sweep["label"].isin(chosen)]
 if bands:
-    sweep = sweep.merge(cache.sweep_intervals(view.key, evaluation), on=["run", "k", "metric"])
+    sweep = sweep.merge(frames.sweep_intervals(evaluation), on=["run", "k", "metric"])
 ui.chart(
     charts.sweep_lines(sweep, chart_base.run_scale(view.colour_domain), k=k, labels=chosen,
                        bands=bands),

@@ -110,16 +110,14 @@ class Counted:
 def counted(monkeypatch):
     """The engine's prepare (id matching, alignment) and evaluate_prepared (scoring) as the
     cache calls them, counted, with every cache emptied first."""
-    for cached in (cache._parse, cache._prepare, cache._evaluate):
-        cached.clear()
+    cache.store().clear()
     calls = {"prepare": Counted(cache.prepare), "evaluate": Counted(cache.evaluate_prepared),
              "load_run": Counted(cache.read_run)}
     monkeypatch.setattr(cache, "prepare", calls["prepare"])
     monkeypatch.setattr(cache, "evaluate_prepared", calls["evaluate"])
     monkeypatch.setattr(cache, "read_run", calls["load_run"])
     yield calls
-    for cached in (cache._parse, cache._prepare, cache._evaluate):
-        cached.clear()
+    cache.store().clear()
 
 
 UPLOADED = (sample_file("qrels.txt"),  # one upload each: the same file ids every rerun
@@ -156,7 +154,7 @@ def test_hiding_showing_reordering_or_renaming_a_run_does_not_rescore(counted):
 
 def test_the_evaluation_cache_holds_at_most_its_bound(counted):
     inputs = sample_uploads()
-    ks = range(1, cache.EVALUATIONS_KEPT + 2)  # one more K than the cache keeps
+    ks = range(1, cache.KEPT["evaluation"] + 2)  # one more K than the cache keeps
     for k in ks:
         cache.build_view(inputs, ["baseline"], {}, k, Conventions())
     assert counted["evaluate"].calls == len(ks)
@@ -164,3 +162,20 @@ def test_the_evaluation_cache_holds_at_most_its_bound(counted):
     assert counted["evaluate"].calls == len(ks)
     cache.build_view(inputs, ["baseline"], {}, ks[0], Conventions())  # the oldest: evicted
     assert counted["evaluate"].calls == len(ks) + 1
+
+
+def test_a_replaced_upload_leaves_the_store_with_everything_computed_from_it(counted):
+    qrels, runs = UPLOADED
+    first = cache.read_uploads(qrels, runs, Conventions())
+    old = cache.build_view(first, first.run_names, {}, 5, Conventions())
+    replacement = sample_file("bm25.run")  # a new upload id: another file to the store
+    second = cache.read_uploads(qrels, [*runs[:2], replacement], Conventions())
+    assert ("file", ("run", first.runs[2].key)) not in cache.store()
+    assert not any(("evaluation", (old.key[0][0], k, Conventions())) in cache.store()
+                   for k in range(1, 10))
+    new = cache.build_view(second, second.run_names, {}, 5, Conventions())
+    kept = [("file", ("run", parsed.key)) for parsed in second.runs]
+    assert all(entry in cache.store() for entry in kept)
+    assert cache.store().count("evaluation") == 1
+    assert new.evaluation.run_names == old.evaluation.run_names
+    assert cache.store().bytes <= cache.STORE_BYTES
