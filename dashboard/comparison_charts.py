@@ -5,8 +5,10 @@ scatter (or density), per-query differences, rank movement, metrics over snapsho
 from __future__ import annotations
 
 import altair as alt
+import numpy as np
 import pandas as pd
 
+from dashboard import frames
 from dashboard.chart_base import (
     MUTED,
     PAD,
@@ -25,6 +27,7 @@ from dashboard.chart_base import (
     run_colour,
     text_width,
 )
+from metrics import format as fmt
 
 # --------------------------------------------------------------------------- comparison
 
@@ -32,8 +35,10 @@ from dashboard.chart_base import (
 # by hue and by lightness
 JUDGED_COLOURS = {"relevant": "#0072B2", "not relevant": "#D55E00", "unjudged": "#999999"}
 FEW_QUERIES = 40  # up to this many queries, the difference chart names each one
+MOST_BARS = 400  # beyond this many queries, a difference panel draws columns of several
 MANY_POINTS = 300  # above this many (query, candidate) points the scatter shows density
 DENSITY_STEP = 0.05  # the side of a density cell on the 0-1 scales
+BIN_EPSILON = 1e-14  # Vega's bias against floating-point error when it bins (0.15 in [0.15, 0.2))
 
 
 def _paired_tooltip(baseline: str, metric: str) -> list[alt.Tooltip]:
@@ -46,15 +51,17 @@ def _paired_tooltip(baseline: str, metric: str) -> list[alt.Tooltip]:
     ]
 
 
-def _paired_axes(metric: str, baseline: str, bin: alt.Bin | None = None) -> tuple[alt.X, alt.Y]:
+def _paired_axes(metric: str, baseline: str, cells: bool = False) -> tuple[alt.X, alt.Y]:
     """Before across, after up, both on the 0-1 scale with room for a mark at 0 or 1; the
-    metric left out of the axis titles of a small panel (its title names it)."""
+    metric left out of the axis titles of a small panel (its title names it). With `cells`,
+    x and y are the starts of cells whose ends are x2 and y2 (the fields before_end and
+    after_end)."""
     def axis(title: str) -> alt.Axis:
         return alt.Axis(title=title, values=UNIT_TICKS, format=".1f", grid=True, labelLimit=0,
                         titleLimit=0)
 
-    extra = {"bin": bin} if bin is not None else {}
-    of = "" if bin is not None else f"{metric} of "
+    extra = {"bin": "binned"} if cells else {}
+    of = "" if cells else f"{metric} of "
     return (alt.X("before:Q", scale=PADDED_UNIT, axis=axis(f"{of}{baseline} (before)"), **extra),
             alt.Y("after:Q", scale=PADDED_UNIT, axis=axis(f"{of}the candidate (after)"),
                   **extra))
@@ -105,32 +112,66 @@ def paired_scatter(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, baseli
     ))
 
 
+def density_cells(paired: pd.DataFrame, step: float = DENSITY_STEP) -> pd.DataFrame:
+    """How many queries of each candidate fall in each cell of `step` x `step` on [0, 1]^2,
+    one row per non-empty cell (candidates in order of appearance, then cells by after, then
+    before): run, before, before_end, after, after_end (the cell's bounds), queries.
+
+    The cells are Vega's bin with that step over the extent [0, 1]: a cell holds its lower
+    bound, not its upper one, but the last cell holds 1 too; a score outside [0, 1] (or
+    missing) is in no cell.
+    """
+    n = round(1 / step)
+    runs, names = pd.factorize(paired["run"], sort=False)
+    before, after = (paired[side].to_numpy(dtype=float) for side in ("before", "after"))
+    inside = (before >= 0) & (before <= 1) & (after >= 0) & (after <= 1)  # False for NaN
+
+    def cell(scores: np.ndarray) -> np.ndarray:
+        # Vega's rule (vega-transforms Bin): floor(EPSILON + v / step), 1 put in the last cell
+        return np.floor(BIN_EPSILON + np.minimum(scores[inside], 1 - step) / step).astype(int)
+
+    code = (runs[inside] * n + cell(after)) * n + cell(before)
+    counts = np.bincount(code, minlength=len(names) * n * n)
+    where = np.flatnonzero(counts)
+    run, row, column = where // (n * n), where // n % n, where % n
+    bound = np.round(np.arange(n + 1) * step, 12)  # 0.15, not 0.15000000000000002
+    return pd.DataFrame({"run": names[run], "before": bound[column],
+                         "before_end": bound[column + 1], "after": bound[row],
+                         "after_end": bound[row + 1], "queries": counts[where]})
+
+
 def _paired_density(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, baseline: str,
                     width: int) -> alt.FacetChart:
     """The paired scatter for many queries: one panel per candidate, in its colour, each
     cell's opacity the number of queries in it (a log scale: one query still shows). No
-    notes in the corners, where the cells are: the subtitle says which side is better."""
+    notes in the corners, where the cells are: the subtitle says which side is better.
+
+    The cells are counted here (density_cells), not in the browser: the chart carries one
+    row per non-empty cell, at most (1 / DENSITY_STEP)^2 a candidate, whatever the number of
+    queries."""
     shown = list(dict.fromkeys(paired["run"]))
     n = paired["query_id"].nunique()
     columns, panel = panels(len(shown), least=200, most=320, width=width)
-    cell = alt.Bin(step=DENSITY_STEP, extent=[0, 1])
-    x, y = _paired_axes(metric, baseline, cell)
-    cells = alt.Chart().mark_rect().encode(
-        x=x, y=y,
+    x, y = _paired_axes(metric, baseline, cells=True)
+    # a cell's range as Vega-Lite writes a binned field's: "0.15 – 0.2"
+    ranges = {f"{side} range": f"format(datum.{side}, '') + ' – ' + format(datum.{side}_end, '')"
+              for side in ("before", "after")}
+    cells = alt.Chart().transform_calculate(**ranges).mark_rect().encode(
+        x=x, x2="before_end:Q", y=y, y2="after_end:Q",
         color=run_colour(runs, shown, legend=False),
-        opacity=alt.Opacity("count():Q", scale=alt.Scale(type="log", range=[0.2, 1]),
+        opacity=alt.Opacity("queries:Q", scale=alt.Scale(type="log", range=[0.2, 1]),
                             legend=alt.Legend(title="Queries in a cell", orient="bottom",
                                               direction="horizontal", symbolType="square",
                                               symbolFillColor=MUTED, symbolStrokeWidth=0)),
         tooltip=[
             alt.Tooltip("run:N", title="Candidate"),
-            alt.Tooltip("before:Q", bin=cell, title=f"{metric} of {baseline}"),
-            alt.Tooltip("after:Q", bin=cell, title=f"{metric} of the candidate"),
-            alt.Tooltip("count():Q", title="Queries"),
+            alt.Tooltip("before range:N", title=f"{metric} of {baseline}"),
+            alt.Tooltip("after range:N", title=f"{metric} of the candidate"),
+            alt.Tooltip("queries:Q", title="Queries"),
         ],
     )
     return finish(
-        alt.layer(cells, *_diagonal(alt.Chart(), notes=False), data=paired)
+        alt.layer(cells, *_diagonal(alt.Chart(), notes=False), data=density_cells(paired))
         .properties(width=panel, height=panel)
         .facet(facet=alt.Facet("run:N", sort=shown, title=None,
                                header=alt.Header(labelFontWeight="bold", labelFontSize=13,
@@ -141,16 +182,37 @@ def _paired_density(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, basel
                             "stronger the colour the more. Above the dashed diagonal the "
                             f"candidate scored higher than {baseline} (improved), below it "
                             "lower (worse); on it, the same.", width))
+        .resolve_axis(x="independent")  # under each panel, not under an empty slot too
     )
 
 
-def difference_bars(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, baseline: str,
-                    width: int = PAGE_WIDTH - 2 * Y_AXIS) -> alt.FacetChart:
-    """Each query's difference (candidate - baseline), sorted from the largest gain to the
-    largest loss, one panel per candidate (named above it, in its colour); query ids named
-    when there are few."""
-    shown = list(dict.fromkeys(paired["run"]))
-    n = paired["query_id"].nunique()
+def difference_columns(paired: pd.DataFrame, most: int = MOST_BARS) -> pd.DataFrame:
+    """Each candidate's per-query differences in frames.by_difference's order (largest gain
+    first; ties by query id) cut into at most `most` columns of consecutive queries, their
+    sizes one apart at most: run, first and last (the column's positions in that order,
+    from 1), low and high (its smallest and largest difference)."""
+    parts = []
+    for run in dict.fromkeys(paired["run"]):  # each has a row at least
+        difference = frames.by_difference(paired, run)["difference"].to_numpy(dtype=float)
+        n = len(difference)
+        columns = min(most, n)
+        starts = np.arange(columns) * n // columns  # 0-based, strictly increasing
+        parts.append(pd.DataFrame({
+            "run": run, "first": starts + 1, "last": np.append(starts[1:], n),
+            "low": np.minimum.reduceat(difference, starts),
+            "high": np.maximum.reduceat(difference, starts)}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _difference_axis(metric: str, field: str = "difference") -> alt.Y:
+    return alt.Y(f"{field}:Q", title=f"Difference in {metric}",
+                 scale=alt.Scale(domain=[-1, 1], nice=False),
+                 axis=alt.Axis(format="+.1f", tickCount=5))
+
+
+def _bars_per_query(paired: pd.DataFrame, runs: alt.Scale, shown: list[str], *, metric: str,
+                    baseline: str, n: int) -> tuple[alt.Chart, str]:
+    """A bar per query (sorted in the browser), its id named when there are few."""
     few = n <= FEW_QUERIES
     x = alt.X("query_id:N", sort=alt.EncodingSortField("difference", order="descending"),
               title="Query (largest gain first)" if few else f"{n} queries, largest gain first",
@@ -158,25 +220,80 @@ def difference_bars(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, basel
               else alt.Axis(labels=False, ticks=False))
     bars = alt.Chart().mark_bar().encode(
         x=x,
-        y=alt.Y("difference:Q", title=f"Difference in {metric}",
-                scale=alt.Scale(domain=[-1, 1], nice=False),
-                axis=alt.Axis(format="+.1f", tickCount=5)),
+        y=_difference_axis(metric),
         color=run_colour(runs, shown, "Candidate", legend=False),
         tooltip=_paired_tooltip(baseline, metric),
     )
+    return bars, (f"Candidate minus {baseline}: a bar up is a query the candidate "
+                  "improved, a bar down one it hurt, no bar a tie.")
+
+
+def _bars_per_column(columns: pd.DataFrame, runs: alt.Scale, shown: list[str], *,
+                     metric: str, baseline: str, n: int) -> tuple[alt.Chart, str]:
+    """A column per run of consecutive queries (difference_columns), from the lowest to the
+    highest difference among them and through 0: the outline of their bars."""
+    ranks = "format(datum.first, ',') + (datum.last > datum.first ? '–' + " \
+            "format(datum.last, ',') : '')"
+    spread = "format(datum.low, '+.3f') + (datum.high > datum.low ? ' to ' + " \
+             "format(datum.high, '+.3f') : '')"
+    bars = alt.Chart().transform_calculate(
+        start="datum.first - 1", top="max(datum.high, 0)", bottom="min(datum.low, 0)",
+        queries="datum.last - datum.first + 1", ranks=ranks, spread=spread,
+    ).mark_rect(strokeWidth=0.5).encode(  # a stroke of its colour: no seam between columns
+        x=alt.X("start:Q", title=f"{fmt.count(n, 'query')}, largest gain first",
+                scale=alt.Scale(nice=False, zero=True),
+                axis=alt.Axis(format=",d", grid=False, tickCount=10)),
+        x2="last:Q",
+        y=_difference_axis(metric, "top"),
+        y2="bottom:Q",
+        color=run_colour(runs, shown, "Candidate", legend=False),
+        stroke=alt.Stroke("run:N", scale=runs, legend=None),
+        tooltip=[
+            alt.Tooltip("run:N", title="Candidate"),
+            alt.Tooltip("ranks:N", title="Queries (largest gain first)"),
+            alt.Tooltip("queries:Q", title="Queries in the column", format=","),
+            alt.Tooltip("spread:N", title="Difference"),
+        ],
+    )
+    sizes = columns["last"] - columns["first"] + 1
+    return bars, (f"Candidate minus {baseline}, largest gain first. {fmt.count(n, 'query')} "
+                  f"are too many for a bar each: a column gathers up to "
+                  f"{fmt.count(int(sizes.max()), 'query')} in a row and reaches from the "
+                  "lowest to the highest difference among them, through 0 (up: improved, "
+                  "down: hurt); no column, a run of ties.")
+
+
+def difference_bars(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, baseline: str,
+                    width: int = PAGE_WIDTH - 2 * Y_AXIS) -> alt.FacetChart:
+    """Each query's difference (candidate - baseline), sorted from the largest gain to the
+    largest loss, one panel per candidate (named above it, in its colour); query ids named
+    when there are few.
+
+    Up to MOST_BARS queries, a bar per query; beyond, the sorted queries are gathered here
+    into MOST_BARS columns of consecutive queries (difference_columns), each drawn from its
+    lowest to its highest difference and through 0, the outline of the bars it stands for:
+    the chart carries MOST_BARS rows a candidate, not a row per query."""
+    shown = list(dict.fromkeys(paired["run"]))
+    n = paired["query_id"].nunique()
+    if n <= MOST_BARS:
+        data = paired
+        bars, subtitle = _bars_per_query(paired, runs, shown, metric=metric, baseline=baseline,
+                                         n=n)
+    else:
+        data = difference_columns(paired)
+        bars, subtitle = _bars_per_column(data, runs, shown, metric=metric, baseline=baseline,
+                                          n=n)
     zero = alt.Chart().mark_rule(color="gray").encode(y=alt.datum(0))
     return finish(
-        alt.layer(bars, zero, data=paired)
+        alt.layer(bars, zero, data=data)
         .properties(width=width, height=170)
         .facet(row=alt.Row("run:N", sort=shown, title=None,
                            header=alt.Header(labelFontWeight="bold", labelAngle=0,
                                              labelAlign="left", labelAnchor="start",
                                              labelOrient="top", labelLimit=0,
                                              labelFontSize=13)),
-               title=chart_title(f"Per-query difference in {metric}, sorted",
-                            f"Candidate minus {baseline}: a bar up is a query the candidate "
-                            "improved, a bar down one it hurt, no bar a tie.",
-                            width + Y_AXIS))
+               title=chart_title(f"Per-query difference in {metric}, sorted", subtitle,
+                                 width + Y_AXIS))
         .resolve_scale(x="independent")
     )
 

@@ -243,9 +243,13 @@ def test_many_points_are_shown_as_density_one_panel_per_candidate():
     assert spec["facet"]["header"]["labelLimit"] == 0
     cells = spec["spec"]["layer"][0]
     assert cells["mark"]["type"] == "rect" and "circle" not in marks(spec)
-    assert cells["encoding"]["x"]["bin"] == cells["encoding"]["y"]["bin"] == {
-        "step": comparison_charts.DENSITY_STEP, "extent": [0, 1]}
-    assert cells["encoding"]["opacity"]["aggregate"] == "count"
+    # the cells are counted in Python: each row a cell, its bounds and its count
+    assert cells["encoding"]["x"]["bin"] == cells["encoding"]["y"]["bin"] == "binned"
+    assert [cells["encoding"][c]["field"] for c in ("x2", "y2")] == ["before_end", "after_end"]
+    assert spec["resolve"] == {"axis": {"x": "independent"}}  # no axis under an empty slot
+    assert cells["encoding"]["opacity"]["field"] == "queries"
+    assert all(row["before_end"] - row["before"] == pytest.approx(
+        comparison_charts.DENSITY_STEP) for row in rows_of(spec))
     assert cells["encoding"]["color"]["scale"]["domain"] == ALL_RUNS
     assert diagonal_of(spec["spec"]["layer"])["x2"] == {"datum": 1}
     # the panels fit the page's column
@@ -362,3 +366,135 @@ def test_faceted_charts_fit_the_page_column(sample):
     assert used <= chart_base.PAGE_WIDTH
     for x in encodings(heat, "x"):
         assert x["axis"]["labelLimit"] == 0 and x["axis"]["labelAngle"] == -90  # long names
+
+
+# --------------------------------------------------------------------------- many queries
+
+
+def many_candidates(n_queries: int, runs=("reranked", "bm25", "dense_e5_large", "hybrid_rrf")):
+    """nDCG-like paired scores: many ties at 0 and at 1, some on a cell's edge (0.15, 0.3,
+    0.95), the rest spread; each candidate moves about half of the queries."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(11)
+
+    def scores(n):
+        pick, edge = rng.random(n), rng.choice([0.05, 0.15, 0.3, 0.35, 0.5, 0.7, 0.95], n)
+        return np.select([pick < 0.25, pick < 0.4, pick < 0.5], [0.0, 1.0, edge],
+                         rng.beta(2, 2, n))
+
+    before, ids, parts = scores(n_queries), [f"q{i + 1}" for i in range(n_queries)], []
+    for run in runs:
+        after, moved = before.copy(), rng.random(n_queries) < 0.5
+        after[moved] = scores(int(moved.sum()))
+        parts.append(pd.DataFrame({"run": run, "query_id": ids, "before": before,
+                                   "after": after, "difference": after - before}))
+    return pd.concat(parts, ignore_index=True)
+
+
+@pytest.fixture(scope="module")
+def large():
+    """4 candidates × 5,000 queries and both charts' specs."""
+    paired = many_candidates(5000)
+    scale = chart_base.run_scale(["baseline", *dict.fromkeys(paired["run"])])
+    return paired, {name: chart(paired, scale, metric="nDCG@10", baseline="baseline").to_dict()
+                    for name, chart in (("scatter", comparison_charts.paired_scatter),
+                                        ("differences", comparison_charts.difference_bars))}
+
+
+@pytest.mark.parametrize("chart", ["scatter", "differences"])
+def test_large_comparisons_send_a_bounded_spec(large, chart):
+    """Aggregated in Python: a few hundred rows a candidate whatever the number of queries,
+    not a row per (query, candidate) for the browser to aggregate."""
+    paired, specs = large
+    cells = round(1 / comparison_charts.DENSITY_STEP) ** 2
+    most = 4 * (cells if chart == "scatter" else comparison_charts.MOST_BARS)
+    rows = rows_of(specs[chart])
+    assert 4 <= len(rows) <= most < len(paired) / 10
+    assert not any("query_id" in row for row in rows)
+    assert {r["run"] for r in rows} == set(paired["run"])  # every panel drawn
+    assert len(json.dumps(specs[chart])) < 200_000
+
+
+def test_density_cells_count_every_pair_once_as_vega_would(large):
+    """The counts sum to the number of (candidate, query) pairs and are np.histogram2d's on
+    edges k × DENSITY_STEP: a cell holds its lower edge (0.15, 0.3 as written), 1 falls in
+    the last cell; only non-empty cells are sent, each once. The tooltip reads as before."""
+    import numpy as np
+
+    paired, specs = large
+    step = comparison_charts.DENSITY_STEP
+    n = round(1 / step)
+    edges = np.round(np.arange(n + 1) * step, 12)
+    rows = rows_of(specs["scatter"])
+    assert sum(r["queries"] for r in rows) == len(paired) and min(r["queries"] for r in rows)
+    for run, mine in paired.groupby("run", sort=False):
+        expected = np.histogram2d(mine["before"], mine["after"], bins=[edges, edges])[0]
+        shown = np.zeros((n, n))
+        for r in (r for r in rows if r["run"] == run):
+            i, j = round(r["before"] / step), round(r["after"] / step)
+            assert (r["before"], r["before_end"], r["after"], r["after_end"]) == (
+                edges[i], edges[i + 1], edges[j], edges[j + 1])
+            assert shown[i, j] == 0
+            shown[i, j] = r["queries"]
+        np.testing.assert_array_equal(shown, expected)
+    cells = specs["scatter"]["spec"]["layer"][0]
+    assert [(t["field"], t["title"]) for t in cells["encoding"]["tooltip"]] == [
+        ("run", "Candidate"), ("before range", "nDCG@10 of baseline"),
+        ("after range", "nDCG@10 of the candidate"), ("queries", "Queries")]
+    assert {t["as"]: t["calculate"] for t in cells["transform"]}["before range"] == \
+        "format(datum.before, '') + ' – ' + format(datum.before_end, '')"
+    assert cells["encoding"]["opacity"]["scale"] == {"type": "log", "range": [0.2, 1]}
+
+
+def test_difference_columns_cover_every_query_once_in_sorted_order(large):
+    """Each candidate's columns cover positions 1..n once, in order, MOST_BARS of them, one
+    query apart in size at most; each column's lowest and highest difference are those of
+    its queries, sorted independently (difference descending, then q2 before q10); the
+    subtitle says what a column is."""
+    from metrics import format as fmt
+
+    paired, specs = large
+    rows = rows_of(specs["differences"])
+    for run, mine in paired.groupby("run", sort=False):
+        ids, difference = list(mine["query_id"]), mine["difference"].to_numpy()
+        order = sorted(range(len(ids)), key=lambda i: (-difference[i], fmt.natural_key(ids[i])))
+        columns = [r for r in rows if r["run"] == run]
+        assert len(columns) == comparison_charts.MOST_BARS
+        assert columns[0]["first"] == 1 and columns[-1]["last"] == len(ids)
+        pairs = list(zip(columns[:-1], columns[1:], strict=True))
+        assert all(b["first"] == a["last"] + 1 for a, b in pairs)
+        assert {c["last"] - c["first"] + 1 for c in columns} == {12, 13}
+        for c in columns:
+            part = difference[order][c["first"] - 1:c["last"]]
+            assert (c["low"], c["high"]) == (part.min(), part.max())
+        assert all(a["low"] >= b["high"] for a, b in pairs)  # largest gain first
+    layer = specs["differences"]["spec"]["layer"][0]
+    assert [layer["encoding"][c]["field"] for c in ("x", "x2", "y", "y2")] == [
+        "start", "last", "top", "bottom"]
+    assert layer["encoding"]["x"]["title"] == "5,000 queries, largest gain first"
+    assert [t["calculate"] for t in layer["transform"] if t["as"] in ("top", "bottom")] == [
+        "max(datum.high, 0)", "min(datum.low, 0)"]
+    assert [t["title"] for t in layer["encoding"]["tooltip"]] == [
+        "Candidate", "Queries (largest gain first)", "Queries in the column", "Difference"]
+    assert "5,000 queries are too many for a bar each: a column gathers up to 13 queries in " \
+        "a row" in " ".join(specs["differences"]["title"]["subtitle"])
+
+
+def test_difference_bars_up_to_the_limit_keep_a_bar_per_query():
+    """At MOST_BARS queries a panel still draws a bar per query, sorted in the chart, and
+    the tooltip names the query; one more and it draws columns."""
+    most, runs = comparison_charts.MOST_BARS, ("reranked", "bm25")
+    scale = chart_base.run_scale(["baseline", *runs])
+    spec, one_more = (comparison_charts.difference_bars(
+        many_candidates(n, runs), scale, metric="nDCG@10", baseline="baseline").to_dict()
+        for n in (most, most + 1))
+    bars = spec["spec"]["layer"][0]
+    assert bars["mark"]["type"] == "bar" and bars["encoding"]["x"]["field"] == "query_id"
+    assert bars["encoding"]["x"]["sort"] == {"field": "difference", "order": "descending"}
+    assert bars["encoding"]["x"]["title"] == f"{most} queries, largest gain first"
+    assert {t["field"] for t in bars["encoding"]["tooltip"]} >= {"query_id", "difference"}
+    assert "a bar up is a query the candidate improved" in title_text(spec)
+    assert len(rows_of(spec)) == len(rows_of(one_more)) == 2 * most
+    assert one_more["spec"]["layer"][0]["encoding"]["x"]["field"] == "start"
