@@ -128,6 +128,7 @@ class View:
     key: tuple  # identity of the evaluation, for the per-view caches
     colour_domain: tuple[str, ...]  # every loaded run's display name, load order
     files: frozenset[str]  # the keys of the files it was computed from
+    source: tuple  # the store entry of the evaluation it selects from
 
     @property
     def baseline(self) -> str:
@@ -233,7 +234,7 @@ def _prepared(key: tuple, relevance_level: int, qrels: Qrels, runs: tuple[Run, .
     # every K and convention that keeps the relevance level
     return store().get("prepared", (key, relevance_level),
                        lambda: prepare(qrels, list(runs), relevance_level=relevance_level),
-                       files=_files(key), shared=(qrels, runs),
+                       files=_files(key), parents=_parsed(key), shared=(qrels, runs),
                        on_miss=_spinner("Matching the runs to the labels…"))
 
 
@@ -245,13 +246,19 @@ def _evaluation(key: tuple, k: int, conventions: Conventions, qrels: Qrels,
         "evaluation", (key, k, conventions),
         lambda: evaluate_prepared(prepared, k, conventions, reports=reports,
                                   qrels_report=qrels_report),
-        files=_files(key), shared=(prepared, reports, qrels_report),
+        files=_files(key), parents=[("prepared", (key, conventions.relevance_level))],
+        shared=(prepared, reports, qrels_report),
         on_miss=_spinner("Scoring the runs…"))
 
 
 def _files(key: tuple) -> list[str]:
     """The file keys in an evaluation's key: (qrels key, (run keys...))."""
     return [key[0], *key[1]]
+
+
+def _parsed(key: tuple) -> list[tuple]:
+    """The store entries of the parsed files an evaluation's key names."""
+    return [("file", ("qrels", key[0])), *(("file", ("run", run)) for run in key[1])]
 
 
 def build_view(
@@ -275,14 +282,14 @@ def build_view(
     domain = tuple(names.get(name, name) for name in inputs.run_names)
     view_key = (key, tuple((name, names.get(name, name)) for name in shown))
     return View(evaluation, inputs.qrels.value, (view_key, k, conventions), domain,
-                frozenset(_files(key)))
+                frozenset(_files(key)), ("evaluation", (key, k, conventions)))
 
 
 def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:
     """Runs whose query or doc ids barely meet the labels' (a prefix, padding, case...)."""
     return store().get("id mismatches", view.key,
                        lambda: tuple(metrics.id_mismatches(view.evaluation)),
-                       files=view.files, shared=(view.evaluation,))
+                       files=view.files, parents=[view.source], shared=(view.evaluation,))
 
 
 # --------------------------------------------------------------------------- comparison
@@ -314,7 +321,7 @@ def _compare(view: View, options: CompareOptions,
     # same object
     return store().get(
         "comparison", (view.key, options), lambda: _compared(options, view.evaluation, snapshot),
-        files=view.files, shared=(view.evaluation, snapshot),
+        files=view.files, parents=[view.source], shared=(view.evaluation, snapshot),
         on_miss=_spinner("Comparing the runs: 10,000 sign flips, a t-test and a Wilcoxon test "
                          "per comparison…"))
 
@@ -397,8 +404,8 @@ def live_snapshot(view: View) -> metrics.Snapshot:
     return store().get(
         "live snapshot", view.key,
         lambda: metrics.Snapshot.from_evaluation(view.evaluation, label="live"),
-        files=view.files, shared=(view.evaluation,), on_miss=_spinner("Freezing the live "
-                                                                      "figures…"))
+        files=view.files, parents=[view.source], shared=(view.evaluation,),
+        on_miss=_spinner("Freezing the live figures…"))
 
 
 def snapshot_file_name(view: View) -> str:

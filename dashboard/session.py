@@ -298,6 +298,22 @@ def set_query(query_id: str) -> None:
     st.session_state[QUERY] = query_id
 
 
+def pick_from_chart(key: str) -> None:
+    """on_select of a chart whose points carry a query_id: the clicked query becomes the
+    selected one (shared with the drill-down)."""
+    points = st.session_state[key]["selection"].get("query", [])
+    if points and points[0].get("query_id"):
+        set_query(points[0]["query_id"])
+
+
+def pick_from_rows(key: str, ids: list[str]) -> None:
+    """on_select of a table with one row per query of `ids`: the clicked row's query becomes
+    the selected one."""
+    rows = st.session_state[key].selection.rows
+    if rows:
+        set_query(ids[rows[0]])
+
+
 def _shorten(value: str, limit: int = 60) -> str:
     return value if len(value) <= limit else value[:limit] + "…"
 

@@ -90,13 +90,19 @@ class Entry:
     kind: str
     nbytes: int
     files: frozenset[str]  # the keys of the files it was computed from
+    parents: tuple[tuple, ...]  # the (kind, key) of the entries whose values it holds
 
 
 class Store:
     """Least recently used entries out first, past `kept[kind]` entries of a kind or past
-    `max_bytes` overall (the newest entry always stays); thread-safe, since every session
-    runs its script in its own thread. A value is computed outside the lock: two sessions
-    asking for the same new entry at once may both compute it, and the second one is kept."""
+    `max_bytes` overall (the newest entry and what it holds always stay); thread-safe, since
+    every session runs its script in its own thread. A value is computed outside the lock:
+    two sessions asking for the same new entry at once may both compute it, and the second
+    one is kept.
+
+    An entry that holds another's value (a comparison holds its evaluation) names it as a
+    parent: a hit refreshes the parents too, and an entry leaving takes its children with
+    it, since a child left behind would keep the parent's arrays alive, uncounted."""
 
     def __init__(self, *, max_bytes: int, kept: dict[str, int]) -> None:
         self.max_bytes, self.kept = max_bytes, dict(kept)
@@ -105,24 +111,27 @@ class Store:
         self._lock = threading.RLock()
 
     def get(self, kind: str, key: tuple, make: Callable[[], Any], *, files: Iterable[str] = (),
-            shared: Iterable[Any] = (), on_miss: Callable[[], Any] | None = None) -> Any:
-        """The value stored under (kind, key), made and stored when missing. `shared`: the
-        objects the value holds that other entries own (not counted in its bytes);
-        `on_miss`: a context manager (a spinner) to make the value in."""
+            parents: Iterable[tuple] = (), shared: Iterable[Any] = (),
+            on_miss: Callable[[], Any] | None = None) -> Any:
+        """The value stored under (kind, key), made and stored when missing. `parents`: the
+        (kind, key) of entries whose values it holds; `shared`: the objects it holds that
+        other entries own (not counted in its bytes); `on_miss`: a context manager (a
+        spinner) to make the value in."""
         with self._lock:
             entry = self._entries.get((kind, key))
             if entry is not None:
-                self._entries.move_to_end((kind, key))
+                self._touch((kind, key))
                 return entry.value
         if on_miss is None:
             value = make()
         else:
             with on_miss():
                 value = make()
-        entry = Entry(value, kind, nbytes(value, shared=shared), frozenset(files))
+        entry = Entry(value, kind, nbytes(value, shared=shared), frozenset(files),
+                      tuple(parents))
         with self._lock:
             self._entries[kind, key] = entry
-            self._entries.move_to_end((kind, key))
+            self._touch((kind, key))
             evicted = self._evict(kind)
         if evicted:
             release_freed_memory()
@@ -144,7 +153,7 @@ class Store:
                     del self._claims[file]
             dropped = [key for key, entry in self._entries.items() if entry.files & released]
             for key in dropped:
-                del self._entries[key]
+                self._drop(key)
         if dropped:
             release_freed_memory()
 
@@ -166,17 +175,42 @@ class Store:
         with self._lock:
             return kind_key in self._entries
 
+    def _touch(self, key: tuple) -> None:
+        """Most recently used: the entry, and before it the entries it holds."""
+        for parent in self._entries[key].parents:
+            if parent in self._entries:
+                self._touch(parent)
+        self._entries.move_to_end(key)
+
+    def _drop(self, key: tuple) -> None:
+        """The entry and, with it, every entry holding its value."""
+        if self._entries.pop(key, None) is None:
+            return
+        for child in [k for k, entry in self._entries.items() if key in entry.parents]:
+            self._drop(child)
+
+    def _lineage(self, key: tuple) -> set[tuple]:
+        entry = self._entries.get(key)
+        if entry is None:
+            return set()
+        return {key}.union(*(self._lineage(parent) for parent in entry.parents))
+
     def _evict(self, newest_kind: str) -> bool:
         evicted = False
         newest = next(reversed(self._entries))
+        keep = self._lineage(newest)
         while self.count(newest_kind) > self.kept.get(newest_kind, sys.maxsize):
-            oldest = next(key for key, entry in self._entries.items()
-                          if entry.kind == newest_kind)
-            del self._entries[oldest]
+            oldest = next((key for key, entry in self._entries.items()
+                           if entry.kind == newest_kind and key not in keep), None)
+            if oldest is None:
+                break
+            self._drop(oldest)
             evicted = True
-        while self.bytes > self.max_bytes and len(self._entries) > 1:
-            oldest = next(key for key in self._entries if key != newest)
-            del self._entries[oldest]
+        while self.bytes > self.max_bytes:
+            oldest = next((key for key in self._entries if key not in keep), None)
+            if oldest is None:
+                break
+            self._drop(oldest)
             evicted = True
         return evicted
 

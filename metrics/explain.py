@@ -79,7 +79,7 @@ def list_length(evaluation: Evaluation, query_id: str) -> int:
 def doc_ids(run: RunEvaluation, q: int, depth: int) -> np.ndarray:
     """The ids at ranks 1..depth (None past the end of the list)."""
     rows = run.aligned.row[q, :depth]
-    return np.where(rows >= 0, run.run.doc[np.maximum(rows, 0)], None)
+    return np.where(rows >= 0, run.run.docs_at(np.maximum(rows, 0)), None)
 
 
 def first_ranks(run: RunEvaluation, q: int) -> dict[str, int]:
@@ -149,7 +149,7 @@ def ideal_table(evaluation: Evaluation, query_id: str) -> pd.DataFrame:
     qrels = evaluation.qrels
     q = query_row(evaluation, query_id)
     mine = (qrels.query == query_id) & (qrels.grade > 0)
-    pairs = sorted(zip(qrels.doc[mine], qrels.grade[mine], strict=True),
+    pairs = sorted(zip(qrels.docs_at(mine), qrels.grade[mine], strict=True),
                    key=lambda pair: (-pair[1], natural_key(str(pair[0]))))
     n = len(pairs)
     grade = np.array([g for _, g in pairs], dtype=np.int64)

@@ -31,7 +31,7 @@ def query_grades(evaluation: Evaluation, query_id: str) -> dict[str, int]:
     """doc id -> grade of every judgment of the query (absent: unjudged)."""
     qrels = evaluation.qrels
     mine = qrels.query == query_id
-    return {str(d): int(g) for d, g in zip(qrels.doc[mine], qrels.grade[mine], strict=True)}
+    return {str(d): int(g) for d, g in zip(qrels.docs_at(mine), qrels.grade[mine], strict=True)}
 
 
 def rank_movement(evaluation: Evaluation, baseline: str, candidate: str, query_id: str,

@@ -74,3 +74,26 @@ def test_importing_every_engine_module_loads_no_pandas_streamlit_or_altair():
 def test_no_module_is_over_the_line_budget(path):
     lines = len(path.read_text().splitlines())
     assert lines <= MAX_LINES, f"{relative(path)} has {lines} lines (budget {MAX_LINES})"
+
+
+WIDGET_CALLBACKS = {"format_func", "on_change", "on_select", "on_click"}
+PAGES = sorted((ROOT / "dashboard" / "app_pages").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", PAGES, ids=relative)
+def test_pages_hand_their_widgets_no_function_of_their_own(path):
+    """A widget keeps its format_func and callbacks in the session, and a function defined
+    in a page script keeps that page's globals alive (its evaluation, hundreds of MB) after
+    the reader moved to another page: pages pass dict.get, partials and module functions."""
+    tree = ast.parse(path.read_text(), str(path))
+    own = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    offending = [
+        f"line {keyword.lineno}: {keyword.arg}={ast.unparse(keyword.value)[:60]}"
+        for node in ast.walk(tree) if isinstance(node, ast.Call)
+        for keyword in node.keywords if keyword.arg in WIDGET_CALLBACKS
+        if isinstance(keyword.value, ast.Lambda)
+        or (isinstance(keyword.value, ast.Name) and keyword.value.id in own)
+        or (isinstance(keyword.value, ast.Call) and isinstance(keyword.value.func, ast.Name)
+            and keyword.value.func.id in own)
+    ]
+    assert not offending, f"{relative(path)}: {offending}"

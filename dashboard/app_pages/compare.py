@@ -1,5 +1,7 @@
 """Compare: did the candidate help, on which queries, and is the difference more than noise?"""
 
+import functools
+
 import streamlit as st
 
 import metrics
@@ -55,7 +57,7 @@ left, middle, right = st.columns([5, 3, 1], vertical_alignment="bottom")
 left.multiselect(
     "Metrics compared",
     list(measures),
-    format_func=lambda key: measures[key].label(k),
+    format_func={key: m.label(k) for key, m in measures.items()}.get,
     key=session.METRICS,
     persist_state="session",
     help="Every (candidate, metric) pair shown is one comparison of the family the correction "
@@ -153,16 +155,6 @@ ui.chart(comparison_charts.difference_bars(paired, runs, metric=metric,
          download=f"differences-{metric}")
 
 
-def picked(key: str, ids: list[str]):
-    """A click on a row of a gains / losses table makes its query the selected one."""
-    def callback() -> None:
-        rows = st.session_state[key].selection.rows
-        if rows:
-            session.set_query(ids[rows[0]])
-
-    return callback
-
-
 st.subheader(f"Biggest gains and losses of {safe.md(candidate)} in {metric}")
 st.caption("Click a row to pick its query: its rank movement shows below, and the link opens "
            "it in the drill-down.")
@@ -179,7 +171,8 @@ for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "L
             changes,
             hide_index=True,
             key=key,
-            on_select=picked(key, list(changes["query_id"])),
+            on_select=functools.partial(session.pick_from_rows, key,
+                                        list(changes["query_id"])),
             selection_mode="single-row",
             column_config={
                 "query_id": st.column_config.TextColumn("Query"),
@@ -201,7 +194,8 @@ else:
     with left:
         query = session.select_query(
             "compare", list(differences),
-            format_func=lambda q: f"{q} · {metric} {fmt.signed(differences[q])}",
+            format_func={q: f"{q} · {metric} {fmt.signed(d)}"
+                         for q, d in differences.items()}.get,
             help=f"Largest gain in {metric} first; a click in the gains or losses picks a "
             "query too.")
     longest = max(metrics.list_length(evaluation, query), k)

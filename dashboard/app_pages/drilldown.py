@@ -24,8 +24,8 @@ with left:
     query = session.select_query(
         "drilldown",
         scored,
-        format_func=lambda q: f"{q} · {baseline.classes[position[q]].replace('_', ' ')} "
-        f"for {baseline.name}",
+        format_func={q: f"{q} · {baseline.classes[i].replace('_', ' ')} for {baseline.name}"
+                     for q, i in position.items()}.get,
         help="Scored queries only: a query with no relevant id cannot be scored "
         f"({len(evaluation.excluded_ids)} excluded).",
     )

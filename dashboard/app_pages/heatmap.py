@@ -1,5 +1,7 @@
 """Per-query heatmap: queries x runs (x metrics), colour = score at K; a click drills down."""
 
+import functools
+
 import streamlit as st
 
 from dashboard import charts, frames, session, ui
@@ -7,13 +9,6 @@ from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
 
 MOST_ROWS = 500  # queries the chart draws at most; the table view holds them all
 CHART = "heatmap.chart"
-
-
-def picked() -> None:
-    """A click on a cell makes its query the selected one (shared with the drill-down)."""
-    points = st.session_state[CHART]["selection"].get("query", [])
-    if points and points[0].get("query_id"):
-        session.set_query(points[0]["query_id"])
 
 
 view = ui.page(
@@ -31,7 +26,7 @@ key = c1.selectbox(
     "Metric",
     list(measures),
     index=list(measures).index("nDCG"),
-    format_func=lambda key: f"{measures[key].label(k, summary=False)} · {measures[key].name}",
+    format_func={key: f"{m.label(k, summary=False)} · {m.name}" for key, m in measures.items()}.get,
     key="heatmap.metric",
     help="Colours the cells and drives the sort.",
 )
@@ -57,7 +52,7 @@ ui.chart(
     charts.query_heatmap(cells, order=order, runs=evaluation.run_names, labels=labels, k=k),
     download=f"heatmap-k{k}",
     key=CHART,
-    on_select=picked,
+    on_select=functools.partial(session.pick_from_chart, CHART),
     selection_mode="query",
 )
 st.caption(f"Showing {len(order):,} of {n_queries:,} scored queries, sorted by {sort}. Classes: "

@@ -104,3 +104,30 @@ def test_sessions_asking_at_once_all_get_a_value():
     for thread in threads:
         thread.join()
     assert all(results) and len(results) == 400 and store.count() <= 3
+
+
+def test_an_entry_leaving_takes_the_entries_holding_its_value_with_it():
+    """A comparison left behind would keep its evaluation's arrays alive, uncounted."""
+    store = Store(max_bytes=2**40, kept={"evaluation": 1})
+    store.get("evaluation", ("k=5",), lambda: "scores at 5")
+    store.get("comparison", ("k=5",), lambda: "tests at 5", parents=[("evaluation", ("k=5",))])
+    store.get("evaluation", ("k=7",), lambda: "scores at 7")
+    assert ("comparison", ("k=5",)) not in store and store.count() == 1
+
+
+def test_a_hit_refreshes_the_entries_it_holds():
+    store = Store(max_bytes=2**40, kept={"evaluation": 2})
+    store.get("evaluation", ("a",), lambda: "a")
+    store.get("evaluation", ("b",), lambda: "b")
+    store.get("comparison", ("on a",), lambda: "x", parents=[("evaluation", ("a",))])
+    store.get("comparison", ("on a",), lambda: "x", parents=[("evaluation", ("a",))])  # a hit
+    store.get("evaluation", ("c",), lambda: "c")  # b, not a, is the least recently used
+    assert ("evaluation", ("a",)) in store and ("evaluation", ("b",)) not in store
+    assert ("comparison", ("on a",)) in store
+
+
+def test_the_byte_bound_never_drops_what_the_newest_entry_holds():
+    store = Store(max_bytes=3 * 2**20, kept={})
+    store.get("evaluation", ("e",), lambda: array(2))
+    store.get("comparison", ("c",), lambda: array(2), parents=[("evaluation", ("e",))])
+    assert ("evaluation", ("e",)) in store and ("comparison", ("c",)) in store
