@@ -199,6 +199,7 @@ class Config:
     depth: int
     repeats: int
     replacements: int
+    pages: tuple[str, ...] = tuple(PAGES)
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,7 @@ class Results:
     opening: dict[str, float] | None = None
     actions: dict[tuple[str, str], list[Timing]] | None = None
     rss_after_uploads: float = 0.0
+    rss_after_pages: float = 0.0
     rss_replacements: list[float] | None = None
     replacement_s: list[float] | None = None
 
@@ -457,14 +459,15 @@ def measure_uploads(page, base: str, collection: Collection, results: Results) -
     results.runs_chart_s = upload(page, 1, collection.runs, chart=True).seconds
 
 
-def measure_pages(page, collection: Collection, repeats: int, results: Results) -> None:
+def measure_pages(page, collection: Collection, config: Config, results: Results) -> None:
     """(b): every action on every page, `repeats` times. K and the gain alternate between
     their two values across pages too (each change is a change); the run is hidden, shown,
     hidden..., and shown again before the next page."""
     last_run = collection.runs[-1].stem
     k_values, gains = itertools.cycle(K_VALUES), itertools.cycle(GAINS)
     results.opening, results.actions = {}, {}
-    for title in PAGES:
+    repeats = config.repeats
+    for title in config.pages:
         progress(f"timing {title}")
         results.opening[title] = open_page(page, title).seconds
         results.actions[title, "K"] = [change_k(page, next(k_values)) for _ in range(repeats)]
@@ -508,8 +511,10 @@ def run_benchmark(config: Config, collection: Collection, out_dir: Path) -> Resu
             try:
                 measure_uploads(page, base, collection, results)
                 results.rss_after_uploads = rss_mib(process.pid)
-                measure_pages(page, collection, config.repeats, results)
-                measure_memory(page, process.pid, collection, results)
+                measure_pages(page, collection, config, results)
+                results.rss_after_pages = rss_mib(process.pid)
+                if collection.replacements:
+                    measure_memory(page, process.pid, collection, results)
             except Exception:
                 page.screenshot(path=str(out_dir / "failure.png"), full_page=True)
                 progress(f"failed; the page at that moment: {out_dir / 'failure.png'}")
@@ -544,7 +549,7 @@ def report(config: Config, collection: Collection, results: Results) -> bool:
           "minute (this benchmark included): other load inflates every figure")
     print(f"Clock: {clock_definition()}")
     verdicts = [*report_uploads(config, results), *report_actions(results),
-                *report_memory(collection, results)]
+                *(report_memory(collection, results) if collection.replacements else [])]
     if not all(verdicts):
         print("\nsome targets missed")
     return all(verdicts)
@@ -568,6 +573,8 @@ def report_actions(results: Results) -> list[bool]:
     verdicts = []
     print("\n(b) page / action               median      min      max   finished   target")
     for title, target in PAGES.items():
+        if (title, ACTIONS[0]) not in results.actions:
+            continue
         for action in ACTIONS:
             samples = [t.seconds for t in results.actions[title, action]]
             finished = statistics.median(t.finished for t in results.actions[title, action])
@@ -587,6 +594,8 @@ def report_memory(collection: Collection, results: Results) -> list[bool]:
     small, flat = readings[-1] < RSS_TARGET_MIB, growth < SLOPE_TARGET_MIB
     print("\n(c) server memory (VmRSS of streamlit and its children)")
     print(f"  {'after the uploads':<36}{results.rss_after_uploads:6.0f} MiB")
+    print(f"  {'after the page timings':<36}{results.rss_after_pages:6.0f} MiB   (info: four "
+          "evaluations kept, two K x two gains)")
     print(f"  {f'after {len(readings)} replacement uploads':<36}{readings[-1]:6.0f} MiB   "
           f"< {RSS_TARGET_MIB} MiB   {verdict(small)}")
     print(f"  {f'slope of the last {min(len(readings), SLOPE_WINDOW)} readings':<36}"
@@ -618,13 +627,20 @@ def parse_config() -> Config:
     parser.add_argument("--replacements", type=int,
                         help=f"uploads of a ~5 MB run replacing the last one, default "
                         f"{FULL.replacements}")
+    parser.add_argument("--pages", type=lambda text: tuple(t.strip() for t in text.split(",")),
+                        help="comma-separated page titles to time (default every page: "
+                        f"{', '.join(PAGES)})")
     parser.add_argument("--quick", action="store_true",
                         help=f"{QUICK.queries} queries, {QUICK.runs} runs, {QUICK.repeats} "
                         f"repeats, {QUICK.replacements} replacement uploads")
     args = parser.parse_args()
     defaults = QUICK if args.quick else FULL
-    return Config(**{field: getattr(args, field) or getattr(defaults, field)
-                     for field in Config.__dataclass_fields__})
+    config = Config(**{field: getattr(defaults, field) if getattr(args, field) is None
+                       else getattr(args, field) for field in Config.__dataclass_fields__})
+    unknown = set(config.pages) - set(PAGES)
+    if unknown:
+        parser.error(f"unknown pages {sorted(unknown)}; pages: {', '.join(PAGES)}")
+    return config
 
 
 def main() -> None:

@@ -164,3 +164,16 @@ def test_prepared_runs_rescore_like_a_fresh_evaluation():
         assert evaluate_prepared(prepared, k, choice).summary().equals(fresh)
     with pytest.raises(ValueError, match="relevance level 1, not 2"):
         evaluate_prepared(prepared, 3, Conventions(relevance_level=2))
+
+
+def test_evaluations_of_one_prepared_share_its_aligned_runs():
+    """Each K or convention scores the prepared arrays as they are: no evaluation keeps a
+    padded copy of them (10 MB a run on 5,000 queries x 100 ids)."""
+    qrels = make_qrels({"q1": {"a": 2, "b": 1}, "q2": {"c": 1}})
+    runs = [make_run({"q1": ["b", "x", "a"], "q2": ["c"]}, name="long"),
+            make_run({"q1": ["a"]}, name="short")]
+    prepared = prepare(qrels, runs)
+    for k in (1, 5):
+        evaluation = evaluate_prepared(prepared, k)
+        for run, aligned in zip(evaluation.runs, prepared.aligned, strict=True):
+            assert run.aligned is aligned
