@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import altair as alt
+import numpy as np
 import pandas as pd
 
 from dashboard.chart_base import (
@@ -117,10 +118,15 @@ def sweep_lines(
             )
         )
         tooltip += figures("low", "high")
+    marked = marked_cutoffs(lo, hi, k)
+    if len(marked) < hi - lo + 1:
+        subtitle += (f" Points (tooltips) at {len(marked)} of the {hi - lo + 1} cutoffs, the "
+                     "chosen K among them; the table below holds every K.")
+    layers.append(alt.Chart().mark_line().encode(x=x, y=y, color=colour))
     layers.append(
-        alt.Chart().mark_line(point=alt.OverlayMarkDef(size=18)).encode(
-            x=x, y=y, color=colour, tooltip=tooltip
-        )
+        alt.Chart().mark_point(size=18, filled=True, opacity=1)
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
+        .transform_filter(alt.FieldOneOfPredicate(field="k", oneOf=marked))
     )
     layers.append(
         alt.Chart().mark_rule(strokeDash=[5, 4], color="gray").encode(x=alt.datum(k))
@@ -135,6 +141,19 @@ def sweep_lines(
             title=chart_title(f"Every metric against K (chosen K = {k})", subtitle, width),
         )
     )
+
+
+MARKED_CUTOFFS = 25  # points a sweep line carries at most: thousands of SVG points are slow
+
+
+def marked_cutoffs(lo: int, hi: int, k: int) -> list[int]:
+    """The cutoffs a sweep line marks with a point (its tooltips): every one up to
+    MARKED_CUTOFFS of them, else about that many spread evenly on the scale, ends and the
+    chosen K included."""
+    if hi - lo + 1 <= MARKED_CUTOFFS:
+        return list(range(lo, hi + 1))
+    spread = np.linspace(lo, hi, MARKED_CUTOFFS - 1).round().astype(int).tolist()
+    return sorted({*spread, *([k] if lo <= k <= hi else [])})
 
 
 def query_heatmap(

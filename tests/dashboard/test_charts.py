@@ -137,7 +137,7 @@ def test_sweep_marks_k_and_shares_the_unit_scale(sample, bands):
     layers = spec["spec"]["layer"]
     marks = [layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"]
              for layer in layers]
-    assert marks == (["area"] if bands else []) + ["line", "rule"]
+    assert marks == (["area"] if bands else []) + ["line", "point", "rule"]  # points: tooltips
     assert layers[-1]["encoding"]["x"] == {"datum": 5}
     x_titles = {x["title"] for x in encodings(spec, "x") if "title" in x}
     assert x_titles == {"K (cutoff)"}

@@ -166,3 +166,4 @@ def test_snapshot_titles_and_unique_names():
     assert frames.snapshot_title(header) == "2025-03-04 05:06 · before"
     assert frames.snapshot_title({"created": "2025-03-04T05:06:07+00:00"}) == "2025-03-04 05:06"
     assert metrics.distinct_names(["a", "a", "b"]) == ["a", "a (2)", "b"]
+
