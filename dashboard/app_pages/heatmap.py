@@ -7,7 +7,7 @@ import streamlit as st
 from dashboard import charts, frames, session, ui
 from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
 
-MOST_ROWS = 500  # queries the chart draws at most; the table view holds them all
+MOST_ROWS = 500  # queries a page of the chart draws at most; the table view holds them all
 CHART = "heatmap.chart"
 
 
@@ -21,7 +21,7 @@ evaluation = view.evaluation
 k = evaluation.k
 
 measures = {m.key: m for m in SUMMARY_MEASURES}
-c1, c2, c3, c4 = st.columns([2, 3, 1.4, 1.4], vertical_alignment="bottom")
+c1, c2, c3, c4, c5 = st.columns([1.8, 2.7, 0.9, 0.9, 1.5], vertical_alignment="bottom")
 key = c1.selectbox(
     "Metric",
     list(measures),
@@ -35,15 +35,21 @@ sort = c2.selectbox("Sort queries by", list(frames.SORTS), key="heatmap.sort",
 n_queries = len(evaluation.scored_ids)
 most = min(n_queries, MOST_ROWS)
 session.bounded("heatmap.rows", 1, most, default=40)
-rows = c3.number_input("Queries shown", min_value=1, max_value=most, step=10,
-                       key="heatmap.rows",
-                       help=f"The first queries in the chosen order, at most {MOST_ROWS}; the "
-                       "table view below holds every scored query.")
-every = c4.toggle("All metrics", key="heatmap.every",
+rows = int(c3.number_input("Per page", min_value=1, max_value=most, step=10,
+                           key="heatmap.rows",
+                           help=f"Queries a page of the chart shows, at most {MOST_ROWS}; the "
+                           "table view below holds every scored query."))
+pages = -(-n_queries // rows)
+session.bounded("heatmap.page", 1, pages, default=1)
+page = int(c4.number_input("Page", min_value=1, max_value=pages, step=1, key="heatmap.page",
+                           help=f"{pages:,} pages of {rows:,} queries in the chosen order: page "
+                           "1 starts with the first."))
+every = c5.toggle("All metrics", key="heatmap.every",
                   help="One panel per metric instead of the chosen one only.")
 
 ordered = frames.query_order(evaluation, key, frames.SORTS[sort])
-order = ordered[: int(rows)]
+start = (page - 1) * rows
+order = ordered[start:start + rows]
 keys = list(measures) if every else [key]
 every_cell = frames.query_cells(evaluation, keys)
 cells = every_cell[every_cell["query_id"].isin(order)]
@@ -55,7 +61,8 @@ ui.chart(
     on_select=functools.partial(session.pick_from_chart, CHART),
     selection_mode="query",
 )
-st.caption(f"Showing {len(order):,} of {n_queries:,} scored queries, sorted by {sort}. Classes: "
+st.caption(f"Showing queries {start + 1:,}–{start + len(order):,} of {n_queries:,} scored "
+           f"queries (page {page:,} of {pages:,}), sorted by {sort}. Classes: "
            + " · ".join(f"**{c.replace('_', ' ')}**: {CLASS_MEANING[c]}" for c in QUERY_CLASSES))
 
 left, right = st.columns([3, 2], vertical_alignment="bottom")

@@ -375,3 +375,36 @@ def test_run_names_and_the_compare_baseline_are_in_the_url():
     again = open_app("compare", baseline="bm25", names=["reranked=cross encoder"])
     assert again.selectbox(key="compare.baseline").value == "bm25"
     assert "cross encoder against bm25" in texts(again)
+
+
+def _chart_query_ids(app) -> set[str]:
+    """The query ids in the data the page's first chart sends (its Arrow datasets)."""
+    import pyarrow as pa
+
+    def walk(node):
+        yield node
+        for child in getattr(node, "children", {}).values():
+            yield from walk(child)
+
+    chart = next(n for n in walk(app._tree) if getattr(n, "type", None) == "vega_lite_chart")
+    ids = set()
+    for dataset in chart.proto.datasets:
+        table = pa.ipc.open_stream(dataset.data.data).read_all()
+        if "query_id" in table.column_names:
+            ids |= set(table.column("query_id").to_pylist())
+    return ids
+
+
+def test_the_heatmap_pages_through_the_queries_in_the_chosen_order():
+    app = open_app("heatmap")
+    app.number_input(key="heatmap.rows").set_value(3).run()
+    every = list(app.dataframe[-1].value["query_id"])  # the table view: every scored query
+    assert _chart_query_ids(app) == set(every[:3])
+    app.number_input(key="heatmap.page").set_value(2).run()
+    assert not app.exception
+    assert _chart_query_ids(app) == set(every[3:6])
+    assert any(f"Showing queries 4–6 of {len(every)} scored queries (page 2 of "
+               f"{-(-len(every) // 3)})" in c.value for c in app.caption)
+    app.number_input(key="heatmap.rows").set_value(len(every)).run()  # one page: back to 1
+    assert app.number_input(key="heatmap.page").value == 1
+    assert _chart_query_ids(app) == set(every)
