@@ -18,7 +18,7 @@ PAGES = [
     ("overview", "", ["Summary at K = 5", "Reading each run", "Load report",
                       "2 of 9 queries have no relevant id in the top 5"]),
     ("sweep", "sweep", ["Every metric against K (chosen K = 5)", "Values at every K"]),
-    ("heatmap", "heatmap", ["Sort queries by", "Showing 9 of 9 scored queries"]),
+    ("heatmap", "heatmap", ["Sort queries by", "Showing queries 1–9 of 9 scored queries"]),
     ("drilldown", "drilldown", ["The ideal list that gives IDCG",
                                 "nDCG@5 = DCG@5 / IDCG@5 = 3.431 / 3.631 = 0.945"]),
     ("method_notes", "method_notes", ["Honest limits", "What each figure certifies"]),
@@ -90,7 +90,7 @@ def test_a_malformed_upload_is_reported_and_the_rest_keeps_working(server, page,
           "broken.run, line 1: score must be a number, got 'high'", "Summary at K = 10",
           cells=("Hit@10",))
     page.get_by_role("link", name="Per-query heatmap").click()
-    check(page, shots, "upload_heatmap", "Showing 9 of 9 scored queries",
+    check(page, shots, "upload_heatmap", "Showing queries 1–9 of 9 scored queries",
           "broken.run, line 1")
     click_a_heatmap_cell(page)
     check(page, shots, "upload_drilldown", "nDCG@10 = DCG@10 / IDCG@10", "broken.run, line 1")
