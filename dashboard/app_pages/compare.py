@@ -182,12 +182,12 @@ for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "L
             },
         )
 
-st.header("Rank movement")
-if options.snapshot:
-    st.info("Rank movement needs the baseline's ranked lists, and a snapshot keeps only its "
-            "figures: pick a live run as the baseline to see which ids moved.",
-            icon=":material/info:")
-else:
+
+@st.fragment
+def rank_movement() -> None:
+    """The chosen query's ranks before and after. A fragment: picking another query or
+    depth redraws this section only, not the tables and charts above."""
+    session.publish()  # a fragment's rerun skips app.py: keep the link on the chosen query
     ordered = frames.by_difference(paired, candidate)
     differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))
     left, right = st.columns([3, 1], vertical_alignment="bottom")
@@ -248,6 +248,16 @@ else:
                                                  help=f"What {candidate} did with the id."),
         },
     )
+
+
+st.header("Rank movement")
+if options.snapshot:
+    st.info("Rank movement needs the baseline's ranked lists, and a snapshot keeps only its "
+            "figures: pick a live run as the baseline to see which ids moved.",
+            icon=":material/info:")
+else:
+    rank_movement()
+
 
 st.header("Export")
 left, right = st.columns([1, 2], vertical_alignment="center")

@@ -115,6 +115,7 @@ def test_gains_losses_and_rank_movement(engine):
     assert app.metric[0].value == f"{test.after[i]:.3f}"
     app.selectbox(key="compare.query").select("q05").run()
     assert "Open q05 in the drill-down" in [link.proto.label for link in app.get("page_link")]
+    assert app.query_params["query"] == "q05"  # the link follows the section's choice
 
 
 def test_one_run_asks_for_a_second():
