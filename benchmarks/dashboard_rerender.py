@@ -10,7 +10,7 @@ noise, so that each ranks differently. Every figure is a median over `--repeats`
 (a) The data layer, as the app calls it (dashboard/cache.py, outside a Streamlit server):
     first load   read_uploads (parse the qrels and every run) + build_view at K = 10,
                  every cache empty;
-    K, seen      build_view at a K already scored (the st.cache_resource hit) plus the
+    K, seen      build_view at a K already scored (a hit in the store) plus the
                  frames and charts the Overview draws;
     K, new       build_view at a K not scored yet: the engine re-scores every run.
 (b) A whole script run of the Overview page under streamlit.testing's AppTest after the
@@ -72,8 +72,7 @@ def data_layer(qrels: bytes, runs: list[tuple[str, bytes]], repeats: int) -> dic
     times: dict[str, list] = {"first load": [], "K, seen": [], "K, new": []}
     conventions = Conventions()
     for repeat in range(repeats):
-        cache._parse.clear()
-        cache._evaluate.clear()
+        cache.store().clear()
         uploads = [FileBytes(name, payload) for name, payload in runs]
         start = time.perf_counter()
         inputs = cache.read_uploads(FileBytes("qrels.txt", qrels), uploads, Conventions())
