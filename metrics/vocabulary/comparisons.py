@@ -1,0 +1,42 @@
+"""How a paired comparison is made, in sentences, and what each correction controls."""
+
+from __future__ import annotations
+
+from metrics.format import confidence as format_confidence
+from metrics.format import count
+
+# --------------------------------------------------------------------------- comparisons
+
+CORRECTION_MEANING = {
+    "holm": "Holm controls the chance of any false alarm among the comparisons shown",
+    "bh": "Benjamini-Hochberg controls the share of false alarms among those called "
+    "significant",
+    "none": "none adjusts nothing: with many comparisons some look significant by chance alone",
+}
+
+
+def comparison_method(comparison) -> dict[str, str]:
+    """How a paired comparison was made, in sentences: "test", "interval", "effect",
+    "reference". `comparison` is a metrics.Comparison (read by attribute)."""
+    from metrics.stats import CORRECTIONS
+
+    n = comparison.n_comparisons
+    family = (f"{n} comparisons ({count(len(comparison.candidates), 'candidate')} × "
+              f"{count(len(comparison.metrics), 'metric')})")
+    corrected = (f"{CORRECTIONS[comparison.correction]} correction over the {family}"
+                 if comparison.correction != "none"
+                 else f"not corrected over the {family}: some may look significant by chance")
+    return {
+        "test": "Paired randomization (sign-flip) test on the mean difference, "
+        f"{comparison.n_permutations:,} sign flips with a fixed seed (Smucker, Allan and "
+        f"Carterette 2007); {corrected}; a difference is called unlikely to be noise when its "
+        f"adjusted p is below {comparison.alpha:g}.",
+        "interval": f"Difference = candidate − baseline over the {len(comparison.query_ids):,} "
+        f"scored queries, with a paired percentile-bootstrap interval "
+        f"({comparison.n_resamples:,} resamples, "
+        f"{format_confidence(comparison.confidence_level)}).",
+        "effect": "Effect size = mean difference ÷ standard deviation of the differences "
+        "(ddof = 1): with many queries a tiny difference can be significant, so read both.",
+        "reference": "The paired t-test and the Wilcoxon signed-rank test (two-sided) are shown "
+        "for reference and are not corrected.",
+    }
