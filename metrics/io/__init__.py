@@ -11,10 +11,13 @@ The modules, each with one job: `streams` (bounded reading, gzip, the first bloc
 `sources` (names, UTF-8, blank and comment lines), `detect` (format and column layout),
 `reader` (pyarrow's CSV reader), `trec` and `delimited` (the two kinds of table), `tables`
 (either, checked), `values` (numbers from text), `jsonl`, `codes` (integer codes, repeated
-pairs), `rows` (Qrels, Run), `report`, and `loaders` (load_qrels, load_run).
+pairs), `rows` (Qrels, Run), `report`, and `loaders` (load_qrels, load_run). Optional texts:
+`queries` (load_queries: a query's text and facets, read whole like the qrels) and `corpus`
+(read_corpus: only the chunks asked for, streamed, so memory follows the ids used).
 """
 
 from metrics.io.codes import repeated_ids, repeated_pairs
+from metrics.io.corpus import CORPUS_FORMATS, Corpus, CorpusReport, read_corpus
 from metrics.io.errors import LoadError
 from metrics.io.examples import FORMAT_EXAMPLES, FormatExample
 from metrics.io.loaders import (
@@ -25,6 +28,7 @@ from metrics.io.loaders import (
     load_qrels,
     load_run,
 )
+from metrics.io.queries import QUERIES_FORMATS, Queries, QueriesReport, load_queries, queries_report
 from metrics.io.reader import MAX_LINE_BYTES
 from metrics.io.report import LoadReport, ReportLine
 from metrics.io.rows import Qrels, Run
@@ -32,6 +36,8 @@ from metrics.io.sources import UPLOAD_NAME
 from metrics.io.streams import MAX_INPUT_BYTES
 
 __all__ = [
+    "CORPUS_FORMATS", "Corpus", "CorpusReport", "QUERIES_FORMATS", "Queries", "QueriesReport",
+    "load_queries", "queries_report", "read_corpus",
     "FORMAT_EXAMPLES", "FormatExample", "MAX_INPUT_BYTES", "MAX_LINE_BYTES", "LoadError",
     "LoadReport", "Qrels", "QRELS_FORMATS",
     "ReportLine", "Run", "RUN_FORMATS", "RUN_ORDERS", "SCORE_PRECISIONS", "UPLOAD_NAME",

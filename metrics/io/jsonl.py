@@ -49,26 +49,32 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     return record
 
 
+def json_object(src: Source, number: int, line: str) -> dict:
+    """One line's JSON object, or the loader's one-line error naming the file and line."""
+    try:
+        record = json.loads(line, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise src.fail(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except _DuplicateKey as exc:
+        raise src.fail(number, f"JSON object repeats the key {show(str(exc))}") from None
+    except RecursionError:
+        raise src.fail(number, "JSON nested too deeply") from None
+    except ValueError as exc:  # Python's limit on the digits of an integer
+        digits = sys.get_int_max_str_digits()
+        problem = f"number too long (over {digits:,} digits)"
+        if "digits" not in str(exc):
+            problem = f"not valid JSON ({exc})"
+        raise src.fail(number, problem) from None
+    if not isinstance(record, dict):
+        raise src.fail(number, f"expected a JSON object, got {_json_type(record)}")
+    return record
+
+
 def _json_records(src: Source, field_name: str, kind: str) -> list[tuple[int, str, object]]:
     """(line, query id, value of `field_name`) for each record."""
     records = []
     for number, line in src.numbered_lines():
-        try:
-            record = json.loads(line, object_pairs_hook=_unique_keys)
-        except json.JSONDecodeError as exc:
-            raise src.fail(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-        except _DuplicateKey as exc:
-            raise src.fail(number, f"JSON object repeats the key {show(str(exc))}") from None
-        except RecursionError:
-            raise src.fail(number, "JSON nested too deeply") from None
-        except ValueError as exc:  # Python's limit on the digits of an integer
-            digits = sys.get_int_max_str_digits()
-            problem = f"number too long (over {digits:,} digits)"
-            if "digits" not in str(exc):
-                problem = f"not valid JSON ({exc})"
-            raise src.fail(number, problem) from None
-        if not isinstance(record, dict):
-            raise src.fail(number, f"expected a JSON object, got {_json_type(record)}")
+        record = json_object(src, number, line)
         if "query_id" not in record:
             raise src.fail(number, "JSON record has no 'query_id'")
         if field_name not in record:
