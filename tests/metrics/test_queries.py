@@ -244,7 +244,8 @@ def test_a_repeated_id_is_an_error_naming_both_lines(tmp_path, name, text):
         load_queries(write(tmp_path, name, text))
 
 
-@pytest.mark.parametrize("data", [b"", b"\n  \n", gzip.compress(b"")])
+@pytest.mark.parametrize("data", [b"", b"\n  \n", gzip.compress(b"", mtime=0)],
+                         ids=["empty", "blank lines", "gzipped empty"])  # stable ids: xdist
 def test_an_empty_file_is_an_error(tmp_path, data):
     with pytest.raises(LoadError, match=error("q.tsv", None, "empty file")):
         load_queries(write(tmp_path, "q.tsv", data))
