@@ -106,7 +106,7 @@ def paired_scatter(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, baseli
     return finish(alt.layer(*_diagonal(alt.Chart(paired)), points).properties(
         width=size, height=size, autosize=PAD,
         title=chart_title(f"{metric} per query, before and after",
-                     f"One point per query and candidate ({n} queries). Above the dashed "
+                     f"One point per query and candidate ({n:,} queries). Above the dashed "
                      f"diagonal the candidate scored higher than {baseline}; on it, the same.",
                      size + Y_AXIS),
     ))
@@ -178,7 +178,7 @@ def _paired_density(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, basel
                                                  labelLimit=0)),
                columns=columns,
                title=chart_title(f"{metric} per query, before and after",
-                            f"{n} queries: each panel counts the queries in each cell, the "
+                            f"{n:,} queries: each panel counts the queries in each cell, the "
                             "stronger the colour the more. Above the dashed diagonal the "
                             f"candidate scored higher than {baseline} (improved), below it "
                             "lower (worse); on it, the same.", width))

@@ -145,7 +145,7 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
     lines += _md_table(header, rows, "l" + "r" * len(evaluation.runs))
     lines += [
         "",
-        f"Query set `{fingerprints['qrels']}` ({len(evaluation.query_set.query_ids)} queries). "
+        f"Query set `{fingerprints['qrels']}` ({len(evaluation.query_set.query_ids):,} queries). "
         f"Conventions: {'; '.join(c.in_words())}.",
     ]
     if comparison is not None:

@@ -179,8 +179,8 @@ class Comparison:
         if not isinstance(test, PairedTest):
             raise ValueError(f"verdict needs a PairedTest, got {type(test).__name__}")
         if test.wins == 0 and test.losses == 0:
-            return f"no query changed (all {test.n} queries tie)"
-        counts = f"better on {test.wins} of {test.n} queries, worse on {test.losses}"
+            return f"no query changed (all {test.n:,} queries tie)"
+        counts = f"better on {test.wins:,} of {test.n:,} queries, worse on {test.losses:,}"
         interval = f"difference {fmt.difference(test.difference, test.low, test.high)}"
         p, adjusted = test.p_randomization, test.p_adjusted
         if self.correction == "none":

@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from metrics.format import figure
+from metrics.format import count, figure
 from metrics.measures import Scores
 from metrics.vocabulary import QUERY_CLASSES
 
@@ -152,7 +152,7 @@ class Finding:
 
 
 def _queries(n: int) -> str:
-    return f"{n} query" if n == 1 else f"{n} queries"
+    return count(n, "query")
 
 
 def diagnose(
@@ -176,8 +176,8 @@ def diagnose(
             hit < LOW_HIT,
             hit,
             f"Hit@{k} < {LOW_HIT}",
-            f"{counts['miss'] + counts['late_hit']} of {_queries(n)} have no relevant id in the "
-            f"top {k} ({counts['miss']} with none anywhere in the list, {counts['late_hit']} "
+            f"{counts['miss'] + counts['late_hit']:,} of {_queries(n)} have no relevant id in the "
+            f"top {k} ({counts['miss']:,} with none anywhere in the list, {counts['late_hit']:,} "
             f"with one only below rank {k}): the evidence never reaches the window. Check the "
             "index, the query matching and k.",
         ),
@@ -198,7 +198,7 @@ def diagnose(
             f"{LATE_HIT_SHARE:.0%} of queries",
             f"Where a relevant id is in the top {k}, the first one sits at rank {first_rank} on "
             f"average (harmonic mean); late hits (first relevant id below rank {k}): "
-            f"{counts['late_hit']} of {n}."
+            f"{counts['late_hit']:,} of {n:,}."
             + (
                 " Relevant ids that are present but low are easy to lose: a reranker helps."
                 if buried

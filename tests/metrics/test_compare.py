@@ -488,3 +488,15 @@ def test_adjusted_redoes_only_the_correction() -> None:
         assert holm_first.adjusted(correction, alpha) == fresh
     with pytest.raises(ValueError, match="correction must be one of"):
         holm_first.adjusted("bonferroni")
+
+
+
+def test_verdict_counts_read_with_thousands_separators() -> None:
+    """'better on 1,150 of 1,200 queries': counts are written as every other count is."""
+    n = 1_200
+    before = np.full(n, 0.5)
+    after = np.where(np.arange(n) < 1_150, 1.0, 0.0)
+    comparison = compare("base", _pair(before, after, "RR@10"), _ids(n), n_permutations=200,
+                         n_resamples=200)
+    sentence = comparison.verdict(comparison.tests[0])
+    assert sentence.startswith("better on 1,150 of 1,200 queries, worse on 50")
