@@ -77,6 +77,7 @@ from metrics.measures import MAX_K
 from metrics.mismatch import IdMismatch, id_mismatches, run_mismatches
 from metrics.movement import MOVES, movement_sentence, query_grades, rank_movement
 from metrics.sample import SAMPLE_DIR, SAMPLE_K, load_sample, sample_qrels, sample_runs
+from metrics.slices import Slice, slice_evaluation
 from metrics.snapshot import (
     Snapshot,
     SnapshotRun,
@@ -163,6 +164,7 @@ __all__ = [
     "RunEvaluation",
     "RunExplanation",
     "RunSource",
+    "Slice",
     "Suggestion",
     "bootstrap",
     "check_comparable",
@@ -199,6 +201,7 @@ __all__ = [
     "regressions",
     "sample_qrels",
     "sample_runs",
+    "slice_evaluation",
     "slice_masks",
     "snapshot_dumps",
     "snapshot_loads",

@@ -7,16 +7,29 @@ in `metrics.cli.text` round for people, this does not).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from metrics.compare import Comparison
 from metrics.evaluate import Evaluation, RunEvaluation
+from metrics.intervals import Interval
+from metrics.slices import Slice
 from metrics.vocabulary import MEASURES, SUMMARY_MEASURES
 
 
-def to_dict(evaluation: Evaluation) -> dict[str, Any]:
-    """The JSON contract documented in README: metric names carry the chosen K."""
+def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = ()) -> dict[str, Any]:
+    """The JSON contract documented in README: metric names carry the chosen K. With
+    slices (--by), each run carries its summary per slice, shaped like its own summary."""
     k = evaluation.k
+    runs = [_run_dict(evaluation, run) for run in evaluation.runs]
+    if slices:
+        for run in runs:
+            run["slices"] = [
+                {"facet": piece.facet, "value": piece.value, "queries": piece.queries,
+                 "too_small": piece.too_small,
+                 "summary": _summary_dict(piece.summary[run["name"]], k)}
+                for piece in slices
+            ]
     return {
         "k": k,
         "conventions": evaluation.conventions.as_dict()
@@ -26,7 +39,20 @@ def to_dict(evaluation: Evaluation) -> dict[str, Any]:
             "scored": len(evaluation.scored_ids),
             "excluded": evaluation.excluded_ids,
         },
-        "runs": [_run_dict(evaluation, run) for run in evaluation.runs],
+        "runs": runs,
+    }
+
+
+def _summary_dict(summary: dict[str, Interval], k: int) -> dict[str, dict[str, Any]]:
+    return {
+        m.label(k): {
+            "mean": interval.mean,
+            "low": interval.low,
+            "high": interval.high,
+            "interval": interval.method,
+        }
+        for m in SUMMARY_MEASURES
+        for interval in [summary[m.key]]
     }
 
 
@@ -46,16 +72,7 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation) -> dict[str, Any]:
         "repeats": run.repeats,
         "missing_queries": list(run.missing_queries),
         "ignored_queries": list(run.aligned.ignored_queries),
-        "summary": {
-            m.label(k): {
-                "mean": interval.mean,
-                "low": interval.low,
-                "high": interval.high,
-                "interval": interval.method,
-            }
-            for m in SUMMARY_MEASURES
-            for interval in [run.summary[m.key]]
-        },
+        "summary": _summary_dict(run.summary, k),
         "queries": _records(columns),
         "suggestion": run.suggestion.as_dict(),
         "diagnosis": [

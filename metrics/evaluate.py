@@ -352,7 +352,7 @@ def _evaluate_run(
 ) -> RunEvaluation:
     scores = compute(query_set, aligned, conventions)
     at_k = {key: values[scored] for key, values in scores.at(k).items()}
-    summary = _summarise(at_k, counts, conventions)
+    summary = summarise(at_k, counts, conventions)
     classes = query_classes(scores, query_set.n_relevant, k)[scored]
     hit_rows = at_k["Hit"] > 0
     rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
@@ -384,7 +384,7 @@ def _evaluate_run(
     )
 
 
-def _summarise(
+def summarise(
     at_k: dict[str, np.ndarray], counts: np.ndarray, conventions: Conventions
 ) -> dict[str, Interval]:
     level = conventions.confidence_level

@@ -23,12 +23,8 @@ import numpy as np
 
 from metrics.format import figure, natural_key
 from metrics.io.queries import Queries, Value
+from metrics.vocabulary.slices import LENGTH, MAX_BINS, MISSING, OTHER, TOP_CATEGORIES
 
-MAX_BINS = 4  # quartiles: few enough to read as a trend, each bin a quarter of the queries
-TOP_CATEGORIES = 10  # categories shown by name; more would crowd a chart's legend
-OTHER = "other"  # the bin of every smaller category, so that the bins still partition
-MISSING = "missing"  # queries without a value: a bin of their own, counted, never dropped
-LENGTH = "query length (words)"  # the facet every queries file has (its texts' word counts)
 KINDS = ("category", "number")
 
 

@@ -25,14 +25,17 @@ from metrics.cli.args import (
     conventions_from,
     positive_int,
 )
-from metrics.cli.text import format_comparison, format_table
+from metrics.cli.text import format_comparison, format_slices, format_table
 from metrics.compare import DEFAULT_PERMUTATIONS, compare_evaluation, metric_key, regressions
 from metrics.contract import comparison_dict, to_dict
 from metrics.evaluate import Evaluation
+from metrics.facets import facets
 from metrics.files import evaluate_files
 from metrics.format import count, listing
+from metrics.io.queries import load_queries, queries_report
 from metrics.mismatch import id_mismatches
 from metrics.sample import SAMPLE_K, load_sample
+from metrics.slices import Slice, slice_evaluation
 from metrics.snapshot import (
     KEY_VARIABLE,
     Snapshot,
@@ -43,6 +46,7 @@ from metrics.snapshot import (
 from metrics.snapshot import load as load_snapshot
 from metrics.snapshot import save as save_snapshot
 from metrics.vocabulary import MEASURE_BY_KEY
+from metrics.vocabulary.slices import LENGTH
 
 Command = Callable[[Sequence[str]], int]
 
@@ -98,14 +102,40 @@ def score_command(argv: Sequence[str]) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_arguments(parser)
+    parser.add_argument("--queries", type=Path,
+                        help="query texts and facets: TSV, BEIR queries.jsonl, JSONL or CSV/TSV "
+                        "with a header (.gz ok)")
+    parser.add_argument("--by", metavar="FACET",
+                        help="every figure per slice of this facet of --queries (a column, a "
+                        f"metadata key, or '{LENGTH}')")
     args = parser.parse_args(argv)
+    if args.by and args.queries is None:
+        raise UsageError("--by needs --queries")
     evaluation = evaluation_from(args)
     print_load_report(evaluation)
+    slices = slices_from(args, evaluation)
     if args.format == "json":
-        write_json(to_dict(evaluation))
+        write_json(to_dict(evaluation, slices))
     else:
         sys.stdout.write(format_table(evaluation))
+        if slices:
+            sys.stdout.write("\n" + format_slices(evaluation, slices))
     return 0
+
+
+def slices_from(args: argparse.Namespace, evaluation: Evaluation) -> list[Slice]:
+    """The slices --by asks for, after the queries file's load report (on standard error)."""
+    if args.queries is None:
+        return []
+    queries = load_queries(args.queries, max_bytes=args.max_input_mb << 20)
+    print(queries_report(queries, evaluation.qrels).summary(), file=sys.stderr)
+    if not args.by:
+        return []
+    found = facets(queries, evaluation.scored_ids)
+    if args.by not in found:
+        raise UsageError(f"--by {args.by!r}: {args.queries.name} has no such facet; its facets: "
+                         + ", ".join(repr(name) for name in found))
+    return slice_evaluation(evaluation, found[args.by])
 
 
 def compare_command(argv: Sequence[str]) -> int:

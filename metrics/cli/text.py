@@ -6,10 +6,13 @@ use too, so a figure reads the same wherever it is printed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from metrics import format as fmt
 from metrics.compare import CORRECTIONS, Comparison, PairedTest
 from metrics.evaluate import Evaluation, RunEvaluation
-from metrics.vocabulary import QUERY_CLASSES, SUMMARY_MEASURES
+from metrics.slices import Slice
+from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SUMMARY_MEASURES
 
 COMPARISON_HEADER = [
     "metric",
@@ -61,6 +64,27 @@ def format_table(evaluation: Evaluation) -> str:
     lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
     for run in evaluation.runs:
         lines += ["", _run_notes(run, scored=scored)]
+    return "\n".join(lines) + "\n"
+
+
+def format_slices(evaluation: Evaluation, slices: Sequence[Slice]) -> str:
+    """Every summary figure per slice of one facet: slices down (each with its scored
+    queries, marked when too small to read), runs across."""
+    k = evaluation.k
+    header = ["slice", "queries", "metric", *evaluation.run_names]
+    rows = [
+        [piece.value if i == 0 else "",
+         (fmt.count(piece.queries, "query") + (" (too few)" if piece.too_small else ""))
+         if i == 0 else "",
+         m.label(k)]
+        + [fmt.interval(s.mean, s.low, s.high)
+           for s in (piece.summary[name][m.key] for name in evaluation.run_names)]
+        for piece in slices
+        for i, m in enumerate(SUMMARY_MEASURES)
+    ]
+    facet = slices[0].facet if slices else "?"
+    lines = [f"By {facet}: each slice evaluated alone (mean [low, high])", *_table(header, rows),
+             *(f"  - {FACET_RULES[key]}" for key in ("small", "figures"))]
     return "\n".join(lines) + "\n"
 
 

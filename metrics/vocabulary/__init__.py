@@ -12,7 +12,8 @@ one declaration here plus its computation. Pure: no numpy, no pandas.
 
 One module a kind of word: `measures` (the measures and query classes), `conventions` (the
 choices, the rules and the sentences read from them), `comparisons` (how a paired comparison
-is made), `limits` (what no figure can say).
+is made), `limits` (what no figure can say), `slices` (the facet rules and what a slice's
+figures say).
 """
 
 from metrics.vocabulary.comparisons import CORRECTION_MEANING, comparison_method
@@ -43,10 +44,12 @@ from metrics.vocabulary.measures import (
     IntervalMethod,
     Measure,
 )
+from metrics.vocabulary.slices import FACET_RULES, SLICE_MIN_QUERIES
 
 __all__ = [
     "CHOICES", "CLASS_MEANING", "COMPARED", "CONVENTIONS", "CONVENTION_BY_FIELD",
-    "CORRECTION_MEANING", "INTERVAL_NAMES", "LIMITS", "MEASURES", "MEASURE_BY_KEY",
+    "CORRECTION_MEANING", "FACET_RULES", "INTERVAL_NAMES", "LIMITS", "MEASURES",
+    "MEASURE_BY_KEY", "SLICE_MIN_QUERIES",
     "QUERY_CLASSES", "RULES", "SENTENCE_ORDER", "SUMMARY_MEASURES", "Choice", "Convention",
     "IntervalMethod", "Measure", "alternatives", "comparison_method", "flag", "in_words",
     "interval_methods", "measure_help", "sentences",

@@ -1,0 +1,48 @@
+"""Figures per slice: every run's summary over the scored queries in one bin of a facet.
+
+A slice's figures are what evaluating its scored queries alone would give: each query's
+values do not depend on the other queries, and the bootstrap draws its resampled queries
+from a fresh Generator on the conventions' seed, as evaluate() does for the whole set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from metrics.evaluate import Evaluation, summarise
+from metrics.facets import Facet, slice_masks
+from metrics.intervals import Interval, resample_counts
+from metrics.vocabulary.slices import SLICE_MIN_QUERIES
+
+
+@dataclass(frozen=True)
+class Slice:
+    facet: str
+    value: str  # the bin's label
+    queries: int  # scored queries in the slice
+    summary: dict[str, dict[str, Interval]]  # run name -> measure key ("P", "RR", ...)
+
+    @property
+    def too_small(self) -> bool:
+        """Shown, but marked: fewer than SLICE_MIN_QUERIES scored queries."""
+        return self.queries < SLICE_MIN_QUERIES
+
+
+def slice_evaluation(evaluation: Evaluation, facet: Facet) -> list[Slice]:
+    """One Slice per bin of the facet that holds a scored query, in the facet's order."""
+    conventions = evaluation.conventions
+    at_k = {run.name: evaluation.per_query_scores(run.name) for run in evaluation.runs}
+    slices = []
+    for label, mask in slice_masks(facet, evaluation.scored_ids):
+        n = int(mask.sum())
+        counts = resample_counts(n, n_resamples=conventions.n_resamples,
+                                 rng=np.random.default_rng(conventions.seed))
+        summary = {
+            name: summarise({key: values[mask] for key, values in scores.items()}, counts,
+                            conventions)
+            for name, scores in at_k.items()
+        }
+        slices.append(Slice(facet.name, label, n, summary))
+    return slices

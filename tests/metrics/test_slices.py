@@ -1,0 +1,59 @@
+"""Figures per slice equal evaluating each slice's queries alone, to the bit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from metrics import Conventions, evaluate
+from metrics.facets import facet
+from metrics.slices import slice_evaluation
+from metrics.vocabulary import SLICE_MIN_QUERIES, SUMMARY_MEASURES
+from tests.metrics.builders import make_qrels, make_run
+
+
+def collection(seed: int, n_queries: int = 60):
+    """Graded judgments (some queries with no relevant id) and three runs of 0-12 ids."""
+    rng = np.random.default_rng(seed)
+    judgments = {
+        f"q{i}": {f"d{j}": int(rng.integers(0, 3)) for j in rng.choice(30, 4, replace=False)}
+        for i in range(n_queries)
+    }
+    runs = [
+        make_run({q: [f"d{j}" for j in rng.choice(30, rng.integers(0, 12), replace=False)]
+                  for q in judgments if rng.random() > 0.1}, name=f"run{r}")
+        for r in range(3)
+    ]
+    return judgments, runs
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("conventions", [
+    Conventions(),
+    Conventions(gain="exponential", rr="full", ap="full", recall_denominator="min"),
+    Conventions(empty_queries="zero", relevance_level=2, confidence_level=0.9),
+])
+def test_a_slice_reads_as_evaluating_its_queries_alone(seed, conventions):
+    judgments, runs = collection(seed)
+    evaluation = evaluate(make_qrels(judgments), runs, 5, conventions)
+    ids = evaluation.scored_ids
+    values = [int(q[1:]) % 3 for q in ids]  # a number facet: 0, 1, 2
+    slices = slice_evaluation(evaluation, facet("bucket", ids, values))
+    assert sum(s.queries for s in slices) == len(ids)
+    for piece in slices:
+        mine = [q for q, v in zip(ids, values, strict=True) if str(v) == piece.value]
+        alone = evaluate(make_qrels({q: judgments[q] for q in mine}), runs, 5, conventions)
+        assert alone.scored_ids == mine and piece.queries == len(mine)
+        for run in alone.runs:
+            for m in SUMMARY_MEASURES:
+                assert piece.summary[run.name][m.key] == run.summary[m.key], (run.name, m.key)
+
+
+def test_small_slices_are_marked_and_kept():
+    judgments, runs = collection(3, n_queries=40)
+    evaluation = evaluate(make_qrels(judgments), runs, 5)
+    ids = evaluation.scored_ids
+    labels = ["rare" if i < SLICE_MIN_QUERIES - 1 else "common" for i in range(len(ids))]
+    slices = {s.value: s for s in slice_evaluation(evaluation, facet("kind", ids, labels))}
+    assert slices["rare"].too_small and slices["rare"].queries == SLICE_MIN_QUERIES - 1
+    assert not slices["common"].too_small
