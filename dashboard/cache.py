@@ -54,12 +54,15 @@ KEPT = {
     "comparison": 8,  # flip between baselines and candidates without re-testing
     "id mismatches": 4,
     "live snapshot": 4,
+    "facets": 4,
+    "slices": 8,
 }
 # four evaluations of 5 runs x 5,000 queries x 100 ids with their files and aligned runs;
 # the server's own ~300 MB come on top
 STORE_BYTES = 1152 * 2**20
 SNAPSHOTS_KEPT = 16
 SAMPLE, UPLOAD = "sample", "upload"
+SAMPLE_QUERIES = "queries.csv"  # beside the sample's qrels: texts and two facets
 SOURCES = {SAMPLE: "Bundled sample", UPLOAD: "My files"}
 FORMATS_HELP = (
     "TREC, BEIR TSV, CSV/TSV with a header, or JSONL; gzipped files (.gz) are read too."
@@ -106,6 +109,7 @@ class Inputs:
     qrels: Parsed | None
     runs: tuple[Parsed, ...]
     problem: str | None = None  # an error tied to no single file
+    queries: Parsed | None = None  # the optional queries file: texts and facets
 
     @property
     def usable_runs(self) -> list[Parsed]:
@@ -131,6 +135,12 @@ class View:
     colour_domain: tuple[str, ...]  # every loaded run's display name, load order
     files: frozenset[str]  # the keys of the files it was computed from
     source: tuple  # the store entry of the evaluation it selects from
+    queries: metrics.Queries | None = None  # texts and facets, when a queries file is read
+    queries_key: str | None = None  # the queries file's identity, for the slices' cache
+
+    def text(self, query_id: str) -> str | None:
+        """The query's text, when a queries file gives one."""
+        return None if self.queries is None else self.queries.text(query_id)
 
     @property
     def baseline(self) -> str:
@@ -151,7 +161,7 @@ def _show(inputs: Inputs) -> Inputs:
     """Tell the store which files this session shows now: those it stopped showing, and
     that no other session shows, are dropped with everything computed from them."""
     session = st.session_state.setdefault("_store_session", uuid.uuid4().hex)
-    files = [p.key for p in (inputs.qrels, *inputs.runs) if p is not None]
+    files = [p.key for p in (inputs.qrels, *inputs.runs, inputs.queries) if p is not None]
     store().show(session, files)
     return inputs
 
@@ -179,6 +189,8 @@ def _load(kind: str, key: str, file_name: str, reading: Conventions,
     try:
         if kind == "qrels":
             value, report = read_qrels(source, file_name=file_name)
+        elif kind == "queries":
+            value, report = metrics.load_queries(source, file_name=file_name), None
         else:
             value, report = read_run(RunSource(source, file_name=file_name), reading)
     except ValueError as exc:  # LoadError is a ValueError with a one-line message
@@ -198,11 +210,14 @@ def read_sample(conventions: Conventions) -> Inputs:
                Path(spec.source))
         for spec in sample_runs()
     )
-    return _show(Inputs(SAMPLE, qrels, runs))
+    queries_path = sample_qrels().parent / SAMPLE_QUERIES
+    queries = _parse("queries", str(queries_path), queries_path.name, Conventions(), queries_path)
+    return _show(Inputs(SAMPLE, qrels, runs, queries=queries))
 
 
 def read_uploads(
-    qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], conventions: Conventions
+    qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], conventions: Conventions,
+    queries_file: UploadedFile | None = None,
 ) -> Inputs:
     """Parse uploads. Without a qrels file, the labels come from the first run, which must
     then be a JSONL file whose records carry both `retrieved` and `relevant`."""
@@ -228,7 +243,10 @@ def read_uploads(
             qrels = None
     else:
         qrels = None
-    return _show(Inputs(UPLOAD, qrels, runs, problem))
+    queries = None if queries_file is None else _parse(
+        "queries", f"upload:{queries_file.file_id}", queries_file.name, Conventions(),
+        queries_file.getvalue())
+    return _show(Inputs(UPLOAD, qrels, runs, problem, queries))
 
 
 def _prepared(key: tuple, relevance_level: int, qrels: Qrels, runs: tuple[Run, ...]) -> Prepared:
@@ -283,8 +301,10 @@ def build_view(
     evaluation = everything.select(shown, names)
     domain = tuple(names.get(name, name) for name in inputs.run_names)
     view_key = (key, tuple((name, names.get(name, name)) for name in shown))
+    read = inputs.queries if inputs.queries is not None and inputs.queries.value else None
     return View(evaluation, inputs.qrels.value, (view_key, k, conventions), domain,
-                frozenset(_files(key)), ("evaluation", (key, k, conventions)))
+                frozenset(_files(key)), ("evaluation", (key, k, conventions)),
+                read.value if read else None, read.key if read else None)
 
 
 def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:
@@ -292,6 +312,24 @@ def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:
     return store().get("id mismatches", view.key,
                        lambda: tuple(metrics.id_mismatches(view.evaluation)),
                        files=view.files, parents=[view.source], shared=(view.evaluation,))
+
+
+def facets(view: View) -> dict[str, metrics.Facet]:
+    """The queries file's facets, binned over the scored queries (none without the file)."""
+    if view.queries is None:
+        return {}
+    return store().get("facets", (view.key, view.queries_key),
+                       lambda: metrics.facets(view.queries, view.evaluation.scored_ids),
+                       files=view.files | {view.queries_key}, parents=[view.source])
+
+
+def slices(view: View, facet: str) -> list[metrics.Slice]:
+    """Every shown run's summary per slice of one facet, each slice evaluated alone."""
+    return store().get(
+        "slices", (view.key, view.queries_key, facet),
+        lambda: metrics.slice_evaluation(view.evaluation, facets(view)[facet]),
+        files=view.files | {view.queries_key}, parents=[view.source],
+        shared=(view.evaluation,), on_miss=_spinner("Scoring each slice…"))
 
 
 # --------------------------------------------------------------------------- comparison

@@ -15,6 +15,7 @@ from metrics import (
     SUMMARY_MEASURES,
     Comparison,
     Evaluation,
+    Slice,
     created_minute,
     vocabulary,
 )
@@ -56,6 +57,20 @@ def summary_table(evaluation: Evaluation) -> pd.DataFrame:
         row["Conventions"] = " ".join(sentences[name] for name in m.depends_on)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def slices_table(evaluation: Evaluation, slices: list[Slice], key: str) -> pd.DataFrame:
+    """Slices down (the facet's order), runs across: each cell one measure's "mean [low,
+    high]" over the slice's scored queries; a slice too small to read says so."""
+    rows = []
+    for piece in slices:
+        row = {"Slice": piece.value, "Queries": piece.queries}
+        for name in evaluation.run_names:
+            interval = piece.summary[name][key]
+            row[name] = fmt.interval(interval.mean, interval.low, interval.high)
+        row["Note"] = "too few queries to read" if piece.too_small else ""
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["Slice", "Queries", *evaluation.run_names, "Note"])
 
 
 def counts_table(evaluation: Evaluation) -> pd.DataFrame:

@@ -32,6 +32,7 @@ from metrics import (
 SOURCE_KEY = "load.source"
 QRELS_KEY = "load.qrels"
 RUNS_KEY = "load.runs"
+QUERIES_KEY = "load.queries"
 SNAPSHOT_FILES_KEY = "snapshots.files"
 SNAPSHOT_LABEL_KEY = "snapshots.label"
 UPLOAD_K = 10  # the command line's default K on the user's files

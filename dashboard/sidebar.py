@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+import metrics
 from dashboard import cache, exports, safe, session
 from dashboard.cache import Inputs, Parsed, Snapshot, View
 from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
@@ -52,6 +53,21 @@ def _summarise_runs(loaded: Inputs, names: dict[str, str], view: View | None,
         summaries[parsed.key].caption(safe.md(report.summary() + hidden))
 
 
+def _show_queries(inputs: Inputs) -> None:
+    """The queries file's error, or what it holds against the qrels (nothing dropped)."""
+    parsed = inputs.queries
+    if parsed is None:
+        return
+    if parsed.error:
+        st.error(safe.md(parsed.error), icon=":material/error:")
+    elif inputs.qrels is None or inputs.qrels.value is None:
+        read = metrics.format.count(len(parsed.value), "query")
+        st.caption(safe.md(f"{parsed.file_name}: {read} read; matched to the qrels once they "
+                           "are loaded"))
+    else:
+        st.caption(safe.md(metrics.queries_report(parsed.value, inputs.qrels.value).summary()))
+
+
 def inputs() -> tuple[Inputs, dict[str, object]]:
     """The sidebar's Data section: sample or uploads, each file's error, and a place for each
     run's load summary (filled once the runs are scored, see _summarise_runs)."""
@@ -69,7 +85,8 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
     if source == cache.SAMPLE:
         inputs = cache.read_sample(reading)
         st.caption(safe.md(f"{SAMPLE_DIR.name}/ of the repository: " + ", ".join(
-            p.file_name for p in (inputs.qrels, *inputs.runs))))
+            p.file_name for p in (inputs.qrels, *inputs.runs, inputs.queries) if p)))
+        _show_queries(inputs)
         return inputs, {run.key: st.empty() for run in inputs.runs}
     qrels_file = st.file_uploader(
         "Qrels (the labels)",
@@ -87,7 +104,14 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
         + cache.FORMATS_HELP
         + " Each run is named after its file; rename, hide and reorder below.",
     ) or []
-    inputs = cache.read_uploads(qrels_file, run_files, reading)
+    queries_file = st.file_uploader(
+        "Queries (optional: texts and facets)",
+        key=session.QUERIES_KEY,
+        help="query_id and text, and any other column (or BEIR metadata key) as a facet to "
+        "slice the figures by: TSV query_id<TAB>text, BEIR queries.jsonl, JSONL, or CSV/TSV "
+        "with a header; gzipped files (.gz) are read too.",
+    )
+    inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file)
     with run_slot:
         _show_parsed(inputs.qrels if qrels_file is not None else None)
     summaries = {}
@@ -96,6 +120,7 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
             _show_parsed(parsed)
         else:
             summaries[parsed.key] = st.empty()
+    _show_queries(inputs)
     if inputs.problem:
         st.error(safe.md(inputs.problem), icon=":material/error:")
     elif not run_files:

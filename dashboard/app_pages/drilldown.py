@@ -42,6 +42,9 @@ classes = ", ".join(
 )
 st.markdown(f"### {safe.md(query)}\n{n_relevant} relevant id{'s' if n_relevant != 1 else ''} "
             f"(grade ≥ {evaluation.conventions.relevance_level}). Class at K = {k}: {classes}.")
+text = view.text(query)
+if text is not None:  # the question behind the figures, on one line, escaped
+    st.markdown(f"> {safe.md(' '.join(text.split()))}")
 st.caption(" · ".join(f"{name.replace('_', ' ')}: {meaning}"
                       for name, meaning in CLASS_MEANING.items() if name != "excluded"))
 

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from dashboard import chart_base, charts, frames, safe, ui
-from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
+from dashboard import cache, chart_base, charts, frames, safe, ui
+from metrics import CLASS_MEANING, FACET_RULES, QUERY_CLASSES, SUMMARY_MEASURES
 from metrics import format as fmt
 
 view = ui.page(
@@ -49,6 +49,32 @@ ui.chart(
     stretch=True,
     download=f"intervals-k{k}",
 )
+
+facets = cache.facets(view)
+if facets:
+    st.subheader("By kind of query")
+    left, right = st.columns(2)
+    facet = left.selectbox(
+        "Facet", list(facets), key="overview.facet",
+        help=" ".join(FACET_RULES[rule] for rule in ("numbers", "categories", "missing",
+                                                      "length")))
+    labels = {m.key: m.label(k) for m in SUMMARY_MEASURES}
+    key = right.selectbox("Metric", list(labels), index=list(labels).index("nDCG"),
+                          format_func=labels.get, key="overview.slice_metric",
+                          help="The figure each cell shows, over the slice's queries only.")
+    st.dataframe(
+        frames.slices_table(evaluation, cache.slices(view, facet), key),
+        hide_index=True,
+        column_config={
+            "Slice": st.column_config.TextColumn(facet, pinned=True),
+            "Queries": st.column_config.NumberColumn(
+                "Queries", help="Scored queries in the slice."),
+        } | {run: st.column_config.TextColumn(
+            frames.baseline_label(evaluation, run),
+            help=f"Mean {labels[key]} over the slice's queries [low, high] of its {level} "
+            "interval.") for run in evaluation.run_names},
+    )
+    st.caption(" ".join(FACET_RULES[rule] for rule in ("figures", "small")))
 
 st.subheader("What was scored")
 st.dataframe(

@@ -52,7 +52,7 @@ def test_overview_shows_the_engines_summary(sample):
 
 def test_overview_counts_and_diagnosis_match_the_engine(sample):
     app = open_app()
-    counts = app.dataframe[1].value.set_index("Run")
+    counts = next(d.value for d in app.dataframe if "Scored" in d.value.columns).set_index("Run")
     for run in sample.runs:
         assert counts.loc[run.name, "Scored"] == 9
         assert counts.loc[run.name, "Excluded"] == 1

@@ -1,0 +1,53 @@
+"""A queries file in the dashboard: the text in the drill-down, escaped; figures by kind of
+query on the Overview, equal to the engine's slices."""
+
+from __future__ import annotations
+
+from metrics import facets, load_queries, slice_evaluation
+from metrics import format as fmt
+from metrics.sample import SAMPLE_DIR
+from tests.dashboard.conftest import open_app, texts
+
+HOSTILE = "<img src=x onerror=alert(1)> **bold** [link](javascript:alert(1)) <!-- c -->"
+
+
+def test_the_sample_s_overview_reads_each_slice_as_the_engine_does(sample):
+    app = open_app()
+    app.selectbox(key="overview.facet").select("intent").run()
+    assert not app.exception
+    table = next(d.value for d in app.dataframe if "Slice" in d.value.columns)
+    queries = load_queries(SAMPLE_DIR / "queries.csv")
+    expected = slice_evaluation(sample, facets(queries, sample.scored_ids)["intent"])
+    assert list(table["Slice"]) == [s.value for s in expected]
+    assert list(table["Queries"]) == [s.queries for s in expected]
+    for row, piece in zip(table.itertuples(index=False), expected, strict=True):
+        for name in sample.run_names:
+            nDCG = piece.summary[name]["nDCG"]
+            assert getattr(row, name) == fmt.interval(nDCG.mean, nDCG.low, nDCG.high)
+        assert row.Note == ("too few queries to read" if piece.too_small else "")
+    assert "evaluating its scored queries alone" in texts(app)
+
+
+def test_the_drilldown_quotes_the_query_text(sample):
+    app = open_app("drilldown")
+    app.selectbox(key="drilldown.query").select("q05").run()
+    assert "why was my invoice charged twice" in texts(app)
+
+
+def test_an_uploaded_queries_file_is_shown_escaped():
+    app = open_app()
+    app.radio(key="load.source").set_value("upload").run()
+    app.file_uploader(key="load.qrels").set_value(
+        ("qrels.txt", (SAMPLE_DIR / "qrels.txt").read_bytes(), "text/plain"))
+    app.file_uploader(key="load.queries").set_value(
+        ("queries.tsv", f"q01\t{HOSTILE}\nq02\tplain\n".encode(), "text/plain"))
+    app.file_uploader(key="load.runs").set_value(
+        [("baseline.run", (SAMPLE_DIR / "baseline.run").read_bytes(), "text/plain")]).run()
+    assert not app.exception
+    assert "queries.tsv: 2 queries read; 2 qrels queries with a text" in texts(app)
+    app.switch_page("app_pages/drilldown.py").run()
+    app.selectbox(key="drilldown.query").select("q01").run()
+    quoted = [m.value for m in app.markdown if m.value.startswith("> ")]
+    source = quoted[0].replace("\\<", "").replace("\\*", "").replace("\\[", "")
+    assert "<" not in source and "*" not in source and "[" not in source  # all escaped
+    assert texts(app).count(HOSTILE) == 1  # shown exactly, as characters
