@@ -151,6 +151,17 @@ def download_button(label: str, data: Callable[[], str | bytes], file_name: str,
                        on_click="ignore", icon=":material/download:", type=type)
 
 
+def query_labels(view: View, query_ids: list[str], limit: int = 70) -> dict[str, str]:
+    """Each query's id, then the start of its text when a queries file gives one: what a
+    query picker shows (a selectbox's option is plain text, not Markdown)."""
+    def label(query_id: str) -> str:
+        text = " ".join((view.text(query_id) or "").split())
+        if not text:
+            return query_id
+        return f"{query_id} · {text if len(text) <= limit else text[:limit - 1] + '…'}"
+    return {query_id: label(query_id) for query_id in query_ids}
+
+
 def open_in_drilldown(query_id: str) -> None:
     """A link to the drill-down of the selected query. A link, not st.switch_page: switching
     pages from Python clears every widget (the sidebar's uploads and settings included)."""

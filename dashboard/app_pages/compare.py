@@ -167,6 +167,8 @@ for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "L
             st.caption(f"No query got {'better' if gains else 'worse'}.")
             continue
         key = f"compare.{title.lower()}"
+        if view.queries is not None:
+            changes.insert(1, "text", [view.text(q) or "" for q in changes["query_id"]])
         st.dataframe(
             changes,
             hide_index=True,
@@ -176,6 +178,8 @@ for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "L
             selection_mode="single-row",
             column_config={
                 "query_id": st.column_config.TextColumn("Query"),
+                "text": st.column_config.TextColumn(
+                    "Question", help="The query's text (hover a cell to read all of it)."),
                 "before": ui.number_column("Before", f"{metric} of {comparison.baseline}."),
                 "after": ui.number_column("After", f"{metric} of {candidate}."),
                 "difference": st.column_config.NumberColumn("Difference", format="%+.3f"),

@@ -67,7 +67,8 @@ st.caption(f"Showing queries {start + 1:,}–{start + len(order):,} of {n_querie
 
 left, right = st.columns([3, 2], vertical_alignment="bottom")
 with left:
-    query = session.select_query("heatmap", ordered, label="Query (click a cell, or pick it here)")
+    query = session.select_query("heatmap", ordered, label="Query (click a cell, or pick it here)",
+                                 format_func=ui.query_labels(view, ordered).get)
 with right:
     ui.open_in_drilldown(query)
 

@@ -51,3 +51,17 @@ def test_an_uploaded_queries_file_is_shown_escaped():
     source = quoted[0].replace("\\<", "").replace("\\*", "").replace("\\[", "")
     assert "<" not in source and "*" not in source and "[" not in source  # all escaped
     assert texts(app).count(HOSTILE) == 1  # shown exactly, as characters
+
+
+def test_the_heatmap_picker_and_the_gains_carry_the_question():
+    queries = load_queries(SAMPLE_DIR / "queries.csv")
+    texts_by_id = dict(zip(queries.ids, queries.texts, strict=True))
+    app = open_app("heatmap")
+    options = app.selectbox(key="heatmap.query").options
+    assert options
+    for option in options:
+        query_id, _, shown = option.partition(" · ")
+        assert shown and texts_by_id[query_id].startswith(shown.rstrip("…"))
+    app = open_app("compare")
+    gains = next(d.value for d in app.dataframe if "text" in d.value.columns)
+    assert list(gains["text"]) == [texts_by_id[q] for q in gains["query_id"]]
