@@ -33,6 +33,8 @@ SOURCE_KEY = "load.source"
 QRELS_KEY = "load.qrels"
 RUNS_KEY = "load.runs"
 QUERIES_KEY = "load.queries"
+FACET = "overview.facet"  # the facet the Overview slices by
+FACET_FIRST = "overview.facet_first"  # the data's first facet: the facet's default
 SNAPSHOT_FILES_KEY = "snapshots.files"
 SNAPSHOT_LABEL_KEY = "snapshots.label"
 UPLOAD_K = 10  # the command line's default K on the user's files
@@ -140,6 +142,7 @@ PARAMS = {
     "baseline": Param(BASELINE, _text),
     "names": Param(RENAMES, _renames, _dump_renames),
     "files": Param(LINK_FILES, list, list),
+    "facet": Param(FACET, _text),
 }
 MULTIPLE = {"runs", "names", "files"}  # parameters that repeat: ?runs=a&runs=b
 
@@ -154,6 +157,7 @@ def defaults() -> dict[str, object]:
     values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
     values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
     values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: []}
+    values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 
 
@@ -427,6 +431,17 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
     state[METRICS] = metrics
     return CompareOptions(baseline, tuple(candidates), tuple(metrics), state[CORRECTION],
                           float(state[ALPHA]), snapshot)
+
+
+def choose_facet(facets: list[str]) -> None:
+    """The Overview's facet among the data's (the first by default); a link's facet the
+    data lack is named in a warning, not silently dropped."""
+    wanted = st.session_state.get(FACET)
+    if wanted is not None and wanted not in facets:
+        st.warning(f"facet={safe.md(repr(_shorten(str(wanted))))} ignored: these queries have no "
+                   f"such facet (they have {safe.md(', '.join(facets))}); the default is used.",
+                   icon=":material/link_off:")
+    choose(FACET, facets, facets[0])
 
 
 def choose(key: str, options: Sequence, default) -> None:

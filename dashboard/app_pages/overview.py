@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import cache, chart_base, charts, frames, safe, ui
+from dashboard import cache, chart_base, charts, frames, safe, session, ui
 from metrics import CLASS_MEANING, FACET_RULES, QUERY_CLASSES, SUMMARY_MEASURES
 from metrics import format as fmt
 
@@ -54,8 +54,10 @@ facets = cache.facets(view)
 if facets:
     st.subheader("By kind of query")
     left, right = st.columns(2)
+    st.session_state[session.FACET_FIRST] = next(iter(facets))
+    session.choose_facet(list(facets))
     facet = left.selectbox(
-        "Facet", list(facets), key="overview.facet",
+        "Facet", list(facets), key=session.FACET,
         help=" ".join(FACET_RULES[rule] for rule in ("numbers", "categories", "missing",
                                                       "length")))
     labels = {m.key: m.label(k) for m in SUMMARY_MEASURES}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from metrics import facets, load_queries, slice_evaluation
 from metrics import format as fmt
 from metrics.sample import SAMPLE_DIR
-from tests.dashboard.conftest import open_app, texts
+from tests.dashboard.conftest import open_app, shown, texts
 
 HOSTILE = "<img src=x onerror=alert(1)> **bold** [link](javascript:alert(1)) <!-- c -->"
 
@@ -65,3 +65,17 @@ def test_the_heatmap_picker_and_the_gains_carry_the_question():
     app = open_app("compare")
     gains = next(d.value for d in app.dataframe if "text" in d.value.columns)
     assert list(gains["text"]) == [texts_by_id[q] for q in gains["query_id"]]
+
+
+def test_the_facet_is_in_the_url_and_read_from_it():
+    app = open_app(facet="source")
+    assert app.selectbox(key="overview.facet").value == "source"
+    app.selectbox(key="overview.facet").select("intent").run()
+    assert app.query_params["facet"] == "intent"
+    app.selectbox(key="overview.facet").select("query length (words)").run()  # the default
+    assert "facet" not in app.query_params
+    stale = open_app(facet="no such facet")  # a link to other data: the first facet, said
+    assert stale.selectbox(key="overview.facet").value == "query length (words)"
+    warnings = " ".join(shown(w.value) for w in stale.warning)
+    assert "facet='no such facet' ignored: these queries have no such facet" in warnings
+    assert "the default is used" in warnings
