@@ -358,10 +358,12 @@ def compare_evaluation(
     baseline: str | None = None,
     candidates: Sequence[str] | None = None,
     metrics: Sequence[str] | None = None,
+    queries: np.ndarray | None = None,
     **options: Any,
 ) -> Comparison:
     """Compare runs of one Evaluation at its K; metrics are measure keys ("nDCG", "RR", ...)
-    and appear in the Comparison under their labels ("nDCG@10", "MRR@10")."""
+    and appear in the Comparison under their labels ("nDCG@10", "MRR@10"). `queries`, a
+    mask over the scored queries, compares on those only (a slice)."""
     baseline = baseline or evaluation.run_names[0]
     keys = tuple(metrics or DEFAULT_COMPARED)
     unknown = [key for key in keys if key not in MEASURE_BY_KEY]
@@ -369,14 +371,15 @@ def compare_evaluation(
         raise ValueError(f"unknown metric {unknown[0]!r}; known: {', '.join(MEASURE_BY_KEY)}")
     labels = {key: MEASURE_BY_KEY[key].label(evaluation.k) for key in keys}
     names = [baseline, *(candidates or [n for n in evaluation.run_names if n != baseline])]
+    chosen = np.ones(len(evaluation.scored_ids), dtype=bool) if queries is None else queries
     scores = {}
     for name in names:
         values = evaluation.per_query_scores(name)
-        scores[name] = {labels[key]: values[key] for key in keys}
+        scores[name] = {labels[key]: values[key][chosen] for key in keys}
     return compare(
         baseline,
         scores,
-        evaluation.scored_ids,
+        [q for q, kept in zip(evaluation.scored_ids, chosen, strict=True) if kept],
         candidates=names[1:],
         metrics=list(labels.values()),
         **options,

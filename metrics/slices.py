@@ -7,13 +7,16 @@ from a fresh Generator on the conventions' seed, as evaluate() does for the whol
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.compare import Comparison, compare_evaluation
 from metrics.evaluate import Evaluation, summarise
 from metrics.facets import Facet, slice_masks
 from metrics.intervals import Interval, resample_counts
+from metrics.stats import corrections
 from metrics.vocabulary.slices import SLICE_MIN_QUERIES
 
 
@@ -46,3 +49,23 @@ def slice_evaluation(evaluation: Evaluation, facet: Facet) -> list[Slice]:
         }
         slices.append(Slice(facet.name, label, n, summary))
     return slices
+
+
+def compare_slices(evaluation: Evaluation, facet: Facet, *, correction: str = "holm",
+                   alpha: float = 0.05, **options) -> list[tuple[str, Comparison]]:
+    """The paired comparison (compare_evaluation's options) over each slice of 2 or more
+    scored queries, as (slice, Comparison). The family the correction covers is every
+    (candidate, metric, slice): one adjustment over all their p-values."""
+    pieces = [(label, compare_evaluation(evaluation, queries=mask, correction="none",
+                                         alpha=alpha, **options))
+              for label, mask in slice_masks(facet, evaluation.scored_ids) if mask.sum() >= 2]
+    p = np.array([t.p_randomization for _, c in pieces for t in c.tests])
+    adjusted = corrections.adjust(p, correction).tolist()
+    out, start = [], 0
+    for label, comparison in pieces:
+        mine, start = adjusted[start:start + len(comparison.tests)], start + len(comparison.tests)
+        tests = tuple(dataclasses.replace(t, p_adjusted=q, significant=bool(q < alpha))
+                      for t, q in zip(comparison.tests, mine, strict=True))
+        out.append((label, dataclasses.replace(comparison, tests=tests, correction=correction,
+                                               n_comparisons=len(p))))
+    return out

@@ -57,3 +57,37 @@ def test_small_slices_are_marked_and_kept():
     slices = {s.value: s for s in slice_evaluation(evaluation, facet("kind", ids, labels))}
     assert slices["rare"].too_small and slices["rare"].queries == SLICE_MIN_QUERIES - 1
     assert not slices["common"].too_small
+
+
+@pytest.mark.parametrize("correction", ["holm", "bh", "none"])
+def test_slice_comparisons_are_each_slice_alone_and_corrected_as_one_family(correction):
+    from statsmodels.stats.multitest import multipletests
+
+    from metrics import compare_evaluation
+    from metrics.slices import compare_slices
+
+    judgments, runs = collection(4, n_queries=90)
+    evaluation = evaluate(make_qrels(judgments), runs, 5)
+    ids = evaluation.scored_ids
+    values = [int(q[1:]) % 3 for q in ids]
+    options = dict(baseline="run0", metrics=["nDCG", "RR"], n_permutations=500,
+                   n_resamples=300, rng=7)
+    pieces = compare_slices(evaluation, facet("bucket", ids, values), correction=correction,
+                            **options)
+    family = [t for _, c in pieces for t in c.tests]
+    assert len(family) == len(pieces) * 2 * 2  # slices x candidates x metrics
+    assert all(c.n_comparisons == len(family) and c.correction == correction
+               for _, c in pieces)
+    for label, comparison in pieces:
+        mine = [q for q, v in zip(ids, values, strict=True) if str(v) == label]
+        alone = compare_evaluation(
+            evaluate(make_qrels({q: judgments[q] for q in mine}), runs, 5),
+            correction="none", **options)
+        assert list(comparison.query_ids) == mine
+        for test, single in zip(comparison.tests, alone.tests, strict=True):
+            assert (test.difference, test.low, test.high, test.p_randomization) == (
+                single.difference, single.low, single.high, single.p_randomization)
+    p = [t.p_randomization for t in family]
+    expected = p if correction == "none" else multipletests(
+        p, method={"holm": "holm", "bh": "fdr_bh"}[correction])[1]
+    np.testing.assert_allclose([t.p_adjusted for t in family], expected, rtol=1e-12)
