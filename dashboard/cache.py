@@ -56,6 +56,7 @@ KEPT = {
     "live snapshot": 4,
     "facets": 4,
     "slices": 8,
+    "slice comparison": 8,
 }
 # four evaluations of 5 runs x 5,000 queries x 100 ids with their files and aligned runs;
 # the server's own ~300 MB come on top
@@ -396,6 +397,24 @@ def compare(view: View, options: CompareOptions, snapshots: Sequence[Snapshot]) 
     if tested.comparison is None:
         return tested
     return Compared(tested.comparison.adjusted(options.correction, options.alpha))
+
+
+def compare_slices(view: View, options: CompareOptions, facet: str, candidate: str,
+                   metric: str) -> list[tuple[str, Comparison]]:
+    """One candidate against the baseline on one metric (a measure key), per slice of a
+    facet, p adjusted over the slices shown."""
+    conventions = view.evaluation.conventions
+    return store().get(
+        "slice comparison",
+        (view.key, view.queries_key, facet, options.baseline, candidate, metric,
+         options.correction, options.alpha),
+        lambda: metrics.compare_slices(
+            view.evaluation, facets(view)[facet], baseline=options.baseline,
+            candidates=[candidate], metrics=[metric], correction=options.correction,
+            alpha=options.alpha, confidence_level=conventions.confidence_level,
+            n_resamples=conventions.n_resamples, rng=conventions.seed),
+        files=view.files | {view.queries_key}, parents=[view.source],
+        shared=(view.evaluation,), on_miss=_spinner("Comparing each slice…"))
 
 
 # --------------------------------------------------------------------------- snapshots

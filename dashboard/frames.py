@@ -181,6 +181,26 @@ def comparison_table(comparison: Comparison, candidate: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def slice_comparison_table(pieces: list[tuple[str, Comparison]]) -> pd.DataFrame:
+    """One row per slice: its queries and the one test compared there (a candidate on a
+    metric), p adjusted over every slice shown."""
+    rows = []
+    for label, comparison in pieces:
+        t = comparison.tests[0]
+        rows.append({
+            "Slice": label,
+            "Queries": len(comparison.query_ids),
+            "Before": t.before_mean,
+            "After": t.after_mean,
+            "Difference": t.difference,
+            "Interval": fmt.bounds(t.low, t.high),
+            "Better / tie / worse": f"{t.wins} / {t.ties} / {t.losses}",
+            "p adjusted": fmt.p_value(t.p_adjusted),
+            "Reading": comparison.verdict(t),
+        })
+    return pd.DataFrame(rows)
+
+
 def paired_scores(comparison: Comparison, metric: str) -> pd.DataFrame:
     """Per-query scores of one metric, every candidate: run (the candidate), query_id,
     before (the baseline's), after, difference (the engine's per-query arrays)."""

@@ -15,7 +15,7 @@ from dashboard import (
     session,
     ui,
 )
-from metrics import CORRECTIONS, MEASURE_BY_KEY, SUMMARY_MEASURES, vocabulary
+from metrics import CORRECTIONS, FACET_RULES, MEASURE_BY_KEY, SUMMARY_MEASURES, vocabulary
 from metrics import format as fmt
 
 CHANGES_SHOWN = 5  # biggest gains and losses listed
@@ -134,6 +134,47 @@ for candidate in comparison.candidates:
     )
     st.markdown("\n".join(f"- **{row.Metric}**: {row.Reading}."
                           for row in table.itertuples(index=False)))
+
+facets = cache.facets(view)
+if facets and options.snapshot is None:
+    st.header("By kind of query")
+    st.caption("Which kinds of query the candidate helps and which it hurts: the paired "
+               "difference over each slice's queries alone. The correction covers every slice "
+               "shown. " + FACET_RULES["small"])
+    left, middle, right = st.columns(3)
+    session.choose("compare.facet", list(facets), next(iter(facets)))
+    facet = left.selectbox("Facet", list(facets), key="compare.facet",
+                           help=" ".join(FACET_RULES[rule] for rule in ("numbers", "categories")))
+    session.choose("compare.slice_candidate", list(comparison.candidates),
+                   comparison.candidates[0])
+    slice_candidate = middle.selectbox("Candidate", list(comparison.candidates),
+                                       key="compare.slice_candidate")
+    keys = {key: measures[key].label(k) for key in options.metrics}
+    session.choose("compare.slice_metric", list(keys), "nDCG" if "nDCG" in keys else
+                   next(iter(keys)))
+    slice_metric = right.selectbox("Metric", list(keys), format_func=keys.get,
+                                   key="compare.slice_metric")
+    pieces = cache.compare_slices(view, options, facet, slice_candidate, slice_metric)
+    if pieces:
+        table = frames.slice_comparison_table(pieces)
+        st.dataframe(
+            table, hide_index=True, column_order=[c for c in table.columns if c != "Reading"],
+            column_config={
+                "Slice": st.column_config.TextColumn(facet, pinned=True),
+                "Before": ui.number_column("Before", f"{comparison.baseline}'s mean."),
+                "After": ui.number_column("After", f"{slice_candidate}'s mean."),
+                "Difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
+                "p adjusted": st.column_config.TextColumn(
+                    "p adj.", help=f"{CORRECTIONS[options.correction]} over the "
+                    f"{len(pieces)} slices shown."),
+            },
+        )
+        st.markdown("\n".join(f"- **{safe.md(row.Slice)}** ({row.Queries:,} queries): "
+                               f"{safe.md(row.Reading)}."
+                               for row in table.itertuples(index=False)))
+    else:
+        st.info("No slice holds two scored queries: nothing to compare.",
+                icon=":material/info:")
 
 st.header("Query by query")
 labels = list(comparison.metrics)

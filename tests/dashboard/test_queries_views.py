@@ -79,3 +79,25 @@ def test_the_facet_is_in_the_url_and_read_from_it():
     warnings = " ".join(shown(w.value) for w in stale.warning)
     assert "facet='no such facet' ignored: these queries have no such facet" in warnings
     assert "the default is used" in warnings
+
+
+def test_compare_reads_each_slice_as_the_engine_does(sample):
+    from metrics import compare_slices
+
+    app = open_app("compare")
+    app.selectbox(key="compare.facet").select("intent").run()
+    assert not app.exception
+    table = next(d.value for d in app.dataframe if "Slice" in d.value.columns)
+    queries = load_queries(SAMPLE_DIR / "queries.csv")
+    expected = compare_slices(
+        sample, facets(queries, sample.scored_ids)["intent"], baseline="baseline",
+        candidates=[app.selectbox(key="compare.slice_candidate").value], metrics=["nDCG"],
+        confidence_level=0.95, n_resamples=sample.conventions.n_resamples,
+        rng=sample.conventions.seed)
+    assert list(table["Slice"]) == [label for label, _ in expected]
+    for (_, row), (_, comparison) in zip(table.iterrows(), expected, strict=True):
+        test = comparison.tests[0]
+        assert (row["Difference"], row["Queries"]) == (test.difference,
+                                                       len(comparison.query_ids))
+        assert row["p adjusted"] == fmt.p_value(test.p_adjusted)  # over the slices shown
+    assert "The correction covers every slice shown" in texts(app)

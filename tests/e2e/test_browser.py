@@ -107,9 +107,9 @@ def test_compare_page_states_its_test_and_moves_ids(server, page, shots):
     check(page, shots, "compare", "Holm", "16 comparisons", "reranked against baseline",
           "Biggest gains and losses", "Rank movement", "lifted 2 (d21, d22) relevant id(s)",
           cells=("nDCG@5",))
-    # a click on the second gain (q09: the tables are the two comparisons, then the gains)
-    # picks its query; its link opens the drill-down
-    gains = page.locator('[data-testid="stDataFrame"]').nth(2)
+    # a click on the second gain (q09) picks its query; its link opens the drill-down
+    gains = page.locator('[data-testid="stColumn"]', has_text="Gains").locator(
+        '[data-testid="stDataFrame"]').first
     gains.scroll_into_view_if_needed()
     box = gains.bounding_box()
     row = box["height"] / 6  # the header and five gains
