@@ -434,3 +434,45 @@ def drift_lines(drift: pd.DataFrame, runs: alt.Scale, *, k: int, labels: list[st
                              "yardstick."], width))
     )
 
+
+SIGN_COLOURS = {"gain": "#0072B2", "loss": "#D55E00", "no change": "#999999"}
+
+
+def slice_differences(table: pd.DataFrame, *, metric: str, baseline: str, candidate: str,
+                      facet: str, small: int, width: int = PAGE_WIDTH) -> alt.LayerChart:
+    """The paired difference per slice (frames.slice_comparison_table) with its interval:
+    right of 0 the candidate gained on that kind of query, left it lost; a slice of fewer
+    than `small` queries is drawn faint."""
+    data = table[["Slice", "Queries", "Difference", "low", "high", "p adjusted"]].assign(
+        sign=np.select([table["Difference"] > 0, table["Difference"] < 0], ["gain", "loss"],
+                       "no change"),
+        faint=table["Queries"] < small,
+    )
+    label_width = max(text_width(label) for label in data["Slice"])
+    y = alt.Y("Slice:N", sort=list(table["Slice"]), title=facet,
+              axis=alt.Axis(labelLimit=label_width))
+    x = alt.X("Difference:Q", title=f"Difference in {metric} ({candidate} − {baseline})",
+              axis=alt.Axis(format="+.2f"))
+    opacity = alt.condition("datum.faint", alt.value(0.35), alt.value(1))
+    colour = alt.Color("sign:N", title=None, legend=alt.Legend(orient="bottom"),
+                       scale=alt.Scale(domain=list(SIGN_COLOURS),
+                                       range=list(SIGN_COLOURS.values())))
+    tooltip = [alt.Tooltip("Slice:N", title=facet), alt.Tooltip("Queries:Q"),
+               alt.Tooltip("Difference:Q", format="+.3f"),
+               alt.Tooltip("low:Q", title="Low", format="+.3f"),
+               alt.Tooltip("high:Q", title="High", format="+.3f"),
+               alt.Tooltip("p adjusted:N", title="p adjusted")]
+    base = alt.Chart(data)
+    bars = base.mark_rule(strokeWidth=2).encode(y=y, x="low:Q", x2="high:Q", color=colour,
+                                                 opacity=opacity, tooltip=tooltip)
+    dots = base.mark_circle(size=90).encode(y=y, x=x, color=colour, opacity=opacity,
+                                             tooltip=tooltip)
+    zero = alt.Chart().mark_rule(color="gray", strokeDash=[4, 3]).encode(x=alt.datum(0))
+    plot = width - Y_AXIS - label_width
+    return finish(alt.layer(bars, dots, zero).properties(
+        width=max(plot, 240), height=28 * max(len(data), 2), autosize=PAD,
+        title=chart_title(
+            f"{metric}: {candidate} against {baseline}, by {facet}",
+            "Each slice's paired difference with its interval; right of 0 the candidate "
+            f"gained on that kind of query, left it lost. Faint: fewer than {small} queries.",
+            width)))

@@ -197,6 +197,8 @@ def slice_comparison_table(pieces: list[tuple[str, Comparison]]) -> pd.DataFrame
             "Better / tie / worse": f"{t.wins} / {t.ties} / {t.losses}",
             "p adjusted": fmt.p_value(t.p_adjusted),
             "Reading": comparison.verdict(t),
+            "low": t.low,  # the interval's bounds as numbers, for the chart
+            "high": t.high,
         })
     return pd.DataFrame(rows)
 

@@ -15,7 +15,14 @@ from dashboard import (
     session,
     ui,
 )
-from metrics import CORRECTIONS, FACET_RULES, MEASURE_BY_KEY, SUMMARY_MEASURES, vocabulary
+from metrics import (
+    CORRECTIONS,
+    FACET_RULES,
+    MEASURE_BY_KEY,
+    SLICE_MIN_QUERIES,
+    SUMMARY_MEASURES,
+    vocabulary,
+)
 from metrics import format as fmt
 
 CHANGES_SHOWN = 5  # biggest gains and losses listed
@@ -155,10 +162,16 @@ if facets and options.snapshot is None:
     slice_metric = right.selectbox("Metric", list(keys), format_func=keys.get,
                                    key="compare.slice_metric")
     pieces = cache.compare_slices(view, options, facet, slice_candidate, slice_metric)
+    compared = {label for label, _ in pieces}
+    untested = [label for label in facets[facet].bins if label not in compared]
+    if untested:  # a paired test needs two queries: say which slices it could not read
+        st.caption("Not compared, fewer than 2 scored queries: "
+                   + ", ".join(safe.md(label) for label in untested) + ".")
     if pieces:
         table = frames.slice_comparison_table(pieces)
         st.dataframe(
-            table, hide_index=True, column_order=[c for c in table.columns if c != "Reading"],
+            table, hide_index=True,
+            column_order=[c for c in table.columns if c not in ("Reading", "low", "high")],
             column_config={
                 "Slice": st.column_config.TextColumn(facet, pinned=True),
                 "Before": ui.number_column("Before", f"{comparison.baseline}'s mean."),
@@ -169,6 +182,10 @@ if facets and options.snapshot is None:
                     f"{len(pieces)} slices shown."),
             },
         )
+        ui.chart(comparison_charts.slice_differences(
+            table, metric=keys[slice_metric], baseline=comparison.baseline,
+            candidate=slice_candidate, facet=facet, small=SLICE_MIN_QUERIES),
+            download=f"slices-{slice_metric}")
         st.markdown("\n".join(f"- **{safe.md(row.Slice)}** ({row.Queries:,} queries): "
                                f"{safe.md(row.Reading)}."
                                for row in table.itertuples(index=False)))

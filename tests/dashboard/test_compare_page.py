@@ -159,6 +159,7 @@ def test_export_page_carries_the_comparison(sample, engine):
 
 
 def test_every_chart_has_its_image_downloads():
-    for page, charts_shown in (("overview", 1), ("sweep", 1), ("heatmap", 1), ("compare", 3)):
+    # Compare: scatter, differences, slices (the sample has a queries file), rank movement
+    for page, charts_shown in (("overview", 1), ("sweep", 1), ("heatmap", 1), ("compare", 4)):
         labels = [b.proto.label for b in open_app(page).get("download_button")]
         assert labels.count("PNG") == labels.count("SVG") == charts_shown, page

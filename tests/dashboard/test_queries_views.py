@@ -101,3 +101,33 @@ def test_compare_reads_each_slice_as_the_engine_does(sample):
                                                        len(comparison.query_ids))
         assert row["p adjusted"] == fmt.p_value(test.p_adjusted)  # over the slices shown
     assert "The correction covers every slice shown" in texts(app)
+
+
+def test_the_slice_chart_draws_each_slice_s_difference_and_interval(sample):
+    from dashboard import comparison_charts, frames
+    from metrics import compare_slices
+
+    queries = load_queries(SAMPLE_DIR / "queries.csv")
+    pieces = compare_slices(sample, facets(queries, sample.scored_ids)["intent"],
+                            baseline="baseline", candidates=["reranked"], metrics=["nDCG"],
+                            n_permutations=200, n_resamples=200, rng=1)
+    table = frames.slice_comparison_table(pieces)
+    spec = comparison_charts.slice_differences(table, metric="nDCG@5", baseline="baseline",
+                                               candidate="reranked", facet="intent",
+                                               small=10).to_dict()
+    rows = next(iter(spec["datasets"].values()))
+    assert [r["Slice"] for r in rows] == [label for label, _ in pieces]
+    for row, (_, comparison) in zip(rows, pieces, strict=True):
+        test = comparison.tests[0]
+        assert (row["Difference"], row["low"], row["high"]) == (test.difference, test.low,
+                                                                test.high)
+        assert row["sign"] == ("gain" if test.difference > 0 else
+                               "loss" if test.difference < 0 else "no change")
+        assert row["faint"] is (len(comparison.query_ids) < 10)
+    assert {"datum": 0} in [layer["encoding"].get("x") for layer in spec["layer"]]
+    assert "by intent" in spec["title"]["text"]
+
+
+def test_a_slice_too_small_to_test_is_named_not_dropped():
+    app = open_app("compare")  # query length: the bin "7" holds one scored query
+    assert "Not compared, fewer than 2 scored queries: 7." in texts(app)
