@@ -51,7 +51,7 @@ STAGES = (
     ("serialisation", ("/pyarrow/", "/google/protobuf/", "streamlit/dataframe_util.py",
                        "streamlit/elements/lib/column_config_utils.py",
                        "streamlit/elements/arrow.py", "streamlit/elements/vega_charts.py")),
-    ("engine", ("/work/main/metrics/", "metrics/")),
+    ("engine", (f"{ROOT / 'metrics'}/",)),
     ("frames", ("dashboard/frames.py", "dashboard/exports.py", "dashboard/report.py")),
     ("Streamlit", ("/streamlit/",)),
 )
@@ -65,8 +65,6 @@ def stage_of(frame) -> str:
         frame = frame.f_back
     for name in files:  # innermost first
         for stage, markers in STAGES:
-            if stage == "engine" and "/metrics/" not in name:
-                continue
             if any(marker in name for marker in markers):
                 return stage
     return "other"

@@ -367,13 +367,18 @@ def _compare(view: View, options: CompareOptions,
                          "per comparison…"))
 
 
+def _resampling(conventions: Conventions) -> dict[str, object]:
+    """What every comparison takes from the conventions: the interval's level, the bootstrap
+    resamples and the seed (the same draws as the summary's)."""
+    return dict(confidence_level=conventions.confidence_level,
+                n_resamples=conventions.n_resamples, rng=conventions.seed)
+
+
 def _compared(options: CompareOptions, evaluation: Evaluation,
               snapshot: metrics.Snapshot | None) -> Compared:
-    conventions = evaluation.conventions
     settings = dict(candidates=list(options.candidates), metrics=list(options.metrics),
                     correction=options.correction, alpha=options.alpha,
-                    confidence_level=conventions.confidence_level,
-                    n_resamples=conventions.n_resamples, rng=conventions.seed)
+                    **_resampling(evaluation.conventions))
     try:
         if snapshot is None:
             return Compared(compare_evaluation(evaluation, baseline=options.baseline,
@@ -403,7 +408,6 @@ def compare_slices(view: View, options: CompareOptions, facet: str, candidate: s
                    metric: str) -> list[tuple[str, Comparison]]:
     """One candidate against the baseline on one metric (a measure key), per slice of a
     facet, p adjusted over the slices shown."""
-    conventions = view.evaluation.conventions
     return store().get(
         "slice comparison",
         (view.key, view.queries_key, facet, options.baseline, candidate, metric,
@@ -411,8 +415,7 @@ def compare_slices(view: View, options: CompareOptions, facet: str, candidate: s
         lambda: metrics.compare_slices(
             view.evaluation, facets(view)[facet], baseline=options.baseline,
             candidates=[candidate], metrics=[metric], correction=options.correction,
-            alpha=options.alpha, confidence_level=conventions.confidence_level,
-            n_resamples=conventions.n_resamples, rng=conventions.seed),
+            alpha=options.alpha, **_resampling(view.evaluation.conventions)),
         files=view.files | {view.queries_key}, parents=[view.source],
         shared=(view.evaluation,), on_miss=_spinner("Comparing each slice…"))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import sys
 import threading
 from collections import OrderedDict
@@ -224,14 +225,11 @@ def release_freed_memory() -> None:
         trim(0)
 
 
-_TRIM: list = []
-
-
+@functools.cache
 def _malloc_trim():
-    if not _TRIM:
-        name = ctypes.util.find_library("c")
-        try:
-            _TRIM.append(getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None)
-        except OSError:
-            _TRIM.append(None)
-    return _TRIM[0]
+    """glibc's malloc_trim, or None on a C library without it."""
+    name = ctypes.util.find_library("c")
+    try:
+        return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    except OSError:
+        return None

@@ -118,11 +118,19 @@ class Comparison:
         corrections.check_correction(correction)
         alpha = self.alpha if alpha is None else validate.check_fraction("alpha", alpha)
         p = corrections.adjust(np.array([t.p_randomization for t in self.tests]), correction)
+        return self.with_adjusted(p, correction, alpha)
+
+    def with_adjusted(self, p_adjusted: Sequence[float], correction: str, alpha: float,
+                      n_comparisons: int | None = None) -> Comparison:
+        """The same tests with p-values adjusted elsewhere (over a larger family, say: every
+        slice's tests at once), each called significant when its adjusted p is below alpha."""
         tests = tuple(
             replace(test, p_adjusted=float(q), significant=bool(q < alpha))
-            for test, q in zip(self.tests, p, strict=True)
+            for test, q in zip(self.tests, p_adjusted, strict=True)
         )
-        return replace(self, correction=correction, alpha=alpha, tests=tests)
+        return replace(self, correction=correction, alpha=alpha, tests=tests,
+                       n_comparisons=self.n_comparisons if n_comparisons is None
+                       else n_comparisons)
 
     def test(self, candidate: str, metric: str) -> PairedTest:
         """The test of one candidate on one metric."""

@@ -7,7 +7,6 @@ from a fresh Generator on the conventions' seed, as evaluate() does for the whol
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,12 +59,11 @@ def compare_slices(evaluation: Evaluation, facet: Facet, *, correction: str = "h
                                          alpha=alpha, **options))
               for label, mask in slice_masks(facet, evaluation.scored_ids) if mask.sum() >= 2]
     p = np.array([t.p_randomization for _, c in pieces for t in c.tests])
-    adjusted = corrections.adjust(p, correction).tolist()
+    adjusted = corrections.adjust(p, correction)
     out, start = [], 0
     for label, comparison in pieces:
-        mine, start = adjusted[start:start + len(comparison.tests)], start + len(comparison.tests)
-        tests = tuple(dataclasses.replace(t, p_adjusted=q, significant=bool(q < alpha))
-                      for t, q in zip(comparison.tests, mine, strict=True))
-        out.append((label, dataclasses.replace(comparison, tests=tests, correction=correction,
-                                               n_comparisons=len(p))))
+        end = start + len(comparison.tests)
+        out.append((label, comparison.with_adjusted(adjusted[start:end], correction, alpha,
+                                                    n_comparisons=len(p))))
+        start = end
     return out
