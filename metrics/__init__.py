@@ -77,7 +77,7 @@ from metrics.measures import MAX_K
 from metrics.mismatch import IdMismatch, id_mismatches, run_mismatches
 from metrics.movement import MOVES, movement_sentence, query_grades, rank_movement
 from metrics.sample import SAMPLE_DIR, SAMPLE_K, load_sample, sample_qrels, sample_runs
-from metrics.slices import Slice, compare_slices, slice_evaluation
+from metrics.slices import Slice, compare_slices, filter_evaluation, slice_evaluation
 from metrics.snapshot import (
     Snapshot,
     SnapshotRun,
@@ -175,6 +175,7 @@ __all__ = [
     "compare",
     "compare_evaluation",
     "compare_slices",
+    "filter_evaluation",
     "compare_with_snapshot",
     "created_minute",
     "distinct_names",

@@ -62,10 +62,12 @@ class Suggestion:
         )
 
 
-def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: int) -> Suggestion:
-    """Recall here divides by every relevant id, so the curve never falls as k grows."""
+def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: int,
+              within: np.ndarray | None = None) -> Suggestion:
+    """Recall here divides by every relevant id, so the curve never falls as k grows.
+    `within` (a mask over the queries) keeps the queries a filter chose."""
     longest = max(1, min(longest_list, scores.width))
-    scored = n_relevant > 0
+    scored = n_relevant > 0 if within is None else (n_relevant > 0) & within
     relevant = n_relevant[scored][:, None].astype(float)
     recall_curve = _mean(scores.hits[scored] / relevant)
     precision_curve = _mean(scores.values["P"][scored])
@@ -85,7 +87,7 @@ def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: i
         current_k=k,
         recall_at_k=current_recall,
         precision_at_k=current_precision,
-        ceiling_at_k=precision_ceiling(n_relevant, k),
+        ceiling_at_k=precision_ceiling(n_relevant if within is None else n_relevant[within], k),
     )
     return Suggestion(
         k=suggested,

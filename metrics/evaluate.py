@@ -34,6 +34,7 @@ from metrics.intervals import (
 from metrics.io import LoadReport, Qrels, ReportLine, Run
 from metrics.measures import MAX_K, MEASURES, SUMMARY_MEASURES, Scores, compute
 from metrics.ranking import AlignedRun, QuerySet, align, prepare_query_set
+from metrics.vocabulary.slices import FILTER_SENTENCE
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -68,6 +69,15 @@ class RunEvaluation:
 
 
 @dataclass(frozen=True, eq=False)
+class Within:
+    """The queries a filter keeps: a mask over the query set and the words that chose it."""
+
+    mask: np.ndarray  # (n_queries,) bool over query_set.query_ids
+    description: str  # "intent = navigational"
+    of: int  # the scored queries of the whole query set
+
+
+@dataclass(frozen=True, eq=False)
 class Evaluation:
     k: int
     conventions: Conventions
@@ -77,6 +87,7 @@ class Evaluation:
     sweep_range: tuple[int, int]
     scored: np.ndarray  # (n_queries,) bool: the queries every mean runs over
     qrels_report: LoadReport | None = None
+    within: Within | None = None  # the filter that chose the queries, None for all of them
 
     @property
     def scored_ids(self) -> list[str]:
@@ -85,13 +96,47 @@ class Evaluation:
     @property
     def excluded_ids(self) -> list[str]:
         """Queries left out of every mean: those without a relevant id, unless the
-        empty_queries convention scores them 0."""
-        return [str(q) for q in self.query_set.query_ids[~self.scored]]
+        empty_queries convention scores them 0 (within the filter, when there is one)."""
+        return [str(q) for q in self.query_set.query_ids[~self.scored & self._within]]
 
     @property
     def empty_ids(self) -> list[str]:
         """Queries without a relevant id, whether excluded or scored 0."""
-        return self.query_set.excluded_ids
+        empty = self.query_set.n_relevant == 0
+        return [str(q) for q in self.query_set.query_ids[empty & self._within]]
+
+    @property
+    def _within(self) -> np.ndarray | bool:
+        return True if self.within is None else self.within.mask
+
+    @property
+    def scope(self) -> str:
+        """What the means run over when a filter chose the queries ("" for every query)."""
+        if self.within is None:
+            return ""
+        return FILTER_SENTENCE.format(queries=int(self.scored.sum()), of=self.within.of,
+                                      description=self.within.description)
+
+    def restricted(self, mask: np.ndarray, description: str) -> Evaluation:
+        """The evaluation over the queries `mask` keeps (a bool per query of the query set),
+        as `description` names them: each run's summary, classes, suggestion and diagnosis
+        read again from the same scores, with the same seed, so the figures are those of
+        evaluating those queries alone. Nothing is rescored."""
+        if self.within is not None:
+            raise ValueError("this evaluation is already restricted: restrict the whole one")
+        mask = np.asarray(mask, dtype=bool)
+        if mask.shape != self.scored.shape:
+            raise ValueError(f"mask covers {mask.shape[0]:,} queries; the query set holds "
+                             f"{self.scored.shape[0]:,}")
+        c, query_set = self.conventions, self.query_set
+        scored = self.scored & mask
+        counts = resample_counts(int(scored.sum()), n_resamples=c.n_resamples,
+                                 rng=np.random.default_rng(c.seed))
+        longest = max(int(r.aligned.list_length[mask].max(initial=0)) for r in self.runs)
+        runs = tuple(_read_run(r.run, r.aligned, r.scores, r.report, query_set, scored, c,
+                               self.k, counts, longest, within=mask) for r in self.runs)
+        within = Within(mask, description, len(self.scored_ids))
+        return dataclasses.replace(self, runs=runs, scored=scored, within=within)
 
     @property
     def run_names(self) -> list[str]:
@@ -350,19 +395,39 @@ def _evaluate_run(
     longest: int,
     reports: dict[str, LoadReport] | None,
 ) -> RunEvaluation:
-    scores = compute(query_set, aligned, conventions)
-    at_k = {key: values[scored] for key, values in scores.at(k).items()}
-    summary = summarise(at_k, counts, conventions)
-    classes = query_classes(scores, query_set.n_relevant, k)[scored]
-    hit_rows = at_k["Hit"] > 0
-    rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
-    means = {key: interval.mean for key, interval in summary.items()}
     report = (reports or {}).get(run.name)
     if report is not None and len(aligned.ignored_lines):
         report = report.with_dropped(
             ReportLine(int(line), "query is not in the qrels: ignored")
             for line in aligned.ignored_lines
         )
+    scores = compute(query_set, aligned, conventions)
+    return _read_run(run, aligned, scores, report, query_set, scored, conventions, k, counts,
+                     longest)
+
+
+def _read_run(
+    run: Run,
+    aligned: AlignedRun,
+    scores: Scores,
+    report: LoadReport | None,
+    query_set: QuerySet,
+    scored: np.ndarray,
+    conventions: Conventions,
+    k: int,
+    counts: np.ndarray,
+    longest: int,
+    within: np.ndarray | None = None,
+) -> RunEvaluation:
+    """Everything read from a run's scores over the `scored` queries (those `within` a
+    filter, when one is given): the summary, classes, suggestion and diagnosis."""
+    at_k = {key: values[scored] for key, values in scores.at(k).items()}
+    summary = summarise(at_k, counts, conventions)
+    classes = query_classes(scores, query_set.n_relevant, k)[scored]
+    hit_rows = at_k["Hit"] > 0
+    rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
+    means = {key: interval.mean for key, interval in summary.items()}
+    n_relevant = query_set.n_relevant if within is None else query_set.n_relevant[within]
     return RunEvaluation(
         name=run.name,
         run=run,
@@ -370,15 +435,17 @@ def _evaluate_run(
         scores=scores,
         classes=classes,
         summary=summary,
-        suggestion=suggest_k(scores, query_set.n_relevant, k=k, longest_list=longest),
+        suggestion=suggest_k(scores, query_set.n_relevant, k=k, longest_list=longest,
+                             within=within),
         diagnosis=diagnose(
             means,
             classes,
             k=k,
-            precision_ceiling=precision_ceiling(query_set.n_relevant, k),
+            precision_ceiling=precision_ceiling(n_relevant, k),
             rr_given_hit=rr_given_hit,
         ),
-        missing_queries=tuple(str(q) for q in query_set.query_ids[~aligned.answered]),
+        missing_queries=tuple(str(q) for q in query_set.query_ids[
+            ~aligned.answered if within is None else ~aligned.answered & within]),
         repeats=int(aligned.repeats[scored].sum()),
         report=report,
     )

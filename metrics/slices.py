@@ -7,6 +7,7 @@ from a fresh Generator on the conventions' seed, as evaluate() does for the whol
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,7 +17,7 @@ from metrics.evaluate import Evaluation, summarise
 from metrics.facets import Facet, slice_masks
 from metrics.intervals import Interval, resample_counts
 from metrics.stats import corrections
-from metrics.vocabulary.slices import SLICE_MIN_QUERIES
+from metrics.vocabulary.slices import FILTER_JOIN, SLICE_MIN_QUERIES
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,22 @@ def slice_evaluation(evaluation: Evaluation, facet: Facet) -> list[Slice]:
         }
         slices.append(Slice(facet.name, label, n, summary))
     return slices
+
+
+def filter_evaluation(evaluation: Evaluation, facet: Facet,
+                      values: Sequence[str]) -> Evaluation:
+    """The evaluation over the queries whose bin of `facet` is one of `values` (labels of its
+    bins): every figure as if the query set held only them (Evaluation.restricted)."""
+    values = list(dict.fromkeys(values))
+    unknown = [value for value in values if value not in facet.bins]
+    if not values:
+        raise ValueError(f"filter on {facet.name!r}: no value chosen")
+    if unknown:
+        raise ValueError(f"filter on {facet.name!r}: {', '.join(map(repr, unknown))} not among "
+                         f"its values ({', '.join(map(repr, facet.bins))})")
+    ids = evaluation.query_set.query_ids
+    mask = np.fromiter((facet.label(str(q)) in values for q in ids), dtype=bool, count=len(ids))
+    return evaluation.restricted(mask, f"{facet.name} = {FILTER_JOIN.join(values)}")
 
 
 def compare_slices(evaluation: Evaluation, facet: Facet, *, correction: str = "holm",

@@ -200,6 +200,10 @@ class Snapshot:
         from metrics.snapshot.integrity import resolve_key, seal
         from metrics.snapshot.parse import encode, parse
 
+        if evaluation.within is not None:  # its fingerprints name the whole query set
+            raise ValueError(f"a snapshot freezes the whole query set, not a filtered part "
+                             f"({evaluation.scope}): snapshot the unfiltered evaluation")
+
         fingerprints = evaluation_fingerprints(evaluation)
         data = to_dict(evaluation)
         data["query_set"]["fingerprint"] = fingerprints["qrels"]

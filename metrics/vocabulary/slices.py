@@ -11,6 +11,11 @@ MISSING = "missing"  # queries without a value: a bin of their own, counted, nev
 LENGTH = "query length (words)"  # the facet every queries file has (its texts' word counts)
 SLICE_MIN_QUERIES = 10  # below this a slice is shown but marked too small to read
 
+# what the figures say when a filter chose the queries: "over 312 of 1,946 scored queries:
+# intent = navigational"
+FILTER_SENTENCE = "over {queries:,} of {of:,} scored queries: {description}"
+FILTER_JOIN = " or "  # between the values a filter keeps: "intent = navigational or local"
+
 FACET_RULES = {
     "numbers": f"A number facet is cut into at most {MAX_BINS} bins by rank (quartiles when no "
     "two queries share a value; equal values always share a bin), each labelled with the "
@@ -22,6 +27,9 @@ FACET_RULES = {
     "length": f"'{LENGTH}' counts the words of each query's text (split on white space).",
     "small": f"A slice of fewer than {SLICE_MIN_QUERIES} scored queries is shown but marked "
     "too small to read: its interval is wide and one query moves its mean.",
+    "filter": "A filter keeps the queries whose value of one facet is among those chosen; "
+    "every figure, chart and test then runs over those queries alone, as if the query set "
+    "held only them, and says so beside it.",
     "figures": "A slice's figures are those of evaluating its scored queries alone: the same "
     "per-query values, the same seed for the bootstrap, so its interval is what a run over "
     "those queries would print.",

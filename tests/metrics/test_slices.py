@@ -91,3 +91,69 @@ def test_slice_comparisons_are_each_slice_alone_and_corrected_as_one_family(corr
     expected = p if correction == "none" else multipletests(
         p, method={"holm": "holm", "bh": "fdr_bh"}[correction])[1]
     np.testing.assert_allclose([t.p_adjusted for t in family], expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+@pytest.mark.parametrize("conventions", [
+    Conventions(),
+    Conventions(empty_queries="zero", gain="exponential", relevance_level=2),
+])
+def test_a_filter_reads_as_evaluating_the_chosen_queries_alone(seed, conventions):
+    from metrics import compare_evaluation
+    from metrics.slices import filter_evaluation
+
+    judgments, runs = collection(seed)
+    whole = evaluate(make_qrels(judgments), runs, 5, conventions)
+    ids = [str(q) for q in whole.query_set.query_ids]
+    kinds = facet("kind", ids, [["a", "b", "c"][int(q[1:]) % 3] for q in ids])
+    chosen = filter_evaluation(whole, kinds, ["a", "c"])
+    mine = {q: judgments[q] for q in ids if int(q[1:]) % 3 != 1}
+    alone = evaluate(make_qrels(mine), runs, 5, conventions)
+    assert chosen.scored_ids == alone.scored_ids
+    assert chosen.excluded_ids == alone.excluded_ids
+    assert chosen.empty_ids == alone.empty_ids
+    assert chosen.scope == (f"over {len(alone.scored_ids)} of {len(whole.scored_ids)} scored "
+                            "queries: kind = a or c")
+    for mine_run, their in zip(chosen.runs, alone.runs, strict=True):
+        assert mine_run.summary == their.summary
+        assert mine_run.suggestion == their.suggestion
+        assert mine_run.diagnosis == their.diagnosis
+        assert list(mine_run.classes) == list(their.classes)
+        assert mine_run.missing_queries == their.missing_queries
+        assert mine_run.repeats == their.repeats
+        lo, hi = alone.sweep_range
+        np.testing.assert_array_equal(chosen.sweep_means(their.name)["nDCG"][lo - 1:hi],
+                                      alone.sweep_means(their.name)["nDCG"])
+    options = dict(baseline="run0", metrics=["nDCG"], n_permutations=300, n_resamples=200,
+                   rng=3)
+    assert ([t.p_randomization for t in compare_evaluation(chosen, **options).tests]
+            == [t.p_randomization for t in compare_evaluation(alone, **options).tests])
+    assert whole.scope == "" and len(whole.scored_ids) > len(chosen.scored_ids)
+
+
+def test_a_filter_names_what_it_cannot_keep():
+    from metrics.slices import filter_evaluation
+
+    judgments, runs = collection(7)
+    whole = evaluate(make_qrels(judgments), runs, 5)
+    ids = whole.scored_ids
+    kinds = facet("kind", ids, ["x"] * len(ids))
+    with pytest.raises(ValueError, match="'y' not among its values \\('x'\\)"):
+        filter_evaluation(whole, kinds, ["y"])
+    with pytest.raises(ValueError, match="no value chosen"):
+        filter_evaluation(whole, kinds, [])
+    with pytest.raises(ValueError, match="already restricted"):
+        filter_evaluation(filter_evaluation(whole, kinds, ["x"]), kinds, ["x"])
+
+
+def test_a_filtered_evaluation_is_not_frozen_as_if_whole():
+    from metrics import Snapshot
+    from metrics.slices import filter_evaluation
+
+    judgments, runs = collection(8)
+    whole = evaluate(make_qrels(judgments), runs, 5)
+    ids = whole.scored_ids
+    chosen = filter_evaluation(whole, facet("kind", ids, ["x", "y"] * (len(ids) // 2)
+                                            + ["x"] * (len(ids) % 2)), ["x"])
+    with pytest.raises(ValueError, match="whole query set.*kind = x"):
+        Snapshot.from_evaluation(chosen)
