@@ -55,6 +55,7 @@ KEPT = {
     "id mismatches": 4,
     "live snapshot": 4,
     "facets": 4,
+    "filtered": 4,  # a few filters to flip between; each shares its scores with the whole
     "slices": 8,
     "slice comparison": 8,
 }
@@ -138,6 +139,14 @@ class View:
     source: tuple  # the store entry of the evaluation it selects from
     queries: metrics.Queries | None = None  # texts and facets, when a queries file is read
     queries_key: str | None = None  # the queries file's identity, for the slices' cache
+    # with a filter on a facet's values: the evaluation over every query, and its key
+    whole: Evaluation | None = None
+    whole_key: tuple | None = None
+
+    @property
+    def unfiltered(self) -> Evaluation:
+        """The evaluation over every query (snapshots freeze it; facets are cut over it)."""
+        return self.evaluation if self.whole is None else self.whole
 
     def text(self, query_id: str) -> str | None:
         """The query's text, when a queries file gives one."""
@@ -154,7 +163,7 @@ def store() -> Store:
     return Store(max_bytes=STORE_BYTES, kept=KEPT)
 
 
-def _spinner(text: str):
+def spinner(text: str):
     return functools.partial(st.spinner, text)
 
 
@@ -181,7 +190,7 @@ def _parse(kind: str, key: str, file_name: str, reading: Conventions,
            source: Path | bytes) -> Parsed:
     """Load one file through the engine's loader (the command line's), once per key."""
     return store().get("file", (kind, key), lambda: _load(kind, key, file_name, reading, source),
-                       files=[key], on_miss=_spinner("Reading the files…"))
+                       files=[key], on_miss=spinner("Reading the files…"))
 
 
 def _load(kind: str, key: str, file_name: str, reading: Conventions,
@@ -256,7 +265,7 @@ def _prepared(key: tuple, relevance_level: int, qrels: Qrels, runs: tuple[Run, .
     return store().get("prepared", (key, relevance_level),
                        lambda: prepare(qrels, list(runs), relevance_level=relevance_level),
                        files=_files(key), parents=_parsed(key), shared=(qrels, runs),
-                       on_miss=_spinner("Matching the runs to the labels…"))
+                       on_miss=spinner("Matching the runs to the labels…"))
 
 
 def _evaluation(key: tuple, k: int, conventions: Conventions, qrels: Qrels,
@@ -269,7 +278,7 @@ def _evaluation(key: tuple, k: int, conventions: Conventions, qrels: Qrels,
                                   qrels_report=qrels_report),
         files=_files(key), parents=[("prepared", (key, conventions.relevance_level))],
         shared=(prepared, reports, qrels_report),
-        on_miss=_spinner("Scoring the runs…"))
+        on_miss=spinner("Scoring the runs…"))
 
 
 def _files(key: tuple) -> list[str]:
@@ -315,24 +324,6 @@ def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:
                        files=view.files, parents=[view.source], shared=(view.evaluation,))
 
 
-def facets(view: View) -> dict[str, metrics.Facet]:
-    """The queries file's facets, binned over the scored queries (none without the file)."""
-    if view.queries is None:
-        return {}
-    return store().get("facets", (view.key, view.queries_key),
-                       lambda: metrics.facets(view.queries, view.evaluation.scored_ids),
-                       files=view.files | {view.queries_key}, parents=[view.source])
-
-
-def slices(view: View, facet: str) -> list[metrics.Slice]:
-    """Every shown run's summary per slice of one facet, each slice evaluated alone."""
-    return store().get(
-        "slices", (view.key, view.queries_key, facet),
-        lambda: metrics.slice_evaluation(view.evaluation, facets(view)[facet]),
-        files=view.files | {view.queries_key}, parents=[view.source],
-        shared=(view.evaluation,), on_miss=_spinner("Scoring each slice…"))
-
-
 # --------------------------------------------------------------------------- comparison
 
 
@@ -363,11 +354,11 @@ def _compare(view: View, options: CompareOptions,
     return store().get(
         "comparison", (view.key, options), lambda: _compared(options, view.evaluation, snapshot),
         files=view.files, parents=[view.source], shared=(view.evaluation, snapshot),
-        on_miss=_spinner("Comparing the runs: 10,000 sign flips, a t-test and a Wilcoxon test "
+        on_miss=spinner("Comparing the runs: 10,000 sign flips, a t-test and a Wilcoxon test "
                          "per comparison…"))
 
 
-def _resampling(conventions: Conventions) -> dict[str, object]:
+def resampling(conventions: Conventions) -> dict[str, object]:
     """What every comparison takes from the conventions: the interval's level, the bootstrap
     resamples and the seed (the same draws as the summary's)."""
     return dict(confidence_level=conventions.confidence_level,
@@ -378,7 +369,7 @@ def _compared(options: CompareOptions, evaluation: Evaluation,
               snapshot: metrics.Snapshot | None) -> Compared:
     settings = dict(candidates=list(options.candidates), metrics=list(options.metrics),
                     correction=options.correction, alpha=options.alpha,
-                    **_resampling(evaluation.conventions))
+                    **resampling(evaluation.conventions))
     try:
         if snapshot is None:
             return Compared(compare_evaluation(evaluation, baseline=options.baseline,
@@ -402,22 +393,6 @@ def compare(view: View, options: CompareOptions, snapshots: Sequence[Snapshot]) 
     if tested.comparison is None:
         return tested
     return Compared(tested.comparison.adjusted(options.correction, options.alpha))
-
-
-def compare_slices(view: View, options: CompareOptions, facet: str, candidate: str,
-                   metric: str) -> list[tuple[str, Comparison]]:
-    """One candidate against the baseline on one metric (a measure key), per slice of a
-    facet, p adjusted over the slices shown."""
-    return store().get(
-        "slice comparison",
-        (view.key, view.queries_key, facet, options.baseline, candidate, metric,
-         options.correction, options.alpha),
-        lambda: metrics.compare_slices(
-            view.evaluation, facets(view)[facet], baseline=options.baseline,
-            candidates=[candidate], metrics=[metric], correction=options.correction,
-            alpha=options.alpha, **_resampling(view.evaluation.conventions)),
-        files=view.files | {view.queries_key}, parents=[view.source],
-        shared=(view.evaluation,), on_miss=_spinner("Comparing each slice…"))
 
 
 # --------------------------------------------------------------------------- snapshots
@@ -464,10 +439,10 @@ def read_snapshots(files: Sequence[UploadedFile]) -> list[Snapshot]:
 def live_snapshot(view: View) -> metrics.Snapshot:
     """The live evaluation as a snapshot (what Drift sets beside the loaded ones)."""
     return store().get(
-        "live snapshot", view.key,
-        lambda: metrics.Snapshot.from_evaluation(view.evaluation, label="live"),
-        files=view.files, parents=[view.source], shared=(view.evaluation,),
-        on_miss=_spinner("Freezing the live figures…"))
+        "live snapshot", view.whole_key or view.key,
+        lambda: metrics.Snapshot.from_evaluation(view.unfiltered, label="live"),
+        files=view.files, parents=[view.source], shared=(view.unfiltered,),
+        on_miss=spinner("Freezing the live figures…"))
 
 
 def snapshot_file_name(view: View) -> str:

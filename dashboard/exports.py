@@ -131,8 +131,10 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
     fingerprints = evaluation_fingerprints(evaluation)
     c = evaluation.conventions
     lines = [
-        f"**Retrieval scores at K = {k}** over {len(evaluation.scored_ids)} scored queries "
-        f"({len(evaluation.excluded_ids)} excluded: no relevant id), each weighing the same; "
+        f"**Retrieval scores at K = {k}** "
+        + (safe.md(evaluation.scope) if evaluation.scope
+           else f"over {len(evaluation.scored_ids)} scored queries")
+        + f" ({len(evaluation.excluded_ids)} excluded: no relevant id), each weighing the same; "
         f"mean [low, high]. {c.sentences()['interval']}",
         "",
     ]

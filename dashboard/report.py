@@ -151,6 +151,7 @@ def _basis_section(evaluation: Evaluation, fingerprints: dict) -> str:
             f"{len(evaluation.scored_ids)} scored, {len(evaluation.excluded_ids)} excluded "
             f"because they list no relevant id ({_ids(evaluation.excluded_ids)})",
         ),
+        *([("Filter", f"Every figure is {evaluation.scope}")] if evaluation.scope else []),
     ]
     items = "".join(f"<dt>{_e(term)}</dt><dd>{_e(text)}</dd>" for term, text in basis)
     items += (

@@ -35,6 +35,8 @@ RUNS_KEY = "load.runs"
 QUERIES_KEY = "load.queries"
 FACET = "overview.facet"  # the facet the Overview slices by
 FACET_FIRST = "overview.facet_first"  # the data's first facet: the facet's default
+WHERE = "filter.facet"  # the facet a filter reads (None: every query)
+WHERE_VALUES = "filter.values"  # the bins of it the filter keeps
 SNAPSHOT_FILES_KEY = "snapshots.files"
 SNAPSHOT_LABEL_KEY = "snapshots.label"
 UPLOAD_K = 10  # the command line's default K on the user's files
@@ -143,8 +145,10 @@ PARAMS = {
     "names": Param(RENAMES, _renames, _dump_renames),
     "files": Param(LINK_FILES, list, list),
     "facet": Param(FACET, _text),
+    "where": Param(WHERE, _text),
+    "is": Param(WHERE_VALUES, list, list),
 }
-MULTIPLE = {"runs", "names", "files"}  # parameters that repeat: ?runs=a&runs=b
+MULTIPLE = {"runs", "names", "files", "is"}  # parameters that repeat: ?runs=a&runs=b
 
 
 def default_k(source: str) -> int:
@@ -156,7 +160,8 @@ def defaults() -> dict[str, object]:
     values: dict[str, object] = {SOURCE_KEY: SAMPLE}
     values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
     values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
-    values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: []}
+    values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: [], WHERE: None,
+               WHERE_VALUES: []}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 
@@ -442,6 +447,34 @@ def choose_facet(facets: list[str]) -> None:
                    f"such facet (they have {safe.md(', '.join(facets))}); the default is used.",
                    icon=":material/link_off:")
     choose(FACET, facets, facets[0])
+
+
+def filter_facet_changed() -> None:
+    """Another facet: the values picked for the last one do not apply to it."""
+    st.session_state[WHERE_VALUES] = []
+
+
+def query_filter(facets: dict[str, Sequence[str]]) -> None:
+    """Keep the filter among the data's facets and their bins (they change with the data),
+    before its widgets are drawn; a link's facet or value the data lack is named in a
+    warning, not silently dropped."""
+    state = st.session_state
+    facet, values = state.get(WHERE), list(state.get(WHERE_VALUES) or [])
+    if facet is None and values:
+        report_url_problem(f"is={', '.join(repr(_shorten(str(v))) for v in values)} ignored: "
+                           "no facet named by where=")
+        state[WHERE_VALUES] = []
+    if facet is not None and facet not in facets:
+        report_url_problem(f"where={_shorten(str(facet))!r} ignored: these queries have no "
+                           "such facet; every query is shown")
+        state[WHERE], state[WHERE_VALUES] = None, []
+        return
+    if facet is not None:
+        kept = [value for value in values if value in facets[facet]]
+        if len(kept) < len(values):
+            dropped = ", ".join(repr(_shorten(str(v))) for v in values if v not in kept)
+            report_url_problem(f"is={dropped} ignored: not a value of {facet!r}")
+        state[WHERE_VALUES] = kept
 
 
 def choose(key: str, options: Sequence, default) -> None:

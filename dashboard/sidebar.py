@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 import metrics
-from dashboard import cache, exports, safe, session
+from dashboard import cache, exports, safe, session, slicing
 from dashboard.cache import Inputs, Parsed, Snapshot, View
 from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
@@ -22,9 +22,11 @@ def draw() -> View | None:
         shown, names = choose_runs(loaded.run_names) if loaded.ready else ([], {})
         st.divider()
         k, conventions = settings()
+    view = cache.build_view(loaded, shown, names, k, conventions)
+    with st.sidebar:
+        view = query_filter(view) if view is not None else None
         for problem in session.url_problems():
             st.warning(f"Link parameter {safe.md(problem)}", icon=":material/link_off:")
-    view = cache.build_view(loaded, shown, names, k, conventions)
     session.set_view(view)
     session.set_inputs(loaded)
     _summarise_runs(loaded, names, view, summaries)
@@ -128,6 +130,31 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
     return inputs, summaries
 
 
+def query_filter(view: View) -> View:
+    """The sidebar's filter: keep the queries whose value of one facet is among those
+    picked, on every page (only with a queries file, whose facets it reads)."""
+    facets = slicing.facets(view)
+    if not facets:
+        return view
+    session.query_filter({name: facet.bins for name, facet in facets.items()})
+    facet = st.session_state.get(session.WHERE)
+    with st.expander("Filter queries", icon=":material/filter_alt:", expanded=facet is not None):
+        names = {None: "Every query"} | {name: name for name in facets}
+        facet = st.selectbox("Only the queries whose", list(names), format_func=names.get,
+                             key=session.WHERE, on_change=session.filter_facet_changed,
+                             help=metrics.FACET_RULES["filter"])
+        values: list[str] = []
+        if facet is not None:
+            counts = {label: f"{label} ({n:,})" for label, n
+                      in zip(facets[facet].bins, facets[facet].counts, strict=True)}
+            values = st.multiselect(f"{facet} is one of", list(counts), key=session.WHERE_VALUES,
+                                    format_func=counts.get, placeholder="Pick values")
+            if not values:
+                st.caption("Pick one value or more: until then every query is shown.")
+    session.keep([session.WHERE, session.WHERE_VALUES])
+    return slicing.filtered(view, facet, values) if facet is not None and values else view
+
+
 def snapshots(view: View | None) -> list[Snapshot]:
     """The sidebar's Snapshots section: save the live figures, load earlier ones."""
     files = st.session_state.get(session.SNAPSHOT_FILES_KEY) or []
@@ -138,7 +165,7 @@ def snapshots(view: View | None) -> list[Snapshot]:
         if view is not None:
             label = st.text_input("Label of the snapshot", key=session.SNAPSHOT_LABEL_KEY,
                                   placeholder="e.g. before the index rebuild")
-            evaluation = view.evaluation
+            evaluation = view.unfiltered  # a snapshot freezes every query, filter or not
             st.download_button(
                 "Save snapshot",
                 data=lambda: exports.snapshot_json(evaluation, label.strip() or None),
@@ -147,7 +174,8 @@ def snapshots(view: View | None) -> list[Snapshot]:
                 key="snapshots.save",
                 on_click="ignore",
                 icon=":material/download:",
-                help="A JSON file of the figures shown now, stamped with the time you click.",
+                help="A JSON file of the figures shown now (over every query, whatever the "
+                "filter), stamped with the time you click.",
             )
         uploads = st.file_uploader(
             "Load snapshots",

@@ -82,11 +82,12 @@ def conventions_line(view: View) -> str:
     """K, the query set, the baseline and every convention, in one line."""
     evaluation = view.evaluation
     excluded = evaluation.excluded_ids
+    scored = (f"**{safe.md(evaluation.scope)}**" if evaluation.scope
+              else fmt.count(len(evaluation.scored_ids), "scored query"))
     return " · ".join([
         f"**K = {evaluation.k}**",
-        fmt.count(len(evaluation.scored_ids), "scored query")
-        + (f" ({len(excluded):,} excluded: {safe.md(fmt.listing(excluded, 5))})"
-           if excluded else ""),
+        scored + (f" ({len(excluded):,} excluded: {safe.md(fmt.listing(excluded, 5))})"
+                  if excluded else ""),
         f"baseline **{safe.md(view.baseline)}**",
         *evaluation.conventions.in_words(),
     ])

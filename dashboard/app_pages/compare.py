@@ -13,6 +13,7 @@ from dashboard import (
     frames,
     safe,
     session,
+    slicing,
     ui,
 )
 from metrics import (
@@ -142,7 +143,7 @@ for candidate in comparison.candidates:
     st.markdown("\n".join(f"- **{row.Metric}**: {row.Reading}."
                           for row in table.itertuples(index=False)))
 
-facets = cache.facets(view)
+facets = slicing.facets(view)
 if facets and options.snapshot is None:
     st.header("By kind of query")
     st.caption("Which kinds of query the candidate helps and which it hurts: the paired "
@@ -161,7 +162,7 @@ if facets and options.snapshot is None:
                    next(iter(keys)))
     slice_metric = right.selectbox("Metric", list(keys), format_func=keys.get,
                                    key="compare.slice_metric")
-    pieces = cache.compare_slices(view, options, facet, slice_candidate, slice_metric)
+    pieces = slicing.compare_slices(view, options, facet, slice_candidate, slice_metric)
     compared = {label for label, _ in pieces}
     untested = [label for label in facets[facet].bins if label not in compared]
     if untested:  # a paired test needs two queries: say which slices it could not read

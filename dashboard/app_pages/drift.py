@@ -14,8 +14,12 @@ view = ui.page(
     "loaded in the sidebar is set beside the live figures, metric by metric, but only if it "
     "was scored on the same query set and labels, at the same K, under the same conventions.",
 )
-evaluation = view.evaluation
+evaluation = view.unfiltered  # a snapshot freezes every query: drift reads them all
 k = evaluation.k
+if view.whole is not None:
+    st.info(f"Drift reads every query of the set, not the sidebar's filter "
+            f"({safe.md(view.evaluation.scope)}): snapshots freeze the whole query set.",
+            icon=":material/filter_alt_off:")
 loaded = session.snapshots()
 if not loaded:
     st.info(

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import cache, chart_base, charts, frames, safe, session, ui
+from dashboard import chart_base, charts, frames, safe, session, slicing, ui
 from metrics import CLASS_MEANING, FACET_RULES, QUERY_CLASSES, SUMMARY_MEASURES
 from metrics import format as fmt
 
@@ -50,7 +50,7 @@ ui.chart(
     download=f"intervals-k{k}",
 )
 
-facets = cache.facets(view)
+facets = slicing.facets(view)
 if facets:
     st.subheader("By kind of query")
     left, right = st.columns(2)
@@ -65,7 +65,7 @@ if facets:
                           format_func=labels.get, key="overview.slice_metric",
                           help="The figure each cell shows, over the slice's queries only.")
     st.dataframe(
-        frames.slices_table(evaluation, cache.slices(view, facet), key),
+        frames.slices_table(evaluation, slicing.slices(view, facet), key),
         hide_index=True,
         column_config={
             "Slice": st.column_config.TextColumn(facet, pinned=True),

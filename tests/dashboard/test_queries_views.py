@@ -131,3 +131,40 @@ def test_the_slice_chart_draws_each_slice_s_difference_and_interval(sample):
 def test_a_slice_too_small_to_test_is_named_not_dropped():
     app = open_app("compare")  # query length: the bin "7" holds one scored query
     assert "Not compared, fewer than 2 scored queries: 7." in texts(app)
+
+
+def test_a_filter_applies_to_every_page_and_lives_in_the_url(sample):
+    from metrics import filter_evaluation
+
+    queries = load_queries(SAMPLE_DIR / "queries.csv")
+    intent = facets(queries, sample.scored_ids)["intent"]
+    chosen = filter_evaluation(sample, intent, ["how-to"])
+    app = open_app()
+    app.selectbox(key="filter.facet").select("intent").run()
+    app.multiselect(key="filter.values").select("how-to").run()
+    assert not app.exception
+    assert app.query_params["where"] in ("intent", ["intent"])
+    assert app.query_params["is"] in ("how-to", ["how-to"])
+    assert chosen.scope in texts(app)  # "over 4 of 10 scored queries: intent = how-to"
+    summary = next(d.value for d in app.dataframe if "Metric" in d.value.columns)
+    row = summary.set_index("Metric").loc["nDCG@5"]
+    for run in chosen.runs:
+        nDCG = run.summary["nDCG"]
+        assert row[run.name] == fmt.interval(nDCG.mean, nDCG.low, nDCG.high), run.name
+    for page in ("heatmap", "drilldown", "compare", "sweep"):
+        app.switch_page(f"app_pages/{page}.py").run()
+        assert not app.exception and chosen.scope in texts(app), page
+    app.switch_page("app_pages/drilldown.py").run()
+    options = app.selectbox(key="drilldown.query").options
+    assert [option.split(" · ")[0] for option in options] == chosen.scored_ids
+
+
+def test_a_link_carries_the_filter_and_names_what_it_cannot_use(sample):
+    from metrics import filter_evaluation
+
+    intent = facets(load_queries(SAMPLE_DIR / "queries.csv"), sample.scored_ids)["intent"]
+    app = open_app(where="intent", **{"is": ["lookup", "nonsense"]})
+    assert filter_evaluation(sample, intent, ["lookup"]).scope in texts(app)
+    assert "is='nonsense' ignored: not a value of 'intent'" in texts(app)
+    app = open_app(where="colour", **{"is": ["red"]})
+    assert "where='colour' ignored" in texts(app) and " scored queries: " not in texts(app)
