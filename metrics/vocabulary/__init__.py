@@ -44,12 +44,12 @@ from metrics.vocabulary.measures import (
     IntervalMethod,
     Measure,
 )
-from metrics.vocabulary.slices import FACET_RULES, SLICE_MIN_QUERIES
+from metrics.vocabulary.slices import FACET_RULES, SEARCH_RULE, SLICE_MIN_QUERIES
 
 __all__ = [
     "CHOICES", "CLASS_MEANING", "COMPARED", "CONVENTIONS", "CONVENTION_BY_FIELD",
     "CORRECTION_MEANING", "FACET_RULES", "INTERVAL_NAMES", "LIMITS", "MEASURES",
-    "MEASURE_BY_KEY", "SLICE_MIN_QUERIES",
+    "MEASURE_BY_KEY", "SEARCH_RULE", "SLICE_MIN_QUERIES",
     "QUERY_CLASSES", "RULES", "SENTENCE_ORDER", "SUMMARY_MEASURES", "Choice", "Convention",
     "IntervalMethod", "Measure", "alternatives", "comparison_method", "flag", "in_words",
     "interval_methods", "measure_help", "sentences",

@@ -16,6 +16,10 @@ SLICE_MIN_QUERIES = 10  # below this a slice is shown but marked too small to re
 FILTER_SENTENCE = "over {queries:,} of {of:,} scored queries: {description}"
 FILTER_JOIN = " or "  # between the values a filter keeps: "intent = navigational or local"
 
+SEARCH_RULE = ("Each word of the search must be found in the query's id, or at the start of a "
+               "word of its text, whatever the case: 'invoice' finds 'invoices', and a second "
+               "word narrows.")
+
 FACET_RULES = {
     "numbers": f"A number facet is cut into at most {MAX_BINS} bins by rank (quartiles when no "
     "two queries share a value; equal values always share a bin), each labelled with the "
