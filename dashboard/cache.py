@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -56,6 +56,7 @@ KEPT = {
     "live snapshot": 4,
     "facets": 4,
     "filtered": 4,  # a few filters to flip between; each shares its scores with the whole
+    "corpus": 2,  # the texts of the ids used: one corpus, and the next while it is replaced
     "slices": 8,
     "slice comparison": 8,
 }
@@ -65,6 +66,7 @@ STORE_BYTES = 1152 * 2**20
 SNAPSHOTS_KEPT = 16
 SAMPLE, UPLOAD = "sample", "upload"
 SAMPLE_QUERIES = "queries.csv"  # beside the sample's qrels: texts and two facets
+SAMPLE_CORPUS = "corpus.jsonl"  # and the texts of every id its qrels and runs mention
 SOURCES = {SAMPLE: "Bundled sample", UPLOAD: "My files"}
 FORMATS_HELP = (
     "TREC, BEIR TSV, CSV/TSV with a header, or JSONL; gzipped files (.gz) are read too."
@@ -104,6 +106,17 @@ class Parsed:
 
 
 @dataclass(frozen=True, eq=False)
+class TextFile:
+    """A corpus file given, not read yet: which of its texts to keep depends on the ids the
+    labels and the runs mention, and reading it can take seconds, so only a page that shows
+    chunk texts reads it (dashboard/texts.py)."""
+
+    file_name: str
+    key: str  # the path or upload id
+    source: Callable[[], Path | bytes]  # an upload's bytes are fetched only when read
+
+
+@dataclass(frozen=True, eq=False)
 class Inputs:
     """Everything the sidebar loaded: the labels, every run file given, and what went wrong."""
 
@@ -112,6 +125,7 @@ class Inputs:
     runs: tuple[Parsed, ...]
     problem: str | None = None  # an error tied to no single file
     queries: Parsed | None = None  # the optional queries file: texts and facets
+    corpus: TextFile | None = None  # the optional corpus: read once the ids it must hold are known
 
     @property
     def usable_runs(self) -> list[Parsed]:
@@ -142,6 +156,8 @@ class View:
     # with a filter on a facet's values: the evaluation over every query, and its key
     whole: Evaluation | None = None
     whole_key: tuple | None = None
+    corpus_file: TextFile | None = None  # the chunk texts, read when a page shows them
+    loaded_runs: tuple[Run, ...] = ()  # every run loaded, shown or not: the ids a corpus keeps
 
     @property
     def unfiltered(self) -> Evaluation:
@@ -171,7 +187,8 @@ def _show(inputs: Inputs) -> Inputs:
     """Tell the store which files this session shows now: those it stopped showing, and
     that no other session shows, are dropped with everything computed from them."""
     session = st.session_state.setdefault("_store_session", uuid.uuid4().hex)
-    files = [p.key for p in (inputs.qrels, *inputs.runs, inputs.queries) if p is not None]
+    files = [p.key for p in (inputs.qrels, *inputs.runs, inputs.queries, inputs.corpus)
+             if p is not None]
     store().show(session, files)
     return inputs
 
@@ -222,12 +239,14 @@ def read_sample(conventions: Conventions) -> Inputs:
     )
     queries_path = sample_qrels().parent / SAMPLE_QUERIES
     queries = _parse("queries", str(queries_path), queries_path.name, Conventions(), queries_path)
-    return _show(Inputs(SAMPLE, qrels, runs, queries=queries))
+    corpus_path = sample_qrels().parent / SAMPLE_CORPUS
+    corpus = TextFile(corpus_path.name, str(corpus_path), lambda: corpus_path)
+    return _show(Inputs(SAMPLE, qrels, runs, queries=queries, corpus=corpus))
 
 
 def read_uploads(
     qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], conventions: Conventions,
-    queries_file: UploadedFile | None = None,
+    queries_file: UploadedFile | None = None, corpus_file: UploadedFile | None = None,
 ) -> Inputs:
     """Parse uploads. Without a qrels file, the labels come from the first run, which must
     then be a JSONL file whose records carry both `retrieved` and `relevant`."""
@@ -256,7 +275,9 @@ def read_uploads(
     queries = None if queries_file is None else _parse(
         "queries", f"upload:{queries_file.file_id}", queries_file.name, Conventions(),
         queries_file.getvalue())
-    return _show(Inputs(UPLOAD, qrels, runs, problem, queries))
+    corpus = None if corpus_file is None else TextFile(
+        corpus_file.name, f"upload:{corpus_file.file_id}", corpus_file.getvalue)
+    return _show(Inputs(UPLOAD, qrels, runs, problem, queries, corpus))
 
 
 def _prepared(key: tuple, relevance_level: int, qrels: Qrels, runs: tuple[Run, ...]) -> Prepared:
@@ -314,7 +335,8 @@ def build_view(
     read = inputs.queries if inputs.queries is not None and inputs.queries.value else None
     return View(evaluation, inputs.qrels.value, (view_key, k, conventions), domain,
                 frozenset(_files(key)), ("evaluation", (key, k, conventions)),
-                read.value if read else None, read.key if read else None)
+                read.value if read else None, read.key if read else None,
+                corpus_file=inputs.corpus, loaded_runs=runs)
 
 
 def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:

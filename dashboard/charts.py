@@ -165,6 +165,7 @@ def query_heatmap(
     k: int,
     selection: str | None = "query",
     width: int = PAGE_WIDTH,
+    row_labels: dict[str, str] | None = None,
 ) -> alt.HConcatChart:
     """Queries x runs (x metrics), colour = score at K, beside each run's query class at K.
 
@@ -172,11 +173,19 @@ def query_heatmap(
     selects its query (a point selection named `selection`, read by the page). The whole
     chart (query ids, class strip and score panels) fits in `width` pixels; run names are
     written upright under their columns when they are long or the columns narrow.
+    `row_labels` (query id -> label, e.g. the id and the start of its text) name the rows in
+    its place; a "text" column in `cells` is shown whole in the tooltips.
     """
     height = max(ROW_HEIGHT * len(order), 60)
-    id_room = min(160, max((text_width(q) for q in order), default=0)) + 30  # labels, title
-    y = alt.Y("query_id:N", sort=order, title="Query",
-              axis=alt.Axis(labelLimit=160, labelFontSize=11, labelOverlap=False))
+    limit = 160 if row_labels is None else 240
+    if row_labels is not None:
+        cells = cells.assign(row=cells["query_id"].map(row_labels))
+        order = [row_labels[q] for q in order]
+    field = "query_id" if row_labels is None else "row"
+    id_room = min(limit, max((text_width(q) for q in order), default=0)) + 30  # labels, title
+    y = alt.Y(f"{field}:N", sort=order, title="Query",
+              axis=alt.Axis(labelLimit=limit, labelFontSize=11, labelOverlap=False))
+    asked = [alt.Tooltip("text:N", title="Question")] if "text" in cells else []
     class_cell = 36 if len(runs) <= 4 else 20
     class_width = max(class_cell * len(runs), 60)
     long_names = max((len(r) for r in runs), default=0) > 8
@@ -196,6 +205,7 @@ def query_heatmap(
             ),
             tooltip=[
                 alt.Tooltip("query_id:N", title="Query"),
+                *asked,
                 alt.Tooltip("run:N", title="Run"),
                 alt.Tooltip("class:N", title="Class"),
                 alt.Tooltip("meaning:N", title="Meaning"),
@@ -211,7 +221,7 @@ def query_heatmap(
     cell_width = int(min(76, max(14, room // (len(labels) * len(runs)))))
     many = cell_width < 44
     x = _run_x(runs, angle=-90 if long_names or cell_width < 30 else -40)
-    score_base = alt.Chart().encode(x=x, y=alt.Y("query_id:N", sort=order, axis=None))
+    score_base = alt.Chart().encode(x=x, y=alt.Y(f"{field}:N", sort=order, axis=None))
     rect = score_base.mark_rect(stroke=alt.ExprRef("background"), strokeWidth=0.5).encode(
         color=alt.Color(
             "value:Q",
@@ -220,6 +230,7 @@ def query_heatmap(
         ),
         tooltip=[
             alt.Tooltip("query_id:N", title="Query"),
+            *asked,
             alt.Tooltip("run:N", title="Run"),
             alt.Tooltip("label:N", title="Metric"),
             alt.Tooltip("value:Q", title="Score", format=SCORE_FORMAT),

@@ -9,11 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from dashboard import highlight
 from metrics import (
     MEASURE_BY_KEY,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
     Comparison,
+    Corpus,
     Evaluation,
     Slice,
     created_minute,
@@ -274,3 +276,12 @@ def drift_table(frame: pd.DataFrame) -> pd.DataFrame:
             "Lists": str(r.run_fingerprint).removeprefix("sha256:")[:12]})
         row[r.label_at_k] = fmt.interval(r.mean, r.low, r.high)
     return pd.DataFrame(list(rows.values()))
+
+
+def with_chunks(frame: pd.DataFrame, corpus: Corpus | None) -> pd.DataFrame:
+    """The frame with a "chunk" column (each doc_id's title and text as one cell of plain
+    text) when a corpus is read; the frame as it is otherwise."""
+    if corpus is None or not len(frame):
+        return frame
+    return frame.assign(chunk=[highlight.cell(corpus.title(doc), corpus.text(doc))
+                               for doc in frame["doc_id"]])

@@ -33,6 +33,7 @@ SOURCE_KEY = "load.source"
 QRELS_KEY = "load.qrels"
 RUNS_KEY = "load.runs"
 QUERIES_KEY = "load.queries"
+CORPUS_KEY = "load.corpus"
 FACET = "overview.facet"  # the facet the Overview slices by
 FACET_FIRST = "overview.facet_first"  # the data's first facet: the facet's default
 WHERE = "filter.facet"  # the facet a filter reads (None: every query)
@@ -42,6 +43,7 @@ SNAPSHOT_LABEL_KEY = "snapshots.label"
 UPLOAD_K = 10  # the command line's default K on the user's files
 READY = "state.ready"
 QUERY = "state.query"
+SEARCH = "state.search"  # the words a query search holds, shared by the pages that search
 VIEW = "state.view"
 URL_PROBLEMS = "state.url_problems"
 KEPT = "kept."  # + a widget's key: its last drawn value
@@ -139,6 +141,7 @@ PARAMS = {
        for field in NUMBERS},
     "runs": Param(RUNS, list, list),
     "query": Param(QUERY, _text),
+    "find": Param(SEARCH, _text),
     "correction": Param(CORRECTION, _choice(CORRECTIONS)),
     "alpha": Param(ALPHA, _number(*ALPHA_RANGE)),
     "baseline": Param(BASELINE, _text),
@@ -161,7 +164,7 @@ def defaults() -> dict[str, object]:
     values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
     values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
     values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: [], WHERE: None,
-               WHERE_VALUES: []}
+               WHERE_VALUES: [], SEARCH: ""}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 
@@ -177,7 +180,7 @@ def init() -> None:
             try:
                 st.session_state[param.key] = param.parse(values)
             except (ValueError, OverflowError) as exc:
-                problems.append(f"{name}={_shorten(values[-1])!r} ignored: {exc}; the default "
+                problems.append(f"{name}={shorten(values[-1])!r} ignored: {exc}; the default "
                                 "is used")
         for original, shown in (st.session_state.get(RENAMES) or {}).items():
             st.session_state[RUN_NAME + original] = shown
@@ -304,45 +307,8 @@ def view():
     return st.session_state.get(VIEW)
 
 
-def set_query(query_id: str) -> None:
-    st.session_state[QUERY] = query_id
-
-
-def pick_from_chart(key: str) -> None:
-    """on_select of a chart whose points carry a query_id: the clicked query becomes the
-    selected one (shared with the drill-down)."""
-    points = st.session_state[key]["selection"].get("query", [])
-    if points and points[0].get("query_id"):
-        set_query(points[0]["query_id"])
-
-
-def pick_from_rows(key: str, ids: list[str]) -> None:
-    """on_select of a table with one row per query of `ids`: the clicked row's query becomes
-    the selected one."""
-    rows = st.session_state[key].selection.rows
-    if rows:
-        set_query(ids[rows[0]])
-
-
-def _shorten(value: str, limit: int = 60) -> str:
+def shorten(value: str, limit: int = 60) -> str:
     return value if len(value) <= limit else value[:limit] + "…"
-
-
-def select_query(area: str, options: list[str], *, label: str = "Query",
-                 format_func: Callable[[str], str] = str, help: str | None = None) -> str:
-    """A query picker that shares its value (and the URL's `query`) across pages; an
-    unknown query (a link to other data, say) falls back to the first, and says so."""
-    current = st.session_state.get(QUERY)
-    if current not in options:
-        if current is not None:
-            st.warning(f"Query {safe.md(_shorten(str(current)))} is not a scored query of these "
-                       f"data: showing {safe.md(options[0])}.", icon=":material/link_off:")
-        current = options[0]
-        st.session_state[QUERY] = current
-    key = f"{area}.query"
-    st.session_state[key] = current
-    return st.selectbox(label, options, key=key, format_func=format_func, help=help,
-                        on_change=lambda: set_query(st.session_state[key]))
 
 
 # --------------------------------------------------------------------------- snapshots
@@ -443,7 +409,7 @@ def choose_facet(facets: list[str]) -> None:
     data lack is named in a warning, not silently dropped."""
     wanted = st.session_state.get(FACET)
     if wanted is not None and wanted not in facets:
-        st.warning(f"facet={safe.md(repr(_shorten(str(wanted))))} ignored: these queries have no "
+        st.warning(f"facet={safe.md(repr(shorten(str(wanted))))} ignored: these queries have no "
                    f"such facet (they have {safe.md(', '.join(facets))}); the default is used.",
                    icon=":material/link_off:")
     choose(FACET, facets, facets[0])
@@ -461,18 +427,18 @@ def query_filter(facets: dict[str, Sequence[str]]) -> None:
     state = st.session_state
     facet, values = state.get(WHERE), list(state.get(WHERE_VALUES) or [])
     if facet is None and values:
-        report_url_problem(f"is={', '.join(repr(_shorten(str(v))) for v in values)} ignored: "
+        report_url_problem(f"is={', '.join(repr(shorten(str(v))) for v in values)} ignored: "
                            "no facet named by where=")
         state[WHERE_VALUES] = []
     if facet is not None and facet not in facets:
-        report_url_problem(f"where={_shorten(str(facet))!r} ignored: these queries have no "
+        report_url_problem(f"where={shorten(str(facet))!r} ignored: these queries have no "
                            "such facet; every query is shown")
         state[WHERE], state[WHERE_VALUES] = None, []
         return
     if facet is not None:
         kept = [value for value in values if value in facets[facet]]
         if len(kept) < len(values):
-            dropped = ", ".join(repr(_shorten(str(v))) for v in values if v not in kept)
+            dropped = ", ".join(repr(shorten(str(v))) for v in values if v not in kept)
             report_url_problem(f"is={dropped} ignored: not a value of {facet!r}")
         state[WHERE_VALUES] = kept
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 import metrics
-from dashboard import cache, exports, safe, session, slicing
+from dashboard import cache, exports, safe, session, slicing, texts
 from dashboard.cache import Inputs, Parsed, Snapshot, View
 from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
@@ -24,6 +24,7 @@ def draw() -> View | None:
         k, conventions = settings()
     view = cache.build_view(loaded, shown, names, k, conventions)
     with st.sidebar:
+        _show_corpus(loaded, view)
         view = query_filter(view) if view is not None else None
         for problem in session.url_problems():
             st.warning(f"Link parameter {safe.md(problem)}", icon=":material/link_off:")
@@ -70,6 +71,21 @@ def _show_queries(inputs: Inputs) -> None:
         st.caption(safe.md(metrics.queries_report(parsed.value, inputs.qrels.value).summary()))
 
 
+def _show_corpus(inputs: Inputs, view: View | None) -> None:
+    """The corpus file's error, or what it held of the ids used (read once the labels and
+    runs say which ids to keep)."""
+    if inputs.corpus is None:
+        return
+    read = texts.chunks(view) if view is not None else None
+    if read is None:
+        st.caption(safe.md(f"{inputs.corpus.file_name}: read once the qrels and a run are "
+                           "loaded"))
+    elif read.error:
+        st.error(safe.md(read.error), icon=":material/error:")
+    else:
+        st.caption(safe.md(read.report.summary()))
+
+
 def inputs() -> tuple[Inputs, dict[str, object]]:
     """The sidebar's Data section: sample or uploads, each file's error, and a place for each
     run's load summary (filled once the runs are scored, see _summarise_runs)."""
@@ -87,7 +103,8 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
     if source == cache.SAMPLE:
         inputs = cache.read_sample(reading)
         st.caption(safe.md(f"{SAMPLE_DIR.name}/ of the repository: " + ", ".join(
-            p.file_name for p in (inputs.qrels, *inputs.runs, inputs.queries) if p)))
+            p.file_name for p in (inputs.qrels, *inputs.runs, inputs.queries, inputs.corpus)
+            if p)))
         _show_queries(inputs)
         return inputs, {run.key: st.empty() for run in inputs.runs}
     qrels_file = st.file_uploader(
@@ -113,7 +130,14 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
         "slice the figures by: TSV query_id<TAB>text, BEIR queries.jsonl, JSONL, or CSV/TSV "
         "with a header; gzipped files (.gz) are read too.",
     )
-    inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file)
+    corpus_file = st.file_uploader(
+        "Corpus (optional: the chunks' texts)",
+        key=session.CORPUS_KEY,
+        help="doc_id and text (and a title) of the chunks: BEIR corpus.jsonl, JSONL with "
+        "doc_id, or TSV doc_id<TAB>text; gzipped files (.gz) are read too. Only the ids the "
+        "qrels and the runs mention are kept.",
+    )
+    inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file, corpus_file)
     with run_slot:
         _show_parsed(inputs.qrels if qrels_file is not None else None)
     summaries = {}

@@ -155,12 +155,17 @@ def download_button(label: str, data: Callable[[], str | bytes], file_name: str,
 def query_labels(view: View, query_ids: list[str], limit: int = 70) -> dict[str, str]:
     """Each query's id, then the start of its text when a queries file gives one: what a
     query picker shows (a selectbox's option is plain text, not Markdown)."""
-    def label(query_id: str) -> str:
-        text = " ".join((view.text(query_id) or "").split())
-        if not text:
-            return query_id
-        return f"{query_id} · {text if len(text) <= limit else text[:limit - 1] + '…'}"
-    return {query_id: label(query_id) for query_id in query_ids}
+    texts = query_texts(view, query_ids, limit)
+    return {q: f"{q} · {texts[q]}" if texts[q] else q for q in query_ids}
+
+
+def query_texts(view: View, query_ids: list[str], limit: int = 500) -> dict[str, str]:
+    """Each query's text on one line ("" without one), cut at `limit` characters: what a
+    tooltip or a table cell shows whole."""
+    def line(query_id: str) -> str:
+        words = " ".join((view.text(query_id) or "").split())
+        return words if len(words) <= limit else words[:limit - 1] + "…"
+    return {query_id: line(query_id) for query_id in query_ids}
 
 
 def open_in_drilldown(query_id: str) -> None:

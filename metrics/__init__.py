@@ -70,6 +70,7 @@ from metrics.io import (
     load_qrels,
     load_queries,
     load_run,
+    mentioned_doc_ids,
     queries_report,
     read_corpus,
 )
@@ -77,6 +78,7 @@ from metrics.measures import MAX_K
 from metrics.mismatch import IdMismatch, id_mismatches, run_mismatches
 from metrics.movement import MOVES, movement_sentence, query_grades, rank_movement
 from metrics.sample import SAMPLE_DIR, SAMPLE_K, load_sample, sample_qrels, sample_runs
+from metrics.search import find_queries
 from metrics.slices import Slice, compare_slices, filter_evaluation, slice_evaluation
 from metrics.snapshot import (
     Snapshot,
@@ -102,6 +104,7 @@ from metrics.vocabulary import (
     MEASURE_BY_KEY,
     MEASURES,
     QUERY_CLASSES,
+    SEARCH_RULE,
     SLICE_MIN_QUERIES,
     SUMMARY_MEASURES,
     Convention,
@@ -176,6 +179,9 @@ __all__ = [
     "compare_evaluation",
     "compare_slices",
     "filter_evaluation",
+    "find_queries",
+    "SEARCH_RULE",
+    "mentioned_doc_ids",
     "compare_with_snapshot",
     "created_minute",
     "distinct_names",

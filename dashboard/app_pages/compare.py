@@ -11,9 +11,12 @@ from dashboard import (
     comparison_charts,
     exports,
     frames,
+    highlight,
+    picking,
     safe,
     session,
     slicing,
+    texts,
     ui,
 )
 from metrics import (
@@ -232,7 +235,7 @@ for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "L
             changes,
             hide_index=True,
             key=key,
-            on_select=functools.partial(session.pick_from_rows, key,
+            on_select=functools.partial(picking.pick_from_rows, key,
                                         list(changes["query_id"])),
             selection_mode="single-row",
             column_config={
@@ -255,7 +258,7 @@ def rank_movement() -> None:
     differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     with left:
-        query = session.select_query(
+        query = picking.select_query(
             "compare", list(differences),
             format_func={q: f"{q} · {metric} {fmt.signed(d)}"
                          for q, d in differences.items()}.get,
@@ -291,11 +294,15 @@ def rank_movement() -> None:
             },
         )
     st.markdown(safe.md(metrics.movement_sentence(movement, candidate, k)))
+    corpus = texts.corpus(view)
     st.dataframe(
-        movement,
+        frames.with_chunks(movement, corpus),
         hide_index=True,
         placeholder="—",
         column_config={
+            "chunk": st.column_config.TextColumn(
+                "Chunk", width="large", help="The id's title and text from the corpus file "
+                "(hover a cell to read it all)."),
             "doc_id": st.column_config.TextColumn("Id"),
             "grade": st.column_config.NumberColumn("Grade", help="—: unjudged."),
             "judged": st.column_config.TextColumn(
@@ -311,6 +318,12 @@ def rank_movement() -> None:
                                                  help=f"What {candidate} did with the id."),
         },
     )
+    if corpus is not None:
+        with st.expander("The chunks that moved, the question's words marked",
+                         icon=":material/article:"):
+            st.html(highlight.chunks_html(
+                [(None, str(row.doc_id), corpus.title(row.doc_id), corpus.text(row.doc_id),
+                  str(row.moved)) for row in movement.itertuples()], view.text(query)))
 
 
 st.header("Rank movement")

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import metrics
-from dashboard import safe, session, ui
+from dashboard import frames, highlight, picking, safe, texts, ui
 from metrics import CLASS_MEANING
 from metrics import format as fmt
 
@@ -19,22 +19,29 @@ k = evaluation.k
 scored = evaluation.scored_ids
 position = {q: i for i, q in enumerate(scored)}
 baseline = evaluation.runs[0]
-left, right = st.columns([3, 1], vertical_alignment="bottom")
-with left:
-    query = session.select_query(
+labels = ui.query_labels(view, scored, limit=60)
+search, pick, whole_list = st.columns([2, 3, 1.6], vertical_alignment="bottom")
+with search:
+    found = picking.search_queries("drilldown", scored, view.queries)
+with pick:
+    query = picking.select_query(
         "drilldown",
-        scored,
-        format_func={q: f"{q} · {baseline.classes[i].replace('_', ' ')} for {baseline.name}"
-                     for q, i in position.items()}.get,
+        found,
+        format_func={q: f"{labels[q]} · {baseline.classes[position[q]].replace('_', ' ')} for "
+                     f"{baseline.name}" for q in found}.get,
         help="Scored queries only: a query with no relevant id cannot be scored "
         f"({len(evaluation.excluded_ids)} excluded).",
     )
 longest = metrics.list_length(evaluation, query)
-whole = right.toggle(f"Whole list ({longest} ranks)", key="drilldown.whole",
+whole = whole_list.toggle(f"Whole list ({longest} ranks)", key="drilldown.whole",
                      help=f"Show every returned rank, not only the top K = {k}.")
 depth = max(longest, k) if whole else k
 
 explanations = [metrics.explain_run(evaluation, run, query, depth) for run in evaluation.runs]
+corpus = texts.corpus(view)  # None without a corpus file: no chunk column, no chunk texts
+CHUNK = st.column_config.TextColumn(
+    "Chunk", width="large", help="The id's title and text from the corpus file (hover a cell "
+    "to read it all); empty: the corpus has no such id.")
 n_relevant = explanations[0].n_relevant
 classes = ", ".join(
     f"**{safe.md(run.name)}** {run.classes[position[query]].replace('_', ' ')}"
@@ -49,7 +56,7 @@ st.caption(" · ".join(f"{name.replace('_', ' ')}: {meaning}"
                       for name, meaning in CLASS_MEANING.items() if name != "excluded"))
 
 st.subheader("The ideal list that gives IDCG")
-ideal = metrics.ideal_table(evaluation, query)
+ideal = frames.with_chunks(metrics.ideal_table(evaluation, query), corpus)
 idcg = explanations[0].totals["IDCG"]
 ranks_in = {f"rank in {run.name}": run.name for run in evaluation.runs}
 # two tables from the one frame, so that every column fits beside the others at 1280 px: the
@@ -60,6 +67,7 @@ st.dataframe(
     placeholder="—",
     column_order=[c for c in ideal.columns if c not in ranks_in],
     column_config={
+        "chunk": CHUNK,
         "rank": st.column_config.NumberColumn("Ideal rank"),
         "doc_id": st.column_config.TextColumn("Id"),
         "grade": st.column_config.NumberColumn("Grade"),
@@ -101,12 +109,13 @@ for run, x in zip(evaluation.runs, explanations, strict=True):
         st.markdown(f"#### {safe.md(run.name)}")
         table, words = st.columns([5, 3])
         table.dataframe(
-            x.ranks,
+            frames.with_chunks(x.ranks, corpus),
             hide_index=True,
             placeholder="",
             column_order=["rank", "doc_id", "label", "gain", "discount", "gain / discount",
-                          "DCG"],
+                          "DCG", "chunk"],
             column_config={
+                "chunk": CHUNK,
                 "rank": st.column_config.NumberColumn("Rank"),
                 "doc_id": st.column_config.TextColumn("Id"),
                 "label": st.column_config.TextColumn(
@@ -138,3 +147,10 @@ for run, x in zip(evaluation.runs, explanations, strict=True):
         words.markdown(f"**Context precision** · {x.sentences['cp']}")
         words.markdown(x.sentences["ap_vs_cp"])
         words.markdown(f"**RR** · {x.sentences['rr']}")
+        if corpus is not None:
+            with st.expander(f"What {safe.md(run.name)} put in front of the model: the "
+                             f"chunks, the question's words marked", icon=":material/article:"):
+                st.html(highlight.chunks_html(
+                    [(int(row.rank), str(row.doc_id), corpus.title(row.doc_id),
+                      corpus.text(row.doc_id), str(row.label)) for row in x.ranks.itertuples()],
+                    text))

@@ -4,11 +4,12 @@ import functools
 
 import streamlit as st
 
-from dashboard import charts, frames, session, ui
+from dashboard import charts, frames, picking, safe, session, ui
 from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
 
 MOST_ROWS = 500  # queries a page of the chart draws at most; the table view holds them all
 CHART = "heatmap.chart"
+ROW_TEXT = 36  # characters of a row's label: its id and the start of its question
 
 
 view = ui.page(
@@ -21,6 +22,7 @@ evaluation = view.evaluation
 k = evaluation.k
 
 measures = {m.key: m for m in SUMMARY_MEASURES}
+found = picking.search_queries("heatmap", evaluation.scored_ids, view.queries)
 c1, c2, c3, c4, c5 = st.columns([1.8, 2.7, 0.9, 0.9, 1.5], vertical_alignment="bottom")
 key = c1.selectbox(
     "Metric",
@@ -32,7 +34,11 @@ key = c1.selectbox(
 )
 sort = c2.selectbox("Sort queries by", list(frames.SORTS), key="heatmap.sort",
                     help="Ties keep the query-id order.")
-n_queries = len(evaluation.scored_ids)
+ordered = frames.query_order(evaluation, key, frames.SORTS[sort])
+if len(found) < len(ordered):  # the search's queries, in the chosen order
+    kept = set(found)
+    ordered = [query for query in ordered if query in kept]
+n_queries = len(ordered)
 most = min(n_queries, MOST_ROWS)
 session.bounded("heatmap.rows", 1, most, default=40)
 rows = int(c3.number_input("Per page", min_value=1, max_value=most, step=10,
@@ -47,32 +53,39 @@ page = int(c4.number_input("Page", min_value=1, max_value=pages, step=1, key="he
 every = c5.toggle("All metrics", key="heatmap.every",
                   help="One panel per metric instead of the chosen one only.")
 
-ordered = frames.query_order(evaluation, key, frames.SORTS[sort])
 start = (page - 1) * rows
 order = ordered[start:start + rows]
 keys = list(measures) if every else [key]
 every_cell = frames.query_cells(evaluation, keys)
 cells = every_cell[every_cell["query_id"].isin(order)]
 labels = [measures[k_].label(k, summary=False) for k_ in keys]
+row_labels = None
+if view.queries is not None:  # rows named by the start of the question, all of it on hover
+    row_labels = ui.query_labels(view, order, limit=ROW_TEXT)
+    cells = cells.assign(text=cells["query_id"].map(ui.query_texts(view, order)))
 ui.chart(
-    charts.query_heatmap(cells, order=order, runs=evaluation.run_names, labels=labels, k=k),
+    charts.query_heatmap(cells, order=order, runs=evaluation.run_names, labels=labels, k=k,
+                         row_labels=row_labels),
     download=f"heatmap-k{k}",
     key=CHART,
-    on_select=functools.partial(session.pick_from_chart, CHART),
+    on_select=functools.partial(picking.pick_from_chart, CHART),
     selection_mode="query",
 )
+found_words = (f" found by {safe.md(repr(st.session_state[session.SEARCH]))} among "
+               f"{len(evaluation.scored_ids):,}" if n_queries < len(evaluation.scored_ids) else "")
 st.caption(f"Showing queries {start + 1:,}–{start + len(order):,} of {n_queries:,} scored "
-           f"queries (page {page:,} of {pages:,}), sorted by {sort}. Classes: "
+           f"queries{found_words} (page {page:,} of {pages:,}), sorted by {sort}. Classes: "
            + " · ".join(f"**{c.replace('_', ' ')}**: {CLASS_MEANING[c]}" for c in QUERY_CLASSES))
 
 left, right = st.columns([3, 2], vertical_alignment="bottom")
 with left:
-    query = session.select_query("heatmap", ordered, label="Query (click a cell, or pick it here)",
+    query = picking.select_query("heatmap", ordered, label="Query (click a cell, or pick it here)",
                                  format_func=ui.query_labels(view, ordered).get)
 with right:
     ui.open_in_drilldown(query)
 
-with st.expander(f"Table view: every scored query, sorted by {sort}", icon=":material/table:"):
+with st.expander(f"Table view: every query listed above, sorted by {sort}",
+                 icon=":material/table:"):
     chosen = every_cell[every_cell["key"] == key]
     table = (
         chosen.pivot(index="query_id", columns="run", values="value")
@@ -81,11 +94,15 @@ with st.expander(f"Table view: every scored query, sorted by {sort}", icon=":mat
     )
     classes = chosen.pivot(index="query_id", columns="run", values="class")
     table.insert(1, f"class ({view.baseline})", classes.loc[ordered, view.baseline].to_numpy())
+    if view.queries is not None:
+        table.insert(1, "question", list(ui.query_texts(view, ordered).values()))
     help_text = frames.measure_help(evaluation, key)
     st.dataframe(
         table,
         hide_index=True,
-        column_config={"query_id": st.column_config.TextColumn("Query", pinned=True)}
+        column_config={"query_id": st.column_config.TextColumn("Query", pinned=True),
+                       "question": st.column_config.TextColumn(
+                           "Question", width="medium", help="Hover a cell to read it all.")}
         | {run: ui.progress(f"{run} · {measures[key].label(k, summary=False)}", help_text)
            for run in evaluation.run_names},
     )

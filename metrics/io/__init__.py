@@ -31,13 +31,13 @@ from metrics.io.loaders import (
 from metrics.io.queries import QUERIES_FORMATS, Queries, QueriesReport, load_queries, queries_report
 from metrics.io.reader import MAX_LINE_BYTES
 from metrics.io.report import LoadReport, ReportLine
-from metrics.io.rows import Qrels, Run
+from metrics.io.rows import Qrels, Run, mentioned_doc_ids
 from metrics.io.sources import UPLOAD_NAME
 from metrics.io.streams import MAX_INPUT_BYTES
 
 __all__ = [
     "CORPUS_FORMATS", "Corpus", "CorpusReport", "QUERIES_FORMATS", "Queries", "QueriesReport",
-    "load_queries", "queries_report", "read_corpus",
+    "load_queries", "mentioned_doc_ids", "queries_report", "read_corpus",
     "FORMAT_EXAMPLES", "FormatExample", "MAX_INPUT_BYTES", "MAX_LINE_BYTES", "LoadError",
     "LoadReport", "Qrels", "QRELS_FORMATS",
     "ReportLine", "Run", "RUN_FORMATS", "RUN_ORDERS", "SCORE_PRECISIONS", "UPLOAD_NAME",

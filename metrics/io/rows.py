@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -127,3 +128,12 @@ class Run(_CodedRows):
 
 
 _RUN_CACHE = ("query", "doc", "repeats", "repeat")  # Run's cached properties
+
+
+def mentioned_doc_ids(qrels: Qrels, runs: Sequence[Run]) -> list[str]:
+    """Every doc id the labels judge or a run returns, each once (judged first): the texts a
+    corpus read must keep. Deduplicated in arrow, not in Python (millions of rows)."""
+    import pyarrow.compute as pc
+
+    columns = [qrels.doc_names, *(run.doc_ids for run in runs)]
+    return pc.unique(pa.chunked_array(columns, type=pa.string())).to_pylist()

@@ -270,7 +270,7 @@ def invalid_url_values() -> list[tuple[str, str]]:
               "correction": "x", "alpha": "2"}
     values |= {name: "not-a-choice" for name in session.PARAMS if name not in values}
     # names of data: see the tests below (facet and filter: tests/dashboard/test_queries_views)
-    for name in ("runs", "query", "files", "baseline", "facet", "where", "is"):
+    for name in ("runs", "query", "files", "baseline", "facet", "where", "is", "find"):
         values.pop(name)
     return sorted(values.items())
 
@@ -291,7 +291,7 @@ def test_unknown_runs_and_queries_in_a_link_are_named_not_silently_dropped():
     warnings = " ".join(shown(w.value) for w in app.warning)
     assert "a run named more than once is shown once" in warnings
     assert "no run named nope" in warnings
-    assert "Query q99 is not a scored query" in warnings
+    assert "Query q99 is not among the scored queries listed here" in warnings
     assert app.multiselect(key="runs.shown").value == ["bm25"]
 
 

@@ -168,3 +168,40 @@ def test_a_link_carries_the_filter_and_names_what_it_cannot_use(sample):
     assert "is='nonsense' ignored: not a value of 'intent'" in texts(app)
     app = open_app(where="colour", **{"is": ["red"]})
     assert "where='colour' ignored" in texts(app) and " scored queries: " not in texts(app)
+
+
+def test_the_drilldown_shows_each_chunk_with_the_question_s_words_marked():
+    from metrics import read_corpus
+
+    corpus, _ = read_corpus(SAMPLE_DIR / "corpus.jsonl", ["d41"])
+    app = open_app("drilldown")
+    app.selectbox(key="drilldown.query").select("q05").run()
+    ranks = next(d.value for d in app.dataframe if "DCG" in d.value.columns)
+    assert ranks["chunk"].iloc[0].startswith(corpus.title(ranks["doc_id"].iloc[0]) or "")
+    html = app.get("html")[0].proto.body
+    assert "<mark>invoice</mark>" in html and "<mark>charged</mark>" in html
+    assert "<mark>why</mark>" not in html  # a function word is not marked
+
+
+def test_a_hostile_corpus_reaches_the_page_as_text():
+    corpus = (b'{"_id": "d01", "title": "<script>alert(1)</script>", "text": "refund '
+              b'<img src=x onerror=alert(2)> policy [x](javascript:alert(3))"}\n')
+    app = open_app()
+    app.radio(key="load.source").set_value("upload").run()
+    app.file_uploader(key="load.qrels").set_value(
+        ("qrels.txt", (SAMPLE_DIR / "qrels.txt").read_bytes(), "text/plain"))
+    app.file_uploader(key="load.queries").set_value(
+        ("queries.csv", (SAMPLE_DIR / "queries.csv").read_bytes(), "text/csv"))
+    app.file_uploader(key="load.corpus").set_value(("corpus.jsonl", corpus, "text/plain"))
+    app.file_uploader(key="load.runs").set_value(
+        [("baseline.run", (SAMPLE_DIR / "baseline.run").read_bytes(), "text/plain")]).run()
+    assert not app.exception
+    sidebar = shown(" ".join(c.value for c in app.sidebar.caption))
+    assert "corpus.jsonl: 1 line read, 1 of 43 wanted ids found" in sidebar  # baseline's + qrels'
+    assert "42 not in the corpus ('d02', " in sidebar
+    app.switch_page("app_pages/drilldown.py").run()
+    app.selectbox(key="drilldown.query").select("q01").run()
+    html = app.get("html")[0].proto.body
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script" not in html
+    assert "&lt;img src=x onerror=alert(2)&gt;" in html and "<img" not in html
+    assert "<mark>refund</mark>" in html and "<mark>policy</mark>" in html

@@ -1,0 +1,105 @@
+"""A chunk's text as HTML, with the query's words marked: for the drill-down and the rank
+movement, which show what a retriever put in front of the model.
+
+Ids, titles and texts are untrusted. The text is never escaped and then searched (a query
+word such as "amp" or "lt" would match inside "&amp;" or "&lt;" and split an entity): it is cut
+into words and the gaps between them, each piece is escaped on its own (`safe.html`), and only
+whole words equal to a query word are wrapped in <mark>. No character of the input reaches the
+page as markup.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dashboard import safe
+
+WORD = re.compile(r"\w+")
+# function words that would mark half of any English chunk; a query's other words are marked
+COMMON_WORDS = frozenset(
+    "a an and are as at be by can do does for from has have how i in is it its my of on or "
+    "the there this to was what when where which who why will with without you your".split()
+)
+MIN_LETTERS = 2  # a one-letter word ("a", "x") is no evidence of anything
+PREVIEW_CHARS = 240  # the text shown before "more": about three lines at 1280 px
+# a table cell's text: the column shows what its width allows and the whole cell on hover;
+# bounded, so a table of 100 ranks of long chunks stays a small message
+CELL_CHARS = 500
+
+
+def query_words(query: str | None) -> frozenset[str]:
+    """The words of a query worth marking in a chunk, lowercased."""
+    if not query:
+        return frozenset()
+    return frozenset(word for word in (w.lower() for w in WORD.findall(query))
+                     if len(word) >= MIN_LETTERS and word not in COMMON_WORDS)
+
+
+def marked(text: str, words: frozenset[str]) -> str:
+    """`text` as safe HTML, each whole word in `words` (case-insensitive) inside <mark>."""
+    pieces, start = [], 0
+    for match in WORD.finditer(text):
+        if match.group().lower() in words:
+            pieces.append(safe.html(text[start:match.start()]))
+            pieces.append(f"<mark>{safe.html(match.group())}</mark>")
+            start = match.end()
+    pieces.append(safe.html(text[start:]))
+    return "".join(pieces)
+
+
+def preview(text: str, limit: int = PREVIEW_CHARS) -> tuple[str, str]:
+    """(shown, rest): the text cut at a word boundary near `limit` characters."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text, ""
+    cut = text.rfind(" ", 0, limit)
+    cut = cut if cut > limit // 2 else limit
+    return text[:cut], text[cut:]
+
+
+def cell(title: str | None, text: str | None) -> str | None:
+    """A chunk in one table cell, as plain text (a cell renders no markup): the title, then
+    the text's first words; None when the corpus lacks the id."""
+    if text is None and not title:
+        return None
+    line = " · ".join(part for part in (" ".join((title or "").split()), (text or "")) if part)
+    shown, rest = preview(line, CELL_CHARS)
+    return shown + ("…" if rest else "")
+
+
+def chunk_html(rank: int | None, doc_id: str, title: str | None, text: str | None,
+               words: frozenset[str], *, note: str = "") -> str:
+    """One chunk as an HTML block: rank, id and title on the first line, then its text with
+    the query's words marked, cut after PREVIEW_CHARS with the rest behind "more"."""
+    head = f"<b>{rank}.</b> " if rank is not None else ""
+    head += f"<code>{safe.html(doc_id)}</code>"
+    if title:
+        head += f" · <b>{marked(title, words)}</b>"
+    if note:
+        head += f" <span class='chunk-note'>{safe.html(note)}</span>"
+    if text is None:
+        body = "<i>not in the corpus file</i>"
+    else:
+        shown, rest = preview(text)
+        body = marked(shown, words)
+        if rest:
+            body += (f"<details><summary>more ({len(rest.split()):,} words)</summary>"
+                     f"{marked(rest, words)}</details>")
+    return f"<div class='chunk'><div>{head}</div><div>{body}</div></div>"
+
+
+STYLE = (
+    "<style>.chunk{margin:0 0 .6rem 0;line-height:1.45}"
+    ".chunk mark{background:#ffe08a;color:#1a1a1a;padding:0 .1em;border-radius:2px}"
+    ".chunk details{display:inline}.chunk summary{display:inline;cursor:pointer;"
+    "color:#5c7cfa}.chunk-note{opacity:.7;font-size:.9em}</style>"
+)
+
+
+def chunks_html(rows: list[tuple[int | None, str, str | None, str | None, str]],
+                query: str | None) -> str:
+    """Several chunks (rank, id, title, text, note) under one style, the query's words
+    marked in each."""
+    words = query_words(query)
+    return STYLE + "".join(chunk_html(rank, doc, title, text, words, note=note)
+                           for rank, doc, title, text, note in rows)
