@@ -67,6 +67,7 @@ from metrics.io import (
     QueriesReport,
     ReportLine,
     Run,
+    iter_documents,
     load_qrels,
     load_queries,
     load_run,
@@ -74,6 +75,7 @@ from metrics.io import (
     queries_report,
     read_corpus,
 )
+from metrics.leakage import Leak, Leakage, find_leaks, retrieved_or_judged
 from metrics.measures import MAX_K
 from metrics.mismatch import IdMismatch, id_mismatches, run_mismatches
 from metrics.movement import MOVES, movement_sentence, query_grades, rank_movement
@@ -180,8 +182,13 @@ __all__ = [
     "compare_slices",
     "filter_evaluation",
     "find_queries",
+    "find_leaks",
+    "retrieved_or_judged",
+    "Leak",
+    "Leakage",
     "SEARCH_RULE",
     "mentioned_doc_ids",
+    "iter_documents",
     "compare_with_snapshot",
     "created_minute",
     "distinct_names",

@@ -17,7 +17,7 @@ pairs), `rows` (Qrels, Run), `report`, and `loaders` (load_qrels, load_run). Opt
 """
 
 from metrics.io.codes import repeated_ids, repeated_pairs
-from metrics.io.corpus import CORPUS_FORMATS, Corpus, CorpusReport, read_corpus
+from metrics.io.corpus import CORPUS_FORMATS, Corpus, CorpusReport, iter_documents, read_corpus
 from metrics.io.errors import LoadError
 from metrics.io.examples import FORMAT_EXAMPLES, FormatExample
 from metrics.io.loaders import (
@@ -37,7 +37,7 @@ from metrics.io.streams import MAX_INPUT_BYTES
 
 __all__ = [
     "CORPUS_FORMATS", "Corpus", "CorpusReport", "QUERIES_FORMATS", "Queries", "QueriesReport",
-    "load_queries", "mentioned_doc_ids", "queries_report", "read_corpus",
+    "iter_documents", "load_queries", "mentioned_doc_ids", "queries_report", "read_corpus",
     "FORMAT_EXAMPLES", "FormatExample", "MAX_INPUT_BYTES", "MAX_LINE_BYTES", "LoadError",
     "LoadReport", "Qrels", "QRELS_FORMATS",
     "ReportLine", "Run", "RUN_FORMATS", "RUN_ORDERS", "SCORE_PRECISIONS", "UPLOAD_NAME",

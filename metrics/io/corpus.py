@@ -187,6 +187,40 @@ def read_corpus(
     return found.results()
 
 
+def iter_documents(
+    source: str | os.PathLike | bytes,
+    *,
+    file_name: str | None = None,
+    format: str = "auto",
+) -> Iterator[tuple[str, str, str]]:
+    """Every document of a corpus file as (doc_id, title, text), in file order: for a check
+    that must read the whole corpus (the leakage check's corpus scope) without holding it.
+
+    The same stream, formats and errors as `read_corpus` (a `LoadError`, `FILE, line N:
+    problem`, for an empty or binary file, a line over MAX_LINE_BYTES or a malformed line),
+    but every line is parsed and checked in full, and nothing is kept from one line to the
+    next: memory stays that of one block, and a repeated id is yielded again (telling repeats
+    apart would hold every id). The arguments are checked at once; the file is opened when
+    the first document is asked for."""
+    check_choice("format", format, ("auto", *CORPUS_FORMATS))
+    return _documents(source, source_name(source, file_name), format)
+
+
+def _documents(
+    source: str | os.PathLike | bytes, name: str, format: str
+) -> Iterator[tuple[str, str, str]]:
+    with _stream(source, name) as read:
+        lines = _numbered_lines(read, name)
+        first = next(((n, line) for n, line in lines if line.strip()), None)
+        if first is None:
+            raise LoadError(name, None, "empty file (no data lines)")
+        fmt = _detect(*first, name) if format == "auto" else format
+        parse = _tsv_doc if fmt == "tsv" else _json_doc(fmt)
+        for number, line in itertools.chain([first], lines):
+            if line.strip():
+                yield parse(line, number, name)
+
+
 def _wanted(wanted: Iterable[str]) -> dict[str, None]:
     if isinstance(wanted, str | bytes):
         raise ValueError(f"wanted must be an iterable of ids, not one {type(wanted).__name__}")
