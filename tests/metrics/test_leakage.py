@@ -509,7 +509,7 @@ TSV = b"d1\twhat is the capital of france\r\nd2\tparis\tand more\n"
         (JSONL, "c.jsonl", [("7", "Intro", "what is the capital of france")]),
         (TSV, "collection.tsv", [("d1", "", "what is the capital of france"),
                                  ("d2", "", "paris\tand more")]),
-        (gzip.compress(TSV), "collection.tsv.gz", [("d1", "", "what is the capital of france"),
+        (gzip.compress(TSV, mtime=0), "collection.tsv.gz", [("d1", "", "what is the capital of france"),
                                                    ("d2", "", "paris\tand more")]),
     ],
 )
