@@ -11,17 +11,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from metrics.compare import Comparison
+from metrics.cost import Cost
 from metrics.evaluate import Evaluation, RunEvaluation
 from metrics.intervals import Interval
 from metrics.slices import Slice
 from metrics.vocabulary import MEASURES, SUMMARY_MEASURES
 
 
-def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = ()) -> dict[str, Any]:
+def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
+            costs: Sequence[Cost] = ()) -> dict[str, Any]:
     """The JSON contract documented in README: metric names carry the chosen K. With
-    slices (--by), each run carries its summary per slice, shaped like its own summary."""
+    slices (--by), each run carries its summary per slice, shaped like its own summary;
+    with costs (--tokens-per-chunk, --corpus), what its context costs at K and at k."""
     k = evaluation.k
     runs = [_run_dict(evaluation, run) for run in evaluation.runs]
+    for run, cost in zip(runs, costs, strict=False):
+        run["cost"] = cost.as_dict()
     if slices:
         for run in runs:
             run["slices"] = [
@@ -112,3 +117,9 @@ def comparison_dict(evaluation: Evaluation, comparison: Comparison) -> dict[str,
         "seed": comparison.seed,
         "comparisons": comparison.rows(),
     }
+
+
+def slice_rows(facet: str, pieces: Sequence[tuple[str, Comparison]]) -> list[dict]:
+    """compare --by: every slice's comparison rows, each naming its facet and slice."""
+    return [row | {"facet": facet, "slice": label}
+            for label, comparison in pieces for row in comparison.rows()]

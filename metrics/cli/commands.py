@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from metrics.cli import texts
 from metrics.cli.args import (
     USER_K,
     Parser,
@@ -25,17 +26,21 @@ from metrics.cli.args import (
     conventions_from,
     positive_int,
 )
-from metrics.cli.text import format_comparison, format_slices, format_table
+from metrics.cli.text import (
+    format_comparison,
+    format_costs,
+    format_slice_comparison,
+    format_slices,
+    format_table,
+)
 from metrics.compare import DEFAULT_PERMUTATIONS, compare_evaluation, metric_key, regressions
-from metrics.contract import comparison_dict, to_dict
+from metrics.contract import comparison_dict, slice_rows, to_dict
+from metrics.cost import costs
 from metrics.evaluate import Evaluation
-from metrics.facets import facets
 from metrics.files import evaluate_files
 from metrics.format import count, listing
-from metrics.io.queries import load_queries, queries_report
 from metrics.mismatch import id_mismatches
 from metrics.sample import SAMPLE_K, load_sample
-from metrics.slices import Slice, slice_evaluation
 from metrics.snapshot import (
     KEY_VARIABLE,
     Snapshot,
@@ -46,7 +51,6 @@ from metrics.snapshot import (
 from metrics.snapshot import load as load_snapshot
 from metrics.snapshot import save as save_snapshot
 from metrics.vocabulary import MEASURE_BY_KEY
-from metrics.vocabulary.slices import LENGTH
 
 Command = Callable[[Sequence[str]], int]
 
@@ -102,40 +106,22 @@ def score_command(argv: Sequence[str]) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_arguments(parser)
-    parser.add_argument("--queries", type=Path,
-                        help="query texts and facets: TSV, BEIR queries.jsonl, JSONL or CSV/TSV "
-                        "with a header (.gz ok)")
-    parser.add_argument("--by", metavar="FACET",
-                        help="every figure per slice of this facet of --queries (a column, a "
-                        f"metadata key, or '{LENGTH}')")
+    texts.add_text_arguments(parser, cost=True)
     args = parser.parse_args(argv)
-    if args.by and args.queries is None:
-        raise UsageError("--by needs --queries")
     evaluation = evaluation_from(args)
     print_load_report(evaluation)
-    slices = slices_from(args, evaluation)
+    slices = texts.slices_from(args, evaluation)
+    tokens = texts.tokens_from(args, evaluation)
+    run_costs = costs(evaluation, tokens) if tokens is not None else ()
     if args.format == "json":
-        write_json(to_dict(evaluation, slices))
+        write_json(to_dict(evaluation, slices, run_costs))
     else:
         sys.stdout.write(format_table(evaluation))
         if slices:
             sys.stdout.write("\n" + format_slices(evaluation, slices))
+        if run_costs:
+            sys.stdout.write("\n" + format_costs(run_costs))
     return 0
-
-
-def slices_from(args: argparse.Namespace, evaluation: Evaluation) -> list[Slice]:
-    """The slices --by asks for, after the queries file's load report (on standard error)."""
-    if args.queries is None:
-        return []
-    queries = load_queries(args.queries, max_bytes=args.max_input_mb << 20)
-    print(queries_report(queries, evaluation.qrels).summary(), file=sys.stderr)
-    if not args.by:
-        return []
-    found = facets(queries, evaluation.scored_ids)
-    if args.by not in found:
-        raise UsageError(f"--by {args.by!r}: {args.queries.name} has no such facet; its facets: "
-                         + ", ".join(repr(name) for name in found))
-    return slice_evaluation(evaluation, found[args.by])
 
 
 def compare_command(argv: Sequence[str]) -> int:
@@ -186,7 +172,10 @@ def compare_command(argv: Sequence[str]) -> int:
         help="which run of the snapshot is the baseline (default its first)",
     )
     add_snapshot_key_argument(parser, "checks the HMAC of the --snapshot's figures")
+    texts.add_text_arguments(parser)
     args = parser.parse_args(argv)
+    if args.by and args.snapshot is not None:
+        raise UsageError("--by compares live runs: a snapshot keeps no query texts")
     for flag in ("snapshot_run", "snapshot_key_file"):
         if args.snapshot is None and getattr(args, flag) is not None:
             raise UsageError(f"--{flag.replace('_', '-')} needs --snapshot")
@@ -214,6 +203,8 @@ def compare_command(argv: Sequence[str]) -> int:
     else:
         comparison = compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **options)
     print_load_report(evaluation)
+    pieces = texts.compared_slices(args, evaluation, baseline=comparison.baseline,
+                                   **options) if snapshot is None else []
     note = None
     if snapshot is not None:
         signed = not key or snapshot.verification != "verified"  # a plain SHA-256 under a key
@@ -228,9 +219,14 @@ def compare_command(argv: Sequence[str]) -> int:
         data = comparison_dict(evaluation, comparison)
         if snapshot is not None:
             data["snapshot"] = snapshot_source(snapshot, args.snapshot, args.snapshot_run, note)
+        if args.by:
+            data["by"] = args.by
+            data["comparisons"] += slice_rows(args.by, pieces)
         write_json(data)
     else:
         sys.stdout.write(format_comparison(evaluation, comparison))
+        if args.by:
+            sys.stdout.write("\n" + format_slice_comparison(args.by, pieces))
     failed = False
     for key in gated:
         label = MEASURE_BY_KEY[key].label(evaluation.k)
@@ -302,10 +298,42 @@ def snapshot_command(argv: Sequence[str]) -> int:
     return 0
 
 
+def leakage_command(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog="python -m metrics leakage",
+        description="Queries of the evaluation set copied into the corpus: every retriever "
+        f"scores well on them, so the figures overstate. Exit status {texts.LEAK_EXIT} when more "
+        "queries leak than --max-leaks allows.",
+    )
+    add_input_arguments(parser)
+    texts.add_text_arguments(parser, by=False)
+    texts.add_leakage_arguments(parser)
+    args = parser.parse_args(argv)
+    if not texts.on_sample(args) and (args.queries is None or args.corpus is None):
+        raise UsageError("leakage needs --queries and --corpus (or neither, on the sample)")
+    evaluation = evaluation_from(args)
+    print_load_report(evaluation)
+    queries = texts.queries_from(args, evaluation)
+    leakage = texts.leaks(args, evaluation, queries)
+    if args.format == "json":
+        print(leakage.sentence, file=sys.stderr)
+        write_json(leakage.as_dict() | {"max_leaks": args.max_leaks,
+                                        "queries_checked": leakage.queries_checked,
+                                        "chunks_checked": leakage.chunks_checked})
+    else:
+        sys.stdout.write(texts.format_leaks(leakage, queries))
+    if len(leakage.leaks) > args.max_leaks:
+        print(f"leakage: {count(len(leakage.leaks), 'leak')} found, more than --max-leaks "
+              f"{args.max_leaks}", file=sys.stderr)
+        return texts.LEAK_EXIT
+    return 0
+
+
 COMMANDS: dict[str, Command] = {
     "score": score_command,
     "compare": compare_command,
     "snapshot": snapshot_command,
+    "leakage": leakage_command,
 }
 
 

@@ -10,9 +10,10 @@ from collections.abc import Sequence
 
 from metrics import format as fmt
 from metrics.compare import CORRECTIONS, Comparison, PairedTest
+from metrics.cost import Cost
 from metrics.evaluate import Evaluation, RunEvaluation
 from metrics.slices import Slice
-from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SUMMARY_MEASURES
+from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES, SUMMARY_MEASURES
 
 COMPARISON_HEADER = [
     "metric",
@@ -59,7 +60,7 @@ def format_table(evaluation: Evaluation) -> str:
         f"{evaluation.conventions.relevance_level} or above, so no mean exists ({fmt.MISSING})",
         "",
     ]
-    lines += _table(header, rows)
+    lines += table(header, rows)
     lines += ["", "Conventions:"]
     lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
     for run in evaluation.runs:
@@ -83,7 +84,7 @@ def format_slices(evaluation: Evaluation, slices: Sequence[Slice]) -> str:
         for i, m in enumerate(SUMMARY_MEASURES)
     ]
     facet = slices[0].facet if slices else "?"
-    lines = [f"By {facet}: each slice evaluated alone (mean [low, high])", *_table(header, rows),
+    lines = [f"By {facet}: each slice evaluated alone (mean [low, high])", *table(header, rows),
              *(f"  - {FACET_RULES[key]}" for key in ("small", "figures"))]
     return "\n".join(lines) + "\n"
 
@@ -140,15 +141,43 @@ def format_comparison(evaluation: Evaluation, comparison: Comparison) -> str:
             ]
             for t in tests
         ]
-        lines += ["", f"{candidate} vs {comparison.baseline}:", *_table(COMPARISON_HEADER, rows)]
+        lines += ["", f"{candidate} vs {comparison.baseline}:", *table(COMPARISON_HEADER, rows)]
         lines += [f"  {t.metric}: {comparison.verdict(t)}" for t in tests]
     return "\n".join(lines) + "\n"
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
     """Left-aligned columns two spaces apart, a rule of dashes under the header."""
     widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
     return [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
         for row in [header, ["-" * w for w in widths]] + rows
     ]
+
+
+def format_slice_comparison(facet: str, pieces: Sequence[tuple[str, Comparison]]) -> str:
+    """compare --by: each slice's paired differences, p adjusted over every (candidate,
+    metric, slice) shown."""
+    if not pieces:
+        return f"By {facet}: no slice holds two scored queries, nothing to compare\n"
+    first = pieces[0][1]
+    header = ["slice", "queries", "candidate", "metric", "difference [interval]", "W/T/L",
+              "p adj", "verdict"]
+    rows = [[label, f"{int(t.n):,}" + (" (too few)" if t.n < SLICE_MIN_QUERIES else ""),
+             t.candidate, t.metric, format_difference(t),
+             f"{t.wins}/{t.ties}/{t.losses}", fmt.p_value(t.p_adjusted),
+             "significant" if t.significant else "not significant"]
+            for label, comparison in pieces for t in comparison.tests]
+    lines = [f"By {facet}: {first.baseline} -> each candidate over each slice alone; "
+             f"{CORRECTIONS[first.correction]} correction over "
+             f"{fmt.count(first.n_comparisons, 'comparison')} (every candidate, metric and "
+             f"slice); alpha {first.alpha}", *table(header, rows),
+             *(f"  - {FACET_RULES[key]}" for key in ("small", "figures"))]
+    return "\n".join(lines) + "\n"
+
+
+def format_costs(costs: Sequence[Cost]) -> str:
+    """What each run's context costs at K and at the suggested k, one sentence a run."""
+    lines = [f"Context cost ({costs[0].tokens.sentence})"]
+    lines += [f"  {cost.run}: {cost.sentence}" for cost in costs]
+    return "\n".join(lines) + "\n"

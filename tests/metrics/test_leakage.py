@@ -509,8 +509,8 @@ TSV = b"d1\twhat is the capital of france\r\nd2\tparis\tand more\n"
         (JSONL, "c.jsonl", [("7", "Intro", "what is the capital of france")]),
         (TSV, "collection.tsv", [("d1", "", "what is the capital of france"),
                                  ("d2", "", "paris\tand more")]),
-        (gzip.compress(TSV, mtime=0), "collection.tsv.gz", [("d1", "", "what is the capital of france"),
-                                                   ("d2", "", "paris\tand more")]),
+        (gzip.compress(TSV, mtime=0), "collection.tsv.gz",
+         [("d1", "", "what is the capital of france"), ("d2", "", "paris\tand more")]),
     ],
 )
 def test_iter_documents_reads_each_format(tmp_path, data, name, expected):
