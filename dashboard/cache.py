@@ -57,6 +57,7 @@ KEPT = {
     "facets": 4,
     "filtered": 4,  # a few filters to flip between; each shares its scores with the whole
     "corpus": 2,  # the texts of the ids used: one corpus, and the next while it is replaced
+    "leakage": 2,
     "slices": 8,
     "slice comparison": 8,
 }

@@ -16,6 +16,7 @@ from metrics import (
     SUMMARY_MEASURES,
     Comparison,
     Corpus,
+    Cost,
     Evaluation,
     Slice,
     created_minute,
@@ -285,3 +286,15 @@ def with_chunks(frame: pd.DataFrame, corpus: Corpus | None) -> pd.DataFrame:
         return frame
     return frame.assign(chunk=[highlight.cell(corpus.title(doc), corpus.text(doc))
                                for doc in frame["doc_id"]])
+
+
+def cost_table(costs: list[Cost]) -> pd.DataFrame:
+    """One row per run: chunks, tokens, cost and recall at K and at the suggested k, and
+    what the difference buys."""
+    return pd.DataFrame([{
+        "run": c.run, "K": c.current.k, "tokens at K": c.current.tokens,
+        "cost at K": c.current.cost_per_1000, "recall at K": c.current.recall,
+        "suggested k": c.suggested.k, "tokens at k": c.suggested.tokens,
+        "cost at k": c.suggested.cost_per_1000, "recall at k": c.suggested.recall,
+        "recall bought": c.recall_bought,
+    } for c in costs])

@@ -43,6 +43,8 @@ SNAPSHOT_LABEL_KEY = "snapshots.label"
 UPLOAD_K = 10  # the command line's default K on the user's files
 READY = "state.ready"
 QUERY = "state.query"
+TOKENS = "cost.tokens"  # mean tokens a chunk, as the user gives it (None: the corpus's)
+PRICE = "cost.price"  # dollars a million input tokens (None: tokens only)
 SEARCH = "state.search"  # the words a query search holds, shared by the pages that search
 VIEW = "state.view"
 URL_PROBLEMS = "state.url_problems"
@@ -142,6 +144,8 @@ PARAMS = {
     "runs": Param(RUNS, list, list),
     "query": Param(QUERY, _text),
     "find": Param(SEARCH, _text),
+    "tokens": Param(TOKENS, _number(1, 10_000_000)),
+    "price": Param(PRICE, _number(0, 10_000)),
     "correction": Param(CORRECTION, _choice(CORRECTIONS)),
     "alpha": Param(ALPHA, _number(*ALPHA_RANGE)),
     "baseline": Param(BASELINE, _text),
@@ -164,7 +168,7 @@ def defaults() -> dict[str, object]:
     values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
     values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
     values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: [], WHERE: None,
-               WHERE_VALUES: [], SEARCH: ""}
+               WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 

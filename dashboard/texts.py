@@ -54,3 +54,19 @@ def corpus(view: View) -> metrics.Corpus | None:
     sidebar shows why)."""
     read = chunks(view)
     return None if read is None else read.corpus
+
+
+def leakage(view: View) -> metrics.Leakage | None:
+    """The queries copied into the chunks they are scored against (the retrieved or judged
+    chunks of every loaded run), once per queries file, corpus and files; None without both
+    texts."""
+    corpus = chunks(view)
+    if view.queries is None or corpus is None or corpus.corpus is None:
+        return None
+    key = (view.queries_key, view.corpus_file.key, tuple(sorted(view.files)))
+    return store().get(
+        "leakage", key,
+        lambda: metrics.find_leaks(view.queries, corpus.corpus, candidates=metrics.
+                                   retrieved_or_judged(view.qrels, view.loaded_runs)),
+        files=view.files | {view.queries_key, view.corpus_file.key},
+        on_miss=spinner("Looking for queries copied into the corpus…"))

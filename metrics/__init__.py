@@ -25,6 +25,7 @@ from metrics.compare import (
     regressions,
 )
 from metrics.conventions import DEFAULT_SEED, Conventions
+from metrics.cost import ChunkTokens, Cost, chunk_tokens, costs
 from metrics.diagnose import LOW_RECALL, Finding, Suggestion
 from metrics.evaluate import (
     MAX_SWEEP,
@@ -102,6 +103,7 @@ from metrics.vocabulary import (
     CONVENTION_BY_FIELD,
     CONVENTIONS,
     FACET_RULES,
+    LEAKAGE_RULES,
     LIMITS,
     MEASURE_BY_KEY,
     MEASURES,
@@ -112,6 +114,8 @@ from metrics.vocabulary import (
     Convention,
     Measure,
 )
+from metrics.vocabulary.cost import COST_MEANING
+from metrics.vocabulary.cost import UNIT as COST_UNIT
 
 __all__ = [
     "FORMAT_EXAMPLES",
@@ -182,11 +186,18 @@ __all__ = [
     "compare_slices",
     "filter_evaluation",
     "find_queries",
+    "ChunkTokens",
+    "Cost",
+    "costs",
+    "chunk_tokens",
+    "COST_MEANING",
+    "COST_UNIT",
     "find_leaks",
     "retrieved_or_judged",
     "Leak",
     "Leakage",
     "SEARCH_RULE",
+    "LEAKAGE_RULES",
     "mentioned_doc_ids",
     "iter_documents",
     "compare_with_snapshot",

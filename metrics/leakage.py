@@ -43,6 +43,7 @@ from metrics.vocabulary.leakage import (
     RETRIEVED,
     VERBATIM,
     leak_sentence,
+    query_leak_sentence,
 )
 
 _ASCII = str.maketrans(
@@ -98,6 +99,13 @@ class Leakage:
     @property
     def sentence(self) -> str:
         return leak_sentence(self.scope, len(self.leaked_queries), self.queries_checked)
+
+    def query_sentence(self, query_id: str) -> str | None:
+        """Where one query was copied, in a sentence; None when it was not."""
+        found = self.by_query(query_id)
+        if not found:
+            return None
+        return query_leak_sentence([(leak.doc_id, leak.kind, leak.overlap) for leak in found])
 
     def as_dict(self) -> dict[str, object]:
         """The JSON the command line prints."""

@@ -52,6 +52,10 @@ st.markdown(f"### {safe.md(query)}\n{n_relevant} relevant id{'s' if n_relevant !
 text = view.text(query)
 if text is not None:  # the question behind the figures, on one line, escaped
     st.markdown(f"> {safe.md(' '.join(text.split()))}")
+leaks = texts.leakage(view)
+copied = leaks.query_sentence(query) if leaks is not None else None
+if copied:
+    st.warning(safe.md(copied), icon=":material/content_copy:")
 st.caption(" · ".join(f"{name.replace('_', ' ')}: {meaning}"
                       for name, meaning in CLASS_MEANING.items() if name != "excluded"))
 

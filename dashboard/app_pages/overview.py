@@ -2,8 +2,17 @@
 
 import streamlit as st
 
-from dashboard import chart_base, charts, frames, safe, session, slicing, ui
-from metrics import CLASS_MEANING, FACET_RULES, QUERY_CLASSES, SUMMARY_MEASURES
+import metrics
+from dashboard import chart_base, charts, frames, safe, session, slicing, texts, ui
+from metrics import (
+    CLASS_MEANING,
+    COST_MEANING,
+    COST_UNIT,
+    FACET_RULES,
+    LEAKAGE_RULES,
+    QUERY_CLASSES,
+    SUMMARY_MEASURES,
+)
 from metrics import format as fmt
 
 view = ui.page(
@@ -13,6 +22,15 @@ view = ui.page(
 )
 evaluation = view.evaluation
 k = evaluation.k
+
+leaks = texts.leakage(view)
+if leaks is not None and leaks.leaks:  # a leaked query inflates every run: say so first
+    shown = [q for q in leaks.leaked_queries if q in set(evaluation.scored_ids)]
+    st.warning(
+        f"**Leakage.** {safe.md(leaks.sentence)} Leaked queries scored here: "
+        f"{safe.md(fmt.listing(shown, 8)) if shown else 'none'}; the drill-down names the "
+        "chunk of each. " + " ".join(LEAKAGE_RULES[rule] for rule in ("verbatim", "ngram")),
+        icon=":material/content_copy:")
 
 st.subheader(f"Summary at K = {k}")
 level = fmt.confidence(evaluation.conventions.confidence_level)
@@ -115,6 +133,50 @@ for i, run in enumerate(evaluation.runs):
             verdict = "flagged" if finding.flagged else "fine"
             st.markdown(f"{icon} **{finding.failure.capitalize()}: {verdict}.** "
                         f"{finding.sentence}  \n:small[:gray[Flagged when {finding.threshold}.]]")
+
+st.subheader("What K costs")
+corpus = texts.corpus(view)
+estimate = metrics.chunk_tokens(corpus=corpus) if corpus is not None and len(corpus) else None
+left, right = st.columns(2)
+given = left.number_input(
+    "Tokens per chunk", min_value=1.0, max_value=10_000_000.0, value=None, step=10.0,
+    key=session.TOKENS, help=COST_MEANING["tokens"],
+    placeholder=(f"{estimate.tokens_per_chunk:,.0f}, from the corpus" if estimate
+                 else "e.g. 390"))
+price = right.number_input(
+    "Price per million input tokens ($)", min_value=0.0, max_value=10_000.0, value=None,
+    step=0.05, key=session.PRICE, placeholder="optional", help=COST_MEANING["cost"])
+try:
+    tokens = metrics.chunk_tokens(tokens_per_chunk=given, price_per_mtok=price, corpus=corpus)
+except ValueError as exc:  # a price with nothing to price, an empty corpus: the engine's words
+    st.info(safe.md(str(exc)), icon=":material/info:")
+    tokens = None
+if tokens is None:
+    st.caption("Give the mean tokens per chunk (or load a corpus, which gives words × 1.3) "
+               "to see what each run's context costs at K and at its suggested k.")
+else:
+    run_costs = metrics.costs(evaluation, tokens)
+    money = "dollar" if tokens.priced else None
+    st.dataframe(
+        frames.cost_table(run_costs), hide_index=True,
+        column_order=[c for c in frames.cost_table(run_costs[:1]).columns
+                      if money or not c.startswith("cost")],
+        column_config={
+            "run": st.column_config.TextColumn("Run", pinned=True),
+            "tokens at K": st.column_config.NumberColumn("Tokens / query at K", format="%.0f",
+                                                         help=COST_MEANING["tokens"]),
+            "tokens at k": st.column_config.NumberColumn("at suggested k", format="%.0f"),
+            "cost at K": st.column_config.NumberColumn(
+                f"$ {COST_UNIT} at K", format=money,
+                help=COST_MEANING["cost"]),
+            "cost at k": st.column_config.NumberColumn("at suggested k", format=money),
+            "recall at K": ui.number_column("Recall at K", COST_MEANING["recall"]),
+            "recall at k": ui.number_column("at suggested k"),
+            "recall bought": st.column_config.NumberColumn(
+                "Recall K buys", format="%+.3f", help=COST_MEANING["difference"]),
+        })
+    st.caption(safe.md(tokens.sentence) + " " + " ".join(
+        f"**{safe.md(c.run)}**: {safe.md(c.sentence)}" for c in run_costs))
 
 st.subheader("Load report")
 st.caption("What each file held and what was left out, as the loaders reported it.")

@@ -92,3 +92,12 @@ def leak_sentence(scope: str, leaked: int, checked: int) -> str:
         f"{leaked:,} of {count(checked, 'query')} ({share(leaked, checked)}) {verb} in "
         f"{_CHECKED_AGAINST[scope][several]}: {_EFFECT[several]}"
     )
+
+
+def query_leak_sentence(found: list[tuple[str, str, float]]) -> str:
+    """One query's leaks, (doc_id, kind, overlap) each: 'This question is copied into chunk
+    d41 (verbatim): every retriever's score on it is inflated.'"""
+    parts = [f"{doc} ({'verbatim' if kind == VERBATIM else f'{overlap:.0%} of its 3-grams'})"
+             for doc, kind, overlap in found]
+    noun = "chunk" if len(parts) == 1 else "chunks"
+    return f"This question is copied into {noun} {', '.join(parts)}: {_EFFECT[False]}"
