@@ -49,7 +49,7 @@ from metrics import (
 
 KEPT = {
     "file": 16,  # a qrels and several runs, under both run orders
-    "prepared": 2,  # the runs aligned on the labels, per relevance level
+    "prepared": 2,  # the runs aligned on the labels, per relevance level and identical ids
     "evaluation": 4,  # a few K / convention settings to flip between without re-scoring
     "comparison": 8,  # flip between baselines and candidates without re-testing
     "id mismatches": 4,
@@ -281,11 +281,13 @@ def read_uploads(
     return _show(Inputs(UPLOAD, qrels, runs, problem, queries, corpus))
 
 
-def _prepared(key: tuple, relevance_level: int, qrels: Qrels, runs: tuple[Run, ...]) -> Prepared:
+def _prepared(key: tuple, relevance_level: int, identical_ids: str, qrels: Qrels,
+              runs: tuple[Run, ...]) -> Prepared:
     # aligned arrays of every run (hundreds of MB on large uploads), reused as they are by
     # every K and convention that keeps the relevance level
-    return store().get("prepared", (key, relevance_level),
-                       lambda: prepare(qrels, list(runs), relevance_level=relevance_level),
+    return store().get("prepared", (key, relevance_level, identical_ids),
+                       lambda: prepare(qrels, list(runs), relevance_level=relevance_level,
+                                       identical_ids=identical_ids),
                        files=_files(key), parents=_parsed(key), shared=(qrels, runs),
                        on_miss=spinner("Matching the runs to the labels…"))
 
@@ -293,12 +295,14 @@ def _prepared(key: tuple, relevance_level: int, qrels: Qrels, runs: tuple[Run, .
 def _evaluation(key: tuple, k: int, conventions: Conventions, qrels: Qrels,
                 runs: tuple[Run, ...], reports: dict[str, LoadReport],
                 qrels_report: LoadReport | None) -> Evaluation:
-    prepared = _prepared(key, conventions.relevance_level, qrels, runs)
+    prepared = _prepared(key, conventions.relevance_level, conventions.identical_ids, qrels,
+                         runs)
     return store().get(
         "evaluation", (key, k, conventions),
         lambda: evaluate_prepared(prepared, k, conventions, reports=reports,
                                   qrels_report=qrels_report),
-        files=_files(key), parents=[("prepared", (key, conventions.relevance_level))],
+        files=_files(key),
+        parents=[("prepared", (key, conventions.relevance_level, conventions.identical_ids))],
         shared=(prepared, reports, qrels_report),
         on_miss=spinner("Scoring the runs…"))
 

@@ -22,6 +22,7 @@ ReadAt = Literal["cutoff", "full"]
 RunOrder = Literal["score", "rank"]
 ScorePrecision = Literal["double", "float32"]
 EmptyQueries = Literal["exclude", "zero"]
+IdenticalIds = Literal["keep", "drop"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class Conventions:
     seed: int = DEFAULT_SEED
     score_precision: ScorePrecision = "double"
     empty_queries: EmptyQueries = "exclude"
+    identical_ids: IdenticalIds = "keep"
 
     def __post_init__(self) -> None:
         for field, allowed in CHOICES.items():

@@ -33,7 +33,8 @@ from metrics.intervals import (
 )
 from metrics.io import LoadReport, Qrels, ReportLine, Run
 from metrics.measures import MAX_K, MEASURES, SUMMARY_MEASURES, Scores, compute
-from metrics.ranking import AlignedRun, QuerySet, align, prepare_query_set
+from metrics.prepared import Prepared, prepare, with_identical
+from metrics.ranking import AlignedRun, QuerySet
 from metrics.vocabulary.slices import FILTER_SENTENCE
 
 if TYPE_CHECKING:
@@ -268,35 +269,6 @@ class Evaluation:
         return pd.concat(frames, ignore_index=True)
 
 
-@dataclass(frozen=True, eq=False)
-class Prepared:
-    """Runs aligned on the query set: everything that does not depend on K or on any
-    convention but the relevance level, so re-scoring at another K skips the id matching."""
-
-    qrels: Qrels
-    query_set: QuerySet
-    runs: tuple[Run, ...]
-    aligned: tuple[AlignedRun, ...]
-
-    @property
-    def longest(self) -> int:
-        return max(int(a.list_length.max(initial=0)) for a in self.aligned)
-
-
-def prepare(qrels: Qrels, runs: Sequence[Run], *, relevance_level: int = 1) -> Prepared:
-    if not runs:
-        raise ValueError("evaluate needs at least one run")
-    names = [run.name for run in runs]
-    if len(set(names)) != len(names):
-        raise ValueError(f"run names must be distinct, got {names}")
-    query_set = prepare_query_set(qrels, relevance_level=relevance_level)
-    aligned = [align(query_set, run) for run in runs]
-    # one column past the longest list, the width every evaluation scores at: padded here
-    # once, not copied by each evaluation (10 MB a run on 5,000 queries x 100 ids)
-    width = max(int(a.list_length.max(initial=0)) for a in aligned) + 1
-    return Prepared(qrels, query_set, tuple(runs), tuple(a.padded(width) for a in aligned))
-
-
 def evaluate(
     qrels: Qrels,
     runs: Sequence[Run],
@@ -315,7 +287,8 @@ def evaluate(
     `reports` (run name -> its LoadReport) get the lines the alignment ignores added to them.
     """
     conventions = conventions or Conventions()
-    prepared = prepare(qrels, runs, relevance_level=conventions.relevance_level)
+    prepared = prepare(qrels, runs, relevance_level=conventions.relevance_level,
+                       identical_ids=conventions.identical_ids)
     return evaluate_prepared(
         prepared, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report
     )
@@ -340,6 +313,10 @@ def evaluate_prepared(
             f"the runs were prepared at relevance level {query_set.relevance_level}, not "
             f"{conventions.relevance_level}: prepare them again"
         )
+    if prepared.identical_ids != conventions.identical_ids:
+        raise ValueError(f"the runs were prepared with identical_ids={prepared.identical_ids!r}, "
+                         f"not {conventions.identical_ids!r}: prepare them again")
+    reports = with_identical(reports, prepared.identical_lines)
     longest = prepared.longest
     sweep = _check_sweep(sweep, longest=max(longest, 1))
     # one column past the longest list: every K beyond is closed form (metrics.measures)

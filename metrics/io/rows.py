@@ -110,6 +110,22 @@ class Run(_CodedRows):
         occurrence; computed once, for the load report and for alignment."""
         return repeated_ids(self.query_code, self.doc_ids)
 
+    def without_identical_ids(self) -> tuple[Run, np.ndarray]:
+        """The run without the rows whose doc id equals their query id (BEIR's
+        ignore_identical_ids: ArguAna and Quora hold each query as a document), the ids below
+        each moving up a rank; and the source lines of the rows dropped."""
+        import pyarrow.compute as pc
+
+        queries = pa.array(self.query_ids.astype(str)[self.query_code], pa.string())
+        same = pc.fill_null(pc.equal(self.doc_ids, queries), False).to_numpy(zero_copy_only=False)
+        if not same.any():
+            return self, np.zeros(0, dtype=np.int64)
+        keep = ~same
+        run = replace(self, query_code=self.query_code[keep],
+                      doc_ids=self.doc_ids.filter(pa.array(keep)), line=self.line[keep],
+                      label_code=None if self.label_code is None else self.label_code[keep])
+        return run, self.line[same]
+
     def renamed(self, name: str) -> Run:
         """The same run under another name, keeping what was already computed from it."""
         run = replace(self, name=name)

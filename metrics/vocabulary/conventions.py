@@ -179,6 +179,24 @@ CONVENTIONS: tuple[Convention, ...] = (
         default="exclude",
     ),
     Convention(
+        "identical_ids", "A retrieved id equal to its query id", "--identical-ids", "identical",
+        "Changes the runs that return a query's own id, and every figure of theirs: the ids "
+        "below it move up a rank.",
+        "keep: scored like any id (trec_eval); drop: removed before scoring, as BEIR's "
+        "evaluator does by default (ArguAna, Quora)",
+        _choices(
+            ("keep", "kept (trec_eval)",
+             "A retrieved id equal to its query id is scored like any other id (trec_eval).",
+             "ids equal to the query id kept"),
+            ("drop", "dropped (BEIR)",
+             "A retrieved id equal to its query id is dropped before scoring and the ids below "
+             "it move up a rank, as BEIR's evaluator does by default (ignore_identical_ids: "
+             "ArguAna and Quora hold each query as a document); the load report counts them.",
+             "ids equal to the query id dropped"),
+        ),
+        default="keep",
+    ),
+    Convention(
         "confidence_level", "Confidence level", "--confidence-level", "confidence",
         "Changes only the width of the intervals.",
         "confidence level of every interval (default 0.95)",
@@ -220,7 +238,7 @@ RULES: dict[str, str] = {
 # the order of Conventions.sentences(), which the JSON keeps
 SENTENCE_ORDER = ("precision", "recall_denominator", "gain", "rr", "ap", "relevance_level",
                   "order", "score_precision", "interval", "judged", "edge_rules",
-                  "empty_queries")
+                  "empty_queries", "identical_ids")
 
 
 def _values(conventions) -> dict[str, str]:
