@@ -4,7 +4,13 @@ Takes the same inputs as ``python -m metrics`` (--qrels, --run [NAME=]FILE, --k 
 conventions; a JSONL run carrying both fields may stand alone; without inputs, the bundled
 sample). With two runs or more, the first is the baseline of the comparison tables.
 
+The HTML report also takes the text inputs of ``python -m metrics``: --queries and --corpus
+(the examples show the question and each chunk's first words; with both, the leakage check),
+--by FACET (nDCG per slice, and each slice's paired difference), --tokens-per-chunk and
+--price-per-mtok (what K costs). On the sample, its queries and corpus are read.
+
   python -m dashboard report --qrels qrels.txt --run base.run --run new.run --k 10 --out r.html
+  python -m dashboard report --queries queries.csv --corpus corpus.jsonl --by intent ...
   python -m dashboard report --format markdown          # the summary table, for a pull request
 
 Errors exit non-zero with one line, like ``python -m metrics``.
@@ -12,21 +18,33 @@ Errors exit non-zero with one line, like ``python -m metrics``.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import metrics
 from dashboard import exports
 from metrics import (
+    Comparison,
+    Evaluation,
     Parser,
     UsageError,
     add_input_arguments,
+    compare_slices,
     evaluation_from,
+    find_leaks,
     print_load_report,
+    retrieved_or_judged,
     run_guarded,
+    slice_evaluation,
 )
 
 Command = Callable[[Sequence[str]], int]
+# the command line's text inputs and the context cost, as `python -m metrics` reads them
+# (not re-exported by `metrics` itself)
+texts = metrics.cli.texts
+TEXT_FLAGS = ("queries", "corpus", "by", "tokens_per_chunk", "price_per_mtok")
 
 
 def report_command(argv: Sequence[str]) -> int:
@@ -50,9 +68,17 @@ def report_command(argv: Sequence[str]) -> int:
         action="store_true",
         help="leave out the comparison of each run with the first",
     )
+    texts.add_text_arguments(parser, cost=True)
     args = parser.parse_args(argv)
     if args.format == "html" and args.out is None:
         raise UsageError("the HTML report needs --out FILE")
+    given = [f"--{flag.replace('_', '-')}" for flag in TEXT_FLAGS
+             if getattr(args, flag) is not None]
+    if args.format == "markdown" and given:
+        raise UsageError(f"{', '.join(given)}: for the HTML report; the Markdown summary "
+                         "holds the summary table only")
+    if args.by and args.queries is None and not texts.on_sample(args):
+        raise UsageError("--by needs --queries")
 
     # imported here so that a usage error costs no Altair / vl-convert import
     from dashboard import report
@@ -63,13 +89,46 @@ def report_command(argv: Sequence[str]) -> int:
     if args.format == "markdown":
         text = exports.summary_markdown(evaluation, comparison)
     else:
-        text = report.build_html(evaluation, comparison, title=args.title or report.DEFAULT_TITLE)
+        text = report.build_html(evaluation, comparison, title=args.title or report.DEFAULT_TITLE,
+                                 **text_inputs(args, evaluation, comparison))
     if args.out is None:
         sys.stdout.write(text)
         return 0
     args.out.write_text(text, encoding="utf-8")
     print(f"{args.format} report written to {args.out}", file=sys.stderr)
     return 0
+
+
+def text_inputs(args: argparse.Namespace, evaluation: Evaluation,
+                comparison: Comparison | None) -> dict:
+    """build_html's text keywords from --queries, --corpus, --by and the cost flags (the
+    sample's queries and corpus on the sample); each file is read once."""
+    from dashboard.report_texts import PRIMARY  # the measure the examples are read on
+
+    queries = texts.queries_from(args, evaluation)
+    corpus = texts.corpus_from(args, evaluation)
+    facet = texts.facet_from(args, evaluation, queries)  # UsageError: --by without queries
+    slices = slice_pieces = leakage = None
+    if facet is not None:
+        slices = slice_evaluation(evaluation, facet)
+        if comparison is not None:
+            slice_pieces = compare_slices(
+                evaluation, facet, baseline=comparison.baseline, metrics=[PRIMARY],
+                confidence_level=evaluation.conventions.confidence_level,
+                rng=evaluation.conventions.seed)
+    if queries is not None and corpus is not None:
+        candidates = retrieved_or_judged(evaluation.qrels, [run.run for run in evaluation.runs])
+        leakage = find_leaks(queries, corpus, candidates=candidates)
+    return dict(queries=queries, corpus=corpus, slices=slices, slice_pieces=slice_pieces,
+                leakage=leakage, costs=run_costs(args, evaluation, corpus))
+
+
+def run_costs(args: argparse.Namespace, evaluation: Evaluation,
+              corpus: metrics.Corpus | None) -> tuple | None:
+    """What K costs per run, when a token figure, a price or --corpus asks for it (on the
+    corpus already read)."""
+    tokens = texts.tokens_from(args, evaluation, corpus)
+    return None if tokens is None else metrics.costs(evaluation, tokens)
 
 
 COMMANDS: dict[str, Command] = {"report": report_command}

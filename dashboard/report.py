@@ -18,15 +18,20 @@ import io
 import json
 import os
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from dashboard import exports, frames, safe
+from dashboard import exports, frames, report_texts, safe
 from metrics import (
     CLASS_MEANING,
     LIMITS,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
     Comparison,
+    Corpus,
     Evaluation,
+    Leakage,
+    Queries,
+    Slice,
     compare_evaluation,
     evaluation_fingerprints,
     to_snapshot,
@@ -308,11 +313,24 @@ def build_html(
     title: str = DEFAULT_TITLE,
     generated_on: _dt.date | str | None = None,
     embed_data: bool = True,
+    queries: Queries | None = None,
+    corpus: Corpus | None = None,
+    slices: Sequence[Slice] | None = None,
+    slice_pieces: Sequence[tuple[str, Comparison]] | None = None,
+    leakage: Leakage | None = None,
+    costs: Sequence[Any] | None = None,
 ) -> str:
     """The report as one self-contained HTML page (UTF-8 text).
 
     ``comparison`` (e.g. ``default_comparison(evaluation)`` or the dashboard's own) adds the
     comparison tables; without it there is none. ``generated_on`` defaults to today.
+    The texts add sections (``dashboard.report_texts``), each only when given: ``queries``
+    or ``corpus`` the examples (with a comparison: each candidate's biggest gains and losses
+    in nDCG, the question and its top chunks' first words), ``slices``
+    (``metrics.slice_evaluation``) and ``slice_pieces`` (``metrics.compare_slices``) the
+    figures by kind of query, ``leakage`` (``metrics.find_leaks``) a warning and the leaked
+    queries, ``costs`` (``metrics.cost.costs``) what K costs. Without them the page is the
+    same as before they existed.
     ``embed_data`` keeps the snapshot of the evaluation (``metrics.snapshot.to_snapshot``:
     every per-query figure and the fingerprints) in a ``<script type="application/json"
     id="snapshot">`` block, so that the figures travel with the page; it is never executed.
@@ -329,19 +347,26 @@ def build_html(
         f"scored queries; conventions: {_e('; '.join(evaluation.conventions.in_words()))}.</p>"
         '<p class="note">Every figure here holds for this K, this label set, this query set '
         "and this day. Re-score the same frozen query set later to read drift.</p></header>",
+        report_texts.leakage_section(leakage, queries),
         _basis_section(evaluation, fingerprints),
         _summary_section(evaluation, _charts_html(evaluation)),
+        report_texts.slices_section(evaluation, slices, slice_pieces),
         _comparison_section(evaluation, comparison),
+        report_texts.examples_section(evaluation, comparison, queries, corpus)
+        if queries is not None or corpus is not None else "",
         _diagnosis_section(evaluation),
+        report_texts.costs_section(costs),
         _limits_section(),
     ]
+    texts = any(x is not None for x in (queries, corpus, slices, slice_pieces, leakage, costs))
+    style = _STYLE + (report_texts.STYLE if texts else "")
     if embed_data:
         data = to_snapshot(evaluation, label=title, created=_created(generated_on))
         body.append(f'<script type="application/json" id="snapshot">{_inline_json(data)}</script>')
     out = io.StringIO()
     out.write('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n')
     out.write('<meta name="viewport" content="width=device-width, initial-scale=1">\n')
-    out.write(f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n")
+    out.write(f"<title>{_e(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n")
     out.write("\n".join(part for part in body if part))
     out.write("\n</body>\n</html>\n")
     return out.getvalue()

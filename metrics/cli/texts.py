@@ -143,16 +143,19 @@ def compared_slices(args: argparse.Namespace, evaluation: Evaluation,
     return compare_slices(evaluation, facet, **options)
 
 
-def tokens_from(args: argparse.Namespace, evaluation: Evaluation) -> ChunkTokens | None:
-    """--tokens-per-chunk (or the corpus's words x 1.3) and --price-per-mtok; None when
-    neither a token figure nor a corpus is given."""
+def tokens_from(args: argparse.Namespace, evaluation: Evaluation,
+                corpus: Corpus | None = None) -> ChunkTokens | None:
+    """--tokens-per-chunk (or the corpus's words x 1.3: `corpus` when already read, else
+    --corpus) and --price-per-mtok; None when neither a token figure nor a corpus is given."""
     given = getattr(args, "tokens_per_chunk", None)
     price = getattr(args, "price_per_mtok", None)
     if given is None and price is None and args.corpus is None:
         return None
-    corpus = corpus_from(args, evaluation) if given is None else None
+    if given is None and corpus is None:
+        corpus = corpus_from(args, evaluation)
     try:
-        return chunk_tokens(tokens_per_chunk=given, price_per_mtok=price, corpus=corpus)
+        return chunk_tokens(tokens_per_chunk=given, price_per_mtok=price,
+                            corpus=corpus if given is None else None)
     except ValueError as error:
         raise UsageError(str(error)) from None
 
