@@ -83,7 +83,8 @@ def chunk_html(rank: int | None, doc_id: str, title: str | None, text: str | Non
         shown, rest = preview(text)
         body = marked(shown, words)
         if rest:
-            body += (f"<details><summary>more ({len(rest.split()):,} words)</summary>"
+            n = len(rest.split())
+            body += (f"… <details><summary>more ({n:,} word{'s' if n != 1 else ''})</summary>"
                      f"{marked(rest, words)}</details>")
     return f"<div class='chunk'><div>{head}</div><div>{body}</div></div>"
 

@@ -22,7 +22,8 @@ evaluation = view.evaluation
 k = evaluation.k
 
 measures = {m.key: m for m in SUMMARY_MEASURES}
-found = picking.search_queries("heatmap", evaluation.scored_ids, view.queries)
+with st.columns([2, 3])[0]:
+    found = picking.search_queries("heatmap", evaluation.scored_ids, view.queries)
 c1, c2, c3, c4, c5 = st.columns([1.8, 2.7, 0.9, 0.9, 1.5], vertical_alignment="bottom")
 key = c1.selectbox(
     "Metric",

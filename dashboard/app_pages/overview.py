@@ -9,7 +9,7 @@ from metrics import (
     COST_MEANING,
     COST_UNIT,
     FACET_RULES,
-    LEAKAGE_RULES,
+    LEAKAGE_RULE,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
 )
@@ -27,9 +27,10 @@ leaks = texts.leakage(view)
 if leaks is not None and leaks.leaks:  # a leaked query inflates every run: say so first
     shown = [q for q in leaks.leaked_queries if q in set(evaluation.scored_ids)]
     st.warning(
-        f"**Leakage.** {safe.md(leaks.sentence)} Leaked queries scored here: "
-        f"{safe.md(fmt.listing(shown, 8)) if shown else 'none'}; the drill-down names the "
-        "chunk of each. " + " ".join(LEAKAGE_RULES[rule] for rule in ("verbatim", "ngram")),
+        f"**Leakage.** {safe.md(leaks.sentence)} "
+        + (f"Leaked queries scored here: {safe.md(fmt.listing(shown, 8))}; the drill-down "
+           "names the chunk of each. " if shown else "None of them is among the queries "
+           "shown here. ") + LEAKAGE_RULE,
         icon=":material/content_copy:")
 
 st.subheader(f"Summary at K = {k}")

@@ -32,7 +32,7 @@ from metrics.vocabulary.conventions import (
     measure_help,
     sentences,
 )
-from metrics.vocabulary.leakage import LEAKAGE_RULES
+from metrics.vocabulary.leakage import LEAKAGE_RULE, LEAKAGE_RULES
 from metrics.vocabulary.limits import LIMITS
 from metrics.vocabulary.measures import (
     CLASS_MEANING,
@@ -49,7 +49,8 @@ from metrics.vocabulary.slices import FACET_RULES, SEARCH_RULE, SLICE_MIN_QUERIE
 
 __all__ = [
     "CHOICES", "CLASS_MEANING", "COMPARED", "CONVENTIONS", "CONVENTION_BY_FIELD",
-    "CORRECTION_MEANING", "FACET_RULES", "LEAKAGE_RULES", "INTERVAL_NAMES", "LIMITS", "MEASURES",
+    "CORRECTION_MEANING", "FACET_RULES", "LEAKAGE_RULE", "LEAKAGE_RULES", "INTERVAL_NAMES",
+    "LIMITS", "MEASURES",
     "MEASURE_BY_KEY", "SEARCH_RULE", "SLICE_MIN_QUERIES",
     "QUERY_CLASSES", "RULES", "SENTENCE_ORDER", "SUMMARY_MEASURES", "Choice", "Convention",
     "IntervalMethod", "Measure", "alternatives", "comparison_method", "flag", "in_words",

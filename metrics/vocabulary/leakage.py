@@ -39,6 +39,9 @@ KINDS = {  # in order of precedence: a pair that is both is reported once, as th
     "3-grams, not all of them in one run; its overlap is that share.",
 }
 
+LEAKAGE_RULE = (f"A query leaks into a chunk when its words appear there in order, or when that "
+                f"one chunk holds at least {NGRAM_THRESHOLD:.0%} of its word 3-grams.")
+
 LEAKAGE_RULES = {
     "words": "Texts are compared as words: Unicode-normalised (NFKC), case-folded, and split "
     "at every character that is not a letter, a digit or '_'. Markup and entities are words "

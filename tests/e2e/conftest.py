@@ -10,8 +10,10 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -150,3 +152,21 @@ def check(page, shots: Path, name: str, *texts: str, cells: tuple[str, ...] = ()
     page.set_viewport_size({"width": 1500, "height": 1000})
 
 
+@pytest.fixture(scope="module")
+def listener():
+    """A local HTTP server that records the path of every request it gets."""
+    seen: list[str] = []
+
+    class Record(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (the stdlib's name)
+            seen.append(self.path)
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Record)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"127.0.0.1:{httpd.server_address[1]}", seen
+    httpd.shutdown()

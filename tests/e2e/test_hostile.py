@@ -6,37 +6,13 @@ planted link or image would make.
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import quote, urlsplit
-
-import pytest
 
 from tests.e2e.conftest import NO_BROWSER, settle
 
 pytestmark = NO_BROWSER
 
 PAGES = ["", "sweep", "heatmap", "drilldown", "compare", "drift", "export", "method_notes"]
-
-
-@pytest.fixture(scope="module")
-def listener():
-    """A local HTTP server that records the path of every request it gets."""
-    seen: list[str] = []
-
-    class Record(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (the stdlib's name)
-            seen.append(self.path)
-            self.send_response(204)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Record)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"127.0.0.1:{httpd.server_address[1]}", seen
-    httpd.shutdown()
 
 
 def hostile_values(host: str) -> list[str]:
