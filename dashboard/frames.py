@@ -298,3 +298,12 @@ def cost_table(costs: list[Cost]) -> pd.DataFrame:
         "cost at k": c.suggested.cost_per_1000, "recall at k": c.suggested.recall,
         "recall bought": c.recall_bought,
     } for c in costs])
+
+
+def movement_notes(movement: pd.DataFrame) -> list[str]:
+    """Each id's ranks before and after and what the candidate did: "rank 7 → 2, lifted into
+    the top K" ("—" where a run did not return it)."""
+    def rank(value) -> str:
+        return fmt.MISSING if pd.isna(value) else f"{int(value)}"
+    return [f"rank {rank(before)} → {rank(after)}, {moved}" for before, after, moved
+            in zip(movement["before"], movement["after"], movement["moved"], strict=True)]

@@ -25,6 +25,7 @@ PREVIEW_CHARS = 240  # the text shown before "more": about three lines at 1280 p
 # a table cell's text: the column shows what its width allows and the whole cell on hover;
 # bounded, so a table of 100 ranks of long chunks stays a small message
 CELL_CHARS = 500
+MIN_HIDDEN_WORDS = 12  # fewer words left than this: shown, not put behind "more"
 
 
 def query_words(query: str | None) -> frozenset[str]:
@@ -81,6 +82,8 @@ def chunk_html(rank: int | None, doc_id: str, title: str | None, text: str | Non
         body = "<i>not in the corpus file</i>"
     else:
         shown, rest = preview(text)
+        if len(rest.split()) < MIN_HIDDEN_WORDS:
+            shown, rest = " ".join(text.split()), ""
         body = marked(shown, words)
         if rest:
             n = len(rest.split())

@@ -322,8 +322,9 @@ def rank_movement() -> None:
         with st.expander("The chunks that moved, the question's words marked",
                          icon=":material/article:"):
             st.html(highlight.chunks_html(
-                [(None, str(row.doc_id), corpus.title(row.doc_id), corpus.text(row.doc_id),
-                  str(row.moved)) for row in movement.itertuples()], view.text(query)))
+                [(None, str(doc), corpus.title(doc), corpus.text(doc), note) for doc, note
+                 in zip(movement["doc_id"], frames.movement_notes(movement), strict=True)],
+                view.text(query)))
 
 
 st.header("Rank movement")

@@ -69,3 +69,18 @@ def test_the_sample_s_corpus_gives_the_token_estimate(sample):
                             [f"d{i:02d}" for i in range(100)])
     app = open_app()
     assert ChunkTokens.from_corpus(corpus).sentence in texts(app)
+
+
+def test_the_rank_movement_shows_each_chunk_with_its_ranks(sample):
+    from dashboard import frames
+    from metrics import rank_movement
+
+    movement = rank_movement(sample, "baseline", "reranked", "q03", 10)
+    notes = frames.movement_notes(movement)
+    for note, row in zip(notes, movement.itertuples(), strict=True):
+        before = "—" if row.before != row.before else str(int(row.before))  # NaN: not returned
+        after = "—" if row.after != row.after else str(int(row.after))
+        assert note == f"rank {before} → {after}, {row.moved}"
+    app = open_app("compare", query="q03")
+    html = " ".join(h.proto.body for h in app.get("html"))
+    assert notes[0] in html and "<mark>sign</mark>" in html
