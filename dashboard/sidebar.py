@@ -14,6 +14,8 @@ from dashboard import cache, exports, safe, session, slicing, texts
 from dashboard.cache import Inputs, Parsed, Snapshot, View
 from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
+CORPUS_SLOT = "corpus"  # where the corpus's load report goes, once the view says which ids
+
 
 def draw() -> View | None:
     """Every section of the sidebar; the view every page then draws from."""
@@ -23,8 +25,8 @@ def draw() -> View | None:
         st.divider()
         k, conventions = settings()
     view = cache.build_view(loaded, shown, names, k, conventions)
+    _show_corpus(loaded, view, summaries.get(CORPUS_SLOT))
     with st.sidebar:
-        _show_corpus(loaded, view)
         view = query_filter(view) if view is not None else None
         for problem in session.url_problems():
             st.warning(f"Link parameter {safe.md(problem)}", icon=":material/link_off:")
@@ -71,19 +73,19 @@ def _show_queries(inputs: Inputs) -> None:
         st.caption(safe.md(metrics.queries_report(parsed.value, inputs.qrels.value).summary()))
 
 
-def _show_corpus(inputs: Inputs, view: View | None) -> None:
-    """The corpus file's error, or what it held of the ids used (read once the labels and
-    runs say which ids to keep)."""
-    if inputs.corpus is None:
+def _show_corpus(inputs: Inputs, view: View | None, slot) -> None:
+    """In its slot below the queries file's: the corpus file's error, or what it held of
+    the ids used (read once the labels and runs say which ids to keep)."""
+    if inputs.corpus is None or slot is None:
         return
     read = texts.chunks(view) if view is not None else None
     if read is None:
-        st.caption(safe.md(f"{inputs.corpus.file_name}: read once the qrels and a run are "
-                           "loaded"))
+        slot.caption(safe.md(f"{inputs.corpus.file_name}: read once the qrels and a run are "
+                             "loaded"))
     elif read.error:
-        st.error(safe.md(read.error), icon=":material/error:")
+        slot.error(safe.md(read.error), icon=":material/error:")
     else:
-        st.caption(safe.md(read.report.summary()))
+        slot.caption(safe.md(read.report.summary()))
 
 
 def inputs() -> tuple[Inputs, dict[str, object]]:
@@ -106,7 +108,7 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
             p.file_name for p in (inputs.qrels, *inputs.runs, inputs.queries, inputs.corpus)
             if p)))
         _show_queries(inputs)
-        return inputs, {run.key: st.empty() for run in inputs.runs}
+        return inputs, {run.key: st.empty() for run in inputs.runs} | {CORPUS_SLOT: st.empty()}
     qrels_file = st.file_uploader(
         "Qrels (the labels)",
         key=session.QRELS_KEY,
@@ -147,6 +149,7 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
         else:
             summaries[parsed.key] = st.empty()
     _show_queries(inputs)
+    summaries[CORPUS_SLOT] = st.empty()
     if inputs.problem:
         st.error(safe.md(inputs.problem), icon=":material/error:")
     elif not run_files:
