@@ -360,7 +360,12 @@ def build_html(
     ]
     texts = any(x is not None for x in (queries, corpus, slices, slice_pieces, leakage, costs))
     style = _STYLE + (report_texts.STYLE if texts else "")
-    if embed_data:
+    if embed_data and evaluation.within is not None:
+        # a snapshot freezes the whole query set: a filtered report carries its tables only
+        body.append('<p class="note">The figures of a filtered query set are not embedded as '
+                    "a snapshot: save one without the filter to keep every per-query figure."
+                    "</p>")
+    elif embed_data:
         data = to_snapshot(evaluation, label=title, created=_created(generated_on))
         body.append(f'<script type="application/json" id="snapshot">{_inline_json(data)}</script>')
     out = io.StringIO()

@@ -267,3 +267,15 @@ def test_text_flags_that_cannot_apply_exit_2(argv, message, capsys, tmp_path, mo
     monkeypatch.chdir(tmp_path)
     assert main(["report", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_filtered_report_is_built_and_says_what_it_covers(sample):
+    from dashboard import report
+    from metrics import facets, filter_evaluation, load_queries
+    from metrics.sample import SAMPLE_DIR
+
+    intent = facets(load_queries(SAMPLE_DIR / "queries.csv"), sample.scored_ids)["intent"]
+    chosen = filter_evaluation(sample, intent, ["how-to"])
+    html = report.build_html(chosen, report.default_comparison(chosen), generated_on="2026-12-01")
+    assert "over 4 of 9 scored queries: intent = how-to" in html
+    assert 'id="snapshot"' not in html and "not embedded as a snapshot" in html
