@@ -151,9 +151,11 @@ def test_a_filter_applies_to_every_page_and_lives_in_the_url(sample):
     for run in chosen.runs:
         nDCG = run.summary["nDCG"]
         assert row[run.name] == fmt.interval(nDCG.mean, nDCG.low, nDCG.high), run.name
-    for page in ("heatmap", "drilldown", "compare", "sweep"):
+    for page in ("heatmap", "drilldown", "compare", "sweep", "export", "method_notes"):
         app.switch_page(f"app_pages/{page}.py").run()
         assert not app.exception and chosen.scope in texts(app), page
+    app.switch_page("app_pages/drift.py").run()  # drift reads every query, and says so
+    assert not app.exception and "Drift reads every query of the set" in texts(app)
     app.switch_page("app_pages/drilldown.py").run()
     options = app.selectbox(key="drilldown.query").options
     assert [option.split(" · ")[0] for option in options] == chosen.scored_ids
