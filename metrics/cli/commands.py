@@ -33,7 +33,13 @@ from metrics.cli.text import (
     format_slices,
     format_table,
 )
-from metrics.compare import DEFAULT_PERMUTATIONS, compare_evaluation, metric_key, regressions
+from metrics.compare import (
+    DEFAULT_PERMUTATIONS,
+    Comparison,
+    compare_evaluation,
+    metric_key,
+    regressions,
+)
 from metrics.contract import comparison_dict, slice_rows, to_dict
 from metrics.cost import costs
 from metrics.evaluate import Evaluation
@@ -51,6 +57,14 @@ from metrics.snapshot import (
 from metrics.snapshot import load as load_snapshot
 from metrics.snapshot import save as save_snapshot
 from metrics.vocabulary import MEASURE_BY_KEY
+from metrics.vocabulary.gates import (
+    EXIT_BAD_INPUT,
+    EXIT_GATE,
+    EXIT_LEAK,
+    EXIT_OK,
+    EXIT_USAGE,
+    gate_failure,
+)
 
 Command = Callable[[Sequence[str]], int]
 
@@ -121,7 +135,7 @@ def score_command(argv: Sequence[str]) -> int:
             sys.stdout.write("\n" + format_slices(evaluation, slices))
         if run_costs:
             sys.stdout.write("\n" + format_costs(run_costs))
-    return 0
+    return EXIT_OK
 
 
 def compare_command(argv: Sequence[str]) -> int:
@@ -215,8 +229,10 @@ def compare_command(argv: Sequence[str]) -> int:
                              candidates=comparison.candidates)
         if note is not None:
             print(f"note: {note}", file=sys.stderr)
+    gates = regression_gates(comparison, [MEASURE_BY_KEY[key].label(evaluation.k)
+                                          for key in gated])
     if args.format == "json":
-        data = comparison_dict(evaluation, comparison)
+        data = comparison_dict(evaluation, comparison) | {"gates": gates}
         if snapshot is not None:
             data["snapshot"] = snapshot_source(snapshot, args.snapshot, args.snapshot_run, note)
         if args.by:
@@ -227,16 +243,22 @@ def compare_command(argv: Sequence[str]) -> int:
         sys.stdout.write(format_comparison(evaluation, comparison))
         if args.by:
             sys.stdout.write("\n" + format_slice_comparison(args.by, pieces))
-    failed = False
-    for key in gated:
-        label = MEASURE_BY_KEY[key].label(evaluation.k)
-        for name in regressions(comparison, label):
-            print(
-                f"regression: {name} is significantly worse than {comparison.baseline} on {label}",
-                file=sys.stderr,
-            )
-            failed = True
-    return 3 if failed else 0
+    failed = [gate for gate in gates if not gate["passed"]]
+    for gate in failed:
+        print(gate_failure(gate["gate"], gate["candidate"], gate["metric"],
+                           comparison.baseline), file=sys.stderr)
+    return EXIT_GATE if failed else EXIT_OK
+
+
+def regression_gates(comparison: Comparison, metrics: list[str]) -> list[dict[str, Any]]:
+    """--fail-on-regression: one gate per (metric, candidate), each naming what it checked
+    and whether it passed (the JSON's "gates")."""
+    gates = []
+    for metric in metrics:
+        worse = set(regressions(comparison, metric))
+        gates += [{"gate": "regression", "metric": metric, "candidate": candidate,
+                   "passed": candidate not in worse} for candidate in comparison.candidates]
+    return gates
 
 
 def add_snapshot_key_argument(parser: argparse.ArgumentParser, what: str) -> None:
@@ -295,14 +317,14 @@ def snapshot_command(argv: Sequence[str]) -> int:
         f"{'signed with HMAC-SHA256' if key else 'fingerprinted with SHA-256, unsigned'})",
         file=sys.stderr,
     )
-    return 0
+    return EXIT_OK
 
 
 def leakage_command(argv: Sequence[str]) -> int:
     parser = Parser(
         prog="python -m metrics leakage",
         description="Queries of the evaluation set copied into the corpus: every retriever "
-        f"scores well on them, so the figures overstate. Exit status {texts.LEAK_EXIT} when more "
+        f"scores well on them, so the figures overstate. Exit status {EXIT_LEAK} when more "
         "queries leak than --max-leaks allows.",
     )
     add_input_arguments(parser)
@@ -325,8 +347,8 @@ def leakage_command(argv: Sequence[str]) -> int:
     if len(leakage.leaks) > args.max_leaks:
         print(f"leakage: {count(len(leakage.leaks), 'leak')} found, more than --max-leaks "
               f"{args.max_leaks}", file=sys.stderr)
-        return texts.LEAK_EXIT
-    return 0
+        return EXIT_LEAK
+    return EXIT_OK
 
 
 COMMANDS: dict[str, Command] = {
@@ -352,12 +374,12 @@ def run_guarded(command: Command, argv: Sequence[str]) -> int:
         return command(argv)
     except UsageError as error:
         print(f"error: {error} (see --help)", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except (ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
-        return 1
+        return EXIT_BAD_INPUT
     except MemoryError:
         name = getattr(command, "__name__", "command").removesuffix("_command")
         print(f"error: out of memory while running {name}: give smaller inputs, or a smaller "
               "--sweep or --permutations", file=sys.stderr)
-        return 1
+        return EXIT_BAD_INPUT

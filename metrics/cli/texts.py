@@ -32,6 +32,7 @@ from metrics.leakage import Leakage, find_leaks, retrieved_or_judged
 from metrics.sample import SAMPLE_DIR
 from metrics.slices import Slice, compare_slices, slice_evaluation
 from metrics.vocabulary.cost import FLAGS as COST_FLAGS
+from metrics.vocabulary.gates import EXIT_LEAK
 from metrics.vocabulary.leakage import (
     CORPUS,
     DEFAULT_SCOPE,
@@ -46,7 +47,6 @@ from metrics.vocabulary.slices import LENGTH
 
 SAMPLE_QUERIES = SAMPLE_DIR / "queries.csv"
 SAMPLE_CORPUS = SAMPLE_DIR / "corpus.jsonl"
-LEAK_EXIT = 4  # more leaks than --max-leaks: the evaluation set is in the corpus
 
 
 def add_text_arguments(parser: argparse.ArgumentParser, *, by: bool = True,
@@ -76,7 +76,7 @@ def add_leakage_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(THRESHOLD_FLAG, type=share, default=NGRAM_THRESHOLD, metavar="SHARE",
                         help=THRESHOLD_HELP)
     parser.add_argument("--max-leaks", type=leak_count, default=0, metavar="N",
-                        help=f"exit {LEAK_EXIT} when more than N (query, chunk) leaks are found "
+                        help=f"exit {EXIT_LEAK} when more than N (query, chunk) leaks are found "
                         "(default 0)")
 
 

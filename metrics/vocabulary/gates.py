@@ -1,0 +1,22 @@
+"""The command line's exit statuses and its CI gates: what each gate checks and the words a
+failed one prints. One place, so that `compare`, `leakage` and the README say the same."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 1  # a file the loaders refused, a value the engine refused
+EXIT_USAGE = 2  # a bad flag or a missing input
+EXIT_GATE = 3  # a CI gate failed: a regression, a budget, harm
+EXIT_LEAK = 4  # more queries copied into the corpus than --max-leaks allows
+
+GATES = {
+    "regression": "--fail-on-regression METRIC: a candidate significantly worse than the "
+    "baseline on METRIC (lower mean, adjusted randomization p below --alpha) fails.",
+}
+
+
+def gate_failure(gate: str, candidate: str, metric: str, baseline: str) -> str:
+    """The line a failed gate prints on standard error."""
+    if gate == "regression":
+        return f"regression: {candidate} is significantly worse than {baseline} on {metric}"
+    raise ValueError(f"unknown gate {gate!r}; gates: {', '.join(GATES)}")
