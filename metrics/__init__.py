@@ -76,6 +76,7 @@ from metrics.io import (
     queries_report,
     read_corpus,
 )
+from metrics.leaderboard import AllPairs, Leaderboard, Standing, all_pairs, leaderboard
 from metrics.leakage import Leak, Leakage, find_leaks, retrieved_or_judged
 from metrics.measures import MAX_K
 from metrics.mismatch import IdMismatch, id_mismatches, run_mismatches
@@ -187,6 +188,11 @@ __all__ = [
     "compare_slices",
     "filter_evaluation",
     "find_queries",
+    "AllPairs",
+    "Leaderboard",
+    "Standing",
+    "all_pairs",
+    "leaderboard",
     "ChunkTokens",
     "Cost",
     "costs",
