@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from metrics.cli import texts
+from metrics.cli import decisions, texts
 from metrics.cli.args import (
     USER_K,
     Parser,
@@ -187,9 +187,12 @@ def compare_command(argv: Sequence[str]) -> int:
     )
     add_snapshot_key_argument(parser, "checks the HMAC of the --snapshot's figures")
     texts.add_text_arguments(parser)
+    decisions.add_all_pairs_argument(parser)
     args = parser.parse_args(argv)
     if args.by and args.snapshot is not None:
         raise UsageError("--by compares live runs: a snapshot keeps no query texts")
+    if args.all_pairs and args.snapshot is not None:
+        raise UsageError("--all-pairs compares live runs with each other, not a snapshot")
     for flag in ("snapshot_run", "snapshot_key_file"):
         if args.snapshot is None and getattr(args, flag) is not None:
             raise UsageError(f"--{flag.replace('_', '-')} needs --snapshot")
@@ -219,6 +222,9 @@ def compare_command(argv: Sequence[str]) -> int:
     print_load_report(evaluation)
     pieces = texts.compared_slices(args, evaluation, baseline=comparison.baseline,
                                    **options) if snapshot is None else []
+    pairs = decisions.pairs_from(args, evaluation, options)
+    if pairs is not None:  # the first run's tests, adjusted over every pair, gate the build
+        comparison = pairs.comparisons[0]
     note = None
     if snapshot is not None:
         signed = not key or snapshot.verification != "verified"  # a plain SHA-256 under a key
@@ -233,6 +239,8 @@ def compare_command(argv: Sequence[str]) -> int:
                                           for key in gated])
     if args.format == "json":
         data = comparison_dict(evaluation, comparison) | {"gates": gates}
+        if pairs is not None:
+            data |= decisions.all_pairs_json(pairs)
         if snapshot is not None:
             data["snapshot"] = snapshot_source(snapshot, args.snapshot, args.snapshot_run, note)
         if args.by:
@@ -240,7 +248,8 @@ def compare_command(argv: Sequence[str]) -> int:
             data["comparisons"] += slice_rows(args.by, pieces)
         write_json(data)
     else:
-        sys.stdout.write(format_comparison(evaluation, comparison))
+        sys.stdout.write(format_comparison(evaluation, comparison) if pairs is None
+                         else decisions.format_all_pairs(evaluation, pairs))
         if args.by:
             sys.stdout.write("\n" + format_slice_comparison(args.by, pieces))
     failed = [gate for gate in gates if not gate["passed"]]
@@ -356,6 +365,7 @@ COMMANDS: dict[str, Command] = {
     "compare": compare_command,
     "snapshot": snapshot_command,
     "leakage": leakage_command,
+    "leaderboard": decisions.leaderboard_command,
 }
 
 
