@@ -6,6 +6,7 @@ and nothing below it.
 """
 
 from metrics import format, vocabulary
+from metrics.budget import Budget, BudgetVerdict, judge_comparison, parse_budgets
 from metrics.cli import (
     Parser,
     UsageError,
@@ -98,6 +99,13 @@ from metrics.snapshot import (
 )
 from metrics.snapshot import dumps as snapshot_dumps
 from metrics.snapshot import loads as snapshot_loads
+from metrics.stats.power import (
+    PowerFigure,
+    min_detectable_difference,
+    power_report,
+    power_table,
+    queries_needed,
+)
 from metrics.vocabulary import (
     CLASS_MEANING,
     COMPARED,
@@ -189,6 +197,15 @@ __all__ = [
     "filter_evaluation",
     "find_queries",
     "AllPairs",
+    "Budget",
+    "BudgetVerdict",
+    "judge_comparison",
+    "parse_budgets",
+    "PowerFigure",
+    "min_detectable_difference",
+    "power_report",
+    "power_table",
+    "queries_needed",
     "Leaderboard",
     "Standing",
     "all_pairs",
