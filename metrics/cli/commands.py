@@ -188,6 +188,7 @@ def compare_command(argv: Sequence[str]) -> int:
     add_snapshot_key_argument(parser, "checks the HMAC of the --snapshot's figures")
     texts.add_text_arguments(parser)
     decisions.add_all_pairs_argument(parser)
+    decisions.add_budget_argument(parser)
     args = parser.parse_args(argv)
     if args.by and args.snapshot is not None:
         raise UsageError("--by compares live runs: a snapshot keeps no query texts")
@@ -206,7 +207,8 @@ def compare_command(argv: Sequence[str]) -> int:
     keys = [metric_key(label, evaluation.k) for label in args.metric] or None
     gated = [metric_key(label, evaluation.k) for label in args.fail_on_regression]
     if keys is not None:
-        keys += [key for key in gated if key not in keys]
+        keys += [key for key in gated + decisions.budget_keys(args, evaluation.k)
+                 if key not in keys]
     options = dict(
         metrics=keys,
         correction=args.correction,
@@ -237,10 +239,12 @@ def compare_command(argv: Sequence[str]) -> int:
             print(f"note: {note}", file=sys.stderr)
     gates = regression_gates(comparison, [MEASURE_BY_KEY[key].label(evaluation.k)
                                           for key in gated])
+    data = comparison_dict(evaluation, comparison)
+    if pairs is not None:
+        data |= decisions.all_pairs_json(pairs)
+    gates += decisions.budget_gates(args, comparison, data)
     if args.format == "json":
-        data = comparison_dict(evaluation, comparison) | {"gates": gates}
-        if pairs is not None:
-            data |= decisions.all_pairs_json(pairs)
+        data["gates"] = gates
         if snapshot is not None:
             data["snapshot"] = snapshot_source(snapshot, args.snapshot, args.snapshot_run, note)
         if args.by:
@@ -252,10 +256,14 @@ def compare_command(argv: Sequence[str]) -> int:
                          else decisions.format_all_pairs(evaluation, pairs))
         if args.by:
             sys.stdout.write("\n" + format_slice_comparison(args.by, pieces))
+        if args.budget:
+            sys.stdout.write("\nBudgets:\n" + "".join(
+                f"  {gate['candidate']} {gate['metric']}: {gate['sentence']}\n"
+                for gate in gates if gate["gate"] == "budget"))
     failed = [gate for gate in gates if not gate["passed"]]
     for gate in failed:
         print(gate_failure(gate["gate"], gate["candidate"], gate["metric"],
-                           comparison.baseline), file=sys.stderr)
+                           comparison.baseline, gate.get("sentence", "")), file=sys.stderr)
     return EXIT_GATE if failed else EXIT_OK
 
 
@@ -366,6 +374,7 @@ COMMANDS: dict[str, Command] = {
     "snapshot": snapshot_command,
     "leakage": leakage_command,
     "leaderboard": decisions.leaderboard_command,
+    "power": decisions.power_command,
 }
 
 

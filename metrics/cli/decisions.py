@@ -2,7 +2,8 @@
 and every pair of runs compared, with their significance letters.
 
     python -m metrics leaderboard [--metric nDCG@10 ...] [--format json]
-    python -m metrics compare --all-pairs ...
+    python -m metrics compare --all-pairs ... [--budget nDCG@10=0.02]
+    python -m metrics power [--delta 0.02] [--power 0.8] [--alpha 0.05]
 """
 
 from __future__ import annotations
@@ -13,12 +14,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from metrics import format as fmt
-from metrics.cli.args import Parser, add_input_arguments
+from metrics.budget import judge_comparison, parse_budgets
+from metrics.cli.args import Parser, UsageError, add_input_arguments
 from metrics.cli.text import format_comparison, table
+from metrics.compare import Comparison, compare_evaluation, metric_key
 from metrics.evaluate import Evaluation
 from metrics.leaderboard import AllPairs, Leaderboard, all_pairs, leaderboard
+from metrics.stats.power import PowerFigure, power_report, power_table
+from metrics.vocabulary.budget import BUDGET_FLAG, BUDGET_HELP
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS
+from metrics.vocabulary.power import ALPHA, POWER, POWER_METHOD
+from metrics.vocabulary.power import FLAGS as POWER_FLAGS
 
 
 def leaderboard_command(argv: Sequence[str]) -> int:
@@ -92,3 +99,101 @@ def format_all_pairs(evaluation: Evaluation, pairs: AllPairs) -> str:
                             *table(["metric", *(["run letters"] + [""] * (width - 2))], rows)])
                  + "\n")
     return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------- budgets
+
+
+def add_budget_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(BUDGET_FLAG, dest="budget", action="append", default=[],
+                        metavar="METRIC=AMOUNT", help=BUDGET_HELP.replace("%", "%%"))
+
+
+def budget_keys(args: argparse.Namespace, k: int) -> list[str]:
+    """The measure keys --budget names, so that compare tests them."""
+    try:
+        return [metric_key(budget.metric_label, k) for budget in parse_budgets(args.budget, k)]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def budget_gates(args: argparse.Namespace, comparison: Comparison,
+                 data: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """--budget: each (metric, candidate) judged on its paired interval; the JSON rows of the
+    comparison's baseline gain "budget": {"limit", "verdict"}; one gate per verdict."""
+    if not args.budget:
+        return []
+    budgets = parse_budgets(args.budget, comparison_k(comparison))
+    verdicts = {(t.candidate, t.metric): v
+                for t, v in zip(comparison.tests, judge_comparison(comparison, budgets),
+                                strict=True) if v is not None}
+    for row in (data or {}).get("comparisons", []):
+        verdict = verdicts.get((row["candidate"], row["metric"]))
+        if row["baseline"] == comparison.baseline and "slice" not in row:
+            row["budget"] = None if verdict is None else verdict.as_dict()
+    return [{"gate": "budget", "metric": metric, "candidate": candidate,
+             "passed": verdict.passed, "verdict": verdict.verdict, "limit": verdict.limit,
+             "sentence": verdict.sentence}
+            for (candidate, metric), verdict in verdicts.items()]
+
+
+def comparison_k(comparison: Comparison) -> int:
+    """The K the comparison's labels carry ("nDCG@10" -> 10)."""
+    return int(comparison.metrics[0].rpartition("@")[2])
+
+
+# --------------------------------------------------------------------------- power
+
+
+def power_command(argv: Sequence[str]) -> int:
+    from metrics.cli.commands import evaluation_from, print_load_report, write_json
+
+    parser = Parser(
+        prog="python -m metrics power",
+        description="Is the query set big enough? For each candidate against the first run "
+        "and each metric: the smallest difference this set detects, and with --delta the "
+        f"queries a difference needs. {POWER_METHOD}",
+    )
+    add_input_arguments(parser)
+    parser.add_argument("--metric", action="append", default=[], metavar="NAME",
+                        help="these metrics (e.g. nDCG@10); default every compared measure")
+    for name, reader in (("delta", float), ("power", float), ("alpha", float)):
+        flag, text = POWER_FLAGS[name]
+        parser.add_argument(flag, dest=name, type=reader, help=text.replace("%", "%%"),
+                            default={"power": POWER, "alpha": ALPHA}.get(name))
+    args = parser.parse_args(argv)
+    evaluation = evaluation_from(args)
+    print_load_report(evaluation)
+    if len(evaluation.runs) < 2:
+        raise UsageError("power needs a baseline and at least one candidate --run")
+    keys = [metric_key(label, evaluation.k) for label in args.metric] or None
+    # the tests' verdicts choose each sentence (underpowered, or what the set detects)
+    comparison = compare_evaluation(evaluation, metrics=keys, alpha=args.alpha,
+                                    rng=evaluation.conventions.seed)
+    try:
+        report = power_report(comparison, alpha=args.alpha, power=args.power, delta=args.delta)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.format == "json":
+        write_json(report)
+    else:
+        figures = power_table(comparison, alpha=args.alpha, power=args.power, delta=args.delta)
+        sys.stdout.write(format_power(report, figures))
+    return EXIT_OK
+
+
+def format_power(report: dict[str, Any], figures: Sequence[PowerFigure]) -> str:
+    rows = [[p["baseline"], p["candidate"], p["metric"], f"{p['queries']:,}",
+             fmt.figure(p["sd_difference"]), _maybe(p["min_detectable_difference"]),
+             "—" if p["queries_needed"] is None else f"{p['queries_needed']:,}"]
+            for p in report["pairs"]]
+    needed = f"queries for {report['delta']:g}" if report["delta"] is not None else "needed"
+    lines = [POWER_METHOD, f"alpha {report['alpha']:g}, power {report['power']:.0%}", "",
+             *table(["baseline", "candidate", "metric", "queries", "sd of diff.",
+                     "detectable", needed], rows), ""]
+    lines += [f"  {f.candidate} {f.metric}: {f.sentence}" for f in figures]
+    return "\n".join(lines) + "\n"
+
+
+def _maybe(value: float | None) -> str:
+    return "—" if value is None else fmt.figure(value)

@@ -12,11 +12,17 @@ EXIT_LEAK = 4  # more queries copied into the corpus than --max-leaks allows
 GATES = {
     "regression": "--fail-on-regression METRIC: a candidate significantly worse than the "
     "baseline on METRIC (lower mean, adjusted randomization p below --alpha) fails.",
+    "budget": "--budget METRIC=AMOUNT: a candidate passes only when its paired interval lies "
+    "at or above minus the budget (within budget); worse beyond budget and cannot tell yet "
+    "fail.",
 }
 
 
-def gate_failure(gate: str, candidate: str, metric: str, baseline: str) -> str:
+def gate_failure(gate: str, candidate: str, metric: str, baseline: str,
+                 verdict: str = "") -> str:
     """The line a failed gate prints on standard error."""
     if gate == "regression":
         return f"regression: {candidate} is significantly worse than {baseline} on {metric}"
+    if gate == "budget":
+        return f"budget: {candidate} on {metric} against {baseline}: {verdict}"
     raise ValueError(f"unknown gate {gate!r}; gates: {', '.join(GATES)}")
