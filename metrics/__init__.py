@@ -55,6 +55,7 @@ from metrics.files import (
     read_qrels,
     read_run,
 )
+from metrics.headline import headline, headlines
 from metrics.intervals import Interval, bootstrap, wilson
 from metrics.io import (
     FORMAT_EXAMPLES,
@@ -196,6 +197,8 @@ __all__ = [
     "compare_slices",
     "filter_evaluation",
     "find_queries",
+    "headline",
+    "headlines",
     "AllPairs",
     "Budget",
     "BudgetVerdict",

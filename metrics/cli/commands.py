@@ -45,6 +45,7 @@ from metrics.cost import costs
 from metrics.evaluate import Evaluation
 from metrics.files import evaluate_files
 from metrics.format import count, listing
+from metrics.headline import headlines
 from metrics.mismatch import id_mismatches
 from metrics.sample import SAMPLE_K, load_sample
 from metrics.snapshot import (
@@ -65,6 +66,7 @@ from metrics.vocabulary.gates import (
     EXIT_USAGE,
     gate_failure,
 )
+from metrics.vocabulary.headline import PRIMARY, PRIMARY_HELP
 
 Command = Callable[[Sequence[str]], int]
 
@@ -189,6 +191,7 @@ def compare_command(argv: Sequence[str]) -> int:
     texts.add_text_arguments(parser)
     decisions.add_all_pairs_argument(parser)
     decisions.add_budget_argument(parser)
+    parser.add_argument("--primary", default=PRIMARY, metavar="METRIC", help=PRIMARY_HELP)
     args = parser.parse_args(argv)
     if args.by and args.snapshot is not None:
         raise UsageError("--by compares live runs: a snapshot keeps no query texts")
@@ -206,8 +209,12 @@ def compare_command(argv: Sequence[str]) -> int:
         raise UsageError("compare needs a baseline and at least one candidate --run")
     keys = [metric_key(label, evaluation.k) for label in args.metric] or None
     gated = [metric_key(label, evaluation.k) for label in args.fail_on_regression]
+    try:
+        primary = metric_key(args.primary, evaluation.k)
+    except ValueError as error:
+        raise UsageError(f"--primary: {error}") from None
     if keys is not None:
-        keys += [key for key in gated + decisions.budget_keys(args, evaluation.k)
+        keys += [key for key in [primary, *gated, *decisions.budget_keys(args, evaluation.k)]
                  if key not in keys]
     options = dict(
         metrics=keys,
@@ -239,7 +246,10 @@ def compare_command(argv: Sequence[str]) -> int:
             print(f"note: {note}", file=sys.stderr)
     gates = regression_gates(comparison, [MEASURE_BY_KEY[key].label(evaluation.k)
                                           for key in gated])
-    data = comparison_dict(evaluation, comparison)
+    primary_label = MEASURE_BY_KEY[primary].label(evaluation.k)
+    said = headlines(comparison, primary_label)
+    data = comparison_dict(evaluation, comparison) | {
+        "primary": primary_label, "headline": " ".join(said), "headlines": said}
     if pairs is not None:
         data |= decisions.all_pairs_json(pairs)
     gates += decisions.budget_gates(args, comparison, data)
@@ -252,6 +262,7 @@ def compare_command(argv: Sequence[str]) -> int:
             data["comparisons"] += slice_rows(args.by, pieces)
         write_json(data)
     else:
+        sys.stdout.write("".join(f"{sentence}\n" for sentence in said) + "\n")
         sys.stdout.write(format_comparison(evaluation, comparison) if pairs is None
                          else decisions.format_all_pairs(evaluation, pairs))
         if args.by:

@@ -1,0 +1,52 @@
+"""The headline: for each candidate, one sentence on the primary metric that says who wins,
+by how much with its interval, on how many queries, how surely, and what this query set could
+have detected. Built only from a Comparison's tests (metrics.compare) and the power of the
+paired t-test on their differences (metrics.stats.power); the words are in
+metrics/vocabulary/headline.py.
+"""
+
+from __future__ import annotations
+
+from metrics import format as fmt
+from metrics.compare import CORRECTIONS, Comparison, PairedTest
+from metrics.stats.power import power_figure
+from metrics.vocabulary.headline import (
+    BETTER,
+    EVIDENCE,
+    METHOD,
+    NO_DIFFERENCE,
+    UNCHANGED,
+    WORSE,
+)
+from metrics.vocabulary.power import POWER
+
+
+def headline(comparison: Comparison, test: PairedTest, *, power: float = POWER) -> str:
+    """One candidate's sentence: e.g. "reranked beats baseline on nDCG@10 by +0.071 [+0.032,
+    +0.109] (paired bootstrap, 95%), 41 queries better, 12 worse, p = 0.002 after Holm; this
+    query set detects differences of 0.030 or more with 80% power." """
+    names = dict(candidate=test.candidate, baseline=comparison.baseline, metric=test.metric)
+    if test.wins == 0 and test.losses == 0:
+        return UNCHANGED.format(**names) + "."
+    difference = fmt.difference(test.difference, test.low, test.high)
+    if not test.significant:
+        opening = NO_DIFFERENCE
+    else:
+        opening = BETTER if test.difference > 0 else WORSE
+    figure = power_figure(comparison.baseline, test, alpha=comparison.alpha, power=power)
+    correction = ("no correction" if comparison.correction == "none"
+                  else CORRECTIONS[comparison.correction])
+    evidence = EVIDENCE.format(
+        method=METHOD.format(level=fmt.confidence(comparison.confidence_level)),
+        better=fmt.count(test.wins, "query"), worse=f"{test.losses:,}",
+        p=fmt.p_equals(test.p_adjusted), correction=correction, power=figure.sentence)
+    return f"{opening.format(**names, difference=difference)} {evidence}."
+
+
+def headlines(comparison: Comparison, metric: str, *, power: float = POWER) -> list[str]:
+    """Every candidate's headline on one compared metric (a label such as "nDCG@10")."""
+    if metric not in comparison.metrics:
+        raise ValueError(f"the headline's metric {metric!r} is not compared; compared: "
+                         f"{', '.join(comparison.metrics)}")
+    return [headline(comparison, test, power=power)
+            for test in comparison.tests if test.metric == metric]

@@ -1,0 +1,70 @@
+"""The headline: one sentence per candidate on the primary metric, from the comparison's own
+test and the power of its differences."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from metrics import compare, load_sample, power_table
+from metrics.cli import main
+from metrics.headline import headline, headlines
+
+
+def comparison(after: np.ndarray, before: np.ndarray):
+    ids = [f"q{i}" for i in range(len(after))]
+    return compare("base", {"base": {"nDCG@10": before}, "new": {"nDCG@10": after}}, ids,
+                   n_permutations=2000, rng=7)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(3)
+
+
+def test_a_significant_gain_says_who_wins_by_how_much_and_what_the_set_detects(rng):
+    before = rng.uniform(0.2, 0.6, 80)
+    result = comparison(before + rng.normal(0.08, 0.05, 80).clip(-0.2, 0.4), before)
+    test = result.tests[0]
+    said = headline(result, test)
+    assert test.significant and said.startswith("new beats base on nDCG@10 by +0.0")
+    assert f"{test.wins} queries better, {test.losses} worse" in said
+    assert "after Holm" in said and "(paired bootstrap, 95%)" in said
+    assert power_table(result)[0].sentence in said  # "this query set detects ..."
+    assert said.endswith("with 80% power.")
+
+
+def test_a_significant_loss_and_no_difference_are_said_as_such(rng):
+    before = rng.uniform(0.2, 0.6, 80)
+    worse = comparison(before - 0.1, before)
+    assert headline(worse, worse.tests[0]).startswith("new is worse than base on nDCG@10 by")
+    noise = comparison(before + rng.normal(0, 0.1, 80), before)
+    said = headline(noise, noise.tests[0])
+    assert not noise.tests[0].significant
+    assert said.startswith("new does not differ significantly from base on nDCG@10: ")
+    assert "underpowered: this set can detect" in said
+    same = comparison(before, before)
+    assert headline(same, same.tests[0]) == ("new scores as base does on nDCG@10: no query "
+                                             "changed.")
+
+
+def test_headlines_name_an_uncompared_metric(rng):
+    before = rng.uniform(0, 1, 10)
+    with pytest.raises(ValueError, match="'MRR@10' is not compared"):
+        headlines(comparison(before, before), "MRR@10")
+
+
+def test_compare_json_carries_the_headline_on_the_primary_metric(capsys):
+    assert main(["compare", "--primary", "MRR", "--metric", "nDCG@5", "--permutations", "500",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr()[0])
+    assert data["primary"] == "MRR@5" and "MRR@5" in data["metrics"]
+    evaluation = load_sample(5)
+    from metrics import compare_evaluation
+    expected = headlines(compare_evaluation(evaluation, metrics=["nDCG", "RR"],
+                                            n_permutations=500,
+                                            rng=evaluation.conventions.seed), "MRR@5")
+    assert data["headlines"] == expected and data["headline"] == " ".join(expected)
+    assert main(["compare", "--primary", "BLEU"]) == 2
