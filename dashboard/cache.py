@@ -60,6 +60,8 @@ KEPT = {
     "leakage": 2,
     "slices": 8,
     "slice comparison": 8,
+    "leaderboard": 4,
+    "all pairs": 8,
 }
 # four evaluations of 5 runs x 5,000 queries x 100 ids with their files and aligned runs;
 # the server's own ~300 MB come on top

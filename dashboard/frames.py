@@ -14,12 +14,15 @@ from metrics import (
     MEASURE_BY_KEY,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
+    AllPairs,
     Comparison,
     Corpus,
     Cost,
     Evaluation,
+    Leaderboard,
     Slice,
     created_minute,
+    power_table,
     vocabulary,
 )
 from metrics import format as fmt
@@ -162,7 +165,9 @@ def query_order(evaluation: Evaluation, key: str, sort: str) -> list[str]:
 
 def comparison_table(comparison: Comparison, candidate: str) -> pd.DataFrame:
     """One candidate against the baseline, one row per metric: the engine's figures as they
-    are (means and difference unrounded; the interval, the counts and p as text)."""
+    are (means and difference unrounded; the interval, the counts and p as text), the
+    smallest difference the query set detects, and the reading with what that means."""
+    power = {(f.candidate, f.metric): f for f in power_table(comparison, alpha=comparison.alpha)}
     rows = [
         {
             "Metric": t.metric,
@@ -176,7 +181,8 @@ def comparison_table(comparison: Comparison, candidate: str) -> pd.DataFrame:
             "p t-test": fmt.p_value(t.p_t),
             "p Wilcoxon": fmt.p_value(t.p_wilcoxon),
             "Effect size": t.effect_size,
-            "Reading": comparison.verdict(t),
+            "Detectable": power[t.candidate, t.metric].min_detectable_difference,
+            "Reading": f"{comparison.verdict(t)}; {power[t.candidate, t.metric].sentence}",
         }
         for t in comparison.tests
         if t.candidate == candidate
@@ -307,3 +313,26 @@ def movement_notes(movement: pd.DataFrame) -> list[str]:
         return fmt.MISSING if pd.isna(value) else f"{int(value)}"
     return [f"rank {rank(before)} → {rank(after)}, {moved}" for before, after, moved
             in zip(movement["before"], movement["after"], movement["moved"], strict=True)]
+
+
+def leaderboard_table(board: Leaderboard, metric: str) -> pd.DataFrame:
+    """One metric's standings, best first: mean, rank, its interval and P(best)."""
+    return pd.DataFrame([{"Run": s.run, "Mean": s.mean, "Rank": s.rank,
+                          "Rank interval": f"{s.rank_low}–{s.rank_high}", "P(best)": s.p_best}
+                         for s in board.standings(metric)])
+
+
+def pairs_tables(pairs: AllPairs, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every pair on one metric: the runs best first with their letters, and the matrix of
+    adjusted p-values (row run against column run)."""
+    label = pairs.label(metric)
+    letters = pairs.letters(label)
+    means = dict(zip(pairs.runs, pairs.means[label], strict=True))
+    groups = pd.DataFrame([{"Run": run, "Mean": means[run], "Group": letter}
+                           for run, letter in letters.items()])
+    order = list(letters)
+    index = {run: i for i, run in enumerate(pairs.runs)}
+    matrix = pd.DataFrame([{"Run": a, **{b: "" if a == b else
+                                         fmt.p_value(pairs.p_adjusted[label][index[a], index[b]])
+                                         for b in order}} for a in order])
+    return groups, matrix

@@ -62,6 +62,7 @@ CANDIDATES = "compare.candidates"
 METRICS = "compare.metrics"
 CORRECTION = "compare.correction"
 ALPHA = "compare.alpha"
+PRIMARY = "compare.primary"  # the headline's metric, a measure key
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
 # convention field -> {value: label}, in the engine's order (its first value is the default)
@@ -148,6 +149,7 @@ PARAMS = {
     "price": Param(PRICE, _number(0, 10_000)),
     "correction": Param(CORRECTION, _choice(CORRECTIONS)),
     "alpha": Param(ALPHA, _number(*ALPHA_RANGE)),
+    "primary": Param(PRIMARY, _choice({m.key: m.key for m in SUMMARY_MEASURES})),
     "baseline": Param(BASELINE, _text),
     "names": Param(RENAMES, _renames, _dump_renames),
     "files": Param(LINK_FILES, list, list),
@@ -168,7 +170,8 @@ def defaults() -> dict[str, object]:
     values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
     values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
     values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: [], WHERE: None,
-               WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None}
+               WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None,
+               PRIMARY: metrics.PRIMARY}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 

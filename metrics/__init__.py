@@ -127,6 +127,9 @@ from metrics.vocabulary import (
 )
 from metrics.vocabulary.cost import COST_MEANING
 from metrics.vocabulary.cost import UNIT as COST_UNIT
+from metrics.vocabulary.headline import PRIMARY
+from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS
+from metrics.vocabulary.power import POWER_MEANING
 
 __all__ = [
     "FORMAT_EXAMPLES",
@@ -199,6 +202,9 @@ __all__ = [
     "find_queries",
     "headline",
     "headlines",
+    "PRIMARY",
+    "POWER_MEANING",
+    "LEADERBOARD_TERMS",
     "AllPairs",
     "Budget",
     "BudgetVerdict",

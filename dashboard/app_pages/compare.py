@@ -9,6 +9,7 @@ from dashboard import (
     cache,
     chart_base,
     comparison_charts,
+    decisions,
     exports,
     frames,
     highlight,
@@ -22,6 +23,7 @@ from dashboard import (
 from metrics import (
     CORRECTIONS,
     FACET_RULES,
+    LEADERBOARD_TERMS,
     MEASURE_BY_KEY,
     SLICE_MIN_QUERIES,
     SUMMARY_MEASURES,
@@ -104,6 +106,15 @@ if options.snapshot is not None:
                                  candidates=list(comparison.candidates))
     if note:
         st.warning(safe.md(note), icon=":material/content_copy:")
+labels = {key: measures[key].label(k) for key in options.metrics}
+session.choose(session.PRIMARY, list(labels), metrics.PRIMARY if metrics.PRIMARY in labels
+               else options.metrics[0])
+left, right = st.columns([1, 3], vertical_alignment="center")
+primary = left.selectbox("Headline metric", list(labels), format_func=labels.get,
+                         key=session.PRIMARY, help="The metric the headline is about.")
+with right.container(border=True):
+    st.markdown("\n".join(f"- {safe.md(sentence)}"
+                          for sentence in metrics.headlines(comparison, labels[primary])))
 method = vocabulary.comparison_method(comparison)
 st.markdown(f"**Test:** {method['test']}")
 st.caption(" ".join(method[key] for key in ("interval", "effect", "reference")))
@@ -115,7 +126,9 @@ for candidate in comparison.candidates:
         table,
         hide_index=True,
         placeholder="undefined",
-        column_order=[c for c in table.columns if c != "Reading"],
+        # the smallest detectable difference is in each reading below: as a column it would
+        # push the table past a 1280-px window
+        column_order=[c for c in table.columns if c not in ("Reading", "Detectable")],
         column_config={
             "Metric": st.column_config.TextColumn("Metric", pinned=True),
             "Before": ui.number_column("Before", "The baseline's mean."),
@@ -145,6 +158,20 @@ for candidate in comparison.candidates:
     )
     st.markdown("\n".join(f"- **{row.Metric}**: {row.Reading}."
                           for row in table.itertuples(index=False)))
+
+if options.snapshot is None and len(evaluation.runs) >= 3:
+    st.header("All runs against all runs")
+    pairs = decisions.all_pairs(view, primary, options.correction, options.alpha)
+    st.caption(safe.md(pairs.sentence()) + " " + LEADERBOARD_TERMS["letters"])
+    groups, matrix = frames.pairs_tables(pairs, primary)
+    st.dataframe(groups, hide_index=True, column_config={
+        "Run": st.column_config.TextColumn(pinned=True),
+        "Mean": ui.number_column(labels[primary]),
+        "Group": st.column_config.TextColumn(help=LEADERBOARD_TERMS["letters"])})
+    st.markdown(f"**Adjusted p, each pair on {labels[primary]}**")
+    st.dataframe(matrix, hide_index=True, column_config={
+        "Run": st.column_config.TextColumn(pinned=True, help="Adjusted p of this run against "
+                                           "each column's run, on " + labels[primary] + ".")})
 
 facets = slicing.facets(view)
 if facets and options.snapshot is None:

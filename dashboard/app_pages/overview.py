@@ -3,13 +3,15 @@
 import streamlit as st
 
 import metrics
-from dashboard import chart_base, charts, frames, safe, session, slicing, texts, ui
+from dashboard import chart_base, charts, decisions, frames, safe, session, slicing, texts, ui
 from metrics import (
     CLASS_MEANING,
     COST_MEANING,
     COST_UNIT,
     FACET_RULES,
+    LEADERBOARD_TERMS,
     LEAKAGE_RULE,
+    MEASURE_BY_KEY,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
 )
@@ -56,6 +58,26 @@ with st.expander("What each metric certifies, and the conventions behind it",
                  icon=":material/help:"):
     st.markdown("\n".join(f"- **{m.label(k)}**: {frames.measure_help(evaluation, m.key)}"
                           for m in SUMMARY_MEASURES))
+
+st.subheader("Leaderboard")
+board = decisions.leaderboard(view)
+labels = {key: MEASURE_BY_KEY[key].label(k) for key in metrics.COMPARED}
+session.choose(session.PRIMARY, list(labels), metrics.PRIMARY)
+primary = st.session_state[session.PRIMARY]
+st.dataframe(
+    frames.leaderboard_table(board, primary), hide_index=True,
+    column_config={
+        "Run": st.column_config.TextColumn(pinned=True),
+        "Mean": ui.number_column(labels[primary]),
+        "Rank": st.column_config.NumberColumn(help=LEADERBOARD_TERMS["rank"]),
+        "Rank interval": st.column_config.TextColumn(
+            f"{level} rank interval", help=LEADERBOARD_TERMS["rank_interval"]),
+        "P(best)": st.column_config.ProgressColumn(
+            "P(best)", help=LEADERBOARD_TERMS["p_best"], format="percent", min_value=0.0,
+            max_value=1.0)})
+st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence in board.sentences(primary)))
+st.caption(f"On {labels[primary]}, the headline metric (Compare sets it). "
+              + LEADERBOARD_TERMS["resamples"])
 
 ui.chart(
     charts.interval_bars(

@@ -9,6 +9,7 @@ import pytest
 
 from dashboard import exports, report
 from metrics import format as fmt
+from metrics import power_table
 from metrics.compare import compare_evaluation
 from tests.dashboard.conftest import PAGES, open_app, texts
 
@@ -39,9 +40,11 @@ def test_the_table_holds_the_engines_figures(engine):
     assert row["Interval"] == f"[{test.low:+.3f}, {test.high:+.3f}]"
     assert row["Better / tie / worse"] == f"{test.wins} / {test.ties} / {test.losses}"
     assert row["Effect size"] == test.effect_size
+    power = {(f.candidate, f.metric): f.sentence for f in power_table(engine)}
     for t in engine.tests:
         assert table(app, t.candidate).loc[t.metric, "Difference"] == t.difference
-        assert f"**{t.metric}**: {engine.verdict(t)}." in texts(app)
+        reading = f"{engine.verdict(t)}; {power[t.candidate, t.metric]}"
+        assert f"**{t.metric}**: {reading}." in texts(app)
 
 
 def test_the_page_names_its_test_and_the_family_corrected():

@@ -6,7 +6,7 @@ import pytest
 
 import metrics
 from dashboard import frames
-from metrics import SUMMARY_MEASURES, Conventions, evaluate_files, load_sample
+from metrics import SUMMARY_MEASURES, Conventions, evaluate_files, load_sample, power_table
 from metrics import format as fmt
 from metrics.format import interval as format_interval
 from metrics.sample import sample_qrels, sample_runs
@@ -115,7 +115,10 @@ def test_comparison_table_is_the_engines(comparison):
         assert (row["Before"], row["After"], row["Difference"]) == (
             t.before_mean, t.after_mean, t.difference)
         assert row["p adjusted"] == fmt.p_value(t.p_adjusted)
-        assert row["Reading"] == comparison.verdict(t)
+        power = next(f for f in power_table(comparison, alpha=comparison.alpha)
+                     if (f.candidate, f.metric) == (t.candidate, t.metric))
+        assert row["Reading"] == f"{comparison.verdict(t)}; {power.sentence}"
+        assert row["Detectable"] == power.min_detectable_difference
 
 
 def test_p_values_and_effect_sizes_keep_three_decimals():

@@ -1,0 +1,25 @@
+"""The engine's decisions (issue 15), cached through the store: the leaderboard and every
+pair of runs compared. Like cache.py, each is computed once per view and kept in the server's
+one store; the pages lay them out."""
+
+from __future__ import annotations
+
+import metrics
+from dashboard.cache import View, spinner, store
+
+
+def leaderboard(view: View) -> metrics.Leaderboard:
+    """Every shown run's rank, rank interval and P(best) on each compared metric."""
+    return store().get("leaderboard", view.key, lambda: metrics.leaderboard(view.evaluation),
+                       files=view.files, parents=[view.source], shared=(view.evaluation,),
+                       on_miss=spinner("Ranking the runs over the bootstrap resamples…"))
+
+
+def all_pairs(view: View, metric: str, correction: str, alpha: float) -> metrics.AllPairs:
+    """Every pair of shown runs on one metric (a measure key), one correction over the pairs."""
+    tested = store().get(
+        "all pairs", (view.key, metric),
+        lambda: metrics.all_pairs(view.evaluation, [metric]),
+        files=view.files, parents=[view.source], shared=(view.evaluation,),
+        on_miss=spinner("Comparing every pair of runs…"))
+    return tested.adjusted(correction, alpha)

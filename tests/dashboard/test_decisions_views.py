@@ -1,0 +1,36 @@
+"""The decisions in the dashboard: the headline on Compare, the leaderboard on the Overview,
+every pair's letters, each the engine's figure; the headline metric in the URL."""
+
+from __future__ import annotations
+
+from metrics import all_pairs, compare_evaluation, headlines, leaderboard
+from tests.dashboard.conftest import open_app, shown
+
+
+def test_compare_opens_with_the_engine_s_headline_and_power(sample):
+    app = open_app("compare")
+    expected = headlines(compare_evaluation(sample, rng=sample.conventions.seed), "nDCG@5")
+    said = shown(" ".join(m.value for m in app.markdown))
+    assert all(sentence in said for sentence in expected)
+    table = next(d.value for d in app.dataframe if "Detectable" in d.value.columns)
+    assert table["Detectable"].notna().all()
+    assert table["Reading"].str.contains("underpowered: this set can detect").all()
+
+
+def test_the_headline_metric_lives_in_the_url_and_moves_the_leaderboard(sample):
+    app = open_app("compare", primary="RR")
+    expected = headlines(compare_evaluation(sample, rng=sample.conventions.seed), "MRR@5")
+    assert expected[0] in shown(" ".join(m.value for m in app.markdown))
+    app.switch_page("app_pages/overview.py").run()
+    board = next(d.value for d in app.dataframe if "P(best)" in d.value.columns)
+    standings = leaderboard(sample).standings("RR")
+    assert list(board["Run"]) == [s.run for s in standings]
+    assert list(board["P(best)"]) == [s.p_best for s in standings]
+    assert list(board["Rank interval"]) == [f"{s.rank_low}–{s.rank_high}" for s in standings]
+
+
+def test_every_pair_s_letters_are_the_engine_s(sample):
+    app = open_app("compare")
+    groups = next(d.value for d in app.dataframe if "Group" in d.value.columns)
+    letters = all_pairs(sample, ["nDCG"]).letters("nDCG@5")
+    assert dict(zip(groups["Run"], groups["Group"], strict=True)) == letters
