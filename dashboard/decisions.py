@@ -4,8 +4,10 @@ one store; the pages lay them out."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import metrics
-from dashboard.cache import View, spinner, store
+from dashboard.cache import CompareOptions, View, compare, spinner, store
 
 
 def leaderboard(view: View) -> metrics.Leaderboard:
@@ -23,3 +25,14 @@ def all_pairs(view: View, metric: str, correction: str, alpha: float) -> metrics
         files=view.files, parents=[view.source], shared=(view.evaluation,),
         on_miss=spinner("Comparing every pair of runs…"))
     return tested.adjusted(correction, alpha)
+
+
+def headlines(view: View, options: CompareOptions, snapshots, primary: str) -> list[str]:
+    """The headline of each candidate on the primary metric (a measure key): the comparison
+    of that metric alone, under the Compare page's baseline, candidates, correction and
+    alpha (metrics.headline_comparison's family), cached as Compare's own comparisons."""
+    compared = compare(view, replace(options, metrics=(primary,)), snapshots)
+    if compared.comparison is None:
+        return []
+    return metrics.headlines(compared.comparison,
+                             metrics.MEASURE_BY_KEY[primary].label(view.evaluation.k))

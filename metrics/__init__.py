@@ -55,7 +55,7 @@ from metrics.files import (
     read_qrels,
     read_run,
 )
-from metrics.headline import headline, headlines
+from metrics.headline import headline, headline_comparison, headlines
 from metrics.intervals import Interval, bootstrap, wilson
 from metrics.io import (
     FORMAT_EXAMPLES,
@@ -127,6 +127,7 @@ from metrics.vocabulary import (
 )
 from metrics.vocabulary.cost import COST_MEANING
 from metrics.vocabulary.cost import UNIT as COST_UNIT
+from metrics.vocabulary.headline import FAMILY as HEADLINE_FAMILY
 from metrics.vocabulary.headline import PRIMARY
 from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS
 from metrics.vocabulary.power import POWER_MEANING
@@ -203,6 +204,8 @@ __all__ = [
     "headline",
     "headlines",
     "PRIMARY",
+    "HEADLINE_FAMILY",
+    "headline_comparison",
     "POWER_MEANING",
     "LEADERBOARD_TERMS",
     "AllPairs",

@@ -7,15 +7,20 @@ metrics/vocabulary/headline.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 from metrics import format as fmt
-from metrics.compare import CORRECTIONS, Comparison, PairedTest
+from metrics.compare import CORRECTIONS, Comparison, PairedTest, compare_evaluation, metric_key
+from metrics.evaluate import Evaluation
 from metrics.stats.power import power_figure
 from metrics.vocabulary.headline import (
     BETTER,
+    CORRECTED,
     EVIDENCE,
     METHOD,
     NO_DIFFERENCE,
     UNCHANGED,
+    UNCORRECTED,
     WORSE,
 )
 from metrics.vocabulary.power import POWER
@@ -34,8 +39,9 @@ def headline(comparison: Comparison, test: PairedTest, *, power: float = POWER) 
     else:
         opening = BETTER if test.difference > 0 else WORSE
     figure = power_figure(comparison.baseline, test, alpha=comparison.alpha, power=power)
-    correction = ("no correction" if comparison.correction == "none"
-                  else CORRECTIONS[comparison.correction])
+    n = comparison.n_comparisons
+    correction = ("" if n == 1 else UNCORRECTED.format(n=n) if comparison.correction == "none"
+                  else CORRECTED.format(correction=CORRECTIONS[comparison.correction], n=n))
     evidence = EVIDENCE.format(
         method=METHOD.format(level=fmt.confidence(comparison.confidence_level)),
         better=fmt.count(test.wins, "query"), worse=f"{test.losses:,}",
@@ -44,9 +50,17 @@ def headline(comparison: Comparison, test: PairedTest, *, power: float = POWER) 
 
 
 def headlines(comparison: Comparison, metric: str, *, power: float = POWER) -> list[str]:
-    """Every candidate's headline on one compared metric (a label such as "nDCG@10")."""
+    """Every candidate's headline on one compared metric (a label such as "nDCG@10"). Give it
+    the comparison of the primary metric alone (FAMILY says why): see headline_comparison."""
     if metric not in comparison.metrics:
         raise ValueError(f"the headline's metric {metric!r} is not compared; compared: "
                          f"{', '.join(comparison.metrics)}")
     return [headline(comparison, test, power=power)
             for test in comparison.tests if test.metric == metric]
+
+
+def headline_comparison(evaluation: Evaluation, primary: str, **options: Any) -> Comparison:
+    """The comparison a headline reads: the primary metric alone (a key or a label), under
+    compare_evaluation's other options (baseline, candidates, correction, alpha...)."""
+    options["metrics"] = [metric_key(primary, evaluation.k)]
+    return compare_evaluation(evaluation, **options)

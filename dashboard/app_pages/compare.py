@@ -23,6 +23,7 @@ from dashboard import (
 from metrics import (
     CORRECTIONS,
     FACET_RULES,
+    HEADLINE_FAMILY,
     LEADERBOARD_TERMS,
     MEASURE_BY_KEY,
     SLICE_MIN_QUERIES,
@@ -106,15 +107,15 @@ if options.snapshot is not None:
                                  candidates=list(comparison.candidates))
     if note:
         st.warning(safe.md(note), icon=":material/content_copy:")
-labels = {key: measures[key].label(k) for key in options.metrics}
-session.choose(session.PRIMARY, list(labels), metrics.PRIMARY if metrics.PRIMARY in labels
-               else options.metrics[0])
+labels = {key: measures[key].label(k) for key in metrics.COMPARED}  # any, not only those shown
+session.choose(session.PRIMARY, list(labels), metrics.PRIMARY)
 left, right = st.columns([1, 3], vertical_alignment="center")
 primary = left.selectbox("Headline metric", list(labels), format_func=labels.get,
                          key=session.PRIMARY, help="The metric the headline is about.")
 with right.container(border=True):
-    st.markdown("\n".join(f"- {safe.md(sentence)}"
-                          for sentence in metrics.headlines(comparison, labels[primary])))
+    st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence
+                          in decisions.headlines(view, options, snapshots, primary)))
+    st.caption(HEADLINE_FAMILY)
 method = vocabulary.comparison_method(comparison)
 st.markdown(f"**Test:** {method['test']}")
 st.caption(" ".join(method[key] for key in ("interval", "effect", "reference")))

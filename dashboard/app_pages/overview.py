@@ -9,6 +9,7 @@ from metrics import (
     COST_MEANING,
     COST_UNIT,
     FACET_RULES,
+    HEADLINE_FAMILY,
     LEADERBOARD_TERMS,
     LEAKAGE_RULE,
     MEASURE_BY_KEY,
@@ -34,6 +35,19 @@ if leaks is not None and leaks.leaks:  # a leaked query inflates every run: say 
            "names the chunk of each. " if shown else "None of them is among the queries "
            "shown here. ") + LEAKAGE_RULE,
         icon=":material/content_copy:")
+
+snapshots = session.snapshots()
+if len(session.baseline_options(view, snapshots)) > 1:  # the headline, as Compare states it
+    options = session.compare_options(view, snapshots)
+    labels = {key: MEASURE_BY_KEY[key].label(k) for key in metrics.COMPARED}
+    session.choose(session.PRIMARY, list(labels), metrics.PRIMARY)
+    said = (decisions.headlines(view, options, snapshots, st.session_state[session.PRIMARY])
+            if options.candidates else [])
+    if said:
+        with st.container(border=True):
+            st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence in said))
+            st.caption(f"The headline metric and the runs compared are set on the Compare "
+                       f"page. {HEADLINE_FAMILY}")
 
 st.subheader(f"Summary at K = {k}")
 level = fmt.confidence(evaluation.conventions.confidence_level)

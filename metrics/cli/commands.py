@@ -247,7 +247,10 @@ def compare_command(argv: Sequence[str]) -> int:
     gates = regression_gates(comparison, [MEASURE_BY_KEY[key].label(evaluation.k)
                                           for key in gated])
     primary_label = MEASURE_BY_KEY[primary].label(evaluation.k)
-    said = headlines(comparison, primary_label)
+    alone = options | {"metrics": [primary]}  # the headline's family: the primary metric
+    said = headlines(compare_evaluation(evaluation, **alone) if snapshot is None else
+                     compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **alone),
+                     primary_label)
     data = comparison_dict(evaluation, comparison) | {
         "primary": primary_label, "headline": " ".join(said), "headlines": said}
     if pairs is not None:

@@ -13,5 +13,10 @@ WORSE = "{candidate} is worse than {baseline} on {metric} by {difference}"
 NO_DIFFERENCE = ("{candidate} does not differ significantly from {baseline} on {metric}: "
                  "{difference}")
 UNCHANGED = "{candidate} scores as {baseline} does on {metric}: no query changed"
-EVIDENCE = "({method}), {better} better, {worse} worse, p {p} after {correction}; {power}"
+EVIDENCE = "({method}), {better} better, {worse} worse, p {p}{correction}; {power}"
+CORRECTED = " after {correction} over {n} comparisons"
+UNCORRECTED = " (not corrected for {n} comparisons)"
+FAMILY = ("The headline tests the primary metric alone, a metric chosen before looking: its "
+          "correction covers the candidates on that metric, not every metric the Compare "
+          "table shows, so its p may be smaller than the table's.")
 METHOD = "paired bootstrap, {level}"

@@ -3,13 +3,14 @@ every pair's letters, each the engine's figure; the headline metric in the URL."
 
 from __future__ import annotations
 
-from metrics import all_pairs, compare_evaluation, headlines, leaderboard
+from metrics import all_pairs, headline_comparison, headlines, leaderboard
 from tests.dashboard.conftest import open_app, shown
 
 
 def test_compare_opens_with_the_engine_s_headline_and_power(sample):
     app = open_app("compare")
-    expected = headlines(compare_evaluation(sample, rng=sample.conventions.seed), "nDCG@5")
+    expected = headlines(headline_comparison(sample, "nDCG", rng=sample.conventions.seed),
+                         "nDCG@5")
     said = shown(" ".join(m.value for m in app.markdown))
     assert all(sentence in said for sentence in expected)
     table = next(d.value for d in app.dataframe if "Detectable" in d.value.columns)
@@ -19,9 +20,11 @@ def test_compare_opens_with_the_engine_s_headline_and_power(sample):
 
 def test_the_headline_metric_lives_in_the_url_and_moves_the_leaderboard(sample):
     app = open_app("compare", primary="RR")
-    expected = headlines(compare_evaluation(sample, rng=sample.conventions.seed), "MRR@5")
+    expected = headlines(headline_comparison(sample, "RR", rng=sample.conventions.seed),
+                         "MRR@5")
     assert expected[0] in shown(" ".join(m.value for m in app.markdown))
     app.switch_page("app_pages/overview.py").run()
+    assert all(s in shown(" ".join(m.value for m in app.markdown)) for s in expected)
     board = next(d.value for d in app.dataframe if "P(best)" in d.value.columns)
     standings = leaderboard(sample).standings("RR")
     assert list(board["Run"]) == [s.run for s in standings]

@@ -10,7 +10,7 @@ import pytest
 
 from metrics import compare, load_sample, power_table
 from metrics.cli import main
-from metrics.headline import headline, headlines
+from metrics.headline import headline, headline_comparison, headlines
 
 
 def comparison(after: np.ndarray, before: np.ndarray):
@@ -31,7 +31,7 @@ def test_a_significant_gain_says_who_wins_by_how_much_and_what_the_set_detects(r
     said = headline(result, test)
     assert test.significant and said.startswith("new beats base on nDCG@10 by +0.0")
     assert f"{test.wins} queries better, {test.losses} worse" in said
-    assert "after Holm" in said and "(paired bootstrap, 95%)" in said
+    assert "p < 0.001;" in said and "(paired bootstrap, 95%)" in said  # one test: no family
     assert power_table(result)[0].sentence in said  # "this query set detects ..."
     assert said.endswith("with 80% power.")
 
@@ -62,9 +62,10 @@ def test_compare_json_carries_the_headline_on_the_primary_metric(capsys):
     data = json.loads(capsys.readouterr()[0])
     assert data["primary"] == "MRR@5" and "MRR@5" in data["metrics"]
     evaluation = load_sample(5)
-    from metrics import compare_evaluation
-    expected = headlines(compare_evaluation(evaluation, metrics=["nDCG", "RR"],
-                                            n_permutations=500,
-                                            rng=evaluation.conventions.seed), "MRR@5")
+    alone = headline_comparison(evaluation, "MRR", n_permutations=500,
+                                rng=evaluation.conventions.seed)
+    assert alone.metrics == ("MRR@5",) and alone.n_comparisons == 2  # two candidates
+    expected = headlines(alone, "MRR@5")
     assert data["headlines"] == expected and data["headline"] == " ".join(expected)
+    assert "after Holm over 2 comparisons" in expected[0]
     assert main(["compare", "--primary", "BLEU"]) == 2
