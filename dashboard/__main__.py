@@ -69,6 +69,8 @@ def report_command(argv: Sequence[str]) -> int:
         help="leave out the comparison of each run with the first",
     )
     texts.add_text_arguments(parser, cost=True)
+    parser.add_argument("--primary", default=metrics.PRIMARY, metavar="METRIC",
+                        help="the headline's metric, e.g. nDCG or nDCG@10; default nDCG")
     args = parser.parse_args(argv)
     if args.format == "html" and args.out is None:
         raise UsageError("the HTML report needs --out FILE")
@@ -90,7 +92,8 @@ def report_command(argv: Sequence[str]) -> int:
         text = exports.summary_markdown(evaluation, comparison)
     else:
         text = report.build_html(evaluation, comparison, title=args.title or report.DEFAULT_TITLE,
-                                 **text_inputs(args, evaluation, comparison))
+                                 **text_inputs(args, evaluation, comparison),
+                                 **decision_inputs(args, evaluation, comparison))
     if args.out is None:
         sys.stdout.write(text)
         return 0
@@ -121,6 +124,22 @@ def text_inputs(args: argparse.Namespace, evaluation: Evaluation,
         leakage = find_leaks(queries, corpus, candidates=candidates)
     return dict(queries=queries, corpus=corpus, slices=slices, slice_pieces=slice_pieces,
                 leakage=leakage, costs=run_costs(args, evaluation, corpus))
+
+
+def decision_inputs(args: argparse.Namespace, evaluation: Evaluation,
+                    comparison: Comparison | None) -> dict:
+    """build_html's opening: the headline on --primary (its own family) and the leaderboard."""
+    try:
+        primary = metrics.metric_key(args.primary, evaluation.k)
+    except ValueError as error:
+        raise UsageError(f"--primary: {error}") from None
+    headline = None
+    if comparison is not None:
+        alone = metrics.headline_comparison(
+            evaluation, primary, confidence_level=evaluation.conventions.confidence_level,
+            rng=evaluation.conventions.seed)
+        headline = metrics.headlines(alone, metrics.MEASURE_BY_KEY[primary].label(evaluation.k))
+    return dict(headline=headline, board=metrics.leaderboard(evaluation), primary=primary)
 
 
 def run_costs(args: argparse.Namespace, evaluation: Evaluation,

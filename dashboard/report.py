@@ -17,18 +17,20 @@ import datetime as _dt
 import io
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from dashboard import exports, frames, report_texts, safe
+from dashboard import exports, frames, report_decisions, report_texts, safe
 from metrics import (
     CLASS_MEANING,
     LIMITS,
+    PRIMARY,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
     Comparison,
     Corpus,
     Evaluation,
+    Leaderboard,
     Leakage,
     Queries,
     Slice,
@@ -99,21 +101,6 @@ dt { font-weight: 600; } dd { margin: 0; }
 _e = safe.html
 
 
-def _html_table(
-    header: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[bool] = ()
-) -> str:
-    """Cells are escaped here, so callers pass plain text."""
-    head = "".join(f"<th>{_e(cell)}</th>" for cell in header)
-    body = []
-    for row in rows:
-        cells = []
-        for i, cell in enumerate(row):
-            css = ' class="num"' if i < len(numeric) and numeric[i] else ""
-            cells.append(f"<td{css}>{_e(cell)}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-
-
 def _figure(svg: str, alt_text: str, caption: str) -> str:
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     return (
@@ -164,7 +151,7 @@ def _basis_section(evaluation: Evaluation, fingerprints: dict) -> str:
         '<span class="note">SHA-256 over the sorted (query, doc, grade) rows of the qrels, not '
         "the file bytes: a re-formatted file keeps it, a changed label changes it.</span></dd>"
     )
-    runs = _html_table(
+    runs = report_texts.table(
         ["Run", "File", "Fingerprint (SHA-256 of the ranked lists as scored)"],
         [
             [run.name, _source_name(run.run.source), fingerprints["runs"][run.name]]
@@ -172,7 +159,7 @@ def _basis_section(evaluation: Evaluation, fingerprints: dict) -> str:
         ],
     )
     counts = frames.counts_table(evaluation)
-    counted = _html_table(
+    counted = report_texts.table(
         list(counts.columns),
         [[str(v) for v in row] for row in counts.itertuples(index=False)],
         [False] + [True] * (len(counts.columns) - 1),
@@ -211,7 +198,7 @@ def _summary_section(evaluation: Evaluation, charts_html: str) -> str:
         f'<p class="note">Mean [low, high] at {_e(_level(evaluation))} confidence over '
         f"{len(evaluation.scored_ids)} scored queries, each weighing the same. "
         f"{_e(evaluation.conventions.sentences()['interval'])}</p>"
-        f"{_html_table(header, rows, numeric)}{charts_html}</section>"
+        f"{report_texts.table(header, rows, numeric)}{charts_html}</section>"
     )
 
 
@@ -270,7 +257,7 @@ def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -
         ]
         parts.append(
             f"<h3>{_e(candidate)} against {_e(comparison.baseline)}</h3>"
-            + _html_table(header, rows, numeric)
+            + report_texts.table(header, rows, numeric)
         )
     parts.append("</section>")
     return "".join(parts)
@@ -319,6 +306,9 @@ def build_html(
     slice_pieces: Sequence[tuple[str, Comparison]] | None = None,
     leakage: Leakage | None = None,
     costs: Sequence[Any] | None = None,
+    headline: Sequence[str] | None = None,
+    board: Leaderboard | None = None,
+    primary: str = PRIMARY,
 ) -> str:
     """The report as one self-contained HTML page (UTF-8 text).
 
@@ -329,8 +319,10 @@ def build_html(
     in nDCG, the question and its top chunks' first words), ``slices``
     (``metrics.slice_evaluation``) and ``slice_pieces`` (``metrics.compare_slices``) the
     figures by kind of query, ``leakage`` (``metrics.find_leaks``) a warning and the leaked
-    queries, ``costs`` (``metrics.cost.costs``) what K costs. Without them the page is the
-    same as before they existed.
+    queries, ``costs`` (``metrics.cost.costs``) what K costs. The page opens with
+    ``headline`` (``metrics.headlines`` of the primary metric) and ``board`` (the
+    ``metrics.leaderboard`` on ``primary``, a measure key) when given; the query set's basis
+    and fingerprints close it, for the reviewer.
     ``embed_data`` keeps the snapshot of the evaluation (``metrics.snapshot.to_snapshot``:
     every per-query figure and the fingerprints) in a ``<script type="application/json"
     id="snapshot">`` block, so that the figures travel with the page; it is never executed.
@@ -348,7 +340,8 @@ def build_html(
         '<p class="note">Every figure here holds for this K, this label set, this query set '
         "and this day. Re-score the same frozen query set later to read drift.</p></header>",
         report_texts.leakage_section(leakage, queries),
-        _basis_section(evaluation, fingerprints),
+        report_decisions.headline_section(headline),
+        report_decisions.leaderboard_section(board, primary),
         _summary_section(evaluation, _charts_html(evaluation)),
         report_texts.slices_section(evaluation, slices, slice_pieces),
         _comparison_section(evaluation, comparison),
@@ -356,6 +349,7 @@ def build_html(
         if queries is not None or corpus is not None else "",
         _diagnosis_section(evaluation),
         report_texts.costs_section(costs),
+        _basis_section(evaluation, fingerprints),  # for the reviewer, after the findings
         _limits_section(),
     ]
     texts = any(x is not None for x in (queries, corpus, slices, slice_pieces, leakage, costs))

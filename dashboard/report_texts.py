@@ -71,7 +71,7 @@ class Html(str):
     """A table cell already written as HTML from escaped pieces: `_table` keeps it as is."""
 
 
-def _table(header: Sequence[str], rows: Iterable[Sequence[str]],
+def table(header: Sequence[str], rows: Iterable[Sequence[str]],
            numeric: Sequence[bool] = ()) -> str:
     """Plain-text cells are escaped here; `Html` cells are written as they are."""
     head = "".join(f"<th>{_e(cell)}</th>" for cell in header)
@@ -130,7 +130,7 @@ def top_chunks(evaluation: Evaluation, baseline: str, candidate: str, query_id: 
                         for row in top.itertuples(index=False)))
 
 
-def _examples_table(evaluation: Evaluation, comparison: Comparison, candidate: str,
+def _examplestable(evaluation: Evaluation, comparison: Comparison, candidate: str,
                     changes: pd.DataFrame, queries: Queries | None,
                     corpus: Corpus | None) -> str:
     header = ["Query", *(["Question"] if queries is not None else []), "Before", "After",
@@ -143,7 +143,7 @@ def _examples_table(evaluation: Evaluation, comparison: Comparison, candidate: s
          top_chunks(evaluation, comparison.baseline, candidate, row.query_id, corpus)]
         for row in changes.itertuples(index=False)
     ]
-    return _table(header, rows, numeric)
+    return table(header, rows, numeric)
 
 
 def examples_section(evaluation: Evaluation, comparison: Comparison | None,
@@ -176,7 +176,7 @@ def examples_section(evaluation: Evaluation, comparison: Comparison | None,
             parts.append(f"<h4>{title}</h4>")
             parts.append(
                 f'<p class="note">No query got {none}.</p>' if changes.empty
-                else _examples_table(evaluation, comparison, candidate, changes, queries, corpus)
+                else _examplestable(evaluation, comparison, candidate, changes, queries, corpus)
             )
     parts.append("</section>")
     return "".join(parts)
@@ -209,7 +209,7 @@ def slices_section(evaluation: Evaluation, slices: Sequence[Slice] | None,
             f'<p class="note">{_e(label)}, mean [low, high] at '
             f"{_e(fmt.confidence(evaluation.conventions.confidence_level))} confidence, each "
             f"slice evaluated alone. {_e(FACET_RULES['figures'])} {_e(FACET_RULES['small'])}</p>"
-            + _table(header, rows, [False, True] + [True] * len(evaluation.run_names))
+            + table(header, rows, [False, True] + [True] * len(evaluation.run_names))
         )
     if slice_pieces is not None:
         parts.append(_slice_comparison(slice_pieces))
@@ -237,7 +237,7 @@ def _slice_comparison(pieces: Sequence[tuple[str, Comparison]]) -> str:
         f"{_e(CORRECTIONS[first.correction])} correction over "
         f"{_e(fmt.count(first.n_comparisons, 'comparison'))} (every candidate, metric and "
         f"slice), alpha {first.alpha:g}.</p>"
-        + _table(header, rows, [False, True, False, False, True, True, True, False])
+        + table(header, rows, [False, True, False, False, True, True, True, False])
     )
 
 
@@ -269,7 +269,7 @@ def leakage_section(leakage: Leakage | None, queries: Queries | None = None) -> 
         f'<p class="note">Checked: {leakage.queries_checked:,} queries against the '
         f"{leakage.chunks_checked:,} chunks a run retrieved or the qrels judge; a leak is the "
         f"query's text in a chunk, or {leakage.threshold:g} of its word 3-grams in one "
-        "chunk.</p>" + _table(header, rows) + more + "</section>"
+        "chunk.</p>" + table(header, rows) + more + "</section>"
     )
 
 

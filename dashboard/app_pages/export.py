@@ -4,7 +4,8 @@ import datetime as dt
 
 import streamlit as st
 
-from dashboard import cache, exports, report, safe, session, ui
+import metrics
+from dashboard import cache, decisions, exports, report, safe, session, ui
 from metrics import CORRECTIONS
 
 view = ui.page(
@@ -40,9 +41,14 @@ st.markdown(
 )
 st.caption(about)
 title = st.text_input("Title", value=report.DEFAULT_TITLE, key="export.title")
+primary = st.session_state.get(session.PRIMARY, metrics.PRIMARY)
+headline = (decisions.headlines(view, options, snapshots, primary)
+            if comparison is not None and options.snapshot is None else None)
+board = decisions.leaderboard(view)
 ui.download_button(
     "Download report (HTML)",
-    lambda: report.build_html(evaluation, comparison, title=title or report.DEFAULT_TITLE),
+    lambda: report.build_html(evaluation, comparison, title=title or report.DEFAULT_TITLE,
+                              headline=headline, board=board, primary=primary),
     f"report-{today}-k{k}.html",
     "text/html",
     key="export.report",
