@@ -139,7 +139,9 @@ def decision_inputs(args: argparse.Namespace, evaluation: Evaluation,
             evaluation, primary, confidence_level=evaluation.conventions.confidence_level,
             rng=evaluation.conventions.seed)
         headline = metrics.headlines(alone, metrics.MEASURE_BY_KEY[primary].label(evaluation.k))
-    return dict(headline=headline, board=metrics.leaderboard(evaluation), primary=primary)
+    marks = metrics.best_marks(evaluation) if len(evaluation.runs) > 1 else None
+    return dict(headline=headline, board=metrics.leaderboard(evaluation), primary=primary,
+                marks=marks)
 
 
 def run_costs(args: argparse.Namespace, evaluation: Evaluation,

@@ -62,6 +62,7 @@ KEPT = {
     "slice comparison": 8,
     "leaderboard": 4,
     "all pairs": 8,
+    "best marks": 4,
 }
 # four evaluations of 5 runs x 5,000 queries x 100 ids with their files and aligned runs;
 # the server's own ~300 MB come on top

@@ -36,3 +36,10 @@ def headlines(view: View, options: CompareOptions, snapshots, primary: str) -> l
         return []
     return metrics.headlines(compared.comparison,
                              metrics.MEASURE_BY_KEY[primary].label(view.evaluation.k))
+
+
+def best_marks(view: View) -> metrics.BestMarks:
+    """Each metric's best run and those not significantly worse than it (Holm, alpha 0.05)."""
+    return store().get("best marks", view.key, lambda: metrics.best_marks(view.evaluation),
+                       files=view.files, parents=[view.source], shared=(view.evaluation,),
+                       on_miss=spinner("Testing every run against each metric's best…"))

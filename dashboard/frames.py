@@ -15,6 +15,7 @@ from metrics import (
     QUERY_CLASSES,
     SUMMARY_MEASURES,
     AllPairs,
+    BestMarks,
     Comparison,
     Corpus,
     Cost,
@@ -49,16 +50,19 @@ def baseline_label(evaluation: Evaluation, name: str) -> str:
     return f"{name} (baseline)" if is_baseline else name
 
 
-def summary_table(evaluation: Evaluation) -> pd.DataFrame:
-    """Metrics down, runs across (the baseline first); each cell "mean [low, high]" at K,
-    then the interval method and the conventions the metric depends on."""
+def summary_table(evaluation: Evaluation, marks: BestMarks | None = None) -> pd.DataFrame:
+    """Metrics down, runs across (the baseline first); each cell "mean [low, high]" at K
+    (with `marks`, the best run's and those not significantly worse marked), then the
+    interval method and the conventions the metric depends on."""
     sentences = evaluation.conventions.sentences()
     rows = []
     for m in SUMMARY_MEASURES:
         row = {"Metric": m.label(evaluation.k)}
         for run in evaluation.runs:
             interval = run.summary[m.key]
-            row[run.name] = fmt.interval(interval.mean, interval.low, interval.high)
+            mark = marks.mark(row["Metric"], run.name) if marks is not None else ""
+            row[run.name] = (fmt.interval(interval.mean, interval.low, interval.high)
+                             + (f" {mark}" if mark else ""))
         row["Interval"] = m.interval
         row["Conventions"] = " ".join(sentences[name] for name in m.depends_on)
         rows.append(row)

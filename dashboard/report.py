@@ -22,11 +22,13 @@ from typing import Any
 
 from dashboard import exports, frames, report_decisions, report_texts, safe
 from metrics import (
+    BEST_MARK,
     CLASS_MEANING,
     LIMITS,
     PRIMARY,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
+    BestMarks,
     Comparison,
     Corpus,
     Evaluation,
@@ -183,12 +185,15 @@ def _basis_section(evaluation: Evaluation, fingerprints: dict) -> str:
     )
 
 
-def _summary_section(evaluation: Evaluation, charts_html: str) -> str:
+def _summary_section(evaluation: Evaluation, charts_html: str,
+                     marks: BestMarks | None = None) -> str:
     k = evaluation.k
     header = ["Metric"] + evaluation.run_names + ["Interval", "What it certifies"]
     rows = [
         [m.label(k)]
-        + [fmt.interval(*exports.triple(run.summary[m.key])) for run in evaluation.runs]
+        + [_marked(fmt.interval(*exports.triple(run.summary[m.key])),
+                   marks.mark(m.label(k), run.name) if marks else "")
+           for run in evaluation.runs]
         + [m.interval, m.meaning]
         for m in SUMMARY_MEASURES
     ]
@@ -198,8 +203,18 @@ def _summary_section(evaluation: Evaluation, charts_html: str) -> str:
         f'<p class="note">Mean [low, high] at {_e(_level(evaluation))} confidence over '
         f"{len(evaluation.scored_ids)} scored queries, each weighing the same. "
         f"{_e(evaluation.conventions.sentences()['interval'])}</p>"
-        f"{report_texts.table(header, rows, numeric)}{charts_html}</section>"
+        f"{report_texts.table(header, rows, numeric)}"
+        + (f'<p class="note">{_e(marks.sentence)}</p>' if marks else "")
+        + f"{charts_html}</section>"
     )
+
+
+def _marked(cell: str, mark: str) -> str | report_texts.Html:
+    """A summary cell with its mark: the best run's in bold."""
+    if not mark:
+        return cell
+    text = f"{_e(cell)} {_e(mark)}"
+    return report_texts.Html(f"<b>{text}</b>" if mark == BEST_MARK else text)
 
 
 def _charts_html(evaluation: Evaluation) -> str:
@@ -309,6 +324,7 @@ def build_html(
     headline: Sequence[str] | None = None,
     board: Leaderboard | None = None,
     primary: str = PRIMARY,
+    marks: BestMarks | None = None,
 ) -> str:
     """The report as one self-contained HTML page (UTF-8 text).
 
@@ -321,8 +337,9 @@ def build_html(
     figures by kind of query, ``leakage`` (``metrics.find_leaks``) a warning and the leaked
     queries, ``costs`` (``metrics.cost.costs``) what K costs. The page opens with
     ``headline`` (``metrics.headlines`` of the primary metric) and ``board`` (the
-    ``metrics.leaderboard`` on ``primary``, a measure key) when given; the query set's basis
-    and fingerprints close it, for the reviewer.
+    ``metrics.leaderboard`` on ``primary``, a measure key) when given; ``marks``
+    (``metrics.best_marks``) marks each metric's best run in the summary. The query set's
+    basis and fingerprints close it, for the reviewer.
     ``embed_data`` keeps the snapshot of the evaluation (``metrics.snapshot.to_snapshot``:
     every per-query figure and the fingerprints) in a ``<script type="application/json"
     id="snapshot">`` block, so that the figures travel with the page; it is never executed.
@@ -342,7 +359,7 @@ def build_html(
         report_texts.leakage_section(leakage, queries),
         report_decisions.headline_section(headline),
         report_decisions.leaderboard_section(board, primary),
-        _summary_section(evaluation, _charts_html(evaluation)),
+        _summary_section(evaluation, _charts_html(evaluation), marks),
         report_texts.slices_section(evaluation, slices, slice_pieces),
         _comparison_section(evaluation, comparison),
         report_texts.examples_section(evaluation, comparison, queries, corpus)

@@ -62,6 +62,7 @@ CANDIDATES = "compare.candidates"
 METRICS = "compare.metrics"
 CORRECTION = "compare.correction"
 ALPHA = "compare.alpha"
+MARK_BEST = "overview.mark_best"  # the summary marks each metric's best run
 PRIMARY = "compare.primary"  # the headline's metric, a measure key
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
@@ -149,6 +150,8 @@ PARAMS = {
     "price": Param(PRICE, _number(0, 10_000)),
     "correction": Param(CORRECTION, _choice(CORRECTIONS)),
     "alpha": Param(ALPHA, _number(*ALPHA_RANGE)),
+    "best": Param(MARK_BEST, lambda values: _choice({"1": "1", "0": "0"})(values) == "1",
+                  lambda value: "1" if value else "0"),
     "primary": Param(PRIMARY, _choice({m.key: m.key for m in SUMMARY_MEASURES})),
     "baseline": Param(BASELINE, _text),
     "names": Param(RENAMES, _renames, _dump_renames),
@@ -171,7 +174,7 @@ def defaults() -> dict[str, object]:
     values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
     values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: [], WHERE: None,
                WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None,
-               PRIMARY: metrics.PRIMARY}
+               PRIMARY: metrics.PRIMARY, MARK_BEST: False}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 

@@ -6,6 +6,7 @@ and nothing below it.
 """
 
 from metrics import format, vocabulary
+from metrics.best import BestMarks, best_marks
 from metrics.budget import Budget, BudgetVerdict, judge_comparison, parse_budgets
 from metrics.cli import (
     Parser,
@@ -129,7 +130,7 @@ from metrics.vocabulary.cost import COST_MEANING
 from metrics.vocabulary.cost import UNIT as COST_UNIT
 from metrics.vocabulary.headline import FAMILY as HEADLINE_FAMILY
 from metrics.vocabulary.headline import PRIMARY
-from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS
+from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK, LEADERBOARD_TERMS
 from metrics.vocabulary.power import POWER_MEANING
 
 __all__ = [
@@ -208,7 +209,11 @@ __all__ = [
     "headline_comparison",
     "POWER_MEANING",
     "LEADERBOARD_TERMS",
+    "BEST_MARK",
+    "EVEN_MARK",
     "AllPairs",
+    "BestMarks",
+    "best_marks",
     "Budget",
     "BudgetVerdict",
     "judge_comparison",

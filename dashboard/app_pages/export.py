@@ -45,10 +45,12 @@ primary = st.session_state.get(session.PRIMARY, metrics.PRIMARY)
 headline = (decisions.headlines(view, options, snapshots, primary)
             if comparison is not None and options.snapshot is None else None)
 board = decisions.leaderboard(view)
+marks = decisions.best_marks(view) if len(evaluation.runs) > 1 else None
 ui.download_button(
     "Download report (HTML)",
     lambda: report.build_html(evaluation, comparison, title=title or report.DEFAULT_TITLE,
-                              headline=headline, board=board, primary=primary),
+                              headline=headline, board=board, primary=primary,
+                              marks=marks),
     f"report-{today}-k{k}.html",
     "text/html",
     key="export.report",

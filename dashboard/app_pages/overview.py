@@ -51,8 +51,13 @@ if len(session.baseline_options(view, snapshots)) > 1:  # the headline, as Compa
 
 st.subheader(f"Summary at K = {k}")
 level = fmt.confidence(evaluation.conventions.confidence_level)
+marked = len(evaluation.runs) > 1 and st.toggle(
+    "Mark each metric's best run", key=session.MARK_BEST,
+    help="Tests every run against each metric's best, query by query (a paired randomization "
+    "test per run and metric, Holm over all of them): a second or so on thousands of queries.")
+marks = decisions.best_marks(view) if marked else None
 st.dataframe(
-    frames.summary_table(evaluation),
+    frames.summary_table(evaluation, marks),
     hide_index=True,
     # the conventions behind each row are written out just below and in each cell's help:
     # as a column they would push the runs out of a 1280-px window
@@ -68,6 +73,8 @@ st.dataframe(
         help=f"Mean over the {len(evaluation.scored_ids):,} scored queries [low, high] of "
         f"its {level} interval.") for run in evaluation.run_names},
 )
+if marks is not None:
+    st.caption(safe.md(marks.sentence))
 with st.expander("What each metric certifies, and the conventions behind it",
                  icon=":material/help:"):
     st.markdown("\n".join(f"- **{m.label(k)}**: {frames.measure_help(evaluation, m.key)}"

@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from metrics.best import best_marks
 from metrics.cli import decisions, texts
 from metrics.cli.args import (
     USER_K,
@@ -123,16 +124,24 @@ def score_command(argv: Sequence[str]) -> int:
     )
     add_input_arguments(parser)
     texts.add_text_arguments(parser, cost=True)
+    parser.add_argument("--mark-best", action="store_true",
+                        help="mark each metric's best run, and the runs not significantly "
+                        "worse than it (every run against the best: paired randomization "
+                        "tests, Holm over all of them); in the JSON, 'marks'")
     args = parser.parse_args(argv)
     evaluation = evaluation_from(args)
     print_load_report(evaluation)
+    marks = best_marks(evaluation) if args.mark_best and len(evaluation.runs) > 1 else None
     slices = texts.slices_from(args, evaluation)
     tokens = texts.tokens_from(args, evaluation)
     run_costs = costs(evaluation, tokens) if tokens is not None else ()
     if args.format == "json":
-        write_json(to_dict(evaluation, slices, run_costs))
+        document = to_dict(evaluation, slices, run_costs)
+        if marks is not None:
+            document["marks"] = {"sentence": marks.sentence, "metrics": marks.marks}
+        write_json(document)
     else:
-        sys.stdout.write(format_table(evaluation))
+        sys.stdout.write(format_table(evaluation, marks))
         if slices:
             sys.stdout.write("\n" + format_slices(evaluation, slices))
         if run_costs:

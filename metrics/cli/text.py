@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from metrics import format as fmt
+from metrics.best import BestMarks
 from metrics.compare import CORRECTIONS, Comparison, PairedTest
 from metrics.cost import Cost
 from metrics.evaluate import Evaluation, RunEvaluation
@@ -34,16 +35,18 @@ def format_difference(test: PairedTest) -> str:
     return fmt.difference(test.difference, test.low, test.high)
 
 
-def format_table(evaluation: Evaluation) -> str:
-    """Readable summary: metrics down, runs across, then conventions, counts and readings."""
+def format_table(evaluation: Evaluation, marks: BestMarks | None = None) -> str:
+    """Readable summary: metrics down, runs across (with `marks`, each metric's best run and
+    those not significantly worse marked), then conventions, counts and readings."""
     k = evaluation.k
     scored = bool(evaluation.scored.any())
     header = ["metric", *evaluation.run_names, "interval"]
     rows = [
         [m.label(k)]
         + [
-            fmt.interval(r.summary[m.key].mean, r.summary[m.key].low, r.summary[m.key].high)
-            if scored else fmt.MISSING
+            (fmt.interval(r.summary[m.key].mean, r.summary[m.key].low, r.summary[m.key].high)
+             + (f" {marks.mark(m.label(k), r.name)}" if marks and marks.mark(m.label(k), r.name)
+                else "")) if scored else fmt.MISSING
             for r in evaluation.runs
         ]
         + [m.interval]
@@ -61,6 +64,8 @@ def format_table(evaluation: Evaluation) -> str:
         "",
     ]
     lines += table(header, rows)
+    if marks is not None:
+        lines.append(marks.sentence)
     lines += ["", "Conventions:"]
     lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
     for run in evaluation.runs:

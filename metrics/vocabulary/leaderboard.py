@@ -87,3 +87,11 @@ def letters_sentence(alpha: float, correction: str, n_comparisons: int) -> str:
              else f"after the {correction} correction over {family}")
     return (f"Runs that share a letter do not differ significantly at alpha = {alpha:g} "
             f"{after}.")
+
+# the marks of summary tables (metrics/best.py): the best run per metric, and those not
+# significantly worse than it
+BEST_MARK = "★"
+EVEN_MARK = "†"
+MARKS_SENTENCE = ("{best} the best mean on the metric; {even} not significantly worse than it "
+                  "(each run against the best by the paired randomization test, {correction} "
+                  "over {n} comparisons, alpha {alpha}).")

@@ -37,3 +37,17 @@ def test_every_pair_s_letters_are_the_engine_s(sample):
     groups = next(d.value for d in app.dataframe if "Group" in d.value.columns)
     letters = all_pairs(sample, ["nDCG"]).letters("nDCG@5")
     assert dict(zip(groups["Run"], groups["Group"], strict=True)) == letters
+
+
+def test_the_summary_marks_each_metric_s_best_run_when_asked(sample):
+    from metrics import best_marks
+
+    marks = best_marks(sample)
+    app = open_app(best="1")
+    table = app.dataframe[0].value.set_index("Metric")
+    for label, runs in marks.marks.items():
+        for run, mark in runs.items():
+            assert table.loc[label, run].endswith(f" {mark}" if mark else "]"), (label, run)
+    assert marks.sentence in shown(" ".join(c.value for c in app.caption))
+    plain = open_app().dataframe[0].value.set_index("Metric")
+    assert all(cell.endswith("]") for cell in plain.loc["nDCG@5", sample.run_names])

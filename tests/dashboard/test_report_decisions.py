@@ -19,6 +19,7 @@ def test_the_report_opens_with_the_headline_and_the_leaderboard(sample, tmp_path
              ("headline", "leaderboard", "summary", "basis", "limits")]
     assert order == sorted(order), order  # findings first, the reviewer's basis last
     assert f"<td>{best.run}</td>" in html and "Leaderboard on MRR@5" in html
+    assert "<b>0.732 [0.499, 0.937] ★</b>" in html  # the best nDCG@5 in the summary, bold
 
 
 def test_a_bad_primary_metric_is_a_usage_error(tmp_path, capsys):
