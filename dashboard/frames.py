@@ -167,11 +167,13 @@ def query_order(evaluation: Evaluation, key: str, sort: str) -> list[str]:
 # --------------------------------------------------------------------------- comparison
 
 
-def comparison_table(comparison: Comparison, candidate: str) -> pd.DataFrame:
+def comparison_table(comparison: Comparison, candidate: str,
+                     delta: float | None = None) -> pd.DataFrame:
     """One candidate against the baseline, one row per metric: the engine's figures as they
     are (means and difference unrounded; the interval, the counts and p as text), the
     smallest difference the query set detects, and the reading with what that means."""
-    power = {(f.candidate, f.metric): f for f in power_table(comparison, alpha=comparison.alpha)}
+    power = {(f.candidate, f.metric): f
+             for f in power_table(comparison, alpha=comparison.alpha, delta=delta)}
     rows = [
         {
             "Metric": t.metric,

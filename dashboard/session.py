@@ -64,6 +64,7 @@ CORRECTION = "compare.correction"
 ALPHA = "compare.alpha"
 MARK_BEST = "overview.mark_best"  # the summary marks each metric's best run
 PRIMARY = "compare.primary"  # the headline's metric, a measure key
+DELTA = "compare.delta"  # a difference worth detecting: the queries it needs (None: not asked)
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
 # convention field -> {value: label}, in the engine's order (its first value is the default)
@@ -152,6 +153,7 @@ PARAMS = {
     "alpha": Param(ALPHA, _number(*ALPHA_RANGE)),
     "best": Param(MARK_BEST, lambda values: _choice({"1": "1", "0": "0"})(values) == "1",
                   lambda value: "1" if value else "0"),
+    "delta": Param(DELTA, _number(1e-6, 1.0)),
     "primary": Param(PRIMARY, _choice({m.key: m.key for m in SUMMARY_MEASURES})),
     "baseline": Param(BASELINE, _text),
     "names": Param(RENAMES, _renames, _dump_renames),
@@ -174,7 +176,7 @@ def defaults() -> dict[str, object]:
     values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
     values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: [], WHERE: None,
                WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None,
-               PRIMARY: metrics.PRIMARY, MARK_BEST: False}
+               PRIMARY: metrics.PRIMARY, MARK_BEST: False, DELTA: None}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 

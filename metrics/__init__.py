@@ -131,7 +131,7 @@ from metrics.vocabulary.cost import UNIT as COST_UNIT
 from metrics.vocabulary.headline import FAMILY as HEADLINE_FAMILY
 from metrics.vocabulary.headline import PRIMARY
 from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK, LEADERBOARD_TERMS
-from metrics.vocabulary.power import POWER_MEANING
+from metrics.vocabulary.power import POWER_MEANING, POWER_METHOD
 
 __all__ = [
     "FORMAT_EXAMPLES",
@@ -208,6 +208,7 @@ __all__ = [
     "HEADLINE_FAMILY",
     "headline_comparison",
     "POWER_MEANING",
+    "POWER_METHOD",
     "LEADERBOARD_TERMS",
     "BEST_MARK",
     "EVEN_MARK",

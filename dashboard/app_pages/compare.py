@@ -26,6 +26,8 @@ from metrics import (
     HEADLINE_FAMILY,
     LEADERBOARD_TERMS,
     MEASURE_BY_KEY,
+    POWER_MEANING,
+    POWER_METHOD,
     SLICE_MIN_QUERIES,
     SUMMARY_MEASURES,
     vocabulary,
@@ -117,12 +119,18 @@ with right.container(border=True):
                           in decisions.headlines(view, options, snapshots, primary)))
     st.caption(HEADLINE_FAMILY)
 method = vocabulary.comparison_method(comparison)
+left, right = st.columns([1, 3], vertical_alignment="bottom")
+delta = left.number_input(
+    "A difference worth detecting", min_value=1e-6, max_value=1.0, value=None, step=0.01,
+    format="%.3f", key=session.DELTA, placeholder="e.g. 0.02",
+    help=POWER_MEANING["queries_needed"])
+right.caption(safe.md(POWER_METHOD))
 st.markdown(f"**Test:** {method['test']}")
 st.caption(" ".join(method[key] for key in ("interval", "effect", "reference")))
 
 for candidate in comparison.candidates:
     st.subheader(f"{safe.md(candidate)} against {safe.md(comparison.baseline)}")
-    table = frames.comparison_table(comparison, candidate)
+    table = frames.comparison_table(comparison, candidate, delta)
     st.dataframe(
         table,
         hide_index=True,

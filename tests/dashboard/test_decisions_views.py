@@ -51,3 +51,14 @@ def test_the_summary_marks_each_metric_s_best_run_when_asked(sample):
     assert marks.sentence in shown(" ".join(c.value for c in app.caption))
     plain = open_app().dataframe[0].value.set_index("Metric")
     assert all(cell.endswith("]") for cell in plain.loc["nDCG@5", sample.run_names])
+
+
+def test_a_difference_worth_detecting_adds_the_queries_it_needs(sample):
+    from metrics import compare_evaluation, power_table
+
+    app = open_app("compare", delta="0.05")
+    table = next(d.value for d in app.dataframe if "Reading" in d.value.columns)
+    figures = power_table(compare_evaluation(sample, rng=sample.conventions.seed), delta=0.05)
+    reranked = [f for f in figures if f.candidate == "reranked"]
+    for reading, figure in zip(table["Reading"], reranked, strict=True):
+        assert reading.endswith(figure.sentence) and "queries would detect" in reading
