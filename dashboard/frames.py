@@ -167,13 +167,19 @@ def query_order(evaluation: Evaluation, key: str, sort: str) -> list[str]:
 # --------------------------------------------------------------------------- comparison
 
 
+def power_by_test(comparison: Comparison, delta: float | None = None) -> dict:
+    """(candidate, metric) -> what the query set can detect there (metrics.power_table),
+    computed once for every table of the comparison."""
+    return {(f.candidate, f.metric): f
+            for f in power_table(comparison, alpha=comparison.alpha, delta=delta)}
+
+
 def comparison_table(comparison: Comparison, candidate: str,
-                     delta: float | None = None) -> pd.DataFrame:
+                     power: dict | None = None) -> pd.DataFrame:
     """One candidate against the baseline, one row per metric: the engine's figures as they
     are (means and difference unrounded; the interval, the counts and p as text), the
     smallest difference the query set detects, and the reading with what that means."""
-    power = {(f.candidate, f.metric): f
-             for f in power_table(comparison, alpha=comparison.alpha, delta=delta)}
+    power = power_by_test(comparison) if power is None else power
     rows = [
         {
             "Metric": t.metric,
@@ -188,6 +194,7 @@ def comparison_table(comparison: Comparison, candidate: str,
             "p Wilcoxon": fmt.p_value(t.p_wilcoxon),
             "Effect size": t.effect_size,
             "Detectable": power[t.candidate, t.metric].min_detectable_difference,
+            "Verdict": comparison.verdict(t),
             "Reading": f"{comparison.verdict(t)}; {power[t.candidate, t.metric].sentence}",
         }
         for t in comparison.tests

@@ -25,6 +25,7 @@ from metrics import (
     BEST_MARK,
     CLASS_MEANING,
     LIMITS,
+    POWER_MEANING,
     PRIMARY,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
@@ -238,7 +239,8 @@ def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -
     parts = [
         '<section id="comparison"><h2>Comparison with the baseline</h2>',
         f'<p class="note">Baseline: <b>{_e(comparison.baseline)}</b>. '
-        + _e(" ".join(vocabulary.comparison_method(comparison).values())) + "</p>",
+        + _e(" ".join(vocabulary.comparison_method(comparison).values())) + " Detectable: "
+        + _e(POWER_MEANING["min_detectable_difference"]) + "</p>",
     ]
     header = [
         "Metric",
@@ -251,12 +253,15 @@ def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -
         "p t-test",
         "p Wilcoxon",
         "Effect size",
+        "Detectable",
         "Reading",
     ]
-    numeric = [False] + [True] * 9
+    numeric = [False] + [True] * 10
+    power = frames.power_by_test(comparison)
     for candidate in comparison.candidates:
-        # the dashboard's table, its unrounded figures written with three decimals
-        table = frames.comparison_table(comparison, candidate)
+        # the dashboard's table, its unrounded figures written with three decimals; the
+        # reading stays one short line, what the set can detect has its own column
+        table = frames.comparison_table(comparison, candidate, power)
         rows = [
             [
                 row["Metric"],
@@ -266,7 +271,8 @@ def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -
                 *(row[c] for c in ("Better / tie / worse", "p", "p adjusted", "p t-test",
                                    "p Wilcoxon")),
                 fmt.effect(row["Effect size"]),
-                row["Reading"],
+                fmt.figure(row["Detectable"]),
+                row["Verdict"],
             ]
             for _, row in table.iterrows()
         ]

@@ -64,6 +64,7 @@ CORRECTION = "compare.correction"
 ALPHA = "compare.alpha"
 MARK_BEST = "overview.mark_best"  # the summary marks each metric's best run
 PRIMARY = "compare.primary"  # the headline's metric, a measure key
+ALL_PAIRS = "compare.all_pairs"  # every pair of runs compared on the headline metric
 DELTA = "compare.delta"  # a difference worth detecting: the queries it needs (None: not asked)
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
@@ -121,6 +122,17 @@ def _text(values: list[str]) -> str:
     return values[-1]
 
 
+def _flag(values: list[str]) -> bool:
+    """An on/off choice: 1 or 0."""
+    if values[-1] not in ("0", "1"):
+        raise ValueError("expected 1 (on) or 0 (off)")
+    return values[-1] == "1"
+
+
+def _dump_flag(value: object) -> str:
+    return "1" if value else "0"
+
+
 def _renames(values: list[str]) -> dict[str, str]:
     """names=ORIGINAL=SHOWN, repeated: the runs' display names."""
     renames = {}
@@ -151,9 +163,9 @@ PARAMS = {
     "price": Param(PRICE, _number(0, 10_000)),
     "correction": Param(CORRECTION, _choice(CORRECTIONS)),
     "alpha": Param(ALPHA, _number(*ALPHA_RANGE)),
-    "best": Param(MARK_BEST, lambda values: _choice({"1": "1", "0": "0"})(values) == "1",
-                  lambda value: "1" if value else "0"),
+    "best": Param(MARK_BEST, _flag, _dump_flag),
     "delta": Param(DELTA, _number(1e-6, 1.0)),
+    "pairs": Param(ALL_PAIRS, _flag, _dump_flag),
     "primary": Param(PRIMARY, _choice({m.key: m.key for m in SUMMARY_MEASURES})),
     "baseline": Param(BASELINE, _text),
     "names": Param(RENAMES, _renames, _dump_renames),
@@ -176,7 +188,8 @@ def defaults() -> dict[str, object]:
     values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
     values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: [], WHERE: None,
                WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None,
-               PRIMARY: metrics.PRIMARY, MARK_BEST: False, DELTA: None}
+               PRIMARY: metrics.PRIMARY, MARK_BEST: False, DELTA: None,
+               ALL_PAIRS: False}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 

@@ -128,16 +128,18 @@ right.caption(safe.md(POWER_METHOD))
 st.markdown(f"**Test:** {method['test']}")
 st.caption(" ".join(method[key] for key in ("interval", "effect", "reference")))
 
+power = frames.power_by_test(comparison, delta)
 for candidate in comparison.candidates:
     st.subheader(f"{safe.md(candidate)} against {safe.md(comparison.baseline)}")
-    table = frames.comparison_table(comparison, candidate, delta)
+    table = frames.comparison_table(comparison, candidate, power)
     st.dataframe(
         table,
         hide_index=True,
         placeholder="undefined",
         # the smallest detectable difference is in each reading below: as a column it would
         # push the table past a 1280-px window
-        column_order=[c for c in table.columns if c not in ("Reading", "Detectable")],
+        column_order=[c for c in table.columns
+                      if c not in ("Reading", "Verdict", "Detectable")],
         column_config={
             "Metric": st.column_config.TextColumn("Metric", pinned=True),
             "Before": ui.number_column("Before", "The baseline's mean."),
@@ -170,6 +172,12 @@ for candidate in comparison.candidates:
 
 if options.snapshot is None and len(evaluation.runs) >= 3:
     st.header("All runs against all runs")
+    every_pair = st.toggle(
+        f"Compare every pair of runs on {labels[primary]}", key=session.ALL_PAIRS,
+        help="Every pair by the paired randomization test, one correction over the pairs: "
+        "the runs' significance letters and the matrix of adjusted p (a fraction of a second "
+        "per pair on thousands of queries).")
+if options.snapshot is None and len(evaluation.runs) >= 3 and every_pair:
     pairs = decisions.all_pairs(view, primary, options.correction, options.alpha)
     st.caption(safe.md(pairs.sentence()) + " " + LEADERBOARD_TERMS["letters"])
     groups, matrix = frames.pairs_tables(pairs, primary)
