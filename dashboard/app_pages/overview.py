@@ -96,9 +96,8 @@ st.dataframe(
         "P(best)": st.column_config.ProgressColumn(
             "P(best)", help=LEADERBOARD_TERMS["p_best"], format="percent", min_value=0.0,
             max_value=1.0)})
-st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence in board.sentences(primary)))
-st.caption(f"On {labels[primary]}, the headline metric (Compare sets it). "
-              + LEADERBOARD_TERMS["resamples"])
+st.caption(f"{safe.md(board.sentences(primary)[0])}. On {labels[primary]}, the headline "
+           f"metric (Compare sets it). {LEADERBOARD_TERMS['resamples']}")
 
 ui.chart(
     charts.interval_bars(
