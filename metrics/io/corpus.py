@@ -175,13 +175,9 @@ def read_corpus(
     name = source_name(source, file_name)
     try:
         with _stream(source, name) as read:
-            lines = _numbered_lines(read, name)
-            first = next(((n, line) for n, line in lines if line.strip()), None)
-            if first is None:
-                raise LoadError(name, None, "empty file (no data lines)")
-            fmt = _detect(*first, name) if format == "auto" else format
+            fmt, lines = _format_and_lines(read, name, format)
             found = _Found(name, fmt, want, max_text_bytes)
-            found.read(itertools.chain([first], lines))
+            found.read(lines)
     except MemoryError:
         raise LoadError(name, None, "too large to hold in memory: ask for fewer ids") from None
     return found.results()
@@ -210,15 +206,23 @@ def _documents(
     source: str | os.PathLike | bytes, name: str, format: str
 ) -> Iterator[tuple[str, str, str]]:
     with _stream(source, name) as read:
-        lines = _numbered_lines(read, name)
-        first = next(((n, line) for n, line in lines if line.strip()), None)
-        if first is None:
-            raise LoadError(name, None, "empty file (no data lines)")
-        fmt = _detect(*first, name) if format == "auto" else format
+        fmt, lines = _format_and_lines(read, name, format)
         parse = _tsv_doc if fmt == "tsv" else _json_doc(fmt)
-        for number, line in itertools.chain([first], lines):
+        for number, line in lines:
             if line.strip():
                 yield parse(line, number, name)
+
+
+def _format_and_lines(read: Callable[[int], bytes], name: str,
+                      format: str) -> tuple[str, Iterator[tuple[int, bytes]]]:
+    """The format (told from the first non-blank line when "auto") and the numbered lines
+    from that one on; a LoadError for a file without a data line."""
+    lines = _numbered_lines(read, name)
+    first = next(((n, line) for n, line in lines if line.strip()), None)
+    if first is None:
+        raise LoadError(name, None, "empty file (no data lines)")
+    fmt = _detect(*first, name) if format == "auto" else format
+    return fmt, itertools.chain([first], lines)
 
 
 def _wanted(wanted: Iterable[str]) -> dict[str, None]:

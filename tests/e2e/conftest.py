@@ -170,3 +170,12 @@ def listener():
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"127.0.0.1:{httpd.server_address[1]}", seen
     httpd.shutdown()
+
+
+def file_inputs(page, server: str):
+    """The dashboard opened on "My files": its file inputs (qrels, runs, queries, corpus)."""
+    page.goto(server)
+    settle(page)
+    page.get_by_text("My files").click()
+    settle(page)
+    return page.locator('[data-testid="stFileUploaderDropzoneInput"]')

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import quote, urlsplit
 
-from tests.e2e.conftest import NO_BROWSER, settle
+from tests.e2e.conftest import NO_BROWSER, file_inputs, settle
 
 pytestmark = NO_BROWSER
 
@@ -83,11 +83,7 @@ def outside_requests(page, server: str) -> list[str]:
 def test_hostile_uploads_render_no_markup_on_any_page(server, page, listener, tmp_path):
     host, seen = listener
     outside = outside_requests(page, server)
-    page.goto(server)
-    settle(page)
-    page.get_by_text("My files").click()
-    settle(page)
-    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    inputs = file_inputs(page, server)
     qrels, first, second = hostile_files(tmp_path, host)
     inputs.nth(0).set_input_files(qrels)
     settle(page)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 
-from tests.e2e.conftest import NO_BROWSER, SAMPLE, settle
+from tests.e2e.conftest import NO_BROWSER, SAMPLE, file_inputs, settle
 from tests.e2e.test_hostile import assert_no_markup, outside_requests
 
 pytestmark = NO_BROWSER
@@ -42,11 +42,7 @@ def hostile_texts(tmp_path, host: str) -> tuple[str, str]:
 def test_hostile_query_and_chunk_texts_render_no_markup(server, page, listener, tmp_path):
     host, seen = listener
     outside = outside_requests(page, server)
-    page.goto(server)
-    settle(page)
-    page.get_by_text("My files").click()
-    settle(page)
-    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    inputs = file_inputs(page, server)
     queries, corpus = hostile_texts(tmp_path, host)
     inputs.nth(0).set_input_files(str(SAMPLE / "qrels.txt"))
     settle(page)
