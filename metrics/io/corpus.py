@@ -43,19 +43,19 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from metrics.io.errors import LoadError, check_choice, show
-from metrics.io.jsonl import _DuplicateKey, _encodes, _json_type, _json_value, _unique_keys
+from metrics.io.jsonl import DuplicateKey, encodes, json_type, json_value, unique_keys
 from metrics.io.reader import MAX_LINE_BYTES
 from metrics.io.report import ReportLine
 from metrics.io.sources import source_name
 from metrics.io.streams import (
     FIRST_BLOCK,
-    _Gunzip,
-    _gzipped,
-    _open,
-    _waiting_for_writer,
+    Gunzip,
     check_head,
     decode,
     describe_bytes,
+    gzipped,
+    open_stream,
+    waiting_for_writer,
 )
 
 CORPUS_FORMATS = ("beir", "jsonl", "tsv")
@@ -244,16 +244,16 @@ def _stream(source: str | os.PathLike | bytes, name: str) -> Iterator[Callable[[
     if isinstance(source, bytes | bytearray | memoryview):
         yield _expanded(io.BytesIO(source).read, name)
         return
-    fd = _open(os.fspath(source), name)  # refuses directories and devices; `-` is stdin
+    fd = open_stream(os.fspath(source), name)  # refuses directories and devices; `-` is stdin
     with open(fd, "rb") as handle:
         regular = stat.S_ISREG(os.fstat(fd).st_mode)
-        yield _expanded(handle.read if regular else _waiting_for_writer(handle, fd, name), name)
+        yield _expanded(handle.read if regular else waiting_for_writer(handle, fd, name), name)
 
 
 def _expanded(read: Callable[[int], bytes], name: str) -> Callable[[int], bytes]:
     head = read(FIRST_BLOCK)
-    if _gzipped(name, head):
-        return _Gunzip(head, read, name, _UNBOUNDED).read
+    if gzipped(name, head):
+        return Gunzip(head, read, name, _UNBOUNDED).read
     pending = [head]
 
     def read_on(n: int) -> bytes:
@@ -349,7 +349,7 @@ def _json_doc(fmt: str) -> Callable[[bytes, int, str], tuple[str, str, str]]:
         if isinstance(doc_id, int) and not isinstance(doc_id, bool):
             doc_id = str(doc_id)
         elif not isinstance(doc_id, str):
-            raise LoadError(name, number, f"{key} must be a string id, got {_json_value(doc_id)}")
+            raise LoadError(name, number, f"{key} must be a string id, got {json_value(doc_id)}")
         if not doc_id:
             raise LoadError(name, number, "empty doc id")
         if "text" not in record:
@@ -358,7 +358,7 @@ def _json_doc(fmt: str) -> Callable[[bytes, int, str], tuple[str, str, str]]:
         title = "" if title is None else title
         for what, value in (("text", text), ("title", title)):
             if not isinstance(value, str):
-                raise LoadError(name, number, f"{what!r} must be a string, got {_json_type(value)}")
+                raise LoadError(name, number, f"{what!r} must be a string, got {json_type(value)}")
         if b"\\u" in line:  # half a surrogate pair ("\ud800") is not text
             _check_surrogates(name, number, {key: doc_id, "title": title, "text": text})
         return doc_id, title, text
@@ -368,7 +368,7 @@ def _json_doc(fmt: str) -> Callable[[bytes, int, str], tuple[str, str, str]]:
 
 def _check_surrogates(name: str, number: int, values: dict[str, str]) -> None:
     for what, value in values.items():
-        if not _encodes(value):
+        if not encodes(value):
             raise LoadError(
                 name, number, f"{what} {show(value)} is not valid UTF-8 (a lone surrogate escape)"
             )
@@ -386,19 +386,19 @@ def _tsv_doc(line: bytes, number: int, name: str) -> tuple[str, str, str]:
 
 def _json_record(line: bytes, number: int, name: str) -> dict:
     try:
-        record = json.loads(_decoded(line, number, name), object_pairs_hook=_unique_keys)
+        record = json.loads(_decoded(line, number, name), object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise LoadError(
             name, number, f"not valid JSON ({exc.msg} at column {exc.colno})"
         ) from None
-    except _DuplicateKey as exc:
+    except DuplicateKey as exc:
         raise LoadError(name, number, f"JSON object repeats the key {show(str(exc))}") from None
     except RecursionError:
         raise LoadError(name, number, "JSON nested too deeply") from None
     except ValueError as exc:  # Python's limit on the digits of an integer
         raise LoadError(name, number, f"not valid JSON ({exc})") from None
     if not isinstance(record, dict):
-        raise LoadError(name, number, f"expected a JSON object, got {_json_type(record)}")
+        raise LoadError(name, number, f"expected a JSON object, got {json_type(record)}")
     return record
 
 

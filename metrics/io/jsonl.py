@@ -22,40 +22,40 @@ _JSON_TYPES = {
 }
 
 
-def _json_type(value: object) -> str:
+def json_type(value: object) -> str:
     return _JSON_TYPES.get(type(value), type(value).__name__)
 
 
-def _json_value(value: object) -> str:
+def json_value(value: object) -> str:
     """A JSON value for a message: its type, and the value when that says more."""
     if value is None or isinstance(value, bool):
         return json.dumps(value)
-    return f"{_json_type(value)} {show(value)}"
+    return f"{json_type(value)} {show(value)}"
 
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
-class _DuplicateKey(ValueError):
+class DuplicateKey(ValueError):
     pass
 
 
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+def unique_keys(pairs: list[tuple[str, object]]) -> dict:
     # json.loads would keep the last of two equal keys silently.
     record = dict(pairs)
     if len(record) < len(pairs):
         counts = Counter(key for key, _ in pairs)
-        raise _DuplicateKey(next(key for key, _ in pairs if counts[key] > 1))
+        raise DuplicateKey(next(key for key, _ in pairs if counts[key] > 1))
     return record
 
 
 def json_object(src: Source, number: int, line: str) -> dict:
     """One line's JSON object, or the loader's one-line error naming the file and line."""
     try:
-        record = json.loads(line, object_pairs_hook=_unique_keys)
+        record = json.loads(line, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise src.fail(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-    except _DuplicateKey as exc:
+    except DuplicateKey as exc:
         raise src.fail(number, f"JSON object repeats the key {show(str(exc))}") from None
     except RecursionError:
         raise src.fail(number, "JSON nested too deeply") from None
@@ -66,7 +66,7 @@ def json_object(src: Source, number: int, line: str) -> dict:
             problem = f"not valid JSON ({exc})"
         raise src.fail(number, problem) from None
     if not isinstance(record, dict):
-        raise src.fail(number, f"expected a JSON object, got {_json_type(record)}")
+        raise src.fail(number, f"expected a JSON object, got {json_type(record)}")
     return record
 
 
@@ -79,17 +79,17 @@ def _json_records(src: Source, field_name: str, kind: str) -> list[tuple[int, st
             raise src.fail(number, "JSON record has no 'query_id'")
         if field_name not in record:
             raise src.fail(number, f"JSON record has no {field_name!r}, needed for {kind}")
-        query = _json_id(src, number, record["query_id"], "query_id")
+        query = json_id(src, number, record["query_id"], "query_id")
         records.append((number, query, record[field_name]))
     return records
 
 
-def _json_id(src: Source, number: int, value: object, where: str) -> str:
+def json_id(src: Source, number: int, value: object, where: str) -> str:
     # JSON integers are accepted as ids; anything else that is not a string is refused.
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     if not isinstance(value, str):
-        raise src.fail(number, f"{where} must be a string id, got {_json_value(value)}")
+        raise src.fail(number, f"{where} must be a string id, got {json_value(value)}")
     if not value:
         raise src.fail(number, f"{where} is an empty id")
     return value
@@ -98,7 +98,7 @@ def _json_id(src: Source, number: int, value: object, where: str) -> str:
 def _json_ids(src: Source, number: int, values: list, where: str) -> list[str]:
     if set(map(type, values)) <= {str} and "" not in values:  # the common case, checked fast
         return values
-    return [_json_id(src, number, value, where) for value in values]
+    return [json_id(src, number, value, where) for value in values]
 
 
 def _first_records(
@@ -166,22 +166,22 @@ def _json_relevant(src: Source, number: int, value: object) -> list[tuple[str, i
         for doc, grade in value.items():
             if not isinstance(grade, int) or isinstance(grade, bool):
                 raise src.fail(
-                    number, f"grade of {show(doc)} must be an integer, got {_json_value(grade)}"
+                    number, f"grade of {show(doc)} must be an integer, got {json_value(grade)}"
                 )
             if not _INT64_MIN <= grade <= _INT64_MAX:
                 raise src.fail(number, f"grade {show(grade)} of {show(doc)} is too large")
-            _json_id(src, number, doc, "'relevant'")
+            json_id(src, number, doc, "'relevant'")
         return list(value.items())
     raise src.fail(
         number,
-        f"'relevant' must be a list of ids or an object {{id: grade}}, got {_json_type(value)}",
+        f"'relevant' must be a list of ids or an object {{id: grade}}, got {json_type(value)}",
     )
 
 
 def jsonl_run(src: Source) -> Rows:
     def retrieved(number: int, value: object) -> list[str]:
         if not isinstance(value, list):
-            raise src.fail(number, f"'retrieved' must be a list of ids, got {_json_type(value)}")
+            raise src.fail(number, f"'retrieved' must be a list of ids, got {json_type(value)}")
         return _json_ids(src, number, value, "'retrieved'")
 
     rows = _json_rows(src, "retrieved", "a run", retrieved)
@@ -201,13 +201,13 @@ def _utf8(src: Source, ids: list[str], lines: np.ndarray | list[int]) -> pa.Arra
     try:
         return pa.array(ids, pa.string())
     except UnicodeEncodeError:
-        bad = next(i for i, value in enumerate(ids) if not _encodes(value))
+        bad = next(i for i, value in enumerate(ids) if not encodes(value))
         raise src.fail(
             int(lines[bad]), f"id {show(ids[bad])} is not valid UTF-8 (a lone surrogate escape)"
         ) from None
 
 
-def _encodes(value: str) -> bool:
+def encodes(value: str) -> bool:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:

@@ -35,7 +35,7 @@ from functools import cached_property
 
 from metrics.format import count, listing
 from metrics.io.errors import check_choice, show
-from metrics.io.jsonl import _json_id, _json_value, json_object
+from metrics.io.jsonl import json_id, json_object, json_value
 from metrics.io.rows import Qrels
 from metrics.io.sources import Source, open_source
 from metrics.io.streams import MAX_INPUT_BYTES, check_max_bytes
@@ -241,10 +241,10 @@ def _json_records(src: Source, fmt: str | None) -> tuple[str, list[_Record]]:
             raise src.fail(number, f"JSON record has no {id_key!r}")
         if "text" not in record:
             raise src.fail(number, "JSON record has no 'text'")
-        query = _json_id(src, number, record.pop(id_key), id_key)
+        query = json_id(src, number, record.pop(id_key), id_key)
         text = record.pop("text")
         if not isinstance(text, str):
-            raise src.fail(number, f"'text' must be a string, got {_json_value(text)}")
+            raise src.fail(number, f"'text' must be a string, got {json_value(text)}")
         records.append((number, query, _text(src, number, query, text),
                         _json_facets(src, number, record)))
     return ("beir" if id_key == "_id" else "jsonl"), records

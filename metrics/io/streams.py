@@ -46,19 +46,19 @@ def read_bounded(source: str | bytes, name: str, max_bytes: int) -> bytes:
     """The bytes of a path or an upload, gunzipped, at most `max_bytes` of them."""
     if not isinstance(source, str):  # an upload: its bytes are at hand
         data = bytes(source)
-        if _gzipped(name, data):
+        if gzipped(name, data):
             return _gunzip(b"", io.BytesIO(data).read, name, max_bytes)
         check_head(data[:FIRST_BLOCK], name)
         if len(data) > max_bytes:
             raise _too_large(name, max_bytes, "is larger than")
         return data
-    fd = _open(source, name)
+    fd = open_stream(source, name)
     with open(fd, "rb") as handle:
         status = os.fstat(fd)
         regular = stat.S_ISREG(status.st_mode)
-        read = handle.read if regular else _waiting_for_writer(handle, fd, name)
+        read = handle.read if regular else waiting_for_writer(handle, fd, name)
         head = read(FIRST_BLOCK)
-        if _gzipped(name, head):
+        if gzipped(name, head):
             return _gunzip(head, read, name, max_bytes)
         check_head(head, name)
         if not regular:  # a FIFO or a pipe: read until it ends, never sized
@@ -72,12 +72,12 @@ def read_bounded(source: str | bytes, name: str, max_bytes: int) -> bytes:
         return _collect(read, name, max_bytes, "is larger than", data)
 
 
-def _gzipped(name: str, head: bytes) -> bool:
+def gzipped(name: str, head: bytes) -> bool:
     return name.lower().endswith(".gz") or head.startswith(_GZIP_MAGIC)
 
 
 def _gunzip(head: bytes, read_raw: Callable[[int], bytes], name: str, limit: int) -> bytes:
-    expanded = _Gunzip(head, read_raw, name, limit).read
+    expanded = Gunzip(head, read_raw, name, limit).read
     return _collect(expanded, name, limit, "expands beyond")
 
 
@@ -109,7 +109,7 @@ def describe_bytes(count: int) -> str:
     return f"{count >> 20:,} MB" if count % (1 << 20) == 0 else f"{count:,} bytes"
 
 
-class _Gunzip:
+class Gunzip:
     """read(n) of gzip data (one member or several, NUL padding after them allowed, as the
     gzip module reads it), expanded at most n bytes at a time."""
 
@@ -154,7 +154,7 @@ class _Gunzip:
 # --- paths -------------------------------------------------------------------------------
 
 
-def _open(path: str, name: str) -> int:
+def open_stream(path: str, name: str) -> int:
     """A descriptor open for reading; a FIFO is opened without waiting for a writer."""
     if path == STDIN:
         _refuse_kind(os.fstat(0).st_mode, STDIN_NAME)
@@ -182,7 +182,7 @@ def _refuse_kind(mode: int, path: str) -> None:
         raise LoadError(path, None, "is a device, not a file")
 
 
-def _waiting_for_writer(handle: io.BufferedReader, fd: int, name: str) -> Callable[[int], bytes]:
+def waiting_for_writer(handle: io.BufferedReader, fd: int, name: str) -> Callable[[int], bytes]:
     """read(n) of a FIFO or pipe: when nothing has opened it for writing yet, its first read
     ends at once; wait FIFO_WAIT_SECONDS for a writer before taking it as empty."""
     first = True
