@@ -24,6 +24,7 @@ from metrics import (
     CONVENTION_BY_FIELD,
     CONVENTIONS,
     CORRECTIONS,
+    MEASURE_BY_KEY,
     SAMPLE_K,
     SUMMARY_MEASURES,
     Conventions,
@@ -443,6 +444,15 @@ def choose_facet(facets: list[str]) -> None:
 def filter_facet_changed() -> None:
     """Another facet: the values picked for the last one do not apply to it."""
     st.session_state[WHERE_VALUES] = []
+
+
+def headline_metric(k: int) -> tuple[str, dict[str, str]]:
+    """The headline metric (a measure key, kept among the compared measures, default the
+    engine's PRIMARY) and every choice's label at K: what the Overview reads and Compare
+    draws a picker for."""
+    labels = {key: MEASURE_BY_KEY[key].label(k) for key in COMPARED}
+    choose(PRIMARY, list(labels), metrics.PRIMARY)
+    return st.session_state[PRIMARY], labels
 
 
 def query_filter(facets: dict[str, Sequence[str]]) -> None:

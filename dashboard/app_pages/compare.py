@@ -109,8 +109,7 @@ if options.snapshot is not None:
                                  candidates=list(comparison.candidates))
     if note:
         st.warning(safe.md(note), icon=":material/content_copy:")
-labels = {key: measures[key].label(k) for key in metrics.COMPARED}  # any, not only those shown
-session.choose(session.PRIMARY, list(labels), metrics.PRIMARY)
+_, labels = session.headline_metric(k)  # any compared measure, shown in the table or not
 left, right = st.columns([1, 3], vertical_alignment="center")
 primary = left.selectbox("Headline metric", list(labels), format_func=labels.get,
                          key=session.PRIMARY, help="The metric the headline is about.")

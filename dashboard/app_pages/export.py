@@ -4,7 +4,6 @@ import datetime as dt
 
 import streamlit as st
 
-import metrics
 from dashboard import cache, decisions, exports, report, safe, session, ui
 from metrics import CORRECTIONS
 
@@ -41,7 +40,7 @@ st.markdown(
 )
 st.caption(about)
 title = st.text_input("Title", value=report.DEFAULT_TITLE, key="export.title")
-primary = st.session_state.get(session.PRIMARY, metrics.PRIMARY)
+primary, _ = session.headline_metric(k)
 headline = (decisions.headlines(view, options, snapshots, primary)
             if comparison is not None and options.snapshot is None else None)
 board = decisions.leaderboard(view)

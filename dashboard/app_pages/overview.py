@@ -12,7 +12,6 @@ from metrics import (
     HEADLINE_FAMILY,
     LEADERBOARD_TERMS,
     LEAKAGE_RULE,
-    MEASURE_BY_KEY,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
 )
@@ -28,7 +27,8 @@ k = evaluation.k
 
 leaks = texts.leakage(view)
 if leaks is not None and leaks.leaks:  # a leaked query inflates every run: say so first
-    shown = [q for q in leaks.leaked_queries if q in set(evaluation.scored_ids)]
+    scored = set(evaluation.scored_ids)
+    shown = [q for q in leaks.leaked_queries if q in scored]
     st.warning(
         f"**Leakage.** {safe.md(leaks.sentence)} "
         + (f"Leaked queries scored here: {safe.md(fmt.listing(shown, 8))}; the drill-down "
@@ -36,12 +36,11 @@ if leaks is not None and leaks.leaks:  # a leaked query inflates every run: say 
            "shown here. ") + LEAKAGE_RULE,
         icon=":material/content_copy:")
 
+primary, labels = session.headline_metric(k)
 snapshots = session.snapshots()
 if len(session.baseline_options(view, snapshots)) > 1:  # the headline, as Compare states it
     options = session.compare_options(view, snapshots)
-    labels = {key: MEASURE_BY_KEY[key].label(k) for key in metrics.COMPARED}
-    session.choose(session.PRIMARY, list(labels), metrics.PRIMARY)
-    said = (decisions.headlines(view, options, snapshots, st.session_state[session.PRIMARY])
+    said = (decisions.headlines(view, options, snapshots, primary)
             if options.candidates else [])
     if said:
         with st.container(border=True):
@@ -82,9 +81,6 @@ with st.expander("What each metric certifies, and the conventions behind it",
 
 st.subheader("Leaderboard")
 board = decisions.leaderboard(view)
-labels = {key: MEASURE_BY_KEY[key].label(k) for key in metrics.COMPARED}
-session.choose(session.PRIMARY, list(labels), metrics.PRIMARY)
-primary = st.session_state[session.PRIMARY]
 st.dataframe(
     frames.leaderboard_table(board, primary), hide_index=True,
     column_config={
@@ -199,11 +195,11 @@ if tokens is None:
                "to see what each run's context costs at K and at its suggested k.")
 else:
     run_costs = metrics.costs(evaluation, tokens)
+    table = frames.cost_table(run_costs)
     money = "dollar" if tokens.priced else None
     st.dataframe(
-        frames.cost_table(run_costs), hide_index=True,
-        column_order=[c for c in frames.cost_table(run_costs[:1]).columns
-                      if money or not c.startswith("cost")],
+        table, hide_index=True,
+        column_order=[c for c in table.columns if money or not c.startswith("cost")],
         column_config={
             "run": st.column_config.TextColumn("Run", pinned=True),
             "tokens at K": st.column_config.NumberColumn("Tokens / query at K", format="%.0f",
