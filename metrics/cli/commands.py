@@ -264,7 +264,7 @@ def compare_command(argv: Sequence[str]) -> int:
         "primary": primary_label, "headline": " ".join(said), "headlines": said}
     if pairs is not None:
         data |= decisions.all_pairs_json(pairs)
-    gates += decisions.budget_gates(args, comparison, data)
+    gates += decisions.budget_gates(args, comparison, evaluation.k, data)
     if args.format == "json":
         data["gates"] = gates
         if snapshot is not None:

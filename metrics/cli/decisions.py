@@ -117,13 +117,13 @@ def budget_keys(args: argparse.Namespace, k: int) -> list[str]:
         raise UsageError(str(error)) from None
 
 
-def budget_gates(args: argparse.Namespace, comparison: Comparison,
+def budget_gates(args: argparse.Namespace, comparison: Comparison, k: int,
                  data: dict[str, Any] | None) -> list[dict[str, Any]]:
     """--budget: each (metric, candidate) judged on its paired interval; the JSON rows of the
     comparison's baseline gain "budget": {"limit", "verdict"}; one gate per verdict."""
     if not args.budget:
         return []
-    budgets = parse_budgets(args.budget, comparison_k(comparison))
+    budgets = parse_budgets(args.budget, k)
     verdicts = {(t.candidate, t.metric): v
                 for t, v in zip(comparison.tests, judge_comparison(comparison, budgets),
                                 strict=True) if v is not None}
@@ -135,11 +135,6 @@ def budget_gates(args: argparse.Namespace, comparison: Comparison,
              "passed": verdict.passed, "verdict": verdict.verdict, "limit": verdict.limit,
              "sentence": verdict.sentence}
             for (candidate, metric), verdict in verdicts.items()]
-
-
-def comparison_k(comparison: Comparison) -> int:
-    """The K the comparison's labels carry ("nDCG@10" -> 10)."""
-    return int(comparison.metrics[0].rpartition("@")[2])
 
 
 # --------------------------------------------------------------------------- power

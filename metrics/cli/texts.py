@@ -125,8 +125,6 @@ def facet_from(args: argparse.Namespace, evaluation: Evaluation,
 
 def slices_from(args: argparse.Namespace, evaluation: Evaluation) -> list[Slice]:
     """The slices --by asks for (the queries file's report on stderr first)."""
-    if getattr(args, "by", None) and args.queries is None and not on_sample(args):
-        raise UsageError("--by needs --queries")
     facet = facet_from(args, evaluation, queries_from(args, evaluation))
     return [] if facet is None else slice_evaluation(evaluation, facet)
 
@@ -137,8 +135,6 @@ def compared_slices(args: argparse.Namespace, evaluation: Evaluation,
     metric, slice) as one family."""
     if not getattr(args, "by", None):
         return []
-    if args.queries is None and not on_sample(args):
-        raise UsageError("--by needs --queries")
     facet = facet_from(args, evaluation, queries_from(args, evaluation))
     return compare_slices(evaluation, facet, **options)
 
