@@ -53,3 +53,17 @@ def texts(app: AppTest) -> str:
                                   "error", "warning", "info")
              for e in getattr(app, kind)]
     return shown("\n".join(parts))
+
+
+def upload(app: AppTest, runs, qrels: bytes | None = None, *, queries=None, corpus=None):
+    """"My files" with these uploads: runs as (name, bytes) pairs, the qrels' bytes, and the
+    optional queries file and corpus as (name, bytes); the app run once they are all set."""
+    app.radio(key="load.source").set_value("upload").run()
+    if qrels is not None:
+        app.file_uploader(key="load.qrels").set_value(("qrels.txt", qrels, "text/plain"))
+    for key, given in (("load.queries", queries), ("load.corpus", corpus)):
+        if given is not None:
+            app.file_uploader(key=key).set_value((*given, "text/plain"))
+    app.file_uploader(key="load.runs").set_value(
+        [(name, data, "text/plain") for name, data in runs]).run()
+    return app

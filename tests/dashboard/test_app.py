@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from metrics import SUMMARY_MEASURES, Conventions, load_sample
 from metrics.format import interval as format_interval
 from metrics.sample import SAMPLE_DIR
-from tests.dashboard.conftest import PAGES, open_app, shown, texts
+from tests.dashboard.conftest import PAGES, open_app, shown, texts, upload
 
 QRELS = (SAMPLE_DIR / "qrels.txt").read_bytes()
 BASELINE = (SAMPLE_DIR / "baseline.run").read_bytes()
@@ -211,15 +211,6 @@ def test_runs_can_be_hidden_reordered_and_renamed(sample):
     cells = summary_cells(app)
     assert cells[("cross-encoder", "Hit@5")] == engine_cells(sample)[("reranked", "Hit@5")]
     assert "baseline **cross-encoder**" in texts(app)
-
-
-def upload(app, runs, qrels=None):
-    app.radio(key="load.source").set_value("upload").run()
-    if qrels is not None:
-        app.file_uploader(key="load.qrels").set_value(("qrels.txt", qrels, "text/plain"))
-    app.file_uploader(key="load.runs").set_value(
-        [(name, data, "text/plain") for name, data in runs]).run()
-    return app
 
 
 def test_a_malformed_upload_shows_its_error_and_the_rest_works(sample):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from metrics import facets, load_queries, slice_evaluation
 from metrics import format as fmt
 from metrics.sample import SAMPLE_DIR
-from tests.dashboard.conftest import open_app, shown, texts
+from tests.dashboard.conftest import open_app, shown, texts, upload
 
 HOSTILE = "<img src=x onerror=alert(1)> **bold** [link](javascript:alert(1)) <!-- c -->"
 
@@ -35,14 +35,9 @@ def test_the_drilldown_quotes_the_query_text(sample):
 
 
 def test_an_uploaded_queries_file_is_shown_escaped():
-    app = open_app()
-    app.radio(key="load.source").set_value("upload").run()
-    app.file_uploader(key="load.qrels").set_value(
-        ("qrels.txt", (SAMPLE_DIR / "qrels.txt").read_bytes(), "text/plain"))
-    app.file_uploader(key="load.queries").set_value(
-        ("queries.tsv", f"q01\t{HOSTILE}\nq02\tplain\n".encode(), "text/plain"))
-    app.file_uploader(key="load.runs").set_value(
-        [("baseline.run", (SAMPLE_DIR / "baseline.run").read_bytes(), "text/plain")]).run()
+    app = upload(open_app(), [("baseline.run", (SAMPLE_DIR / "baseline.run").read_bytes())],
+                 (SAMPLE_DIR / "qrels.txt").read_bytes(),
+                 queries=("queries.tsv", f"q01\t{HOSTILE}\nq02\tplain\n".encode()))
     assert not app.exception
     assert "queries.tsv: 2 queries read; 2 qrels queries with a text" in texts(app)
     app.switch_page("app_pages/drilldown.py").run()
@@ -188,15 +183,10 @@ def test_the_drilldown_shows_each_chunk_with_the_question_s_words_marked():
 def test_a_hostile_corpus_reaches_the_page_as_text():
     corpus = (b'{"_id": "d01", "title": "<script>alert(1)</script>", "text": "refund '
               b'<img src=x onerror=alert(2)> policy [x](javascript:alert(3))"}\n')
-    app = open_app()
-    app.radio(key="load.source").set_value("upload").run()
-    app.file_uploader(key="load.qrels").set_value(
-        ("qrels.txt", (SAMPLE_DIR / "qrels.txt").read_bytes(), "text/plain"))
-    app.file_uploader(key="load.queries").set_value(
-        ("queries.csv", (SAMPLE_DIR / "queries.csv").read_bytes(), "text/csv"))
-    app.file_uploader(key="load.corpus").set_value(("corpus.jsonl", corpus, "text/plain"))
-    app.file_uploader(key="load.runs").set_value(
-        [("baseline.run", (SAMPLE_DIR / "baseline.run").read_bytes(), "text/plain")]).run()
+    app = upload(open_app(), [("baseline.run", (SAMPLE_DIR / "baseline.run").read_bytes())],
+                 (SAMPLE_DIR / "qrels.txt").read_bytes(),
+                 queries=("queries.csv", (SAMPLE_DIR / "queries.csv").read_bytes()),
+                 corpus=("corpus.jsonl", corpus))
     assert not app.exception
     sidebar = shown(" ".join(c.value for c in app.sidebar.caption))
     assert "corpus.jsonl: 1 line read, 1 of 43 wanted ids found" in sidebar  # baseline's + qrels'

@@ -15,7 +15,7 @@ from metrics import (
     retrieved_or_judged,
 )
 from metrics.sample import SAMPLE_DIR, sample_runs
-from tests.dashboard.conftest import open_app, shown, texts
+from tests.dashboard.conftest import open_app, shown, texts, upload
 
 
 @pytest.fixture(scope="module")
@@ -42,14 +42,9 @@ def test_the_overview_warns_of_the_sample_s_leak_and_the_drilldown_names_its_chu
 
 
 def test_no_leak_warning_without_a_corpus():
-    app = open_app()
-    app.radio(key="load.source").set_value("upload").run()
-    app.file_uploader(key="load.qrels").set_value(
-        ("qrels.txt", (SAMPLE_DIR / "qrels.txt").read_bytes(), "text/plain"))
-    app.file_uploader(key="load.queries").set_value(
-        ("queries.csv", (SAMPLE_DIR / "queries.csv").read_bytes(), "text/csv"))
-    app.file_uploader(key="load.runs").set_value(
-        [("bm25.run", (SAMPLE_DIR / "bm25.run").read_bytes(), "text/plain")]).run()
+    app = upload(open_app(), [("bm25.run", (SAMPLE_DIR / "bm25.run").read_bytes())],
+                 (SAMPLE_DIR / "qrels.txt").read_bytes(),
+                 queries=("queries.csv", (SAMPLE_DIR / "queries.csv").read_bytes()))
     assert not app.exception and "Leakage" not in texts(app)
     assert "Give the mean tokens per chunk" in texts(app)
 
