@@ -110,6 +110,7 @@ class Comparison:
     seed: int | None
     alpha: float
     tests: tuple[PairedTest, ...]
+    interval_method: str = "percentile"  # of the paired bootstrap: "percentile" or "bca"
 
     def adjusted(self, correction: str | None = None, alpha: float | None = None) -> Comparison:
         """The same tests under another correction or alpha: only the adjustment is redone,
@@ -235,6 +236,7 @@ def compare(
     n_resamples: int = DEFAULT_RESAMPLES,
     n_permutations: int = DEFAULT_PERMUTATIONS,
     rng: np.random.Generator | int | None = None,
+    interval_method: str = "percentile",
 ) -> Comparison:
     """Compare each candidate with the baseline on each metric, paired by query.
 
@@ -265,6 +267,8 @@ def compare(
         Sign flips of the randomization test (the same flips for every pair).
     rng
         A numpy Generator (consumed), an integer seed, or None for ``DEFAULT_SEED``.
+    interval_method
+        The paired bootstrap's interval: "percentile" (the seed's) or "bca".
     """
     ids, chosen, metric_names = validate.check_selection(
         baseline, scores, query_ids, candidates, metrics
@@ -289,7 +293,8 @@ def compare(
 
     # Draw order is part of the reproducibility contract: bootstrap counts, then sign flips.
     low, high = paired.paired_bootstrap(
-        differences, confidence_level=confidence_level, n_resamples=n_resamples, rng=generator
+        differences, confidence_level=confidence_level, n_resamples=n_resamples, rng=generator,
+        method=interval_method,
     )
     p_randomization = paired.sign_flip_pvalues(
         differences, n_permutations=n_permutations, rng=generator
@@ -334,6 +339,7 @@ def compare(
         seed=seed,
         alpha=alpha,
         tests=tests,
+        interval_method=interval_method,
     )
 
 
@@ -384,6 +390,7 @@ def compare_evaluation(
     for name in names:
         values = evaluation.per_query_scores(name)
         scores[name] = {labels[key]: values[key][chosen] for key in keys}
+    options.setdefault("interval_method", evaluation.conventions.interval_method)
     return compare(
         baseline,
         scores,

@@ -23,6 +23,8 @@ RunOrder = Literal["score", "rank"]
 ScorePrecision = Literal["double", "float32"]
 EmptyQueries = Literal["exclude", "zero"]
 IdenticalIds = Literal["keep", "drop"]
+Unjudged = Literal["nonrelevant", "drop"]
+IntervalMethod = Literal["percentile", "bca"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,8 @@ class Conventions:
     score_precision: ScorePrecision = "double"
     empty_queries: EmptyQueries = "exclude"
     identical_ids: IdenticalIds = "keep"
+    unjudged: Unjudged = "nonrelevant"
+    interval_method: IntervalMethod = "percentile"
 
     def __post_init__(self) -> None:
         for field, allowed in CHOICES.items():

@@ -27,14 +27,14 @@ from metrics.intervals import (
     Interval,
     bootstrap,
     bootstrap_means,
-    percentile_bounds,
     resample_counts,
     wilson,
 )
 from metrics.io import LoadReport, Qrels, ReportLine, Run
 from metrics.measures import MAX_K, MEASURES, SUMMARY_MEASURES, Scores, compute
-from metrics.prepared import Prepared, prepare, with_identical
+from metrics.prepared import Prepared, prepare, with_identical, with_unjudged
 from metrics.ranking import AlignedRun, QuerySet
+from metrics.stats.bca import bootstrap_bounds
 from metrics.vocabulary.slices import FILTER_SENTENCE
 
 if TYPE_CHECKING:
@@ -246,6 +246,7 @@ class Evaluation:
         intervals = iter(bootstrap(
             np.concatenate(boot, axis=1), confidence_level=c.confidence_level,
             n_resamples=c.n_resamples, rng=np.random.default_rng(c.seed),
+            method=c.interval_method,
         ))
         rows = []
         for m in SUMMARY_MEASURES:
@@ -317,11 +318,15 @@ def evaluate_prepared(
         raise ValueError(f"the runs were prepared with identical_ids={prepared.identical_ids!r}, "
                          f"not {conventions.identical_ids!r}: prepare them again")
     reports = with_identical(reports, prepared.identical_lines)
-    longest = prepared.longest
+    aligned = list(prepared.aligned)
+    if conventions.unjudged == "drop":
+        aligned = [a.judged_only() for a in aligned]
+        reports = with_unjudged(reports, prepared.aligned, aligned)
+    longest = max(int(a.list_length.max(initial=0)) for a in aligned)
     sweep = _check_sweep(sweep, longest=max(longest, 1))
     # one column past the longest list: every K beyond is closed form (metrics.measures)
     width = longest + 1
-    aligned = [a.padded(width) for a in prepared.aligned]
+    aligned = [a.padded(width) for a in aligned]
 
     scored = scored_queries(query_set, conventions)
     rng = np.random.default_rng(conventions.seed)
@@ -434,7 +439,8 @@ def summarise(
     level = conventions.confidence_level
     keys = [m.key for m in SUMMARY_MEASURES if m.interval == "bootstrap"]
     values = np.column_stack([at_k[key] for key in keys])
-    low, high = percentile_bounds(bootstrap_means(values, counts), confidence_level=level)
+    low, high = bootstrap_bounds(values, bootstrap_means(values, counts), confidence_level=level,
+                                 method=conventions.interval_method)
     means = values.mean(axis=0) if len(values) else np.zeros(len(keys))
     summary = {
         key: Interval(float(means[i]), float(low[i]), float(high[i]), "bootstrap", level)

@@ -91,15 +91,18 @@ def bootstrap(
     confidence_level: float = 0.95,
     n_resamples: int = 1000,
     rng: np.random.Generator,
+    method: str = "percentile",
 ) -> list[Interval]:
-    """Percentile bootstrap interval of the mean of each column of values (n, m)."""
+    """Bootstrap interval of the mean of each column of values (n, m): percentile (the
+    seed's) or BCa (`method`, the interval_method convention)."""
+    from metrics.stats.bca import bootstrap_bounds  # it builds on this module
+
     values = np.asarray(values, dtype=float)
     if values.ndim == 1:
         values = values[:, None]
     counts = resample_counts(values.shape[0], n_resamples=n_resamples, rng=rng)
-    low, high = percentile_bounds(
-        bootstrap_means(values, counts), confidence_level=confidence_level
-    )
+    low, high = bootstrap_bounds(values, bootstrap_means(values, counts),
+                                 confidence_level=confidence_level, method=method)
     means = values.mean(axis=0) if values.shape[0] else np.zeros(values.shape[1])
     return [
         Interval(float(m), float(lo), float(hi), "bootstrap", confidence_level)

@@ -5,7 +5,7 @@ re-scoring at another K, gain or interval skips the id matching."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -14,6 +14,8 @@ from metrics.ranking import AlignedRun, QuerySet, align, prepare_query_set
 from metrics.vocabulary import CONVENTION_BY_FIELD
 
 IDENTICAL_REASON = "the doc id is the query id: dropped (identical ids dropped, as BEIR does)"
+UNJUDGED_NOTE = ("judged only: {count} retrieved ids without a grade >= 0 for their query, in "
+                 "{queries} queries, are left out of the scores (--unjudged drop)")
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,3 +72,26 @@ def with_identical(reports: dict[str, LoadReport] | None,
                                       for line in lines.get(name, ()))
             if len(lines.get(name, ())) else report
             for name, report in reports.items()}
+
+
+def with_unjudged(reports: dict[str, LoadReport] | None, read: Sequence[AlignedRun],
+                  condensed: Sequence[AlignedRun]) -> dict[str, LoadReport] | None:
+    """Each run's load report noting how many ids judged-only scoring removed: a count, not
+    a line each (most retrieved ids of a large collection are unjudged); the lines stay used,
+    since the ids are read and only left out of this convention's scores."""
+    if not reports:
+        return reports
+    notes = {}
+    for before, after in zip(read, condensed, strict=True):
+        removed = int(before.returned.sum()) - int(after.returned.sum())
+        if removed:
+            queries = int((before.returned & ~before.graded).any(axis=1).sum())
+            notes[before.name] = UNJUDGED_NOTE.format(count=f"{removed:,}", queries=f"{queries:,}")
+    return {name: replace(report, notes=report.notes + (notes[name],)) if name in notes
+            else report for name, report in reports.items()}
+
+
+def lists_as_read(run, query_set: QuerySet, unjudged: str) -> AlignedRun:
+    """A RunEvaluation's lists as read: judged-only scoring holds them condensed, so the
+    ids it left out (those worth labelling, or another choice's scores) are aligned again."""
+    return align(query_set, run.run) if unjudged == "drop" else run.aligned

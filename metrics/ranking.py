@@ -87,6 +87,9 @@ class AlignedRun:
     grade: np.ndarray  # (n, width) int64: grade at an id's first occurrence, else 0
     relevant: np.ndarray  # (n, width) bool: first occurrence and grade >= relevance level
     judged: np.ndarray  # (n, width) bool: first occurrence of an id that carries a label
+    # (n, width) bool: the slot's id carries a grade >= 0 for its query (repeats too): what
+    # judged-only scoring keeps (trec_eval -J reads a negative grade as pooled, not judged)
+    graded: np.ndarray
     repeat: np.ndarray  # (n, width) bool: the id already appeared higher in the list
     returned: np.ndarray  # (n, width) bool: the slot holds an id
     row: np.ndarray  # (n, width) int64: index of the slot's row in the Run, -1 for padding
@@ -106,6 +109,29 @@ class AlignedRun:
     def repeats(self) -> np.ndarray:
         return self.repeat.sum(axis=1)
 
+    def judged_only(self) -> AlignedRun:
+        """The condensed lists (Sakai 2007; trec_eval -J): every id without a grade >= 0 for
+        its query removed, repeats of it too, and the ids below moving up; as wide as before."""
+        keep = self.returned & self.graded
+        if (keep == self.returned).all():
+            return self
+        queries, slots = np.nonzero(keep)
+        column = (np.cumsum(keep, axis=1) - 1)[queries, slots]
+
+        def condensed(array: np.ndarray, empty: int = 0) -> np.ndarray:
+            out = np.full(array.shape, empty, dtype=array.dtype)
+            out[queries, column] = array[queries, slots]
+            return out
+
+        return replace(self, **{name: condensed(getattr(self, name), -1 if name == "row" else 0)
+                                for name in _SLOTS})
+
+    def truncated(self, width: int) -> AlignedRun:
+        """The first `width` slots only: every figure at K <= width reads the same."""
+        if width >= self.width:
+            return self
+        return replace(self, **{name: getattr(self, name)[:, :width] for name in _SLOTS})
+
     def padded(self, width: int) -> AlignedRun:
         """The same run with empty slots up to `width` columns (itself when already as wide)."""
         extra = int(width) - self.width
@@ -115,15 +141,11 @@ class AlignedRun:
         def pad(array: np.ndarray, value: int = 0) -> np.ndarray:
             return np.pad(array, ((0, 0), (0, extra)), constant_values=value)
 
-        return replace(
-            self,
-            grade=pad(self.grade),
-            relevant=pad(self.relevant),
-            judged=pad(self.judged),
-            repeat=pad(self.repeat),
-            returned=pad(self.returned),
-            row=pad(self.row, -1),
-        )
+        return replace(self, **{name: pad(getattr(self, name), -1 if name == "row" else 0)
+                                for name in _SLOTS})
+
+
+_SLOTS = ("grade", "relevant", "judged", "graded", "repeat", "returned", "row")
 
 
 def prepare_query_set(qrels: Qrels, *, relevance_level: int = 1) -> QuerySet:
@@ -186,17 +208,22 @@ def align(query_set: QuerySet, run: Run, *, width: int = 1) -> AlignedRun:
     cell = np.arange(len(q)) + np.repeat(np.arange(n_queries) * width - group_start, counts)
     first = ~run.repeat[rows]
 
-    # only a row whose id carries some label, at its first occurrence, can be judged
+    # only a row whose id carries some label can be judged, and only its first occurrence
+    # scores; a repeat is looked up too, so that judged-only scoring can drop it with its id
     doc_codes = run.codes_in(query_set._doc_names)[rows]
-    candidates = np.flatnonzero((doc_codes >= 0) & first)
+    candidates = np.flatnonzero(doc_codes >= 0)
     found, grades = query_set._judgments.lookup(q[candidates], doc_codes[candidates])
-    judged_cells, judged_grades = cell[candidates[found]], grades[found]
+    labelled_cells, grades = cell[candidates[found]], grades[found]
+    at_first = first[candidates[found]]
+    judged_cells, judged_grades = labelled_cells[at_first], grades[at_first]
 
     size = n_queries * width
     grade = np.zeros(size, dtype=np.int64)
     grade[judged_cells] = judged_grades
     judged = np.zeros(size, dtype=bool)
     judged[judged_cells] = True
+    graded = np.zeros(size, dtype=bool)
+    graded[labelled_cells[grades >= 0]] = True
     repeat = np.zeros(size, dtype=bool)
     repeat[cell[~first]] = True
     returned = np.zeros(size, dtype=bool)
@@ -210,6 +237,7 @@ def align(query_set: QuerySet, run: Run, *, width: int = 1) -> AlignedRun:
         grade=grade,
         relevant=judged & (grade >= query_set.relevance_level),
         judged=judged,
+        graded=graded.reshape(shape),
         repeat=repeat.reshape(shape),
         returned=returned.reshape(shape),
         row=row.reshape(shape),

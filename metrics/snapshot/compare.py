@@ -111,6 +111,7 @@ def compare_with_snapshot(
     for name in names:
         values = evaluation.per_query_scores(name)
         scores[name] = {MEASURE_BY_KEY[key].label(evaluation.k): values[key] for key in keys}
+    options.setdefault("interval_method", evaluation.conventions.interval_method)
     return compare(baseline, scores, ids, candidates=names, metrics=list(before), **options)
 
 

@@ -1,7 +1,7 @@
 """Paired tests on per-query differences (after - before), one column per compared pair.
 
 - ``paired_differences``: the differences, rounded so that float noise is a tie;
-- ``paired_bootstrap``: the percentile-bootstrap interval of the mean difference (the same
+- ``paired_bootstrap``: the bootstrap interval (percentile or BCa) of the mean difference (the same
   resampled queries for every column, the same draws ``metrics.intervals.bootstrap`` makes);
 - ``sign_flip_pvalues``: the paired randomization (sign-flip) test of the mean difference
   (Smucker, Allan and Carterette 2007), two-sided, with the +1 correction:
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from metrics.intervals import bootstrap_means, percentile_bounds, resample_counts
+from metrics.intervals import bootstrap_means, resample_counts
+from metrics.stats.bca import bootstrap_bounds
 from metrics.stats.validate import check_count, check_fraction
 
 __all__ = [
@@ -89,8 +90,10 @@ def paired_bootstrap(
     confidence_level: float,
     n_resamples: int,
     rng: np.random.Generator,
+    method: str = "percentile",
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile-bootstrap interval (low, high) of the mean of each column of differences (n, m).
+    """Bootstrap interval (low, high) of the mean of each column of differences (n, m):
+    percentile (the seed's) or BCa (`method`, the interval_method convention).
 
     Resampling queries resamples the pairs together, so this is the paired bootstrap of the
     mean difference; every column uses the same resampled queries.
@@ -100,9 +103,8 @@ def paired_bootstrap(
     n_resamples = check_count("n_resamples", n_resamples)
     rng = _check_generator(rng)
     counts = resample_counts(differences.shape[0], n_resamples=n_resamples, rng=rng)
-    return percentile_bounds(
-        bootstrap_means(differences, counts), confidence_level=confidence_level
-    )
+    return bootstrap_bounds(differences, bootstrap_means(differences, counts),
+                            confidence_level=confidence_level, method=method)
 
 
 def sign_flip_pvalues(

@@ -19,6 +19,7 @@ def comparison_method(comparison) -> dict[str, str]:
     """How a paired comparison was made, in sentences: "test", "interval", "effect",
     "reference". `comparison` is a metrics.Comparison (read by attribute)."""
     from metrics.stats import CORRECTIONS
+    from metrics.vocabulary.conventions import BOOTSTRAP_NAMES
 
     n = comparison.n_comparisons
     family = (f"{n} comparisons ({count(len(comparison.candidates), 'candidate')} × "
@@ -32,7 +33,7 @@ def comparison_method(comparison) -> dict[str, str]:
         f"Carterette 2007); {corrected}; a difference is called unlikely to be noise when its "
         f"adjusted p is below {comparison.alpha:g}.",
         "interval": f"Difference = candidate − baseline over the {len(comparison.query_ids):,} "
-        f"scored queries, with a paired percentile-bootstrap interval "
+        f"scored queries, with a paired {BOOTSTRAP_NAMES[comparison.interval_method]} interval "
         f"({comparison.n_resamples:,} resamples, "
         f"{format_confidence(comparison.confidence_level)}).",
         "effect": "Effect size = mean difference ÷ standard deviation of the differences "

@@ -37,6 +37,8 @@ class Convention:
     bounds: tuple[float, float] | None = None  # numeric conventions: inclusive
     sentence_key: str = ""  # key of its sentence in Conventions.sentences() ("" = field)
     in_sidebar: bool = True  # seed and resamples are set from the command line only
+    # the fragility check recomputes the verdicts under each of its other choices
+    in_fragility: bool = False
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -77,6 +79,7 @@ CONVENTIONS: tuple[Convention, ...] = (
              "recall and AP ÷ min(R, K)"),
         ),
         default="all",
+        in_fragility=True,
     ),
     Convention(
         "gain", "DCG gain", "--gain", "gain",
@@ -93,6 +96,7 @@ CONVENTIONS: tuple[Convention, ...] = (
              "gain exponential (2^grade − 1)"),
         ),
         default="linear",
+        in_fragility=True,
     ),
     Convention(
         "rr", "Read RR", "--rr", "rr",
@@ -106,6 +110,7 @@ CONVENTIONS: tuple[Convention, ...] = (
              "RR over the full list"),
         ),
         default="cutoff",
+        in_fragility=True,
     ),
     Convention(
         "ap", "Read AP", "--ap", "ap",
@@ -118,6 +123,7 @@ CONVENTIONS: tuple[Convention, ...] = (
              "AP over the full list"),
         ),
         default="cutoff",
+        in_fragility=True,
     ),
     Convention(
         "relevance_level", "Relevant from grade", "--relevance-level", "level",
@@ -130,6 +136,7 @@ CONVENTIONS: tuple[Convention, ...] = (
         "nDCG uses the raw grades, and a grade <= 0 gives no gain.",
         words="relevant from grade {relevance_level}",
         bounds=(1, 1_000_000),
+        in_fragility=True,
     ),
     Convention(
         "order", "Order TREC runs by", "--order", "order",
@@ -144,6 +151,7 @@ CONVENTIONS: tuple[Convention, ...] = (
              "TREC runs by rank"),
         ),
         default="score",
+        in_fragility=True,
     ),
     Convention(
         "score_precision", "Compare scores as", "--score-precision", "scores",
@@ -197,12 +205,50 @@ CONVENTIONS: tuple[Convention, ...] = (
         default="keep",
     ),
     Convention(
+        "unjudged", "Unjudged retrieved ids", "--unjudged", "unjudged",
+        "Changes every figure of runs that return ids nobody judged for the query: under "
+        "'drop' the judged ids below them move up.",
+        "nonrelevant: an unjudged id counts as not relevant (trec_eval); drop: removed before "
+        "scoring, judged-only condensed lists (Sakai 2007, trec_eval -J)",
+        _choices(
+            ("nonrelevant", "count as not relevant (trec_eval)",
+             "An id nobody judged for the query counts as not relevant (trec_eval).",
+             "unjudged ids not relevant"),
+            ("drop", "drop: judged only (trec_eval -J)",
+             "Ids nobody judged for the query are removed before scoring and the judged ids "
+             "below them move up (condensed lists, Sakai 2007; trec_eval -J); as in trec_eval, "
+             "an id graded below 0 counts as pooled but unjudged and is removed too. Each run's "
+             "load report counts the ids removed.",
+             "judged ids only"),
+        ),
+        default="nonrelevant", in_fragility=True,
+    ),
+    Convention(
+        "interval_method", "Bootstrap interval", "--interval", "interval",
+        "Changes only the bootstrap intervals (every figure but Hit@K, and paired differences).",
+        "percentile: the seed's percentile bootstrap; bca: bias-corrected and accelerated "
+        "(Efron 1987, scipy.stats.bootstrap's default), which covers better on small query sets",
+        _choices(
+            ("percentile", "percentile (the seed's)",
+             "Bootstrap intervals are percentile intervals: the middle share of the resampled "
+             "means.",
+             "percentile bootstrap"),
+            ("bca", "BCa (bias-corrected, accelerated)",
+             "Bootstrap intervals are BCa (bias-corrected and accelerated; Efron 1987, as "
+             "scipy.stats.bootstrap): the resampled means' percentiles shifted for bias and "
+             "skew. Where BCa is undefined (every resampled mean on one side of the estimate) "
+             "the percentile interval is used.",
+             "BCa bootstrap"),
+        ),
+        default="percentile",
+    ),
+    Convention(
         "confidence_level", "Confidence level", "--confidence-level", "confidence",
         "Changes only the width of the intervals.",
         "confidence level of every interval (default 0.95)",
         default=0.95,
         sentence="Intervals at {level}: Wilson score for Hit@K (the query is the trial); "
-        "percentile bootstrap over queries for the rest, {n_resamples} resamples, seed {seed}.",
+        "{bootstrap} over queries for the rest, {n_resamples} resamples, seed {seed}.",
         words="{level} intervals",
         bounds=(0.5, 0.99),
         sentence_key="interval",
@@ -221,6 +267,9 @@ CONVENTIONS: tuple[Convention, ...] = (
     ),
 )
 CONVENTION_BY_FIELD: dict[str, Convention] = {c.field: c for c in CONVENTIONS}
+# the bootstrap interval each interval_method choice names, in a sentence
+BOOTSTRAP_NAMES: dict[str, str] = {
+    c.value: c.words for c in CONVENTION_BY_FIELD["interval_method"].choices}
 # categorical conventions: field -> their values, the default first
 CHOICES: dict[str, tuple[str, ...]] = {c.field: c.values for c in CONVENTIONS if c.choices}
 
@@ -237,8 +286,8 @@ RULES: dict[str, str] = {
 }
 # the order of Conventions.sentences(), which the JSON keeps
 SENTENCE_ORDER = ("precision", "recall_denominator", "gain", "rr", "ap", "relevance_level",
-                  "order", "score_precision", "interval", "judged", "edge_rules",
-                  "empty_queries", "identical_ids")
+                  "order", "score_precision", "interval", "interval_method", "judged",
+                  "edge_rules", "empty_queries", "identical_ids", "unjudged")
 
 
 def _values(conventions) -> dict[str, str]:
@@ -248,6 +297,7 @@ def _values(conventions) -> dict[str, str]:
         "level": format_confidence(conventions.confidence_level),
         "n_resamples": f"{conventions.n_resamples:,}",
         "seed": str(conventions.seed),
+        "bootstrap": BOOTSTRAP_NAMES[conventions.interval_method],
     }
 
 
@@ -293,16 +343,21 @@ def measure_help(measure: Measure, conventions, *, interval: bool = False) -> st
     return " ".join(parts)
 
 
-def interval_methods(k: int | str) -> str:
+def interval_methods(k: int | str, interval_method: str = "percentile") -> str:
     """Which interval each summary figure carries, in a few words: 'Wilson interval for
     Hit@5; percentile bootstrap interval for the others' (a sentence's start)."""
     groups: dict[str, list[str]] = {}
     for m in SUMMARY_MEASURES:
         groups.setdefault(m.interval, []).append(m.label(k))
     ordered = sorted(groups.items(), key=lambda item: len(item[1]))
-    parts = [f"{INTERVAL_NAMES[method]} for {', '.join(labels)}" for method, labels in ordered]
+    bootstrap = BOOTSTRAP_NAMES[interval_method]
+
+    def name(method: str) -> str:
+        return f"{bootstrap} interval" if method == "bootstrap" else INTERVAL_NAMES[method]
+
+    parts = [f"{name(method)} for {', '.join(labels)}" for method, labels in ordered]
     if len(parts) > 1:
-        parts[-1] = f"{INTERVAL_NAMES[ordered[-1][0]]} for the others"
+        parts[-1] = f"{name(ordered[-1][0])} for the others"
     return "; ".join(parts)
 
 
