@@ -24,6 +24,8 @@ import string
 
 import pandas as pd
 
+from metrics import FORMULA_STARTS, csv_cell  # noqa: F401  (FORMULA_STARTS: re-exported)
+
 _PUNCTUATION = re.compile("([" + re.escape(string.punctuation) + "])")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c]+")
 # where GFM's autolink literal would start: a URL scheme before ':', 'www' before '.', the
@@ -32,7 +34,6 @@ _AUTOLINK_STARTS = re.compile(
     r"(?i)(\b(?:https?|ftp|mailto|xmpp)(?=:)|\bwww(?=\.)|(?<=[-.\w+])@)"
 )
 WORD_JOINER = "\u2060"
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def md(text: object) -> str:
@@ -44,13 +45,6 @@ def md(text: object) -> str:
 def html(text: object) -> str:
     """`text` as literal characters in HTML (attribute values included)."""
     return _html.escape(str(text), quote=True)
-
-
-def csv_cell(value: object) -> object:
-    """A text cell a spreadsheet would read as a formula gets a leading `'`."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
 
 
 def csv_cells(frame: pd.DataFrame) -> pd.DataFrame:

@@ -56,6 +56,7 @@ from metrics.files import (
     read_qrels,
     read_run,
 )
+from metrics.fragility import Flip, Fragility, fragility
 from metrics.headline import headline, headline_comparison, headlines
 from metrics.intervals import Interval, bootstrap, wilson
 from metrics.io import (
@@ -79,11 +80,15 @@ from metrics.io import (
     queries_report,
     read_corpus,
 )
+from metrics.labelling import ToLabel, to_label, to_qrels_template, trec_unwritable
+from metrics.labelling import summary as to_label_summary
+from metrics.labelling import to_csv as to_label_csv
 from metrics.leaderboard import AllPairs, Leaderboard, Standing, all_pairs, leaderboard
 from metrics.leakage import Leak, Leakage, find_leaks, retrieved_or_judged
 from metrics.measures import MAX_K
 from metrics.mismatch import IdMismatch, id_mismatches, run_mismatches
 from metrics.movement import MOVES, movement_sentence, query_grades, rank_movement
+from metrics.risk import HarmLimit, HarmVerdict, Risk, harm_gate, parse_harm_limits, risks
 from metrics.sample import SAMPLE_DIR, SAMPLE_K, load_sample, sample_qrels, sample_runs
 from metrics.search import find_queries
 from metrics.slices import Slice, compare_slices, filter_evaluation, slice_evaluation
@@ -101,6 +106,7 @@ from metrics.snapshot import (
 )
 from metrics.snapshot import dumps as snapshot_dumps
 from metrics.snapshot import loads as snapshot_loads
+from metrics.spreadsheet import FORMULA_STARTS, csv_cell
 from metrics.stats.power import (
     PowerFigure,
     min_detectable_difference,
@@ -134,6 +140,23 @@ from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK, LEADERBOARD_TER
 from metrics.vocabulary.power import POWER_MEANING, POWER_METHOD
 
 __all__ = [
+    "FORMULA_STARTS",
+    "Flip",
+    "Fragility",
+    "HarmLimit",
+    "HarmVerdict",
+    "Risk",
+    "ToLabel",
+    "csv_cell",
+    "fragility",
+    "harm_gate",
+    "parse_harm_limits",
+    "risks",
+    "to_label",
+    "to_label_csv",
+    "to_label_summary",
+    "to_qrels_template",
+    "trec_unwritable",
     "FORMAT_EXAMPLES",
     "MAX_K",
     "MAX_SWEEP",

@@ -1,0 +1,71 @@
+"""What to label next: the words of the list of unjudged ids a labeller should grade first.
+
+An id nobody judged counts as non-relevant, so every figure at K that reads it rests on a
+guess; labelling the ids the runs rank highest, and that most runs agree on, firms up the
+most figures per label. Pure words and numbers; metrics/labelling.py applies them, the
+command line and the dashboard print them.
+"""
+
+from __future__ import annotations
+
+from metrics.format import count
+
+UNJUDGED = (
+    "An unjudged id is one a run returns in its top K, at its first occurrence in that run's "
+    "list (a repeat below it counts once, at the higher rank), that the qrels hold no judgment "
+    "for on that query. A judgment of grade 0 or less is a judgment: such an id is judged "
+    "non-relevant, not unjudged."
+)
+
+ORDER_RULE = (
+    "Ids are listed by how many of the chosen runs rank them in their top K (most first), then "
+    "by their best rank, then by their mean rank over those runs, then in the query set's "
+    "order, then by doc id."
+)
+
+# the columns of the list, in the order the CSV writes them, with what each holds
+PRIORITY, QUERY_ID, DOC_ID, RUNS, BEST_RANK, MEAN_RANK, RANKED_BY = (
+    "priority", "query_id", "doc_id", "runs", "best_rank", "mean_rank", "ranked_by",
+)
+COLUMNS = {
+    PRIORITY: "Position in the labelling order, 1 first: the order survives a re-sort.",
+    QUERY_ID: "The query the id was returned for.",
+    DOC_ID: "The unjudged id.",
+    RUNS: "How many of the chosen runs rank the id in their top K.",
+    BEST_RANK: "The highest place any of those runs gives it (the smallest rank, 1 = top).",
+    MEAN_RANK: "Its mean rank over the runs that rank it in their top K (not over every run).",
+    RANKED_BY: "The names of those runs, in the order the runs were chosen.",
+}
+RANKED_BY_JOIN = ", "  # between the run names of one row
+MEAN_RANK_DECIMALS = 2  # a mean of a few ranks: two decimals tell 2.5 from 2.67
+
+QRELS_TEMPLATE = (
+    "A TREC qrels file to fill in: one line per unjudged id, 'query_id 0 doc_id ' with the "
+    "grade column left empty, in the query set's order and, within a query, in labelling order. "
+    "Type each grade at the end of its line (an integer; 0 for non-relevant), delete the lines "
+    "left unlabelled, and add the lines to the qrels: every line needs its grade before the "
+    "file loads."
+)
+TREC_WRITABLE = (
+    "A TREC file separates its columns by white space and skips a line that starts with '#': "
+    "an id that holds a space, a tab, a line break or a NUL byte, an empty id, or a query id "
+    "that starts with '#' cannot be written as a column of one. Label such ids from the CSV."
+)
+
+# the one line shown with the list: {ids} and {queries} are counts with their nouns,
+# {k} the cutoff, {runs} the chosen runs as a count; {queries} are those holding an id
+SUMMARY = ("{ids} in the top {k} of {runs} across {queries}; labelling {them} firms up every "
+           "figure at K.")
+NOTHING = ("No unjudged id in the top {k} of {runs} across {queries}: every figure at K reads "
+           "judged ids only.")
+
+
+def to_label_sentence(ids: int, *, k: int, runs: int, queries: int, checked: int) -> str:
+    """'412 unjudged ids in the top 10 of 3 runs across 87 queries; labelling them firms up
+    every figure at K.' `queries` hold at least one of the ids; `checked` were looked at
+    (the sentence names them when there is nothing to label)."""
+    if not ids:
+        return NOTHING.format(k=f"{k:,}", runs=count(runs, "run"),
+                              queries=count(checked, "query"))
+    return SUMMARY.format(ids=count(ids, "unjudged id"), k=f"{k:,}", runs=count(runs, "run"),
+                          queries=count(queries, "query"), them="it" if ids == 1 else "them")
