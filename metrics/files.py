@@ -8,7 +8,7 @@ them for the command line.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
@@ -120,5 +120,19 @@ def evaluate_files(
     )
 
 
+def rereader(runs: Sequence[RunSource], evaluation: Evaluation, *,
+             max_bytes: int = MAX_INPUT_BYTES) -> Callable[[str], list[Run]] | None:
+    """The runs read again in another TREC order, for the fragility check: None when no run
+    is a TREC file (only those have both a score and a rank column to order by)."""
+    if not any(run.report is not None and run.report.format == "trec" for run in evaluation.runs):
+        return None
+
+    def reread(order: str) -> list[Run]:
+        conventions = replace(evaluation.conventions, order=order)
+        return load_runs(runs, conventions, max_bytes=max_bytes)[0]
+
+    return reread
+
+
 __all__ = ["ReportLine", "RunSource", "distinct_names", "evaluate_files", "load_runs",
-           "read_qrels", "read_run"]
+           "read_qrels", "read_run", "rereader"]

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from metrics.best import best_marks
-from metrics.cli import decisions, texts
+from metrics.cli import decisions, review, texts
 from metrics.cli.args import (
     USER_K,
     Parser,
@@ -200,12 +200,15 @@ def compare_command(argv: Sequence[str]) -> int:
     texts.add_text_arguments(parser)
     decisions.add_all_pairs_argument(parser)
     decisions.add_budget_argument(parser)
+    review.add_review_arguments(parser)
     parser.add_argument("--primary", default=PRIMARY, metavar="METRIC", help=PRIMARY_HELP)
     args = parser.parse_args(argv)
     if args.by and args.snapshot is not None:
         raise UsageError("--by compares live runs: a snapshot keeps no query texts")
     if args.all_pairs and args.snapshot is not None:
         raise UsageError("--all-pairs compares live runs with each other, not a snapshot")
+    if args.fragility and args.snapshot is not None:
+        raise UsageError("--fragility scores the runs again: a snapshot keeps only its figures")
     for flag in ("snapshot_run", "snapshot_key_file"):
         if args.snapshot is None and getattr(args, flag) is not None:
             raise UsageError(f"--{flag.replace('_', '-')} needs --snapshot")
@@ -223,8 +226,10 @@ def compare_command(argv: Sequence[str]) -> int:
     except ValueError as error:
         raise UsageError(f"--primary: {error}") from None
     if keys is not None:
-        keys += [key for key in [primary, *gated, *decisions.budget_keys(args, evaluation.k)]
-                 if key not in keys]
+        keys += [key for key in [primary, *gated, *decisions.budget_keys(args, evaluation.k),
+                                 *review.harm_keys(args, evaluation.k)] if key not in keys]
+    else:
+        review.harm_keys(args, evaluation.k)  # a bad limit fails before any test runs
     options = dict(
         metrics=keys,
         correction=args.correction,
@@ -265,6 +270,11 @@ def compare_command(argv: Sequence[str]) -> int:
     if pairs is not None:
         data |= decisions.all_pairs_json(pairs)
     gates += decisions.budget_gates(args, comparison, evaluation.k, data)
+    gates += review.harm_gates(args, comparison, evaluation.k)
+    review.add_risk(data, comparison, args.harm_delta)
+    found = review.fragility_of(args, evaluation, comparison) if args.fragility else None
+    if found is not None:
+        data |= review.fragility_json(found)
     if args.format == "json":
         data["gates"] = gates
         if snapshot is not None:
@@ -279,10 +289,12 @@ def compare_command(argv: Sequence[str]) -> int:
                          else decisions.format_all_pairs(evaluation, pairs))
         if args.by:
             sys.stdout.write("\n" + format_slice_comparison(args.by, pieces))
-        if args.budget:
-            sys.stdout.write("\nBudgets:\n" + "".join(
-                f"  {gate['candidate']} {gate['metric']}: {gate['sentence']}\n"
-                for gate in gates if gate["gate"] == "budget"))
+        for kind, title in (("budget", "Budgets"), ("harm", "Harm limits")):
+            if any(gate["gate"] == kind for gate in gates):
+                sys.stdout.write(f"\n{title}:\n" + "".join(
+                    f"  {gate['candidate']} {gate['metric']}: {gate['sentence']}\n"
+                    for gate in gates if gate["gate"] == kind))
+        sys.stdout.write(review.format_review(comparison, args.harm_delta, found))
     failed = [gate for gate in gates if not gate["passed"]]
     for gate in failed:
         print(gate_failure(gate["gate"], gate["candidate"], gate["metric"],
@@ -398,6 +410,7 @@ COMMANDS: dict[str, Command] = {
     "leakage": leakage_command,
     "leaderboard": decisions.leaderboard_command,
     "power": decisions.power_command,
+    "unjudged": review.unjudged_command,
 }
 
 

@@ -3,6 +3,8 @@ failed one prints. One place, so that `compare`, `leakage` and the README say th
 
 from __future__ import annotations
 
+from metrics.vocabulary.risk import HARM_GATE, harm_failure
+
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1  # a file the loaders refused, a value the engine refused
 EXIT_USAGE = 2  # a bad flag or a missing input
@@ -15,6 +17,7 @@ GATES = {
     "budget": "--budget METRIC=AMOUNT: a candidate passes only when its paired interval lies "
     "at or above minus the budget (within budget); worse beyond budget and cannot tell yet "
     "fail.",
+    "harm": HARM_GATE,
 }
 
 
@@ -25,4 +28,6 @@ def gate_failure(gate: str, candidate: str, metric: str, baseline: str,
         return f"regression: {candidate} is significantly worse than {baseline} on {metric}"
     if gate == "budget":
         return f"budget: {candidate} on {metric} against {baseline}: {verdict}"
+    if gate == "harm":
+        return harm_failure(candidate, metric, baseline, verdict)
     raise ValueError(f"unknown gate {gate!r}; gates: {', '.join(GATES)}")
