@@ -63,6 +63,8 @@ KEPT = {
     "leaderboard": 4,
     "all pairs": 8,
     "best marks": 4,
+    "fragility": 8,  # per comparison shown, like "comparison"
+    "to label": 4,
 }
 # four evaluations of 5 runs x 5,000 queries x 100 ids with their files and aligned runs;
 # the server's own ~300 MB come on top
@@ -130,6 +132,8 @@ class Inputs:
     problem: str | None = None  # an error tied to no single file
     queries: Parsed | None = None  # the optional queries file: texts and facets
     corpus: TextFile | None = None  # the optional corpus: read once the ids it must hold are known
+    # the same run files read under another reading (the fragility check's other TREC order)
+    read_again: Callable[[Conventions], tuple[Parsed, ...]] | None = None
 
     @property
     def usable_runs(self) -> list[Parsed]:
@@ -162,6 +166,7 @@ class View:
     whole_key: tuple | None = None
     corpus_file: TextFile | None = None  # the chunk texts, read when a page shows them
     loaded_runs: tuple[Run, ...] = ()  # every run loaded, shown or not: the ids a corpus keeps
+    shown: tuple[tuple[str, str], ...] = ()  # (original name, display name), display order
 
     @property
     def unfiltered(self) -> Evaluation:
@@ -236,16 +241,20 @@ def read_sample(conventions: Conventions) -> Inputs:
     reading = _reading(conventions)
     qrels_path = sample_qrels()
     qrels = _parse("qrels", str(qrels_path), qrels_path.name, Conventions(), qrels_path)
-    runs = tuple(
-        _parse("run", f"{spec.source}|{_tag(reading)}", Path(spec.source).name, reading,
-               Path(spec.source))
-        for spec in sample_runs()
-    )
+    def read_runs(reading: Conventions) -> tuple[Parsed, ...]:
+        return tuple(
+            _parse("run", f"{spec.source}|{_tag(reading)}", Path(spec.source).name, reading,
+                   Path(spec.source))
+            for spec in sample_runs()
+        )
+
+    runs = read_runs(reading)
     queries_path = sample_qrels().parent / SAMPLE_QUERIES
     queries = _parse("queries", str(queries_path), queries_path.name, Conventions(), queries_path)
     corpus_path = sample_qrels().parent / SAMPLE_CORPUS
     corpus = TextFile(corpus_path.name, str(corpus_path), lambda: corpus_path)
-    return _show(Inputs(SAMPLE, qrels, runs, queries=queries, corpus=corpus))
+    return _show(Inputs(SAMPLE, qrels, runs, queries=queries, corpus=corpus,
+                        read_again=lambda other: read_runs(_reading(other))))
 
 
 def read_uploads(
@@ -254,11 +263,13 @@ def read_uploads(
 ) -> Inputs:
     """Parse uploads. Without a qrels file, the labels come from the first run, which must
     then be a JSONL file whose records carry both `retrieved` and `relevant`."""
-    reading = _reading(conventions)
-    runs = tuple(
-        _parse("run", f"upload:{f.file_id}|{_tag(reading)}", f.name, reading, f.getvalue())
-        for f in run_files
-    )
+    def read_runs(reading: Conventions) -> tuple[Parsed, ...]:
+        return tuple(
+            _parse("run", f"upload:{f.file_id}|{_tag(reading)}", f.name, reading, f.getvalue())
+            for f in run_files
+        )
+
+    runs = read_runs(_reading(conventions))
     problem = None
     if qrels_file is not None:
         qrels = _parse("qrels", f"upload:{qrels_file.file_id}", qrels_file.name, Conventions(),
@@ -281,7 +292,8 @@ def read_uploads(
         queries_file.getvalue())
     corpus = None if corpus_file is None else TextFile(
         corpus_file.name, f"upload:{corpus_file.file_id}", corpus_file.getvalue)
-    return _show(Inputs(UPLOAD, qrels, runs, problem, queries, corpus))
+    return _show(Inputs(UPLOAD, qrels, runs, problem, queries, corpus,
+                        read_again=lambda other: read_runs(_reading(other))))
 
 
 def _prepared(key: tuple, relevance_level: int, identical_ids: str, qrels: Qrels,
@@ -344,7 +356,8 @@ def build_view(
     return View(evaluation, inputs.qrels.value, (view_key, k, conventions), domain,
                 frozenset(_files(key)), ("evaluation", (key, k, conventions)),
                 read.value if read else None, read.key if read else None,
-                corpus_file=inputs.corpus, loaded_runs=runs)
+                corpus_file=inputs.corpus, loaded_runs=runs,
+                shown=tuple((name, names.get(name, name)) for name in shown))
 
 
 def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:

@@ -40,6 +40,7 @@ def interval_bars(
     confidence_level: float,
     n_queries: int,
     width: int | None = None,
+    interval_method: str = "percentile",
 ) -> alt.LayerChart:
     """Each metric's mean per run with its interval: overlap (or its absence) at a glance.
 
@@ -70,7 +71,8 @@ def interval_bars(
     step = alt.Step(13 if len(shown) > 1 else 28)  # with yOffset, the step is each run's band
     title = chart_title(
         f"Mean at K = {k} with {level} intervals",
-        [f"{fmt.count(n_queries, 'scored query')}. {vocabulary.interval_methods(k)}.",
+        [f"{fmt.count(n_queries, 'scored query')}. "
+         f"{vocabulary.interval_methods(k, interval_method)}.",
          "Overlapping bars can still differ: Compare tests the paired difference."],
         None if width is None else width + 240,
     )

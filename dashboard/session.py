@@ -67,6 +67,9 @@ MARK_BEST = "overview.mark_best"  # the summary marks each metric's best run
 PRIMARY = "compare.primary"  # the headline's metric, a measure key
 ALL_PAIRS = "compare.all_pairs"  # every pair of runs compared on the headline metric
 DELTA = "compare.delta"  # a difference worth detecting: the queries it needs (None: not asked)
+HARM_DELTA = "compare.harm_delta"  # a query is harmed when it loses more than this
+RISK_ALPHA = "compare.risk_alpha"  # the risk aversion whose URisk and TRisk are shown
+FRAGILITY = "compare.fragility"  # the fragility check is shown
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
 # convention field -> {value: label}, in the engine's order (its first value is the default)
@@ -167,6 +170,9 @@ PARAMS = {
     "best": Param(MARK_BEST, _flag, _dump_flag),
     "delta": Param(DELTA, _number(1e-6, 1.0)),
     "pairs": Param(ALL_PAIRS, _flag, _dump_flag),
+    "harm": Param(HARM_DELTA, _number(0.0, 1.0)),
+    "risk": Param(RISK_ALPHA, _choice({str(a): str(a) for a in metrics.RISK_ALPHAS})),
+    "fragility": Param(FRAGILITY, _flag, _dump_flag),
     "primary": Param(PRIMARY, _choice({m.key: m.key for m in SUMMARY_MEASURES})),
     "baseline": Param(BASELINE, _text),
     "names": Param(RENAMES, _renames, _dump_renames),
@@ -190,7 +196,8 @@ def defaults() -> dict[str, object]:
     values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: [], WHERE: None,
                WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None,
                PRIMARY: metrics.PRIMARY, MARK_BEST: False, DELTA: None,
-               ALL_PAIRS: False}
+               ALL_PAIRS: False, HARM_DELTA: metrics.HARM_DELTA,
+               RISK_ALPHA: str(metrics.RISK_ALPHAS[0]), FRAGILITY: True}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 

@@ -88,7 +88,15 @@ from metrics.leakage import Leak, Leakage, find_leaks, retrieved_or_judged
 from metrics.measures import MAX_K
 from metrics.mismatch import IdMismatch, id_mismatches, run_mismatches
 from metrics.movement import MOVES, movement_sentence, query_grades, rank_movement
-from metrics.risk import HarmLimit, HarmVerdict, Risk, harm_gate, parse_harm_limits, risks
+from metrics.risk import (
+    HarmLimit,
+    HarmVerdict,
+    Risk,
+    harm_gate,
+    is_harmed,
+    parse_harm_limits,
+    risks,
+)
 from metrics.sample import SAMPLE_DIR, SAMPLE_K, load_sample, sample_qrels, sample_runs
 from metrics.search import find_queries
 from metrics.slices import Slice, compare_slices, filter_evaluation, slice_evaluation
@@ -134,12 +142,18 @@ from metrics.vocabulary import (
 )
 from metrics.vocabulary.cost import COST_MEANING
 from metrics.vocabulary.cost import UNIT as COST_UNIT
+from metrics.vocabulary.coverage import FEW_QUERIES, few_queries_note
 from metrics.vocabulary.headline import FAMILY as HEADLINE_FAMILY
 from metrics.vocabulary.headline import PRIMARY
 from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK, LEADERBOARD_TERMS
 from metrics.vocabulary.power import POWER_MEANING, POWER_METHOD
+from metrics.vocabulary.risk import HARM_DELTA, RISK_ALPHAS
 
 __all__ = [
+    "FEW_QUERIES",
+    "few_queries_note",
+    "HARM_DELTA",
+    "RISK_ALPHAS",
     "FORMULA_STARTS",
     "Flip",
     "Fragility",
@@ -150,6 +164,7 @@ __all__ = [
     "csv_cell",
     "fragility",
     "harm_gate",
+    "is_harmed",
     "parse_harm_limits",
     "risks",
     "to_label",

@@ -65,6 +65,11 @@ def _as_differences(values: object, minimum: int) -> np.ndarray:
     return differences
 
 
+def is_harmed(differences: np.ndarray, delta: float) -> np.ndarray:
+    """Which queries lose more than delta (a loss of exactly delta is not harm)."""
+    return np.asarray(differences) < -delta - _TOLERANCE
+
+
 def _is_number(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, int | float | np.integer | np.floating)
 
@@ -254,7 +259,7 @@ def _risks(differences: np.ndarray, query_ids: Sequence[str], names: Sequence[tu
     u = np.array([urisk(d, alpha) for alpha in alphas]).reshape(len(alphas), -1)
     t = np.array([trisk(d, alpha) for alpha in alphas]).reshape(len(alphas), -1)
     rows = np.ascontiguousarray(d.T)  # summed pairwise, as one column alone (see _weighed)
-    harmed = (rows < -delta - _TOLERANCE).sum(axis=1)
+    harmed = is_harmed(rows, delta).sum(axis=1)
     losses = rows < 0
     losing = losses.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -455,7 +460,7 @@ def judge_harm(test: object, limit: HarmLimit, *,
     d = _as_differences(getattr(test, "differences", None), 1)
     if d.ndim != 1:
         raise ValueError(f"a test's differences must be 1-D, got shape {d.shape}")
-    harmed = int((d < -limit.delta - _TOLERANCE).sum())
+    harmed = int(is_harmed(d, limit.delta).sum())
     interval = wilson(harmed, d.size, confidence_level=confidence_level)
     return HarmVerdict(
         candidate=str(test.candidate), metric=limit.metric_label, limit=limit, harmed=harmed,

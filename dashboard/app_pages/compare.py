@@ -14,6 +14,7 @@ from dashboard import (
     frames,
     highlight,
     picking,
+    review_views,
     safe,
     session,
     slicing,
@@ -126,6 +127,9 @@ delta = left.number_input(
 right.caption(safe.md(POWER_METHOD))
 st.markdown(f"**Test:** {method['test']}")
 st.caption(" ".join(method[key] for key in ("interval", "effect", "reference")))
+few = metrics.few_queries_note(len(comparison.query_ids), evaluation.conventions.interval_method)
+if few:
+    st.warning(safe.md(few), icon=":material/warning:")
 
 power = frames.power_by_test(comparison, delta)
 for candidate in comparison.candidates:
@@ -147,8 +151,9 @@ for candidate in comparison.candidates:
                 "Difference", help="Mean of the per-query differences (after − before).",
                 format="%+.3f"),
             "Interval": st.column_config.TextColumn(
-                "Interval", help=f"{fmt.confidence(comparison.confidence_level)} paired percentile "
-                "bootstrap interval of the difference."),
+                "Interval", help=f"{fmt.confidence(comparison.confidence_level)} paired "
+                f"{vocabulary.BOOTSTRAP_NAMES[comparison.interval_method]} interval of the "
+                "difference."),
             "Better / tie / worse": st.column_config.TextColumn(
                 "Better/tie/worse", help="Queries the candidate scored higher on, the same, "
                 "lower."),
@@ -168,6 +173,8 @@ for candidate in comparison.candidates:
     )
     st.markdown("\n".join(f"- **{row.Metric}**: {row.Reading}."
                           for row in table.itertuples(index=False)))
+
+review_views.fragility(view, session.inputs(), options, comparison)
 
 if options.snapshot is None and len(evaluation.runs) >= 3:
     st.header("All runs against all runs")
@@ -258,6 +265,7 @@ ui.chart(comparison_charts.paired_scatter(paired, runs, metric=metric,
 ui.chart(comparison_charts.difference_bars(paired, runs, metric=metric,
                                            baseline=comparison.baseline),
          download=f"differences-{metric}")
+review_views.harm(view, comparison, metric, candidate)
 
 
 st.subheader(f"Biggest gains and losses of {safe.md(candidate)} in {metric}")

@@ -102,10 +102,14 @@ ui.chart(
         k=k,
         confidence_level=evaluation.conventions.confidence_level,
         n_queries=len(evaluation.scored_ids),
+        interval_method=evaluation.conventions.interval_method,
     ),
     stretch=True,
     download=f"intervals-k{k}",
 )
+few = metrics.few_queries_note(len(evaluation.scored_ids), evaluation.conventions.interval_method)
+if few:
+    st.caption(safe.md(few))
 
 facets = slicing.facets(view)
 if facets:

@@ -26,7 +26,8 @@ bands = right.toggle(
     "Interval bands",
     key="sweep.bands",
     help="Shade each run's interval at every K: "
-    f"{vocabulary.interval_methods('K')}, at the confidence level set in the sidebar.",
+    f"{vocabulary.interval_methods('K', view.evaluation.conventions.interval_method)}, at "
+    "the confidence level set in the sidebar.",
 )
 if not chosen:
     st.info("Pick at least one metric.", icon=":material/info:")

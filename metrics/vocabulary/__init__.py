@@ -16,8 +16,10 @@ is made), `limits` (what no figure can say), `slices` (the facet rules and what 
 figures say).
 """
 
+from metrics.vocabulary import coverage, fragility, labelling, risk
 from metrics.vocabulary.comparisons import CORRECTION_MEANING, comparison_method
 from metrics.vocabulary.conventions import (
+    BOOTSTRAP_NAMES,
     CHOICES,
     CONVENTION_BY_FIELD,
     CONVENTIONS,
@@ -48,11 +50,12 @@ from metrics.vocabulary.measures import (
 from metrics.vocabulary.slices import FACET_RULES, SEARCH_RULE, SLICE_MIN_QUERIES
 
 __all__ = [
-    "CHOICES", "CLASS_MEANING", "COMPARED", "CONVENTIONS", "CONVENTION_BY_FIELD",
+    "BOOTSTRAP_NAMES", "CHOICES", "CLASS_MEANING", "COMPARED", "CONVENTIONS", "CONVENTION_BY_FIELD",
     "CORRECTION_MEANING", "FACET_RULES", "LEAKAGE_RULE", "LEAKAGE_RULES", "INTERVAL_NAMES",
     "LIMITS", "MEASURES",
     "MEASURE_BY_KEY", "SEARCH_RULE", "SLICE_MIN_QUERIES",
     "QUERY_CLASSES", "RULES", "SENTENCE_ORDER", "SUMMARY_MEASURES", "Choice", "Convention",
     "IntervalMethod", "Measure", "alternatives", "comparison_method", "flag", "in_words",
-    "interval_methods", "measure_help", "sentences",
+    "interval_methods", "measure_help", "sentences", "coverage", "fragility", "labelling",
+    "risk",
 ]

@@ -114,8 +114,12 @@ def test_gains_losses_and_rank_movement(engine):
     # the largest gain is the query shown by default; its rank movement names the ids
     assert app.selectbox(key="compare.query").value == "q03"
     assert "reranked lifted 2 (d21, d22) relevant id(s) into the top 5" in texts(app)
-    assert app.get("page_link")[0].proto.label == "Open q03 in the drill-down"
-    assert app.metric[0].value == f"{test.after[i]:.3f}"
+    links = [link.proto.label for link in app.get("page_link")]
+    assert "Open q03 in the drill-down" in links
+    # the harm section's link opens its worst loss (q03 gained): one link per section
+    assert "Open q05 in the drill-down" in links
+    assert next(m.value for m in app.metric if m.label == "nDCG@5 of q03") == (
+        f"{test.after[i]:.3f}")
     app.selectbox(key="compare.query").select("q05").run()
     assert "Open q05 in the drill-down" in [link.proto.label for link in app.get("page_link")]
     assert app.query_params["query"] == "q05"  # the link follows the section's choice
@@ -162,7 +166,8 @@ def test_export_page_carries_the_comparison(sample, engine):
 
 
 def test_every_chart_has_its_image_downloads():
-    # Compare: scatter, differences, slices (the sample has a queries file), rank movement
-    for page, charts_shown in (("overview", 1), ("sweep", 1), ("heatmap", 1), ("compare", 4)):
+    # Compare: scatter, differences, losses, slices (the sample has a queries file), rank
+    # movement
+    for page, charts_shown in (("overview", 1), ("sweep", 1), ("heatmap", 1), ("compare", 5)):
         labels = [b.proto.label for b in open_app(page).get("download_button")]
         assert labels.count("PNG") == labels.count("SVG") == charts_shown, page
