@@ -128,7 +128,8 @@ def text_inputs(args: argparse.Namespace, evaluation: Evaluation,
 
 def decision_inputs(args: argparse.Namespace, evaluation: Evaluation,
                     comparison: Comparison | None) -> dict:
-    """build_html's opening: the headline on --primary (its own family) and the leaderboard."""
+    """build_html's opening: the headline on --primary (its own family) and the leaderboard;
+    with a comparison, its harm, its fragility and what to label next."""
     try:
         primary = metrics.metric_key(args.primary, evaluation.k)
     except ValueError as error:
@@ -140,8 +141,12 @@ def decision_inputs(args: argparse.Namespace, evaluation: Evaluation,
             rng=evaluation.conventions.seed)
         headline = metrics.headlines(alone, metrics.MEASURE_BY_KEY[primary].label(evaluation.k))
     marks = metrics.best_marks(evaluation) if len(evaluation.runs) > 1 else None
+    review = {}
+    if comparison is not None:
+        review = dict(risks=metrics.risks(comparison), to_label=metrics.to_label(evaluation),
+                      fragility=metrics.fragility_of(args, evaluation, comparison))
     return dict(headline=headline, board=metrics.leaderboard(evaluation), primary=primary,
-                marks=marks)
+                marks=marks, **review)
 
 
 def run_costs(args: argparse.Namespace, evaluation: Evaluation,

@@ -331,6 +331,9 @@ def build_html(
     board: Leaderboard | None = None,
     primary: str = PRIMARY,
     marks: BestMarks | None = None,
+    risks: Sequence[Any] | None = None,
+    fragility: Any = None,
+    to_label: Any = None,
 ) -> str:
     """The report as one self-contained HTML page (UTF-8 text).
 
@@ -344,8 +347,11 @@ def build_html(
     queries, ``costs`` (``metrics.cost.costs``) what K costs. The page opens with
     ``headline`` (``metrics.headlines`` of the primary metric) and ``board`` (the
     ``metrics.leaderboard`` on ``primary``, a measure key) when given; ``marks``
-    (``metrics.best_marks``) marks each metric's best run in the summary. The query set's
-    basis and fingerprints close it, for the reviewer.
+    (``metrics.best_marks``) marks each metric's best run in the summary. ``risks``
+    (``metrics.risks``), ``fragility`` (``metrics.fragility``) and ``to_label``
+    (``metrics.to_label``) add the harm, the verdicts under other conventions and what to
+    label next after the comparison. The query set's basis and fingerprints close it, for
+    the reviewer.
     ``embed_data`` keeps the snapshot of the evaluation (``metrics.snapshot.to_snapshot``:
     every per-query figure and the fingerprints) in a ``<script type="application/json"
     id="snapshot">`` block, so that the figures travel with the page; it is never executed.
@@ -368,6 +374,7 @@ def build_html(
         _summary_section(evaluation, _charts_html(evaluation), marks),
         report_texts.slices_section(evaluation, slices, slice_pieces),
         _comparison_section(evaluation, comparison),
+        report_decisions.review_section(comparison, risks, fragility, to_label, primary, k),
         report_texts.examples_section(evaluation, comparison, queries, corpus)
         if queries is not None or corpus is not None else "",
         _diagnosis_section(evaluation),

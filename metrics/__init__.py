@@ -13,6 +13,7 @@ from metrics.cli import (
     UsageError,
     add_input_arguments,
     evaluation_from,
+    fragility_of,
     print_load_report,
     run_guarded,
 )
@@ -150,6 +151,7 @@ from metrics.vocabulary.power import POWER_MEANING, POWER_METHOD
 from metrics.vocabulary.risk import HARM_DELTA, RISK_ALPHAS
 
 __all__ = [
+    "fragility_of",
     "FEW_QUERIES",
     "few_queries_note",
     "HARM_DELTA",

@@ -4,7 +4,9 @@ import datetime as dt
 
 import streamlit as st
 
+import metrics
 from dashboard import cache, decisions, exports, report, safe, session, ui
+from dashboard import review as review_cache
 from metrics import CORRECTIONS
 
 view = ui.page(
@@ -45,11 +47,18 @@ headline = (decisions.headlines(view, options, snapshots, primary)
             if comparison is not None and options.snapshot is None else None)
 board = decisions.leaderboard(view)
 marks = decisions.best_marks(view) if len(evaluation.runs) > 1 else None
+review = {}
+if comparison is not None:
+    review = dict(risks=metrics.risks(comparison, delta=st.session_state[session.HARM_DELTA]),
+                  to_label=review_cache.to_label(view))
+    if options.snapshot is None and st.session_state[session.FRAGILITY]:
+        review["fragility"] = review_cache.fragility(view, session.inputs(), options,
+                                                     comparison)
 ui.download_button(
     "Download report (HTML)",
     lambda: report.build_html(evaluation, comparison, title=title or report.DEFAULT_TITLE,
                               headline=headline, board=board, primary=primary,
-                              marks=marks),
+                              marks=marks, **review),
     f"report-{today}-k{k}.html",
     "text/html",
     key="export.report",

@@ -25,3 +25,28 @@ def test_the_report_opens_with_the_headline_and_the_leaderboard(sample, tmp_path
 def test_a_bad_primary_metric_is_a_usage_error(tmp_path, capsys):
     assert main(["report", "--out", str(tmp_path / "r.html"), "--primary", "BLEU"]) == 2
     assert "--primary" in capsys.readouterr()[1]
+
+
+def test_the_report_says_what_each_change_harms_and_whether_its_verdicts_hold(sample,
+                                                                             tmp_path):
+    import html as html_lib
+
+    from dashboard.report import default_comparison
+    from metrics import fragility, risks, to_label, to_label_summary
+    from metrics.files import rereader
+    from metrics.sample import sample_runs
+
+    out = tmp_path / "r.html"
+    assert main(["report", "--out", str(out)]) == 0
+    page = html_lib.unescape(out.read_text())
+    comparison = default_comparison(sample)
+    for risk in risks(comparison):
+        if risk.metric == "nDCG@5":
+            assert risk.sentence in page
+    found = fragility(sample, comparison, reread=rereader(sample_runs(), sample))
+    assert found.summary in page and found.flips
+    assert all(flip.sentence in page for flip in found.flips)
+    assert to_label_summary(to_label(sample)) in page
+    order = [page.index(f'id="{part}"') for part in
+             ("comparison", "harm", "fragility", "to-label", "basis")]
+    assert order == sorted(order), order
