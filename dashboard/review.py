@@ -79,9 +79,8 @@ def risk_table(risks: list[metrics.Risk], alpha: float) -> pd.DataFrame:
     loss, URisk and TRisk at the chosen risk aversion and what TRisk reads as."""
     return pd.DataFrame({
         "Metric": [r.metric for r in risks],
-        "Harmed": [r.harm_share for r in risks],
-        "Interval": [f"[{vocabulary.risk.share(r.harm_low)}, "
-                     f"{vocabulary.risk.share(r.harm_high)}]" for r in risks],
+        "Harmed": [f"{vocabulary.risk.share(r.harm_share)} [{vocabulary.risk.share(r.harm_low)}, "
+                   f"{vocabulary.risk.share(r.harm_high)}]" for r in risks],
         "Queries harmed": [f"{r.harmed:,} of {r.n:,}" for r in risks],
         "Mean loss": [None if r.losing == 0 else r.mean_loss for r in risks],
         "URisk": [r.urisk_at(alpha) for r in risks],

@@ -54,13 +54,12 @@ def harm(view: View, comparison: Comparison, metric: str, candidate: str) -> Non
     st.dataframe(
         review.risk_table([r for r in risks if r.candidate == candidate], alpha),
         hide_index=True,
+        placeholder="—",
         column_config={
             "Metric": st.column_config.TextColumn(pinned=True),
-            "Harmed": st.column_config.NumberColumn(
-                format="percent", help=f"Share of queries losing more than {delta:g}."),
-            "Interval": st.column_config.TextColumn(
-                help=f"{metrics.format.confidence(comparison.confidence_level)} Wilson "
-                "interval of the share harmed."),
+            "Harmed": st.column_config.TextColumn(
+                help=f"Share of queries losing more than {delta:g}, with its "
+                f"{metrics.format.confidence(comparison.confidence_level)} Wilson interval."),
             "Mean loss": ui.number_column("Mean loss", words.RISK_MEANING["mean_loss"]),
             "URisk": st.column_config.NumberColumn(format="%+.3f",
                                                    help=words.RISK_MEANING["urisk"]),

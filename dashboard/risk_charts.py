@@ -27,7 +27,8 @@ def loss_histogram(bins: pd.DataFrame, ties: int, *, metric: str, candidate: str
                alt.Tooltip("high:Q", title="To", format="+.2f"),
                alt.Tooltip("queries:Q", title="Queries")]
     bars = alt.Chart(bins).mark_bar().encode(
-        x=x, x2="high:Q", y=alt.Y("sum(queries):Q", title="Queries", stack="zero"),
+        x=x, x2="high:Q", y=alt.Y("sum(queries):Q", title="Queries", stack="zero",
+                                  axis=alt.Axis(tickMinStep=1, format="d")),
         color=colour, order=alt.Order("side:N", sort="descending"), tooltip=tooltip)
     rule = alt.Chart(pd.DataFrame({"at": [-delta]})).mark_rule(
         color="#D55E00", strokeDash=[5, 3], strokeWidth=2).encode(
@@ -36,4 +37,5 @@ def loss_histogram(bins: pd.DataFrame, ties: int, *, metric: str, candidate: str
                 f"than {delta:g}). {ties:,} queries that did not change are left out.")
     return finish(alt.layer(bars, rule).properties(
         width=width - Y_AXIS, height=200, autosize=PAD,
-        title=chart_title(f"How much each query moved in {metric}", subtitle, width)))
+        title=chart_title(f"How much each query moved in {metric}: {candidate} against "
+                          f"{baseline}", subtitle, width)))

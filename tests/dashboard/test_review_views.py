@@ -33,8 +33,9 @@ def test_the_harm_figures_are_the_engine_s_and_delta_and_alpha_live_in_the_url(s
         assert cards[f"URisk α={alpha}"] == f"{risk.urisk_at(alpha):+.3f}"
         assert shown(risk.sentence) in shown(texts(app))
         table = next(d.value for d in app.dataframe if "TRisk" in d.value.columns)
-        assert list(table["Harmed"]) == [r.harm_share for r in risks(comparison, delta=delta)
-                                         if r.candidate == "reranked"]
+        assert list(table["Harmed"]) == [
+            f"{share(r.harm_share)} [{share(r.harm_low)}, {share(r.harm_high)}]"
+            for r in risks(comparison, delta=delta) if r.candidate == "reranked"]
         worst = next(d.value for d in app.dataframe if list(d.value.columns)[:1] == ["query_id"]
                      and "difference" in d.value.columns and len(d.value) == len(risk.worst))
         assert list(worst["query_id"]) == [q for q, _ in risk.worst]
