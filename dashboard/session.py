@@ -70,6 +70,7 @@ DELTA = "compare.delta"  # a difference worth detecting: the queries it needs (N
 HARM_DELTA = "compare.harm_delta"  # a query is harmed when it loses more than this
 RISK_ALPHA = "compare.risk_alpha"  # the risk aversion whose URisk and TRisk are shown
 FRAGILITY = "compare.fragility"  # the fragility check is shown
+RBO_P = "overlap.p"  # the persistence of rank-biased overlap
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
 # convention field -> {value: label}, in the engine's order (its first value is the default)
@@ -173,6 +174,7 @@ PARAMS = {
     "harm": Param(HARM_DELTA, _number(0.0, 1.0)),
     "risk": Param(RISK_ALPHA, _choice({str(a): str(a) for a in metrics.RISK_ALPHAS})),
     "fragility": Param(FRAGILITY, _flag, _dump_flag),
+    "rbo": Param(RBO_P, _number(0.01, 0.99)),
     "primary": Param(PRIMARY, _choice({m.key: m.key for m in SUMMARY_MEASURES})),
     "baseline": Param(BASELINE, _text),
     "names": Param(RENAMES, _renames, _dump_renames),
@@ -197,7 +199,8 @@ def defaults() -> dict[str, object]:
                WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None,
                PRIMARY: metrics.PRIMARY, MARK_BEST: False, DELTA: None,
                ALL_PAIRS: False, HARM_DELTA: metrics.HARM_DELTA,
-               RISK_ALPHA: str(metrics.RISK_ALPHAS[0]), FRAGILITY: True}
+               RISK_ALPHA: str(metrics.RISK_ALPHAS[0]), FRAGILITY: True,
+               RBO_P: metrics.vocabulary.overlap.DEFAULT_PERSISTENCE}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 

@@ -89,6 +89,7 @@ from metrics.leakage import Leak, Leakage, find_leaks, retrieved_or_judged
 from metrics.measures import MAX_K
 from metrics.mismatch import IdMismatch, id_mismatches, run_mismatches
 from metrics.movement import MOVES, movement_sentence, query_grades, rank_movement
+from metrics.overlap import Overlap, PairOverlap, overlap, rbo_ext
 from metrics.risk import (
     HarmLimit,
     HarmVerdict,
@@ -151,6 +152,10 @@ from metrics.vocabulary.power import POWER_MEANING, POWER_METHOD
 from metrics.vocabulary.risk import HARM_DELTA, RISK_ALPHAS
 
 __all__ = [
+    "Overlap",
+    "PairOverlap",
+    "overlap",
+    "rbo_ext",
     "fragility_of",
     "FEW_QUERIES",
     "few_queries_note",

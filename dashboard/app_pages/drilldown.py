@@ -3,8 +3,8 @@
 import streamlit as st
 
 import metrics
-from dashboard import frames, highlight, picking, safe, texts, ui
-from metrics import CLASS_MEANING
+from dashboard import combine, frames, highlight, picking, safe, session, texts, ui
+from metrics import CLASS_MEANING, vocabulary
 from metrics import format as fmt
 
 view = ui.page(
@@ -158,3 +158,16 @@ for run, x in zip(evaluation.runs, explanations, strict=True):
                     [(int(row.rank), str(row.doc_id), corpus.title(row.doc_id),
                       corpus.text(row.doc_id), str(row.label)) for row in x.ranks.itertuples()],
                     text))
+
+if len(evaluation.runs) > 1:
+    st.subheader(f"How alike the runs' top {k} are on {safe.md(query)}")
+    found = combine.overlap(view, float(st.session_state[session.RBO_P]))
+    overlap_words = vocabulary.overlap
+    st.dataframe(combine.for_query(found, query), hide_index=True, column_config={
+        "A": st.column_config.TextColumn(pinned=True),
+        **{overlap_words.SHORT_NAMES[key]: ui.number_column(
+            overlap_words.SHORT_NAMES[key], overlap_words.OVERLAP_BY_KEY[key].meaning)
+            for key in overlap_words.OVERLAP_KEYS}})
+    st.caption("Every pair of runs on this query; the Overlap page gives the means over every "
+               "query and the rules. " + safe.md(vocabulary.overlap.persistence_sentence(
+                   found.p, k)))

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from metrics.best import best_marks
-from metrics.cli import decisions, review, texts
+from metrics.cli import combine, decisions, review, texts
 from metrics.cli.args import (
     USER_K,
     Parser,
@@ -411,6 +411,7 @@ COMMANDS: dict[str, Command] = {
     "leaderboard": decisions.leaderboard_command,
     "power": decisions.power_command,
     "unjudged": review.unjudged_command,
+    "overlap": combine.overlap_command,
 }
 
 

@@ -16,7 +16,7 @@ is made), `limits` (what no figure can say), `slices` (the facet rules and what 
 figures say).
 """
 
-from metrics.vocabulary import coverage, fragility, labelling, risk
+from metrics.vocabulary import coverage, fragility, labelling, overlap, risk
 from metrics.vocabulary.comparisons import CORRECTION_MEANING, comparison_method
 from metrics.vocabulary.conventions import (
     BOOTSTRAP_NAMES,
@@ -57,5 +57,5 @@ __all__ = [
     "QUERY_CLASSES", "RULES", "SENTENCE_ORDER", "SUMMARY_MEASURES", "Choice", "Convention",
     "IntervalMethod", "Measure", "alternatives", "comparison_method", "flag", "in_words",
     "interval_methods", "measure_help", "sentences", "coverage", "fragility", "labelling",
-    "risk",
+    "overlap", "risk",
 ]

@@ -18,6 +18,7 @@ PAGES = {
     "heatmap": "app_pages/heatmap.py",
     "drilldown": "app_pages/drilldown.py",
     "compare": "app_pages/compare.py",
+    "overlap": "app_pages/overlap.py",
     "drift": "app_pages/drift.py",
     "export": "app_pages/export.py",
     "method_notes": "app_pages/method_notes.py",

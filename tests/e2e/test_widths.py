@@ -22,8 +22,8 @@ pytestmark = NO_BROWSER
 RUNS = ("bm25_baseline_v2026x", "dense_e5_large_rerank", "hybrid_rrf_k60_final",
         "colbert_v2_distilled")
 WIDTHS = (1280, 1920)
-PAGES = ("Overview", "K sweep", "Per-query heatmap", "Drill-down", "Compare", "Drift", "Export",
-         "Method notes")
+PAGES = ("Overview", "K sweep", "Per-query heatmap", "Drill-down", "Compare", "Overlap", "Drift",
+         "Export", "Method notes")
 N_QUERIES, DEPTH = 300, 100
 
 

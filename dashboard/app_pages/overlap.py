@@ -1,0 +1,53 @@
+"""Overlap: do the runs even find different things, and would a fusion of two beat both?"""
+
+import streamlit as st
+
+from dashboard import combine, overlap_charts, safe, session, ui
+from metrics import vocabulary
+
+view = ui.page(
+    "Overlap between runs",
+    "How alike each pair of runs' top K are (Jaccard, rank-biased overlap), the relevant ids "
+    "only one of them finds, and the recall a perfect fusion of the two could reach: two "
+    "runs worth fusing find different relevant ids.",
+)
+evaluation = view.evaluation
+k = evaluation.k
+words = vocabulary.overlap
+if len(evaluation.runs) < 2:
+    st.info("Overlap needs a second run: show one more run in the sidebar.",
+            icon=":material/info:")
+    st.stop()
+
+left, right = st.columns([1, 2], vertical_alignment="bottom")
+p = left.number_input("RBO persistence p", min_value=0.01, max_value=0.99, step=0.05,
+                      format="%.2f", key=session.RBO_P, help=words.PERSISTENCE_MEANING)
+figures = {"jaccard": words.label("jaccard", k), "rbo": words.label("rbo", k),
+           combine.ONLY_IN: f"Relevant only in the row's run@{k}",
+           "hybrid_ceiling": words.label("hybrid_ceiling", k)}
+shown = right.radio("Matrix of", list(figures), format_func=figures.get, horizontal=True,
+                    key="overlap.figure")
+found = combine.overlap(view, p)
+meaning = (words.OVERLAP_BY_KEY["unique_relevant_a"].meaning.replace("A's", "the row run's")
+           .replace("B's", "the column run's") if shown == combine.ONLY_IN
+           else words.OVERLAP_BY_KEY[shown].meaning)
+ui.chart(overlap_charts.overlap_matrix(
+    combine.matrix(found, shown), list(found.runs), title=f"{figures[shown]}, every pair",
+    subtitle=f"Mean over {len(found.query_ids):,} scored queries. {meaning}"),
+    download=f"overlap-{shown}")
+st.caption(safe.md(words.persistence_sentence(found.p, k)))
+
+st.subheader(f"{figures[shown]}: each mean with its interval")
+st.dataframe(combine.figure_table(found, shown), hide_index=True, column_config={
+    "Run": st.column_config.TextColumn(pinned=True),
+    "Mean": ui.number_column("Mean", meaning),
+    "Interval": st.column_config.TextColumn(
+        help=f"{vocabulary.overlap.OVERLAP_RULES['intervals']}")})
+ui.download_button("Every pair and figure (CSV)", lambda: combine.pairs_csv(found),
+                   f"overlap-k{k}.csv", "text/csv", key="overlap.csv",
+                   help="One row per pair: every figure's mean and bounds, as the command "
+                   "line's JSON.")
+with st.expander("How these are read", icon=":material/info:"):
+    st.markdown("\n".join(f"- **{safe.md(m.name.format(k=k))}**: {safe.md(m.meaning)}"
+                          for m in words.OVERLAP_MEASURES))
+    st.markdown("\n".join(f"- {safe.md(rule)}" for rule in words.OVERLAP_RULES.values()))
