@@ -4,7 +4,9 @@ next. The risk figures are cheap and read straight from the engine."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import numpy as np
@@ -36,14 +38,36 @@ def rereader(inputs: Inputs, view: View) -> Callable[[str], list[Run]] | None:
 
 
 def fragility(view: View, inputs: Inputs, options: CompareOptions,
-              comparison: Comparison) -> metrics.Fragility:
-    """The comparison's verdicts under each other convention (a fraction of a second on
-    thousands of queries; the first call under another TREC order reads the runs again)."""
-    return store().get(
-        "fragility", (view.key, options),
-        lambda: metrics.fragility(view.evaluation, comparison, reread=rereader(inputs, view)),
-        files=view.files, parents=[view.source], shared=(view.evaluation, comparison),
+              comparison: Comparison) -> Callable[[], metrics.Fragility]:
+    """The comparison's verdicts under each other convention, started now on a thread so
+    that the check (most of a second on thousands of queries, numpy that releases the GIL)
+    runs while the page draws; the call returned waits for it and keeps it in the store."""
+    key = (view.key, options)
+    if store().has("fragility", key):
+        make = functools.partial(metrics.fragility, view.evaluation, comparison,
+                                 reread=rereader(inputs, view))  # if evicted meanwhile
+    else:
+        make = _CHECKS.submit(metrics.fragility, view.evaluation, comparison,
+                              reread=_read_now(inputs, view)).result
+    return lambda: store().get(
+        "fragility", key, make, files=view.files, parents=[view.source],
+        shared=(view.evaluation, comparison),
         on_miss=spinner("Checking each verdict under the other conventions…"))
+
+
+_CHECKS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fragility")
+
+
+def _read_now(inputs: Inputs, view: View) -> Callable[[str], list[Run] | None] | None:
+    """The runs read in each other TREC order here, on the script's thread (the loads are
+    cached and show a spinner), for the check's thread to take."""
+    reread = rereader(inputs, view)
+    if reread is None:
+        return None
+    current = view.evaluation.conventions.order
+    again = {order: reread(order) for order in metrics.CONVENTION_BY_FIELD["order"].values
+             if order != current}
+    return again.get
 
 
 def to_label(view: View) -> metrics.ToLabel:

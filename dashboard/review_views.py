@@ -5,6 +5,7 @@ label next."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -91,19 +92,21 @@ def _worst(view: View, risk: metrics.Risk, metric: str, candidate: str) -> None:
     ui.open_in_drilldown(picked if picked in set(worst["query_id"]) else risk.worst[0][0])
 
 
-def fragility(view: View, inputs, options: CompareOptions, comparison: Comparison) -> None:
-    """Would another reasonable convention change a verdict? Then what to label next."""
+def fragility(view: View, options: CompareOptions,
+              found: Callable[[], metrics.Fragility] | None) -> None:
+    """Would another reasonable convention change a verdict? Then what to label next.
+    `found` waits for the check started earlier (review.fragility), None when not asked."""
     words = vocabulary.fragility
     st.header("Would another convention change the verdict?")
-    shown = st.toggle("Check every verdict under the other conventions", key=session.FRAGILITY,
-                      help=words.FRAGILITY_RULE)
-    if not shown:
-        return
+    st.toggle("Check every verdict under the other conventions", key=session.FRAGILITY,
+              help=words.FRAGILITY_RULE)
     if options.snapshot is not None:
         st.info("The check scores the runs again, and a snapshot keeps only its figures: pick "
                 "a live run as the baseline.", icon=":material/info:")
         return
-    found = review.fragility(view, inputs, options, comparison)
+    if found is None:
+        return
+    found = found()
     st.caption(safe.md(words.FRAGILITY_RULE))
     if found.flips:
         st.warning(safe.md(found.summary), icon=":material/warning:")

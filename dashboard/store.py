@@ -138,6 +138,10 @@ class Store:
             release_freed_memory()
         return value
 
+    def has(self, kind: str, key: tuple) -> bool:
+        with self._lock:
+            return (kind, key) in self._entries
+
     def show(self, session: str, files: Iterable[str]) -> None:
         """The files one session shows now. A file no session shows any more is dropped
         with every entry computed from it."""

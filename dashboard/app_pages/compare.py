@@ -14,6 +14,7 @@ from dashboard import (
     frames,
     highlight,
     picking,
+    review,
     review_views,
     safe,
     session,
@@ -174,7 +175,10 @@ for candidate in comparison.candidates:
     st.markdown("\n".join(f"- **{row.Metric}**: {row.Reading}."
                           for row in table.itertuples(index=False)))
 
-review_views.fragility(view, session.inputs(), options, comparison)
+# the check is drawn here but waited for last: it runs on a thread while the page draws
+checked = (review.fragility(view, session.inputs(), options, comparison)
+           if st.session_state[session.FRAGILITY] and options.snapshot is None else None)
+fragility_slot = st.container()
 
 if options.snapshot is None and len(evaluation.runs) >= 3:
     st.header("All runs against all runs")
@@ -386,6 +390,9 @@ if options.snapshot:
 else:
     rank_movement()
 
+
+with fragility_slot:
+    review_views.fragility(view, options, checked)
 
 st.header("Export")
 left, right = st.columns([1, 2], vertical_alignment="center")

@@ -53,7 +53,7 @@ if comparison is not None:
                   to_label=review_cache.to_label(view))
     if options.snapshot is None and st.session_state[session.FRAGILITY]:
         review["fragility"] = review_cache.fragility(view, session.inputs(), options,
-                                                     comparison)
+                                                     comparison)()
 ui.download_button(
     "Download report (HTML)",
     lambda: report.build_html(evaluation, comparison, title=title or report.DEFAULT_TITLE,
