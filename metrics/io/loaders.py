@@ -179,15 +179,17 @@ def load_run(
             rows = jsonl_run(src)
         else:
             table, rows = _table_rows(src, "run", fmt)
-            rows.sort_keys = _run_sort_keys(src, fmt, order, score_precision, table)
+            rows.score, rows.sort_keys = _run_sort_keys(src, fmt, order, score_precision, table)
         run, report = _finish_run(src, fmt, rows, run_name or _run_name(src.name))
         return (run if labels is None else run.labelled_by(labels)), report
 
 
 def _run_sort_keys(
     src: Source, fmt: str, order: str, precision: str, table: Table
-) -> list[tuple[str, object, str]]:
-    """Sort keys after the query: (name, values, direction). Scores are checked either way."""
+) -> tuple[np.ndarray | None, list[tuple[str, object, str]]]:
+    """The scores as read (None without a score column) and the sort keys after the query:
+    (name, values, direction). Scores are checked and kept either way; a float32 order rounds
+    only its sort key, the kept scores stay doubles."""
     columns, lines = table.columns, table.lines
     score = to_float(src, columns["score"], lines, "score") if "score" in columns else None
     if "rank" in columns and (fmt == "csv" or order == "rank"):
@@ -196,11 +198,12 @@ def _run_sort_keys(
         if len(negative):
             row = negative[0]
             raise src.fail(int(lines[row]), f"rank must not be negative, got {rank[row]}")
-        return [("rank", rank, "ascending")]
+        return score, [("rank", rank, "ascending")]
+    key = score
     if precision == "float32":
         with np.errstate(over="ignore"):  # beyond float32 a score ties at infinity (trec_eval 9)
-            score = score.astype(np.float32)
-    return [("score", score, "descending"), ("doc", columns["doc"], "descending")]
+            key = score.astype(np.float32)
+    return score, [("score", key, "descending"), ("doc", columns["doc"], "descending")]
 
 
 def _finish_run(src: Source, fmt: str, rows: Rows, name: str) -> tuple[Run, LoadReport]:
@@ -218,6 +221,7 @@ def _finish_run(src: Source, fmt: str, rows: Rows, name: str) -> tuple[Run, Load
         query_code=query_codes[order],
         doc_ids=doc.cast(pa.string()) if in_order else doc.take(from_numbers(order)),
         line=rows.line[order],
+        score=None if rows.score is None else rows.score[order],
     )
     rows.notes += _tied_ranks(rows, query_codes, query_names, order)
     return run, _report(src, "run", fmt, rows, _run_repeats(run))

@@ -20,6 +20,7 @@ class Rows:
     lines_read: int
     grade: np.ndarray | None = None  # qrels
     sort_keys: list[tuple[str, object, str]] = field(default_factory=list)  # run, after query
+    score: np.ndarray | None = None  # run: float64 per row as read; None without a score column
     query_ids: np.ndarray | None = None  # JSONL: every record's query, empty lists included
     query_lines: list[int] = field(default_factory=list)  # JSONL: the line of each of those
     dropped: list[ReportLine] = field(default_factory=list)

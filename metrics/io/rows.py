@@ -61,7 +61,8 @@ class Run(_CodedRows):
     A repeated doc id stays in its slot; the report lists it. Query ids are integer codes,
     doc ids one arrow string column; `query` and `doc` give the per-row strings. A run
     loaded against labels also holds, per row, its id's position among the labels' doc ids,
-    so that aligning it to those labels is integer work.
+    so that aligning it to those labels is integer work. `score` keeps each row's score as
+    read (fusion reads it); the row order is the loader's, never re-derived from it.
     """
 
     name: str
@@ -72,15 +73,25 @@ class Run(_CodedRows):
     line: np.ndarray  # int64, 1-based source line of each row
     labels: pa.Array | None = None  # the Qrels.doc_names that label_code points into
     label_code: np.ndarray | None = None  # int64 per row, into labels; -1: not labelled
+    score: np.ndarray | None = None  # float64 per row, as read; None: the source had no scores
 
     @classmethod
-    def from_lists(cls, name: str, lists: dict[str, list[str]], source: str | None = None) -> Run:
-        """A run from {query: [ids in rank order]}, lines numbered in that order."""
+    def from_lists(cls, name: str, lists: dict[str, list[str]], source: str | None = None, *,
+                   scores: dict[str, list[float]] | None = None) -> Run:
+        """A run from {query: [ids in rank order]}, lines numbered in that order; `scores`
+        ({query: [one per id]}) are kept as given, not used to order."""
         query = [q for q, docs in lists.items() for _ in docs]
         doc = [d for docs in lists.values() for d in docs]
         query_code, query_ids = encode(query)
+        score = None
+        if scores is not None:
+            uneven = [q for q, docs in lists.items() if len(scores.get(q, ())) != len(docs)]
+            if uneven:
+                raise ValueError(f"query {uneven[0]!r}: scores must give one value per id")
+            score = np.asarray([s for q in lists for s in scores[q]], dtype=np.float64)
         return cls(name, source or name, strings(query_ids), query_code,
-                   pa.array(doc, pa.string()), np.arange(1, len(doc) + 1, dtype=np.int64))
+                   pa.array(doc, pa.string()), np.arange(1, len(doc) + 1, dtype=np.int64),
+                   score=score)
 
     def labelled_by(self, qrels: Qrels) -> Run:
         """The same run with each row's position among the qrels' doc ids (one hash pass)."""
@@ -123,7 +134,8 @@ class Run(_CodedRows):
         keep = ~same
         run = replace(self, query_code=self.query_code[keep],
                       doc_ids=self.doc_ids.filter(pa.array(keep)), line=self.line[keep],
-                      label_code=None if self.label_code is None else self.label_code[keep])
+                      label_code=None if self.label_code is None else self.label_code[keep],
+                      score=None if self.score is None else self.score[keep])
         return run, self.line[same]
 
     def renamed(self, name: str) -> Run:

@@ -829,3 +829,59 @@ def test_a_run_loaded_against_labels_aligns_as_one_loaded_alone(tmp_path):
         np.testing.assert_array_equal(getattr(a, field), getattr(b, field), err_msg=field)
     assert a.grade.tolist()[:2] == [[0, 0, 2, 0, 0], [0, 1, 0, 0, 0]]
     assert a.repeat.sum() == 2 and a.ignored_queries == ("q9",)
+
+
+# --- Run.score: each row's score as read, in the run's order (fusion reads it) ----------
+
+
+def _scored(run) -> list[tuple[str, str, float]]:
+    return list(zip(run.query.tolist(), run.doc.tolist(), run.score.tolist(), strict=True))
+
+
+def test_trec_run_keeps_each_rows_score_in_either_order(tmp_path):
+    path = write(tmp_path, "r.run", "q1 Q0 a 2 0.5 t\nq1 Q0 b 1 0.25 t\nq1 Q0 c 3 0.5 t\n"
+                                    "q2 Q0 d 1 -1e300 t\n")
+    by_score, _ = load_run(path)
+    by_rank, _ = load_run(path, order="rank")
+    assert _scored(by_score) == [("q1", "c", 0.5), ("q1", "a", 0.5), ("q1", "b", 0.25),
+                                 ("q2", "d", -1e300)]
+    assert _scored(by_rank) == [("q1", "b", 0.25), ("q1", "a", 0.5), ("q1", "c", 0.5),
+                                ("q2", "d", -1e300)]
+    assert by_score.score.dtype == np.float64
+
+
+def test_float32_order_keeps_the_scores_as_doubles(tmp_path):
+    # the two scores tie as float32 (doc id descending decides) but stay apart as read
+    path = write(tmp_path, "r.run", "q1 Q0 a 1 1.00000001 t\nq1 Q0 b 2 1.00000002 t\n")
+    run, _ = load_run(path, score_precision="float32")
+    assert _scored(run) == [("q1", "b", 1.00000002), ("q1", "a", 1.00000001)]
+
+
+def test_lists_without_scores_have_none(tmp_path):
+    jsonl, _ = load_run(write(tmp_path, "r.jsonl", '{"query_id": "q1", "retrieved": ["a"]}\n'))
+    csv, _ = load_run(write(tmp_path, "r.csv", "query_id,doc_id,rank\nq1,a,2\nq1,b,1\n"))
+    scored, _ = load_run(write(tmp_path, "s.csv",
+                               "query_id,doc_id,rank,score\nq1,a,2,0.1\nq1,b,1,0.9\n"))
+    assert jsonl.score is None and csv.score is None
+    assert _scored(scored) == [("q1", "b", 0.9), ("q1", "a", 0.1)]
+
+
+def test_scores_stay_aligned_when_identical_ids_are_dropped_or_the_run_renamed(tmp_path):
+    path = write(tmp_path, "r.run", "q1 Q0 x 1 3 t\nq1 Q0 q1 2 2 t\nq1 Q0 y 3 1 t\n")
+    run, _ = load_run(path)
+    kept, dropped = run.without_identical_ids()
+    assert _scored(kept) == [("q1", "x", 3.0), ("q1", "y", 1.0)] and dropped.tolist() == [2]
+    assert _scored(kept.renamed("other")) == _scored(kept)
+    qrels, _ = load_qrels(write(tmp_path, "q.txt", "q1 0 y 1\n"))
+    assert _scored(run.labelled_by(qrels)) == _scored(run)
+
+
+def test_from_lists_takes_one_score_per_id():
+    from metrics.io import Run
+
+    run = Run.from_lists("r", {"q1": ["a", "b"], "q2": ["c"]},
+                         scores={"q1": [2, 1], "q2": [0.5]})
+    assert _scored(run) == [("q1", "a", 2.0), ("q1", "b", 1.0), ("q2", "c", 0.5)]
+    assert Run.from_lists("r", {"q1": ["a"]}).score is None
+    with pytest.raises(ValueError, match="query 'q2': scores must give one value per id"):
+        Run.from_lists("r", {"q1": ["a"], "q2": ["b", "c"]}, scores={"q1": [1], "q2": [3]})
