@@ -13,26 +13,30 @@ import numpy as np
 import pandas as pd
 
 import metrics
+from dashboard import combine
 from dashboard.cache import CompareOptions, Inputs, View, spinner, store
 from metrics import Comparison, Run, vocabulary
 
 
 def rereader(inputs: Inputs, view: View) -> Callable[[str], list[Run]] | None:
     """The shown runs read again in another TREC order, under their display names: None when
-    no shown run is a TREC file (only those have both a score and a rank to order by)."""
+    no shown run is a TREC file (only those have both a score and a rank to order by). A
+    fused run keeps its own order (its fused scores)."""
     shown = dict(view.shown)  # original name -> display name
     originals = dict(zip(inputs.run_names, inputs.usable_runs, strict=True))
+    files = [name for name in inputs.run_names if not combine.is_fused(originals[name])]
     if inputs.read_again is None or not any(
             originals[name].report is not None and originals[name].report.format == "trec"
-            for name in shown):
+            for name in shown if name in files):
         return None
     conventions = view.evaluation.conventions
 
     def reread(order: str) -> list[Run]:
         parsed = [p for p in inputs.read_again(replace(conventions, order=order))
                   if p.value is not None]
-        again = dict(zip(inputs.run_names, parsed, strict=True))
-        return [again[name].value.renamed(display) for name, display in shown.items()]
+        again = {name: p.value for name, p in zip(files, parsed, strict=True)}
+        return [again[name].renamed(display) if name in again
+                else view.evaluation.run(display).run for name, display in shown.items()]
 
     return reread
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import metrics
-from dashboard import safe
+from dashboard import combine, safe
 from dashboard.cache import SAMPLE, SOURCES, UPLOAD, CompareOptions, Snapshot, View
 from metrics import (
     COMPARED,
@@ -71,6 +71,7 @@ HARM_DELTA = "compare.harm_delta"  # a query is harmed when it loses more than t
 RISK_ALPHA = "compare.risk_alpha"  # the risk aversion whose URisk and TRisk are shown
 FRAGILITY = "compare.fragility"  # the fragility check is shown
 RBO_P = "overlap.p"  # the persistence of rank-biased overlap
+FUSED = "runs.fused"  # the fusion recipes whose runs are added to the loaded ones
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
 # convention field -> {value: label}, in the engine's order (its first value is the default)
@@ -175,6 +176,8 @@ PARAMS = {
     "risk": Param(RISK_ALPHA, _choice({str(a): str(a) for a in metrics.RISK_ALPHAS})),
     "fragility": Param(FRAGILITY, _flag, _dump_flag),
     "rbo": Param(RBO_P, _number(0.01, 0.99)),
+    "fuse": Param(FUSED, lambda values: [combine.recipe_from_link(v) for v in values],
+                  lambda recipes: [combine.recipe_link(r) for r in recipes]),
     "primary": Param(PRIMARY, _choice({m.key: m.key for m in SUMMARY_MEASURES})),
     "baseline": Param(BASELINE, _text),
     "names": Param(RENAMES, _renames, _dump_renames),
@@ -183,7 +186,7 @@ PARAMS = {
     "where": Param(WHERE, _text),
     "is": Param(WHERE_VALUES, list, list),
 }
-MULTIPLE = {"runs", "names", "files", "is"}  # parameters that repeat: ?runs=a&runs=b
+MULTIPLE = {"runs", "names", "files", "is", "fuse"}  # parameters that repeat: ?runs=a&runs=b
 
 
 def default_k(source: str) -> int:
@@ -200,7 +203,7 @@ def defaults() -> dict[str, object]:
                PRIMARY: metrics.PRIMARY, MARK_BEST: False, DELTA: None,
                ALL_PAIRS: False, HARM_DELTA: metrics.HARM_DELTA,
                RISK_ALPHA: str(metrics.RISK_ALPHAS[0]), FRAGILITY: True,
-               RBO_P: metrics.vocabulary.overlap.DEFAULT_PERSISTENCE}
+               RBO_P: metrics.vocabulary.overlap.DEFAULT_PERSISTENCE, FUSED: []}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 

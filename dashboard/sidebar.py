@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 import metrics
-from dashboard import cache, exports, safe, session, slicing, texts
+from dashboard import cache, combine, exports, safe, session, slicing, texts
 from dashboard.cache import Inputs, Parsed, Snapshot, View
 from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
@@ -21,6 +21,7 @@ def draw() -> View | None:
     """Every section of the sidebar; the view every page then draws from."""
     with st.sidebar:
         loaded, summaries = inputs()
+        loaded = fuse_runs(loaded) if loaded.ready else loaded
         shown, names = choose_runs(loaded.run_names) if loaded.ready else ([], {})
         st.divider()
         k, conventions = settings()
@@ -53,6 +54,8 @@ def _summarise_runs(loaded: Inputs, names: dict[str, str], view: View | None,
     scored, the lines whose query is not in the qrels count as dropped, here too."""
     scored = {} if view is None else {r.name: r.report for r in view.evaluation.runs}
     for name, parsed in zip(loaded.run_names, loaded.usable_runs, strict=True):
+        if parsed.key not in summaries:  # a fused run: no file, its recipe is its report
+            continue
         report = scored.get(names.get(name, name)) or parsed.report
         hidden = "" if names.get(name, name) in scored else " (not shown)"
         summaries[parsed.key].caption(safe.md(report.summary() + hidden))
@@ -272,6 +275,57 @@ def settings() -> tuple[int, Conventions]:
                               confidence_level=float(confidence))
     session.keep([session.K, *(session.settings_key(f) for f in (*chosen, *session.NUMBERS))])
     return int(k), conventions
+
+
+def fuse_runs(loaded: Inputs) -> Inputs:
+    """Fused runs (issue 17): each recipe adds a derived run that every view then shows like
+    any other, its recipe in its load report; the recipes live in the URL (fuse=)."""
+    words = metrics.vocabulary.fusion
+    files = [n for n, p in zip(loaded.run_names, loaded.usable_runs, strict=True)
+             if not combine.is_fused(p)]
+    names = session.display_names(files)
+    with st.expander("Fuse runs (hybrid)", icon=":material/merge:"):
+        chosen = st.multiselect("Runs to fuse", files, format_func=names.get, key="fuse.runs",
+                                help="Two or more runs, fused over their full lists.")
+        method = st.radio("Method", list(words.METHODS), format_func=words.METHOD_NAMES.get,
+                          key="fuse.method", horizontal=True, help=words.METHOD_HELP)
+        recipe = {"method": method, "runs": chosen, "norm": words.DEFAULT_NORM,
+                  "k": words.RRF_K, "weights": None}
+        if method == words.RRF:
+            recipe["k"] = st.number_input("k of 1/(k + rank)", min_value=0.0, value=60.0,
+                                          step=10.0, key="fuse.k", help=words.RRF_K_HELP)
+        else:
+            recipe["norm"] = st.selectbox("Normalise scores", list(words.NORMS),
+                                          format_func=words.NORM_NAMES.get, key="fuse.norm",
+                                          help=words.NORM_HELP)
+        if method == words.COMBSUM and len(chosen) == 2 and st.toggle(
+                "Weighted", key="fuse.weighted", help=words.WEIGHTS_HELP):
+            weight = st.slider(f"Weight of {names[chosen[0]]}", 0.0, 1.0, 0.5, 0.05,
+                               key="fuse.weight", help="The other run weighs 1 − this.")
+            recipe["weights"] = [weight, round(1 - weight, 12)]
+        if st.button("Add the fused run", disabled=len(chosen) < 2, key="fuse.add"):
+            made = metrics.recipe_from(recipe)
+            if made not in st.session_state[session.FUSED]:
+                st.session_state[session.FUSED] = [*st.session_state[session.FUSED], made]
+                st.rerun()  # the link is written before the sidebar runs
+        for i, made in enumerate(st.session_state[session.FUSED]):
+            left, right = st.columns([4, 1], vertical_alignment="center")
+            left.caption(safe.md(metrics.vocabulary.fusion.fused_name(
+                made["method"], made["norm"], made["runs"], k=made["k"],
+                weights=made["weights"])))
+            if right.button("", icon=":material/close:", key=f"fuse.remove.{i}",
+                            help="Remove this fused run"):
+                recipes = list(st.session_state[session.FUSED])
+                del recipes[i]
+                st.session_state[session.FUSED] = recipes
+                st.rerun()
+    fused, problems = combine.with_fused(loaded, st.session_state[session.FUSED])
+    for problem in problems:
+        st.warning(safe.md(problem), icon=":material/merge:")
+    for parsed in fused.runs[len(loaded.runs):]:
+        if parsed.error:
+            st.error(safe.md(parsed.error), icon=":material/error:")
+    return fused
 
 
 def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:

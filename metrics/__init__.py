@@ -58,6 +58,8 @@ from metrics.files import (
     read_run,
 )
 from metrics.fragility import Flip, Fragility, fragility
+from metrics.fusion import CrossFit, FusionRecipe, cross_fitted_weights, fuse, recipe_from
+from metrics.fusion import write_trec as write_trec_run
 from metrics.headline import headline, headline_comparison, headlines
 from metrics.intervals import Interval, bootstrap, wilson
 from metrics.io import (
@@ -152,6 +154,12 @@ from metrics.vocabulary.power import POWER_MEANING, POWER_METHOD
 from metrics.vocabulary.risk import HARM_DELTA, RISK_ALPHAS
 
 __all__ = [
+    "CrossFit",
+    "FusionRecipe",
+    "cross_fitted_weights",
+    "fuse",
+    "recipe_from",
+    "write_trec_run",
     "Overlap",
     "PairOverlap",
     "overlap",

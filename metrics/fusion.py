@@ -367,3 +367,30 @@ def _best(means: np.ndarray, grid: np.ndarray) -> int:
     tied = np.flatnonzero(means == means.max())
     distance = np.round(np.abs(grid[tied] - 0.5), 12)
     return int(tied[np.lexsort((grid[tied], distance))[0]])
+
+
+def recipe_from(data: object) -> dict:
+    """A fusion recipe as a link carries it ({"method", "norm", "k", "weights", "runs"}),
+    checked: a ValueError says what is wrong. Run names are checked against the runs loaded
+    by the caller."""
+    if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
+        raise ValueError('a fusion recipe is {"method", "norm", "k", "weights", "runs": [...]}')
+    runs = data["runs"]
+    if len(runs) < 2 or not all(isinstance(r, str) for r in runs) or len(set(runs)) < len(runs):
+        raise ValueError("a fusion recipe names two or more distinct runs")
+    method = data.get("method", words.DEFAULT_METHOD)
+    norm = data.get("norm", words.DEFAULT_NORM)
+    _check_choice("method", method, words.METHODS)
+    _check_choice("norm", norm, words.NORMS)
+    k = _check_k(data.get("k", words.RRF_K))
+    weights = data.get("weights")
+    if weights is not None:
+        if (not isinstance(weights, list) or len(weights) != len(runs)
+                or not all(isinstance(w, int | float) and not isinstance(w, bool)
+                           for w in weights)):
+            raise ValueError("a fusion recipe's weights are one number per run")
+        weights = [float(w) for w in weights]
+        if min(weights) < 0 or not any(weights) or not all(np.isfinite(weights)):
+            raise ValueError("weights must be finite, >= 0 and not all 0")
+        method = words.COMBSUM
+    return {"method": method, "norm": norm, "k": k, "weights": weights, "runs": list(runs)}

@@ -2,8 +2,10 @@
 
 import streamlit as st
 
+import metrics
 from dashboard import combine, overlap_charts, safe, session, ui
-from metrics import vocabulary
+from metrics import COMPARED, SUMMARY_MEASURES, vocabulary
+from metrics import format as fmt
 
 view = ui.page(
     "Overlap between runs",
@@ -51,3 +53,42 @@ with st.expander("How these are read", icon=":material/info:"):
     st.markdown("\n".join(f"- **{safe.md(m.name.format(k=k))}**: {safe.md(m.meaning)}"
                           for m in words.OVERLAP_MEASURES))
     st.markdown("\n".join(f"- {safe.md(rule)}" for rule in words.OVERLAP_RULES.values()))
+
+st.header("Would a fusion of two beat both?")
+fusion = vocabulary.fusion
+st.caption(safe.md(fusion.CROSS_FIT_RULE))
+names = list(evaluation.run_names)
+left, middle, right = st.columns(3, vertical_alignment="bottom")
+first = left.selectbox("First run", names, key="overlap.first")
+second = middle.selectbox("Second run", [n for n in names if n != first], key="overlap.second")
+measures = {m.key: m.label(k) for m in SUMMARY_MEASURES if m.key in COMPARED}
+metric = right.selectbox("Tuned on", list(measures), format_func=measures.get,
+                         index=list(measures).index(fusion.TUNE_METRIC), key="overlap.metric")
+if st.toggle("Search the weight of a weighted CombSUM (a few seconds)", key="overlap.search",
+             help=fusion.TUNE_HELP):
+    tuned = combine.cross_fit(view, first, second, metric)
+    interval = combine.cross_fit_interval(view, tuned)
+    alone = {name: evaluation.run(name).summary[metric] for name in (first, second)}
+    columns = st.columns(3)
+    columns[0].metric(f"Cross-fitted {measures[metric]}", fmt.figure(tuned.mean), border=True,
+                      help=f"[{fmt.figure(interval.low)}, {fmt.figure(interval.high)}]: "
+                      "each query scored at the weight the other half chose.")
+    for column, name in zip(columns[1:], (first, second), strict=True):
+        column.metric(f"{safe.md(name)} alone", fmt.figure(alone[name].mean), border=True,
+                      delta=fmt.signed(tuned.mean - alone[name].mean), delta_color="normal",
+                      help="Its mean at K; the delta is the fusion's cross-fitted gain.")
+    st.markdown(safe.md(tuned.sentence) + f" Interval of the cross-fitted mean: "
+                f"[{fmt.figure(interval.low)}, {fmt.figure(interval.high)}].")
+    st.dataframe(combine.cross_fit_table(tuned), hide_index=True, column_config={
+        "Weight": st.column_config.NumberColumn(f"Weight of {first}", format="%.1f"),
+        **{c: ui.number_column(c) for c in ("Half 1", "Half 2", "Every query")}})
+    weight = tuned.in_sample_weight
+    original = {display: name for name, display in view.shown}  # recipes name loaded runs
+    if st.button(f"Add the fused run at the weight tuned on every query ({weight:g})",
+                 key="overlap.add"):
+        recipe = metrics.recipe_from({"method": fusion.COMBSUM, "norm": fusion.DEFAULT_NORM,
+                                      "runs": [original[n] for n in (first, second)],
+                                      "weights": [weight, round(1 - weight, 12)]})
+        if recipe not in st.session_state[session.FUSED]:
+            st.session_state[session.FUSED] = [*st.session_state[session.FUSED], recipe]
+        st.rerun()

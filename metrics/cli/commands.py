@@ -412,6 +412,7 @@ COMMANDS: dict[str, Command] = {
     "power": decisions.power_command,
     "unjudged": review.unjudged_command,
     "overlap": combine.overlap_command,
+    "fuse": combine.fuse_command,
 }
 
 

@@ -16,7 +16,7 @@ is made), `limits` (what no figure can say), `slices` (the facet rules and what 
 figures say).
 """
 
-from metrics.vocabulary import coverage, fragility, labelling, overlap, risk
+from metrics.vocabulary import coverage, fragility, fusion, labelling, overlap, risk
 from metrics.vocabulary.comparisons import CORRECTION_MEANING, comparison_method
 from metrics.vocabulary.conventions import (
     BOOTSTRAP_NAMES,
@@ -56,6 +56,6 @@ __all__ = [
     "MEASURE_BY_KEY", "SEARCH_RULE", "SLICE_MIN_QUERIES",
     "QUERY_CLASSES", "RULES", "SENTENCE_ORDER", "SUMMARY_MEASURES", "Choice", "Convention",
     "IntervalMethod", "Measure", "alternatives", "comparison_method", "flag", "in_words",
-    "interval_methods", "measure_help", "sentences", "coverage", "fragility", "labelling",
-    "overlap", "risk",
+    "interval_methods", "measure_help", "sentences", "coverage", "fragility", "fusion",
+    "labelling", "overlap", "risk",
 ]

@@ -133,8 +133,9 @@ def test_drift_reads_snapshots_and_refuses_another_k(server, page, shots, tmp_pa
     page.goto(f"{server}/drift")
     settle(page)
     page.get_by_text("No snapshot loaded").first.wait_for(state="visible")
-    snapshots = page.locator('[data-testid="stExpander"]', has_text="Snapshots")
-    snapshots.locator("summary").click()
+    snapshots = page.locator('[data-testid="stExpander"]').filter(
+        has=page.locator("summary", has_text="Snapshots"))
+    snapshots.locator("summary", has_text="Snapshots").click()
     snapshots.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
         [str(same), str(other_k)])
     check(page, shots, "drift", "Every metric at K = 5 over the snapshots",

@@ -215,8 +215,9 @@ def uploaded(server, browser, tmp_path_factory):
     inputs.nth(1).set_input_files([str(p) for p in runs])
     settle(page)
     page.get_by_text(f"{N_QUERIES} scored queries").first.wait_for(state="visible")
-    snapshots = page.locator('[data-testid="stExpander"]', has_text="Snapshots")
-    snapshots.locator("summary").click()
+    snapshots = page.locator('[data-testid="stExpander"]').filter(
+        has=page.locator("summary", has_text="Snapshots"))
+    snapshots.locator("summary", has_text="Snapshots").click()
     saved = [save_snapshot(page, folder, label) for label in ("before rebuild",
                                                                "after rebuild")]
     snapshots.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(

@@ -25,3 +25,44 @@ def test_overlap_table_and_a_bad_persistence(capsys):
     assert "RBO@5" in out and "At p = 0.9 the first 5 ranks carry 67% of RBO's weight" in out
     assert main(["overlap", "--p", "1"]) == EXIT_USAGE
     assert "must lie strictly between 0 and 1" in capsys.readouterr().err
+
+
+def test_fuse_writes_a_trec_run_that_reads_back_in_its_order(tmp_path, capsys):
+    from metrics import fuse, load_run
+    from metrics.sample import SAMPLE_DIR
+
+    out = tmp_path / "fused.run"
+    runs = [str(SAMPLE_DIR / "bm25.run"), str(SAMPLE_DIR / "reranked.run")]
+    assert main(["fuse", "--run", runs[0], "--run", runs[1], "--method", "combmnz",
+                 "--norm", "zscore", "--out", str(out)]) == EXIT_OK
+    err = capsys.readouterr().err
+    assert "combmnz-zscore(bm25,reranked) fuses bm25 and reranked by CombMNZ" in err
+    back, _ = load_run(out)
+    expected, _ = fuse([load_run(r)[0] for r in runs], method="combmnz", norm="zscore")
+    assert back.doc.tolist() == expected.doc.tolist()
+    assert back.score.tolist() == expected.score.tolist()  # repr: every bit kept
+
+
+def test_fuse_tunes_a_weight_by_cross_fitting(tmp_path, capsys):
+    from metrics.sample import SAMPLE_DIR
+
+    out = tmp_path / "fused.run"
+    argv = ["fuse", "--qrels", str(SAMPLE_DIR / "qrels.txt"), "--run",
+            str(SAMPLE_DIR / "bm25.run"), "--run", str(SAMPLE_DIR / "reranked.run"),
+            "--tune-weight", "--k", "5", "--out", str(out), "--format", "json"]
+    assert main(argv) == EXIT_OK
+    data = json.loads(capsys.readouterr().out)
+    tuned = data["cross_fit"]
+    assert data["recipe"]["weights"] == [tuned["in_sample_weight"],
+                                         round(1 - tuned["in_sample_weight"], 12)]
+    assert tuned["low"] <= tuned["mean"] <= tuned["high"] and len(tuned["chosen"]) == 2
+    assert tuned["in_sample_mean"] >= tuned["mean"]  # tuned in sample reads optimistically
+
+
+def test_fuse_refuses_what_it_cannot_do(capsys):
+    from metrics.sample import SAMPLE_DIR
+
+    one = str(SAMPLE_DIR / "bm25.run")
+    assert main(["fuse", "--run", one]) == EXIT_USAGE
+    assert main(["fuse", "--run", one, "--run", one, "--tune-weight"]) == EXIT_USAGE
+    assert "--tune-weight needs --qrels" in capsys.readouterr().err

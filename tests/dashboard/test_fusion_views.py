@@ -1,0 +1,51 @@
+"""Fused runs in the dashboard: a recipe in the link (or added from the sidebar) adds a run
+every view shows like any other, scored as the engine scores the fused run; the Overlap
+page's cross-fitted weight search is the engine's."""
+
+from __future__ import annotations
+
+import json
+
+from metrics import cross_fitted_weights, evaluate, fuse
+from metrics import format as fmt
+from tests.dashboard.conftest import open_app, texts
+
+RRF = json.dumps({"method": "rrf", "norm": "minmax", "k": 60, "weights": None,
+                  "runs": ["bm25", "reranked"]}, separators=(",", ":"))
+
+
+def test_a_fused_run_from_the_link_is_scored_like_any_other(sample):
+    app = open_app(fuse=RRF)
+    table = app.dataframe[0].value.set_index("Metric")
+    fused, recipe = fuse([sample.run("bm25").run, sample.run("reranked").run], method="rrf")
+    expected = evaluate(sample.qrels, [fused], sample.k).runs[0].summary["nDCG"]
+    assert table.loc["nDCG@5", "rrf(bm25,reranked)"].startswith(fmt.figure(expected.mean))
+    assert recipe.sentence.split(":")[0] in texts(app)  # its recipe, in its load report
+    compare = open_app("compare", fuse=RRF)
+    assert "rrf(bm25,reranked) against baseline" in texts(compare)
+
+
+def test_a_recipe_naming_no_loaded_run_is_left_out_and_said(sample):
+    app = open_app(fuse=json.dumps({"runs": ["nope", "bm25"]}))
+    assert "no run named nope" in texts(app).replace("\\", "")
+    assert "rrf(nope,bm25)" not in app.dataframe[0].value.columns
+
+
+def test_the_sidebar_adds_a_fused_run_and_the_link_keeps_it(sample):
+    app = open_app()
+    app.multiselect(key="fuse.runs").set_value(["baseline", "bm25"]).run()
+    app.radio(key="fuse.method").set_value("combmnz").run()
+    app.button(key="fuse.add").click().run()
+    assert "combmnz-minmax(baseline,bm25)" in app.dataframe[0].value.columns
+    assert "combmnz" in str(app.query_params["fuse"])
+
+
+def test_the_weight_search_is_the_engine_s_cross_fitting(sample):
+    app = open_app("overlap")
+    app.toggle(key="overlap.search").set_value(True).run()
+    runs = [sample.run("baseline").run, sample.run("reranked").run]
+    tuned = cross_fitted_weights(sample.qrels, runs, metric="nDCG", k=sample.k,
+                                 conventions=sample.conventions)
+    cards = {m.label: m.value for m in app.metric}
+    assert cards["Cross-fitted nDCG@5"] == fmt.figure(tuned.mean)
+    assert tuned.sentence.split(";")[0] in texts(app).replace("\\", "")
