@@ -430,11 +430,12 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
         snapshot, baseline = baseline.removeprefix(SNAPSHOT_BASELINE).split("|", 1)
     names = view.evaluation.run_names
     others = names if snapshot else [n for n in names if n != baseline]
-    stored = state.get(CANDIDATES)
-    candidates = [c for c in stored or [] if c in others]
+    stored, seen = state.get(CANDIDATES), state.get("compare.seen", others)
+    # a run shown since (a new file, a fused run) joins the candidates the user kept
+    candidates = [c for c in stored or [] if c in others] + [n for n in others if n not in seen]
     if stored is None or (stored and not candidates):
         candidates = others
-    state[CANDIDATES] = candidates
+    state[CANDIDATES], state["compare.seen"] = candidates, others
     keys = [m.key for m in SUMMARY_MEASURES]
     stored = state.get(METRICS)
     metrics = [m for m in keys if m in stored] if stored is not None else list(COMPARED)

@@ -69,14 +69,17 @@ if st.toggle("Search the weight of a weighted CombSUM (a few seconds)", key="ove
     tuned = combine.cross_fit(view, first, second, metric)
     interval = combine.cross_fit_interval(view, tuned)
     alone = {name: evaluation.run(name).summary[metric] for name in (first, second)}
+    best = max(alone, key=lambda name: alone[name].mean)
     columns = st.columns(3)
     columns[0].metric(f"Cross-fitted {measures[metric]}", fmt.figure(tuned.mean), border=True,
+                      delta=f"{fmt.signed(tuned.mean - alone[best].mean)} against {best}",
                       help=f"[{fmt.figure(interval.low)}, {fmt.figure(interval.high)}]: "
-                      "each query scored at the weight the other half chose.")
+                      "each query scored at the weight the other half chose; the delta is "
+                      "its difference from the better run alone.")
     for column, name in zip(columns[1:], (first, second), strict=True):
         column.metric(f"{safe.md(name)} alone", fmt.figure(alone[name].mean), border=True,
-                      delta=fmt.signed(tuned.mean - alone[name].mean), delta_color="normal",
-                      help="Its mean at K; the delta is the fusion's cross-fitted gain.")
+                      help="Its mean at K, with its interval: "
+                      f"[{fmt.figure(alone[name].low)}, {fmt.figure(alone[name].high)}].")
     st.markdown(safe.md(tuned.sentence) + f" Interval of the cross-fitted mean: "
                 f"[{fmt.figure(interval.low)}, {fmt.figure(interval.high)}].")
     st.dataframe(combine.cross_fit_table(tuned), hide_index=True, column_config={

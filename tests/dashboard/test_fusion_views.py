@@ -49,3 +49,12 @@ def test_the_weight_search_is_the_engine_s_cross_fitting(sample):
     cards = {m.label: m.value for m in app.metric}
     assert cards["Cross-fitted nDCG@5"] == fmt.figure(tuned.mean)
     assert tuned.sentence.split(";")[0] in texts(app).replace("\\", "")
+
+
+def test_a_run_fused_after_compare_was_opened_joins_its_candidates(sample):
+    app = open_app("compare")
+    app.multiselect(key="compare.candidates").set_value(["reranked"]).run()
+    app.multiselect(key="fuse.runs").set_value(["bm25", "reranked"]).run()
+    app.button(key="fuse.add").click().run()
+    assert app.multiselect(key="compare.candidates").value == ["reranked", "rrf(bm25,reranked)"]
+    assert "rrf(bm25,reranked) against baseline" in texts(app)
