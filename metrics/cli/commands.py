@@ -243,7 +243,8 @@ def compare_command(argv: Sequence[str]) -> int:
     else:
         comparison = compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **options)
     print_load_report(evaluation)
-    pieces = texts.compared_slices(args, evaluation, baseline=comparison.baseline,
+    queries = texts.queries_from(args, evaluation) if snapshot is None else None
+    pieces = texts.compared_slices(args, evaluation, queries, baseline=comparison.baseline,
                                    **options) if snapshot is None else []
     pairs = decisions.pairs_from(args, evaluation, options)
     if pairs is not None:  # the first run's tests, adjusted over every pair, gate the build
@@ -271,7 +272,7 @@ def compare_command(argv: Sequence[str]) -> int:
         data |= decisions.all_pairs_json(pairs)
     gates += decisions.budget_gates(args, comparison, evaluation.k, data)
     gates += review.harm_gates(args, comparison, evaluation.k)
-    review.add_risk(data, comparison, args.harm_delta)
+    review.add_risk(data, comparison, args.harm_delta, queries)
     found = review.fragility_of(args, evaluation, comparison) if args.fragility else None
     if found is not None:
         data |= review.fragility_json(found)

@@ -14,6 +14,7 @@ from metrics.evaluate import Evaluation
 from metrics.files import rereader
 from metrics.format import signed
 from metrics.fragility import Fragility, fragility
+from metrics.io import Queries
 from metrics.labelling import summary as to_label_summary
 from metrics.labelling import to_csv, to_label, to_qrels_template, trec_unwritable
 from metrics.risk import harm_gate, parse_harm_limits, risks
@@ -58,9 +59,15 @@ def harm_keys(args: argparse.Namespace, k: int) -> list[str]:
         raise UsageError(str(error)) from None
 
 
-def add_risk(data: dict[str, Any], comparison: Comparison, delta: float) -> None:
-    """Each row of the comparison's own tests gains "risk" (slices' rows keep theirs out)."""
+def add_risk(data: dict[str, Any], comparison: Comparison, delta: float,
+             queries: Queries | None = None) -> None:
+    """Each row of the comparison's own tests gains "risk" (slices' rows keep theirs out);
+    with a queries file, each of the worst losses carries its query's text."""
     found = {(r.candidate, r.metric): r.as_dict() for r in risks(comparison, delta=delta)}
+    if queries is not None:
+        for risk in found.values():
+            for loss in risk["worst"]:
+                loss["text"] = queries.text(loss["query_id"])
     for row in data.get("comparisons", []):
         if row["baseline"] == comparison.baseline and "slice" not in row:
             row["risk"] = found.get((row["candidate"], row["metric"]))

@@ -130,12 +130,12 @@ def slices_from(args: argparse.Namespace, evaluation: Evaluation) -> list[Slice]
 
 
 def compared_slices(args: argparse.Namespace, evaluation: Evaluation,
-                    **options: Any) -> list[tuple[str, Comparison]]:
+                    queries: Queries | None, **options: Any) -> list[tuple[str, Comparison]]:
     """compare --by: the paired comparison per slice, corrected over every (candidate,
-    metric, slice) as one family."""
+    metric, slice) as one family; `queries` as queries_from read them."""
     if not getattr(args, "by", None):
         return []
-    facet = facet_from(args, evaluation, queries_from(args, evaluation))
+    facet = facet_from(args, evaluation, queries)
     return compare_slices(evaluation, facet, **options)
 
 

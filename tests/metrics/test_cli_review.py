@@ -134,3 +134,13 @@ def test_unjudged_writes_csv_a_qrels_template_and_json(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["k"] == 3 and len(data["to_label"]) == len(rows) - 1
     assert data["to_label"][0]["priority"] == 1
+
+
+def test_the_worst_losses_carry_their_question_with_a_queries_file(capsys):
+    from metrics import load_queries
+    from metrics.sample import SAMPLE_DIR
+
+    status, data, _ = compare_json([], capsys)  # the sample: its queries file is read
+    queries = load_queries(SAMPLE_DIR / "queries.csv")
+    worst = next(r for r in data["comparisons"] if r["metric"] == "nDCG@5")["risk"]["worst"]
+    assert worst and all(loss["text"] == queries.text(loss["query_id"]) for loss in worst)
