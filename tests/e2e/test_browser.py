@@ -21,6 +21,7 @@ PAGES = [
     ("heatmap", "heatmap", ["Sort queries by", "Showing queries 1–9 of 9 scored queries"]),
     ("drilldown", "drilldown", ["The ideal list that gives IDCG",
                                 "nDCG@5 = DCG@5 / IDCG@5 = 3.431 / 3.631 = 0.945"]),
+    ("overlap", "overlap", ["RBO persistence p", "Would a fusion of two beat both?"]),
     ("method_notes", "method_notes", ["Honest limits", "What each figure certifies"]),
 ]
 

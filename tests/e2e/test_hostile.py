@@ -6,13 +6,15 @@ planted link or image would make.
 
 from __future__ import annotations
 
+import json
 from urllib.parse import quote, urlsplit
 
 from tests.e2e.conftest import NO_BROWSER, file_inputs, settle
 
 pytestmark = NO_BROWSER
 
-PAGES = ["", "sweep", "heatmap", "drilldown", "compare", "drift", "export", "method_notes"]
+PAGES = ["", "sweep", "heatmap", "drilldown", "compare", "overlap", "drift", "export",
+         "method_notes"]
 
 
 def hostile_values(host: str) -> list[str]:
@@ -94,7 +96,8 @@ def test_hostile_uploads_render_no_markup_on_any_page(server, page, listener, tm
         nav = page.get_by_test_id("stSidebarNavItems")
         nav.get_by_role("link", exact=True, name={"": "Overview", "sweep": "K sweep",
                                        "heatmap": "Per-query heatmap", "drilldown": "Drill-down",
-                                       "compare": "Compare", "drift": "Drift",
+                                       "compare": "Compare", "overlap": "Overlap",
+                                       "drift": "Drift",
                                        "export": "Export",
                                        "method_notes": "Method notes"}[name]).click()
         assert_no_markup(page, host, seen, name or "overview")
@@ -114,6 +117,8 @@ def test_hostile_link_values_render_no_markup(server, page, listener):
         "level": "**bold** $x^2$",
         "query": f"http://{host}/bare",
         "runs": ["bm25", "bm25", f"![r](http://{host}/r.png)"],
+        "harm": f"[click](http://{host}/harm)",
+        "fuse": json.dumps({"runs": [f"![f](http://{host}/f.png)", "bm25"]}),
     }
     parts = [f"{name}={quote(v)}" for name, value in values.items()
              for v in (value if isinstance(value, list) else [value])]
@@ -124,7 +129,8 @@ def test_hostile_link_values_render_no_markup(server, page, listener):
     settle(page)
     # each bad value is named, with the default put in its place
     warnings = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
-    for name in ("k=", "gain=", "level="):
+    for name in ("k=", "gain=", "level=", "harm="):
         assert name in warnings
+    assert "no run named ![f]" in warnings  # a recipe naming no loaded run, as characters
     assert "**bold**" in warnings  # shown as characters, not as bold
     assert not outside, f"requests to other hosts: {outside}"
