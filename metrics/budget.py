@@ -167,14 +167,19 @@ def parse_budgets(texts: Sequence[str], k: int) -> tuple[Budget, ...]:
     """Every --budget of one call, in order; a metric may have one budget only."""
     if isinstance(texts, str):
         texts = [texts]
-    budgets = tuple(parse_budget(text, k) for text in texts)
-    seen: dict[str, Budget] = {}
-    for budget in budgets:
-        if budget.metric_label in seen:
-            raise ValueError(f"two budgets on {budget.metric_label}: "
-                             f"{seen[budget.metric_label]} and {budget}; give one")
-        seen[budget.metric_label] = budget
-    return budgets
+    return one_per_metric(tuple(parse_budget(text, k) for text in texts), "budgets")
+
+
+def one_per_metric(limits: tuple, kind: str) -> tuple:
+    """The limits as given, refused when two name one metric (a gate reads one per metric);
+    each has a `metric_label` and prints as its flag's value."""
+    seen: dict[str, object] = {}
+    for limit in limits:
+        if limit.metric_label in seen:
+            raise ValueError(f"two {kind} on {limit.metric_label}: "
+                             f"{seen[limit.metric_label]} and {limit}; give one")
+        seen[limit.metric_label] = limit
+    return limits
 
 
 def judge(

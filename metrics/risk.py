@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.budget import one_per_metric
 from metrics.compare import Comparison, metric_key
 from metrics.format import natural_key
 from metrics.intervals import wilson
@@ -438,14 +439,7 @@ def parse_harm_limits(texts: Sequence[str], k: int) -> tuple[HarmLimit, ...]:
     """Every --max-harm of one call, in order; a metric may have one harm limit only."""
     if isinstance(texts, str):
         texts = [texts]
-    limits = tuple(parse_harm_limit(text, k) for text in texts)
-    seen: dict[str, HarmLimit] = {}
-    for limit in limits:
-        if limit.metric_label in seen:
-            raise ValueError(f"two harm limits on {limit.metric_label}: "
-                             f"{seen[limit.metric_label]} and {limit}; give one")
-        seen[limit.metric_label] = limit
-    return limits
+    return one_per_metric(tuple(parse_harm_limit(text, k) for text in texts), "harm limits")
 
 
 def judge_harm(test: object, limit: HarmLimit, *,
