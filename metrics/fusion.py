@@ -258,7 +258,8 @@ def write_trec(run: Run, tag: str | None = None) -> str:
     order, scores as Python's repr (the shortest text that reads back as the same double),
     so that load_run's score order gives this order back when tied scores are listed by doc
     id descending, as fuse lists them. A run without scores is refused."""
-    tag = run.name if tag is None else tag
+    # the default tag is the run's name, white space made "_" (a file name may hold it)
+    tag = "_".join(run.name.split()) if tag is None else tag
     if run.score is None:
         raise ValueError(f"run {run.name!r} has no scores to write")
     if not tag or any(c.isspace() for c in tag):

@@ -345,3 +345,12 @@ def test_cross_fitting_checks():
         cross_fitted_weights(QRELS, runs, grid=[0.5, 1.5])
     with pytest.raises(ValueError, match="at least 2 scored queries, got 1"):
         cross_fitted_weights(make_qrels({"q00": {"rel": 1}}), runs)
+
+
+def test_the_default_tag_is_the_name_with_its_white_space_made_underscores():
+    runs = [Run.from_lists("my run", {"q": ["a", "b"]}, scores={"q": [2.0, 1.0]}),
+            Run.from_lists("other", {"q": ["b", "c"]}, scores={"q": [3.0, 1.0]})]
+    fused, _ = fuse(runs, name="rrf(my run,other)")
+    assert write_trec(fused).splitlines()[0].endswith(" rrf(my_run,other)")
+    with pytest.raises(ValueError, match="tag must be one word"):
+        write_trec(fused, "two words")
