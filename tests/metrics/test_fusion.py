@@ -215,8 +215,9 @@ def test_written_trec_reads_back_in_the_same_order(method):
 def test_write_trec_uses_reprs_and_refuses_what_a_line_cannot_carry():
     run = Run.from_lists("a b", {"q": ["x"]}, scores={"q": [0.1 + 0.2]})
     assert write_trec(run, "t") == "q Q0 x 1 0.30000000000000004 t\n"
+    assert write_trec(run).endswith(" a_b\n")  # the name's white space made "_"
     with pytest.raises(ValueError, match="tag must be one word"):
-        write_trec(run)
+        write_trec(run, "a b")
     with pytest.raises(ValueError, match="no scores"):
         write_trec(Run.from_lists("a", {"q": ["x"]}), "t")
     with pytest.raises(ValueError, match="doc id 'x y' holds white space"):
