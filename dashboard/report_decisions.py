@@ -66,7 +66,7 @@ def review_section(comparison: Comparison | None, risks: Sequence[Risk] | None,
     rows = [[r.candidate, r.metric,
              f"{words.share(r.harm_share)} [{words.share(r.harm_low)}, "
              f"{words.share(r.harm_high)}]",
-             "—" if r.losing == 0 else fmt.figure(r.mean_loss),
+             fmt.figure(r.mean_loss),  # — when no query loses (nan)
              *(value for a in alphas for value in (fmt.signed(r.urisk_at(a)),
                                                    _maybe(r.trisk_at(a))))]
             for r in risks]

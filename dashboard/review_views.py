@@ -42,8 +42,7 @@ def harm(view: View, comparison: Comparison, metric: str, candidate: str) -> Non
                       help=f"{chosen.harmed:,} of {chosen.n:,}; "
                       f"{metrics.format.confidence(chosen.confidence_level)} Wilson interval "
                       f"[{words.share(chosen.harm_low)}, {words.share(chosen.harm_high)}].")
-    columns[1].metric("Mean loss", "—" if chosen.losing == 0 else
-                      metrics.format.figure(chosen.mean_loss), border=True,
+    columns[1].metric("Mean loss", metrics.format.figure(chosen.mean_loss), border=True,
                       help=words.RISK_MEANING["mean_loss"])
     columns[2].metric(f"URisk α={words.alpha_key(alpha)}",
                       metrics.format.signed(chosen.urisk_at(alpha)), border=True,

@@ -137,19 +137,27 @@ class BudgetVerdict:
         )
 
 
+def split_limit(text: object, k: int, *, kind: str, example: str, value: str,
+                form: str) -> tuple[str, str]:
+    """A gate's 'METRIC=VALUE' (a budget, a harm limit) -> the measure key of METRIC at K
+    and VALUE as written; ValueError naming the missing or bad part, `form` how to write it."""
+    if not isinstance(text, str):
+        raise ValueError(f"a {kind} must be text such as '{example}', got {text!r}")
+    label, equals, written = (part.strip() for part in text.strip().partition("="))
+    if not equals or not label or not written:
+        missing = "the metric" if not label and equals else value if equals else "'='"
+        raise ValueError(f"{kind} {text!r} lacks {missing}: {form}")
+    try:
+        return metric_key(label, k), written
+    except ValueError as error:
+        raise ValueError(f"{kind} {text!r}: {error}") from None
+
+
 def parse_budget(text: str, k: int) -> Budget:
     """'nDCG@10=0.02', 'nDCG@10=2%' or 'MRR=0.01' (K implied) -> a Budget on the label the
     comparison at K uses ('MRR' -> 'MRR@10'). ValueError naming the bad part."""
-    if not isinstance(text, str):
-        raise ValueError(f"a budget must be text such as 'nDCG@10=0.02', got {text!r}")
-    label, equals, written = (part.strip() for part in text.strip().partition("="))
-    if not equals or not label or not written:
-        missing = "the metric" if not label and equals else "the amount" if equals else "'='"
-        raise ValueError(f"budget {text!r} lacks {missing}: {PARSE_ERRORS['form']}")
-    try:
-        key = metric_key(label, k)
-    except ValueError as error:
-        raise ValueError(f"budget {text!r}: {error}") from None
+    key, written = split_limit(text, k, kind="budget", example="nDCG@10=0.02",
+                               value="the amount", form=PARSE_ERRORS["form"])
     relative = written.endswith("%")
     number = written[:-1].strip() if relative else written
     try:

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.budget import one_per_metric
-from metrics.compare import Comparison, metric_key
+from metrics.budget import one_per_metric, split_limit
+from metrics.compare import Comparison
 from metrics.format import natural_key
 from metrics.intervals import wilson
 from metrics.measures import MEASURE_BY_KEY
@@ -399,16 +399,8 @@ def _parse_number(written: str, text: str, part: str) -> float:
 def parse_harm_limit(text: str, k: int) -> HarmLimit:
     """'nDCG@10=0.10:0.05', 'nDCG@10=10%:0.05' or 'MRR=0.1' (K implied, δ = HARM_DELTA) -> a
     HarmLimit on the label the comparison at K uses. ValueError naming the bad part."""
-    if not isinstance(text, str):
-        raise ValueError(f"a harm limit must be text such as 'nDCG@10=0.10:0.05', got {text!r}")
-    label, equals, written = (part.strip() for part in text.strip().partition("="))
-    if not equals or not label or not written:
-        missing = "the metric" if not label and equals else "the share" if equals else "'='"
-        raise ValueError(f"harm limit {text!r} lacks {missing}: {HARM_PARSE_ERRORS['form']}")
-    try:
-        key = metric_key(label, k)
-    except ValueError as error:
-        raise ValueError(f"harm limit {text!r}: {error}") from None
+    key, written = split_limit(text, k, kind="harm limit", example="nDCG@10=0.10:0.05",
+                               value="the share", form=HARM_PARSE_ERRORS["form"])
     share_text, colon, delta_text = (part.strip() for part in written.partition(":"))
     if not share_text or (colon and not delta_text):
         missing = "the share" if not share_text else "DELTA after ':'"

@@ -12,7 +12,7 @@ from typing import Any
 from metrics.compare import Comparison, metric_key
 from metrics.evaluate import Evaluation
 from metrics.files import rereader
-from metrics.format import signed
+from metrics.format import figure, signed
 from metrics.fragility import Fragility, fragility
 from metrics.io import Queries
 from metrics.labelling import summary as to_label_summary
@@ -107,8 +107,8 @@ def format_review(comparison: Comparison, delta: float, found: Fragility | None)
         rows.append([risk.candidate, risk.metric,
                      f"{risk_words.share(risk.harm_share)} [{risk_words.share(risk.harm_low)}, "
                      f"{risk_words.share(risk.harm_high)}]",
-                     "—" if risk.losing == 0 else f"{risk.mean_loss:.3f}",
-                     *(_maybe(value) for pair in zip(risk.urisk, risk.trisk, strict=True)
+                     figure(risk.mean_loss),  # — when no query loses (nan)
+                     *(signed(value) for pair in zip(risk.urisk, risk.trisk, strict=True)
                        for value in pair)])
     alphas = [risk_words.alpha_key(a) for a in risk_words.RISK_ALPHAS]
     header = ["candidate", "metric", f"harmed (> {risk_words.delta_words(delta)})", "mean loss",
@@ -121,10 +121,6 @@ def format_review(comparison: Comparison, delta: float, found: Fragility | None)
         out += [f"  {flip.sentence}\n" for flip in found.flips]
         out += [f"  not tried: {convention} ({why})\n" for convention, why in found.skipped]
     return "".join(out)
-
-
-def _maybe(value: float) -> str:
-    return "—" if value != value else signed(value)  # nan: undefined
 
 
 # --------------------------------------------------------------------------- unjudged
