@@ -135,8 +135,8 @@ def bench(qrels_path: Path, run_path: Path, repeats: int) -> tuple[list[Row], fl
     import pytrec_eval
 
     import metrics
-    from metrics.measures import compute
-    from metrics.ranking import align, prepare_query_set
+    from metrics.core.kernel import compute
+    from metrics.core.ranking import align, prepare_query_set
 
     rows: list[Row] = []
 
@@ -245,8 +245,8 @@ def bench(qrels_path: Path, run_path: Path, repeats: int) -> tuple[list[Row], fl
     )["bootstrap"]
     # the steps evaluate itself runs: draw the resample counts once, then _summarise
     # (bootstrap means of 8 metrics, percentile bounds, Wilson for Hit)
-    from metrics.evaluate import _summarise
-    from metrics.intervals import resample_counts
+    from metrics.core.evaluate import _summarise
+    from metrics.stats.intervals import resample_counts
 
     at_k = {
         key: v[evaluation.query_set.scored] for key, v in evaluation.runs[0].scores.at(K).items()
@@ -305,9 +305,9 @@ def profile(qrels_path: Path, run_path: Path, repeats: int) -> None:
     """Stages of `python -m metrics ... --format json`, each a median of `repeats` runs."""
     import metrics
     from metrics.cli.commands import write_json
-    from metrics.contract import to_dict
-    from metrics.measures import compute
-    from metrics.ranking import align, prepare_query_set
+    from metrics.core.kernel import compute
+    from metrics.core.ranking import align, prepare_query_set
+    from metrics.snapshot.contract import to_dict
 
     def median(task: Callable[[], object]) -> float:
         return alternating({"task": task}, repeats)["task"].wall

@@ -38,8 +38,8 @@ from metrics import (  # noqa: E402
     evaluate_files,
     fragility,
 )
-from metrics.files import rereader  # noqa: E402
-from metrics.fragility import alternatives  # noqa: E402
+from metrics.core.files import rereader  # noqa: E402
+from metrics.decide.fragility import alternatives  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "out"
 

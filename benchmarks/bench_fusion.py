@@ -46,7 +46,7 @@ ROOT = HERE.parent
 sys.path = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
 from metrics import load_qrels, load_run  # noqa: E402
-from metrics.fusion import cross_fitted_weights, fuse  # noqa: E402
+from metrics.context.fusion import cross_fitted_weights, fuse  # noqa: E402
 
 OUT = HERE / "out" / "browser_5000x100"
 TASKS = {  # label -> (our keyword arguments, ranx keyword arguments)

@@ -5,9 +5,7 @@ This module is the whole public API: the dashboard, the report and scripts impor
 and nothing below it.
 """
 
-from metrics import format, vocabulary
-from metrics.best import BestMarks, best_marks
-from metrics.budget import Budget, BudgetVerdict, judge_comparison, parse_budgets
+from metrics import vocabulary
 from metrics.cli import (
     Parser,
     UsageError,
@@ -17,7 +15,38 @@ from metrics.cli import (
     print_load_report,
     run_guarded,
 )
-from metrics.compare import (
+from metrics.context.cost import ChunkTokens, Cost, chunk_tokens, costs
+from metrics.context.fusion import CrossFit, FusionRecipe, cross_fitted_weights, fuse, recipe_from
+from metrics.context.fusion import write_trec as write_trec_run
+from metrics.context.labelling import ToLabel, to_label, to_qrels_template, trec_unwritable
+from metrics.context.labelling import summary as to_label_summary
+from metrics.context.labelling import to_csv as to_label_csv
+from metrics.context.leakage import Leak, Leakage, find_leaks, retrieved_or_judged
+from metrics.context.overlap import Overlap, PairOverlap, overlap, rbo_ext
+from metrics.conventions import DEFAULT_SEED, Conventions
+from metrics.core.diagnosis import LOW_RECALL, Finding, Suggestion
+from metrics.core.evaluate import (
+    MAX_SWEEP,
+    Evaluation,
+    Prepared,
+    RunEvaluation,
+    evaluate,
+    evaluate_prepared,
+    prepare,
+)
+from metrics.core.files import (
+    RunSource,
+    distinct_names,
+    evaluate_files,
+    load_runs,
+    read_qrels,
+    read_run,
+)
+from metrics.core.kernel import MAX_K
+from metrics.core.sample import SAMPLE_DIR, SAMPLE_K, load_sample, sample_qrels, sample_runs
+from metrics.decide.best import BestMarks, best_marks
+from metrics.decide.budget import Budget, BudgetVerdict, judge_comparison, parse_budgets
+from metrics.decide.compare import (
     CORRECTIONS,
     DEFAULT_PERMUTATIONS,
     Comparison,
@@ -27,19 +56,22 @@ from metrics.compare import (
     metric_key,
     regressions,
 )
-from metrics.conventions import DEFAULT_SEED, Conventions
-from metrics.cost import ChunkTokens, Cost, chunk_tokens, costs
-from metrics.diagnose import LOW_RECALL, Finding, Suggestion
-from metrics.evaluate import (
-    MAX_SWEEP,
-    Evaluation,
-    Prepared,
-    RunEvaluation,
-    evaluate,
-    evaluate_prepared,
-    prepare,
+from metrics.decide.fragility import Flip, Fragility, fragility
+from metrics.decide.headline import headline, headline_comparison, headlines
+from metrics.decide.leaderboard import AllPairs, Leaderboard, Standing, all_pairs, leaderboard
+from metrics.decide.risk import (
+    HarmLimit,
+    HarmVerdict,
+    Risk,
+    harm_gate,
+    is_harmed,
+    parse_harm_limits,
+    risks,
 )
-from metrics.explain import (
+from metrics.explain.facets import Facet, facets, slice_masks
+from metrics.explain.mismatch import IdMismatch, id_mismatches, run_mismatches
+from metrics.explain.movement import MOVES, movement_sentence, query_grades, rank_movement
+from metrics.explain.query import (
     STATUS_MEANING,
     STATUSES,
     RunExplanation,
@@ -48,20 +80,8 @@ from metrics.explain import (
     list_length,
     query_row,
 )
-from metrics.facets import Facet, facets, slice_masks
-from metrics.files import (
-    RunSource,
-    distinct_names,
-    evaluate_files,
-    load_runs,
-    read_qrels,
-    read_run,
-)
-from metrics.fragility import Flip, Fragility, fragility
-from metrics.fusion import CrossFit, FusionRecipe, cross_fitted_weights, fuse, recipe_from
-from metrics.fusion import write_trec as write_trec_run
-from metrics.headline import headline, headline_comparison, headlines
-from metrics.intervals import Interval, bootstrap, wilson
+from metrics.explain.search import find_queries
+from metrics.explain.slices import Slice, compare_slices, filter_evaluation, slice_evaluation
 from metrics.io import (
     FORMAT_EXAMPLES,
     MAX_INPUT_BYTES,
@@ -83,27 +103,7 @@ from metrics.io import (
     queries_report,
     read_corpus,
 )
-from metrics.labelling import ToLabel, to_label, to_qrels_template, trec_unwritable
-from metrics.labelling import summary as to_label_summary
-from metrics.labelling import to_csv as to_label_csv
-from metrics.leaderboard import AllPairs, Leaderboard, Standing, all_pairs, leaderboard
-from metrics.leakage import Leak, Leakage, find_leaks, retrieved_or_judged
-from metrics.measures import MAX_K
-from metrics.mismatch import IdMismatch, id_mismatches, run_mismatches
-from metrics.movement import MOVES, movement_sentence, query_grades, rank_movement
-from metrics.overlap import Overlap, PairOverlap, overlap, rbo_ext
-from metrics.risk import (
-    HarmLimit,
-    HarmVerdict,
-    Risk,
-    harm_gate,
-    is_harmed,
-    parse_harm_limits,
-    risks,
-)
-from metrics.sample import SAMPLE_DIR, SAMPLE_K, load_sample, sample_qrels, sample_runs
-from metrics.search import find_queries
-from metrics.slices import Slice, compare_slices, filter_evaluation, slice_evaluation
+from metrics.io.spreadsheet import FORMULA_STARTS, csv_cell
 from metrics.snapshot import (
     Snapshot,
     SnapshotRun,
@@ -118,7 +118,7 @@ from metrics.snapshot import (
 )
 from metrics.snapshot import dumps as snapshot_dumps
 from metrics.snapshot import loads as snapshot_loads
-from metrics.spreadsheet import FORMULA_STARTS, csv_cell
+from metrics.stats.intervals import Interval, bootstrap, wilson
 from metrics.stats.power import (
     PowerFigure,
     min_detectable_difference,
@@ -143,6 +143,7 @@ from metrics.vocabulary import (
     SUMMARY_MEASURES,
     Convention,
     Measure,
+    format,
 )
 from metrics.vocabulary.cost import COST_MEANING
 from metrics.vocabulary.cost import UNIT as COST_UNIT

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import NoReturn
 
 from metrics.conventions import Conventions
-from metrics.evaluate import MAX_SWEEP, check_sweep
-from metrics.files import RunSource
+from metrics.core.evaluate import MAX_SWEEP, check_sweep
+from metrics.core.files import RunSource
+from metrics.core.kernel import MAX_K
+from metrics.core.sample import SAMPLE_K
 from metrics.io import MAX_INPUT_BYTES, QRELS_FORMATS, RUN_FORMATS
-from metrics.measures import MAX_K
-from metrics.sample import SAMPLE_K
 from metrics.vocabulary import CONVENTIONS, Convention
 
 USER_K = 10  # the default K on the user's files (the sample's is SAMPLE_K)

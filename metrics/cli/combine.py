@@ -8,8 +8,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from metrics.format import figure
-from metrics.overlap import check_persistence, overlap
+from metrics.context.overlap import check_persistence, overlap
+from metrics.vocabulary.format import figure
 from metrics.vocabulary.overlap import (
     DEFAULT_PERSISTENCE,
     OVERLAP_KEYS,
@@ -84,9 +84,9 @@ def fuse_command(argv: Sequence[str]) -> int:
 
     from metrics.cli.args import UsageError, add_input_arguments, conventions_from
     from metrics.cli.commands import Parser, write_json
-    from metrics.files import load_runs, read_qrels
-    from metrics.fusion import cross_fitted_weights, fuse, write_trec
-    from metrics.intervals import bootstrap
+    from metrics.context.fusion import cross_fitted_weights, fuse, write_trec
+    from metrics.core.files import load_runs, read_qrels
+    from metrics.stats.intervals import bootstrap
     from metrics.vocabulary import fusion as words
 
     parser = Parser(prog="python -m metrics fuse", description=words.FUSE_HELP + ". "

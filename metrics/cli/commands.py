@@ -16,7 +16,6 @@ from typing import Any
 
 import orjson
 
-from metrics.best import best_marks
 from metrics.cli import combine, decisions, review, texts
 from metrics.cli.args import (
     USER_K,
@@ -34,21 +33,20 @@ from metrics.cli.text import (
     format_slices,
     format_table,
 )
-from metrics.compare import (
+from metrics.context.cost import costs
+from metrics.core.evaluate import Evaluation
+from metrics.core.files import evaluate_files
+from metrics.core.sample import SAMPLE_K, load_sample
+from metrics.decide.best import best_marks
+from metrics.decide.compare import (
     DEFAULT_PERMUTATIONS,
     Comparison,
     compare_evaluation,
     metric_key,
     regressions,
 )
-from metrics.contract import comparison_dict, slice_rows, to_dict
-from metrics.cost import costs
-from metrics.evaluate import Evaluation
-from metrics.files import evaluate_files
-from metrics.format import count, listing
-from metrics.headline import headlines
-from metrics.mismatch import id_mismatches
-from metrics.sample import SAMPLE_K, load_sample
+from metrics.decide.headline import headlines
+from metrics.explain.mismatch import id_mismatches
 from metrics.snapshot import (
     KEY_VARIABLE,
     Snapshot,
@@ -58,7 +56,9 @@ from metrics.snapshot import (
 )
 from metrics.snapshot import load as load_snapshot
 from metrics.snapshot import save as save_snapshot
+from metrics.snapshot.contract import comparison_dict, slice_rows, to_dict
 from metrics.vocabulary import MEASURE_BY_KEY
+from metrics.vocabulary.format import count, listing
 from metrics.vocabulary.gates import (
     EXIT_BAD_INPUT,
     EXIT_GATE,

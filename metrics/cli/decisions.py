@@ -13,14 +13,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from metrics import format as fmt
-from metrics.budget import judge_comparison, parse_budgets
 from metrics.cli.args import Parser, UsageError, add_input_arguments
 from metrics.cli.text import format_comparison, table
-from metrics.compare import Comparison, compare_evaluation, metric_key
-from metrics.evaluate import Evaluation
-from metrics.leaderboard import AllPairs, Leaderboard, all_pairs, leaderboard
+from metrics.core.evaluate import Evaluation
+from metrics.decide.budget import judge_comparison, parse_budgets
+from metrics.decide.compare import Comparison, compare_evaluation, metric_key
+from metrics.decide.leaderboard import AllPairs, Leaderboard, all_pairs, leaderboard
 from metrics.stats.power import PowerFigure, power_report, power_table
+from metrics.vocabulary import format as fmt
 from metrics.vocabulary.budget import BUDGET_FLAG, BUDGET_HELP
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS

@@ -9,18 +9,18 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from metrics.compare import Comparison, metric_key
-from metrics.evaluate import Evaluation
-from metrics.files import rereader
-from metrics.format import figure, signed
-from metrics.fragility import Fragility, fragility
+from metrics.context.labelling import summary as to_label_summary
+from metrics.context.labelling import to_csv, to_label, to_qrels_template, trec_unwritable
+from metrics.core.evaluate import Evaluation
+from metrics.core.files import rereader
+from metrics.core.sample import sample_runs
+from metrics.decide.compare import Comparison, metric_key
+from metrics.decide.fragility import Fragility, fragility
+from metrics.decide.risk import harm_gate, parse_harm_limits, risks
 from metrics.io import Queries
-from metrics.labelling import summary as to_label_summary
-from metrics.labelling import to_csv, to_label, to_qrels_template, trec_unwritable
-from metrics.risk import harm_gate, parse_harm_limits, risks
-from metrics.sample import sample_runs
 from metrics.vocabulary import fragility as fragility_words
 from metrics.vocabulary import risk as risk_words
+from metrics.vocabulary.format import figure, signed
 from metrics.vocabulary.labelling import QRELS_TEMPLATE
 from metrics.vocabulary.labelling import UNJUDGED as UNJUDGED_MEANING
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from metrics import format as fmt
-from metrics.best import BestMarks
-from metrics.compare import CORRECTIONS, Comparison, PairedTest
-from metrics.cost import Cost
-from metrics.evaluate import Evaluation, RunEvaluation
-from metrics.slices import Slice
+from metrics.context.cost import Cost
+from metrics.core.evaluate import Evaluation, RunEvaluation
+from metrics.decide.best import BestMarks
+from metrics.decide.compare import CORRECTIONS, Comparison, PairedTest
+from metrics.explain.slices import Slice
 from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES, SUMMARY_MEASURES
+from metrics.vocabulary import format as fmt
 
 COMPARISON_HEADER = [
     "metric",

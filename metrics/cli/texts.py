@@ -14,11 +14,13 @@ from typing import Any
 
 from metrics.cli.args import UsageError, positive_int
 from metrics.cli.text import table
-from metrics.compare import Comparison
-from metrics.cost import ChunkTokens, chunk_tokens
-from metrics.evaluate import Evaluation
-from metrics.facets import Facet, facets
-from metrics.format import listing
+from metrics.context.cost import ChunkTokens, chunk_tokens
+from metrics.context.leakage import Leakage, find_leaks, retrieved_or_judged
+from metrics.core.evaluate import Evaluation
+from metrics.core.sample import SAMPLE_DIR
+from metrics.decide.compare import Comparison
+from metrics.explain.facets import Facet, facets
+from metrics.explain.slices import Slice, compare_slices, slice_evaluation
 from metrics.io import (
     Corpus,
     Queries,
@@ -28,10 +30,8 @@ from metrics.io import (
     queries_report,
     read_corpus,
 )
-from metrics.leakage import Leakage, find_leaks, retrieved_or_judged
-from metrics.sample import SAMPLE_DIR
-from metrics.slices import Slice, compare_slices, slice_evaluation
 from metrics.vocabulary.cost import FLAGS as COST_FLAGS
+from metrics.vocabulary.format import listing
 from metrics.vocabulary.gates import EXIT_LEAK
 from metrics.vocabulary.leakage import (
     CORPUS,

@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.arrow import from_numbers, numbers
+from metrics.io.arrow import from_numbers, numbers
 
 
 def encode(values: np.ndarray | pa.Array | list) -> tuple[np.ndarray, pa.Array]:

@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.arrow import from_numbers, index_in, numbers, strings
+from metrics.io.arrow import from_numbers, index_in, numbers, strings
 from metrics.io.codes import encode, encode_blocks, repeated_pairs
 from metrics.io.detect import detect, layout_of
 from metrics.io.errors import LoadError, check_choice, show

@@ -33,12 +33,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from metrics.format import count, listing
 from metrics.io.errors import check_choice, show
 from metrics.io.jsonl import json_id, json_object, json_value
 from metrics.io.rows import Qrels
 from metrics.io.sources import Source, open_source
 from metrics.io.streams import MAX_INPUT_BYTES, check_max_bytes
+from metrics.vocabulary.format import count, listing
 
 QUERIES_FORMATS = ("tsv", "csv", "beir", "jsonl")
 REPORT_FIRST = 10  # ids a report lists of each kind: enough to see a pattern, short to read

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from metrics.arrow import from_numbers, numbers
+from metrics.io.arrow import from_numbers, numbers
 from metrics.io.detect import Layout
 from metrics.io.sources import COMMENT
 

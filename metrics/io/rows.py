@@ -9,7 +9,7 @@ from functools import cached_property
 import numpy as np
 import pyarrow as pa
 
-from metrics.arrow import index_in, strings
+from metrics.io.arrow import index_in, strings
 from metrics.io.codes import encode, repeated_ids
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.arrow import numbers
+from metrics.io.arrow import numbers
 from metrics.io.delimited import delimited_table
 from metrics.io.detect import Layout
 from metrics.io.reader import MAX_LINE_BYTES, LineTooLong, Table, line_lengths

@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.arrow import from_numbers, numbers
+from metrics.io.arrow import from_numbers, numbers
 from metrics.io.detect import Layout
 from metrics.io.reader import Table, kept_lines, pick, read_csv, read_lines
 from metrics.io.sources import Source

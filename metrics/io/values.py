@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.arrow import numbers
+from metrics.io.arrow import numbers
 from metrics.io.errors import show
 from metrics.io.sources import Source
 

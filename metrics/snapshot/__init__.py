@@ -40,6 +40,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING
 
+from metrics.snapshot.codec import MAX_DEPTH, dumps, load, loads, save
 from metrics.snapshot.compare import (
     check_comparable,
     compare_with_snapshot,
@@ -61,7 +62,6 @@ from metrics.snapshot.integrity import (
     figures_fingerprint,
     snapshot_key,
 )
-from metrics.snapshot.parse import MAX_DEPTH, dumps, load, loads, save
 from metrics.snapshot.schema import (
     DISTRIBUTION,
     FORMAT,
@@ -76,7 +76,7 @@ from metrics.snapshot.schema import (
 )
 
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluate import Evaluation
 
 __all__ = [
     "DISTRIBUTION",
@@ -123,7 +123,7 @@ def to_snapshot(
     created: str | _dt.datetime | None = None,
     key: Key = FROM_ENVIRONMENT,
 ) -> dict:
-    """``Snapshot.from_evaluation(...)`` as its JSON dict: ``metrics.contract.to_dict`` plus
-    fingerprints and a snapshot header, plain JSON types only, floats identical to the last
+    """``Snapshot.from_evaluation(...)`` as its JSON dict: ``metrics.snapshot.contract.to_dict``
+    plus fingerprints and a snapshot header, plain JSON types only, floats identical to the last
     bit after ``save`` and ``load``."""
     return Snapshot.from_evaluation(evaluation, label=label, created=created, key=key).to_dict()

@@ -18,7 +18,7 @@ from metrics.conventions import Conventions
 from metrics.snapshot.fingerprint import fingerprint_qrels, short
 
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluate import Evaluation
 
 __all__ = ["CONVENTION_FIELDS", "Basis", "differences", "evaluation_basis", "refusal"]
 

@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from metrics.compare import DEFAULT_COMPARED, Comparison, compare
-from metrics.format import listing
+from metrics.decide.compare import DEFAULT_COMPARED, Comparison, compare
+from metrics.snapshot.codec import as_snapshot
 from metrics.snapshot.comparable import Basis, differences, evaluation_basis, refusal
 from metrics.snapshot.fingerprint import fingerprint_run, short
-from metrics.snapshot.parse import as_snapshot
 from metrics.snapshot.schema import Snapshot, created_minute, tool_version
 from metrics.vocabulary import MEASURE_BY_KEY
+from metrics.vocabulary.format import listing
 
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluate import Evaluation
 
 __all__ = ["check_comparable", "compare_with_snapshot", "mismatches", "same_run_note",
            "same_runs", "snapshot_scores"]
@@ -93,7 +93,7 @@ def compare_with_snapshot(
     The baseline is the snapshot's run named ``run`` (default its first), named
     "NAME (snapshot DATE)" in the Comparison; the candidates are the Evaluation's runs (default
     all). Refuses (ValueError) a snapshot of another query set or labels, K or conventions.
-    ``metrics`` are measure keys; ``options`` go to ``metrics.compare.compare``.
+    ``metrics`` are measure keys; ``options`` go to ``metrics.decide.compare.compare``.
     """
     snapshot = as_snapshot(snapshot)
     snapshot.check_comparable(evaluation)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from metrics.snapshot.codec import as_snapshot
 from metrics.snapshot.comparable import refusal
-from metrics.snapshot.parse import as_snapshot
 from metrics.snapshot.schema import Snapshot
 from metrics.vocabulary import SUMMARY_MEASURES
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from metrics.io import Qrels, Run
 
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluate import Evaluation
 
 __all__ = ["evaluation_fingerprints", "fingerprint_qrels", "fingerprint_run", "short"]
 

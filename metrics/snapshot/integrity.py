@@ -112,7 +112,7 @@ def resolve_key(key: Key) -> bytes | None:
 def canonical(data: Mapping) -> bytes:
     """Everything in a snapshot's JSON but its figures fingerprint, as canonical JSON bytes:
     keys sorted, no whitespace, floats as ``repr``, UTF-8. ``data`` must be plain JSON
-    (``metrics.snapshot.parse`` checks that first)."""
+    (``metrics.snapshot.codec`` checks that first)."""
     header = data.get("snapshot")
     if isinstance(header, Mapping) and FIELD in header:
         data = {**data, "snapshot": {k: v for k, v in header.items() if k != FIELD}}

@@ -1,7 +1,7 @@
 """The snapshot's schema: frozen, typed objects, read from (and checked against) the JSON
 layout and written back to it key for key.
 
-The layout is the JSON contract of ``metrics.contract.to_dict`` (K, conventions, query set,
+The layout is the JSON contract of ``metrics.snapshot.contract.to_dict`` (K, conventions, query set,
 and per run its summary, per-query figures, sweep, suggestion and diagnosis) with three
 additions: a ``snapshot`` header (format, version, tool version, timestamp, label and, last,
 the figures fingerprint of ``metrics.snapshot.integrity``), the query set's fingerprint
@@ -30,21 +30,21 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from metrics.compare import DEFAULT_COMPARED
-from metrics.contract import to_dict
 from metrics.conventions import Conventions
+from metrics.decide.compare import DEFAULT_COMPARED
 from metrics.snapshot.comparable import (
     Basis,
     differences,
     evaluation_basis,
     refusal,
 )
+from metrics.snapshot.contract import to_dict
 from metrics.snapshot.fingerprint import evaluation_fingerprints
 from metrics.snapshot.integrity import CHECKED, FROM_ENVIRONMENT, NOT_WRITTEN, Key
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES
 
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluate import Evaluation
 
 
 FORMAT = "retrieval-compare snapshot"
@@ -197,8 +197,8 @@ class Snapshot:
         """The Evaluation frozen: ``created`` defaults to now (UTC, seconds); ``label`` (e.g.
         "before the index rebuild") to None. Its figures fingerprint is an HMAC under ``key``
         (default ``RETRIEVAL_COMPARE_SNAPSHOT_KEY`` if set), else SHA-256."""
+        from metrics.snapshot.codec import encode, parse
         from metrics.snapshot.integrity import resolve_key, seal
-        from metrics.snapshot.parse import encode, parse
 
         if evaluation.within is not None:  # its fingerprints name the whole query set
             raise ValueError(f"a snapshot freezes the whole query set, not a filtered part "

@@ -2,7 +2,7 @@
 
 The arithmetic of scipy.stats.bootstrap(method="BCa") (scipy 1.17's ``_bca_interval``; Efron
 and Tibshirani 1993, sections 14.3 and 15.4), given a bootstrap distribution of means drawn
-elsewhere (``metrics.intervals.bootstrap_means``), for all columns at once:
+elsewhere (``metrics.stats.intervals.bootstrap_means``), for all columns at once:
 
 - bias correction z0 = Phi^-1(share of resampled means below the estimate), a resampled mean
   equal to the estimate counting one half (scipy's ``_percentile_of_score``);
@@ -19,7 +19,7 @@ Degenerate columns, where scipy returns nan with a warning, get finite bounds in
   a fallback;
 - z0 infinite (every resampled mean on one side of the estimate) or a level nan (an
   acceleration 0/0 when float noise leaves no spread): BCa is undefined; the column gets the
-  percentile interval (``metrics.intervals.percentile_bounds``) and ``fell_back`` says so,
+  percentile interval (``metrics.stats.intervals.percentile_bounds``) and ``fell_back`` says so,
   so a caller can print "percentile" beside it.
 
 Phi and Phi^-1 come from statistics.NormalDist (erfc, and Wichura's AS241, ~1e-16), one call
@@ -33,7 +33,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from metrics.intervals import bootstrap_means, percentile_bounds
+from metrics.stats.intervals import bootstrap_means, percentile_bounds
 from metrics.stats.validate import check_fraction
 
 __all__ = ["BcaBounds", "bca_bounds", "bca_from_counts"]
@@ -102,7 +102,7 @@ def bca_bounds(
 ) -> BcaBounds:
     """BCa interval of the mean of each column of values (n, m), given distribution
     (n_resamples, m): the resampled means of the same columns. No queries: (0, 0), the mean
-    ``metrics.intervals.bootstrap`` reports for them."""
+    ``metrics.stats.intervals.bootstrap`` reports for them."""
     values = _as_matrix("values", values)
     distribution = _as_matrix("distribution", distribution)
     confidence_level = check_fraction("confidence_level", confidence_level)
@@ -166,7 +166,7 @@ def bca_from_counts(
     values: np.ndarray, counts: np.ndarray, *, confidence_level: float
 ) -> BcaBounds:
     """bca_bounds of values (n, m) over the resamples counts (n_resamples, n) describes
-    (``metrics.intervals.resample_counts``)."""
+    (``metrics.stats.intervals.resample_counts``)."""
     values = _as_matrix("values", values)
     counts = np.asarray(counts, dtype=float)
     if counts.ndim != 2 or counts.shape[1] != values.shape[0]:

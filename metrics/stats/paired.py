@@ -2,7 +2,7 @@
 
 - ``paired_differences``: the differences, rounded so that float noise is a tie;
 - ``paired_bootstrap``: the bootstrap interval (percentile or BCa) of the mean difference (the same
-  resampled queries for every column, the same draws ``metrics.intervals.bootstrap`` makes);
+  resampled queries for every column, the same draws ``metrics.stats.intervals.bootstrap`` makes);
 - ``sign_flip_pvalues``: the paired randomization (sign-flip) test of the mean difference
   (Smucker, Allan and Carterette 2007), two-sided, with the +1 correction:
   p = (1 + hits) / (1 + B); the same flips for every column;
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from metrics.intervals import bootstrap_means, resample_counts
 from metrics.stats.bca import bootstrap_bounds
+from metrics.stats.intervals import bootstrap_means, resample_counts
 from metrics.stats.validate import check_count, check_fraction
 
 __all__ = [

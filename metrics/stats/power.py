@@ -28,7 +28,7 @@ from metrics.stats.validate import check_fraction
 from metrics.vocabulary.power import ALPHA, MIN_QUERIES, POWER, power_sentence
 
 if TYPE_CHECKING:
-    from metrics.compare import Comparison, PairedTest
+    from metrics.decide.compare import Comparison, PairedTest
 
 __all__ = [
     "PowerFigure",
@@ -297,7 +297,7 @@ def power_table(
 ) -> tuple[PowerFigure, ...]:
     """One PowerFigure per test of a Comparison, in its order (candidates outer, metrics
     inner), from each test's per-query differences (candidate - baseline)."""
-    from metrics.compare import Comparison
+    from metrics.decide.compare import Comparison
 
     if not isinstance(comparison, Comparison):
         raise ValueError(f"power_table needs a Comparison, got {type(comparison).__name__}")

@@ -7,7 +7,7 @@ these words. Pure: no numpy.
 
 from __future__ import annotations
 
-from metrics.format import confidence, figure, signed
+from metrics.vocabulary.format import confidence, figure, signed
 
 WITHIN = "within budget"
 WORSE = "worse beyond budget"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from metrics.format import confidence as format_confidence
-from metrics.format import count
+from metrics.vocabulary.format import confidence as format_confidence
+from metrics.vocabulary.format import count
 
 # --------------------------------------------------------------------------- comparisons
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.format import confidence as format_confidence
+from metrics.vocabulary.format import confidence as format_confidence
 from metrics.vocabulary.measures import INTERVAL_NAMES, SUMMARY_MEASURES, Measure
 
 # --------------------------------------------------------------------------- conventions

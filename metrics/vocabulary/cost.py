@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
-from metrics.format import MISSING, figure, signed
+from metrics.vocabulary.format import MISSING, figure, signed
 
 TOKENS_PER_WORD = 1.3  # the usual rule of thumb for English text and BPE tokenizers
 QUERIES = 1_000  # costs are quoted per this many queries

@@ -8,7 +8,7 @@ command line and the dashboard print them.
 
 from __future__ import annotations
 
-from metrics.format import count
+from metrics.vocabulary.format import count
 
 UNJUDGED = (
     "An unjudged id is one a run returns in its top K, at its first occurrence in that run's "

@@ -8,7 +8,7 @@ letters say which differences the paired test cannot tell from noise.
 
 from __future__ import annotations
 
-from metrics.format import confidence as format_confidence
+from metrics.vocabulary.format import confidence as format_confidence
 
 # Means closer than this are float noise, not a difference: they tie. Scores lie in [0, 1], so
 # two means of real differences are far apart at this scale (the paired tests use the same).

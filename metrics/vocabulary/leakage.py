@@ -4,7 +4,7 @@ metrics/leakage.py applies them, the command line and the dashboard print them."
 
 from __future__ import annotations
 
-from metrics.format import count
+from metrics.vocabulary.format import count
 
 NGRAM_SIZE = 3  # word 3-grams: one shared word pair is common, three words in a row are not
 NGRAM_THRESHOLD = 0.6  # the default share of a query's 3-grams one chunk must hold

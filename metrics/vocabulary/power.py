@@ -8,7 +8,7 @@ the command line, the dashboard and the report print these words. Pure: no numpy
 
 from __future__ import annotations
 
-from metrics.format import confidence, count, figure
+from metrics.vocabulary.format import confidence, count, figure
 
 ALPHA = 0.05  # two-sided significance level of the t-test the power is computed for
 POWER = 0.8  # chance of detecting a true difference of the size named (Cohen's convention)

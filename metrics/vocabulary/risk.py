@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from metrics.format import MISSING, confidence, count, figure, signed
+from metrics.vocabulary.format import MISSING, confidence, count, figure, signed
 
 HARM_DELTA = 0.05  # a query is harmed when it loses more than this (in the metric's units)
 RISK_ALPHAS = (1, 5)  # risk aversions: a loss weighs 1 + α times a gain of the same size

@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from metrics import load_qrels
-from metrics.sample import SAMPLE_DIR
+from metrics.core.sample import SAMPLE_DIR
 
 APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 PAGES = {

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from metrics import SUMMARY_MEASURES, Conventions, load_sample
-from metrics.format import interval as format_interval
-from metrics.sample import SAMPLE_DIR
+from metrics.core.sample import SAMPLE_DIR
+from metrics.vocabulary.format import interval as format_interval
 from tests.dashboard.conftest import PAGES, open_app, shown, texts, upload
 
 QRELS = (SAMPLE_DIR / "qrels.txt").read_bytes()

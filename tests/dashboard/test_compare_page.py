@@ -10,7 +10,7 @@ import pytest
 from dashboard import exports, report
 from metrics import format as fmt
 from metrics import power_table
-from metrics.compare import compare_evaluation
+from metrics.decide.compare import compare_evaluation
 from tests.dashboard.conftest import PAGES, open_app, texts
 
 

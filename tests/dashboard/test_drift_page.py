@@ -8,7 +8,7 @@ import json
 
 from dashboard import exports
 from metrics import SUMMARY_MEASURES, load_sample
-from metrics.format import interval as format_interval
+from metrics.vocabulary.format import interval as format_interval
 from tests.dashboard.conftest import open_app, shown, texts
 
 

@@ -8,8 +8,8 @@ import metrics
 from dashboard import frames
 from metrics import SUMMARY_MEASURES, Conventions, evaluate_files, load_sample, power_table
 from metrics import format as fmt
-from metrics.format import interval as format_interval
-from metrics.sample import sample_qrels, sample_runs
+from metrics.core.sample import sample_qrels, sample_runs
+from metrics.vocabulary.format import interval as format_interval
 
 
 def test_summary_table_is_the_engines_summary_with_three_decimals(sample):
@@ -100,7 +100,7 @@ def test_natural_order_and_listing():
 
 @pytest.fixture(scope="module")
 def comparison(sample):
-    from metrics.compare import compare_evaluation
+    from metrics.decide.compare import compare_evaluation
 
     return compare_evaluation(sample, metrics=["nDCG", "RR", "Hit"], n_permutations=500)
 

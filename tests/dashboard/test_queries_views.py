@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from metrics import facets, load_queries, slice_evaluation
 from metrics import format as fmt
-from metrics.sample import SAMPLE_DIR
+from metrics.core.sample import SAMPLE_DIR
 from tests.dashboard.conftest import open_app, shown, texts, upload
 
 HOSTILE = "<img src=x onerror=alert(1)> **bold** [link](javascript:alert(1)) <!-- c -->"

@@ -19,7 +19,7 @@ import pytest
 from dashboard import exports, report, safe
 from dashboard.__main__ import main
 from metrics import RunSource, evaluate_files, load_qrels
-from metrics.sample import SAMPLE_DIR, load_sample, sample_qrels
+from metrics.core.sample import SAMPLE_DIR, load_sample, sample_qrels
 from metrics.snapshot import fingerprint_qrels
 
 HOSTILE = "<script>alert(1)</script>"

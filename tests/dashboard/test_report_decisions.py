@@ -33,8 +33,8 @@ def test_the_report_says_what_each_change_harms_and_whether_its_verdicts_hold(sa
 
     from dashboard.report import default_comparison
     from metrics import fragility, risks, to_label, to_label_summary
-    from metrics.files import rereader
-    from metrics.sample import sample_runs
+    from metrics.core.files import rereader
+    from metrics.core.sample import sample_runs
 
     out = tmp_path / "r.html"
     assert main(["report", "--out", str(out)]) == 0

@@ -20,7 +20,7 @@ from metrics import (
     read_corpus,
     retrieved_or_judged,
 )
-from metrics.sample import SAMPLE_DIR, load_sample
+from metrics.core.sample import SAMPLE_DIR, load_sample
 
 STUB_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>'
 # the report's own markup: any other element or attribute came from a file
@@ -272,7 +272,7 @@ def test_text_flags_that_cannot_apply_exit_2(argv, message, capsys, tmp_path, mo
 def test_a_filtered_report_is_built_and_says_what_it_covers(sample):
     from dashboard import report
     from metrics import facets, filter_evaluation, load_queries
-    from metrics.sample import SAMPLE_DIR
+    from metrics.core.sample import SAMPLE_DIR
 
     intent = facets(load_queries(SAMPLE_DIR / "queries.csv"), sample.scored_ids)["intent"]
     chosen = filter_evaluation(sample, intent, ["how-to"])

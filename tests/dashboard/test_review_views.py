@@ -12,8 +12,8 @@ from metrics import (
     to_label,
     to_label_summary,
 )
-from metrics.files import rereader
-from metrics.sample import sample_runs
+from metrics.core.files import rereader
+from metrics.core.sample import sample_runs
 from metrics.vocabulary.risk import share
 from tests.dashboard.conftest import open_app, shown, texts
 

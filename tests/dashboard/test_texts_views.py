@@ -14,7 +14,7 @@ from metrics import (
     read_corpus,
     retrieved_or_judged,
 )
-from metrics.sample import SAMPLE_DIR, sample_runs
+from metrics.core.sample import SAMPLE_DIR, sample_runs
 from tests.dashboard.conftest import open_app, shown, texts, upload
 
 

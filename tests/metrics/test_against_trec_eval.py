@@ -17,7 +17,7 @@ import pytest
 import pytrec_eval
 
 from metrics.conventions import Conventions
-from metrics.evaluate import evaluate
+from metrics.core.evaluate import evaluate
 from metrics.io import load_qrels, load_run
 
 CUTOFFS = (1, 2, 3, 5, 10, 20)

@@ -20,8 +20,8 @@ try:  # scipy's own BCa steps are private (1.17's): the public bootstrap is chec
 except ImportError:  # pragma: no cover - another scipy
     _bca_interval = None
 
-from metrics.intervals import bootstrap_means, percentile_bounds, resample_counts
 from metrics.stats.bca import bca_bounds, bca_from_counts
+from metrics.stats.intervals import bootstrap_means, percentile_bounds, resample_counts
 
 
 def _sample(kind: str, n: int, m: int, rng: np.random.Generator) -> np.ndarray:

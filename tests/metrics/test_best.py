@@ -7,7 +7,7 @@ import numpy as np
 from statsmodels.stats.multitest import multipletests
 
 from metrics import compare_evaluation, evaluate, load_sample
-from metrics.best import best_marks
+from metrics.decide.best import best_marks
 from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK
 from tests.metrics.builders import make_qrels, make_run
 

@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from metrics.budget import (
+from metrics.core.sample import load_sample
+from metrics.decide.budget import (
     Budget,
     BudgetVerdict,
     budget_rows,
@@ -17,8 +18,7 @@ from metrics.budget import (
     parse_budget,
     parse_budgets,
 )
-from metrics.compare import PairedTest, compare_evaluation
-from metrics.sample import load_sample
+from metrics.decide.compare import PairedTest, compare_evaluation
 from metrics.vocabulary.budget import (
     BUDGET_METHOD,
     CANNOT_TELL,

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from metrics.cli import Parser, add_input_arguments, evaluation_from, main
-from metrics.measures import MEASURES, SUMMARY_MEASURES
-from metrics.sample import SAMPLE_DIR, load_sample
+from metrics.core.kernel import MEASURES, SUMMARY_MEASURES
+from metrics.core.sample import SAMPLE_DIR, load_sample
 from metrics.vocabulary import CONVENTIONS, Convention
 
 

@@ -29,7 +29,7 @@ def test_overlap_table_and_a_bad_persistence(capsys):
 
 def test_fuse_writes_a_trec_run_that_reads_back_in_its_order(tmp_path, capsys):
     from metrics import fuse, load_run
-    from metrics.sample import SAMPLE_DIR
+    from metrics.core.sample import SAMPLE_DIR
 
     out = tmp_path / "fused.run"
     runs = [str(SAMPLE_DIR / "bm25.run"), str(SAMPLE_DIR / "reranked.run")]
@@ -44,7 +44,7 @@ def test_fuse_writes_a_trec_run_that_reads_back_in_its_order(tmp_path, capsys):
 
 
 def test_fuse_tunes_a_weight_by_cross_fitting(tmp_path, capsys):
-    from metrics.sample import SAMPLE_DIR
+    from metrics.core.sample import SAMPLE_DIR
 
     out = tmp_path / "fused.run"
     argv = ["fuse", "--qrels", str(SAMPLE_DIR / "qrels.txt"), "--run",
@@ -60,7 +60,7 @@ def test_fuse_tunes_a_weight_by_cross_fitting(tmp_path, capsys):
 
 
 def test_fuse_refuses_what_it_cannot_do(capsys):
-    from metrics.sample import SAMPLE_DIR
+    from metrics.core.sample import SAMPLE_DIR
 
     one = str(SAMPLE_DIR / "bm25.run")
     assert main(["fuse", "--run", one]) == EXIT_USAGE

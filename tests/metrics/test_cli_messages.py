@@ -8,8 +8,8 @@ import json
 import pytest
 
 from metrics.cli import main, run_guarded
-from metrics.mismatch import id_mismatches, run_mismatches
-from metrics.sample import SAMPLE_DIR, load_sample
+from metrics.core.sample import SAMPLE_DIR, load_sample
+from metrics.explain.mismatch import id_mismatches, run_mismatches
 from tests.metrics.builders import make_qrels, make_run
 
 QRELS = str(SAMPLE_DIR / "qrels.txt")
@@ -184,7 +184,7 @@ def test_an_evaluation_yields_the_same_findings():
     qrels = make_qrels(LABELS)
     runs = [make_run({f"query_{q}": ["x"] for q in range(1, 9)}, name="bad"),
             make_run({f"{q}": [f"d{q}"] for q in range(1, 9)}, name="good")]
-    from metrics.evaluate import evaluate
+    from metrics.core.evaluate import evaluate
 
     findings = id_mismatches(evaluate(qrels, runs, 3))
     assert [(f.run, f.kind) for f in findings] == [("bad", "query"), ("bad", "doc")]

@@ -12,8 +12,8 @@ import pytest
 
 from metrics import compare_evaluation, fragility, load_qrels, load_sample
 from metrics.cli import main
-from metrics.files import rereader
-from metrics.sample import sample_runs
+from metrics.core.files import rereader
+from metrics.core.sample import sample_runs
 from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, EXIT_USAGE
 
 
@@ -138,7 +138,7 @@ def test_unjudged_writes_csv_a_qrels_template_and_json(tmp_path, capsys):
 
 def test_the_worst_losses_carry_their_question_with_a_queries_file(capsys):
     from metrics import load_queries
-    from metrics.sample import SAMPLE_DIR
+    from metrics.core.sample import SAMPLE_DIR
 
     status, data, _ = compare_json([], capsys)  # the sample: its queries file is read
     queries = load_queries(SAMPLE_DIR / "queries.csv")

@@ -9,7 +9,7 @@ import pytest
 
 from metrics import facets, load_queries, load_sample, slice_evaluation
 from metrics.cli import main
-from metrics.sample import SAMPLE_DIR
+from metrics.core.sample import SAMPLE_DIR
 from metrics.vocabulary import SUMMARY_MEASURES
 
 QUERIES = ("query_id,text,intent\n"

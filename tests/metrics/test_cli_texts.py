@@ -9,9 +9,9 @@ import pytest
 
 from metrics import compare_evaluation, facets, load_queries, load_sample, read_corpus
 from metrics.cli import main
-from metrics.cost import ChunkTokens, costs
-from metrics.sample import SAMPLE_DIR
-from metrics.slices import compare_slices
+from metrics.context.cost import ChunkTokens, costs
+from metrics.core.sample import SAMPLE_DIR
+from metrics.explain.slices import compare_slices
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

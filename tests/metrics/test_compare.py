@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from metrics.compare import (
+from metrics.conventions import DEFAULT_SEED
+from metrics.decide.compare import (
     Comparison,
     PairedTest,
     benjamini_hochberg,
@@ -21,7 +22,6 @@ from metrics.compare import (
     holm,
     regressions,
 )
-from metrics.conventions import DEFAULT_SEED
 
 
 def _ids(n: int) -> list[str]:
@@ -300,7 +300,7 @@ def test_bootstrap_interval_contains_the_mean_difference() -> None:
 
 
 def test_bootstrap_interval_is_the_intervals_module_bootstrap_of_the_differences() -> None:
-    from metrics.intervals import bootstrap
+    from metrics.stats.intervals import bootstrap
 
     data = _random_pair(4, 70, 0.05)
     test = _only(compare("base", data, _ids(70), n_permutations=100, rng=5))

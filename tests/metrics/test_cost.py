@@ -9,8 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from metrics.conventions import Conventions
-from metrics.cost import (
+from metrics.context.cost import (
     MAX_TOKENS_PER_CHUNK,
     ChunkTokens,
     Cost,
@@ -18,10 +17,11 @@ from metrics.cost import (
     context_cost,
     costs,
 )
-from metrics.evaluate import evaluate
+from metrics.conventions import Conventions
+from metrics.core.evaluate import evaluate
+from metrics.core.kernel import MAX_K
+from metrics.core.sample import load_sample
 from metrics.io.corpus import Corpus
-from metrics.measures import MAX_K
-from metrics.sample import load_sample
 from metrics.vocabulary import cost as words
 from tests.metrics.builders import make_qrels, make_run
 

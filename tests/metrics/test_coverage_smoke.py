@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from metrics.intervals import bootstrap_means, percentile_bounds, resample_counts, wilson
 from metrics.stats.bca import bca_bounds
+from metrics.stats.intervals import bootstrap_means, percentile_bounds, resample_counts, wilson
 
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "coverage.py"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from metrics import diagnose as d
-from metrics.evaluate import evaluate
-from metrics.sample import load_sample
+from metrics.core import diagnosis as d
+from metrics.core.evaluate import evaluate
+from metrics.core.sample import load_sample
 from tests.metrics.builders import make_qrels, make_run
 
 

@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metrics import Conventions, evaluate, explain, load_sample, movement
+from metrics import Conventions, evaluate, load_sample
+from metrics.explain import movement
+from metrics.explain import query as explain
 from metrics.vocabulary import CHOICES
 from tests.metrics.builders import make_qrels, make_run
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import rankdata
 
-from metrics.facets import (
+from metrics.explain.facets import (
     LENGTH,
     MAX_BINS,
     MISSING,

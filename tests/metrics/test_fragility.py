@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from metrics import Conventions, compare_evaluation, evaluate, load_qrels, load_run
-from metrics.fragility import alternatives, fragility
+from metrics.decide.fragility import alternatives, fragility
 from metrics.stats import corrections
 from metrics.vocabulary import fragility as words
 from tests.metrics.builders import make_qrels, make_run

@@ -9,7 +9,7 @@ import statistics
 import numpy as np
 import pytest
 
-from metrics.fusion import cross_fitted_weights, fuse, write_trec
+from metrics.context.fusion import cross_fitted_weights, fuse, write_trec
 from metrics.io import Run, load_run
 from metrics.vocabulary import fusion as words
 from tests.metrics.builders import make_qrels

@@ -10,7 +10,7 @@ import pytest
 
 from metrics import compare, load_sample, power_table
 from metrics.cli import main
-from metrics.headline import headline, headline_comparison, headlines
+from metrics.decide.headline import headline, headline_comparison, headlines
 
 
 def comparison(after: np.ndarray, before: np.ndarray):

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from metrics.intervals import bootstrap, resample_counts, wilson
-from metrics.measures import SUMMARY_MEASURES
-from metrics.sample import load_sample
+from metrics.core.kernel import SUMMARY_MEASURES
+from metrics.core.sample import load_sample
+from metrics.stats.intervals import bootstrap, resample_counts, wilson
 
-evaluate_module = importlib.import_module("metrics.evaluate")  # not the re-exported function
+evaluate_module = importlib.import_module("metrics.core.evaluate")  # not the re-exported function
 
 
 @pytest.mark.parametrize("successes,trials", [(0, 5), (7, 9), (9, 9), (31, 100), (1, 1)])

@@ -809,7 +809,7 @@ def test_repeated_ids_of_strings_match_a_plain_loop(pairs):
 def test_a_run_loaded_against_labels_aligns_as_one_loaded_alone(tmp_path):
     """load_run(labels=) codes ids by the labels' doc ids; align must give the same arrays
     as its own string join, including for ids the labels lack and for repeats."""
-    from metrics.ranking import align, prepare_query_set
+    from metrics.core.ranking import align, prepare_query_set
 
     qrels_path = write(tmp_path, "q.txt", "q1 0 a 2\nq1 0 b 0\nq2 0 c 1\nq3 0 a 1\n")
     run_text = "".join(

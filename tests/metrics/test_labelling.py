@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 
 from metrics import Conventions, evaluate, load_qrels
-from metrics.labelling import (
+from metrics.context.labelling import (
     summary,
     to_csv,
     to_label,
     to_qrels_template,
     trec_unwritable,
 )
-from metrics.spreadsheet import FORMULA_STARTS, csv_cell
+from metrics.io.spreadsheet import FORMULA_STARTS, csv_cell
 from metrics.vocabulary.labelling import COLUMNS, RANKED_BY_JOIN
 from tests.metrics.builders import make_qrels, make_run
 

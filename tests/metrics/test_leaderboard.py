@@ -13,14 +13,14 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 
 from metrics import Conventions, compare_evaluation, evaluate, load_sample
-from metrics.intervals import resample_counts
-from metrics.leaderboard import (
+from metrics.decide.leaderboard import (
     all_pairs,
     compact_letters,
     leaderboard,
     rank_bounds,
     significance_groups,
 )
+from metrics.stats.intervals import resample_counts
 from metrics.vocabulary import MEASURE_BY_KEY, SUMMARY_MEASURES
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from metrics import Conventions, evaluate
-from metrics.overlap import overlap, rbo_ext
+from metrics.context.overlap import overlap, rbo_ext
 from metrics.stats.bca import bootstrap_bounds
 from metrics.vocabulary.overlap import (
     DEFAULT_PERSISTENCE,

@@ -10,8 +10,8 @@ import pytest
 from scipy import integrate, optimize, stats
 from statsmodels.stats.power import TTestPower
 
-from metrics.compare import compare, compare_evaluation
-from metrics.sample import load_sample
+from metrics.core.sample import load_sample
+from metrics.decide.compare import compare, compare_evaluation
 from metrics.stats.power import (
     PowerFigure,
     detection_power,

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.ranking import Judgments
+from metrics.core.ranking import Judgments
 from tests.metrics.builders import make_qrels
 
 judgments = st.dictionaries(

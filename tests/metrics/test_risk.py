@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from metrics.compare import compare
-from metrics.risk import (
+from metrics.decide.compare import compare
+from metrics.decide.risk import (
     HarmLimit,
     HarmVerdict,
     Risk,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.conventions import Conventions
-from metrics.sample import load_sample
+from metrics.core.sample import load_sample
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.conventions import Conventions
-from metrics.evaluate import evaluate
+from metrics.core.evaluate import evaluate
 from tests.metrics.builders import make_qrels, make_run
 
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from metrics import Conventions, evaluate
-from metrics.facets import facet
-from metrics.slices import slice_evaluation
+from metrics.explain.facets import facet
+from metrics.explain.slices import slice_evaluation
 from metrics.vocabulary import SLICE_MIN_QUERIES, SUMMARY_MEASURES
 from tests.metrics.builders import make_qrels, make_run
 
@@ -64,7 +64,7 @@ def test_slice_comparisons_are_each_slice_alone_and_corrected_as_one_family(corr
     from statsmodels.stats.multitest import multipletests
 
     from metrics import compare_evaluation
-    from metrics.slices import compare_slices
+    from metrics.explain.slices import compare_slices
 
     judgments, runs = collection(4, n_queries=90)
     evaluation = evaluate(make_qrels(judgments), runs, 5)
@@ -100,7 +100,7 @@ def test_slice_comparisons_are_each_slice_alone_and_corrected_as_one_family(corr
 ])
 def test_a_filter_reads_as_evaluating_the_chosen_queries_alone(seed, conventions):
     from metrics import compare_evaluation
-    from metrics.slices import filter_evaluation
+    from metrics.explain.slices import filter_evaluation
 
     judgments, runs = collection(seed)
     whole = evaluate(make_qrels(judgments), runs, 5, conventions)
@@ -132,7 +132,7 @@ def test_a_filter_reads_as_evaluating_the_chosen_queries_alone(seed, conventions
 
 
 def test_a_filter_names_what_it_cannot_keep():
-    from metrics.slices import filter_evaluation
+    from metrics.explain.slices import filter_evaluation
 
     judgments, runs = collection(7)
     whole = evaluate(make_qrels(judgments), runs, 5)
@@ -148,7 +148,7 @@ def test_a_filter_names_what_it_cannot_keep():
 
 def test_a_filtered_evaluation_is_not_frozen_as_if_whole():
     from metrics import Snapshot
-    from metrics.slices import filter_evaluation
+    from metrics.explain.slices import filter_evaluation
 
     judgments, runs = collection(8)
     whole = evaluate(make_qrels(judgments), runs, 5)

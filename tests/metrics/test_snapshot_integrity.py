@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from metrics import snapshot as snap
 from metrics.__main__ import main
-from metrics.sample import SAMPLE_DIR, load_sample, sample_qrels
+from metrics.core.sample import SAMPLE_DIR, load_sample, sample_qrels
 
 KEY = b"team secret"
 MISMATCH = "the figures were changed after the snapshot was written (figures fingerprint mismatch)"

@@ -10,7 +10,7 @@ import pytest
 
 from metrics import Conventions, vocabulary
 from metrics import snapshot as snap
-from metrics.sample import load_sample
+from metrics.core.sample import load_sample
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from metrics.intervals import bootstrap
 from metrics.stats import (
     effect_size,
     paired_bootstrap,
@@ -18,6 +17,7 @@ from metrics.stats import (
     t_pvalue,
     wilcoxon_pvalue,
 )
+from metrics.stats.intervals import bootstrap
 
 
 def test_differences_are_rounded_so_float_noise_ties_and_never_negative_zero() -> None:

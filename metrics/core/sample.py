@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from metrics.conventions import Conventions
-from metrics.evaluate import Evaluation
-from metrics.files import RunSource, evaluate_files
+from metrics.core.evaluate import Evaluation
+from metrics.core.files import RunSource, evaluate_files
 
 # the install is editable (pip install -e .), so the repository's data/ sits beside the package
-SAMPLE_DIR = Path(__file__).resolve().parent.parent / "data" / "sample"
+SAMPLE_DIR = Path(__file__).resolve().parents[2] / "data" / "sample"
 SAMPLE_K = 5
 SAMPLE_RUNS = ("baseline", "reranked", "bm25")
 

@@ -16,9 +16,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.arrow import from_numbers, numbers, strings
 from metrics.conventions import Conventions
 from metrics.io import Qrels, Run
+from metrics.io.arrow import from_numbers, numbers, strings
 from metrics.io.codes import encode
 from metrics.vocabulary import fusion as words
 from metrics.vocabulary.measures import MEASURE_BY_KEY
@@ -325,7 +325,7 @@ def cross_fitted_weights(qrels: Qrels, runs: Sequence[Run], *, metric: str = wor
     at random into halves (`rng`, a Generator or a seed, by default the conventions' seed),
     w is tuned on each half and each query is scored at the other half's w. Every weight's
     fused run is scored by one metrics.evaluate call under `conventions`."""
-    from metrics.evaluate import evaluate  # evaluate imports much; fuse() alone needs none
+    from metrics.core.evaluate import evaluate  # evaluate imports much; fuse() alone needs none
 
     runs = list(runs)
     if len(runs) != 2:

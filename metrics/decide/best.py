@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.compare import CORRECTIONS, DEFAULT_PERMUTATIONS, compare_evaluation, metric_key
-from metrics.evaluate import Evaluation
+from metrics.core.evaluate import Evaluation
+from metrics.decide.compare import CORRECTIONS, DEFAULT_PERMUTATIONS, compare_evaluation, metric_key
 from metrics.stats import corrections
 from metrics.vocabulary import COMPARED, MEASURE_BY_KEY
 from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK, MARKS_SENTENCE, TIE_TOLERANCE

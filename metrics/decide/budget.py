@@ -19,8 +19,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from metrics.compare import Comparison, PairedTest, metric_key
-from metrics.measures import MEASURE_BY_KEY
+from metrics.core.kernel import MEASURE_BY_KEY
+from metrics.decide.compare import Comparison, PairedTest, metric_key
 from metrics.vocabulary.budget import (
     CANNOT_TELL,
     PARSE_ERRORS,

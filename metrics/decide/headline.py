@@ -9,10 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from metrics import format as fmt
-from metrics.compare import CORRECTIONS, Comparison, PairedTest, compare_evaluation, metric_key
-from metrics.evaluate import Evaluation
+from metrics.core.evaluate import Evaluation
+from metrics.decide.compare import (
+    CORRECTIONS,
+    Comparison,
+    PairedTest,
+    compare_evaluation,
+    metric_key,
+)
 from metrics.stats.power import power_figure
+from metrics.vocabulary import format as fmt
 from metrics.vocabulary.headline import (
     BETTER,
     CORRECTED,

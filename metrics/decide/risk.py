@@ -16,12 +16,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.budget import one_per_metric, split_limit
-from metrics.compare import Comparison
-from metrics.format import natural_key
-from metrics.intervals import wilson
-from metrics.measures import MEASURE_BY_KEY
+from metrics.core.kernel import MEASURE_BY_KEY
+from metrics.decide.budget import one_per_metric, split_limit
+from metrics.decide.compare import Comparison
 from metrics.stats import validate
+from metrics.stats.intervals import wilson
+from metrics.vocabulary.format import natural_key
 from metrics.vocabulary.risk import (
     HARM_DELTA,
     HARM_PARSE_ERRORS,

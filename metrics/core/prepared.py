@@ -9,8 +9,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from metrics.core.ranking import AlignedRun, QuerySet, align, prepare_query_set
 from metrics.io import LoadReport, Qrels, ReportLine, Run
-from metrics.ranking import AlignedRun, QuerySet, align, prepare_query_set
 from metrics.vocabulary import CONVENTION_BY_FIELD
 
 IDENTICAL_REASON = "the doc id is the query id: dropped (identical ids dropped, as BEIR does)"

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from metrics.compare import Comparison
-from metrics.cost import Cost
-from metrics.evaluate import Evaluation, RunEvaluation
-from metrics.intervals import Interval
-from metrics.slices import Slice
+from metrics.context.cost import Cost
+from metrics.core.evaluate import Evaluation, RunEvaluation
+from metrics.decide.compare import Comparison
+from metrics.explain.slices import Slice
+from metrics.stats.intervals import Interval
 from metrics.vocabulary import MEASURES, SUMMARY_MEASURES
 
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pyarrow as pa
 
-from metrics.arrow import index_in
 from metrics.io import Qrels, Run
+from metrics.io.arrow import index_in
 
 
 @dataclass(frozen=True, eq=False)

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.compare import Comparison, compare_evaluation
-from metrics.evaluate import Evaluation, summarise
-from metrics.facets import Facet, slice_masks
-from metrics.intervals import Interval, resample_counts
+from metrics.core.evaluate import Evaluation, summarise
+from metrics.decide.compare import Comparison, compare_evaluation
+from metrics.explain.facets import Facet, slice_masks
 from metrics.stats import corrections
+from metrics.stats.intervals import Interval, resample_counts
 from metrics.vocabulary.slices import FILTER_JOIN, SLICE_MIN_QUERIES
 
 

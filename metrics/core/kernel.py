@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.conventions import Conventions
-from metrics.ranking import AlignedRun, QuerySet
+from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES, SUMMARY_MEASURES, Measure
 
 __all__ = ["MAX_K", "MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Curves", "Measure",

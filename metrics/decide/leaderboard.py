@@ -7,7 +7,7 @@ pair of runs compared, read as compact significance letters.
   conventions' seed) and the same queries are drawn for every run, so one run's rank in a
   resample is read against the others' on the same queries.
 - ``all_pairs``: every unordered pair (the earlier run as the baseline) through the paired
-  randomization test of ``metrics.compare``, with one correction over every pair and metric;
+  randomization test of ``metrics.decide.compare``, with one correction over every pair and metric;
   per metric a matrix of adjusted p and of differences, and the compact letter display.
 
 The words (rank rule, ties, intervals, letters) are declared in
@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from metrics.compare import DEFAULT_PERMUTATIONS, Comparison, compare_evaluation, metric_key
-from metrics.intervals import bootstrap_means, resample_counts
+from metrics.decide.compare import DEFAULT_PERMUTATIONS, Comparison, compare_evaluation, metric_key
 from metrics.stats import CORRECTIONS, corrections, validate
+from metrics.stats.intervals import bootstrap_means, resample_counts
 from metrics.vocabulary import COMPARED, MEASURE_BY_KEY
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,
@@ -35,7 +35,7 @@ from metrics.vocabulary.leaderboard import (
 )
 
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluate import Evaluation
 
 __all__ = [
     "AllPairs",

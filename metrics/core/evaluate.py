@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from metrics.conventions import Conventions
-from metrics.diagnose import (
+from metrics.core.diagnosis import (
     Finding,
     Suggestion,
     diagnose,
@@ -23,18 +23,18 @@ from metrics.diagnose import (
     query_classes,
     suggest_k,
 )
-from metrics.intervals import (
+from metrics.core.kernel import MAX_K, MEASURES, SUMMARY_MEASURES, Scores, compute
+from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
+from metrics.core.ranking import AlignedRun, QuerySet
+from metrics.io import LoadReport, Qrels, ReportLine, Run
+from metrics.stats.bca import bootstrap_bounds
+from metrics.stats.intervals import (
     Interval,
     bootstrap,
     bootstrap_means,
     resample_counts,
     wilson,
 )
-from metrics.io import LoadReport, Qrels, ReportLine, Run
-from metrics.measures import MAX_K, MEASURES, SUMMARY_MEASURES, Scores, compute
-from metrics.prepared import Prepared, prepare, with_identical, with_unjudged
-from metrics.ranking import AlignedRun, QuerySet
-from metrics.stats.bca import bootstrap_bounds
 from metrics.vocabulary.slices import FILTER_SENTENCE
 
 if TYPE_CHECKING:

@@ -28,17 +28,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from metrics.arrow import from_numbers, numbers
-from metrics.intervals import Interval, bootstrap_means, resample_counts
-from metrics.measures import MAX_K
+from metrics.core.kernel import MAX_K
+from metrics.io.arrow import from_numbers, numbers
 from metrics.stats.bca import bootstrap_bounds
+from metrics.stats.intervals import Interval, bootstrap_means, resample_counts
 from metrics.stats.validate import check_fraction
 from metrics.vocabulary.overlap import DEFAULT_PERSISTENCE, HIGH, LOW, OVERLAP_KEYS, PAIR_KEYS
 
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluate import Evaluation
+    from metrics.core.ranking import AlignedRun
     from metrics.io import Run
-    from metrics.ranking import AlignedRun
 
 __all__ = ["Overlap", "PairOverlap", "overlap", "rbo_ext"]
 

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from metrics.conventions import Conventions
-from metrics.evaluate import Evaluation, evaluate
+from metrics.core.evaluate import Evaluation, evaluate
 from metrics.io import MAX_INPUT_BYTES, LoadReport, Qrels, ReportLine, Run, load_qrels, load_run
 
 Source = str | os.PathLike | bytes

@@ -12,7 +12,7 @@ correction is applied to the randomization p-values.
 
 Randomness comes from one numpy Generator (seeded with ``DEFAULT_SEED`` unless told otherwise)
 and is drawn in a fixed order: first the bootstrap resample counts (the same resampled queries
-for every pair, and the same draws ``metrics.intervals.bootstrap`` makes from the same seed),
+for every pair, and the same draws ``metrics.stats.intervals.bootstrap`` makes from the same seed),
 then the sign flips (the same flips for every pair). The same inputs and seed therefore give
 identical floats.
 """
@@ -25,14 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from metrics import format as fmt
 from metrics.conventions import DEFAULT_RESAMPLES
-from metrics.measures import MEASURE_BY_KEY
+from metrics.core.kernel import MEASURE_BY_KEY
 from metrics.stats import CORRECTIONS, benjamini_hochberg, corrections, holm, paired, validate
 from metrics.vocabulary import COMPARED
+from metrics.vocabulary import format as fmt
 
 if TYPE_CHECKING:
-    from metrics.evaluate import Evaluation
+    from metrics.core.evaluate import Evaluation
 
 __all__ = [
     "CORRECTIONS",

@@ -9,9 +9,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from metrics.format import count, figure
-from metrics.measures import Scores
+from metrics.core.kernel import Scores
 from metrics.vocabulary import QUERY_CLASSES
+from metrics.vocabulary.format import count, figure
 
 PLATEAU_SHARE = 0.95  # seed 001: the smallest k reaching 95% of the best recall the lists allow
 LOW_RECALL = 0.5  # best recall below this: the right chunks are not being retrieved at all

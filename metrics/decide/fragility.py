@@ -19,15 +19,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.compare import Comparison, metric_key
 from metrics.conventions import Conventions
-from metrics.evaluate import Evaluation, scored_queries
-from metrics.intervals import resample_counts
+from metrics.core.evaluate import Evaluation, scored_queries
+from metrics.core.kernel import compute
+from metrics.core.prepared import lists_as_read, prepare
+from metrics.core.ranking import AlignedRun, QuerySet, prepare_query_set
+from metrics.decide.compare import Comparison, metric_key
 from metrics.io import Run
-from metrics.measures import compute
-from metrics.prepared import lists_as_read, prepare
-from metrics.ranking import AlignedRun, QuerySet, prepare_query_set
 from metrics.stats import corrections, paired
+from metrics.stats.intervals import resample_counts
 from metrics.vocabulary import CONVENTION_BY_FIELD, CONVENTIONS
 from metrics.vocabulary import fragility as words
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.format import figure, natural_key
 from metrics.io.queries import Queries, Value
+from metrics.vocabulary.format import figure, natural_key
 from metrics.vocabulary.slices import LENGTH, MAX_BINS, MISSING, OTHER, TOP_CATEGORIES
 
 KINDS = ("category", "number")

@@ -15,7 +15,7 @@ from numbers import Real
 
 import numpy as np
 
-from metrics.evaluate import Evaluation, RunEvaluation
+from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.vocabulary.cost import (
     QUERIES,
     SOURCES,

@@ -23,12 +23,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.arrow import from_numbers, numbers, strings
-from metrics.evaluate import Evaluation, RunEvaluation
-from metrics.format import count, listing
-from metrics.measures import MAX_K
-from metrics.prepared import lists_as_read
-from metrics.spreadsheet import csv_cell
+from metrics.core.evaluate import Evaluation, RunEvaluation
+from metrics.core.kernel import MAX_K
+from metrics.core.prepared import lists_as_read
+from metrics.io.arrow import from_numbers, numbers, strings
+from metrics.io.spreadsheet import csv_cell
+from metrics.vocabulary.format import count, listing
 from metrics.vocabulary.labelling import (
     BEST_RANK,
     COLUMNS,
