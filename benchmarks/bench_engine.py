@@ -246,7 +246,7 @@ def bench(qrels_path: Path, run_path: Path, repeats: int) -> tuple[list[Row], fl
     # the steps evaluate itself runs: draw the resample counts once, then _summarise
     # (bootstrap means of 8 metrics, percentile bounds, Wilson for Hit)
     from metrics.core.evaluate import _summarise
-    from metrics.stats.intervals import resample_counts
+    from metrics.stats.bootstrap import resample_counts
 
     at_k = {
         key: v[evaluation.query_set.scored] for key, v in evaluation.runs[0].scores.at(K).items()
@@ -304,7 +304,7 @@ def _ratio(value: float | None) -> str:
 def profile(qrels_path: Path, run_path: Path, repeats: int) -> None:
     """Stages of `python -m metrics ... --format json`, each a median of `repeats` runs."""
     import metrics
-    from metrics.cli.commands import write_json
+    from metrics.cli.common import write_json
     from metrics.core.kernel import compute
     from metrics.core.ranking import align, prepare_query_set
     from metrics.snapshot.contract import to_dict

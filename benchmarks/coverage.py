@@ -43,12 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from metrics.stats.bca import bca_bounds  # noqa: E402
-from metrics.stats.intervals import (  # noqa: E402
-    bootstrap_means,
-    percentile_bounds,
-    resample_counts,
-    wilson,
-)
+from metrics.stats.bootstrap import bootstrap_means, percentile_bounds, resample_counts  # noqa: E402
+from metrics.stats.intervals import wilson  # noqa: E402
 from metrics.stats.paired import paired_differences  # noqa: E402
 
 TARGET = 0.93

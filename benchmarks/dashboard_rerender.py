@@ -33,8 +33,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from generate import DEFAULT_OUT, generate, paths  # noqa: E402
 
-from dashboard import cache, chart_base, charts, frames  # noqa: E402
-from dashboard.cache import FileBytes  # noqa: E402
+from dashboard.data import cache  # noqa: E402
+from dashboard.data.cache import FileBytes  # noqa: E402
+from dashboard.views import chart_base, charts, frames  # noqa: E402
 from metrics import Conventions  # noqa: E402
 
 

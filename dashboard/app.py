@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import session, sidebar
+from dashboard.state import session, sidebar
 
 ICON = str(Path(__file__).resolve().parent / "assets" / "icon.png")
 

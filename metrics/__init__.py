@@ -1,339 +1,150 @@
 """Ranked-list retrieval metrics over one frozen, labelled query set.
 
-Per-query arrays at every K first, means and intervals after; conventions stated, not implied.
-This module is the whole public API: the dashboard, the report and scripts import `metrics`
-and nothing below it.
+Per-query figures first, means and intervals after; conventions stated, not implied. This
+module is the whole public API: the dashboard, the report and scripts import ``metrics`` and
+nothing below it. It is grouped in sections below (load, evaluate, compare and decide,
+explain, context, snapshots, vocabulary, formatting); each name is imported from its home the
+first time it is read (PEP 562), so ``import metrics`` loads nothing else, and a script pays
+only for what it uses.
+
+    import metrics
+    evaluation = metrics.evaluate_files("qrels.txt", [metrics.RunSource("bm25.run")], k=10)
+    comparison = metrics.compare_evaluation(evaluation)
 """
 
-from metrics import vocabulary
-from metrics.cli import (
-    Parser,
-    UsageError,
-    add_input_arguments,
-    evaluation_from,
-    fragility_of,
-    print_load_report,
-    run_guarded,
-)
-from metrics.context.cost import ChunkTokens, Cost, chunk_tokens, costs
-from metrics.context.fusion import CrossFit, FusionRecipe, cross_fitted_weights, fuse, recipe_from
-from metrics.context.fusion import write_trec as write_trec_run
-from metrics.context.labelling import ToLabel, to_label, to_qrels_template, trec_unwritable
-from metrics.context.labelling import summary as to_label_summary
-from metrics.context.labelling import to_csv as to_label_csv
-from metrics.context.leakage import Leak, Leakage, find_leaks, retrieved_or_judged
-from metrics.context.overlap import Overlap, PairOverlap, overlap, rbo_ext
-from metrics.conventions import DEFAULT_SEED, Conventions
-from metrics.core.diagnosis import LOW_RECALL, Finding, Suggestion
-from metrics.core.evaluate import (
-    MAX_SWEEP,
-    Evaluation,
-    Prepared,
-    RunEvaluation,
-    evaluate,
-    evaluate_prepared,
-    prepare,
-)
-from metrics.core.files import (
-    RunSource,
-    distinct_names,
-    evaluate_files,
-    load_runs,
-    read_qrels,
-    read_run,
-)
-from metrics.core.kernel import MAX_K
-from metrics.core.sample import SAMPLE_DIR, SAMPLE_K, load_sample, sample_qrels, sample_runs
-from metrics.decide.best import BestMarks, best_marks
-from metrics.decide.budget import Budget, BudgetVerdict, judge_comparison, parse_budgets
-from metrics.decide.compare import (
-    CORRECTIONS,
-    DEFAULT_PERMUTATIONS,
-    Comparison,
-    PairedTest,
-    compare,
-    compare_evaluation,
-    metric_key,
-    regressions,
-)
-from metrics.decide.fragility import Flip, Fragility, fragility
-from metrics.decide.headline import headline, headline_comparison, headlines
-from metrics.decide.leaderboard import AllPairs, Leaderboard, Standing, all_pairs, leaderboard
-from metrics.decide.risk import (
-    HarmLimit,
-    HarmVerdict,
-    Risk,
-    harm_gate,
-    is_harmed,
-    parse_harm_limits,
-    risks,
-)
-from metrics.explain.facets import Facet, facets, slice_masks
-from metrics.explain.mismatch import IdMismatch, id_mismatches, run_mismatches
-from metrics.explain.movement import MOVES, movement_sentence, query_grades, rank_movement
-from metrics.explain.query import (
-    STATUS_MEANING,
-    STATUSES,
-    RunExplanation,
-    explain_run,
-    ideal_table,
-    list_length,
-    query_row,
-)
-from metrics.explain.search import find_queries
-from metrics.explain.slices import Slice, compare_slices, filter_evaluation, slice_evaluation
-from metrics.io import (
-    FORMAT_EXAMPLES,
-    MAX_INPUT_BYTES,
-    MAX_LINE_BYTES,
-    SCORE_PRECISIONS,
-    Corpus,
-    CorpusReport,
-    LoadReport,
-    Qrels,
-    Queries,
-    QueriesReport,
-    ReportLine,
-    Run,
-    iter_documents,
-    load_qrels,
-    load_queries,
-    load_run,
-    mentioned_doc_ids,
-    queries_report,
-    read_corpus,
-)
-from metrics.io.spreadsheet import FORMULA_STARTS, csv_cell
-from metrics.snapshot import (
-    Snapshot,
-    SnapshotRun,
-    check_comparable,
-    compare_with_snapshot,
-    created_minute,
-    drift_rows,
-    evaluation_fingerprints,
-    same_run_note,
-    to_snapshot,
-    tool_version,
-)
-from metrics.snapshot import dumps as snapshot_dumps
-from metrics.snapshot import loads as snapshot_loads
-from metrics.stats.intervals import Interval, bootstrap, wilson
-from metrics.stats.power import (
-    PowerFigure,
-    min_detectable_difference,
-    power_report,
-    power_table,
-    queries_needed,
-)
-from metrics.vocabulary import (
-    CLASS_MEANING,
-    COMPARED,
-    CONVENTION_BY_FIELD,
-    CONVENTIONS,
-    FACET_RULES,
-    LEAKAGE_RULE,
-    LEAKAGE_RULES,
-    LIMITS,
-    MEASURE_BY_KEY,
-    MEASURES,
-    QUERY_CLASSES,
-    SEARCH_RULE,
-    SLICE_MIN_QUERIES,
-    SUMMARY_MEASURES,
-    Convention,
-    Measure,
-    format,
-)
-from metrics.vocabulary.cost import COST_MEANING
-from metrics.vocabulary.cost import UNIT as COST_UNIT
-from metrics.vocabulary.coverage import FEW_QUERIES, few_queries_note
-from metrics.vocabulary.headline import FAMILY as HEADLINE_FAMILY
-from metrics.vocabulary.headline import PRIMARY
-from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK, LEADERBOARD_TERMS
-from metrics.vocabulary.power import POWER_MEANING, POWER_METHOD
-from metrics.vocabulary.risk import HARM_DELTA, RISK_ALPHAS
+from __future__ import annotations
 
-__all__ = [
-    "CrossFit",
-    "FusionRecipe",
-    "cross_fitted_weights",
-    "fuse",
-    "recipe_from",
-    "write_trec_run",
-    "Overlap",
-    "PairOverlap",
-    "overlap",
-    "rbo_ext",
-    "fragility_of",
-    "FEW_QUERIES",
-    "few_queries_note",
-    "HARM_DELTA",
-    "RISK_ALPHAS",
-    "FORMULA_STARTS",
-    "Flip",
-    "Fragility",
-    "HarmLimit",
-    "HarmVerdict",
-    "Risk",
-    "ToLabel",
-    "csv_cell",
-    "fragility",
-    "harm_gate",
-    "is_harmed",
-    "parse_harm_limits",
-    "risks",
-    "to_label",
-    "to_label_csv",
-    "to_label_summary",
-    "to_qrels_template",
-    "trec_unwritable",
-    "FORMAT_EXAMPLES",
-    "MAX_K",
-    "MAX_SWEEP",
-    "IdMismatch",
-    "id_mismatches",
-    "run_mismatches",
-    "MAX_INPUT_BYTES",
-    "MAX_LINE_BYTES",
-    "same_run_note",
-    "STATUS_MEANING",
-    "Parser",
-    "UsageError",
-    "add_input_arguments",
-    "evaluation_from",
-    "print_load_report",
-    "run_guarded",
-    "Snapshot",
-    "SnapshotRun",
-    "SCORE_PRECISIONS",
-    "CLASS_MEANING",
-    "COMPARED",
-    "CONVENTIONS",
-    "CONVENTION_BY_FIELD",
-    "CORRECTIONS",
-    "DEFAULT_PERMUTATIONS",
-    "DEFAULT_SEED",
-    "FACET_RULES",
-    "LIMITS",
-    "LOW_RECALL",
-    "MEASURES",
-    "MEASURE_BY_KEY",
-    "MOVES",
-    "QUERY_CLASSES",
-    "SAMPLE_DIR",
-    "SAMPLE_K",
-    "SLICE_MIN_QUERIES",
-    "STATUSES",
-    "SUMMARY_MEASURES",
-    "Comparison",
-    "Convention",
-    "Corpus",
-    "CorpusReport",
-    "Facet",
-    "Queries",
-    "QueriesReport",
-    "Conventions",
-    "Evaluation",
-    "Finding",
-    "Interval",
-    "LoadReport",
-    "Measure",
-    "PairedTest",
-    "Prepared",
-    "Qrels",
-    "ReportLine",
-    "Run",
-    "RunEvaluation",
-    "RunExplanation",
-    "RunSource",
-    "Slice",
-    "Suggestion",
-    "bootstrap",
-    "check_comparable",
-    "compare",
-    "compare_evaluation",
-    "compare_slices",
-    "filter_evaluation",
-    "find_queries",
-    "headline",
-    "headlines",
-    "PRIMARY",
-    "HEADLINE_FAMILY",
-    "headline_comparison",
-    "POWER_MEANING",
-    "POWER_METHOD",
-    "LEADERBOARD_TERMS",
-    "BEST_MARK",
-    "EVEN_MARK",
-    "AllPairs",
-    "BestMarks",
-    "best_marks",
-    "Budget",
-    "BudgetVerdict",
-    "judge_comparison",
-    "parse_budgets",
-    "PowerFigure",
-    "min_detectable_difference",
-    "power_report",
-    "power_table",
-    "queries_needed",
-    "Leaderboard",
-    "Standing",
-    "all_pairs",
-    "leaderboard",
-    "ChunkTokens",
-    "Cost",
-    "costs",
-    "chunk_tokens",
-    "COST_MEANING",
-    "COST_UNIT",
-    "find_leaks",
-    "retrieved_or_judged",
-    "Leak",
-    "Leakage",
-    "SEARCH_RULE",
-    "LEAKAGE_RULE",
-    "LEAKAGE_RULES",
-    "mentioned_doc_ids",
-    "iter_documents",
-    "compare_with_snapshot",
-    "created_minute",
-    "distinct_names",
-    "drift_rows",
-    "evaluate",
-    "evaluate_files",
-    "evaluate_prepared",
-    "evaluation_fingerprints",
-    "explain_run",
-    "facets",
-    "format",
-    "ideal_table",
-    "list_length",
-    "load_qrels",
-    "load_queries",
-    "load_run",
-    "load_runs",
-    "load_sample",
-    "metric_key",
-    "movement_sentence",
-    "prepare",
-    "queries_report",
-    "query_grades",
-    "query_row",
-    "rank_movement",
-    "read_corpus",
-    "read_qrels",
-    "read_run",
-    "regressions",
-    "sample_qrels",
-    "sample_runs",
-    "slice_evaluation",
-    "slice_masks",
-    "snapshot_dumps",
-    "snapshot_loads",
-    "to_snapshot",
-    "tool_version",
-    "vocabulary",
-    "wilson",
-]
+import importlib
+from typing import Any
+
+# section -> public name -> (home module, its name there; None for the module itself)
+SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
+    "load": {
+        **{name: ("metrics.io", name) for name in (
+            "Qrels", "Run", "Queries", "Corpus", "LoadReport", "ReportLine", "CorpusReport",
+            "QueriesReport", "load_qrels", "load_run", "load_queries", "read_corpus",
+            "iter_documents", "mentioned_doc_ids", "queries_report", "FORMAT_EXAMPLES",
+            "MAX_INPUT_BYTES", "MAX_LINE_BYTES", "SCORE_PRECISIONS")},
+        **{name: ("metrics.core.files", name) for name in (
+            "RunSource", "read_qrels", "read_run", "load_runs", "distinct_names",
+            "evaluate_files", "rereader")},
+        **{name: ("metrics.core.sample", name) for name in (
+            "load_sample", "sample_qrels", "sample_runs", "SAMPLE_DIR")},
+        # what a command line names, read once: the parser every program that reads runs
+        # shares (python -m metrics, python -m dashboard report)
+        "Inputs": ("metrics.cli.inputs", "Inputs"),
+    },
+    "evaluate": {
+        "Conventions": ("metrics.vocabulary.conventions", "Conventions"),
+        "DEFAULT_SEED": ("metrics.vocabulary.conventions", "DEFAULT_SEED"),
+        **{name: ("metrics.core.evaluate", name) for name in (
+            "evaluate", "evaluate_prepared", "Evaluation", "RunEvaluation")},
+        **{name: ("metrics.core.prepared", name) for name in ("prepare", "Prepared")},
+        **{name: ("metrics.stats.intervals", name) for name in ("Interval", "bootstrap",
+                                                                 "wilson")},
+        **{name: ("metrics.core.diagnosis", name) for name in ("Suggestion", "Finding",
+                                                                "LOW_RECALL")},
+    },
+    "compare and decide": {
+        **{name: ("metrics.decide.compare", name) for name in (
+            "compare", "compare_evaluation", "Comparison", "PairedTest", "CORRECTIONS",
+            "DEFAULT_PERMUTATIONS", "metric_key", "regressions")},
+        **{name: ("metrics.decide.headline", name) for name in (
+            "headline", "headlines", "headline_comparison")},
+        **{name: ("metrics.decide.leaderboard", name) for name in (
+            "leaderboard", "Leaderboard", "Standing", "all_pairs", "AllPairs")},
+        **{name: ("metrics.decide.best", name) for name in ("best_marks", "BestMarks")},
+        **{name: ("metrics.decide.budget", name) for name in (
+            "Budget", "BudgetVerdict", "parse_budgets", "judge_comparison")},
+        **{name: ("metrics.decide.power", name) for name in ("power_table", "power_report")},
+        **{name: ("metrics.stats.power", name) for name in (
+            "PowerFigure", "min_detectable_difference", "queries_needed")},
+        **{name: ("metrics.decide.risk", name) for name in (
+            "risks", "Risk", "HarmLimit", "HarmVerdict", "parse_harm_limits", "harm_gate",
+            "is_harmed")},
+        **{name: ("metrics.decide.fragility", name) for name in (
+            "fragility", "Fragility", "Flip")},
+    },
+    "explain": {
+        **{name: ("metrics.explain.query", name) for name in (
+            "explain_run", "RunExplanation", "query_row", "ideal_table", "list_length",
+            "STATUSES", "STATUS_MEANING")},
+        **{name: ("metrics.explain.movement", name) for name in (
+            "rank_movement", "movement_sentence", "query_grades", "MOVES")},
+        **{name: ("metrics.explain.mismatch", name) for name in (
+            "id_mismatches", "run_mismatches", "IdMismatch")},
+        **{name: ("metrics.explain.facets", name) for name in ("facets", "Facet",
+                                                                "slice_masks")},
+        **{name: ("metrics.explain.slices", name) for name in (
+            "slice_evaluation", "filter_evaluation", "compare_slices", "Slice")},
+        "find_queries": ("metrics.explain.search", "find_queries"),
+    },
+    "context": {
+        **{name: ("metrics.context.cost", name) for name in (
+            "costs", "chunk_tokens", "Cost", "ChunkTokens")},
+        **{name: ("metrics.context.leakage", name) for name in (
+            "find_leaks", "retrieved_or_judged", "Leak", "Leakage")},
+        **{name: ("metrics.context.labelling", name) for name in (
+            "to_label", "ToLabel", "to_qrels_template", "trec_unwritable")},
+        "to_label_summary": ("metrics.context.labelling", "summary"),
+        "to_label_csv": ("metrics.context.labelling", "to_csv"),
+        **{name: ("metrics.context.fusion", name) for name in (
+            "fuse", "FusionRecipe", "recipe_from", "cross_fitted_weights", "CrossFit")},
+        "write_trec_run": ("metrics.context.fusion", "write_trec"),
+        **{name: ("metrics.context.overlap", name) for name in (
+            "overlap", "Overlap", "PairOverlap", "rbo_ext")},
+    },
+    "snapshots": {
+        **{name: ("metrics.snapshot", name) for name in (
+            "Snapshot", "SnapshotRun", "to_snapshot", "check_comparable",
+            "compare_with_snapshot", "drift_rows", "evaluation_fingerprints", "same_run_note",
+            "created_minute", "tool_version")},
+        "snapshot_dumps": ("metrics.snapshot", "dumps"),
+        "snapshot_loads": ("metrics.snapshot", "loads"),
+    },
+    "vocabulary": {
+        "vocabulary": ("metrics.vocabulary", None),
+        **{name: ("metrics.vocabulary", name) for name in (
+            "MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Measure", "COMPARED",
+            "CONVENTIONS", "CONVENTION_BY_FIELD", "Convention", "CLASS_MEANING",
+            "QUERY_CLASSES", "LIMITS", "FACET_RULES", "SEARCH_RULE", "SLICE_MIN_QUERIES",
+            "LEAKAGE_RULE", "LEAKAGE_RULES")},
+        **{name: ("metrics.vocabulary.cutoffs", name) for name in (
+            "SAMPLE_K", "DEFAULT_K", "MAX_K", "DASHBOARD_MAX_K", "MAX_SWEEP", "K_MEANING")},
+        "PRIMARY": ("metrics.vocabulary.headline", "PRIMARY"),
+        "HEADLINE_FAMILY": ("metrics.vocabulary.headline", "FAMILY"),
+        **{name: ("metrics.vocabulary.leaderboard", name) for name in (
+            "LEADERBOARD_TERMS", "BEST_MARK", "EVEN_MARK")},
+        **{name: ("metrics.vocabulary.power", name) for name in ("POWER_MEANING",
+                                                                  "POWER_METHOD")},
+        **{name: ("metrics.vocabulary.risk", name) for name in ("HARM_DELTA", "RISK_ALPHAS")},
+        "COST_MEANING": ("metrics.vocabulary.cost", "COST_MEANING"),
+        "COST_UNIT": ("metrics.vocabulary.cost", "UNIT"),
+        **{name: ("metrics.vocabulary.coverage", name) for name in ("FEW_QUERIES",
+                                                                     "few_queries_note")},
+    },
+    "formatting": {
+        "format": ("metrics.vocabulary.format", None),
+        **{name: ("metrics.io.spreadsheet", name) for name in ("csv_cell", "FORMULA_STARTS")},
+    },
+}
+
+_HOMES: dict[str, tuple[str, str | None]] = {
+    name: home for names in SECTIONS.values() for name, home in names.items()}
+__all__ = list(_HOMES)  # noqa: PLE0605 - the names are bound on first read, by __getattr__
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its home on first read and kept."""
+    try:
+        module, attribute = _HOMES[name]
+    except KeyError:
+        raise AttributeError(f"module 'metrics' has no attribute {name!r}") from None
+    found = importlib.import_module(module)
+    value = found if attribute is None else getattr(found, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,5 +1,7 @@
-"""The shape DESIGN.md asks for, checked on the code itself: one-way imports through the public
-`metrics` API, a pure engine, and small modules."""
+"""The shape DESIGN.md asks for, checked on the code itself: every import (at the top of a
+module, inside a function, under TYPE_CHECKING) runs one way between folders, none closes a
+cycle, the engine never reaches the dashboard, the dashboard reaches the engine only through
+`metrics`, and only the folders that draw import Streamlit."""
 
 from __future__ import annotations
 
@@ -13,53 +15,160 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = sorted((ROOT / "metrics").rglob("*.py"))
 DASHBOARD = sorted((ROOT / "dashboard").rglob("*.py"))
-# the dashboard modules that may draw with Streamlit: the entry, the pages, the sidebar, the
-# session and its caches, and ui.py (the pieces every page lays out with)
-STREAMLIT_ALLOWED = {"app.py", "sidebar.py", "session.py", "picking.py", "cache.py", "ui.py",
-                     "review_views.py"}
-MAX_LINES = 500
+
+# Each package's folders from the bottom up: a module may import its own folder and the
+# folders below it, never one above. `metrics/__init__.py` (the public API, read lazily) and
+# the entry points (`__main__.py`, `dashboard/app.py`) stand on top of their package.
+ENGINE_LAYERS = ("vocabulary", "io", "stats", "core", "decide", "explain", "context", "snapshot",
+                 "cli")
+DASHBOARD_LAYERS = ("safe", "views", "report", "data", "state", "layout", "app_pages")
+# the folders whose modules draw, or keep what drawing needs (st.cache_resource, session state)
+DRAWING = {"data", "state", "layout", "app_pages", "app"}
+PURE_ENGINE_LIBRARIES = {"streamlit", "altair", "dashboard"}
 
 
-def imported_modules(path: Path) -> list[str]:
-    """Every module an import statement in the file names (top level or inside functions)."""
-    names = []
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in ENGINE + DASHBOARD}
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    """(line, module) for every import statement of the file, wherever it stands; `from x
+    import y` names x.y when that is a module of the project, else x."""
+    found = []
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(
+        ".")[0]
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.append(node.module)
-    return names
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            for alias in node.names:
+                target = f"{base}.{alias.name}"
+                found.append((node.lineno, target if target in MODULES else base))
+    return found
+
+
+def statement_modules(path: Path) -> list[str]:
+    """The module each import statement names, as written (`from metrics import format`
+    names `metrics`, the public API)."""
+    return [name for node in ast.walk(ast.parse(path.read_text(), str(path)))
+            for name in ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])]
+
+
+def folder(name: str) -> str:
+    """The folder a module of the project stands in: its package's first level below the
+    top ("core", "views"), the module's own name for a top-level file ("safe", "app")."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def project_imports(path: Path, package: str) -> list[tuple[int, str]]:
+    return [(line, name) for line, name in imported_modules(path)
+            if name == package or name.startswith(package + ".")]
 
 
 def relative(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
 
+def layer_of(name: str, layers: tuple[str, ...]) -> int | None:
+    """The position of a module's folder among the layers; None for the package itself and
+    its entry points, which stand above every layer."""
+    place = folder(name)
+    return layers.index(place) if place in layers else None
+
+
+@pytest.mark.parametrize("path", ENGINE, ids=relative)
+def test_engine_imports_run_down_the_layers(path):
+    here = layer_of(module_name(path), ENGINE_LAYERS)
+    if here is None:
+        assert module_name(path) in {"metrics", "metrics.__main__"}, (
+            f"{relative(path)} stands in no folder of {ENGINE_LAYERS}")
+        return
+    upward = [f"line {line}: {name}" for line, name in project_imports(path, "metrics")
+              if name == "metrics" or layer_of(name, ENGINE_LAYERS) is None
+              or layer_of(name, ENGINE_LAYERS) > here]
+    assert not upward, (f"{relative(path)} ({ENGINE_LAYERS[here]}) imports from above or from "
+                        f"the public API: {upward}")
+
+
+@pytest.mark.parametrize("path", DASHBOARD, ids=relative)
+def test_dashboard_imports_run_down_the_layers(path):
+    here = layer_of(module_name(path), DASHBOARD_LAYERS)
+    if here is None:
+        assert module_name(path) in {"dashboard", "dashboard.__main__", "dashboard.app"}, (
+            f"{relative(path)} stands in no folder of {DASHBOARD_LAYERS}")
+        return
+    upward = [f"line {line}: {name}" for line, name in project_imports(path, "dashboard")
+              if name != "dashboard" and (layer_of(name, DASHBOARD_LAYERS) is None
+                                          or layer_of(name, DASHBOARD_LAYERS) > here)]
+    assert not upward, f"{relative(path)} ({DASHBOARD_LAYERS[here]}) imports from above: {upward}"
+
+
+def test_no_module_imports_the_public_api_or_a_cycle():
+    """The import graph of the project's modules, every import counted, has no cycle (a
+    package's __init__ re-exporting its own children closes none)."""
+    graph: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        package = "metrics" if name.startswith("metrics") else "dashboard"
+        deps = {target for _, target in project_imports(path, package)
+                if target in MODULES and target != name}
+        if path.name == "__init__.py":
+            deps = {d for d in deps if not d.startswith(name + ".")}
+        graph[name] = deps
+    seen: dict[str, int] = {}  # 1 on the path, 2 done
+
+    def visit(node: str, trail: list[str]) -> list[str] | None:
+        seen[node] = 1
+        for child in sorted(graph[node]):
+            if seen.get(child) == 1:
+                return trail[trail.index(child):] + [child] if child in trail else [node, child]
+            if child not in seen:
+                found = visit(child, trail + [child])
+                if found:
+                    return found
+        seen[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in seen:
+            cycle = visit(start, [start])
+            assert cycle is None, f"import cycle: {' -> '.join(cycle)}"
+
+
 @pytest.mark.parametrize("path", DASHBOARD, ids=relative)
 def test_the_dashboard_imports_metrics_and_nothing_below_it(path):
-    below = [name for name in imported_modules(path) if name.startswith("metrics.")]
+    below = [name for name in statement_modules(path) if name.startswith("metrics.")]
     assert not below, f"{relative(path)} imports {below}: import `metrics` instead"
 
 
 @pytest.mark.parametrize("path", DASHBOARD, ids=relative)
-def test_only_the_app_its_pages_and_its_state_draw_with_streamlit(path):
-    if path.parent.name == "app_pages" or path.name in STREAMLIT_ALLOWED:
-        return
-    drawn = [name for name in imported_modules(path) if name.split(".")[0] == "streamlit"]
-    assert not drawn, f"{relative(path)} imports streamlit"
+def test_only_the_folders_that_draw_import_streamlit(path):
+    place = folder(module_name(path))
+    drawn = [name for _, name in imported_modules(path) if name.split(".")[0] == "streamlit"]
+    assert place in DRAWING or not drawn, (
+        f"{relative(path)} imports streamlit, but {place or 'its folder'} does not draw "
+        f"(only {sorted(DRAWING)} do)")
 
 
 @pytest.mark.parametrize("path", ENGINE, ids=relative)
-def test_the_engine_never_imports_streamlit_or_altair(path):
-    found = [name for name in imported_modules(path)
-             if name.split(".")[0] in {"streamlit", "altair", "dashboard"}]
+def test_the_engine_never_imports_streamlit_altair_or_the_dashboard(path):
+    found = [name for _, name in imported_modules(path)
+             if name.split(".")[0] in PURE_ENGINE_LIBRARIES]
     assert not found, f"{relative(path)} imports {found}"
 
 
 def test_importing_every_engine_module_loads_no_pandas_streamlit_or_altair():
     """pandas only where a frame is asked for: importing the engine must not load it."""
-    modules = [".".join(p.relative_to(ROOT).with_suffix("").parts) for p in ENGINE]
-    modules = [m.removesuffix(".__init__") for m in modules if not m.endswith("__main__")]
+    modules = [module_name(p) for p in ENGINE if p.name != "__main__.py"]
     code = (
         "import importlib, sys\n"
         f"for name in {modules!r}:\n"
@@ -71,10 +180,22 @@ def test_importing_every_engine_module_loads_no_pandas_streamlit_or_altair():
     assert done.stdout.strip() == ""
 
 
-@pytest.mark.parametrize("path", ENGINE + DASHBOARD, ids=relative)
-def test_no_module_is_over_the_line_budget(path):
-    lines = len(path.read_text().splitlines())
-    assert lines <= MAX_LINES, f"{relative(path)} has {lines} lines (budget {MAX_LINES})"
+def test_import_metrics_loads_nothing_but_itself():
+    """The public API is read on first use: `import metrics` loads no engine module, numpy
+    or pyarrow, and every public name resolves."""
+    code = (
+        "import sys, metrics\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('metrics.') or m in "
+        "('numpy', 'pyarrow', 'pandas', 'scipy'))\n"
+        "print(' '.join(loaded))\n"
+        "missing = [n for n in metrics.__all__ if getattr(metrics, n, None) is None]\n"
+        "print(' '.join(missing))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    loaded, missing = done.stdout.split("\n")[:2]
+    assert loaded == "", f"import metrics loads {loaded}"
+    assert missing == "", f"public names that do not resolve: {missing}"
 
 
 WIDGET_CALLBACKS = {"format_func", "on_change", "on_select", "on_click"}

@@ -5,23 +5,13 @@ import functools
 import streamlit as st
 
 import metrics
-from dashboard import (
-    cache,
-    chart_base,
-    comparison_charts,
-    decisions,
-    exports,
-    frames,
-    highlight,
-    picking,
-    review,
-    review_views,
-    safe,
-    session,
-    slicing,
-    texts,
-    ui,
-)
+from dashboard import safe
+from dashboard.data import cache, decisions, review, slicing, texts
+from dashboard.layout import review as review_views
+from dashboard.layout import ui
+from dashboard.report import exports
+from dashboard.state import picking, session
+from dashboard.views import chart_base, comparison_charts, frames, highlight
 from metrics import (
     CORRECTIONS,
     FACET_RULES,

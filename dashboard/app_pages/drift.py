@@ -3,7 +3,11 @@
 import streamlit as st
 
 import metrics
-from dashboard import cache, chart_base, comparison_charts, frames, safe, session, ui
+from dashboard import safe
+from dashboard.data import cache
+from dashboard.layout import ui
+from dashboard.state import session
+from dashboard.views import chart_base, comparison_charts, frames
 from metrics import SUMMARY_MEASURES, drift_rows
 
 LIVE = "live (now)"

@@ -3,7 +3,11 @@
 import streamlit as st
 
 import metrics
-from dashboard import combine, frames, highlight, picking, safe, session, texts, ui
+from dashboard import safe
+from dashboard.data import combine, texts
+from dashboard.layout import ui
+from dashboard.state import picking, session
+from dashboard.views import frames, highlight
 from metrics import CLASS_MEANING, vocabulary
 from metrics import format as fmt
 

@@ -5,8 +5,13 @@ import datetime as dt
 import streamlit as st
 
 import metrics
-from dashboard import cache, decisions, exports, report, safe, session, ui
-from dashboard import review as review_cache
+from dashboard import safe
+from dashboard.data import cache, decisions
+from dashboard.data import review as review_cache
+from dashboard.layout import ui
+from dashboard.report import exports
+from dashboard.report import html as report
+from dashboard.state import session
 from metrics import CORRECTIONS
 
 view = ui.page(

@@ -4,7 +4,10 @@ import functools
 
 import streamlit as st
 
-from dashboard import charts, frames, picking, safe, session, ui
+from dashboard import safe
+from dashboard.layout import ui
+from dashboard.state import picking, session
+from dashboard.views import charts, frames
 from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
 
 MOST_ROWS = 500  # queries a page of the chart draws at most; the table view holds them all

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import ui
+from dashboard.layout import ui
 from metrics import (
     CLASS_MEANING,
     CONVENTIONS,

@@ -3,7 +3,11 @@
 import streamlit as st
 
 import metrics
-from dashboard import combine, overlap_charts, safe, session, ui
+from dashboard import safe
+from dashboard.data import combine
+from dashboard.layout import ui
+from dashboard.state import session
+from dashboard.views import overlap_charts
 from metrics import COMPARED, SUMMARY_MEASURES, vocabulary
 from metrics import format as fmt
 

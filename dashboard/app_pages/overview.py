@@ -3,7 +3,11 @@
 import streamlit as st
 
 import metrics
-from dashboard import chart_base, charts, decisions, frames, safe, session, slicing, texts, ui
+from dashboard import safe
+from dashboard.data import decisions, slicing, texts
+from dashboard.layout import ui
+from dashboard.state import session
+from dashboard.views import chart_base, charts, frames
 from metrics import (
     CLASS_MEANING,
     COST_MEANING,

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from dashboard import chart_base, charts, frames, ui
+from dashboard.layout import ui
+from dashboard.views import chart_base, charts, frames
 from metrics import SUMMARY_MEASURES, vocabulary
 
 view = ui.page(

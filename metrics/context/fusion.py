@@ -16,11 +16,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.conventions import Conventions
 from metrics.io import Qrels, Run
 from metrics.io.arrow import from_numbers, numbers, strings
 from metrics.io.codes import encode
 from metrics.vocabulary import fusion as words
+from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.measures import MEASURE_BY_KEY
 
 __all__ = ["CrossFit", "FusionRecipe", "cross_fitted_weights", "fuse", "write_trec"]

@@ -24,10 +24,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics.core.evaluate import Evaluation, RunEvaluation
-from metrics.core.kernel import MAX_K
 from metrics.core.prepared import lists_as_read
 from metrics.io.arrow import from_numbers, numbers, strings
 from metrics.io.spreadsheet import csv_cell
+from metrics.vocabulary.cutoffs import check_k
 from metrics.vocabulary.format import count, listing
 from metrics.vocabulary.labelling import (
     BEST_RANK,
@@ -98,7 +98,7 @@ def to_label(
     (default every run) on `queries` (default the scored ones, within the evaluation's filter
     when it has one; given, exactly those, scored or not: labelling a query without a relevant
     id can bring it into the means)."""
-    k = _check_k(evaluation.k if k is None else k)
+    k = check_k(evaluation.k if k is None else k)
     chosen = _chosen_runs(evaluation, runs)
     wanted = _chosen_queries(evaluation, queries)
 
@@ -201,12 +201,6 @@ def to_qrels_template(result: ToLabel) -> str:
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-def _check_k(k: object) -> int:
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 1 <= k <= MAX_K:
-        raise ValueError(f"k must be an integer from 1 to {MAX_K:,} (MAX_K), got {k!r}")
-    return int(k)
 
 
 def _chosen_runs(evaluation: Evaluation, names: Sequence[str] | None) -> list[RunEvaluation]:

@@ -23,22 +23,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 
-from metrics.core.kernel import MAX_K
+from metrics.core.evaluate import Evaluation
+from metrics.core.ranking import AlignedRun
+from metrics.io import Run
 from metrics.io.arrow import from_numbers, numbers
 from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.intervals import Interval, bootstrap_means, resample_counts
+from metrics.stats.bootstrap import bootstrap_means, resample_counts
+from metrics.stats.intervals import Interval
 from metrics.stats.validate import check_fraction
+from metrics.vocabulary.cutoffs import check_k
 from metrics.vocabulary.overlap import DEFAULT_PERSISTENCE, HIGH, LOW, OVERLAP_KEYS, PAIR_KEYS
-
-if TYPE_CHECKING:
-    from metrics.core.evaluate import Evaluation
-    from metrics.core.ranking import AlignedRun
-    from metrics.io import Run
 
 __all__ = ["Overlap", "PairOverlap", "overlap", "rbo_ext"]
 
@@ -247,8 +245,7 @@ def overlap(evaluation: Evaluation, *, k: int | None = None, p: float = DEFAULT_
     evaluation's) with RBO persistence p: per-query figures over the scored queries and means
     with the summary's bootstrap intervals."""
     k = evaluation.k if k is None else k
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 1 <= k <= MAX_K:
-        raise ValueError(f"k must be an integer from 1 to {MAX_K:,} (MAX_K), got {k!r}")
+    k = check_k(k)
     p = check_persistence(p)
     names = tuple(evaluation.run_names if runs is None else runs)
     if len(set(names)) != len(names):

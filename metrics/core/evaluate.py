@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from metrics.conventions import Conventions
 from metrics.core.diagnosis import (
     Finding,
     Suggestion,
@@ -23,24 +22,19 @@ from metrics.core.diagnosis import (
     query_classes,
     suggest_k,
 )
-from metrics.core.kernel import MAX_K, MEASURES, SUMMARY_MEASURES, Scores, compute
+from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Scores, compute
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
 from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.io import LoadReport, Qrels, ReportLine, Run
 from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.intervals import (
-    Interval,
-    bootstrap,
-    bootstrap_means,
-    resample_counts,
-    wilson,
-)
+from metrics.stats.bootstrap import bootstrap_means, resample_counts
+from metrics.stats.intervals import Interval, bootstrap, wilson
+from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.cutoffs import check_k, check_sweep
 from metrics.vocabulary.slices import FILTER_SENTENCE
 
 if TYPE_CHECKING:
     import pandas as pd
-
-MAX_SWEEP = 10_000  # the most cutoffs one sweep covers (the command line's --sweep ceiling)
 
 
 def _pandas() -> ModuleType:
@@ -306,8 +300,7 @@ def evaluate_prepared(
 ) -> Evaluation:
     """evaluate() on runs already aligned by prepare() at the same relevance level."""
     conventions = conventions or Conventions()
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 1 <= k <= MAX_K:
-        raise ValueError(f"k must be an integer from 1 to {MAX_K:,} (MAX_K), got {k!r}")
+    check_k(k)
     query_set = prepared.query_set
     if query_set.relevance_level != conventions.relevance_level:
         raise ValueError(
@@ -348,22 +341,7 @@ def scored_queries(query_set: QuerySet, conventions: Conventions) -> np.ndarray:
 
 
 def _check_sweep(sweep: tuple[int, int] | None, *, longest: int) -> tuple[int, int]:
-    if sweep is None:
-        return (1, longest)
-    check_sweep(*sweep)
-    return (int(sweep[0]), int(sweep[1]))
-
-
-def check_sweep(lo: int, hi: int) -> None:
-    """A sweep FROM:TO: 1 <= FROM <= TO <= MAX_K, at most MAX_SWEEP cutoffs."""
-    if not 1 <= lo <= hi <= MAX_K:
-        raise ValueError(
-            f"sweep must be FROM:TO with 1 <= FROM <= TO <= {MAX_K:,} (MAX_K), got {lo}:{hi}"
-        )
-    if hi - lo + 1 > MAX_SWEEP:
-        raise ValueError(
-            f"sweep {lo}:{hi} covers {hi - lo + 1:,} cutoffs; at most {MAX_SWEEP:,} (MAX_SWEEP)"
-        )
+    return (1, longest) if sweep is None else check_sweep(*sweep)
 
 
 def _evaluate_run(

@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from metrics.conventions import Conventions
 from metrics.core.evaluate import Evaluation, evaluate
 from metrics.io import MAX_INPUT_BYTES, LoadReport, Qrels, ReportLine, Run, load_qrels, load_run
+from metrics.vocabulary.conventions import Conventions
 
 Source = str | os.PathLike | bytes
 

@@ -15,14 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.conventions import Conventions
 from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES, SUMMARY_MEASURES, Measure
+from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.cutoffs import MAX_K, check_k
 
 __all__ = ["MAX_K", "MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Curves", "Measure",
            "Scores", "Tail", "compute", "gains", "ideal_dcg"]
-
-MAX_K = 1_000_000  # the largest K any figure is read at (the command line's --k ceiling)
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,19 +158,14 @@ class Scores:
 
     def at(self, k: int) -> dict[str, np.ndarray]:
         """Every measure's per-query values at K."""
-        _check_k(k)
+        check_k(k)
         return {key: v[:, k - 1] for key, v in self.values.items()}
 
     def curve(self, key: str, lo: int, hi: int) -> np.ndarray:
         """(n, hi - lo + 1) values of one measure at K = lo..hi."""
-        _check_k(lo)
-        _check_k(hi)
+        check_k(lo)
+        check_k(hi)
         return self.values[key].columns(np.arange(lo - 1, hi))
-
-
-def _check_k(k: int) -> None:
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 1 <= k <= MAX_K:
-        raise ValueError(f"k must be an integer in 1..{MAX_K:,} (MAX_K), got {k!r}")
 
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from metrics.conventions import Conventions
 from metrics.core.evaluate import Evaluation
 from metrics.core.files import RunSource, evaluate_files
+from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.cutoffs import SAMPLE_K
 
 # the install is editable (pip install -e .), so the repository's data/ sits beside the package
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "data" / "sample"
-SAMPLE_K = 5
 SAMPLE_RUNS = ("baseline", "reranked", "bm25")
 
 

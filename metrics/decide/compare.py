@@ -21,18 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from metrics.conventions import DEFAULT_RESAMPLES
+from metrics.core.evaluate import Evaluation
 from metrics.core.kernel import MEASURE_BY_KEY
 from metrics.stats import CORRECTIONS, benjamini_hochberg, corrections, holm, paired, validate
 from metrics.vocabulary import COMPARED
 from metrics.vocabulary import format as fmt
-
-if TYPE_CHECKING:
-    from metrics.core.evaluate import Evaluation
+from metrics.vocabulary.conventions import DEFAULT_RESAMPLES
 
 __all__ = [
     "CORRECTIONS",

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.conventions import Conventions
 from metrics.core.evaluate import Evaluation, scored_queries
 from metrics.core.kernel import compute
 from metrics.core.prepared import lists_as_read, prepare
@@ -27,9 +26,10 @@ from metrics.core.ranking import AlignedRun, QuerySet, prepare_query_set
 from metrics.decide.compare import Comparison, metric_key
 from metrics.io import Run
 from metrics.stats import corrections, paired
-from metrics.stats.intervals import resample_counts
+from metrics.stats.bootstrap import resample_counts
 from metrics.vocabulary import CONVENTION_BY_FIELD, CONVENTIONS
 from metrics.vocabulary import fragility as words
+from metrics.vocabulary.conventions import Conventions
 
 # run order -> the compared runs read again in that order (None: no run reads differently)
 Reread = Callable[[str], Sequence[Run] | None]

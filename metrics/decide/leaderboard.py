@@ -20,22 +20,20 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from metrics.core.evaluate import Evaluation
 from metrics.decide.compare import DEFAULT_PERMUTATIONS, Comparison, compare_evaluation, metric_key
 from metrics.stats import CORRECTIONS, corrections, validate
-from metrics.stats.intervals import bootstrap_means, resample_counts
+from metrics.stats.bootstrap import bootstrap_means, resample_counts
 from metrics.vocabulary import COMPARED, MEASURE_BY_KEY
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,
     letters_sentence,
     standing_sentence,
 )
-
-if TYPE_CHECKING:
-    from metrics.core.evaluate import Evaluation
 
 __all__ = [
     "AllPairs",

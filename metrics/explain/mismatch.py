@@ -14,13 +14,11 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from metrics.core.evaluate import Evaluation
 from metrics.io import Qrels, Run
 from metrics.vocabulary.format import listing
-
-if TYPE_CHECKING:
-    from metrics.core.evaluate import Evaluation
 
 SHARED_SHARE = 0.5  # warn when a run answers fewer than this share of the qrels' queries
 EXAMPLES = 3  # ids quoted from each side

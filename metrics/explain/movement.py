@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from metrics.core.evaluate import Evaluation
 from metrics.explain.query import first_ranks, query_row
 from metrics.vocabulary.format import natural_key
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from metrics.core.evaluate import Evaluation
 
 MOVES = {
     # (relevant, in the baseline's top K, in the candidate's top K) -> what happened

@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.core.kernel import gains
 from metrics.vocabulary.format import figure, natural_key
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from metrics.core.evaluate import Evaluation, RunEvaluation
 
 STATUS_MEANING = {
     "relevant": "grade at or above the level, first occurrence",

@@ -16,7 +16,8 @@ from metrics.core.evaluate import Evaluation, summarise
 from metrics.decide.compare import Comparison, compare_evaluation
 from metrics.explain.facets import Facet, slice_masks
 from metrics.stats import corrections
-from metrics.stats.intervals import Interval, resample_counts
+from metrics.stats.bootstrap import resample_counts
+from metrics.stats.intervals import Interval
 from metrics.vocabulary.slices import FILTER_JOIN, SLICE_MIN_QUERIES
 
 

@@ -38,9 +38,9 @@ A snapshot read unverified is never written back as verified.
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING
 
-from metrics.snapshot.codec import MAX_DEPTH, dumps, load, loads, save
+from metrics.core.evaluate import Evaluation
+from metrics.snapshot.codec import dumps, load, loads, save
 from metrics.snapshot.compare import (
     check_comparable,
     compare_with_snapshot,
@@ -66,6 +66,7 @@ from metrics.snapshot.schema import (
     DISTRIBUTION,
     FORMAT,
     LEGACY_CONVENTIONS,
+    MAX_DEPTH,
     VERSION,
     Figure,
     Header,
@@ -74,9 +75,6 @@ from metrics.snapshot.schema import (
     created_minute,
     tool_version,
 )
-
-if TYPE_CHECKING:
-    from metrics.core.evaluate import Evaluation
 
 __all__ = [
     "DISTRIBUTION",

@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from metrics import vocabulary
-from metrics.conventions import Conventions
+from metrics.core.evaluate import Evaluation
 from metrics.snapshot.fingerprint import fingerprint_qrels, short
-
-if TYPE_CHECKING:
-    from metrics.core.evaluate import Evaluation
+from metrics.vocabulary.conventions import Conventions
 
 __all__ = ["CONVENTION_FIELDS", "Basis", "differences", "evaluation_basis", "refusal"]
 

@@ -5,10 +5,10 @@ over snapshots (typed or as JSON dicts) and Evaluations."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from metrics.core.evaluate import Evaluation
 from metrics.decide.compare import DEFAULT_COMPARED, Comparison, compare
 from metrics.snapshot.codec import as_snapshot
 from metrics.snapshot.comparable import Basis, differences, evaluation_basis, refusal
@@ -16,9 +16,6 @@ from metrics.snapshot.fingerprint import fingerprint_run, short
 from metrics.snapshot.schema import Snapshot, created_minute, tool_version
 from metrics.vocabulary import MEASURE_BY_KEY
 from metrics.vocabulary.format import listing
-
-if TYPE_CHECKING:
-    from metrics.core.evaluate import Evaluation
 
 __all__ = ["check_comparable", "compare_with_snapshot", "mismatches", "same_run_note",
            "same_runs", "snapshot_scores"]

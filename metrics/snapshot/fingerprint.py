@@ -13,12 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from metrics.core.evaluate import Evaluation
 from metrics.io import Qrels, Run
-
-if TYPE_CHECKING:
-    from metrics.core.evaluate import Evaluation
 
 __all__ = ["evaluation_fingerprints", "fingerprint_qrels", "fingerprint_run", "short"]
 

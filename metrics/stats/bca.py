@@ -2,7 +2,7 @@
 
 The arithmetic of scipy.stats.bootstrap(method="BCa") (scipy 1.17's ``_bca_interval``; Efron
 and Tibshirani 1993, sections 14.3 and 15.4), given a bootstrap distribution of means drawn
-elsewhere (``metrics.stats.intervals.bootstrap_means``), for all columns at once:
+elsewhere (``metrics.stats.bootstrap.bootstrap_means``), for all columns at once:
 
 - bias correction z0 = Phi^-1(share of resampled means below the estimate), a resampled mean
   equal to the estimate counting one half (scipy's ``_percentile_of_score``);
@@ -19,7 +19,7 @@ Degenerate columns, where scipy returns nan with a warning, get finite bounds in
   a fallback;
 - z0 infinite (every resampled mean on one side of the estimate) or a level nan (an
   acceleration 0/0 when float noise leaves no spread): BCa is undefined; the column gets the
-  percentile interval (``metrics.stats.intervals.percentile_bounds``) and ``fell_back`` says so,
+  percentile interval (``metrics.stats.bootstrap.percentile_bounds``) and ``fell_back`` says so,
   so a caller can print "percentile" beside it.
 
 Phi and Phi^-1 come from statistics.NormalDist (erfc, and Wichura's AS241, ~1e-16), one call
@@ -33,7 +33,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from metrics.stats.intervals import bootstrap_means, percentile_bounds
+from metrics.stats.bootstrap import bootstrap_means, percentile_bounds
 from metrics.stats.validate import check_fraction
 
 __all__ = ["BcaBounds", "bca_bounds", "bca_from_counts"]

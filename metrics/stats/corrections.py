@@ -1,19 +1,19 @@
 """Multiple-comparison corrections of p-values: Holm (the default), Benjamini-Hochberg, none.
 
-Every correction is declared once in ``_TABLE`` (key, display name, adjustment); the key ->
-display name map ``CORRECTIONS`` that choices, labels and sentences read, and ``adjust``, are
-both built from it, so adding a correction is one line plus its function.
+Each correction is declared in the vocabulary (``metrics.vocabulary.comparisons.CORRECTIONS``:
+its key, its name and what it controls); here each key gets its adjustment, so adding a
+correction is its declaration plus its function.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from collections.abc import Sequence
 
 import numpy as np
 
+from metrics.vocabulary.comparisons import CORRECTIONS
+
 __all__ = [
-    "CORRECTIONS",
     "adjust",
     "benjamini_hochberg",
     "check_correction",
@@ -64,21 +64,10 @@ def benjamini_hochberg(p: Sequence[float] | np.ndarray) -> np.ndarray:
     return adjusted
 
 
-class _Correction(NamedTuple):
-    key: str
-    name: str  # shown to people: "Holm correction", "Benjamini-Hochberg correction"
-    adjust: Callable[[Sequence[float] | np.ndarray], np.ndarray]
-
-
-_TABLE = (
-    _Correction("holm", "Holm", holm),
-    _Correction("bh", "Benjamini-Hochberg", benjamini_hochberg),
-    _Correction("none", "none", check_pvalues),  # nothing adjusted; the p-values are checked
-)
-
-CORRECTIONS: dict[str, str] = {correction.key: correction.name for correction in _TABLE}
-
-_ADJUST = {correction.key: correction.adjust for correction in _TABLE}
+# "none" adjusts nothing: the p-values are only checked
+_ADJUST = {"holm": holm, "bh": benjamini_hochberg, "none": check_pvalues}
+if _ADJUST.keys() != CORRECTIONS.keys():
+    raise ImportError(f"corrections declared {sorted(CORRECTIONS)} but computed {sorted(_ADJUST)}")
 
 
 def check_correction(correction: object) -> None:

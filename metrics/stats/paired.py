@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.intervals import bootstrap_means, resample_counts
+from metrics.stats.bootstrap import bootstrap_means, resample_counts
 from metrics.stats.validate import check_count, check_fraction
 
 __all__ = [

@@ -20,25 +20,31 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from metrics.stats.validate import check_fraction
 from metrics.vocabulary.power import ALPHA, MIN_QUERIES, POWER, power_sentence
 
-if TYPE_CHECKING:
-    from metrics.decide.compare import Comparison, PairedTest
-
 __all__ = [
     "PowerFigure",
     "detection_power",
     "min_detectable_difference",
     "power_figure",
-    "power_report",
-    "power_table",
     "queries_needed",
 ]
+
+
+class PairedDifferences(Protocol):
+    """What power reads of one paired test (metrics.PairedTest has it): its per-query
+    differences, which candidate and metric they are of, and its verdict."""
+
+    candidate: str
+    metric: str
+    differences: np.ndarray
+    significant: bool
+
 
 # brentq stops within this many effect-size units (d / sd) or queries: far below what a
 # three-decimal figure or a whole number of queries can show
@@ -99,7 +105,7 @@ class PowerFigure:
         )
 
 
-def _check_levels(alpha: object, power: object) -> tuple[float, float]:
+def check_levels(alpha: object, power: object) -> tuple[float, float]:
     alpha = check_fraction("alpha", alpha)
     power = check_fraction("power", power)
     if power <= alpha:
@@ -117,7 +123,7 @@ def _check_sd(sd: object) -> float:
     return float(sd)
 
 
-def _check_delta(delta: object) -> float:
+def check_delta(delta: object) -> float:
     if isinstance(delta, bool) or not isinstance(delta, int | float | np.integer | np.floating):
         raise ValueError(f"delta must be a finite number > 0, got {delta!r}")
     if not math.isfinite(delta) or delta <= 0:
@@ -194,7 +200,7 @@ def min_detectable_difference(
     query changed by the same amount, so any non-zero difference is detected).
     """
     sd, n = _check_sd(sd), _check_n(n)
-    alpha, power = _check_levels(alpha, power)
+    alpha, power = check_levels(alpha, power)
     if n < MIN_QUERIES:
         return None
     if sd == 0:
@@ -220,8 +226,8 @@ def queries_needed(
     2 when sd is 0 (every query changes by the same amount: two queries show it). ValueError
     when delta is not > 0.
     """
-    sd, delta = _check_sd(sd), _check_delta(delta)
-    alpha, power = _check_levels(alpha, power)
+    sd, delta = _check_sd(sd), check_delta(delta)
+    alpha, power = check_levels(alpha, power)
     if sd == 0:
         return MIN_QUERIES
     effect = delta / sd
@@ -257,15 +263,15 @@ def _spread(differences: np.ndarray) -> float | None:
 
 def power_figure(
     baseline: str,
-    test: PairedTest,
+    test: PairedDifferences,
     *,
     alpha: float = ALPHA,
     power: float = POWER,
     delta: float | None = None,
 ) -> PowerFigure:
     """What the query set of one paired test can detect, from its per-query differences."""
-    alpha, power = _check_levels(alpha, power)
-    delta = None if delta is None else _check_delta(delta)
+    alpha, power = check_levels(alpha, power)
+    delta = None if delta is None else check_delta(delta)
     differences = np.asarray(test.differences, dtype=float)
     sd = _spread(differences)
     n = len(differences)
@@ -286,41 +292,3 @@ def power_figure(
         delta=delta,
         significant=bool(test.significant),
     )
-
-
-def power_table(
-    comparison: Comparison,
-    *,
-    alpha: float = ALPHA,
-    power: float = POWER,
-    delta: float | None = None,
-) -> tuple[PowerFigure, ...]:
-    """One PowerFigure per test of a Comparison, in its order (candidates outer, metrics
-    inner), from each test's per-query differences (candidate - baseline)."""
-    from metrics.decide.compare import Comparison
-
-    if not isinstance(comparison, Comparison):
-        raise ValueError(f"power_table needs a Comparison, got {type(comparison).__name__}")
-    alpha, power = _check_levels(alpha, power)
-    delta = None if delta is None else _check_delta(delta)
-    return tuple(
-        power_figure(comparison.baseline, test, alpha=alpha, power=power, delta=delta)
-        for test in comparison.tests
-    )
-
-
-def power_report(
-    comparison: Comparison,
-    *,
-    alpha: float = ALPHA,
-    power: float = POWER,
-    delta: float | None = None,
-) -> dict:
-    """The JSON of ``python -m metrics power``: {"alpha", "power", "delta", "pairs": [...]}."""
-    figures = power_table(comparison, alpha=alpha, power=power, delta=delta)
-    return {
-        "alpha": float(alpha),
-        "power": float(power),
-        "delta": None if delta is None else float(delta),
-        "pairs": [figure.as_dict() for figure in figures],
-    }

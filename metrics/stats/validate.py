@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from metrics.conventions import DEFAULT_SEED
+from metrics.vocabulary.conventions import DEFAULT_SEED
 
 __all__ = [
     "check_count",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from metrics.vocabulary.conventions import BOOTSTRAP_NAMES
 from metrics.vocabulary.format import confidence as format_confidence
 from metrics.vocabulary.format import count
 
 # --------------------------------------------------------------------------- comparisons
 
+# the multiple-comparison corrections: key (the choice a flag and a URL take) -> the name shown
+# to people ("Holm correction"); metrics.stats.corrections computes each
+CORRECTIONS: dict[str, str] = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "none"}
 CORRECTION_MEANING = {
     "holm": "Holm controls the chance of any false alarm among the comparisons shown",
     "bh": "Benjamini-Hochberg controls the share of false alarms among those called "
@@ -18,9 +22,6 @@ CORRECTION_MEANING = {
 def comparison_method(comparison) -> dict[str, str]:
     """How a paired comparison was made, in sentences: "test", "interval", "effect",
     "reference". `comparison` is a metrics.Comparison (read by attribute)."""
-    from metrics.stats import CORRECTIONS
-    from metrics.vocabulary.conventions import BOOTSTRAP_NAMES
-
     n = comparison.n_comparisons
     family = (f"{n} comparisons ({count(len(comparison.candidates), 'candidate')} × "
               f"{count(len(comparison.metrics), 'metric')})")

@@ -1,9 +1,16 @@
 """The conventions: every choice with its label, sentence and words; the rules that hold
-under every choice; and the sentences and help read from them."""
+under every choice; the sentences and help read from them; and ``Conventions``, the frozen
+value that carries the choices in force through the engine, built from the declarations.
+
+Defaults follow trec_eval 10 (seed 000) except where the seed rules otherwise (queries without
+a relevant id).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Literal
 
 from metrics.vocabulary.format import confidence as format_confidence
 from metrics.vocabulary.measures import INTERVAL_NAMES, SUMMARY_MEASURES, Measure
@@ -20,9 +27,33 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Domain:
+    """The values the engine accepts for a numeric convention (a control's ``bounds`` may be
+    narrower): a number of ``kind`` from ``low`` (excluded when ``strict``) up to ``high``
+    (None: no ceiling; excluded when ``strict``). ``refusal`` is the message of a value out of
+    range, a template over {field} and {value}."""
+
+    kind: type  # int or float
+    low: float
+    refusal: str
+    high: float | None = None
+    strict: bool = False
+
+    def check(self, field: str, value: object) -> None:
+        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"{field} must be an integer, got {value!r}")
+        below = value <= self.low if self.strict else value < self.low
+        above = self.high is not None and (value >= self.high if self.strict
+                                           else value > self.high)
+        if below or above:
+            raise ValueError(self.refusal.format(field=field, value=value))
+
+
+@dataclass(frozen=True)
 class Convention:
     """One switchable choice. Categorical when it has choices (the first is the default);
-    otherwise a number whose sentence and words are templates over SentenceValues."""
+    otherwise a number within its ``domain``, whose sentence and words are templates over
+    SentenceValues."""
 
     field: str
     title: str  # a control's label
@@ -34,7 +65,8 @@ class Convention:
     default: object = None
     sentence: str = ""  # numeric conventions: a template
     words: str = ""  # numeric conventions: a template
-    bounds: tuple[float, float] | None = None  # numeric conventions: inclusive
+    bounds: tuple[float, float] | None = None  # numeric conventions: a control's, inclusive
+    domain: Domain | None = None  # numeric conventions: what the engine accepts
     sentence_key: str = ""  # key of its sentence in Conventions.sentences() ("" = field)
     in_sidebar: bool = True  # seed and resamples are set from the command line only
     # the fragility check recomputes the verdicts under each of its other choices
@@ -136,6 +168,8 @@ CONVENTIONS: tuple[Convention, ...] = (
         "nDCG uses the raw grades, and a grade <= 0 gives no gain.",
         words="relevant from grade {relevance_level}",
         bounds=(1, 1_000_000),
+        domain=Domain(int, 1, "{field} must be at least 1, got {value!r}: a grade of 0 or less "
+                      "is judged non-relevant"),
         in_fragility=True,
     ),
     Convention(
@@ -251,6 +285,8 @@ CONVENTIONS: tuple[Convention, ...] = (
         "{bootstrap} over queries for the rest, {n_resamples} resamples, seed {seed}.",
         words="{level} intervals",
         bounds=(0.5, 0.99),
+        domain=Domain(float, 0, "{field} must lie strictly between 0 and 1, got {value!r}",
+                      high=1, strict=True),
         sentence_key="interval",
     ),
     Convention(
@@ -258,12 +294,14 @@ CONVENTIONS: tuple[Convention, ...] = (
         "Changes the intervals' last digits.",
         "bootstrap resamples (default 1000)",
         default=1_000, bounds=(1, 100_000), sentence_key="interval", in_sidebar=False,
+        domain=Domain(int, 1, "{field} must be at least 1, got {value!r}"),
     ),
     Convention(
         "seed", "Seed", "--seed", "seed",
         "Changes the intervals' and tests' last digits.",
         "seed of every bootstrap and randomization (default 20080101)",
         default=20_080_101, bounds=(0, 2**63 - 1), sentence_key="interval", in_sidebar=False,
+        domain=Domain(int, 0, "{field} must be a non-negative integer, got {value!r}"),
     ),
 )
 CONVENTION_BY_FIELD: dict[str, Convention] = {c.field: c for c in CONVENTIONS}
@@ -272,6 +310,9 @@ BOOTSTRAP_NAMES: dict[str, str] = {
     c.value: c.words for c in CONVENTION_BY_FIELD["interval_method"].choices}
 # categorical conventions: field -> their values, the default first
 CHOICES: dict[str, tuple[str, ...]] = {c.field: c.values for c in CONVENTIONS if c.choices}
+DEFAULT_SEED: int = CONVENTION_BY_FIELD["seed"].default
+DEFAULT_RESAMPLES: int = CONVENTION_BY_FIELD["n_resamples"].default
+DEFAULT_CONFIDENCE: float = CONVENTION_BY_FIELD["confidence_level"].default
 
 # fixed rules, stated beside the numbers like the conventions' sentences
 RULES: dict[str, str] = {
@@ -364,3 +405,57 @@ def interval_methods(k: int | str, interval_method: str = "percentile") -> str:
 def flag(field: str) -> str:
     """The command-line flag that sets a convention, or K ("" when no flag sets it)."""
     return "--k" if field == "k" else CONVENTION_BY_FIELD[field].flag
+
+
+# --------------------------------------------------------------------------- the value in force
+
+# The order of Conventions' fields, hence of the "conventions" object of every JSON output and
+# snapshot: the order the first snapshot format wrote; a convention declared since follows, in
+# declaration order.
+_FIRST_FORMAT = ("recall_denominator", "gain", "rr", "ap", "relevance_level", "order",
+                 "confidence_level", "n_resamples", "seed", "score_precision", "empty_queries",
+                 "identical_ids", "unjudged", "interval_method")
+VALUE_ORDER: tuple[str, ...] = _FIRST_FORMAT + tuple(
+    c.field for c in CONVENTIONS if c.field not in _FIRST_FORMAT)
+
+
+def _field(convention: Convention) -> tuple[str, object, dataclasses.Field]:
+    kind = Literal[convention.values] if convention.choices else convention.domain.kind
+    return convention.field, kind, dataclasses.field(default=convention.default)
+
+
+def _check(self) -> None:
+    """Every choice against its declaration, so a bad value fails on construction."""
+    for c in CONVENTIONS:
+        value = getattr(self, c.field)
+        if c.choices:
+            if value not in c.values:
+                raise ValueError(f"{c.field} must be one of {', '.join(c.values)}, "
+                                 f"got {value!r}")
+        else:
+            c.domain.check(c.field, value)
+
+
+def _as_dict(self) -> dict:
+    return dataclasses.asdict(self)
+
+
+def _sentences(self) -> dict[str, str]:
+    """One sentence per choice and rule, in the words printed beside the numbers."""
+    return sentences(self)
+
+
+def _in_words(self, *, everything: bool = False) -> list[str]:
+    """The choices in force, a few words each, for a one-line summary."""
+    return in_words(self, everything=everything)
+
+
+Conventions = dataclasses.make_dataclass(
+    "Conventions",
+    [_field(CONVENTION_BY_FIELD[name]) for name in VALUE_ORDER],
+    frozen=True,
+    namespace={"__post_init__": _check, "as_dict": _as_dict, "sentences": _sentences,
+               "in_words": _in_words, "__module__": __name__,
+               "__doc__": "Every switchable choice, one field per declared convention, its "
+                          "default the declaration's; validated on construction."},
+)

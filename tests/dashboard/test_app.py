@@ -255,7 +255,7 @@ def test_a_trec_run_without_qrels_says_what_is_missing():
 
 
 def invalid_url_values() -> list[tuple[str, str]]:
-    from dashboard import session
+    from dashboard.state import session
 
     values = {"source": "bogus", "k": "0", "level": "0", "confidence": "0.2",
               "correction": "x", "alpha": "2"}
@@ -268,7 +268,7 @@ def invalid_url_values() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("name", "value"), invalid_url_values())
 def test_every_invalid_url_value_gets_its_default_and_a_message(name, value):
-    from dashboard import session
+    from dashboard.state import session
 
     app = open_app(**{name: value})
     warnings = " ".join(shown(w.value) for w in app.warning)
@@ -289,7 +289,7 @@ def test_unknown_runs_and_queries_in_a_link_are_named_not_silently_dropped():
 def _init_and_show():
     import streamlit as st
 
-    from dashboard import session
+    from dashboard.state import session
 
     session.init()
     st.text(repr(st.session_state[session.settings_key("relevance_level")]))

@@ -8,8 +8,8 @@ import json
 import pytest
 
 import metrics
-from dashboard import cache
-from dashboard.cache import FileBytes as Upload
+from dashboard.data import cache
+from dashboard.data.cache import FileBytes as Upload
 from metrics import SAMPLE_DIR, Conventions, evaluate, load_sample
 
 

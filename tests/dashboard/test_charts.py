@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from dashboard import chart_base, charts, comparison_charts, frames
+from dashboard.views import chart_base, charts, comparison_charts, frames
 from metrics import QUERY_CLASSES, SUMMARY_MEASURES
 
 ALL_RUNS = ["baseline", "reranked", "bm25"]

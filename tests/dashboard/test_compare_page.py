@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard import exports, report
+from dashboard.report import exports
+from dashboard.report import html as report
 from metrics import format as fmt
 from metrics import power_table
 from metrics.decide.compare import compare_evaluation

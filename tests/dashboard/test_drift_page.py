@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from dashboard import exports
+from dashboard.report import exports
 from metrics import SUMMARY_MEASURES, load_sample
 from metrics.vocabulary.format import interval as format_interval
 from tests.dashboard.conftest import open_app, shown, texts

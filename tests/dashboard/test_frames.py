@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import metrics
-from dashboard import frames
+from dashboard.views import frames
 from metrics import SUMMARY_MEASURES, Conventions, evaluate_files, load_sample, power_table
 from metrics import format as fmt
 from metrics.core.sample import sample_qrels, sample_runs

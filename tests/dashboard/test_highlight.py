@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dashboard.highlight import (
+from dashboard.views.highlight import (
     PREVIEW_CHARS,
     chunk_html,
     chunks_html,

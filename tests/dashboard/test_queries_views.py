@@ -99,7 +99,7 @@ def test_compare_reads_each_slice_as_the_engine_does(sample):
 
 
 def test_the_slice_chart_draws_each_slice_s_difference_and_interval(sample):
-    from dashboard import comparison_charts, frames
+    from dashboard.views import comparison_charts, frames
     from metrics import compare_slices
 
     queries = load_queries(SAMPLE_DIR / "queries.csv")

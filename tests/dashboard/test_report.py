@@ -16,8 +16,10 @@ from html.parser import HTMLParser
 import pandas as pd
 import pytest
 
-from dashboard import exports, report, safe
+from dashboard import safe
 from dashboard.__main__ import main
+from dashboard.report import exports
+from dashboard.report import html as report
 from metrics import RunSource, evaluate_files, load_qrels
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_qrels
 from metrics.snapshot import fingerprint_qrels
@@ -265,7 +267,8 @@ def test_no_comparison_for_a_single_run():
 
 
 def test_report_module_does_not_import_streamlit():
-    code = "import sys, dashboard.report, dashboard.__main__; print('streamlit' in sys.modules)"
+    code = ("import sys, dashboard.report.html, dashboard.__main__; "
+            "print('streamlit' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -31,7 +31,7 @@ def test_the_report_says_what_each_change_harms_and_whether_its_verdicts_hold(sa
                                                                              tmp_path):
     import html as html_lib
 
-    from dashboard.report import default_comparison
+    from dashboard.report.html import default_comparison
     from metrics import fragility, risks, to_label, to_label_summary
     from metrics.core.files import rereader
     from metrics.core.sample import sample_runs

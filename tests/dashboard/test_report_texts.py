@@ -11,8 +11,11 @@ from html.parser import HTMLParser
 
 import pytest
 
-from dashboard import exports, report, report_texts, safe
+from dashboard import safe
 from dashboard.__main__ import main
+from dashboard.report import exports
+from dashboard.report import html as report
+from dashboard.report import texts as report_texts
 from metrics import (
     find_leaks,
     load_queries,
@@ -270,7 +273,7 @@ def test_text_flags_that_cannot_apply_exit_2(argv, message, capsys, tmp_path, mo
 
 
 def test_a_filtered_report_is_built_and_says_what_it_covers(sample):
-    from dashboard import report
+    from dashboard.report import html as report
     from metrics import facets, filter_evaluation, load_queries
     from metrics.core.sample import SAMPLE_DIR
 

@@ -10,7 +10,8 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dashboard import exports, safe
+from dashboard import safe
+from dashboard.report import exports
 from metrics import Conventions, evaluate, load_qrels, load_run
 from tests.dashboard.conftest import shown
 

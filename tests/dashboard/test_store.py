@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from dashboard.store import Store, nbytes
+from dashboard.data.store import Store, nbytes
 
 
 def array(megabytes: float) -> np.ndarray:

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from dashboard import chart_base, charts, frames
-from dashboard.charts import MARKED_CUTOFFS, marked_cutoffs
+from dashboard.views import chart_base, charts, frames
+from dashboard.views.charts import MARKED_CUTOFFS, marked_cutoffs
 
 
 @pytest.mark.parametrize("lo, hi, k", [(1, 10, 5), (1, 25, 25), (1, 100, 37), (1, 1000, 1),

@@ -67,7 +67,7 @@ def test_the_sample_s_corpus_gives_the_token_estimate(sample):
 
 
 def test_the_rank_movement_shows_each_chunk_with_its_ranks(sample):
-    from dashboard import frames
+    from dashboard.views import frames
     from metrics import rank_movement
 
     movement = rank_movement(sample, "baseline", "reranked", "q03", 10)

@@ -124,7 +124,7 @@ def test_compare_page_states_its_test_and_moves_ids(server, page, shots):
 
 
 def test_drift_reads_snapshots_and_refuses_another_k(server, page, shots, tmp_path):
-    from dashboard import exports
+    from dashboard.report import exports
     from metrics import load_sample
 
     same = tmp_path / "same.json"

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 import pytrec_eval
 
-from metrics.conventions import Conventions
 from metrics.core.evaluate import evaluate
 from metrics.io import load_qrels, load_run
+from metrics.vocabulary.conventions import Conventions
 
 CUTOFFS = (1, 2, 3, 5, 10, 20)
 MEASURES = {"P": "P", "R": "recall", "AP": "map_cut", "nDCG": "ndcg_cut"}

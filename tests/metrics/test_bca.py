@@ -21,7 +21,7 @@ except ImportError:  # pragma: no cover - another scipy
     _bca_interval = None
 
 from metrics.stats.bca import bca_bounds, bca_from_counts
-from metrics.stats.intervals import bootstrap_means, percentile_bounds, resample_counts
+from metrics.stats.bootstrap import bootstrap_means, percentile_bounds, resample_counts
 
 
 def _sample(kind: str, n: int, m: int, rng: np.random.Generator) -> np.ndarray:

@@ -18,10 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics import explain_run, load_sample
-from metrics.conventions import Conventions
-from metrics.core.evaluate import MAX_SWEEP, check_sweep, evaluate
-from metrics.core.kernel import MAX_K, Curves, Tail, compute
+from metrics.core.evaluate import evaluate
+from metrics.core.kernel import Curves, Tail, compute
 from metrics.io import load_qrels, load_run
+from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.cutoffs import MAX_K, MAX_SWEEP, check_sweep
 from tests.metrics.builders import make_qrels, make_run
 from tests.metrics.test_against_trec_eval import random_collection, write_files
 from tests.metrics.test_properties import collections, conventions

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from metrics.cli import Parser, add_input_arguments, evaluation_from, main
+from metrics.cli import main
+from metrics.cli.inputs import Inputs, Parser, add_input_arguments
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES
 from metrics.core.sample import SAMPLE_DIR, load_sample
 from metrics.vocabulary import CONVENTIONS, Convention
@@ -57,7 +58,7 @@ def test_sample_json_contract(capsys):
 def test_json_matches_the_engine_unrounded(capsys):
     _, out, _ = run_cli(capsys, "--format", "json", "--k", "3", "--gain", "exponential")
     data = json.loads(out)
-    from metrics.conventions import Conventions
+    from metrics.vocabulary.conventions import Conventions
 
     engine = load_sample(3, Conventions(gain="exponential")).run("reranked")
     assert data["runs"][1]["summary"]["nDCG@3"]["mean"] == engine.summary["nDCG"].mean
@@ -235,7 +236,8 @@ def test_every_convention_flag_reaches_the_evaluation(convention):
     assert value != convention.default
     parser = Parser()
     add_input_arguments(parser)
-    evaluation = evaluation_from(parser.parse_args([convention.flag, str(value)]))
+    args = parser.parse_args([convention.flag, str(value)])
+    evaluation = Inputs.from_arguments(args).evaluation()
     assert getattr(evaluation.conventions, convention.field) == value
 
 

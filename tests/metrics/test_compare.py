@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from metrics.conventions import DEFAULT_SEED
 from metrics.decide.compare import (
     Comparison,
     PairedTest,
@@ -22,6 +21,7 @@ from metrics.decide.compare import (
     holm,
     regressions,
 )
+from metrics.vocabulary.conventions import DEFAULT_SEED
 
 
 def _ids(n: int) -> list[str]:

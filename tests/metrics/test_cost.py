@@ -17,12 +17,12 @@ from metrics.context.cost import (
     context_cost,
     costs,
 )
-from metrics.conventions import Conventions
 from metrics.core.evaluate import evaluate
-from metrics.core.kernel import MAX_K
 from metrics.core.sample import load_sample
 from metrics.io.corpus import Corpus
 from metrics.vocabulary import cost as words
+from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.cutoffs import MAX_K
 from tests.metrics.builders import make_qrels, make_run
 
 # a small collection with every edge: a repeat, short lists, a query without a relevant id,

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from metrics.stats.bca import bca_bounds
-from metrics.stats.intervals import bootstrap_means, percentile_bounds, resample_counts, wilson
+from metrics.stats.bootstrap import bootstrap_means, percentile_bounds, resample_counts
+from metrics.stats.intervals import wilson
 
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "coverage.py"
 

@@ -73,7 +73,7 @@ def test_buried_when_first_hits_sit_low():
 def test_classes_use_counts_whatever_the_denominator():
     judgments = {"q": {f"r{i}": 1 for i in range(6)}}
     lists = {"q": ["r0", "r1", "r2", "r3", "r4", "r5"]}
-    from metrics.conventions import Conventions
+    from metrics.vocabulary.conventions import Conventions
 
     run = evaluate(
         make_qrels(judgments), [make_run(lists)], 5, Conventions(recall_denominator="min")

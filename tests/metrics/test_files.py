@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from metrics import RunSource, distinct_names, evaluate_files, load_runs
-from metrics.conventions import Conventions
+from metrics.vocabulary.conventions import Conventions
 
 QRELS = b"q1 0 d1 1\nq1 0 d2 0\n"
 

@@ -8,7 +8,7 @@ import pytest
 
 from metrics import Conventions, compare_evaluation, evaluate
 from metrics.stats.bca import bca_bounds
-from metrics.stats.intervals import bootstrap_means, resample_counts
+from metrics.stats.bootstrap import bootstrap_means, resample_counts
 from metrics.vocabulary import SUMMARY_MEASURES, comparison_method
 from tests.metrics.test_fragility import collection
 

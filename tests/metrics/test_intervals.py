@@ -8,7 +8,8 @@ from statsmodels.stats.proportion import proportion_confint
 
 from metrics.core.kernel import SUMMARY_MEASURES
 from metrics.core.sample import load_sample
-from metrics.stats.intervals import bootstrap, resample_counts, wilson
+from metrics.stats.bootstrap import resample_counts
+from metrics.stats.intervals import bootstrap, wilson
 
 evaluate_module = importlib.import_module("metrics.core.evaluate")  # not the re-exported function
 
@@ -57,7 +58,7 @@ def test_evaluation_intervals_reproduce_to_the_last_digit():
 
 
 def test_confidence_level_widens_the_interval():
-    from metrics.conventions import Conventions
+    from metrics.vocabulary.conventions import Conventions
 
     narrow = load_sample(conventions=Conventions(confidence_level=0.8)).run("baseline")
     wide = load_sample(conventions=Conventions(confidence_level=0.99)).run("baseline")

@@ -20,7 +20,7 @@ from metrics.decide.leaderboard import (
     rank_bounds,
     significance_groups,
 )
-from metrics.stats.intervals import resample_counts
+from metrics.stats.bootstrap import resample_counts
 from metrics.vocabulary import MEASURE_BY_KEY, SUMMARY_MEASURES
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,

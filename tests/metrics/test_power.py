@@ -12,12 +12,11 @@ from statsmodels.stats.power import TTestPower
 
 from metrics.core.sample import load_sample
 from metrics.decide.compare import compare, compare_evaluation
+from metrics.decide.power import power_report, power_table
 from metrics.stats.power import (
     PowerFigure,
     detection_power,
     min_detectable_difference,
-    power_report,
-    power_table,
     queries_needed,
 )
 from metrics.vocabulary.power import (

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.conventions import Conventions
 from metrics.core.evaluate import evaluate, evaluate_prepared, prepare
+from metrics.vocabulary.conventions import Conventions
 from tests.metrics.builders import make_qrels, make_run
 
 DOCS = [f"d{i}" for i in range(12)]

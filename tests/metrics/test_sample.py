@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.conventions import Conventions
 from metrics.core.sample import load_sample
+from metrics.vocabulary.conventions import Conventions
 
 
 @pytest.fixture(scope="module")

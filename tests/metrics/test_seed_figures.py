@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.conventions import Conventions
 from metrics.core.evaluate import evaluate
+from metrics.vocabulary.conventions import Conventions
 from tests.metrics.builders import make_qrels, make_run
 
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from metrics.conventions import DEFAULT_SEED
 from metrics.stats.validate import check_count, check_fraction, check_names, check_rng
+from metrics.vocabulary.conventions import DEFAULT_SEED
 
 
 def test_good_values_come_back_in_their_working_type() -> None:

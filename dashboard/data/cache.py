@@ -1,0 +1,496 @@
+"""The engine's calls, cached: the sample or uploads -> one Evaluation per (inputs, K,
+conventions); comparisons; snapshots.
+
+What is kept, and how (issues 3 and 13): one server-wide Store (dashboard/store.py) holds the
+parsed files (Qrels, Run and their LoadReport), the runs aligned on the labels, the
+evaluations of every loaded run and the comparisons, bounded in entries per kind (`KEPT`)
+and in bytes overall (`STORE_BYTES`), least recently used first out. A file no session shows
+any more (replaced or removed in the uploader) leaves at once with everything computed from
+it. They are large immutable numpy arrays: kept as they are, never pickled. Uploads are keyed
+by their upload id, so the bytes are never hashed. A loader error is kept as well, so a
+malformed upload is read once, not on every rerun.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Protocol
+
+import streamlit as st
+
+import metrics
+from dashboard.data.store import Store
+from dashboard.views import frames
+from metrics import (
+    Comparison,
+    Conventions,
+    Evaluation,
+    LoadReport,
+    Prepared,
+    Qrels,
+    Run,
+    RunSource,
+    compare_evaluation,
+    compare_with_snapshot,
+    distinct_names,
+    evaluate_prepared,
+    prepare,
+    read_qrels,
+    read_run,
+    sample_qrels,
+    sample_runs,
+    snapshot_loads,
+)
+
+KEPT = {
+    "file": 16,  # a qrels and several runs, under both run orders
+    "prepared": 2,  # the runs aligned on the labels, per relevance level and identical ids
+    "evaluation": 4,  # a few K / convention settings to flip between without re-scoring
+    "comparison": 8,  # flip between baselines and candidates without re-testing
+    "id mismatches": 4,
+    "live snapshot": 4,
+    "facets": 4,
+    "filtered": 4,  # a few filters to flip between; each shares its scores with the whole
+    "corpus": 2,  # the texts of the ids used: one corpus, and the next while it is replaced
+    "leakage": 2,
+    "slices": 8,
+    "slice comparison": 8,
+    "leaderboard": 4,
+    "all pairs": 8,
+    "best marks": 4,
+    "fragility": 8,  # per comparison shown, like "comparison"
+    "to label": 4,
+    "overlap": 4,
+    "cross fit": 4,
+}
+# four evaluations of 5 runs x 5,000 queries x 100 ids with their files and aligned runs;
+# the server's own ~300 MB come on top
+STORE_BYTES = 1152 * 2**20
+SNAPSHOTS_KEPT = 16
+SAMPLE, UPLOAD = "sample", "upload"
+SAMPLE_QUERIES = "queries.csv"  # beside the sample's qrels: texts and two facets
+SAMPLE_CORPUS = "corpus.jsonl"  # and the texts of every id its qrels and runs mention
+SOURCES = {SAMPLE: "Bundled sample", UPLOAD: "My files"}
+FORMATS_HELP = (
+    "TREC, BEIR TSV, CSV/TSV with a header, or JSONL; gzipped files (.gz) are read too."
+)
+
+
+class UploadedFile(Protocol):
+    """What the loaders need of an upload (Streamlit's UploadedFile has it)."""
+
+    name: str
+    file_id: str
+
+    def getvalue(self) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class FileBytes:
+    """A file handed over outside the browser (tests, benchmarks), shaped like an upload."""
+
+    name: str
+    payload: bytes
+    file_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    def getvalue(self) -> bytes:
+        return self.payload
+
+
+@dataclass(frozen=True, eq=False)
+class Parsed:
+    """One file read by the engine's loader, or the loader's one-line error."""
+
+    file_name: str
+    key: str  # identity of the source for the caches (path or upload id, and the run order)
+    value: Qrels | Run | None = None
+    report: LoadReport | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class TextFile:
+    """A corpus file given, not read yet: which of its texts to keep depends on the ids the
+    labels and the runs mention, and reading it can take seconds, so only a page that shows
+    chunk texts reads it (dashboard/texts.py)."""
+
+    file_name: str
+    key: str  # the path or upload id
+    source: Callable[[], Path | bytes]  # an upload's bytes are fetched only when read
+
+
+@dataclass(frozen=True, eq=False)
+class Inputs:
+    """Everything the sidebar loaded: the labels, every run file given, and what went wrong."""
+
+    source: str
+    qrels: Parsed | None
+    runs: tuple[Parsed, ...]
+    problem: str | None = None  # an error tied to no single file
+    queries: Parsed | None = None  # the optional queries file: texts and facets
+    corpus: TextFile | None = None  # the optional corpus: read once the ids it must hold are known
+    # the same run files read under another reading (the fragility check's other TREC order)
+    read_again: Callable[[Conventions], tuple[Parsed, ...]] | None = None
+
+    @property
+    def usable_runs(self) -> list[Parsed]:
+        return [run for run in self.runs if run.value is not None]
+
+    @property
+    def ready(self) -> bool:
+        return self.qrels is not None and self.qrels.value is not None and bool(self.usable_runs)
+
+    @property
+    def run_names(self) -> list[str]:
+        """Every readable run's name, load order, made distinct."""
+        return distinct_names([run.value.name for run in self.usable_runs])
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """What every page draws from: one Evaluation (shown runs, display names, display order)."""
+
+    evaluation: Evaluation
+    qrels: Qrels
+    key: tuple  # identity of the evaluation, for the per-view caches
+    colour_domain: tuple[str, ...]  # every loaded run's display name, load order
+    files: frozenset[str]  # the keys of the files it was computed from
+    source: tuple  # the store entry of the evaluation it selects from
+    queries: metrics.Queries | None = None  # texts and facets, when a queries file is read
+    queries_key: str | None = None  # the queries file's identity, for the slices' cache
+    # with a filter on a facet's values: the evaluation over every query, and its key
+    whole: Evaluation | None = None
+    whole_key: tuple | None = None
+    corpus_file: TextFile | None = None  # the chunk texts, read when a page shows them
+    loaded_runs: tuple[Run, ...] = ()  # every run loaded, shown or not: the ids a corpus keeps
+    shown: tuple[tuple[str, str], ...] = ()  # (original name, display name), display order
+
+    @property
+    def unfiltered(self) -> Evaluation:
+        """The evaluation over every query (snapshots freeze it; facets are cut over it)."""
+        return self.evaluation if self.whole is None else self.whole
+
+    def text(self, query_id: str) -> str | None:
+        """The query's text, when a queries file gives one."""
+        return None if self.queries is None else self.queries.text(query_id)
+
+    @property
+    def baseline(self) -> str:
+        return self.evaluation.run_names[0]
+
+
+@st.cache_resource(show_spinner=False)
+def store() -> Store:
+    """The server's one store (st.cache_resource: created once per process)."""
+    return Store(max_bytes=STORE_BYTES, kept=KEPT)
+
+
+def spinner(text: str):
+    return functools.partial(st.spinner, text)
+
+
+def _show(inputs: Inputs) -> Inputs:
+    """Tell the store which files this session shows now: those it stopped showing, and
+    that no other session shows, are dropped with everything computed from them."""
+    session = st.session_state.setdefault("_store_session", uuid.uuid4().hex)
+    files = [p.key for p in (inputs.qrels, *inputs.runs, inputs.queries, inputs.corpus)
+             if p is not None]
+    store().show(session, files)
+    return inputs
+
+
+def _reading(conventions: Conventions) -> Conventions:
+    """Only the conventions a run's loading depends on (the rest leave the cache key alone)."""
+    return Conventions(order=conventions.order, score_precision=conventions.score_precision)
+
+
+def _tag(reading: Conventions) -> str:
+    """The reading in a file's key: the aligned-runs cache is keyed by the files' keys."""
+    return f"{reading.order}|{reading.score_precision}"
+
+
+def _parse(kind: str, key: str, file_name: str, reading: Conventions,
+           source: Path | bytes) -> Parsed:
+    """Load one file through the engine's loader (the command line's), once per key."""
+    return store().get("file", (kind, key), lambda: _load(kind, key, file_name, reading, source),
+                       files=[key], on_miss=spinner("Reading the files…"))
+
+
+def _load(kind: str, key: str, file_name: str, reading: Conventions,
+          source: Path | bytes) -> Parsed:
+    """The parsed file or the loader's error (kept too: a malformed upload is read once)."""
+    try:
+        if kind == "qrels":
+            value, report = read_qrels(source, file_name=file_name)
+        elif kind == "queries":
+            value, report = metrics.load_queries(source, file_name=file_name), None
+        else:
+            value, report = read_run(RunSource(source, file_name=file_name), reading)
+    except ValueError as exc:  # LoadError is a ValueError with a one-line message
+        return Parsed(file_name, key, error=str(exc))
+    except MemoryError:
+        return Parsed(file_name, key, error=f"{file_name}: too large to load in this server's "
+                      "memory")
+    return Parsed(file_name, key, value, report)
+
+
+def read_sample(conventions: Conventions) -> Inputs:
+    reading = _reading(conventions)
+    qrels_path = sample_qrels()
+    qrels = _parse("qrels", str(qrels_path), qrels_path.name, Conventions(), qrels_path)
+    def read_runs(reading: Conventions) -> tuple[Parsed, ...]:
+        return tuple(
+            _parse("run", f"{spec.source}|{_tag(reading)}", Path(spec.source).name, reading,
+                   Path(spec.source))
+            for spec in sample_runs()
+        )
+
+    runs = read_runs(reading)
+    queries_path = sample_qrels().parent / SAMPLE_QUERIES
+    queries = _parse("queries", str(queries_path), queries_path.name, Conventions(), queries_path)
+    corpus_path = sample_qrels().parent / SAMPLE_CORPUS
+    corpus = TextFile(corpus_path.name, str(corpus_path), lambda: corpus_path)
+    return _show(Inputs(SAMPLE, qrels, runs, queries=queries, corpus=corpus,
+                        read_again=lambda other: read_runs(_reading(other))))
+
+
+def read_uploads(
+    qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], conventions: Conventions,
+    queries_file: UploadedFile | None = None, corpus_file: UploadedFile | None = None,
+) -> Inputs:
+    """Parse uploads. Without a qrels file, the labels come from the first run, which must
+    then be a JSONL file whose records carry both `retrieved` and `relevant`."""
+    def read_runs(reading: Conventions) -> tuple[Parsed, ...]:
+        return tuple(
+            _parse("run", f"upload:{f.file_id}|{_tag(reading)}", f.name, reading, f.getvalue())
+            for f in run_files
+        )
+
+    runs = read_runs(_reading(conventions))
+    problem = None
+    if qrels_file is not None:
+        qrels = _parse("qrels", f"upload:{qrels_file.file_id}", qrels_file.name, Conventions(),
+                       qrels_file.getvalue())
+    elif run_files:
+        first = run_files[0]
+        qrels = _parse("qrels", f"upload:{first.file_id}", first.name, Conventions(),
+                       first.getvalue())
+        if qrels.error:
+            problem = (
+                "No qrels file: upload one, or make the first run a JSONL file whose records "
+                f"carry both 'retrieved' and 'relevant'. Reading {first.name} as labels "
+                f"failed: {qrels.error}"
+            )
+            qrels = None
+    else:
+        qrels = None
+    queries = None if queries_file is None else _parse(
+        "queries", f"upload:{queries_file.file_id}", queries_file.name, Conventions(),
+        queries_file.getvalue())
+    corpus = None if corpus_file is None else TextFile(
+        corpus_file.name, f"upload:{corpus_file.file_id}", corpus_file.getvalue)
+    return _show(Inputs(UPLOAD, qrels, runs, problem, queries, corpus,
+                        read_again=lambda other: read_runs(_reading(other))))
+
+
+def _prepared(key: tuple, relevance_level: int, identical_ids: str, qrels: Qrels,
+              runs: tuple[Run, ...]) -> Prepared:
+    # aligned arrays of every run (hundreds of MB on large uploads), reused as they are by
+    # every K and convention that keeps the relevance level
+    return store().get("prepared", (key, relevance_level, identical_ids),
+                       lambda: prepare(qrels, list(runs), relevance_level=relevance_level,
+                                       identical_ids=identical_ids),
+                       files=_files(key), parents=_parsed(key), shared=(qrels, runs),
+                       on_miss=spinner("Matching the runs to the labels…"))
+
+
+def _evaluation(key: tuple, k: int, conventions: Conventions, qrels: Qrels,
+                runs: tuple[Run, ...], reports: dict[str, LoadReport],
+                qrels_report: LoadReport | None) -> Evaluation:
+    prepared = _prepared(key, conventions.relevance_level, conventions.identical_ids, qrels,
+                         runs)
+    return store().get(
+        "evaluation", (key, k, conventions),
+        lambda: evaluate_prepared(prepared, k, conventions, reports=reports,
+                                  qrels_report=qrels_report),
+        files=_files(key),
+        parents=[("prepared", (key, conventions.relevance_level, conventions.identical_ids))],
+        shared=(prepared, reports, qrels_report),
+        on_miss=spinner("Scoring the runs…"))
+
+
+def _files(key: tuple) -> list[str]:
+    """The file keys in an evaluation's key: (qrels key, (run keys...))."""
+    return [key[0], *key[1]]
+
+
+def _parsed(key: tuple) -> list[tuple]:
+    """The store entries of the parsed files an evaluation's key names."""
+    return [("file", ("qrels", key[0])), *(("file", ("run", run)) for run in key[1])]
+
+
+def build_view(
+    inputs: Inputs, shown: Sequence[str], names: dict[str, str], k: int, conventions: Conventions
+) -> View | None:
+    """The shown runs (original names, display order) under their display names.
+
+    Every loaded run is scored once per K and conventions; hiding, showing, reordering or
+    renaming a run then only selects from that evaluation (Evaluation.select): it does not
+    rescore, nor re-align the runs."""
+    if not inputs.ready or not shown:
+        return None
+    runs = tuple(parsed.value.renamed(name)
+                 for name, parsed in zip(inputs.run_names, inputs.usable_runs, strict=True))
+    reports = {name: parsed.report
+               for name, parsed in zip(inputs.run_names, inputs.usable_runs, strict=True)}
+    key = (inputs.qrels.key, tuple(p.key for p in inputs.usable_runs))
+    everything = _evaluation(key, k, conventions, inputs.qrels.value, runs, reports,
+                             inputs.qrels.report)
+    evaluation = everything.select(shown, names)
+    domain = tuple(names.get(name, name) for name in inputs.run_names)
+    view_key = (key, tuple((name, names.get(name, name)) for name in shown))
+    read = inputs.queries if inputs.queries is not None and inputs.queries.value else None
+    return View(evaluation, inputs.qrels.value, (view_key, k, conventions), domain,
+                frozenset(_files(key)), ("evaluation", (key, k, conventions)),
+                read.value if read else None, read.key if read else None,
+                corpus_file=inputs.corpus, loaded_runs=runs,
+                shown=tuple((name, names.get(name, name)) for name in shown))
+
+
+def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:
+    """Runs whose query or doc ids barely meet the labels' (a prefix, padding, case...)."""
+    return store().get("id mismatches", view.key,
+                       lambda: tuple(metrics.id_mismatches(view.evaluation)),
+                       files=view.files, parents=[view.source], shared=(view.evaluation,))
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    """The Compare page's choices; hashable, so that they key the comparison cache."""
+
+    baseline: str  # a shown run, or the run of the snapshot `snapshot` names
+    candidates: tuple[str, ...]
+    metrics: tuple[str, ...]  # measure keys ("nDCG", "RR", ...)
+    correction: str
+    alpha: float
+    snapshot: str | None = None  # the key of the snapshot whose run is the baseline
+
+
+@dataclass(frozen=True, eq=False)
+class Compared:
+    """A comparison, or the engine's one-line reason why there is none."""
+
+    comparison: Comparison | None = None
+    error: str | None = None
+
+
+def _compare(view: View, options: CompareOptions,
+             snapshot: metrics.Snapshot | None) -> Compared:
+    # a Comparison keeps per-query arrays of every pair; the page and the report read the
+    # same object
+    return store().get(
+        "comparison", (view.key, options), lambda: _compared(options, view.evaluation, snapshot),
+        files=view.files, parents=[view.source], shared=(view.evaluation, snapshot),
+        on_miss=spinner("Comparing the runs: 10,000 sign flips, a t-test and a Wilcoxon test "
+                         "per comparison…"))
+
+
+def resampling(conventions: Conventions) -> dict[str, object]:
+    """What every comparison takes from the conventions: the interval's level, the bootstrap
+    resamples and the seed (the same draws as the summary's)."""
+    return dict(confidence_level=conventions.confidence_level,
+                n_resamples=conventions.n_resamples, rng=conventions.seed)
+
+
+def _compared(options: CompareOptions, evaluation: Evaluation,
+              snapshot: metrics.Snapshot | None) -> Compared:
+    settings = dict(candidates=list(options.candidates), metrics=list(options.metrics),
+                    correction=options.correction, alpha=options.alpha,
+                    **resampling(evaluation.conventions))
+    try:
+        if snapshot is None:
+            return Compared(compare_evaluation(evaluation, baseline=options.baseline,
+                                               **settings))
+        return Compared(compare_with_snapshot(evaluation, snapshot, run=options.baseline,
+                                              **settings))
+    except ValueError as exc:
+        return Compared(error=str(exc))
+
+
+def compare(view: View, options: CompareOptions, snapshots: Sequence[Snapshot]) -> Compared:
+    """The paired comparison the options ask for, computed once per view and options."""
+    snapshot = None
+    if options.snapshot is not None:
+        found = [s for s in snapshots if s.key == options.snapshot]
+        if not found:
+            return Compared(error="The snapshot chosen as the baseline is no longer loaded.")
+        snapshot = found[0].data
+    # the tests are cached without the correction and alpha, which only re-adjust p-values
+    tested = _compare(view, replace(options, correction="holm", alpha=0.05), snapshot)
+    if tested.comparison is None:
+        return tested
+    return Compared(tested.comparison.adjusted(options.correction, options.alpha))
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """One snapshot file, as the engine's typed snapshot, or the engine's one-line error."""
+
+    file_name: str
+    key: str  # the upload's id: identity for the caches and the baseline picker
+    data: metrics.Snapshot | None = None
+    error: str | None = None
+
+    @property
+    def title(self) -> str:
+        return frames.snapshot_title(self.data.header.as_dict())
+
+    @property
+    def run_names(self) -> list[str]:
+        return self.data.run_names
+
+    def summary(self) -> str:
+        runs = self.run_names
+        scored = "?" if self.data.n_scored is None else self.data.n_scored
+        return (f"{self.file_name}: {self.title}, K = {self.data.k}, {scored} scored queries, "
+                f"{len(runs)} run{'s' if len(runs) != 1 else ''} ({', '.join(runs)}); "
+                f"figures {self.data.verification}")
+
+
+@st.cache_resource(max_entries=SNAPSHOTS_KEPT, show_spinner="Reading the snapshot…")
+def _read_snapshot(key: str, file_name: str, _payload: bytes) -> Snapshot:
+    try:
+        return Snapshot(file_name, key, snapshot_loads(_payload, source=file_name))
+    except ValueError as exc:  # the engine names the file and what is wrong
+        return Snapshot(file_name, key, error=str(exc))
+
+
+def read_snapshots(files: Sequence[UploadedFile]) -> list[Snapshot]:
+    """Every snapshot file given, read once per upload."""
+    return [_read_snapshot(f"upload:{f.file_id}", f.name, f.getvalue()) for f in files]
+
+
+def live_snapshot(view: View) -> metrics.Snapshot:
+    """The live evaluation as a snapshot (what Drift sets beside the loaded ones)."""
+    return store().get(
+        "live snapshot", view.whole_key or view.key,
+        lambda: metrics.Snapshot.from_evaluation(view.unfiltered, label="live"),
+        files=view.files, parents=[view.source], shared=(view.unfiltered,),
+        on_miss=spinner("Freezing the live figures…"))
+
+
+def snapshot_file_name(view: View) -> str:
+    return f"snapshot-{dt.date.today().isoformat()}-k{view.evaluation.k}.json"
+
+

@@ -1,0 +1,45 @@
+"""The engine's decisions (issue 15), cached through the store: the leaderboard and every
+pair of runs compared. Like cache.py, each is computed once per view and kept in the server's
+one store; the pages lay them out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import metrics
+from dashboard.data.cache import CompareOptions, View, compare, spinner, store
+
+
+def leaderboard(view: View) -> metrics.Leaderboard:
+    """Every shown run's rank, rank interval and P(best) on each compared metric."""
+    return store().get("leaderboard", view.key, lambda: metrics.leaderboard(view.evaluation),
+                       files=view.files, parents=[view.source], shared=(view.evaluation,),
+                       on_miss=spinner("Ranking the runs over the bootstrap resamples…"))
+
+
+def all_pairs(view: View, metric: str, correction: str, alpha: float) -> metrics.AllPairs:
+    """Every pair of shown runs on one metric (a measure key), one correction over the pairs."""
+    tested = store().get(
+        "all pairs", (view.key, metric),
+        lambda: metrics.all_pairs(view.evaluation, [metric]),
+        files=view.files, parents=[view.source], shared=(view.evaluation,),
+        on_miss=spinner("Comparing every pair of runs…"))
+    return tested.adjusted(correction, alpha)
+
+
+def headlines(view: View, options: CompareOptions, snapshots, primary: str) -> list[str]:
+    """The headline of each candidate on the primary metric (a measure key): the comparison
+    of that metric alone, under the Compare page's baseline, candidates, correction and
+    alpha (metrics.headline_comparison's family), cached as Compare's own comparisons."""
+    compared = compare(view, replace(options, metrics=(primary,)), snapshots)
+    if compared.comparison is None:
+        return []
+    return metrics.headlines(compared.comparison,
+                             metrics.MEASURE_BY_KEY[primary].label(view.evaluation.k))
+
+
+def best_marks(view: View) -> metrics.BestMarks:
+    """Each metric's best run and those not significantly worse than it (Holm, alpha 0.05)."""
+    return store().get("best marks", view.key, lambda: metrics.best_marks(view.evaluation),
+                       files=view.files, parents=[view.source], shared=(view.evaluation,),
+                       on_miss=spinner("Testing every run against each metric's best…"))

@@ -1,0 +1,196 @@
+"""Results that travel as files: chart images, CSV tables, a snapshot file and a Markdown
+summary for a pull request.
+
+Pure (no streamlit): the dashboard's download buttons, the report and ``python -m dashboard
+report`` call the same functions. Charts come from ``dashboard.charts`` and are rendered by
+vl-convert-python, which needs no browser and, with ``allowed_base_urls=[]``, fetches nothing.
+Ids and names from user files are escaped in Markdown (``safe.md``) and neutralised in CSV
+cells that a spreadsheet would read as a formula (``safe.csv_text``). Figures have three
+decimals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import altair as alt
+import pandas as pd
+import vl_convert as vlc
+
+from dashboard import safe
+from dashboard.views import chart_base, charts, frames
+from metrics import (
+    CORRECTIONS,
+    SUMMARY_MEASURES,
+    Comparison,
+    Evaluation,
+    evaluation_fingerprints,
+    snapshot_dumps,
+    to_snapshot,
+    tool_version,
+)
+from metrics import format as fmt
+
+# Vega-Lite version of the installed Altair, in vl-convert's spelling ("v6_4"), as Altair does
+VL_VERSION = "_".join(alt.SCHEMA_VERSION.split(".")[:2])
+PNG_SCALE = 2.0  # crisp on high-density screens and slides
+REPORT_WIDTH = 1000  # pixels: a chart across the report's column (1,100 px less its margins)
+LEGEND_ROOM = 280  # pixels beside the interval bars for the metric names and the run legend
+
+
+# --------------------------------------------------------------------------- charts
+
+
+def interval_chart(evaluation: Evaluation) -> alt.LayerChart:
+    """The dashboard's interval bars: every summary metric's mean and interval, per run,
+    across the report's width."""
+    return charts.interval_bars(
+        evaluation.summary(),
+        chart_base.run_scale(evaluation.run_names),
+        k=evaluation.k,
+        confidence_level=evaluation.conventions.confidence_level,
+        n_queries=len(evaluation.scored_ids),
+        width=REPORT_WIDTH - LEGEND_ROOM,
+    )
+
+
+def sweep_chart(evaluation: Evaluation) -> alt.FacetChart:
+    """The dashboard's K sweep: every summary metric against K, the chosen K marked, across
+    the report's width."""
+    return charts.sweep_lines(
+        frames.sweep_long(evaluation),
+        chart_base.run_scale(evaluation.run_names),
+        k=evaluation.k,
+        labels=[m.label("K") for m in SUMMARY_MEASURES],
+        width=REPORT_WIDTH,
+    )
+
+
+def _spec(chart: alt.TopLevelMixin | dict) -> dict:
+    if isinstance(chart, dict):
+        return chart
+    if not hasattr(chart, "to_dict"):
+        raise ValueError(
+            f"expected an Altair chart or a Vega-Lite dict, got {type(chart).__name__}"
+        )
+    # the sweep of a large evaluation can pass Altair's default 5,000-row guard; the data is ours
+    with alt.data_transformers.disable_max_rows():
+        return chart.to_dict()
+
+
+def chart_svg(chart: alt.TopLevelMixin | dict) -> str:
+    """An Altair chart (or Vega-Lite dict) as an SVG document, rendered offline."""
+    return vlc.vegalite_to_svg(_spec(chart), vl_version=VL_VERSION, allowed_base_urls=[])
+
+
+def chart_png(chart: alt.TopLevelMixin | dict, *, scale: float = PNG_SCALE) -> bytes:
+    """An Altair chart (or Vega-Lite dict) as PNG bytes, rendered offline."""
+    return vlc.vegalite_to_png(
+        _spec(chart), vl_version=VL_VERSION, scale=scale, allowed_base_urls=[]
+    )
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def summary_csv(evaluation: Evaluation) -> str:
+    """Evaluation.summary() as CSV: run, metric, label, mean, low, high, interval (unrounded)."""
+    return safe.csv_text(evaluation.summary())
+
+
+def per_query_csv(evaluation: Evaluation) -> str:
+    """Evaluation.per_query() as CSV: one row per (run, scored query), every measure at K."""
+    return safe.csv_text(evaluation.per_query())
+
+
+def comparison_csv(comparison: Comparison) -> str:
+    """Comparison.rows() as CSV: one row per (candidate, metric), p-values unrounded."""
+    return safe.csv_text(pd.DataFrame(comparison.rows()))
+
+
+def snapshot_json(evaluation: Evaluation, label: str | None = None) -> str:
+    """The evaluation as a snapshot file (metrics.snapshot.to_snapshot), stamped now, written
+    as metrics.snapshot.save writes it."""
+    return snapshot_dumps(to_snapshot(evaluation, label=label))
+
+
+# --------------------------------------------------------------------------- markdown
+
+
+def _md_table(header: Sequence[str], rows: Iterable[Sequence[str]], align: str) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |"]
+    lines.append("|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|")
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = None) -> str:
+    """The summary as a Markdown table to paste into a pull request (metrics down, runs
+    across, "mean [low, high]"), with K, the query set and its fingerprint, the conventions,
+    and, given a comparison, one line per candidate and metric with its verdict."""
+    k = evaluation.k
+    fingerprints = evaluation_fingerprints(evaluation)
+    c = evaluation.conventions
+    lines = [
+        f"**Retrieval scores at K = {k}** "
+        + (safe.md(evaluation.scope) if evaluation.scope
+           else f"over {len(evaluation.scored_ids)} scored queries")
+        + f" ({len(evaluation.excluded_ids)} excluded: no relevant id), each weighing the same; "
+        f"mean [low, high]. {c.sentences()['interval']}",
+        "",
+    ]
+    rows = [
+        [m.label(k)]
+        + [fmt.interval(*triple(run.summary[m.key])) for run in evaluation.runs]
+        for m in SUMMARY_MEASURES
+    ]
+    header = ["Metric"] + [safe.md(name) for name in evaluation.run_names]
+    lines += _md_table(header, rows, "l" + "r" * len(evaluation.runs))
+    lines += [
+        "",
+        f"Query set `{fingerprints['qrels']}` ({len(evaluation.query_set.query_ids):,} queries). "
+        f"Conventions: {'; '.join(c.in_words())}.",
+    ]
+    if comparison is not None:
+        lines += [
+            "",
+            f"**Against {safe.md(comparison.baseline)}** (paired randomization test, "
+            f"{comparison.n_permutations:,} sign flips; "
+            f"{CORRECTIONS[comparison.correction]} correction over "
+            f"{comparison.n_comparisons} comparisons):",
+            "",
+        ]
+        rows = [
+            [
+                safe.md(t.candidate),
+                t.metric,
+                fmt.figure(t.before_mean),
+                fmt.figure(t.after_mean),
+                fmt.difference(t.difference, t.low, t.high),
+                f"{t.wins}/{t.ties}/{t.losses}",
+                fmt.p_value(t.p_adjusted),
+                fmt.effect(t.effect_size),
+                "unlikely to be noise" if t.significant else "could be noise",
+            ]
+            for t in comparison.tests
+        ]
+        header = [
+            "Candidate",
+            "Metric",
+            "Before",
+            "After",
+            "Difference [interval]",
+            "Better/tie/worse",
+            "p adj.",
+            "Effect size",
+            "Reading",
+        ]
+        lines += _md_table(header, rows, "llrrrrrrl")
+    lines += ["", f"_retrieval-compare {tool_version()}_"]
+    return "\n".join(lines) + "\n"
+
+
+def triple(interval) -> tuple[float, float, float]:
+    return interval.mean, interval.low, interval.high
+
+

@@ -1,0 +1,498 @@
+"""Session state and the URL: widget keys ("area.widget"), defaults, and the sync with
+st.query_params that lets a link reproduce a view.
+
+The URL holds the data source, K, every convention, the shown runs (in order), the selected
+query and the comparison's correction and alpha, under the short names the vocabulary declares
+(`?k=10&gain=exponential&runs=bm25&runs=baseline&query=q03`). It is read once per session,
+before any widget exists, and rewritten at the top of every run (widget values are already in
+session state by then) with the values that differ from their defaults. A value that does not
+parse is ignored and reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+import metrics
+from dashboard import safe
+from dashboard.data import combine
+from dashboard.data.cache import SAMPLE, SOURCES, UPLOAD, CompareOptions, Snapshot, View
+from metrics import (
+    COMPARED,
+    CONVENTION_BY_FIELD,
+    CONVENTIONS,
+    CORRECTIONS,
+    MEASURE_BY_KEY,
+    SAMPLE_K,
+    SUMMARY_MEASURES,
+    Conventions,
+)
+
+SOURCE_KEY = "load.source"
+QRELS_KEY = "load.qrels"
+RUNS_KEY = "load.runs"
+QUERIES_KEY = "load.queries"
+CORPUS_KEY = "load.corpus"
+FACET = "overview.facet"  # the facet the Overview slices by
+FACET_FIRST = "overview.facet_first"  # the data's first facet: the facet's default
+WHERE = "filter.facet"  # the facet a filter reads (None: every query)
+WHERE_VALUES = "filter.values"  # the bins of it the filter keeps
+SNAPSHOT_FILES_KEY = "snapshots.files"
+SNAPSHOT_LABEL_KEY = "snapshots.label"
+READY = "state.ready"
+QUERY = "state.query"
+TOKENS = "cost.tokens"  # mean tokens a chunk, as the user gives it (None: the corpus's)
+PRICE = "cost.price"  # dollars a million input tokens (None: tokens only)
+SEARCH = "state.search"  # the words a query search holds, shared by the pages that search
+VIEW = "state.view"
+URL_PROBLEMS = "state.url_problems"
+KEPT = "kept."  # + a widget's key: its last drawn value
+INPUTS = "state.inputs"
+RENAMES = "state.renames"  # original run name -> name shown, as the URL carries them
+LINK_FILES = "state.link_files"  # the uploaded files' names, as the URL carries them
+K = "settings.k"
+RUNS = "runs.shown"
+RUN_OPTIONS = "runs.options"
+RUN_NAME = "runs.name."  # + the run's original name
+SNAPSHOTS = "state.snapshots"
+BASELINE = "compare.baseline"
+CANDIDATES = "compare.candidates"
+METRICS = "compare.metrics"
+CORRECTION = "compare.correction"
+ALPHA = "compare.alpha"
+MARK_BEST = "overview.mark_best"  # the summary marks each metric's best run
+PRIMARY = "compare.primary"  # the headline's metric, a measure key
+ALL_PAIRS = "compare.all_pairs"  # every pair of runs compared on the headline metric
+DELTA = "compare.delta"  # a difference worth detecting: the queries it needs (None: not asked)
+HARM_DELTA = "compare.harm_delta"  # a query is harmed when it loses more than this
+RISK_ALPHA = "compare.risk_alpha"  # the risk aversion whose URisk and TRisk are shown
+FRAGILITY = "compare.fragility"  # the fragility check is shown
+RBO_P = "overlap.p"  # the persistence of rank-biased overlap
+FUSED = "runs.fused"  # the fusion recipes whose runs are added to the loaded ones
+SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
+
+# convention field -> {value: label}, in the engine's order (its first value is the default)
+CHOICES = {c.field: {ch.value: ch.label for ch in c.choices}
+           for c in CONVENTIONS if c.choices and c.in_sidebar}
+NUMBERS = tuple(c.field for c in CONVENTIONS if not c.choices and c.in_sidebar)
+CONFIDENCE = CONVENTION_BY_FIELD["confidence_level"].bounds
+LEVELS = CONVENTION_BY_FIELD["relevance_level"].bounds
+ALPHA_RANGE = (0.001, 0.5)
+
+
+def settings_key(field: str) -> str:
+    return f"settings.{field}"
+
+
+@dataclass(frozen=True)
+class Param:
+    key: str
+    parse: Callable[[list[str]], object]  # raises ValueError on a bad value
+    dump: Callable[[object], str | list[str]] = str
+
+
+def _choice(options: dict[str, str]) -> Callable[[list[str]], str]:
+    def parse(values: list[str]) -> str:
+        if values[-1] not in options:
+            raise ValueError(f"expected one of {', '.join(options)}")
+        return values[-1]
+
+    return parse
+
+
+def _integer(low: int | None = None, high: int | None = None) -> Callable[[list[str]], int]:
+    def parse(values: list[str]) -> int:
+        value = int(values[-1])
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ValueError(f"expected an integer from {low} to {high}")
+        return value
+
+    return parse
+
+
+def _number(low: float, high: float) -> Callable[[list[str]], float]:
+    def parse(values: list[str]) -> float:
+        value = float(values[-1])
+        if not low <= value <= high:
+            raise ValueError(f"expected a number from {low} to {high}")
+        return value
+
+    return parse
+
+
+def _text(values: list[str]) -> str:
+    return values[-1]
+
+
+def _flag(values: list[str]) -> bool:
+    """An on/off choice: 1 or 0."""
+    if values[-1] not in ("0", "1"):
+        raise ValueError("expected 1 (on) or 0 (off)")
+    return values[-1] == "1"
+
+
+def _dump_flag(value: object) -> str:
+    return "1" if value else "0"
+
+
+def _renames(values: list[str]) -> dict[str, str]:
+    """names=ORIGINAL=SHOWN, repeated: the runs' display names."""
+    renames = {}
+    for value in values:
+        original, sep, shown = value.partition("=")
+        if not sep or not original or not shown.strip():
+            raise ValueError(f"expected ORIGINAL=NEW, got {value!r}")
+        renames[original] = shown.strip()
+    return renames
+
+
+def _dump_renames(renames: dict[str, str]) -> list[str]:
+    return [f"{original}={shown}" for original, shown in renames.items()]
+
+
+_PARSE_NUMBER = {"relevance_level": _integer(*LEVELS), "confidence_level": _number(*CONFIDENCE)}
+PARAMS = {
+    "source": Param(SOURCE_KEY, _choice(SOURCES)),
+    "k": Param(K, _integer(1, metrics.DASHBOARD_MAX_K)),
+    **{CONVENTION_BY_FIELD[field].url: Param(settings_key(field), _choice(labels))
+       for field, labels in CHOICES.items()},
+    **{CONVENTION_BY_FIELD[field].url: Param(settings_key(field), _PARSE_NUMBER[field])
+       for field in NUMBERS},
+    "runs": Param(RUNS, list, list),
+    "query": Param(QUERY, _text),
+    "find": Param(SEARCH, _text),
+    "tokens": Param(TOKENS, _number(1, 10_000_000)),
+    "price": Param(PRICE, _number(0, 10_000)),
+    "correction": Param(CORRECTION, _choice(CORRECTIONS)),
+    "alpha": Param(ALPHA, _number(*ALPHA_RANGE)),
+    "best": Param(MARK_BEST, _flag, _dump_flag),
+    "delta": Param(DELTA, _number(1e-6, 1.0)),
+    "pairs": Param(ALL_PAIRS, _flag, _dump_flag),
+    "harm": Param(HARM_DELTA, _number(0.0, 1.0)),
+    "risk": Param(RISK_ALPHA, _choice({str(a): str(a) for a in metrics.RISK_ALPHAS})),
+    "fragility": Param(FRAGILITY, _flag, _dump_flag),
+    "rbo": Param(RBO_P, _number(0.01, 0.99)),
+    "fuse": Param(FUSED, lambda values: [combine.recipe_from_link(v) for v in values],
+                  lambda recipes: [combine.recipe_link(r) for r in recipes]),
+    "primary": Param(PRIMARY, _choice({m.key: m.key for m in SUMMARY_MEASURES})),
+    "baseline": Param(BASELINE, _text),
+    "names": Param(RENAMES, _renames, _dump_renames),
+    "files": Param(LINK_FILES, list, list),
+    "facet": Param(FACET, _text),
+    "where": Param(WHERE, _text),
+    "is": Param(WHERE_VALUES, list, list),
+}
+MULTIPLE = {"runs", "names", "files", "is", "fuse"}  # parameters that repeat: ?runs=a&runs=b
+
+
+def default_k(source: str) -> int:
+    return SAMPLE_K if source == SAMPLE else metrics.DEFAULT_K
+
+
+def defaults() -> dict[str, object]:
+    """Session-state key -> default value (K follows the data source)."""
+    values: dict[str, object] = {SOURCE_KEY: SAMPLE}
+    values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
+    values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
+    values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: [], WHERE: None,
+               WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None,
+               PRIMARY: metrics.PRIMARY, MARK_BEST: False, DELTA: None,
+               ALL_PAIRS: False, HARM_DELTA: metrics.HARM_DELTA,
+               RISK_ALPHA: str(metrics.RISK_ALPHAS[0]), FRAGILITY: True,
+               RBO_P: metrics.vocabulary.overlap.DEFAULT_PERSISTENCE, FUSED: []}
+    values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
+    return values
+
+
+def init() -> None:
+    """Once per session: URL -> session state; then fill every missing default."""
+    if not st.session_state.get(READY):
+        problems = []
+        for name, param in PARAMS.items():
+            values = st.query_params.get_all(name)
+            if not values:
+                continue
+            try:
+                st.session_state[param.key] = param.parse(values)
+            except (ValueError, OverflowError) as exc:
+                problems.append(f"{name}={shorten(values[-1])!r} ignored: {exc}; the default "
+                                "is used")
+        for original, shown in (st.session_state.get(RENAMES) or {}).items():
+            st.session_state[RUN_NAME + original] = shown
+        runs = st.session_state.get(RUNS) or []
+        if len(set(runs)) != len(runs):
+            st.session_state[RUNS] = list(dict.fromkeys(runs))
+            problems.append("runs: a run named more than once is shown once")
+        st.session_state[URL_PROBLEMS] = problems
+        st.session_state[READY] = True
+    for key, value in defaults().items():
+        # Streamlit drops a widget's state after a run that did not draw it (one that
+        # stopped early); the widget would then come back at its minimum, not at the value
+        # the user chose. The last value drawn is kept under a key of our own.
+        st.session_state.setdefault(key, st.session_state.get(KEPT + key, value))
+
+
+def keep(keys: Sequence[str]) -> None:
+    """Remember the values the widgets drew this run (see init)."""
+    for key in keys:
+        st.session_state[KEPT + key] = st.session_state[key]
+
+
+def publish() -> None:
+    """Session state -> URL: every parameter whose value differs from its default."""
+    st.session_state[RENAMES] = {
+        key.removeprefix(RUN_NAME): value.strip() for key, value in st.session_state.items()
+        if isinstance(key, str) and key.startswith(RUN_NAME) and (value or "").strip()}
+    # the files uploaded now, or (until they are) the ones the link named
+    uploading = st.session_state.get(SOURCE_KEY) == UPLOAD
+    st.session_state[LINK_FILES] = (
+        (uploaded_names() or st.session_state.get(LINK_FILES, [])) if uploading else [])
+    shown = st.session_state.get(RUNS) or [None]
+    default = defaults() | {RUNS: list(st.session_state.get(RUN_OPTIONS, ())),
+                            BASELINE: shown[0], RENAMES: {}, LINK_FILES: []}
+    params: dict[str, str | list[str]] = {}
+    for name, param in PARAMS.items():
+        value = st.session_state.get(param.key)
+        if value is None or value == default.get(param.key):
+            continue
+        if name == "baseline" and str(value).startswith(SNAPSHOT_BASELINE):
+            continue  # a snapshot lives in this session only
+        params[name] = param.dump(value)
+    if params != {name: _current(name) for name in st.query_params}:
+        st.query_params.from_dict(params)
+
+
+def _current(name: str) -> str | list[str]:
+    values = st.query_params.get_all(name)
+    return values if name in MULTIPLE else values[-1]
+
+
+def uploaded_names() -> list[str]:
+    """The names of the files uploaded now, the qrels first (empty on the sample)."""
+    if st.session_state.get(SOURCE_KEY) != UPLOAD:
+        return []
+    qrels = st.session_state.get(QRELS_KEY)
+    runs = st.session_state.get(RUNS_KEY) or []
+    return [f.name for f in ([qrels] if qrels else []) + list(runs)]
+
+
+def linked_files() -> list[str]:
+    """The files a link was made with, when this session has not uploaded them yet."""
+    return [] if uploaded_names() else list(st.session_state.get(LINK_FILES) or [])
+
+
+def report_url_problem(problem: str) -> None:
+    """A link value that could not be used, shown with the others in the sidebar."""
+    st.session_state[URL_PROBLEMS] = [*url_problems(), problem]
+
+
+def url_problems() -> list[str]:
+    return st.session_state.get(URL_PROBLEMS, [])
+
+
+def source_changed() -> None:
+    """A new data source starts from its own default K and every run shown."""
+    st.session_state[K] = default_k(st.session_state[SOURCE_KEY])
+    st.session_state.pop(RUN_OPTIONS, None)
+    st.session_state.pop(RUNS, None)  # the other source's runs: every new run is shown
+
+
+def conventions() -> Conventions:
+    """The conventions the sidebar holds now (before its widgets are drawn this run: the
+    files are read under the run order and score precision they name)."""
+    values = {field: st.session_state.get(settings_key(field), CONVENTION_BY_FIELD[field].default)
+              for field in (*CHOICES, *NUMBERS)}
+    try:
+        return Conventions(**values)
+    except ValueError:  # a stale value: the widgets put the defaults back when drawn
+        return Conventions()
+
+
+def display_names(loaded: Sequence[str]) -> dict[str, str]:
+    """original -> display name; an empty or clashing rename keeps the original name."""
+    names = {}
+    for name in loaded:
+        wanted = (st.session_state.get(RUN_NAME + name) or "").strip() or name
+        clash = wanted in names.values() or (wanted != name and wanted in loaded)
+        names[name] = name if clash else wanted
+    return names
+
+
+def bounded(key: str, low: int, high: int, default: int) -> None:
+    """Keep a number input's stored value within bounds that depend on the data (a widget
+    whose value falls outside its bounds raises), before the widget is drawn."""
+    value = st.session_state.get(key, default)
+    st.session_state[key] = min(max(value, low), high)
+
+
+def set_view(view) -> None:
+    st.session_state[VIEW] = view
+
+
+def set_inputs(inputs) -> None:
+    st.session_state[INPUTS] = inputs
+
+
+def inputs():
+    """What the sidebar loaded this run (files, errors), or None before it ran."""
+    return st.session_state.get(INPUTS)
+
+
+def view():
+    return st.session_state.get(VIEW)
+
+
+def shorten(value: str, limit: int = 60) -> str:
+    return value if len(value) <= limit else value[:limit] + "…"
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+def set_snapshots(snapshots: list[Snapshot]) -> None:
+    st.session_state[SNAPSHOTS] = snapshots
+
+
+def snapshots() -> list[Snapshot]:
+    """The snapshot files loaded in the sidebar that the engine could read."""
+    return st.session_state.get(SNAPSHOTS, [])
+
+
+def snapshot_settings(snapshot: metrics.Snapshot) -> tuple[dict[str, object], list[str]]:
+    """The sidebar values (session key -> value) that score like the snapshot: its K and
+    every convention a sidebar widget sets; and the conventions no widget sets that differ
+    from the current ones (seed, resamples: the command line sets them)."""
+    conventions = snapshot.conventions
+    values: dict[str, object] = {K: snapshot.k}
+    values |= {settings_key(f): getattr(conventions, f) for f in (*CHOICES, *NUMBERS)}
+    fixed = [c.field for c in CONVENTIONS if not c.in_sidebar
+             and getattr(conventions, c.field) != c.default]
+    return values, fixed
+
+
+def settings_changes(values: dict[str, object]) -> list[str]:
+    """What the sidebar would change to reach `values`: "K: 10 now, 5 in the snapshot"."""
+    titles = {K: "K"} | {settings_key(c.field): c.title for c in CONVENTIONS}
+    changes = []
+    for key, wanted in values.items():
+        current = st.session_state.get(key)
+        if current != wanted:
+            field = key.removeprefix("settings.")
+            labels = CHOICES.get(field, {})
+            changes.append(f"{titles[key]}: {labels.get(wanted, wanted)} in the snapshot, "
+                           f"{labels.get(current, current)} now")
+    return changes
+
+
+def apply_settings(values: dict[str, object]) -> None:
+    """A button's callback: set the sidebar to `values` before its widgets are drawn."""
+    for key, value in values.items():
+        st.session_state[key] = value
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def snapshot_baseline(snapshot: Snapshot, run: str) -> str:
+    return f"{SNAPSHOT_BASELINE}{snapshot.key}|{run}"
+
+
+def baseline_options(view: View, loaded: list[Snapshot]) -> dict[str, str]:
+    """Baseline choices -> their names: the shown runs, then every run of each snapshot."""
+    options = {name: name for name in view.evaluation.run_names}
+    for snapshot in loaded:
+        for run in snapshot.run_names:
+            options[snapshot_baseline(snapshot, run)] = f"{run} · snapshot {snapshot.title}"
+    return options
+
+
+def baseline_changed() -> None:
+    """A new baseline starts from every other run as a candidate."""
+    st.session_state.pop(CANDIDATES, None)
+
+
+def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
+    """The Compare page's choices from session state, made valid for the runs and snapshots
+    loaded now (the page calls it before drawing its widgets; other pages, the Export page,
+    read the same choices). Defaults: the first shown run against every other one, the
+    engine's default metrics, Holm at alpha 0.05."""
+    state = st.session_state
+    options = baseline_options(view, loaded)
+    if state.get(BASELINE) not in options:
+        state[BASELINE] = view.baseline
+    baseline = state[BASELINE]
+    snapshot = None
+    if baseline.startswith(SNAPSHOT_BASELINE):
+        snapshot, baseline = baseline.removeprefix(SNAPSHOT_BASELINE).split("|", 1)
+    names = view.evaluation.run_names
+    others = names if snapshot else [n for n in names if n != baseline]
+    stored, seen = state.get(CANDIDATES), state.get("compare.seen", others)
+    # a run shown since (a new file, a fused run) joins the candidates the user kept
+    candidates = [c for c in stored or [] if c in others] + [n for n in others if n not in seen]
+    if stored is None or (stored and not candidates):
+        candidates = others
+    state[CANDIDATES], state["compare.seen"] = candidates, others
+    keys = [m.key for m in SUMMARY_MEASURES]
+    stored = state.get(METRICS)
+    metrics = [m for m in keys if m in stored] if stored is not None else list(COMPARED)
+    state[METRICS] = metrics
+    return CompareOptions(baseline, tuple(candidates), tuple(metrics), state[CORRECTION],
+                          float(state[ALPHA]), snapshot)
+
+
+def choose_facet(facets: list[str]) -> None:
+    """The Overview's facet among the data's (the first by default); a link's facet the
+    data lack is named in a warning, not silently dropped."""
+    wanted = st.session_state.get(FACET)
+    if wanted is not None and wanted not in facets:
+        st.warning(f"facet={safe.md(repr(shorten(str(wanted))))} ignored: these queries have no "
+                   f"such facet (they have {safe.md(', '.join(facets))}); the default is used.",
+                   icon=":material/link_off:")
+    choose(FACET, facets, facets[0])
+
+
+def filter_facet_changed() -> None:
+    """Another facet: the values picked for the last one do not apply to it."""
+    st.session_state[WHERE_VALUES] = []
+
+
+def headline_metric(k: int) -> tuple[str, dict[str, str]]:
+    """The headline metric (a measure key, kept among the compared measures, default the
+    engine's PRIMARY) and every choice's label at K: what the Overview reads and Compare
+    draws a picker for."""
+    labels = {key: MEASURE_BY_KEY[key].label(k) for key in COMPARED}
+    choose(PRIMARY, list(labels), metrics.PRIMARY)
+    return st.session_state[PRIMARY], labels
+
+
+def query_filter(facets: dict[str, Sequence[str]]) -> None:
+    """Keep the filter among the data's facets and their bins (they change with the data),
+    before its widgets are drawn; a link's facet or value the data lack is named in a
+    warning, not silently dropped."""
+    state = st.session_state
+    facet, values = state.get(WHERE), list(state.get(WHERE_VALUES) or [])
+    if facet is None and values:
+        report_url_problem(f"is={', '.join(repr(shorten(str(v))) for v in values)} ignored: "
+                           "no facet named by where=")
+        state[WHERE_VALUES] = []
+    if facet is not None and facet not in facets:
+        report_url_problem(f"where={shorten(str(facet))!r} ignored: these queries have no "
+                           "such facet; every query is shown")
+        state[WHERE], state[WHERE_VALUES] = None, []
+        return
+    if facet is not None:
+        kept = [value for value in values if value in facets[facet]]
+        if len(kept) < len(values):
+            dropped = ", ".join(repr(shorten(str(v))) for v in values if v not in kept)
+            report_url_problem(f"is={dropped} ignored: not a value of {facet!r}")
+        state[WHERE_VALUES] = kept
+
+
+def choose(key: str, options: Sequence, default) -> None:
+    """Keep a choice widget's stored value among its options (they change with the data),
+    before the widget is drawn: an unknown value falls back to `default`."""
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default

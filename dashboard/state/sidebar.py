@@ -1,0 +1,368 @@
+"""The sidebar: the data (sample or uploads), which runs are shown and how they are named, K
+and every convention (widgets, labels and help from the engine's vocabulary), and snapshots.
+`draw()` is the whole sidebar, in order; app.py calls it on every run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+import metrics
+from dashboard import safe
+from dashboard.data import cache, combine, slicing, texts
+from dashboard.data.cache import Inputs, Parsed, Snapshot, View
+from dashboard.report import exports
+from dashboard.state import session
+from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
+
+CORPUS_SLOT = "corpus"  # where the corpus's load report goes, once the view says which ids
+
+
+def draw() -> View | None:
+    """Every section of the sidebar; the view every page then draws from."""
+    with st.sidebar:
+        loaded, summaries = inputs()
+        loaded = fuse_runs(loaded) if loaded.ready else loaded
+        shown, names = choose_runs(loaded.run_names) if loaded.ready else ([], {})
+        st.divider()
+        k, conventions = settings()
+    view = cache.build_view(loaded, shown, names, k, conventions)
+    _show_corpus(loaded, view, summaries.get(CORPUS_SLOT))
+    with st.sidebar:
+        view = query_filter(view) if view is not None else None
+        for problem in session.url_problems():
+            st.warning(f"Link parameter {safe.md(problem)}", icon=":material/link_off:")
+    session.set_view(view)
+    session.set_inputs(loaded)
+    _summarise_runs(loaded, names, view, summaries)
+    with st.sidebar:
+        session.set_snapshots(snapshots(view))
+    return view
+
+
+def _show_parsed(parsed: Parsed | None) -> None:
+    if parsed is None:
+        return
+    if parsed.error:
+        st.error(safe.md(parsed.error), icon=":material/error:")
+    else:
+        st.caption(safe.md(parsed.report.summary()))
+
+
+def _summarise_runs(loaded: Inputs, names: dict[str, str], view: View | None,
+                    summaries: dict[str, object]) -> None:
+    """Each run file's line counts as the load report on the Overview states them: once
+    scored, the lines whose query is not in the qrels count as dropped, here too."""
+    scored = {} if view is None else {r.name: r.report for r in view.evaluation.runs}
+    for name, parsed in zip(loaded.run_names, loaded.usable_runs, strict=True):
+        if parsed.key not in summaries:  # a fused run: no file, its recipe is its report
+            continue
+        report = scored.get(names.get(name, name)) or parsed.report
+        hidden = "" if names.get(name, name) in scored else " (not shown)"
+        summaries[parsed.key].caption(safe.md(report.summary() + hidden))
+
+
+def _show_queries(inputs: Inputs) -> None:
+    """The queries file's error, or what it holds against the qrels (nothing dropped)."""
+    parsed = inputs.queries
+    if parsed is None:
+        return
+    if parsed.error:
+        st.error(safe.md(parsed.error), icon=":material/error:")
+    elif inputs.qrels is None or inputs.qrels.value is None:
+        read = metrics.format.count(len(parsed.value), "query")
+        st.caption(safe.md(f"{parsed.file_name}: {read} read; matched to the qrels once they "
+                           "are loaded"))
+    else:
+        st.caption(safe.md(metrics.queries_report(parsed.value, inputs.qrels.value).summary()))
+
+
+def _show_corpus(inputs: Inputs, view: View | None, slot) -> None:
+    """In its slot below the queries file's: the corpus file's error, or what it held of
+    the ids used (read once the labels and runs say which ids to keep)."""
+    if inputs.corpus is None or slot is None:
+        return
+    read = texts.chunks(view) if view is not None else None
+    if read is None:
+        slot.caption(safe.md(f"{inputs.corpus.file_name}: read once the qrels and a run are "
+                             "loaded"))
+    elif read.error:
+        slot.error(safe.md(read.error), icon=":material/error:")
+    else:
+        slot.caption(safe.md(read.report.summary()))
+
+
+def inputs() -> tuple[Inputs, dict[str, object]]:
+    """The sidebar's Data section: sample or uploads, each file's error, and a place for each
+    run's load summary (filled once the runs are scored, see _summarise_runs)."""
+    reading = session.conventions()
+    source = st.radio(
+        "Data",
+        list(cache.SOURCES),
+        format_func=cache.SOURCES.get,
+        key=session.SOURCE_KEY,
+        horizontal=True,
+        on_change=session.source_changed,
+        help="The bundled sample (seed 000: 10 queries, 3 runs, K = 5) or your own qrels "
+        "and runs over one frozen query set.",
+    )
+    if source == cache.SAMPLE:
+        inputs = cache.read_sample(reading)
+        st.caption(safe.md(f"{SAMPLE_DIR.name}/ of the repository: " + ", ".join(
+            p.file_name for p in (inputs.qrels, *inputs.runs, inputs.queries, inputs.corpus)
+            if p)))
+        _show_queries(inputs)
+        return inputs, {run.key: st.empty() for run in inputs.runs} | {CORPUS_SLOT: st.empty()}
+    qrels_file = st.file_uploader(
+        "Qrels (the labels)",
+        key=session.QRELS_KEY,
+        help="query_id, doc_id, grade (qid, docid or pid, relevance or label are read too). "
+        + cache.FORMATS_HELP + " Leave empty if your first run is a "
+        "JSONL file whose records carry both 'retrieved' and 'relevant'.",
+    )
+    run_slot = st.container()
+    run_files = st.file_uploader(
+        "Runs (one file per retriever)",
+        key=session.RUNS_KEY,
+        accept_multiple_files=True,
+        help="query_id, doc_id and rank or score (qid, docid or pid are read too). "
+        + cache.FORMATS_HELP
+        + " Each run is named after its file; rename, hide and reorder below.",
+    ) or []
+    queries_file = st.file_uploader(
+        "Queries (optional: texts and facets)",
+        key=session.QUERIES_KEY,
+        help="query_id and text, and any other column (or BEIR metadata key) as a facet to "
+        "slice the figures by: TSV query_id<TAB>text, BEIR queries.jsonl, JSONL, or CSV/TSV "
+        "with a header; gzipped files (.gz) are read too.",
+    )
+    corpus_file = st.file_uploader(
+        "Corpus (optional: the chunks' texts)",
+        key=session.CORPUS_KEY,
+        help="doc_id and text (and a title) of the chunks: BEIR corpus.jsonl, JSONL with "
+        "doc_id, or TSV doc_id<TAB>text; gzipped files (.gz) are read too. Only the ids the "
+        "qrels and the runs mention are kept.",
+    )
+    inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file, corpus_file)
+    with run_slot:
+        _show_parsed(inputs.qrels if qrels_file is not None else None)
+    summaries = {}
+    for parsed in inputs.runs:
+        if parsed.error:
+            _show_parsed(parsed)
+        else:
+            summaries[parsed.key] = st.empty()
+    _show_queries(inputs)
+    summaries[CORPUS_SLOT] = st.empty()
+    if inputs.problem:
+        st.error(safe.md(inputs.problem), icon=":material/error:")
+    elif not run_files:
+        st.info("Upload a qrels file and at least one run.", icon=":material/upload:")
+    return inputs, summaries
+
+
+def query_filter(view: View) -> View:
+    """The sidebar's filter: keep the queries whose value of one facet is among those
+    picked, on every page (only with a queries file, whose facets it reads)."""
+    facets = slicing.facets(view)
+    if not facets:
+        return view
+    session.query_filter({name: facet.bins for name, facet in facets.items()})
+    facet = st.session_state.get(session.WHERE)
+    with st.expander("Filter queries", icon=":material/filter_alt:", expanded=facet is not None):
+        names = {None: "Every query"} | {name: name for name in facets}
+        facet = st.selectbox("Only the queries whose", list(names), format_func=names.get,
+                             key=session.WHERE, on_change=session.filter_facet_changed,
+                             help=metrics.FACET_RULES["filter"])
+        values: list[str] = []
+        if facet is not None:
+            counts = {label: f"{label} ({n:,})" for label, n
+                      in zip(facets[facet].bins, facets[facet].counts, strict=True)}
+            values = st.multiselect(f"{facet} is one of", list(counts), key=session.WHERE_VALUES,
+                                    format_func=counts.get, placeholder="Pick values")
+            if not values:
+                st.caption("Pick one value or more: until then every query is shown.")
+    session.keep([session.WHERE, session.WHERE_VALUES])
+    return slicing.filtered(view, facet, values) if facet is not None and values else view
+
+
+def snapshots(view: View | None) -> list[Snapshot]:
+    """The sidebar's Snapshots section: save the live figures, load earlier ones."""
+    files = st.session_state.get(session.SNAPSHOT_FILES_KEY) or []
+    with st.expander("Snapshots", icon=":material/history:", expanded=bool(files)):
+        st.caption("A snapshot freezes every figure with its K, conventions and the "
+                   "fingerprints of the labels and the runs. Load earlier ones to read drift "
+                   "(Drift page) or to compare against (Compare page).")
+        if view is not None:
+            label = st.text_input("Label of the snapshot", key=session.SNAPSHOT_LABEL_KEY,
+                                  placeholder="e.g. before the index rebuild")
+            evaluation = view.unfiltered  # a snapshot freezes every query, filter or not
+            st.download_button(
+                "Save snapshot",
+                data=lambda: exports.snapshot_json(evaluation, label.strip() or None),
+                file_name=cache.snapshot_file_name(view),
+                mime="application/json",
+                key="snapshots.save",
+                on_click="ignore",
+                icon=":material/download:",
+                help="A JSON file of the figures shown now (over every query, whatever the "
+                "filter), stamped with the time you click.",
+            )
+        uploads = st.file_uploader(
+            "Load snapshots",
+            type=["json"],
+            accept_multiple_files=True,
+            key=session.SNAPSHOT_FILES_KEY,
+            help="Snapshot files saved here or written by `python -m metrics snapshot`.",
+        ) or []
+        snapshots = cache.read_snapshots(uploads)
+        for snapshot in snapshots:
+            if snapshot.error:
+                st.error(safe.md(snapshot.error), icon=":material/error:")
+            else:
+                st.caption(safe.md(snapshot.summary()))
+    return [s for s in snapshots if s.data is not None]
+
+
+def _help(field: str) -> str:
+    """What switching a convention changes, and the sentence of each of its choices."""
+    convention = CONVENTION_BY_FIELD[field]
+    lines = [f"- **{choice.label}**: {choice.sentence}" for choice in convention.choices]
+    return convention.changes + "\n\n" + "\n".join(lines)
+
+
+def _number_help(field: str, conventions: Conventions) -> str:
+    convention = CONVENTION_BY_FIELD[field]
+    return convention.changes + "\n\n" + conventions.sentences()[convention.key]
+
+
+def settings() -> tuple[int, Conventions]:
+    """K, every convention and the confidence level, each saying what it changes."""
+    k = st.number_input(
+        "K (cutoff)",
+        min_value=1,
+        max_value=metrics.DASHBOARD_MAX_K,
+        step=1,
+        key=session.K,
+        help=metrics.K_MEANING,
+    )
+    with st.expander("Conventions", icon=":material/tune:"):
+        chosen = {
+            field: st.radio(CONVENTION_BY_FIELD[field].title, list(labels),
+                            format_func=labels.get, key=session.settings_key(field),
+                            help=_help(field))
+            for field, labels in session.CHOICES.items()
+        }
+        current = session.conventions()
+        level = st.number_input(
+            CONVENTION_BY_FIELD["relevance_level"].title,
+            min_value=int(session.LEVELS[0]),
+            max_value=int(session.LEVELS[1]),
+            step=1,
+            key=session.settings_key("relevance_level"),
+            help=_number_help("relevance_level", current),
+        )
+        confidence = st.number_input(
+            CONVENTION_BY_FIELD["confidence_level"].title,
+            min_value=session.CONFIDENCE[0],
+            max_value=session.CONFIDENCE[1],
+            step=0.01,
+            format="%.3f",
+            key=session.settings_key("confidence_level"),
+            help=_number_help("confidence_level", current),
+        )
+    conventions = Conventions(**chosen, relevance_level=int(level),
+                              confidence_level=float(confidence))
+    session.keep([session.K, *(session.settings_key(f) for f in (*chosen, *session.NUMBERS))])
+    return int(k), conventions
+
+
+def fuse_runs(loaded: Inputs) -> Inputs:
+    """Fused runs (issue 17): each recipe adds a derived run that every view then shows like
+    any other, its recipe in its load report; the recipes live in the URL (fuse=)."""
+    words = metrics.vocabulary.fusion
+    files = [n for n, p in zip(loaded.run_names, loaded.usable_runs, strict=True)
+             if not combine.is_fused(p)]
+    names = session.display_names(files)
+    with st.expander("Fuse runs (hybrid)", icon=":material/merge:"):
+        chosen = st.multiselect("Runs to fuse", files, format_func=names.get, key="fuse.runs",
+                                help="Two or more runs, fused over their full lists.")
+        method = st.radio("Method", list(words.METHODS), format_func=words.METHOD_NAMES.get,
+                          key="fuse.method", horizontal=True, help=words.METHOD_HELP)
+        recipe = {"method": method, "runs": chosen, "norm": words.DEFAULT_NORM,
+                  "k": words.RRF_K, "weights": None}
+        if method == words.RRF:
+            recipe["k"] = st.number_input("k of 1/(k + rank)", min_value=0.0, value=60.0,
+                                          step=10.0, key="fuse.k", help=words.RRF_K_HELP)
+        else:
+            recipe["norm"] = st.selectbox("Normalise scores", list(words.NORMS),
+                                          format_func=words.NORM_NAMES.get, key="fuse.norm",
+                                          help=words.NORM_HELP)
+        if method == words.COMBSUM and len(chosen) == 2 and st.toggle(
+                "Weighted", key="fuse.weighted", help=words.WEIGHTS_HELP):
+            weight = st.slider(f"Weight of {names[chosen[0]]}", 0.0, 1.0, 0.5, 0.05,
+                               key="fuse.weight", help="The other run weighs 1 − this.")
+            recipe["weights"] = [weight, round(1 - weight, 12)]
+        if st.button("Add the fused run", disabled=len(chosen) < 2, key="fuse.add"):
+            made = metrics.recipe_from(recipe)
+            if made not in st.session_state[session.FUSED]:
+                st.session_state[session.FUSED] = [*st.session_state[session.FUSED], made]
+                st.rerun()  # the link is written before the sidebar runs
+        for i, made in enumerate(st.session_state[session.FUSED]):
+            left, right = st.columns([4, 1], vertical_alignment="center")
+            left.caption(safe.md(metrics.vocabulary.fusion.fused_name(
+                made["method"], made["norm"], made["runs"], k=made["k"],
+                weights=made["weights"])))
+            if right.button("", icon=":material/close:", key=f"fuse.remove.{i}",
+                            help="Remove this fused run"):
+                recipes = list(st.session_state[session.FUSED])
+                del recipes[i]
+                st.session_state[session.FUSED] = recipes
+                st.rerun()
+    fused, problems = combine.with_fused(loaded, st.session_state[session.FUSED])
+    for problem in problems:
+        st.warning(safe.md(problem), icon=":material/merge:")
+    for parsed in fused.runs[len(loaded.runs):]:
+        if parsed.error:
+            st.error(safe.md(parsed.error), icon=":material/error:")
+    return fused
+
+
+def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """Which runs are shown and in what order (the first is the baseline), and their names.
+
+    Returns the shown runs' original names in display order and original -> display name.
+    """
+    loaded = list(loaded)
+    if st.session_state.get(session.RUN_OPTIONS) != loaded or session.RUNS not in st.session_state:
+        # first run of the session: keep the URL's choice where it names loaded runs;
+        # new files (or a widget state Streamlit dropped): show every run
+        first = session.RUN_OPTIONS not in st.session_state
+        asked = st.session_state.get(session.RUNS, []) if first else []
+        wanted = [n for n in asked if n in loaded]
+        unknown = [n for n in asked if n not in loaded]
+        if unknown:
+            rest = "the runs it names are shown" if wanted else "every run is shown"
+            session.report_url_problem(f"runs: no run named {', '.join(unknown)} in these "
+                                       f"data; {rest}")
+        st.session_state[session.RUNS] = wanted or loaded
+        st.session_state[session.RUN_OPTIONS] = loaded
+    names = session.display_names(loaded)
+    shown = st.multiselect(
+        "Runs shown (the first is the baseline)",
+        loaded,
+        key=session.RUNS,
+        format_func=names.get,
+        help="Shown in the order picked; the first is the baseline every view compares "
+        "against. Remove a run to hide it; remove it and add it back to move it to the end.",
+    )
+    with st.expander("Rename runs", icon=":material/edit:"):
+        for name in loaded:
+            st.text_input(safe.md(name), key=session.RUN_NAME + name, placeholder=name)
+    if not shown:
+        st.warning("Pick at least one run to show.", icon=":material/warning:")
+    return shown, names
+
+

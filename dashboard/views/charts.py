@@ -1,0 +1,284 @@
+"""The summary charts as pure functions, (frame, ...) -> alt.Chart: interval bars, the K
+sweep, the per-query heatmap. No streamlit here; the report reuses them. The shared base is
+in chart_base.py; the comparison and drift charts in comparison_charts.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from dashboard.views.chart_base import (
+    CLASS_COLOURS,
+    PAGE_WIDTH,
+    PANEL_MARGIN,
+    ROW_HEIGHT,
+    SCORE_FORMAT,
+    SCORE_SCHEME,
+    UNIT,
+    chart_title,
+    figures,
+    finish,
+    mean_by_run,
+    panels,
+    run_colour,
+    text_width,
+    unit_axis,
+)
+from metrics import CLASS_MEANING, QUERY_CLASSES, vocabulary
+from metrics import format as fmt
+
+
+def interval_bars(
+    summary: pd.DataFrame,
+    runs: alt.Scale,
+    *,
+    k: int,
+    confidence_level: float,
+    n_queries: int,
+    width: int | None = None,
+    interval_method: str = "percentile",
+) -> alt.LayerChart:
+    """Each metric's mean per run with its interval: overlap (or its absence) at a glance.
+
+    `summary` is Evaluation.summary() (run, metric, label, mean, low, high, interval). The
+    plot takes `width` pixels, or the container's width when shown stretched; the legend
+    beside it names every run whole.
+    """
+    labels = list(dict.fromkeys(summary["label"]))
+    shown = list(dict.fromkeys(summary["run"]))
+    level = fmt.confidence(confidence_level)
+    base = alt.Chart(summary)
+    y = alt.Y("label:N", sort=labels, title=None, axis=alt.Axis(labelFontSize=12))
+    y_offset = alt.YOffset("run:N", sort=shown)
+    x = alt.X("low:Q", scale=UNIT, axis=unit_axis(f"Score at K = {k} (mean and {level} interval)"))
+    tooltip = [
+        alt.Tooltip("run:N", title="Run"),
+        alt.Tooltip("label:N", title="Metric"),
+        *figures("mean", "low", "high"),
+        alt.Tooltip("interval:N", title="Interval"),
+    ]
+    colour = run_colour(runs, shown)
+    bars = base.mark_rule(strokeWidth=3).encode(
+        x=x, x2="high:Q", y=y, yOffset=y_offset, color=colour, tooltip=tooltip
+    )
+    points = base.mark_point(filled=True, size=70, opacity=1).encode(
+        x=alt.X("mean:Q", scale=UNIT), y=y, yOffset=y_offset, color=colour, tooltip=tooltip
+    )
+    step = alt.Step(13 if len(shown) > 1 else 28)  # with yOffset, the step is each run's band
+    title = chart_title(
+        f"Mean at K = {k} with {level} intervals",
+        [f"{fmt.count(n_queries, 'scored query')}. "
+         f"{vocabulary.interval_methods(k, interval_method)}.",
+         "Overlapping bars can still differ: Compare tests the paired difference."],
+        None if width is None else width + 240,
+    )
+    chart = alt.layer(bars, points).properties(title=title, height=step)
+    return finish(chart if width is None else chart.properties(width=width))
+
+
+def sweep_lines(
+    sweep: pd.DataFrame,
+    runs: alt.Scale,
+    *,
+    k: int,
+    labels: list[str],
+    bands: bool = False,
+    width: int = PAGE_WIDTH,
+) -> alt.FacetChart:
+    """Every metric against K, one panel per metric on the same 0-1 scale, the chosen K marked;
+    up to three panels a row, all of them and the legend above them within `width` pixels.
+
+    `sweep` is long: run, k, metric (summary key), label (e.g. "MRR@K"), mean [, low, high].
+    """
+    shown = list(dict.fromkeys(sweep["run"]))
+    lo, hi = int(sweep["k"].min()), int(sweep["k"].max())
+    subtitle = (
+        f"Mean over scored queries at every K from {lo} to {hi}; the dashed line marks the "
+        f"chosen K = {k}. Every panel shares the 0-1 scale, so Hit@K and Recall@K compare directly."
+    )
+    if bands:
+        subtitle += " Shaded bands: the interval at each K."
+    columns, panel = panels(len(labels), width=width)
+    x = alt.X("k:Q", title="K (cutoff)", scale=alt.Scale(domain=[lo, hi], nice=False),
+              axis=alt.Axis(tickMinStep=1, format="d"))
+    y, colour = mean_by_run(runs, shown, orient="top", width=width)
+    tooltip = [
+        alt.Tooltip("run:N", title="Run"),
+        alt.Tooltip("label:N", title="Metric"),
+        alt.Tooltip("k:Q", title="K"),
+        *figures("mean"),
+    ]
+    layers = []
+    if bands:
+        layers.append(
+            alt.Chart().mark_area(opacity=0.15).encode(
+                x=x, y=alt.Y("low:Q", scale=UNIT), y2="high:Q", color=colour
+            )
+        )
+        tooltip += figures("low", "high")
+    marked = marked_cutoffs(lo, hi, k)
+    if len(marked) < hi - lo + 1:
+        subtitle += (f" Points (tooltips) at {len(marked)} of the {hi - lo + 1} cutoffs, the "
+                     "chosen K among them; the table below holds every K.")
+    layers.append(alt.Chart().mark_line().encode(x=x, y=y, color=colour))
+    layers.append(
+        alt.Chart().mark_point(size=18, filled=True, opacity=1)
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
+        .transform_filter(alt.FieldOneOfPredicate(field="k", oneOf=marked))
+    )
+    layers.append(
+        alt.Chart().mark_rule(strokeDash=[5, 4], color="gray").encode(x=alt.datum(k))
+    )
+    return finish(
+        alt.layer(*layers, data=sweep)
+        .properties(width=panel, height=170)
+        .facet(
+            facet=alt.Facet("label:N", sort=labels, title=None,
+                            header=alt.Header(labelFontSize=13, labelFontWeight="bold")),
+            columns=columns,
+            title=chart_title(f"Every metric against K (chosen K = {k})", subtitle, width),
+        )
+    )
+
+
+MARKED_CUTOFFS = 25  # points a sweep line carries at most: thousands of SVG points are slow
+
+
+def marked_cutoffs(lo: int, hi: int, k: int) -> list[int]:
+    """The cutoffs a sweep line marks with a point (its tooltips): every one up to
+    MARKED_CUTOFFS of them, else about that many spread evenly on the scale, ends and the
+    chosen K included."""
+    if hi - lo + 1 <= MARKED_CUTOFFS:
+        return list(range(lo, hi + 1))
+    spread = np.linspace(lo, hi, MARKED_CUTOFFS - 1).round().astype(int).tolist()
+    return sorted({*spread, *([k] if lo <= k <= hi else [])})
+
+
+def query_heatmap(
+    cells: pd.DataFrame,
+    *,
+    order: list[str],
+    runs: list[str],
+    labels: list[str],
+    k: int,
+    selection: str | None = "query",
+    width: int = PAGE_WIDTH,
+    row_labels: dict[str, str] | None = None,
+) -> alt.HConcatChart:
+    """Queries x runs (x metrics), colour = score at K, beside each run's query class at K.
+
+    `cells` is long: query_id, run, label, value, class. Rows follow `order`; clicking a cell
+    selects its query (a point selection named `selection`, read by the page). The whole
+    chart (query ids, class strip and score panels) fits in `width` pixels; run names are
+    written upright under their columns when they are long or the columns narrow.
+    `row_labels` (query id -> label, e.g. the id and the start of its text) name the rows in
+    its place; a "text" column in `cells` is shown whole in the tooltips.
+    """
+    height = max(ROW_HEIGHT * len(order), 60)
+    limit = 160 if row_labels is None else 240
+    if row_labels is not None:
+        cells = cells.assign(row=cells["query_id"].map(row_labels))
+        order = [row_labels[q] for q in order]
+    field = "query_id" if row_labels is None else "row"
+    id_room = min(limit, max((text_width(q) for q in order), default=0)) + 30  # labels, title
+    y = alt.Y(f"{field}:N", sort=order, title="Query",
+              axis=alt.Axis(labelLimit=limit, labelFontSize=11, labelOverlap=False))
+    asked = [alt.Tooltip("text:N", title="Question")] if "text" in cells else []
+    class_cell = 36 if len(runs) <= 4 else 20
+    class_width = max(class_cell * len(runs), 60)
+    long_names = max((len(r) for r in runs), default=0) > 8
+    classes = cells.drop_duplicates(["query_id", "run"]).assign(panel=f"Class at K = {k}")
+    class_chart = (
+        alt.Chart(classes)
+        .mark_rect(stroke=alt.ExprRef("background"), strokeWidth=0.5)
+        .encode(
+            x=_run_x(runs, angle=-90 if long_names or class_cell < 30 else -40),
+            y=y,
+            color=alt.Color(
+                "class:N",
+                scale=alt.Scale(domain=list(CLASS_COLOURS), range=list(CLASS_COLOURS.values())),
+                legend=alt.Legend(title=f"Class at K = {k}", orient="bottom",
+                                  direction="vertical",
+                                  labelExpr="replace(datum.label, '_', ' ')"),
+            ),
+            tooltip=[
+                alt.Tooltip("query_id:N", title="Query"),
+                *asked,
+                alt.Tooltip("run:N", title="Run"),
+                alt.Tooltip("class:N", title="Class"),
+                alt.Tooltip("meaning:N", title="Meaning"),
+            ],
+        )
+        .transform_calculate(meaning=_class_meaning_expr())
+        .properties(width=class_width, height=height)
+        .facet(column=alt.Column("panel:N", title=None, header=alt.Header(labelFontSize=12)))
+    )
+    # fit every panel, with its spacing, in what the ids and the class strip leave; figures
+    # inside the cells only where they fit
+    room = width - id_room - class_width - 2 * PANEL_MARGIN - PANEL_MARGIN * len(labels)
+    cell_width = int(min(76, max(14, room // (len(labels) * len(runs)))))
+    many = cell_width < 44
+    x = _run_x(runs, angle=-90 if long_names or cell_width < 30 else -40)
+    score_base = alt.Chart().encode(x=x, y=alt.Y(f"{field}:N", sort=order, axis=None))
+    rect = score_base.mark_rect(stroke=alt.ExprRef("background"), strokeWidth=0.5).encode(
+        color=alt.Color(
+            "value:Q",
+            scale=alt.Scale(scheme=SCORE_SCHEME, domain=[0, 1]),
+            legend=alt.Legend(title=f"Score at K = {k}", format=".1f", orient="bottom"),
+        ),
+        tooltip=[
+            alt.Tooltip("query_id:N", title="Query"),
+            *asked,
+            alt.Tooltip("run:N", title="Run"),
+            alt.Tooltip("label:N", title="Metric"),
+            alt.Tooltip("value:Q", title="Score", format=SCORE_FORMAT),
+            alt.Tooltip("class:N", title="Class"),
+        ],
+    )
+    if selection:
+        rect = rect.add_params(alt.selection_point(fields=["query_id"], name=selection))
+    layers = [rect]
+    if not many:
+        layers.append(
+            score_base.mark_text(fontSize=10).encode(
+                text=alt.Text("value:Q", format=SCORE_FORMAT),
+                color=alt.condition(alt.datum.value > 0.55, alt.value("black"), alt.value("white")),
+            )
+        )
+    scores = (
+        alt.layer(*layers, data=cells)
+        .properties(width=cell_width * len(runs), height=height)
+        .facet(column=alt.Column("label:N", sort=labels, title=None,
+                                 header=alt.Header(labelFontSize=12, labelFontWeight="bold")))
+    )
+    what = labels[0] if len(labels) == 1 else f"{len(labels)} metrics"
+    return finish(alt.hconcat(class_chart, scores, spacing=8).properties(
+        title=chart_title(
+            f"{what} per query and run at K = {k}",
+            ["Colour is the query's score at K; the left strip is each run's query class "
+             "(hover for its meaning).", "Click a cell to pick its query for the drill-down."],
+            width,
+        )
+    ).resolve_scale(color="independent"))
+
+
+def _run_x(runs: list[str], angle: int = -40) -> alt.X:
+    """Runs across, in display order, every name shown whole (slanted, or upright when long
+    or narrow)."""
+    return alt.X("run:N", sort=runs, title=None,
+                 axis=alt.Axis(labelAngle=angle, labelOverlap=False, labelLimit=0))
+
+
+def _class_meaning_expr() -> str:
+    """A Vega expression giving each class its sentence (json.dumps quotes safely)."""
+    cases = " : ".join(f"datum['class'] === {json.dumps(c)} ? {json.dumps(CLASS_MEANING[c])}"
+                       for c in QUERY_CLASSES)
+    return f"{cases} : ''"
+
+
+
+

@@ -1,0 +1,351 @@
+"""The frames the views show, reshaped from the engine's own frames and objects.
+
+Pure (pandas, no streamlit): no metric arithmetic, only selection, reshaping, ordering and
+formatting. Every label and tooltip comes from the measure registry and Conventions.sentences().
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from dashboard.views import highlight
+from metrics import (
+    MEASURE_BY_KEY,
+    QUERY_CLASSES,
+    SUMMARY_MEASURES,
+    AllPairs,
+    BestMarks,
+    Comparison,
+    Corpus,
+    Cost,
+    Evaluation,
+    Leaderboard,
+    Slice,
+    created_minute,
+    power_table,
+    vocabulary,
+)
+from metrics import format as fmt
+
+# worst first, so that sorting by class puts the queries to look at on top
+CLASS_ORDER = {c: i for i, c in enumerate(reversed(QUERY_CLASSES))}
+SORTS = {
+    "largest difference between runs": "spread",
+    "baseline's score (lowest first)": "baseline",
+    "baseline's query class (misses first)": "class",
+    "query id": "id",
+}
+
+
+def measure_help(evaluation: Evaluation, key: str, *, interval: bool = False) -> str:
+    """Tooltip of a measure's column: what it certifies and the conventions behind it."""
+    return vocabulary.measure_help(MEASURE_BY_KEY[key], evaluation.conventions,
+                                   interval=interval)
+
+
+def baseline_label(evaluation: Evaluation, name: str) -> str:
+    """The run's name, saying so when it is the baseline (unless the name already does)."""
+    is_baseline = name == evaluation.run_names[0] and name.casefold() != "baseline"
+    return f"{name} (baseline)" if is_baseline else name
+
+
+def summary_table(evaluation: Evaluation, marks: BestMarks | None = None) -> pd.DataFrame:
+    """Metrics down, runs across (the baseline first); each cell "mean [low, high]" at K
+    (with `marks`, the best run's and those not significantly worse marked), then the
+    interval method and the conventions the metric depends on."""
+    sentences = evaluation.conventions.sentences()
+    rows = []
+    for m in SUMMARY_MEASURES:
+        row = {"Metric": m.label(evaluation.k)}
+        for run in evaluation.runs:
+            interval = run.summary[m.key]
+            mark = marks.mark(row["Metric"], run.name) if marks is not None else ""
+            row[run.name] = (fmt.interval(interval.mean, interval.low, interval.high)
+                             + (f" {mark}" if mark else ""))
+        row["Interval"] = m.interval
+        row["Conventions"] = " ".join(sentences[name] for name in m.depends_on)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def slices_table(evaluation: Evaluation, slices: list[Slice], key: str) -> pd.DataFrame:
+    """Slices down (the facet's order), runs across: each cell one measure's "mean [low,
+    high]" over the slice's scored queries; a slice too small to read says so."""
+    rows = []
+    for piece in slices:
+        row = {"Slice": piece.value, "Queries": piece.queries}
+        for name in evaluation.run_names:
+            interval = piece.summary[name][key]
+            row[name] = fmt.interval(interval.mean, interval.low, interval.high)
+        row["Note"] = "too few queries to read" if piece.too_small else ""
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["Slice", "Queries", *evaluation.run_names, "Note"])
+
+
+def counts_table(evaluation: Evaluation) -> pd.DataFrame:
+    """Per run: what was scored, what was not, and why."""
+    n_excluded = len(evaluation.excluded_ids)
+    rows = []
+    for run in evaluation.runs:
+        classes = pd.Series(run.classes).value_counts()
+        report = run.report
+        rows.append(
+            {
+                "Run": run.name,
+                "Scored": len(evaluation.scored_ids),
+                "Excluded": n_excluded,
+                **{c.replace("_", " ").capitalize(): int(classes.get(c, 0)) for c in QUERY_CLASSES},
+                "Repeats": run.repeats,
+                "Missing": len(run.missing_queries),
+                "Not in qrels": len(run.aligned.ignored_queries),
+                "Dropped lines": len(report.dropped) if report else 0,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def load_reports(evaluation: Evaluation) -> list:
+    """The qrels' report then each shown run's, as the engine wrote them."""
+    reports = [evaluation.qrels_report] + [run.report for run in evaluation.runs]
+    return [report for report in reports if report is not None]
+
+
+def report_lines(report, which: str) -> pd.DataFrame:
+    """A report's dropped lines or repeats as a table (line, reason)."""
+    entries = getattr(report, which)
+    return pd.DataFrame({"Line": [e.line for e in entries], "Reason": [e.reason for e in entries]})
+
+
+def sweep_long(evaluation: Evaluation, runs: list[str] | None = None) -> pd.DataFrame:
+    """Evaluation.sweep() as long rows: run, k, metric, label ("MRR@K"), mean."""
+    wide = evaluation.sweep()
+    if runs is not None:
+        wide = wide[wide["run"].isin(runs)]
+    long = wide.melt(id_vars=["run", "k"], var_name="metric", value_name="mean")
+    labels = {m.summary_key: m.label("K") for m in SUMMARY_MEASURES}
+    return long.assign(label=long["metric"].map(labels))
+
+
+def sweep_intervals(evaluation: Evaluation) -> pd.DataFrame:
+    """Evaluation.sweep_intervals() as rows: run, k, metric, low, high."""
+    return pd.DataFrame(evaluation.sweep_intervals(), columns=["run", "k", "metric", "low", "high"])
+
+
+def query_cells(evaluation: Evaluation, keys: list[str]) -> pd.DataFrame:
+    """Per-query scores at K, long: query_id, run, key, label, value, class."""
+    wide = evaluation.per_query()
+    long = wide.melt(
+        id_vars=["run", "query_id", "class"], value_vars=keys, var_name="key", value_name="value"
+    )
+    labels = {key: MEASURE_BY_KEY[key].label(evaluation.k, summary=False) for key in keys}
+    return long.assign(label=long["key"].map(labels))
+
+
+def query_order(evaluation: Evaluation, key: str, sort: str) -> list[str]:
+    """Scored query ids in the order a SORTS value asks for, ties broken by query id."""
+    wide = evaluation.per_query()
+    scores = wide.pivot(index="query_id", columns="run", values=key)
+    baseline = evaluation.run_names[0]
+    ids = sorted(scores.index, key=fmt.natural_key)
+    if sort == "id":
+        return ids
+    base = scores[baseline]
+    if sort == "baseline":
+        keys = {q: (base[q],) for q in ids}
+    elif sort == "class":
+        classes = wide[wide["run"] == baseline].set_index("query_id")["class"]
+        keys = {q: (CLASS_ORDER[classes[q]], base[q]) for q in ids}
+    elif sort == "spread":
+        spread = scores.max(axis=1) - scores.min(axis=1)
+        keys = {q: (-spread[q],) for q in ids}
+    else:
+        raise ValueError(f"unknown sort {sort!r}; expected one of {', '.join(SORTS.values())}")
+    return sorted(ids, key=keys.__getitem__)  # a stable sort: ties keep the query-id order
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def power_by_test(comparison: Comparison, delta: float | None = None) -> dict:
+    """(candidate, metric) -> what the query set can detect there (metrics.power_table),
+    computed once for every table of the comparison."""
+    return {(f.candidate, f.metric): f
+            for f in power_table(comparison, alpha=comparison.alpha, delta=delta)}
+
+
+def comparison_table(comparison: Comparison, candidate: str,
+                     power: dict | None = None) -> pd.DataFrame:
+    """One candidate against the baseline, one row per metric: the engine's figures as they
+    are (means and difference unrounded; the interval, the counts and p as text), the
+    smallest difference the query set detects, and the reading with what that means."""
+    power = power_by_test(comparison) if power is None else power
+    rows = [
+        {
+            "Metric": t.metric,
+            "Before": t.before_mean,
+            "After": t.after_mean,
+            "Difference": t.difference,
+            "Interval": fmt.bounds(t.low, t.high),
+            "Better / tie / worse": f"{t.wins} / {t.ties} / {t.losses}",
+            "p": fmt.p_value(t.p_randomization),
+            "p adjusted": fmt.p_value(t.p_adjusted),
+            "p t-test": fmt.p_value(t.p_t),
+            "p Wilcoxon": fmt.p_value(t.p_wilcoxon),
+            "Effect size": t.effect_size,
+            "Detectable": power[t.candidate, t.metric].min_detectable_difference,
+            "Verdict": comparison.verdict(t),
+            "Reading": f"{comparison.verdict(t)}; {power[t.candidate, t.metric].sentence}",
+        }
+        for t in comparison.tests
+        if t.candidate == candidate
+    ]
+    return pd.DataFrame(rows)
+
+
+def slice_comparison_table(pieces: list[tuple[str, Comparison]]) -> pd.DataFrame:
+    """One row per slice: its queries and the one test compared there (a candidate on a
+    metric), p adjusted over every slice shown."""
+    rows = []
+    for label, comparison in pieces:
+        t = comparison.tests[0]
+        rows.append({
+            "Slice": label,
+            "Queries": len(comparison.query_ids),
+            "Before": t.before_mean,
+            "After": t.after_mean,
+            "Difference": t.difference,
+            "Interval": fmt.bounds(t.low, t.high),
+            "Better / tie / worse": f"{t.wins} / {t.ties} / {t.losses}",
+            "p adjusted": fmt.p_value(t.p_adjusted),
+            "Reading": comparison.verdict(t),
+            "low": t.low,  # the interval's bounds as numbers, for the chart
+            "high": t.high,
+        })
+    return pd.DataFrame(rows)
+
+
+def paired_scores(comparison: Comparison, metric: str) -> pd.DataFrame:
+    """Per-query scores of one metric, every candidate: run (the candidate), query_id,
+    before (the baseline's), after, difference (the engine's per-query arrays)."""
+    frames = [
+        pd.DataFrame({"run": t.candidate, "query_id": list(comparison.query_ids),
+                      "before": t.before, "after": t.after, "difference": t.differences})
+        for t in comparison.tests
+        if t.metric == metric
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+def by_difference(paired: pd.DataFrame, candidate: str) -> pd.DataFrame:
+    """One candidate's rows, largest gain first, largest loss last; ties by query id."""
+    mine = paired[paired["run"] == candidate]
+    ids = mine["query_id"].to_numpy()
+    # natural id order first, then a stable sort by difference: ties keep the id order
+    # (one pass over the ids in Python, not a pandas lookup per comparison)
+    by_id = np.array(sorted(range(len(ids)), key=lambda i: fmt.natural_key(ids[i])), dtype=int)
+    difference = mine["difference"].to_numpy()[by_id]
+    order = by_id[np.argsort(-difference, kind="stable")]
+    return mine.iloc[order][["query_id", "before", "after", "difference"]].reset_index(drop=True)
+
+
+def biggest_changes(paired: pd.DataFrame, candidate: str, n: int, *, gains: bool) -> pd.DataFrame:
+    """The n queries the candidate improved most (gains, largest first) or hurt most (losses,
+    largest first); ties left out."""
+    ordered = by_difference(paired, candidate)
+    if gains:
+        return ordered[ordered["difference"] > 0].head(n).reset_index(drop=True)
+    return ordered[ordered["difference"] < 0].iloc[::-1].head(n).reset_index(drop=True)
+
+
+def query_changes(comparison: Comparison, candidate: str, query_id: str) -> pd.DataFrame:
+    """One query's figure before and after on every compared metric."""
+    i = comparison.query_ids.index(query_id)
+    rows = [
+        {"Metric": t.metric, "Before": t.before[i], "After": t.after[i],
+         "Difference": t.differences[i]}
+        for t in comparison.tests
+        if t.candidate == candidate
+    ]
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+def snapshot_title(header: dict) -> str:
+    """A snapshot's name on an axis: its time (to the minute) and label."""
+    created = created_minute(header)
+    label = header.get("label")
+    return f"{created} · {label}" if label else created
+
+
+def drift_frame(rows: list[dict], points: list[str]) -> pd.DataFrame:
+    """metrics.snapshot.drift_rows as a frame, each snapshot named by `points` (in order)."""
+    frame = pd.DataFrame(rows)
+    return frame.assign(point=frame["snapshot"].map(dict(enumerate(points))))
+
+
+def drift_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per (snapshot, run) in the frame's order, one column per metric with
+    "mean [low, high]", and the run's fingerprint (the lists scored) in short."""
+    rows: dict[tuple, dict] = {}
+    for r in frame.itertuples(index=False):
+        row = rows.setdefault((r.snapshot, r.run), {
+            "Snapshot": r.point, "Run": r.run,
+            "Lists": str(r.run_fingerprint).removeprefix("sha256:")[:12]})
+        row[r.label_at_k] = fmt.interval(r.mean, r.low, r.high)
+    return pd.DataFrame(list(rows.values()))
+
+
+def with_chunks(frame: pd.DataFrame, corpus: Corpus | None) -> pd.DataFrame:
+    """The frame with a "chunk" column (each doc_id's title and text as one cell of plain
+    text) when a corpus is read; the frame as it is otherwise."""
+    if corpus is None or not len(frame):
+        return frame
+    return frame.assign(chunk=[highlight.cell(corpus.title(doc), corpus.text(doc))
+                               for doc in frame["doc_id"]])
+
+
+def cost_table(costs: list[Cost]) -> pd.DataFrame:
+    """One row per run: chunks, tokens, cost and recall at K and at the suggested k, and
+    what the difference buys."""
+    return pd.DataFrame([{
+        "run": c.run, "K": c.current.k, "tokens at K": c.current.tokens,
+        "cost at K": c.current.cost_per_1000, "recall at K": c.current.recall,
+        "suggested k": c.suggested.k, "tokens at k": c.suggested.tokens,
+        "cost at k": c.suggested.cost_per_1000, "recall at k": c.suggested.recall,
+        "recall bought": c.recall_bought,
+    } for c in costs])
+
+
+def movement_notes(movement: pd.DataFrame) -> list[str]:
+    """Each id's ranks before and after and what the candidate did: "rank 7 → 2, lifted into
+    the top K" ("—" where a run did not return it)."""
+    def rank(value) -> str:
+        return fmt.MISSING if pd.isna(value) else f"{int(value)}"
+    return [f"rank {rank(before)} → {rank(after)}, {moved}" for before, after, moved
+            in zip(movement["before"], movement["after"], movement["moved"], strict=True)]
+
+
+def leaderboard_table(board: Leaderboard, metric: str) -> pd.DataFrame:
+    """One metric's standings, best first: mean, rank, its interval and P(best)."""
+    return pd.DataFrame([{"Run": s.run, "Mean": s.mean, "Rank": s.rank,
+                          "Rank interval": f"{s.rank_low}–{s.rank_high}", "P(best)": s.p_best}
+                         for s in board.standings(metric)])
+
+
+def pairs_tables(pairs: AllPairs, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every pair on one metric: the runs best first with their letters, and the matrix of
+    adjusted p-values (row run against column run)."""
+    label = pairs.label(metric)
+    letters = pairs.letters(label)
+    means = dict(zip(pairs.runs, pairs.means[label], strict=True))
+    groups = pd.DataFrame([{"Run": run, "Mean": means[run], "Group": letter}
+                           for run, letter in letters.items()])
+    order = list(letters)
+    index = {run: i for i, run in enumerate(pairs.runs)}
+    matrix = pd.DataFrame([{"Run": a, **{b: "" if a == b else
+                                         fmt.p_value(pairs.p_adjusted[label][index[a], index[b]])
+                                         for b in order}} for a in order])
+    return groups, matrix

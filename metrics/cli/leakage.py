@@ -1,0 +1,115 @@
+"""python -m metrics leakage: queries of the evaluation set copied into the corpus they are
+scored against. Exit status 4 when more queries leak than --max-leaks allows."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from metrics.cli.common import print_load_report, read, write_json
+from metrics.cli.inputs import (
+    Inputs,
+    Parser,
+    UsageError,
+    add_input_arguments,
+    add_text_arguments,
+    positive_int,
+)
+from metrics.cli.text import table
+from metrics.context.leakage import Leakage, find_leaks, retrieved_or_judged
+from metrics.io import Queries, iter_documents
+from metrics.vocabulary.format import count, listing
+from metrics.vocabulary.gates import EXIT_LEAK, EXIT_OK
+from metrics.vocabulary.leakage import (
+    CORPUS,
+    DEFAULT_SCOPE,
+    NGRAM_THRESHOLD,
+    SCOPE_FLAG,
+    SCOPE_HELP,
+    SCOPES,
+    THRESHOLD_FLAG,
+    THRESHOLD_HELP,
+)
+
+
+def leakage_command(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog="python -m metrics leakage",
+        description="Queries of the evaluation set copied into the corpus: every retriever "
+        f"scores well on them, so the figures overstate. Exit status {EXIT_LEAK} when more "
+        "queries leak than --max-leaks allows.",
+    )
+    add_input_arguments(parser)
+    add_text_arguments(parser, by=False)
+    add_leakage_arguments(parser)
+    args = parser.parse_args(argv)
+    inputs = read(args)
+    if not inputs.on_sample and (args.queries is None or args.corpus is None):
+        raise UsageError("leakage needs --queries and --corpus (or neither, on the sample)")
+    print_load_report(inputs.evaluation())
+    queries = inputs.queries()
+    leakage = leaks(inputs, queries, scope=args.scope, threshold=args.threshold)
+    if args.format == "json":
+        print(leakage.sentence, file=sys.stderr)
+        write_json(leakage.as_dict() | {"max_leaks": args.max_leaks,
+                                        "queries_checked": leakage.queries_checked,
+                                        "chunks_checked": leakage.chunks_checked})
+    else:
+        sys.stdout.write(format_leaks(leakage, queries))
+    if len(leakage.leaks) > args.max_leaks:
+        print(f"leakage: {count(len(leakage.leaks), 'leak')} found, more than --max-leaks "
+              f"{args.max_leaks}", file=sys.stderr)
+        return EXIT_LEAK
+    return EXIT_OK
+
+
+def add_leakage_arguments(parser: argparse.ArgumentParser) -> None:
+    """The leakage command's scope, threshold and gate, worded in the vocabulary."""
+    parser.add_argument(SCOPE_FLAG, choices=list(SCOPES), default=DEFAULT_SCOPE, help=SCOPE_HELP)
+    parser.add_argument(THRESHOLD_FLAG, type=share, default=NGRAM_THRESHOLD, metavar="SHARE",
+                        help=THRESHOLD_HELP)
+    parser.add_argument("--max-leaks", type=leak_count, default=0, metavar="N",
+                        help=f"exit {EXIT_LEAK} when more than N (query, chunk) leaks are found "
+                        "(default 0)")
+
+
+def leaks(inputs: Inputs, queries: Queries, *, scope: str, threshold: float) -> Leakage:
+    """The check in the scope asked: the chunks retrieved or judged, or the whole corpus."""
+    if scope == CORPUS:
+        return find_leaks(queries, iter_documents(inputs.corpus_path), threshold=threshold)
+    evaluation = inputs.evaluation()
+    candidates = retrieved_or_judged(evaluation.qrels, [run.run for run in evaluation.runs])
+    return find_leaks(queries, inputs.corpus(), threshold=threshold, candidates=candidates)
+
+
+def format_leaks(leakage: Leakage, queries: Queries) -> str:
+    lines = [leakage.sentence, f"Scope '{leakage.scope}': {SCOPES[leakage.scope]}",
+             f"Threshold: {leakage.threshold:g} of a query's word 3-grams in one chunk."]
+    if leakage.leaks:
+        rows = [[leak.query_id, leak.doc_id, leak.kind, f"{leak.overlap:.2f}",
+                 _start(queries.text(leak.query_id) or "")] for leak in leakage.leaks]
+        lines += ["", *table(["query", "chunk", "kind", "overlap", "question"], rows)]
+        lines += ["", "leaked queries: " + listing(list(leakage.leaked_queries), limit=20)]
+    return "\n".join(lines) + "\n"
+
+
+def _start(text: str, limit: int = 60) -> str:
+    words = " ".join(text.split())
+    return words if len(words) <= limit else words[:limit - 1] + "…"
+
+
+def share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a share in (0, 1], got {text!r}")
+    return value
+
+
+def leak_count(text: str) -> int:
+    if text == "0":
+        return 0
+    return positive_int(text)

@@ -1,0 +1,71 @@
+"""python -m metrics power: is the query set big enough? The smallest difference it detects,
+and the queries a named difference needs."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from metrics.cli.common import print_load_report, read, write_json
+from metrics.cli.inputs import Parser, UsageError, add_input_arguments
+from metrics.cli.text import table
+from metrics.decide.compare import compare_evaluation, metric_key
+from metrics.decide.power import power_report, power_table
+from metrics.stats.power import PowerFigure
+from metrics.vocabulary import format as fmt
+from metrics.vocabulary.gates import EXIT_OK
+from metrics.vocabulary.power import ALPHA, POWER, POWER_METHOD
+from metrics.vocabulary.power import FLAGS as POWER_FLAGS
+
+
+def power_command(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog="python -m metrics power",
+        description="Is the query set big enough? For each candidate against the first run "
+        "and each metric: the smallest difference this set detects, and with --delta the "
+        f"queries a difference needs. {POWER_METHOD}",
+    )
+    add_input_arguments(parser)
+    parser.add_argument("--metric", action="append", default=[], metavar="NAME",
+                        help="these metrics (e.g. nDCG@10); default every compared measure")
+    for name, reader in (("delta", float), ("power", float), ("alpha", float)):
+        flag, text = POWER_FLAGS[name]
+        parser.add_argument(flag, dest=name, type=reader, help=text.replace("%", "%%"),
+                            default={"power": POWER, "alpha": ALPHA}.get(name))
+    args = parser.parse_args(argv)
+    evaluation = read(args).evaluation()
+    print_load_report(evaluation)
+    if len(evaluation.runs) < 2:
+        raise UsageError("power needs a baseline and at least one candidate --run")
+    keys = [metric_key(label, evaluation.k) for label in args.metric] or None
+    # the tests' verdicts choose each sentence (underpowered, or what the set detects)
+    comparison = compare_evaluation(evaluation, metrics=keys, alpha=args.alpha,
+                                    rng=evaluation.conventions.seed)
+    try:
+        report = power_report(comparison, alpha=args.alpha, power=args.power, delta=args.delta)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.format == "json":
+        write_json(report)
+    else:
+        figures = power_table(comparison, alpha=args.alpha, power=args.power, delta=args.delta)
+        sys.stdout.write(format_power(report, figures))
+    return EXIT_OK
+
+
+def format_power(report: dict[str, Any], figures: Sequence[PowerFigure]) -> str:
+    rows = [[p["baseline"], p["candidate"], p["metric"], f"{p['queries']:,}",
+             fmt.figure(p["sd_difference"]), _maybe(p["min_detectable_difference"]),
+             "—" if p["queries_needed"] is None else f"{p['queries_needed']:,}"]
+            for p in report["pairs"]]
+    needed = f"queries for {report['delta']:g}" if report["delta"] is not None else "needed"
+    lines = [POWER_METHOD, f"alpha {report['alpha']:g}, power {report['power']:.0%}", "",
+             *table(["baseline", "candidate", "metric", "queries", "sd of diff.",
+                     "detectable", needed], rows), ""]
+    lines += [f"  {f.candidate} {f.metric}: {f.sentence}" for f in figures]
+    return "\n".join(lines) + "\n"
+
+
+def _maybe(value: float | None) -> str:
+    return "—" if value is None else fmt.figure(value)

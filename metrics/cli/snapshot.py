@@ -1,0 +1,42 @@
+"""python -m metrics snapshot: freeze an evaluation as a JSON snapshot, the baseline drift and
+later comparisons are read against."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from metrics.cli.common import add_snapshot_key_argument, print_load_report, read
+from metrics.cli.inputs import Parser, add_input_arguments
+from metrics.snapshot import Snapshot, snapshot_key
+from metrics.snapshot import save as save_snapshot
+from metrics.vocabulary.format import count
+from metrics.vocabulary.gates import EXIT_OK
+
+
+def snapshot_command(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog="python -m metrics snapshot",
+        description="Freeze an evaluation as a JSON snapshot: summary and per-query figures, "
+        "conventions, K, fingerprints of the qrels and of each run, tool version, timestamp. "
+        "Re-scoring the same query set later and comparing snapshots is how drift is read.",
+    )
+    add_input_arguments(parser)
+    parser.add_argument("--out", type=Path, required=True, metavar="FILE", help="snapshot file")
+    parser.add_argument("--label", help='a note kept in the snapshot, e.g. "before the rebuild"')
+    add_snapshot_key_argument(parser, "signs the snapshot's figures")
+    args = parser.parse_args(argv)
+    key = snapshot_key(args.snapshot_key_file)
+    evaluation = read(args).evaluation()
+    print_load_report(evaluation)
+    snapshot = Snapshot.from_evaluation(evaluation, label=args.label, key=key)
+    save_snapshot(snapshot, args.out, key=key)
+    print(
+        f"snapshot of {count(len(evaluation.runs), 'run')} at K = {evaluation.k} over "
+        f"{count(len(evaluation.scored_ids), 'scored query')} written to {args.out} "
+        f"(query set {snapshot.query_set_fingerprint}; figures "
+        f"{'signed with HMAC-SHA256' if key else 'fingerprinted with SHA-256, unsigned'})",
+        file=sys.stderr,
+    )
+    return EXIT_OK
