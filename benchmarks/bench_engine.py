@@ -31,7 +31,7 @@ alternating (the order flips every repetition); the table shows medians.
                the same content as the engine's JSON)
 (c) the percentile bootstrap, 1,000 resamples, of the nine summary metrics at K = 10 over
     the scored queries: `metrics.bootstrap` on the (queries x 9) per-query values, and the
-    steps `evaluate` runs for it (`intervals.resample_counts` + `evaluate._summarise`, on
+    steps `evaluate` runs for it (`intervals.resample_counts` + `stats.summary.summarise`, on
     the same values). (Timing evaluate with 1,000 minus 1 resamples was tried: a difference
     of two 2-second medians is too noisy on a shared machine.)
 
@@ -245,8 +245,8 @@ def bench(qrels_path: Path, run_path: Path, repeats: int) -> tuple[list[Row], fl
     )["bootstrap"]
     # the steps evaluate itself runs: draw the resample counts once, then _summarise
     # (bootstrap means of 8 metrics, percentile bounds, Wilson for Hit)
-    from metrics.core.evaluate import _summarise
     from metrics.stats.bootstrap import resample_counts
+    from metrics.stats.summary import summarise as _summarise
 
     at_k = {
         key: v[evaluation.query_set.scored] for key, v in evaluation.runs[0].scores.at(K).items()

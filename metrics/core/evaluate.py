@@ -1,4 +1,11 @@
-"""evaluate(qrels, runs, k, conventions) -> Evaluation: per-query arrays first, means after.
+"""evaluate(qrels, runs, k, conventions) -> Evaluation: the in-memory driver.
+
+It reads (the runs aligned on the query set, `metrics.core.prepared`), runs the kernel over
+the query set as one block (`metrics.core.kernel.compute`: each query's figures at every K),
+then aggregates what it returned: each run's means and intervals (`metrics.stats.summary`),
+its query classes, k suggestion and diagnosis (`metrics.core.diagnosis`). Aggregation reads
+the per-query figures and their facts (list lengths, repeats), never a ranked list; the
+lists stay on the Evaluation for the views that explain one query.
 
 The bootstrap draws one set of resampled queries per call and applies it to every metric of
 every run, so intervals are reproducible to the last digit and comparable across runs.
@@ -26,9 +33,9 @@ from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Scores, compute
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
 from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.io import LoadReport, Qrels, ReportLine, Run
-from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.bootstrap import bootstrap_means, resample_counts
-from metrics.stats.intervals import Interval, bootstrap, wilson
+from metrics.stats.bootstrap import resample_counts
+from metrics.stats.intervals import Interval
+from metrics.stats.summary import summarise, sweep_bands
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k, check_sweep
 from metrics.vocabulary.slices import FILTER_SENTENCE
@@ -127,7 +134,7 @@ class Evaluation:
         scored = self.scored & mask
         counts = resample_counts(int(scored.sum()), n_resamples=c.n_resamples,
                                  rng=np.random.default_rng(c.seed))
-        longest = max(int(r.aligned.list_length[mask].max(initial=0)) for r in self.runs)
+        longest = max(int(r.scores.list_length[mask].max(initial=0)) for r in self.runs)
         runs = tuple(_read_run(r.run, r.aligned, r.scores, r.report, query_set, scored, c,
                                self.k, counts, longest, within=mask) for r in self.runs)
         within = Within(mask, description, len(self.scored_ids))
@@ -233,25 +240,8 @@ class Evaluation:
                              hi: int) -> list[tuple[int, str, float, float]]:
         if ("intervals", lo, hi) in run.sweep_memo:
             return run.sweep_memo["intervals", lo, hi]
-        c = self.conventions
-        n = int(self.scored.sum())
         curves = {m.key: run.scores.curve(m.key, lo, hi)[self.scored] for m in SUMMARY_MEASURES}
-        boot = [curves[m.key] for m in SUMMARY_MEASURES if m.interval == "bootstrap"]
-        intervals = iter(bootstrap(
-            np.concatenate(boot, axis=1), confidence_level=c.confidence_level,
-            n_resamples=c.n_resamples, rng=np.random.default_rng(c.seed),
-            method=c.interval_method,
-        ))
-        rows = []
-        for m in SUMMARY_MEASURES:
-            values = curves[m.key]
-            if m.interval == "wilson":
-                bands = [wilson(int(hits), n, confidence_level=c.confidence_level)
-                         for hits in values.sum(axis=0)]
-            else:
-                bands = [next(intervals) for _ in range(values.shape[1])]
-            rows += [(k, m.summary_key, band.low, band.high)
-                     for k, band in zip(range(lo, hi + 1), bands, strict=True)]
+        rows = sweep_bands(curves, range(lo, hi + 1), self.conventions)
         run.sweep_memo["intervals", lo, hi] = rows
         return rows
 
@@ -361,7 +351,7 @@ def _evaluate_run(
             ReportLine(int(line), "query is not in the qrels: ignored")
             for line in aligned.ignored_lines
         )
-    scores = compute(query_set, aligned, conventions)
+    scores = compute(query_set, aligned, conventions)  # the kernel: the query set is one block
     return _read_run(run, aligned, scores, report, query_set, scored, conventions, k, counts,
                      longest)
 
@@ -379,8 +369,9 @@ def _read_run(
     longest: int,
     within: np.ndarray | None = None,
 ) -> RunEvaluation:
-    """Everything read from a run's scores over the `scored` queries (those `within` a
-    filter, when one is given): the summary, classes, suggestion and diagnosis."""
+    """Aggregation: everything read from a run's per-query scores over the `scored` queries
+    (those `within` a filter, when one is given): the summary, classes, suggestion and
+    diagnosis. The lists (`aligned`) are kept for the explanations, not read here."""
     at_k = {key: values[scored] for key, values in scores.at(k).items()}
     summary = summarise(at_k, counts, conventions)
     classes = query_classes(scores, query_set.n_relevant, k)[scored]
@@ -406,24 +397,7 @@ def _read_run(
         ),
         missing_queries=tuple(str(q) for q in query_set.query_ids[
             ~aligned.answered if within is None else ~aligned.answered & within]),
-        repeats=int(aligned.repeats[scored].sum()),
+        repeats=int(scores.repeats[scored].sum()),
         report=report,
     )
 
-
-def summarise(
-    at_k: dict[str, np.ndarray], counts: np.ndarray, conventions: Conventions
-) -> dict[str, Interval]:
-    level = conventions.confidence_level
-    keys = [m.key for m in SUMMARY_MEASURES if m.interval == "bootstrap"]
-    values = np.column_stack([at_k[key] for key in keys])
-    low, high = bootstrap_bounds(values, bootstrap_means(values, counts), confidence_level=level,
-                                 method=conventions.interval_method)
-    means = values.mean(axis=0) if len(values) else np.zeros(len(keys))
-    summary = {
-        key: Interval(float(means[i]), float(low[i]), float(high[i]), "bootstrap", level)
-        for i, key in enumerate(keys)
-    }
-    hits = at_k["Hit"]
-    summary["Hit"] = wilson(int(hits.sum()), len(hits), confidence_level=level)
-    return {m.key: summary[m.key] for m in SUMMARY_MEASURES}

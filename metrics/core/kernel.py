@@ -1,27 +1,64 @@
-"""Aligned arrays -> every metric at every K = 1..MAX_K in one vectorized pass.
+"""The per-query kernel: one block of queries -> every measure of each query at every K.
 
-`cumsum` along ranks gives every cutoff up to the aligned width at once; there is no Python
+A block is any set of queries, each with its own judgments and one run's ranked rows, as
+arrays with one row per query (`Labels`, `Ranked`: the whole query set's `QuerySet` and
+`AlignedRun` are blocks, and so are their `rows(...)`). Nothing here reads outside the block:
+a query's R and its ideal list come from its own judgments, so scoring blocks one by one gives
+every figure scoring them together gives. Aggregation (means, intervals, tests, decisions)
+reads the kernel's per-query figures and never a ranked list.
+
+`cumsum` along ranks gives every cutoff up to the block's width at once; there is no Python
 loop over queries or K. Past the width every list has ended, so each figure is closed form
 in K (a `Tail`: hits / K, hits / min(R, K), 2 hits / (D + K), IDCG at min(K, positive
 grades), ...) and any K up to MAX_K is read without materialising columns up to K
-(`Curves`). What each measure means is declared in metrics.vocabulary; this module only
-computes it, and keeps the denominators it divided by so that an explanation can state them.
+(`Curves`); `Scores.figures(cutoffs)` keeps only the cutoffs asked for, as plain columns keyed
+by query (`Figures`). What each measure means is declared in metrics.vocabulary; this module
+only computes it, and keeps the denominators it divided by so that an explanation can state
+them.
 """
 
 from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
+import pyarrow as pa
 
-from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES, SUMMARY_MEASURES, Measure
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import MAX_K, check_k
 
-__all__ = ["MAX_K", "MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Curves", "Measure",
-           "Scores", "Tail", "compute", "gains", "ideal_dcg"]
+__all__ = ["MAX_K", "MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Curves", "Figures",
+           "LabelRows", "Labels", "Measure", "Ranked", "Scores", "Tail", "compute", "gains",
+           "ideal_dcg"]
+
+
+class Labels(Protocol):
+    """What the kernel reads of a block's judgments, one row per query."""
+
+    n_relevant: np.ndarray  # (n,) ids graded at or above the relevance level: R
+    ideal: np.ndarray  # (n, P) every positive grade, best first, 0-padded: IDCG's list
+
+
+class Ranked(Protocol):
+    """What the kernel reads of one run on the same rows: (n, width) arrays, one column a
+    rank, padding slots 0/False."""
+
+    grade: np.ndarray  # grade at an id's first occurrence, else 0
+    relevant: np.ndarray  # first occurrence and grade >= the relevance level
+    judged: np.ndarray  # first occurrence of an id that carries a label
+    returned: np.ndarray  # the slot holds an id
+    repeat: np.ndarray  # the id already appeared higher in the list
+
+
+@dataclass(frozen=True, eq=False)
+class LabelRows:
+    """Some rows of a query set's labels: a block of its queries as the kernel reads them."""
+
+    n_relevant: np.ndarray
+    ideal: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,6 +172,41 @@ def _columns_past(columns, width: int) -> np.ndarray | None:
 
 
 @dataclass(frozen=True, eq=False)
+class Figures:
+    """One block's per-query figures at the cutoffs asked for, as plain columns keyed by
+    query: ``values[key]`` is (n, len(cutoffs)), and the facts aggregation reads beside them
+    (hits and noise at each cutoff; per query the first relevant rank, the list's length and
+    its repeats)."""
+
+    cutoffs: np.ndarray  # (c,) the K of each column
+    values: dict[str, np.ndarray]
+    hits: np.ndarray  # (n, c) relevant ids within the top K
+    noise: np.ndarray  # (n, c) returned ids within the top K that are not relevant
+    first_relevant_rank: np.ndarray  # (n,) 1-based, 0 when no relevant id was returned
+    list_length: np.ndarray  # (n,)
+    repeats: np.ndarray  # (n,)
+
+    def at(self, k: int) -> dict[str, np.ndarray]:
+        """Every measure's per-query values at one of the cutoffs."""
+        column = np.flatnonzero(self.cutoffs == k)
+        if not len(column):
+            raise ValueError(f"K = {k} is not among the cutoffs scored: "
+                             f"{', '.join(map(str, self.cutoffs))}")
+        return {key: values[:, column[0]] for key, values in self.values.items()}
+
+    def table(self, query_ids) -> pa.Table:
+        """One row a query: its id, then every measure at every cutoff ("nDCG@10", ...) and
+        the facts, as an Arrow table (the columns a Parquet file or a Spark frame takes)."""
+        columns = {"query_id": pa.array(list(query_ids), pa.string())}
+        for key, values in self.values.items():
+            for i, k in enumerate(self.cutoffs):
+                columns[f"{key}@{int(k)}"] = pa.array(values[:, i])
+        columns |= {"first_relevant_rank": pa.array(self.first_relevant_rank),
+                    "list_length": pa.array(self.list_length), "repeats": pa.array(self.repeats)}
+        return pa.table(columns)
+
+
+@dataclass(frozen=True, eq=False)
 class Scores:
     """Per-query values of every measure at every K: values[key][q, k - 1], any K up to MAX_K.
 
@@ -150,6 +222,18 @@ class Scores:
     # rather than recomputing them
     recall_denominator: Curves
     ap_denominator: Curves
+    list_length: np.ndarray  # (n,) the ids each list returned
+    repeats: np.ndarray  # (n,) the repeated ids of each list
+
+    def figures(self, cutoffs) -> Figures:
+        """Only the cutoffs asked for (any K up to MAX_K): what a driver keeps of a block."""
+        ks = np.asarray(cutoffs, dtype=np.int64)
+        for k in ks:
+            check_k(int(k))
+        columns = ks - 1
+        return Figures(ks, {key: v.columns(columns) for key, v in self.values.items()},
+                       self.hits.columns(columns), self.noise.columns(columns),
+                       self.first_relevant_rank, self.list_length, self.repeats)
 
     @property
     def width(self) -> int:
@@ -186,40 +270,43 @@ def gains(grades: np.ndarray, gain: str) -> np.ndarray:
     return positive if gain == "linear" else np.exp2(positive) - 1
 
 
-_IDEAL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # query set -> {gain: IDCG}
+# labels of a block -> {gain: IDCG}: computed once per block's labels, shared by every run
+_IDEAL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def ideal_dcg(query_set: QuerySet, gain: str) -> np.ndarray:
+def ideal_dcg(labels: Labels, gain: str) -> np.ndarray:
     """IDCG at K = 1..P, P the most positive grades of any query: the cumulative DCG of the
-    best order, flat once a query's grades run out. Computed once per query set and gain,
-    shared by every run (IDCG depends on the labels alone)."""
-    tables = _IDEAL.setdefault(query_set, {})
+    best order, flat once a query's grades run out. Computed once per block of labels and
+    gain, shared by every run (IDCG depends on the labels alone)."""
+    tables = _IDEAL.setdefault(labels, {})
     if gain not in tables:
-        ideal = query_set.ideal
+        ideal = labels.ideal
         discount = np.log2(np.arange(2, ideal.shape[1] + 2, dtype=float))
         tables[gain] = np.cumsum(gains(ideal, gain) / discount, axis=1)
     return tables[gain]
 
 
-def _ideal_columns(query_set: QuerySet, gain: str, width: int) -> np.ndarray:
+def _ideal_columns(labels: Labels, gain: str, width: int) -> np.ndarray:
     """IDCG at K = 1..width, one read-only array shared by every run scored at that width
     (4 MB per run on 5,000 queries x 100 ids, otherwise repeated per run)."""
-    tables = _IDEAL.setdefault(query_set, {})
+    tables = _IDEAL.setdefault(labels, {})
     if (gain, width) not in tables:
-        table = ideal_dcg(query_set, gain)
+        table = ideal_dcg(labels, gain)
         columns = table[:, np.minimum(np.arange(width), table.shape[1] - 1)]
         columns.setflags(write=False)
         tables[gain, width] = columns
     return tables[gain, width]
 
 
-def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> Scores:
-    """Every measure at K = 1..run.width from the arrays, and past it in closed form: the
-    run must be aligned at least as wide as its longest list (align() is)."""
-    width = run.width
+def compute(labels: Labels, run: Ranked, conventions: Conventions) -> Scores:
+    """The kernel: every measure of each query of the block at K = 1..width from the arrays,
+    and past it in closed form. The run's rows must be at least as wide as its longest list
+    (align() and prepare() make them one column wider)."""
+    width = run.grade.shape[1]
     cutoff = np.arange(1, width + 1, dtype=float)
     hits = np.cumsum(run.relevant, axis=1, dtype=np.int32)
-    n_relevant = query_set.n_relevant[:, None]
+    n_relevant = labels.n_relevant[:, None]
+    list_length = run.returned.sum(axis=1)
     clipped = conventions.recall_denominator == "min"
     denominator = np.minimum(n_relevant, cutoff) if clipped else n_relevant
 
@@ -243,20 +330,20 @@ def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> S
     if conventions.ap == "full":
         # over the query's own list: min(R, K) becomes min(R, its list length), so a score
         # does not depend on how long the other runs' lists are
-        length = run.list_length[:, None]
+        length = list_length[:, None]
         ap_denominator = np.minimum(n_relevant, length) if clipped else n_relevant
         ap = np.broadcast_to(_per_count(precision_sum[:, -1:], ap_denominator), ap.shape).copy()
 
     discount = np.log2(cutoff + 1)
     dcg = np.cumsum(gains(run.grade, conventions.gain) / discount, axis=1)
-    table = ideal_dcg(query_set, conventions.gain)
-    idcg = _ideal_columns(query_set, conventions.gain, width)
+    table = ideal_dcg(labels, conventions.gain)
+    idcg = _ideal_columns(labels, conventions.gain, width)
 
     returned = np.cumsum(run.returned, axis=1, dtype=np.int32)
     shape = hits.shape
     # past the width the lists have ended: what they left (hits, their precisions, DCG) stays
     left = hits[:, -1].astype(float)
-    relevant = query_set.n_relevant
+    relevant = labels.n_relevant
 
     def tail(denominator: str, numerator: np.ndarray | None = None) -> Tail:
         return Tail(denominator, numerator, relevant, clipped, table)
@@ -283,4 +370,6 @@ def compute(query_set: QuerySet, run: AlignedRun, conventions: Conventions) -> S
         recall_denominator=Curves(np.broadcast_to(denominator, shape), d_tail),
         ap_denominator=Curves(np.broadcast_to(ap_denominator, shape),
                               d_tail if conventions.ap == "cutoff" else None),
+        list_length=list_length,
+        repeats=run.repeat.sum(axis=1),
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pyarrow as pa
 
+from metrics.core.kernel import LabelRows
 from metrics.io import Qrels, Run
 from metrics.io.arrow import index_in
 
@@ -78,6 +79,10 @@ class QuerySet:
     def excluded_ids(self) -> list[str]:
         return [str(q) for q in self.query_ids[~self.scored]]
 
+    def rows(self, rows: slice | np.ndarray) -> LabelRows:
+        """Some queries' labels (a slice or an index of rows): a block for the kernel."""
+        return LabelRows(self.n_relevant[rows], self.ideal[rows])
+
 
 @dataclass(frozen=True, eq=False)
 class AlignedRun:
@@ -108,6 +113,15 @@ class AlignedRun:
     @property
     def repeats(self) -> np.ndarray:
         return self.repeat.sum(axis=1)
+
+    def rows(self, rows: slice | np.ndarray) -> AlignedRun:
+        """The lists of some queries (a slice or an index of rows), as wide as their own
+        longest list plus one: a block for the kernel."""
+        answered = self.answered[rows]
+        sliced = {name: getattr(self, name)[rows] for name in _SLOTS}
+        width = int(sliced["returned"].sum(axis=1).max(initial=0)) + 1
+        return replace(self, answered=answered,
+                       **{name: array[:, :width] for name, array in sliced.items()})
 
     def judged_only(self) -> AlignedRun:
         """The condensed lists (Sakai 2007; trec_eval -J): every id without a grade >= 0 for

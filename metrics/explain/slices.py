@@ -12,12 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.core.evaluate import Evaluation, summarise
+from metrics.core.evaluate import Evaluation
 from metrics.decide.compare import Comparison, compare_evaluation
 from metrics.explain.facets import Facet, slice_masks
 from metrics.stats import corrections
 from metrics.stats.bootstrap import resample_counts
 from metrics.stats.intervals import Interval
+from metrics.stats.summary import summarise
 from metrics.vocabulary.slices import FILTER_JOIN, SLICE_MIN_QUERIES
 
 
