@@ -145,9 +145,8 @@ for candidate in comparison.candidates:
                 "Interval", help=f"{fmt.confidence(comparison.confidence_level)} paired "
                 f"{vocabulary.BOOTSTRAP_NAMES[comparison.interval_method]} interval of the "
                 "difference."),
-            "Better / tie / worse": st.column_config.TextColumn(
-                "Better/tie/worse", help="Queries the candidate scored higher on, the same, "
-                "lower."),
+            vocabulary.WIN_TIE_LOSS: st.column_config.TextColumn(
+                vocabulary.WIN_TIE_LOSS, help=vocabulary.WIN_TIE_LOSS_MEANING),
             "p": st.column_config.TextColumn(
                 "p", help="Two-sided paired randomization test, before correction."),
             "p adjusted": st.column_config.TextColumn(

@@ -434,7 +434,9 @@ def compare(view: View, options: CompareOptions, snapshots: Sequence[Snapshot]) 
             return Compared(error="The snapshot chosen as the baseline is no longer loaded.")
         snapshot = found[0].data
     # the tests are cached without the correction and alpha, which only re-adjust p-values
-    tested = _compare(view, replace(options, correction="holm", alpha=0.05), snapshot)
+    comparisons = metrics.vocabulary.comparisons
+    tested = _compare(view, replace(options, correction=comparisons.DEFAULT_CORRECTION,
+                                    alpha=comparisons.ALPHA), snapshot)
     if tested.comparison is None:
         return tested
     return Compared(tested.comparison.adjusted(options.correction, options.alpha))

@@ -28,6 +28,7 @@ from metrics import (
     snapshot_dumps,
     to_snapshot,
     tool_version,
+    vocabulary,
 )
 from metrics import format as fmt
 
@@ -167,7 +168,7 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
                 fmt.figure(t.before_mean),
                 fmt.figure(t.after_mean),
                 fmt.difference(t.difference, t.low, t.high),
-                f"{t.wins}/{t.ties}/{t.losses}",
+                fmt.win_tie_loss(t.wins, t.ties, t.losses),
                 fmt.p_value(t.p_adjusted),
                 fmt.effect(t.effect_size),
                 "unlikely to be noise" if t.significant else "could be noise",
@@ -180,7 +181,7 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
             "Before",
             "After",
             "Difference [interval]",
-            "Better/tie/worse",
+            vocabulary.WIN_TIE_LOSS,
             "p adj.",
             "Effect size",
             "Reading",

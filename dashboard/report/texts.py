@@ -34,6 +34,7 @@ from metrics import (
     Queries,
     Slice,
     rank_movement,
+    vocabulary,
 )
 from metrics import format as fmt
 
@@ -227,10 +228,11 @@ def _slice_comparison(pieces: Sequence[tuple[str, Comparison]]) -> str:
         return '<p class="note">No slice holds two scored queries: nothing to compare.</p>'
     first = pieces[0][1]
     header = ["Slice", "Scored queries", "Candidate", "Metric", "Difference [interval]",
-              "Better / tie / worse", "p adjusted", "Reading"]
+              vocabulary.WIN_TIE_LOSS, "p adjusted", "Reading"]
     rows = [[label, _queries_cell(int(t.n), t.n < SLICE_MIN_QUERIES), t.candidate, t.metric,
-             fmt.difference(t.difference, t.low, t.high), f"{t.wins} / {t.ties} / {t.losses}",
-             fmt.p_value(t.p_adjusted), "significant" if t.significant else "not significant"]
+             fmt.difference(t.difference, t.low, t.high),
+             fmt.win_tie_loss(t.wins, t.ties, t.losses), fmt.p_value(t.p_adjusted),
+             "significant" if t.significant else "not significant"]
             for label, comparison in pieces for t in comparison.tests]
     return (
         f"<h3>{_e(first.baseline)} against each candidate, slice by slice</h3>"

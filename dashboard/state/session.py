@@ -31,6 +31,7 @@ from metrics import (
     Conventions,
 )
 
+COMPARISONS = metrics.vocabulary.comparisons  # the comparison's declared defaults
 SOURCE_KEY = "load.source"
 QRELS_KEY = "load.qrels"
 RUNS_KEY = "load.runs"
@@ -80,7 +81,7 @@ CHOICES = {c.field: {ch.value: ch.label for ch in c.choices}
 NUMBERS = tuple(c.field for c in CONVENTIONS if not c.choices and c.in_sidebar)
 CONFIDENCE = CONVENTION_BY_FIELD["confidence_level"].bounds
 LEVELS = CONVENTION_BY_FIELD["relevance_level"].bounds
-ALPHA_RANGE = (0.001, 0.5)
+ALPHA_RANGE = COMPARISONS.ALPHA_RANGE
 
 
 def settings_key(field: str) -> str:
@@ -197,7 +198,8 @@ def defaults() -> dict[str, object]:
     values: dict[str, object] = {SOURCE_KEY: SAMPLE}
     values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
     values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
-    values |= {CORRECTION: "holm", ALPHA: 0.05, RENAMES: {}, LINK_FILES: [], WHERE: None,
+    values |= {CORRECTION: COMPARISONS.DEFAULT_CORRECTION, ALPHA: COMPARISONS.ALPHA,
+               RENAMES: {}, LINK_FILES: [], WHERE: None,
                WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None,
                PRIMARY: metrics.PRIMARY, MARK_BEST: False, DELTA: None,
                ALL_PAIRS: False, HARM_DELTA: metrics.HARM_DELTA,

@@ -44,6 +44,7 @@ from metrics.vocabulary import MEASURE_BY_KEY
 from metrics.vocabulary import fragility as fragility_words
 from metrics.vocabulary import risk as risk_words
 from metrics.vocabulary.budget import BUDGET_FLAG, BUDGET_HELP
+from metrics.vocabulary.comparisons import ALPHA, CORRECTIONS, DEFAULT_CORRECTION
 from metrics.vocabulary.format import figure, signed
 from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, gate_failure
 from metrics.vocabulary.headline import PRIMARY, PRIMARY_HELP
@@ -65,11 +66,11 @@ def compare_command(argv: Sequence[str]) -> int:
     )
     parser.add_argument(
         "--correction",
-        choices=["holm", "bh", "none"],
-        default="holm",
+        choices=list(CORRECTIONS),
+        default=DEFAULT_CORRECTION,
         help="multiple-comparison adjustment over every (candidate, metric) pair",
     )
-    parser.add_argument("--alpha", type=confidence, default=0.05)
+    parser.add_argument("--alpha", type=confidence, default=ALPHA)
     parser.add_argument(
         "--permutations",
         type=positive_int,

@@ -15,13 +15,14 @@ from metrics.decide.compare import CORRECTIONS, Comparison, PairedTest
 from metrics.explain.slices import Slice
 from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES, SUMMARY_MEASURES
 from metrics.vocabulary import format as fmt
+from metrics.vocabulary.comparisons import WIN_TIE_LOSS
 
 COMPARISON_HEADER = [
     "metric",
     "before",
     "after",
     "difference [interval]",
-    "W/T/L",
+    WIN_TIE_LOSS,
     "p",
     "p adj",
     "p t",
@@ -137,7 +138,7 @@ def format_comparison(evaluation: Evaluation, comparison: Comparison) -> str:
                 fmt.figure(t.before_mean),
                 fmt.figure(t.after_mean),
                 format_difference(t),
-                f"{t.wins}/{t.ties}/{t.losses}",
+                fmt.win_tie_loss(t.wins, t.ties, t.losses),
                 fmt.p_value(t.p_randomization),
                 fmt.p_value(t.p_adjusted),
                 fmt.p_value(t.p_t),
@@ -166,11 +167,11 @@ def format_slice_comparison(facet: str, pieces: Sequence[tuple[str, Comparison]]
     if not pieces:
         return f"By {facet}: no slice holds two scored queries, nothing to compare\n"
     first = pieces[0][1]
-    header = ["slice", "queries", "candidate", "metric", "difference [interval]", "W/T/L",
+    header = ["slice", "queries", "candidate", "metric", "difference [interval]", WIN_TIE_LOSS,
               "p adj", "verdict"]
     rows = [[label, f"{int(t.n):,}" + (" (too few)" if t.n < SLICE_MIN_QUERIES else ""),
              t.candidate, t.metric, format_difference(t),
-             f"{t.wins}/{t.ties}/{t.losses}", fmt.p_value(t.p_adjusted),
+             fmt.win_tie_loss(t.wins, t.ties, t.losses), fmt.p_value(t.p_adjusted),
              "significant" if t.significant else "not significant"]
             for label, comparison in pieces for t in comparison.tests]
     lines = [f"By {facet}: {first.baseline} -> each candidate over each slice alone; "

@@ -19,6 +19,7 @@ from metrics.core.evaluate import Evaluation
 from metrics.decide.compare import CORRECTIONS, DEFAULT_PERMUTATIONS, compare_evaluation, metric_key
 from metrics.stats import corrections
 from metrics.vocabulary import COMPARED, MEASURE_BY_KEY
+from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK, MARKS_SENTENCE, TIE_TOLERANCE
 
 
@@ -43,7 +44,7 @@ class BestMarks:
 
 
 def best_marks(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
-               correction: str = "holm", alpha: float = 0.05,
+               correction: str = DEFAULT_CORRECTION, alpha: float = ALPHA,
                n_permutations: int = DEFAULT_PERMUTATIONS) -> BestMarks:
     """The marks for every metric (keys or labels; default the compared measures), each run
     tested against the best with the conventions' seed, one correction over all of them."""

@@ -30,7 +30,8 @@ from metrics.core.kernel import MEASURE_BY_KEY
 from metrics.stats import CORRECTIONS, benjamini_hochberg, corrections, holm, paired, validate
 from metrics.vocabulary import COMPARED
 from metrics.vocabulary import format as fmt
-from metrics.vocabulary.conventions import DEFAULT_RESAMPLES
+from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION, DEFAULT_PERMUTATIONS
+from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
 
 __all__ = [
     "CORRECTIONS",
@@ -43,7 +44,6 @@ __all__ = [
     "regressions",
 ]
 
-DEFAULT_PERMUTATIONS = 10_000
 
 
 @dataclass(frozen=True)
@@ -228,9 +228,9 @@ def compare(
     *,
     candidates: Sequence[str] | None = None,
     metrics: Sequence[str] | None = None,
-    correction: str = "holm",
-    confidence_level: float = 0.95,
-    alpha: float = 0.05,
+    correction: str = DEFAULT_CORRECTION,
+    confidence_level: float = DEFAULT_CONFIDENCE,
+    alpha: float = ALPHA,
     n_resamples: int = DEFAULT_RESAMPLES,
     n_permutations: int = DEFAULT_PERMUTATIONS,
     rng: np.random.Generator | int | None = None,

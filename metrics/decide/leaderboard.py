@@ -29,6 +29,7 @@ from metrics.decide.compare import DEFAULT_PERMUTATIONS, Comparison, compare_eva
 from metrics.stats import CORRECTIONS, corrections, validate
 from metrics.stats.bootstrap import bootstrap_means, resample_counts
 from metrics.vocabulary import COMPARED, MEASURE_BY_KEY
+from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,
     letters_sentence,
@@ -349,7 +350,7 @@ class AllPairs:
 
 
 def all_pairs(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
-              correction: str = "holm", alpha: float = 0.05,
+              correction: str = DEFAULT_CORRECTION, alpha: float = ALPHA,
               n_permutations: int = DEFAULT_PERMUTATIONS, rng: int | None = None,
               **options: Any) -> AllPairs:
     """Every unordered pair of runs compared on each metric (keys or labels; default the

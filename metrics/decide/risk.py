@@ -21,6 +21,7 @@ from metrics.decide.budget import one_per_metric, split_limit
 from metrics.decide.compare import Comparison
 from metrics.stats import validate
 from metrics.stats.intervals import wilson
+from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE
 from metrics.vocabulary.format import natural_key
 from metrics.vocabulary.risk import (
     HARM_DELTA,
@@ -280,7 +281,7 @@ def _risks(differences: np.ndarray, query_ids: Sequence[str], names: Sequence[tu
 
 
 def risk(test: object, query_ids: Sequence[str], *, delta: float = HARM_DELTA,
-         alphas: Sequence[float] = RISK_ALPHAS, confidence_level: float = 0.95,
+         alphas: Sequence[float] = RISK_ALPHAS, confidence_level: float = DEFAULT_CONFIDENCE,
          worst: int = WORST_LOSSES) -> Risk:
     """The Risk of one paired test: anything with ``differences`` (candidate - baseline, in
     the order of query_ids, at least 2 queries), ``candidate`` and ``metric``."""
@@ -435,7 +436,7 @@ def parse_harm_limits(texts: Sequence[str], k: int) -> tuple[HarmLimit, ...]:
 
 
 def judge_harm(test: object, limit: HarmLimit, *,
-               confidence_level: float = 0.95) -> HarmVerdict:
+               confidence_level: float = DEFAULT_CONFIDENCE) -> HarmVerdict:
     """Hold one paired test's harm share (differences below -δ over n) to a limit; passed when
     the share is at most the limit (exactly on it passes)."""
     if not isinstance(limit, HarmLimit):

@@ -19,6 +19,7 @@ from metrics.stats import corrections
 from metrics.stats.bootstrap import resample_counts
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise
+from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.slices import FILTER_JOIN, SLICE_MIN_QUERIES
 
 
@@ -69,8 +70,8 @@ def filter_evaluation(evaluation: Evaluation, facet: Facet,
     return evaluation.restricted(mask, f"{facet.name} = {FILTER_JOIN.join(values)}")
 
 
-def compare_slices(evaluation: Evaluation, facet: Facet, *, correction: str = "holm",
-                   alpha: float = 0.05, **options) -> list[tuple[str, Comparison]]:
+def compare_slices(evaluation: Evaluation, facet: Facet, *, correction: str = DEFAULT_CORRECTION,
+                   alpha: float = ALPHA, **options) -> list[tuple[str, Comparison]]:
     """The paired comparison (compare_evaluation's options) over each slice of 2 or more
     scored queries, as (slice, Comparison). The family the correction covers is every
     (candidate, metric, slice): one adjustment over all their p-values."""

@@ -14,6 +14,7 @@ from metrics.stats.bootstrap import (
     check_confidence,
     resample_counts,
 )
+from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
 
 __all__ = ["Interval", "bootstrap", "wilson"]
 
@@ -27,7 +28,8 @@ class Interval:
     confidence_level: float
 
 
-def wilson(successes: int, trials: int, *, confidence_level: float = 0.95) -> Interval:
+def wilson(successes: int, trials: int, *,
+           confidence_level: float = DEFAULT_CONFIDENCE) -> Interval:
     """Wilson score interval for a proportion (Wilson 1927); (0, 0, 0) when there are no trials."""
     check_confidence(confidence_level)
     if trials < 0 or not 0 <= successes <= trials:
@@ -47,8 +49,8 @@ def wilson(successes: int, trials: int, *, confidence_level: float = 0.95) -> In
 def bootstrap(
     values: np.ndarray,
     *,
-    confidence_level: float = 0.95,
-    n_resamples: int = 1000,
+    confidence_level: float = DEFAULT_CONFIDENCE,
+    n_resamples: int = DEFAULT_RESAMPLES,
     rng: np.random.Generator,
     method: str = "percentile",
 ) -> list[Interval]:

@@ -3,21 +3,48 @@
 A measure is declared by keyword: its keys, name, meaning, what it certifies and what it is
 silent about, whether it reads the order, its interval, whether it is compared by default and
 which conventions and rules change it. A convention is declared once too: its field, title,
-command-line flag, URL name, what switching it changes, and every choice with the label a
-control shows, the sentence printed beside the numbers and the words of the one-line summary.
+command-line flag, URL name, what switching it changes, every choice with the label a control
+shows, the sentence printed beside the numbers and the words of the one-line summary, and the
+values the engine accepts; `Conventions`, the value carried through the engine, is built from
+those declarations.
 
 The command line's flags and help, the dashboard's widgets and tooltips, the method notes, the
 report, snapshot comparability and the JSON all read from here. Adding a measure or a choice is
 one declaration here plus its computation. Pure: no numpy, no pandas.
 
 One module a kind of word: `measures` (the measures and query classes), `conventions` (the
-choices, the rules and the sentences read from them), `comparisons` (how a paired comparison
-is made), `limits` (what no figure can say), `slices` (the facet rules and what a slice's
-figures say).
+choices, the rules and the sentences read from them), `cutoffs` (K's defaults and ceilings),
+`comparisons` (how a paired comparison is made: corrections, alpha, the win/tie/loss column),
+`limits` (what no figure can say), `slices` (the facet rules and what a slice's figures say),
+`format` (how every figure is written), and one module a feature's words (`budget`, `cost`,
+`coverage`, `fragility`, `fusion`, `gates`, `headline`, `labelling`, `leaderboard`,
+`leakage`, `overlap`, `power`, `risk`).
 """
 
-from metrics.vocabulary import coverage, fragility, fusion, labelling, overlap, risk
-from metrics.vocabulary.comparisons import CORRECTION_MEANING, comparison_method
+from metrics.vocabulary import (
+    budget,
+    comparisons,
+    cost,
+    coverage,
+    cutoffs,
+    format,
+    fragility,
+    fusion,
+    gates,
+    headline,
+    labelling,
+    leaderboard,
+    overlap,
+    power,
+    risk,
+)
+from metrics.vocabulary.comparisons import (
+    CORRECTION_MEANING,
+    CORRECTIONS,
+    WIN_TIE_LOSS,
+    WIN_TIE_LOSS_MEANING,
+    comparison_method,
+)
 from metrics.vocabulary.conventions import (
     BOOTSTRAP_NAMES,
     CHOICES,
@@ -27,6 +54,7 @@ from metrics.vocabulary.conventions import (
     SENTENCE_ORDER,
     Choice,
     Convention,
+    Conventions,
     alternatives,
     flag,
     in_words,
@@ -50,12 +78,18 @@ from metrics.vocabulary.measures import (
 from metrics.vocabulary.slices import FACET_RULES, SEARCH_RULE, SLICE_MIN_QUERIES
 
 __all__ = [
-    "BOOTSTRAP_NAMES", "CHOICES", "CLASS_MEANING", "COMPARED", "CONVENTIONS", "CONVENTION_BY_FIELD",
-    "CORRECTION_MEANING", "FACET_RULES", "LEAKAGE_RULE", "LEAKAGE_RULES", "INTERVAL_NAMES",
-    "LIMITS", "MEASURES",
-    "MEASURE_BY_KEY", "SEARCH_RULE", "SLICE_MIN_QUERIES",
-    "QUERY_CLASSES", "RULES", "SENTENCE_ORDER", "SUMMARY_MEASURES", "Choice", "Convention",
-    "IntervalMethod", "Measure", "alternatives", "comparison_method", "flag", "in_words",
-    "interval_methods", "measure_help", "sentences", "coverage", "fragility", "fusion",
-    "labelling", "overlap", "risk",
+    # measures and query classes
+    "CLASS_MEANING", "COMPARED", "INTERVAL_NAMES", "MEASURES", "MEASURE_BY_KEY", "QUERY_CLASSES",
+    "SUMMARY_MEASURES", "IntervalMethod", "Measure",
+    # conventions and the rules beside them
+    "BOOTSTRAP_NAMES", "CHOICES", "CONVENTIONS", "CONVENTION_BY_FIELD", "RULES",
+    "SENTENCE_ORDER", "Choice", "Convention", "Conventions", "alternatives", "flag", "in_words",
+    "interval_methods", "measure_help", "sentences",
+    # comparisons, limits, slices, leakage
+    "CORRECTIONS", "CORRECTION_MEANING", "WIN_TIE_LOSS", "WIN_TIE_LOSS_MEANING",
+    "comparison_method", "LIMITS", "FACET_RULES", "SEARCH_RULE", "SLICE_MIN_QUERIES",
+    "LEAKAGE_RULE", "LEAKAGE_RULES",
+    # one module a kind of word
+    "budget", "comparisons", "cost", "coverage", "cutoffs", "format", "fragility", "fusion",
+    "gates", "headline", "labelling", "leaderboard", "overlap", "power", "risk",
 ]

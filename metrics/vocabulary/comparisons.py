@@ -11,6 +11,13 @@ from metrics.vocabulary.format import count
 # the multiple-comparison corrections: key (the choice a flag and a URL take) -> the name shown
 # to people ("Holm correction"); metrics.stats.corrections computes each
 CORRECTIONS: dict[str, str] = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "none"}
+DEFAULT_CORRECTION = "holm"
+ALPHA = 0.05  # a difference is called unlikely to be noise when its adjusted p is below this
+ALPHA_RANGE = (0.001, 0.5)  # the levels a control offers
+DEFAULT_PERMUTATIONS = 10_000  # sign flips of the paired randomization test
+# the column of the queries a candidate scored higher on, the same and lower (format.win_tie_loss)
+WIN_TIE_LOSS = "Better / tie / worse"
+WIN_TIE_LOSS_MEANING = "Queries the candidate scored higher on, the same, lower."
 CORRECTION_MEANING = {
     "holm": "Holm controls the chance of any false alarm among the comparisons shown",
     "bh": "Benjamini-Hochberg controls the share of false alarms among those called "

@@ -43,6 +43,11 @@ def difference(value: float | None, low: float | None, high: float | None) -> st
     return f"{signed(value)} {bounds(low, high)}"
 
 
+def win_tie_loss(wins: int, ties: int, losses: int) -> str:
+    """'21 / 243 / 13': the queries a candidate scored higher on, the same, lower."""
+    return f"{wins:,} / {ties:,} / {losses:,}"
+
+
 def p_value(p: float | None) -> str:
     """'0.003', and '< 0.001' rather than a rounded-down 0.000."""
     if _missing(p):

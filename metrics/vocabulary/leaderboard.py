@@ -8,6 +8,7 @@ letters say which differences the paired test cannot tell from noise.
 
 from __future__ import annotations
 
+from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE
 from metrics.vocabulary.format import confidence as format_confidence
 
 # Means closer than this are float noise, not a difference: they tie. Scores lie in [0, 1], so
@@ -70,7 +71,7 @@ def share(fraction: float) -> str:
 
 
 def standing_sentence(run: str, rank: int, rank_low: int, rank_high: int, p_best: float, *,
-                      confidence_level: float = 0.95, tied: bool = False) -> str:
+                      confidence_level: float = DEFAULT_CONFIDENCE, tied: bool = False) -> str:
     """One run's standing: "reranked ranks 1 (95% interval 1–2), first in 71% of
     resamples"; ", tied" follows the rank when another run's mean ties it."""
     return STANDING_SENTENCE.format(run=run, rank=rank, tied=TIED if tied else "",
