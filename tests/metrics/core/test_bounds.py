@@ -24,8 +24,8 @@ from metrics.io import load_qrels, load_run
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import MAX_K, MAX_SWEEP, check_sweep
 from tests.metrics.builders import make_qrels, make_run
-from tests.metrics.test_against_trec_eval import random_collection, write_files
-from tests.metrics.test_properties import collections, conventions
+from tests.metrics.core.test_against_trec_eval import random_collection, write_files
+from tests.metrics.core.test_properties import collections, conventions
 
 PER_QUERY = ("hits", "noise", "recall_denominator", "ap_denominator")
 

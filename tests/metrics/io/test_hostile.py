@@ -31,7 +31,7 @@ from metrics.io import (
 from .test_io import TREC_QRELS, TREC_RUN, error, lists, write
 
 MB = 1 << 20
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def text_bomb(expanded: int, line: bytes = b"q1 0 d1 1\n") -> bytes:

@@ -260,7 +260,7 @@ def invalid_url_values() -> list[tuple[str, str]]:
     values = {"source": "bogus", "k": "0", "level": "0", "confidence": "0.2",
               "correction": "x", "alpha": "2"}
     values |= {name: "not-a-choice" for name in session.PARAMS if name not in values}
-    # names of data: see the tests below (facet and filter: tests/dashboard/test_queries_views)
+    # names of data: see the tests below (facet and filter: tests/dashboard/app_pages/test_queries)
     for name in ("runs", "query", "files", "baseline", "facet", "where", "is", "find"):
         values.pop(name)
     return sorted(values.items())

@@ -1,7 +1,7 @@
 """The leakage check: each rule at its edges, both scopes against a plain-loop oracle on
 random collections, the result's shape and sentence, and the corpus streamed in full.
 
-Run by hand for the timing (not a timed test): `python -m tests.metrics.test_leakage`.
+Run by hand for the timing (not a timed test): `python -m tests.metrics.context.test_leakage`.
 """
 
 from __future__ import annotations

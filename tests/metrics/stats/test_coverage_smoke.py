@@ -13,7 +13,7 @@ from metrics.stats.bca import bca_bounds
 from metrics.stats.bootstrap import bootstrap_means, percentile_bounds, resample_counts
 from metrics.stats.intervals import wilson
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "coverage.py"
+_PATH = Path(__file__).resolve().parents[3] / "benchmarks" / "coverage.py"
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from metrics import Conventions, compare_evaluation, evaluate
 from metrics.stats.bca import bca_bounds
 from metrics.stats.bootstrap import bootstrap_means, resample_counts
 from metrics.vocabulary import SUMMARY_MEASURES, comparison_method
-from tests.metrics.test_fragility import collection
+from tests.metrics.decide.test_fragility import collection
 
 BCA = Conventions(interval_method="bca", n_resamples=400)
 

@@ -12,7 +12,7 @@ from metrics import Conventions, evaluate, load_qrels, load_run
 from metrics.cli import main
 from metrics.vocabulary import SUMMARY_MEASURES
 from tests.metrics.builders import make_qrels, make_run
-from tests.metrics.test_against_trec_eval import random_collection, write_files
+from tests.metrics.core.test_against_trec_eval import random_collection, write_files
 
 
 def collection(seed: int):

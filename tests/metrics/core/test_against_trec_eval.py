@@ -6,7 +6,7 @@ written in shuffled line order so the loader's ordering is under test too.
 
 Score precision: the scores here are multiples of 0.5, exact in 32 bits, so trec_eval 10's
 doubles (the default, score_precision="double") and pytrec_eval's float32 order them alike;
-these tests use the default. tests/metrics/test_trec_eval_conventions.py covers scores that
+these tests use the default. tests/metrics/core/test_trec_eval_conventions.py covers scores that
 only float32 ties, under score_precision="float32".
 """
 

@@ -16,7 +16,7 @@ from metrics.core.kernel import Figures, compute
 from metrics.core.prepared import prepare
 from metrics.vocabulary.conventions import Conventions
 from tests.metrics.builders import make_qrels, make_run
-from tests.metrics.test_properties import collections, conventions
+from tests.metrics.core.test_properties import collections, conventions
 
 FACTS = ("hits", "noise", "first_relevant_rank", "list_length", "repeats")
 
