@@ -10,8 +10,9 @@ import json
 from urllib.parse import quote, urlsplit
 
 from tests.e2e.conftest import NO_BROWSER, file_inputs, settle
+from tests.marks import THOROUGH
 
-pytestmark = NO_BROWSER
+pytestmark = [NO_BROWSER, THOROUGH]
 
 PAGES = ["", "sweep", "heatmap", "drilldown", "compare", "overlap", "drift", "export",
          "method_notes"]

@@ -10,8 +10,9 @@ import re
 
 from tests.e2e.conftest import NO_BROWSER, SAMPLE, file_inputs, settle
 from tests.e2e.test_hostile import assert_no_markup, outside_requests
+from tests.marks import THOROUGH
 
-pytestmark = NO_BROWSER
+pytestmark = [NO_BROWSER, THOROUGH]
 
 NAV = {"": "Overview", "heatmap": "Per-query heatmap", "drilldown": "Drill-down",
        "compare": "Compare", "export": "Export"}

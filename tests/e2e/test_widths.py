@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import NO_BROWSER, TIMEOUT_MS, settle
+from tests.marks import THOROUGH
 
-pytestmark = NO_BROWSER
+pytestmark = [NO_BROWSER, THOROUGH]
 
 RUNS = ("bm25_baseline_v2026x", "dense_e5_large_rerank", "hybrid_rrf_k60_final",
         "colbert_v2_distilled")

@@ -23,6 +23,7 @@ from dashboard.report import html as report
 from metrics import RunSource, evaluate_files, load_qrels
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_qrels
 from metrics.snapshot import fingerprint_qrels
+from tests.marks import THOROUGH
 
 HOSTILE = "<script>alert(1)</script>"
 ATTRIBUTE = 'x"onmouseover="alert(1)'
@@ -325,6 +326,7 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     assert not (tmp_path / "x.html").exists()
 
 
+@THOROUGH
 def test_python_dash_m_dashboard_report(tmp_path):
     out_file = tmp_path / "r.html"
     done = subprocess.run(

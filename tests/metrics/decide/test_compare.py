@@ -22,6 +22,7 @@ from metrics.decide.compare import (
     regressions,
 )
 from metrics.vocabulary.conventions import DEFAULT_SEED
+from tests.marks import thorough_after
 
 
 def _ids(n: int) -> list[str]:
@@ -61,7 +62,7 @@ def test_t_and_wilcoxon_equal_scipy_on_the_same_differences(
     assert test.p_wilcoxon == pytest.approx(stats.wilcoxon(test.after, test.before).pvalue)
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", thorough_after(range(40), keep=8))
 def test_wilcoxon_on_small_samples_with_ties_and_zeros_equals_scipy(seed: int) -> None:
     """Up to 13 queries with tied or zero differences, the p-value comes from the
     vectorised sign-flip test; it must equal stats.wilcoxon's own (slow) one exactly."""
@@ -133,13 +134,13 @@ def _scipy_sign_flip(after: np.ndarray, before: np.ndarray, seed: int) -> float:
 
 @pytest.mark.parametrize(
     "seed, n, shift",
-    [
+    thorough_after([
         (10, 12, 0.15),  # 2^12 sign patterns: scipy enumerates them all (exact p)
         (11, 12, 0.0),
         (12, 40, 0.08),  # a real effect
         (13, 40, 0.0),  # none
         (14, 150, 0.03),
-    ],
+    ], keep=3),
 )
 def test_randomization_matches_scipy_permutation_test(seed: int, n: int, shift: float) -> None:
     data = _random_pair(seed, n, shift)

@@ -19,6 +19,7 @@ from metrics.io.corpus import (
     CorpusReport,
     read_corpus,
 )
+from tests.marks import THOROUGH
 
 BEIR = (
     b'{"_id": "d1", "title": "First", "text": "one two three"}\n'
@@ -318,6 +319,7 @@ def _large_corpus(tmp_path, gzipped: bool) -> tuple[str, int]:
     return str(path), len(lines)
 
 
+@THOROUGH
 @pytest.mark.parametrize("gzipped", [False, True])
 def test_a_large_file_is_read_as_a_stream(tmp_path, gzipped):
     path, size = _large_corpus(tmp_path, gzipped)

@@ -28,8 +28,13 @@ from metrics.vocabulary.power import (
     TOO_FEW,
     power_sentence,
 )
+from tests.marks import thorough_after
 
-LEVELS = [(alpha, power) for alpha in (0.01, 0.05, 0.1) for power in (0.5, 0.8, 0.9)]
+# the common level and one other by default; the other seven under -m thorough
+_COMMON = (0.05, 0.8)
+LEVELS = thorough_after([_COMMON] + [(alpha, power) for alpha in (0.01, 0.05, 0.1)
+                                     for power in (0.5, 0.8, 0.9) if (alpha, power) != _COMMON],
+                        keep=2)
 JSON_KEYS = ["baseline", "candidate", "metric", "queries", "sd_difference",
              "min_detectable_difference", "queries_needed"]
 
