@@ -8,7 +8,7 @@ file cache, first-touch page faults), then `--repeats` times, engine and referen
 alternating (the order flips every repetition); the table shows medians.
 
 (a) in process, on already-parsed inputs: what pytrec_eval computes, nothing more.
-    engine:    prepare_query_set + align + measures.compute on the Qrels/Run from
+    engine:    prepare_query_set + align + kernel.compute on the Qrels/Run from
                `metrics.load_qrels` and `metrics.load_run(..., labels=qrels)`: the join of
                the run to the labels and P, R, F1, Hit, RR, AP, DCG, IDCG, nDCG, CP and
                Judged at every K = 1..100. Loading against the labels codes each run id by
@@ -22,7 +22,7 @@ alternating (the order flips every repetition); the table shows medians.
     `metrics.evaluate(qrels, [run], 10, sweep=(1, 100))`,
     which adds the query classes, k suggestion, diagnosis and the 1,000-resample bootstrap;
     loading, `load_qrels` + `load_run(labels=)` against the plain line loop of
-    benchmarks/pytrec_eval_script.py that builds the dicts; "measures.compute alone", the
+    benchmarks/pytrec_eval_script.py that builds the dicts; "kernel.compute alone", the
     vectorised pass on already aligned arrays.
 (b) end to end, whole processes, output to /dev/null (start-up, imports, parsing, JSON):
     engine:    python -m metrics --qrels Q --run R --k 10 --sweep 1:100 --format json
@@ -31,7 +31,7 @@ alternating (the order flips every repetition); the table shows medians.
                the same content as the engine's JSON)
 (c) the percentile bootstrap, 1,000 resamples, of the nine summary metrics at K = 10 over
     the scored queries: `metrics.bootstrap` on the (queries x 9) per-query values, and the
-    steps `evaluate` runs for it (`intervals.resample_counts` + `stats.summary.summarise`, on
+    steps `evaluate` runs for it (`stats.bootstrap.resample_counts` + `stats.summary.summarise`, on
     the same values). (Timing evaluate with 1,000 minus 1 resamples was tried: a difference
     of two 2-second medians is too noisy on a shared machine.)
 
@@ -195,7 +195,7 @@ def bench(qrels_path: Path, run_path: Path, repeats: int) -> tuple[list[Row], fl
     )
     rows.append(Row("   loading the files (info)", loaded["engine"], loaded["reference"]))
     rows.append(
-        Row("   measures.compute alone (info)", evaluated["compute"], evaluated["reference"])
+        Row("   kernel.compute alone (info)", evaluated["compute"], evaluated["reference"])
     )
 
     # (b) whole processes
@@ -243,10 +243,10 @@ def bench(qrels_path: Path, run_path: Path, repeats: int) -> tuple[list[Row], fl
         },
         repeats,
     )["bootstrap"]
-    # the steps evaluate itself runs: draw the resample counts once, then _summarise
+    # the steps evaluate itself runs: draw the resample counts once, then summarise
     # (bootstrap means of 8 metrics, percentile bounds, Wilson for Hit)
     from metrics.stats.bootstrap import resample_counts
-    from metrics.stats.summary import summarise as _summarise
+    from metrics.stats.summary import summarise
 
     at_k = {
         key: v[evaluation.query_set.scored] for key, v in evaluation.runs[0].scores.at(K).items()
@@ -255,12 +255,12 @@ def bench(qrels_path: Path, run_path: Path, repeats: int) -> tuple[list[Row], fl
     def evaluate_steps():
         rng = np.random.default_rng(conventions.seed)
         counts = resample_counts(len(matrix), n_resamples=conventions.n_resamples, rng=rng)
-        return _summarise(at_k, counts, conventions)
+        return summarise(at_k, counts, conventions)
 
     inside = alternating({"steps": evaluate_steps}, repeats)["steps"]
     label = f"c. bootstrap, 1000 x {matrix.shape[1]} metrics"
     rows.append(Row(label, direct, None, 1.0))
-    rows.append(Row("   evaluate's resample_counts + _summarise", inside, None, 1.0))
+    rows.append(Row("   evaluate's resample_counts + summarise", inside, None, 1.0))
     return rows, worst, int(evaluation.query_set.scored.sum())
 
 
