@@ -1,4 +1,4 @@
-"""Time the fragility check (issue 16) as Compare and `compare --fragility` run it.
+"""Time the fragility check as Compare and `compare --fragility` run it.
 
     python benchmarks/bench_fragility.py [--queries 5000] [--runs 5] [--depth 100] [--k 10]
                                          [--repeats 5]

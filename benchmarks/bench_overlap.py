@@ -1,4 +1,4 @@
-"""Time the overlap matrix (issue 17) as the Overlap page and `python -m metrics overlap` run it.
+"""Time the overlap matrix as the Overlap page and `python -m metrics overlap` run it.
 
     python benchmarks/bench_overlap.py [--queries 5000] [--runs 5] [--depth 100] [--repeats 5]
 

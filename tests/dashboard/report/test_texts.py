@@ -1,4 +1,4 @@
-"""The report's text sections (issue 14): examples with the question and the top chunks'
+"""The report's text sections: examples with the question and the top chunks'
 first words, figures by kind of query, the leakage warning, what K costs; every text from a
 file escaped once; `python -m dashboard report --queries --corpus --by`."""
 

@@ -1,4 +1,4 @@
-"""What the command line says besides the figures (issue 11): ceilings and one-line errors,
+"""What the command line says besides the figures: ceilings and one-line errors,
 the loaders' notes, warnings on ids that do not meet, and no scored query."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""K past every list (issue 11): closed form, memory that follows the data, ceilings.
+"""K past every list: closed form, memory that follows the data, ceilings.
 
 The arrays stop one column past the longest list; every K beyond is closed form (IDCG keeps
 growing up to the query's positive grades, min(R, K) up to R, P@K and F1@K for ever). Each

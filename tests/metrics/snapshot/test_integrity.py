@@ -39,7 +39,7 @@ def _canonical_sha256(data: dict) -> str:
 
 
 def _zeroed(data: dict) -> dict:
-    """The edit of issue 11: every per-query figure of every run set to 0.0."""
+    """The edit a forger would try first: every per-query figure of every run set to 0.0."""
     data = copy.deepcopy(data)
     for run in data["runs"]:
         for row in run["queries"]:
@@ -216,7 +216,7 @@ def test_the_same_run_on_both_sides_is_said(sample, text):
     assert note.endswith("their per-query figures agree.")
     assert snap.same_runs(snapshot, sample, run="bm25") == ["bm25"]
     assert snap.same_run_note(snapshot, sample, candidates=["reranked"]) is None
-    # issue 11: a snapshot of its own run, figures zeroed, fingerprint removed
+    # a snapshot of its own run, figures zeroed, fingerprint removed
     data = _zeroed(json.loads(text))
     del data["snapshot"]["figures_fingerprint"]
     note = snap.same_run_note(data, sample, candidates=["baseline"])
@@ -272,7 +272,7 @@ def test_cli_reads_the_key_from_the_environment(tmp_path, capsys, monkeypatch):
 
 
 def test_cli_says_when_a_run_is_compared_with_itself(tmp_path, capsys, text):
-    # issue 11: 0.000 -> 0.597 "significant" against its own zeroed snapshot
+    # 0.000 -> 0.597 "significant" against its own zeroed snapshot
     zeroed = _zeroed(json.loads(text))
     del zeroed["snapshot"]["figures_fingerprint"]
     path = tmp_path / "zeroed.json"
