@@ -27,6 +27,8 @@ from metrics import (
 from metrics import format as fmt
 
 CHANGES_SHOWN = 5  # biggest gains and losses listed
+MEANING = vocabulary.columns.COLUMN_MEANING
+HELP = vocabulary.columns.CONTROL_HELP
 
 view = ui.page(
     "Compare runs",
@@ -54,12 +56,11 @@ left.selectbox(
     key=session.BASELINE,
     on_change=session.baseline_changed,
     persist_state="session",
-    help="Defaults to the first run shown in the sidebar. A snapshot's run compares its "
-    "frozen per-query figures with the live runs (same query set, K and conventions only).",
+    help=HELP["baseline"],
 )
 others = [n for n in evaluation.run_names if options.snapshot or n != options.baseline]
 right.multiselect("Candidates (after)", others, key=session.CANDIDATES, persist_state="session",
-                  help="Each is compared with the baseline, query by query.")
+                  help=HELP["candidates"])
 measures = {m.key: m for m in SUMMARY_MEASURES}
 left, middle, right = st.columns([5, 3, 1], vertical_alignment="bottom")
 left.multiselect(
@@ -68,9 +69,7 @@ left.multiselect(
     format_func={key: m.label(k) for key, m in measures.items()}.get,
     key=session.METRICS,
     persist_state="session",
-    help="Every (candidate, metric) pair shown is one comparison of the family the correction "
-    "covers: more metrics, stricter adjusted p. Judged@K is left out by default: it measures "
-    "the labels' reach, not the ranking.",
+    help=HELP["metrics"],
 )
 middle.radio(
     "Multiple-comparison correction",
@@ -79,12 +78,11 @@ middle.radio(
     key=session.CORRECTION,
     horizontal=True,
     persist_state="session",
-    help="; ".join(vocabulary.CORRECTION_MEANING.values()) + ".",
+    help=HELP["correction"],
 )
 right.number_input("Alpha", min_value=session.ALPHA_RANGE[0], max_value=session.ALPHA_RANGE[1],
                    step=0.01, format="%.3f", key=session.ALPHA, persist_state="session",
-                   help="A difference is called unlikely to be noise when its adjusted p is "
-                   "below alpha.")
+                   help=HELP["alpha"])
 if not options.candidates or not options.metrics:
     st.info("Pick at least one candidate and one metric.", icon=":material/info:")
     st.stop()
@@ -104,7 +102,7 @@ if options.snapshot is not None:
 _, labels = session.headline_metric(k)  # any compared measure, shown in the table or not
 left, right = st.columns([1, 3], vertical_alignment="center")
 primary = left.selectbox("Headline metric", list(labels), format_func=labels.get,
-                         key=session.PRIMARY, help="The metric the headline is about.")
+                         key=session.PRIMARY, help=HELP["primary"])
 with right.container(border=True):
     st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence
                           in decisions.headlines(view, options, snapshots, primary)))
@@ -136,29 +134,24 @@ for candidate in comparison.candidates:
                       if c not in ("Reading", "Verdict", "Detectable")],
         column_config={
             "Metric": st.column_config.TextColumn("Metric", pinned=True),
-            "Before": ui.number_column("Before", "The baseline's mean."),
-            "After": ui.number_column("After", f"{candidate}'s mean."),
+            "Before": ui.number_column("Before", MEANING["baseline_mean"]),
+            "After": ui.number_column("After", MEANING["run_mean"].format(run=candidate)),
             "Difference": st.column_config.NumberColumn(
-                "Difference", help="Mean of the per-query differences (after − before).",
-                format="%+.3f"),
+                "Difference", help=MEANING["difference"], format="%+.3f"),
             "Interval": st.column_config.TextColumn(
-                "Interval", help=f"{fmt.confidence(comparison.confidence_level)} paired "
-                f"{vocabulary.BOOTSTRAP_NAMES[comparison.interval_method]} interval of the "
-                "difference."),
+                "Interval", help=MEANING["difference_interval"].format(
+                    level=fmt.confidence(comparison.confidence_level),
+                    bootstrap=vocabulary.BOOTSTRAP_NAMES[comparison.interval_method])),
             vocabulary.WIN_TIE_LOSS: st.column_config.TextColumn(
                 vocabulary.WIN_TIE_LOSS, help=vocabulary.WIN_TIE_LOSS_MEANING),
-            "p": st.column_config.TextColumn(
-                "p", help="Two-sided paired randomization test, before correction."),
+            "p": st.column_config.TextColumn("p", help=MEANING["p"]),
             "p adjusted": st.column_config.TextColumn(
-                "p adj.", help=f"p adjusted: {CORRECTIONS[comparison.correction]} over the "
-                f"{comparison.n_comparisons} "
-                "comparisons shown."),
-            "p t-test": st.column_config.TextColumn("p t-test", help="Paired t-test."),
-            "p Wilcoxon": st.column_config.TextColumn(
-                "p Wilcoxon", help="Wilcoxon signed-rank test."),
-            "Effect size": ui.number_column(
-                "Effect size", "Mean difference over the standard deviation of the "
-                "differences; undefined when every query moved by the same amount."),
+                "p adj.", help=MEANING["p_adjusted"].format(
+                    correction=CORRECTIONS[comparison.correction],
+                    n=comparison.n_comparisons)),
+            "p t-test": st.column_config.TextColumn("p t-test", help=MEANING["p_t"]),
+            "p Wilcoxon": st.column_config.TextColumn("p Wilcoxon", help=MEANING["p_wilcoxon"]),
+            "Effect size": ui.number_column("Effect size", MEANING["effect_size"]),
         },
     )
     st.markdown("\n".join(f"- **{row.Metric}**: {row.Reading}."
@@ -173,9 +166,7 @@ if options.snapshot is None and len(evaluation.runs) >= 3:
     st.header("All runs against all runs")
     every_pair = st.toggle(
         f"Compare every pair of runs on {labels[primary]}", key=session.ALL_PAIRS,
-        help="Every pair by the paired randomization test, one correction over the pairs: "
-        "the runs' significance letters and the matrix of adjusted p (a fraction of a second "
-        "per pair on thousands of queries).")
+        help=HELP["all_pairs"])
 if options.snapshot is None and len(evaluation.runs) >= 3 and every_pair:
     pairs = decisions.all_pairs(view, primary, options.correction, options.alpha)
     st.caption(safe.md(pairs.sentence()) + " " + LEADERBOARD_TERMS["letters"])
@@ -186,8 +177,8 @@ if options.snapshot is None and len(evaluation.runs) >= 3 and every_pair:
         "Group": st.column_config.TextColumn(help=LEADERBOARD_TERMS["letters"])})
     st.markdown(f"**Adjusted p, each pair on {labels[primary]}**")
     st.dataframe(matrix, hide_index=True, column_config={
-        "Run": st.column_config.TextColumn(pinned=True, help="Adjusted p of this run against "
-                                           "each column's run, on " + labels[primary] + ".")})
+        "Run": st.column_config.TextColumn(
+            pinned=True, help=MEANING["pair_p"].format(metric=labels[primary]))})
 
 facets = slicing.facets(view)
 if facets and options.snapshot is None:
@@ -221,12 +212,14 @@ if facets and options.snapshot is None:
             column_order=[c for c in table.columns if c not in ("Reading", "low", "high")],
             column_config={
                 "Slice": st.column_config.TextColumn(facet, pinned=True),
-                "Before": ui.number_column("Before", f"{comparison.baseline}'s mean."),
-                "After": ui.number_column("After", f"{slice_candidate}'s mean."),
+                "Before": ui.number_column(
+                    "Before", MEANING["run_mean"].format(run=comparison.baseline)),
+                "After": ui.number_column(
+                    "After", MEANING["run_mean"].format(run=slice_candidate)),
                 "Difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
                 "p adjusted": st.column_config.TextColumn(
-                    "p adj.", help=f"{CORRECTIONS[options.correction]} over the "
-                    f"{len(pieces)} slices shown."),
+                    "p adj.", help=MEANING["p_adjusted_slices"].format(
+                        correction=CORRECTIONS[options.correction], n=len(pieces))),
             },
         )
         ui.chart(comparison_charts.slice_differences(
@@ -247,9 +240,9 @@ session.choose("compare.metric", labels, headline if headline in labels else lab
 session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
 left, right = st.columns(2)
 metric = left.selectbox("Metric", labels, key="compare.metric",
-                        help="The metric the charts, the gains and the losses show.")
+                        help=HELP["compare_metric"])
 candidate = right.selectbox("Candidate", list(comparison.candidates), key="compare.candidate",
-                            help="Whose biggest gains and losses, and rank movement, to list.")
+                            help=HELP["compare_candidate"])
 paired = frames.paired_scores(comparison, metric)
 runs = chart_base.run_scale(view.colour_domain)
 ui.chart(comparison_charts.paired_scatter(paired, runs, metric=metric,
@@ -284,10 +277,11 @@ for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "L
             selection_mode="single-row",
             column_config={
                 "query_id": st.column_config.TextColumn("Query"),
-                "text": st.column_config.TextColumn(
-                    "Question", help="The query's text (hover a cell to read all of it)."),
-                "before": ui.number_column("Before", f"{metric} of {comparison.baseline}."),
-                "after": ui.number_column("After", f"{metric} of {candidate}."),
+                "text": st.column_config.TextColumn("Question", help=MEANING["question"]),
+                "before": ui.number_column(
+                    "Before", MEANING["run_metric"].format(metric=metric, run=comparison.baseline)),
+                "after": ui.number_column(
+                    "After", MEANING["run_metric"].format(metric=metric, run=candidate)),
                 "difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
             },
         )
@@ -306,14 +300,12 @@ def rank_movement() -> None:
             "compare", list(differences),
             format_func={q: f"{q} · {metric} {fmt.signed(d)}"
                          for q, d in differences.items()}.get,
-            help=f"Largest gain in {metric} first; a click in the gains or losses picks a "
-            "query too.")
+            help=HELP["movement_query"].format(metric=metric))
     longest = max(metrics.list_length(evaluation, query), k)
     session.bounded("compare.depth", 1, longest, default=min(max(2 * k, 10), longest))
     right.number_input("Down to rank", min_value=1, max_value=longest, step=1,
                        key="compare.depth",
-                       help="The ids either run returned down to this rank; relevant ids are "
-                       "shown wherever they are.")
+                       help=HELP["depth"])
     depth = int(st.session_state["compare.depth"])
     movement = metrics.rank_movement(evaluation, comparison.baseline, candidate, query, depth)
     ui.chart(comparison_charts.rank_slope(movement, k=k, depth=depth, baseline=comparison.baseline,
@@ -344,22 +336,19 @@ def rank_movement() -> None:
         hide_index=True,
         placeholder="—",
         column_config={
-            "chunk": st.column_config.TextColumn(
-                "Chunk", width="large", help="The id's title and text from the corpus file "
-                "(hover a cell to read it all)."),
+            "chunk": st.column_config.TextColumn("Chunk", width="large", help=MEANING["chunk"]),
             "doc_id": st.column_config.TextColumn("Id"),
-            "grade": st.column_config.NumberColumn("Grade", help="—: unjudged."),
+            "grade": st.column_config.NumberColumn("Grade", help=MEANING["grade_unjudged"]),
             "judged": st.column_config.TextColumn(
                 "Label", help=evaluation.conventions.sentences()["relevance_level"]),
             "before": st.column_config.NumberColumn(
-                "Rank before", help=f"Rank in {comparison.baseline}, first occurrence; —: not "
-                "returned."),
+                "Rank before", help=MEANING["rank_in_run"].format(run=comparison.baseline)),
             "after": st.column_config.NumberColumn(
-                "Rank after", help=f"Rank in {candidate}, first occurrence; —: not returned."),
+                "Rank after", help=MEANING["rank_in_run"].format(run=candidate)),
             "climbed": st.column_config.NumberColumn(
-                "Places climbed", format="%+d", help="Positive: higher in the candidate."),
+                "Places climbed", format="%+d", help=MEANING["places_climbed"]),
             "moved": st.column_config.TextColumn("What the candidate did", width="medium",
-                                                 help=f"What {candidate} did with the id."),
+                                                 help=MEANING["moved"].format(run=candidate)),
         },
     )
     if corpus is not None:
@@ -388,7 +377,7 @@ left, right = st.columns([1, 2], vertical_alignment="center")
 with left:
     ui.download_button("Comparison (CSV)", lambda: exports.comparison_csv(comparison),
                        f"comparison-k{k}.csv", "text/csv", key="compare.csv",
-                       help="One row per candidate and metric, p-values unrounded.")
+                       help=HELP["comparison_csv"])
 with right:
     st.page_link(ui.EXPORT, label="The HTML report, the Markdown summary and the tables",
                  icon=":material/ios_share:")

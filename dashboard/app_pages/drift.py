@@ -8,9 +8,11 @@ from dashboard.data import cache
 from dashboard.layout import ui
 from dashboard.state import session
 from dashboard.views import chart_base, comparison_charts, frames
-from metrics import SUMMARY_MEASURES, drift_rows
+from metrics import SUMMARY_MEASURES, drift_rows, vocabulary
 
 LIVE = "live (now)"
+MEANING = vocabulary.columns.COLUMN_MEANING
+HELP = vocabulary.columns.CONTROL_HELP
 
 view = ui.page(
     "Drift",
@@ -65,7 +67,7 @@ for snapshot, message in refused:
             st.button("Use the snapshot's K and conventions", key=f"drift.apply.{snapshot.key}",
                       on_click=session.apply_settings, args=(values,),
                       icon=":material/settings_backup_restore:",
-                      help="Re-scores the live runs with the snapshot's K and conventions.")
+                      help=HELP["apply_snapshot"])
 if not comparable:
     st.stop()
 
@@ -89,20 +91,17 @@ st.subheader("Every figure")
 # one metric at a time: nine "mean [low, high]" columns would not fit beside the snapshot's
 # name at 1280 px
 shown = st.selectbox("Metric", labels, key="drift.table_metric",
-                     help="The metric whose figures the table shows, for every snapshot and "
-                     "run.")
+                     help=HELP["drift_metric"])
 table = frames.drift_table(drift)
 st.dataframe(
     table,
     hide_index=True,
     column_order=["Snapshot", "Run", shown, "Lists"],
     column_config={
-        "Snapshot": st.column_config.TextColumn(pinned=True, help="When it was saved, and its "
-                                                "label."),
-        "Lists": st.column_config.TextColumn(
-            "Lists fingerprint", help="SHA-256 of the run's ranked lists as scored: when it "
-            "changes, the run returned other lists; when it holds, the figures cannot move."),
+        "Snapshot": st.column_config.TextColumn(pinned=True, help=MEANING["snapshot"]),
+        "Lists": st.column_config.TextColumn("Lists fingerprint",
+                                             help=MEANING["lists_fingerprint"]),
     }
-    | {label: st.column_config.TextColumn(label, help="Mean [low, high] of its interval.")
+    | {label: st.column_config.TextColumn(label, help=MEANING["mean_interval"])
        for label in labels},
 )

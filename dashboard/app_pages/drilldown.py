@@ -11,6 +11,9 @@ from dashboard.views import frames, highlight
 from metrics import CLASS_MEANING, vocabulary
 from metrics import format as fmt
 
+MEANING = vocabulary.columns.COLUMN_MEANING
+HELP = vocabulary.columns.CONTROL_HELP
+
 view = ui.page(
     "Drill-down",
     "One query, rank by rank: the grade of each returned id, its gain and discount, how DCG "
@@ -33,19 +36,16 @@ with pick:
         found,
         format_func={q: f"{labels[q]} · {baseline.classes[position[q]].replace('_', ' ')} for "
                      f"{baseline.name}" for q in found}.get,
-        help="Scored queries only: a query with no relevant id cannot be scored "
-        f"({len(evaluation.excluded_ids)} excluded).",
+        help=HELP["drilldown_query"].format(excluded=len(evaluation.excluded_ids)),
     )
 longest = metrics.list_length(evaluation, query)
 whole = whole_list.toggle(f"Whole list ({longest} ranks)", key="drilldown.whole",
-                     help=f"Show every returned rank, not only the top K = {k}.")
+                     help=HELP["whole_list"].format(k=k))
 depth = max(longest, k) if whole else k
 
 explanations = [metrics.explain_run(evaluation, run, query, depth) for run in evaluation.runs]
 corpus = texts.corpus(view)  # None without a corpus file: no chunk column, no chunk texts
-CHUNK = st.column_config.TextColumn(
-    "Chunk", width="large", help="The id's title and text from the corpus file (hover a cell "
-    "to read it all); empty: the corpus has no such id.")
+CHUNK = st.column_config.TextColumn("Chunk", width="large", help=MEANING["chunk"])
 n_relevant = explanations[0].n_relevant
 classes = ", ".join(
     f"**{safe.md(run.name)}** {run.classes[position[query]].replace('_', ' ')}"
@@ -80,16 +80,14 @@ st.dataframe(
         "doc_id": st.column_config.TextColumn("Id"),
         "grade": st.column_config.NumberColumn("Grade"),
         "gain": ui.number_column("Gain", evaluation.conventions.sentences()["gain"]),
-        "discount": ui.number_column("log2(rank+1)", "The discount at this rank."),
+        "discount": ui.number_column("log2(rank+1)", MEANING["discount"]),
         "gain / discount": ui.number_column("Gain / discount"),
-        "IDCG": ui.number_column("Running IDCG", "IDCG at this rank, from the engine."),
-        "within K": st.column_config.CheckboxColumn(f"In top {k}",
-                                                    help="Counted by IDCG@K."),
+        "IDCG": ui.number_column("Running IDCG", MEANING["running_idcg"]),
+        "within K": st.column_config.CheckboxColumn(f"In top {k}", help=MEANING["within_k"]),
     },
 )
-st.caption(f"Every judged relevant id of {safe.md(query)}, best grade first, retrieved or not. "
-           f"IDCG@{k} = {fmt.figure(idcg)}. Every total on this page is the engine's value; the "
-           "running columns are the engine's figure at each rank.")
+st.caption(f"{vocabulary.IDEAL_RULE} IDCG@{k} = {fmt.figure(idcg)}. Every total on this page "
+           "is the engine's value; the running columns are the engine's figure at each rank.")
 st.markdown("**Where each run returned these ids**")
 st.dataframe(
     ideal,
@@ -101,8 +99,8 @@ st.dataframe(
         "doc_id": st.column_config.TextColumn("Id"),
     }
     | {column: st.column_config.NumberColumn(
-        name, help=f"Where {name} first returned this id; —: never returned, which still "
-        "lowers its nDCG.") for column, name in ranks_in.items()},
+        name, help=MEANING["ideal_rank_in_run"].format(run=name))
+       for column, name in ranks_in.items()},
 )
 
 st.subheader("Each run, rank by rank")
@@ -128,13 +126,12 @@ for run, x in zip(evaluation.runs, explanations, strict=True):
                 "doc_id": st.column_config.TextColumn("Id"),
                 "label": st.column_config.TextColumn(
                     "Grade · status",
-                    help="The id's grade and what the engine made of it. "
+                    help=MEANING["grade_status"] + " "
                     + evaluation.conventions.sentences()["relevance_level"]),
                 "gain": ui.number_column("Gain", evaluation.conventions.sentences()["gain"]),
-                "discount": ui.number_column("log2(r+1)", "The discount log2(rank + 1)."),
+                "discount": ui.number_column("log2(r+1)", MEANING["discount"]),
                 "gain / discount": ui.number_column("Gain/disc."),
-                "DCG": ui.number_column("DCG", "The running DCG at this rank, from the "
-                                        "engine."),
+                "DCG": ui.number_column("DCG", MEANING["running_dcg"]),
             },
         )
         words.markdown(f"**DCG** · {x.sentences['dcg']}")
@@ -149,7 +146,7 @@ for run, x in zip(evaluation.runs, explanations, strict=True):
                     "doc_id": st.column_config.TextColumn("Id"),
                     "relevant so far": st.column_config.NumberColumn("Relevant so far"),
                     "precision": ui.number_column("Precision there",
-                                                  "Precision at that rank, from the engine."),
+                                                  MEANING["precision_there"]),
                 },
             )
         words.markdown(f"**Context precision** · {x.sentences['cp']}")

@@ -12,7 +12,9 @@ from dashboard.layout import ui
 from dashboard.report import exports
 from dashboard.report import html as report
 from dashboard.state import session
-from metrics import CORRECTIONS
+from metrics import CORRECTIONS, vocabulary
+
+HELP = vocabulary.columns.CONTROL_HELP
 
 view = ui.page(
     "Export",
@@ -67,7 +69,7 @@ ui.download_button(
     f"report-{today}-k{k}.html",
     "text/html",
     key="export.report",
-    help="Built when you click (a few seconds: the charts are rendered to SVG).",
+    help=HELP["report_html"],
     type="primary",
 )
 
@@ -80,13 +82,13 @@ st.subheader("Tables (CSV)")
 with st.container(horizontal=True):
     ui.download_button("Summary", lambda: exports.summary_csv(evaluation),
                        f"summary-k{k}.csv", "text/csv", key="export.summary",
-                       help="One row per run and metric: mean, low, high, interval method.")
+                       help=HELP["summary_csv"])
     ui.download_button("Per query", lambda: exports.per_query_csv(evaluation),
                        f"per-query-k{k}.csv", "text/csv", key="export.per_query",
-                       help="One row per run and scored query: every measure at K.")
+                       help=HELP["per_query_csv"])
     if comparison is not None:
         ui.download_button("Comparison", lambda: exports.comparison_csv(comparison),
                            f"comparison-k{k}.csv", "text/csv", key="export.comparison",
-                           help="One row per candidate and metric, p-values unrounded.")
+                           help=HELP["comparison_csv"])
 st.caption("Figures unrounded, so that a spreadsheet can recompute anything from them. "
            "A snapshot of every figure (JSON) is saved from the sidebar, under Snapshots.")

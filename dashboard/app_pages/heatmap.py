@@ -8,11 +8,13 @@ from dashboard import safe
 from dashboard.layout import ui
 from dashboard.state import picking, session
 from dashboard.views import charts, frames
-from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES
+from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES, vocabulary
 
 MOST_ROWS = 500  # queries a page of the chart draws at most; the table view holds them all
 CHART = "heatmap.chart"
 ROW_TEXT = 36  # characters of a row's label: its id and the start of its question
+MEANING = vocabulary.columns.COLUMN_MEANING
+HELP = vocabulary.columns.CONTROL_HELP
 
 
 view = ui.page(
@@ -34,10 +36,10 @@ key = c1.selectbox(
     index=list(measures).index("nDCG"),
     format_func={key: f"{m.label(k, summary=False)} · {m.name}" for key, m in measures.items()}.get,
     key="heatmap.metric",
-    help="Colours the cells and drives the sort.",
+    help=HELP["heatmap_metric"],
 )
 sort = c2.selectbox("Sort queries by", list(frames.SORTS), key="heatmap.sort",
-                    help="Ties keep the query-id order.")
+                    help=HELP["heatmap_sort"])
 ordered = frames.query_order(evaluation, key, frames.SORTS[sort])
 if len(found) < len(ordered):  # the search's queries, in the chosen order
     kept = set(found)
@@ -47,15 +49,13 @@ most = min(n_queries, MOST_ROWS)
 session.bounded("heatmap.rows", 1, most, default=40)
 rows = int(c3.number_input("Per page", min_value=1, max_value=most, step=10,
                            key="heatmap.rows",
-                           help=f"Queries a page of the chart shows, at most {MOST_ROWS}; the "
-                           "table view below holds every scored query."))
+                           help=HELP["rows_per_page"].format(most=MOST_ROWS)))
 pages = -(-n_queries // rows)
 session.bounded("heatmap.page", 1, pages, default=1)
 page = int(c4.number_input("Page", min_value=1, max_value=pages, step=1, key="heatmap.page",
-                           help=f"{pages:,} pages of {rows:,} queries in the chosen order: page "
-                           "1 starts with the first."))
+                           help=HELP["page"].format(pages=pages, rows=rows)))
 every = c5.toggle("All metrics", key="heatmap.every",
-                  help="One panel per metric instead of the chosen one only.")
+                  help=HELP["every_metric"])
 
 start = (page - 1) * rows
 order = ordered[start:start + rows]
@@ -106,7 +106,7 @@ with st.expander(f"Table view: every query listed above, sorted by {sort}",
         hide_index=True,
         column_config={"query_id": st.column_config.TextColumn("Query", pinned=True),
                        "question": st.column_config.TextColumn(
-                           "Question", width="medium", help="Hover a cell to read it all.")}
+                           "Question", width="medium", help=MEANING["question"])}
         | {run: ui.progress(f"{run} · {measures[key].label(k, summary=False)}", help_text)
            for run in evaluation.run_names},
     )

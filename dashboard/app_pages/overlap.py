@@ -11,6 +11,9 @@ from dashboard.views import overlap_charts
 from metrics import COMPARED, SUMMARY_MEASURES, vocabulary
 from metrics import format as fmt
 
+MEANING = vocabulary.columns.COLUMN_MEANING
+HELP = vocabulary.columns.CONTROL_HELP
+
 view = ui.page(
     "Overlap between runs",
     "How alike each pair of runs' top K are (Jaccard, rank-biased overlap), the relevant ids "
@@ -47,12 +50,10 @@ st.subheader(f"{figures[shown]}: each mean with its interval")
 st.dataframe(combine.figure_table(found, shown), hide_index=True, column_config={
     "Run": st.column_config.TextColumn(pinned=True),
     "Mean": ui.number_column("Mean", meaning),
-    "Interval": st.column_config.TextColumn(
-        help=f"{vocabulary.overlap.OVERLAP_RULES['intervals']}")})
+    "Interval": st.column_config.TextColumn(help=words.OVERLAP_RULES["intervals"])})
 ui.download_button("Every pair and figure (CSV)", lambda: combine.pairs_csv(found),
                    f"overlap-k{k}.csv", "text/csv", key="overlap.csv",
-                   help="One row per pair: every figure's mean and bounds, as the command "
-                   "line's JSON.")
+                   help=HELP["overlap_csv"])
 with st.expander("How these are read", icon=":material/info:"):
     st.markdown("\n".join(f"- **{safe.md(m.name.format(k=k))}**: {safe.md(m.meaning)}"
                           for m in words.OVERLAP_MEASURES))
@@ -77,13 +78,12 @@ if st.toggle("Search the weight of a weighted CombSUM (a few seconds)", key="ove
     columns = st.columns(3)
     columns[0].metric(f"Cross-fitted {measures[metric]}", fmt.figure(tuned.mean), border=True,
                       delta=f"{fmt.signed(tuned.mean - alone[best].mean)} against {best}",
-                      help=f"[{fmt.figure(interval.low)}, {fmt.figure(interval.high)}]: "
-                      "each query scored at the weight the other half chose; the delta is "
-                      "its difference from the better run alone.")
+                      help=MEANING["cross_fitted"].format(
+                          low=fmt.figure(interval.low), high=fmt.figure(interval.high)))
     for column, name in zip(columns[1:], (first, second), strict=True):
         column.metric(f"{safe.md(name)} alone", fmt.figure(alone[name].mean), border=True,
-                      help="Its mean at K, with its interval: "
-                      f"[{fmt.figure(alone[name].low)}, {fmt.figure(alone[name].high)}].")
+                      help=MEANING["run_alone"].format(
+                          low=fmt.figure(alone[name].low), high=fmt.figure(alone[name].high)))
     st.markdown(safe.md(tuned.sentence) + f" Interval of the cross-fitted mean: "
                 f"[{fmt.figure(interval.low)}, {fmt.figure(interval.high)}].")
     st.dataframe(combine.cross_fit_table(tuned), hide_index=True, column_config={

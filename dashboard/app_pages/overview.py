@@ -18,8 +18,12 @@ from metrics import (
     LEAKAGE_RULE,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
+    vocabulary,
 )
 from metrics import format as fmt
+
+MEANING = vocabulary.columns.COLUMN_MEANING
+HELP = vocabulary.columns.CONTROL_HELP
 
 view = ui.page(
     "Overview",
@@ -56,8 +60,7 @@ st.subheader(f"Summary at K = {k}")
 level = fmt.confidence(evaluation.conventions.confidence_level)
 marked = len(evaluation.runs) > 1 and st.toggle(
     "Mark each metric's best run", key=session.MARK_BEST,
-    help="Tests every run against each metric's best, query by query (a paired randomization "
-    "test per run and metric, Holm over all of them): a second or so on thousands of queries.")
+    help=HELP["mark_best"])
 marks = decisions.best_marks(view) if marked else None
 st.dataframe(
     frames.summary_table(evaluation, marks),
@@ -67,14 +70,14 @@ st.dataframe(
     column_order=["Metric", *evaluation.run_names, "Interval"],
     column_config={
         "Metric": st.column_config.TextColumn("Metric", pinned=True,
-                                              help="Each metric read at the chosen K."),
+                                              help=MEANING["metric_at_k"]),
         "Interval": st.column_config.TextColumn(
             "Interval", help=evaluation.conventions.sentences()["interval"]),
     }
     | {run: st.column_config.TextColumn(
         frames.baseline_label(evaluation, run),
-        help=f"Mean over the {len(evaluation.scored_ids):,} scored queries [low, high] of "
-        f"its {level} interval.") for run in evaluation.run_names},
+        help=MEANING["run_summary"].format(n=len(evaluation.scored_ids), level=level))
+       for run in evaluation.run_names},
 )
 if marks is not None:
     st.caption(safe.md(marks.sentence))
@@ -128,18 +131,17 @@ if facets:
     labels = {m.key: m.label(k) for m in SUMMARY_MEASURES}
     key = right.selectbox("Metric", list(labels), index=list(labels).index("nDCG"),
                           format_func=labels.get, key="overview.slice_metric",
-                          help="The figure each cell shows, over the slice's queries only.")
+                          help=HELP["slice_metric"])
     st.dataframe(
         frames.slices_table(evaluation, slicing.slices(view, facet), key),
         hide_index=True,
         column_config={
             "Slice": st.column_config.TextColumn(facet, pinned=True),
-            "Queries": st.column_config.NumberColumn(
-                "Queries", help="Scored queries in the slice."),
+            "Queries": st.column_config.NumberColumn("Queries", help=MEANING["slice_queries"]),
         } | {run: st.column_config.TextColumn(
             frames.baseline_label(evaluation, run),
-            help=f"Mean {labels[key]} over the slice's queries [low, high] of its {level} "
-            "interval.") for run in evaluation.run_names},
+            help=MEANING["slice_mean"].format(metric=labels[key], level=level))
+           for run in evaluation.run_names},
     )
     st.caption(" ".join(FACET_RULES[rule] for rule in ("figures", "small")))
 
@@ -148,20 +150,15 @@ st.dataframe(
     frames.counts_table(evaluation),
     hide_index=True,
     column_config={
-        "Scored": st.column_config.NumberColumn(help="Queries with at least one relevant id."),
-        "Excluded": st.column_config.NumberColumn(help=CLASS_MEANING["excluded"].capitalize()
-                                                  + "; left out of every average."),
+        "Scored": st.column_config.NumberColumn(help=MEANING["scored"]),
+        "Excluded": st.column_config.NumberColumn(help=MEANING["excluded"]),
         **{c.replace("_", " ").capitalize(): st.column_config.NumberColumn(
-            help=f"Queries where {CLASS_MEANING[c]} (at K = {k}).") for c in QUERY_CLASSES},
-        "Repeats": st.column_config.NumberColumn(
-            help="Repeated ids over the scored queries' lists: each keeps its rank slot and "
-            "scores nothing."),
-        "Missing": st.column_config.NumberColumn(
-            help="Qrels queries the run has no list for: they score 0."),
-        "Not in qrels": st.column_config.NumberColumn(
-            help="Run queries absent from the qrels: ignored."),
-        "Dropped lines": st.column_config.NumberColumn(
-            help="Lines of the run file that were read but not used (see the load report)."),
+            help=MEANING["class_count"].format(meaning=CLASS_MEANING[c], k=k))
+           for c in QUERY_CLASSES},
+        "Repeats": st.column_config.NumberColumn(help=MEANING["repeats"]),
+        "Missing": st.column_config.NumberColumn(help=MEANING["missing"]),
+        "Not in qrels": st.column_config.NumberColumn(help=MEANING["not_in_qrels"]),
+        "Dropped lines": st.column_config.NumberColumn(help=MEANING["dropped"]),
     },
 )
 

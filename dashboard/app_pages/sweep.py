@@ -6,6 +6,9 @@ from dashboard.layout import ui
 from dashboard.views import chart_base, charts, frames
 from metrics import SUMMARY_MEASURES, vocabulary
 
+MEANING = vocabulary.columns.COLUMN_MEANING
+HELP = vocabulary.columns.CONTROL_HELP
+
 view = ui.page(
     "K sweep",
     "How each mean moves as K grows from 1 to the longest list. Recall and Hit never fall as "
@@ -21,14 +24,13 @@ chosen = left.multiselect(
     list(labels),
     default=list(labels),
     key="sweep.metrics",
-    help="Each metric gets its own panel; every panel has the same 0-1 scale.",
+    help=HELP["sweep_metrics"],
 )
 bands = right.toggle(
     "Interval bands",
     key="sweep.bands",
-    help="Shade each run's interval at every K: "
-    f"{vocabulary.interval_methods('K', view.evaluation.conventions.interval_method)}, at "
-    "the confidence level set in the sidebar.",
+    help=HELP["sweep_bands"].format(
+        methods=vocabulary.interval_methods("K", view.evaluation.conventions.interval_method)),
 )
 if not chosen:
     st.info("Pick at least one metric.", icon=":material/info:")
@@ -52,7 +54,7 @@ measure = labels[metric]
 st.dataframe(
     table,
     hide_index=True,
-    column_config={"k": st.column_config.NumberColumn("K", help="The cutoff.", pinned=True)}
+    column_config={"k": st.column_config.NumberColumn("K", help=MEANING["k"], pinned=True)}
     | {
         run: ui.progress(run, frames.measure_help(evaluation, measure.key))
         for run in evaluation.run_names

@@ -1,7 +1,7 @@
 """The engine's calls, cached: the sample or uploads -> one Evaluation per (inputs, K,
 conventions); comparisons; snapshots.
 
-What is kept, and how (issues 3 and 13): one server-wide Store (dashboard/store.py) holds the
+What is kept, and how: one server-wide Store (dashboard/data/store.py) holds the
 parsed files (Qrels, Run and their LoadReport), the runs aligned on the labels, the
 evaluations of every loaded run and the comparisons, bounded in entries per kind (`KEPT`)
 and in bytes overall (`STORE_BYTES`), least recently used first out. A file no session shows
@@ -76,9 +76,6 @@ SAMPLE, UPLOAD = "sample", "upload"
 SAMPLE_QUERIES = "queries.csv"  # beside the sample's qrels: texts and two facets
 SAMPLE_CORPUS = "corpus.jsonl"  # and the texts of every id its qrels and runs mention
 SOURCES = {SAMPLE: "Bundled sample", UPLOAD: "My files"}
-FORMATS_HELP = (
-    "TREC, BEIR TSV, CSV/TSV with a header, or JSONL; gzipped files (.gz) are read too."
-)
 
 
 class UploadedFile(Protocol):

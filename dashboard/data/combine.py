@@ -1,4 +1,4 @@
-"""How different the runs are and what combining them gives (issue 17), cached through the
+"""How different the runs are and what combining them gives, cached through the
 store like decisions.py; and the frames the Overlap page lays out."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The engine's decisions (issue 15), cached through the store: the leaderboard and every
+"""The engine's decisions, cached through the store: the leaderboard and every
 pair of runs compared. Like cache.py, each is computed once per view and kept in the server's
 one store; the pages lay them out."""
 

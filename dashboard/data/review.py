@@ -1,4 +1,4 @@
-"""The engine's risk-sensitive review (issue 16), cached through the store like decisions.py:
+"""The engine's risk-sensitive review, cached through the store like decisions.py:
 the fragility check (with the runs read again in the other TREC order) and what to label
 next. The risk figures are cheap and read straight from the engine."""
 

@@ -1,4 +1,4 @@
-"""What the dashboard keeps between reruns and sessions, bounded in memory (issue 13).
+"""What the dashboard keeps between reruns and sessions, bounded in memory.
 
 One store for the whole server: parsed files, aligned runs, evaluations, comparisons. It is
 bounded twice, in entries per kind and in bytes overall, the least recently used entry

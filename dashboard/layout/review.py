@@ -1,4 +1,4 @@
-"""The Compare page's risk-sensitive review (issue 16), laid out from what the engine computed:
+"""The Compare page's risk-sensitive review, laid out from what the engine computed:
 which queries a change harms, whether each verdict survives another convention, and what to
 label next."""
 
@@ -17,6 +17,9 @@ from dashboard.layout import ui
 from dashboard.state import picking, session
 from dashboard.views import risk_charts
 from metrics import Comparison, vocabulary
+
+MEANING = vocabulary.columns.COLUMN_MEANING
+HELP = vocabulary.columns.CONTROL_HELP
 
 
 def harm(view: View, comparison: Comparison, metric: str, candidate: str) -> None:
@@ -43,9 +46,10 @@ def harm(view: View, comparison: Comparison, metric: str, candidate: str) -> Non
              download=f"losses-{metric}")
     columns = st.columns(4)
     columns[0].metric("Queries harmed", words.share(chosen.harm_share), border=True,
-                      help=f"{chosen.harmed:,} of {chosen.n:,}; "
-                      f"{metrics.format.confidence(chosen.confidence_level)} Wilson interval "
-                      f"[{words.share(chosen.harm_low)}, {words.share(chosen.harm_high)}].")
+                      help=MEANING["harmed_count"].format(
+                          harmed=chosen.harmed, n=chosen.n,
+                          level=metrics.format.confidence(chosen.confidence_level),
+                          low=words.share(chosen.harm_low), high=words.share(chosen.harm_high)))
     columns[1].metric("Mean loss", metrics.format.figure(chosen.mean_loss), border=True,
                       help=words.RISK_MEANING["mean_loss"])
     columns[2].metric(f"URisk α={words.alpha_key(alpha)}",
@@ -62,8 +66,9 @@ def harm(view: View, comparison: Comparison, metric: str, candidate: str) -> Non
         column_config={
             "Metric": st.column_config.TextColumn(pinned=True),
             "Harmed": st.column_config.TextColumn(
-                help=f"Share of queries losing more than {delta:g}, with its "
-                f"{metrics.format.confidence(comparison.confidence_level)} Wilson interval."),
+                help=MEANING["harmed"].format(
+                    delta=words.delta_words(delta),
+                    level=metrics.format.confidence(comparison.confidence_level))),
             "Mean loss": ui.number_column("Mean loss", words.RISK_MEANING["mean_loss"]),
             "URisk": st.column_config.NumberColumn(format="%+.3f",
                                                    help=words.RISK_MEANING["urisk"]),
@@ -119,11 +124,10 @@ def fragility(view: View, options: CompareOptions,
             "Candidate": st.column_config.TextColumn(pinned=True, width="small"),
             "Metric": st.column_config.TextColumn(width="small"),
             "Under": st.column_config.TextColumn(
-                width="medium", help="The other choice, every other convention as in the "
-                "sidebar."),
+                width="medium", help=MEANING["flip_under"]),
             "Verdict": st.column_config.TextColumn(width="medium"),
             "Becomes": st.column_config.TextColumn(
-                width="medium", help="The verdict under that choice.")})
+                width="medium", help=MEANING["flip_becomes"])})
     else:
         st.success(safe.md(found.summary), icon=":material/verified:")
     tried = ", ".join(f"{safe.md(_title(c))} = {safe.md(_choice(c, v))}" for c, v in found.tried)
@@ -146,7 +150,7 @@ def _to_label(view: View) -> None:
     with left:
         ui.download_button("Ids to label (CSV)", lambda: metrics.to_label_csv(found),
                            f"to-label-k{k}.csv", "text/csv", key="compare.to_label_csv",
-                           help="One row per query and id, most wanted first.")
+                           help=HELP["to_label_csv"])
     with right:
         if metrics.trec_unwritable(found):
             st.caption("Some ids hold spaces or start a TREC comment: only the CSV can carry "

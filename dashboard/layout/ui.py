@@ -15,10 +15,11 @@ from dashboard.data import cache
 from dashboard.data.cache import View
 from dashboard.report import exports
 from dashboard.state import session
-from metrics import FORMAT_EXAMPLES, sample_qrels, sample_runs
+from metrics import FORMAT_EXAMPLES, sample_qrels, sample_runs, vocabulary
 from metrics import format as fmt
 
 SCORE_FORMAT = "%.3f"  # three decimals everywhere
+HELP = vocabulary.columns.CONTROL_HELP
 DRILLDOWN = "app_pages/drilldown.py"  # page paths for links, relative to app.py
 EXPORT = "app_pages/export.py"
 IMAGES = {  # format -> (renderer, MIME type)
@@ -141,8 +142,7 @@ def chart(figure: alt.TopLevelMixin, *, stretch: bool = False, download: str | N
                 download_button(kind, lambda render=render: render(figure),
                                 f"{download}.{kind.lower()}", mime,
                                 key=f"download.{download}.{kind.lower()}",
-                                help=f"This chart as a {kind} image, rendered when you click "
-                                "(as the report draws it, in the light theme).",
+                                help=HELP["chart_image"].format(kind=kind),
                                 type="tertiary")
     return shown
 

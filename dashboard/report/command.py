@@ -65,7 +65,7 @@ def report_command(argv: Sequence[str]) -> int:
     )
     Inputs.add_text_arguments(parser, cost=True)
     parser.add_argument("--primary", default=metrics.PRIMARY, metavar="METRIC",
-                        help="the headline's metric, e.g. nDCG or nDCG@10; default nDCG")
+                        help=metrics.vocabulary.headline.PRIMARY_HELP)
     args = parser.parse_args(argv)
     if args.format == "html" and args.out is None:
         raise UsageError("the HTML report needs --out FILE")

@@ -1,4 +1,4 @@
-"""The report's opening for stakeholders (issue 15): the headline, one sentence per
+"""The report's opening for stakeholders: the headline, one sentence per
 candidate on the primary metric, and the leaderboard with rank intervals and P(best). Pure
 HTML from the engine's figures and words; every text escaped once (safe.html)."""
 
@@ -55,7 +55,7 @@ def review_section(comparison: Comparison | None, risks: Sequence[Risk] | None,
                    found: Fragility | None, labelling: ToLabel | None, primary: str,
                    k: int) -> str:
     """Harm (every candidate and metric, the primary metric's worst losses), whether each
-    verdict survives another convention, and what to label next (issue 16)."""
+    verdict survives another convention, and what to label next."""
     if comparison is None or not risks:
         return ""
     words = vocabulary.risk

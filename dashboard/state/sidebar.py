@@ -18,6 +18,7 @@ from dashboard.state import session
 from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
 CORPUS_SLOT = "corpus"  # where the corpus's load report goes, once the view says which ids
+HELP = metrics.vocabulary.columns.CONTROL_HELP
 
 
 def draw() -> View | None:
@@ -105,8 +106,7 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
         key=session.SOURCE_KEY,
         horizontal=True,
         on_change=session.source_changed,
-        help="The bundled sample (seed 000: 10 queries, 3 runs, K = 5) or your own qrels "
-        "and runs over one frozen query set.",
+        help=HELP["source"],
     )
     if source == cache.SAMPLE:
         inputs = cache.read_sample(reading)
@@ -118,32 +118,24 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
     qrels_file = st.file_uploader(
         "Qrels (the labels)",
         key=session.QRELS_KEY,
-        help="query_id, doc_id, grade (qid, docid or pid, relevance or label are read too). "
-        + cache.FORMATS_HELP + " Leave empty if your first run is a "
-        "JSONL file whose records carry both 'retrieved' and 'relevant'.",
+        help=HELP["qrels_file"],
     )
     run_slot = st.container()
     run_files = st.file_uploader(
         "Runs (one file per retriever)",
         key=session.RUNS_KEY,
         accept_multiple_files=True,
-        help="query_id, doc_id and rank or score (qid, docid or pid are read too). "
-        + cache.FORMATS_HELP
-        + " Each run is named after its file; rename, hide and reorder below.",
+        help=HELP["runs_file"],
     ) or []
     queries_file = st.file_uploader(
         "Queries (optional: texts and facets)",
         key=session.QUERIES_KEY,
-        help="query_id and text, and any other column (or BEIR metadata key) as a facet to "
-        "slice the figures by: TSV query_id<TAB>text, BEIR queries.jsonl, JSONL, or CSV/TSV "
-        "with a header; gzipped files (.gz) are read too.",
+        help=HELP["queries_file"],
     )
     corpus_file = st.file_uploader(
         "Corpus (optional: the chunks' texts)",
         key=session.CORPUS_KEY,
-        help="doc_id and text (and a title) of the chunks: BEIR corpus.jsonl, JSONL with "
-        "doc_id, or TSV doc_id<TAB>text; gzipped files (.gz) are read too. Only the ids the "
-        "qrels and the runs mention are kept.",
+        help=HELP["corpus_file"],
     )
     inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file, corpus_file)
     with run_slot:
@@ -207,15 +199,14 @@ def snapshots(view: View | None) -> list[Snapshot]:
                 key="snapshots.save",
                 on_click="ignore",
                 icon=":material/download:",
-                help="A JSON file of the figures shown now (over every query, whatever the "
-                "filter), stamped with the time you click.",
+                help=HELP["save_snapshot"],
             )
         uploads = st.file_uploader(
             "Load snapshots",
             type=["json"],
             accept_multiple_files=True,
             key=session.SNAPSHOT_FILES_KEY,
-            help="Snapshot files saved here or written by `python -m metrics snapshot`.",
+            help=HELP["load_snapshots"],
         ) or []
         snapshots = cache.read_snapshots(uploads)
         for snapshot in snapshots:
@@ -280,7 +271,7 @@ def settings() -> tuple[int, Conventions]:
 
 
 def fuse_runs(loaded: Inputs) -> Inputs:
-    """Fused runs (issue 17): each recipe adds a derived run that every view then shows like
+    """Fused runs: each recipe adds a derived run that every view then shows like
     any other, its recipe in its load report; the recipes live in the URL (fuse=)."""
     words = metrics.vocabulary.fusion
     files = [n for n, p in zip(loaded.run_names, loaded.usable_runs, strict=True)
@@ -288,7 +279,7 @@ def fuse_runs(loaded: Inputs) -> Inputs:
     names = session.display_names(files)
     with st.expander("Fuse runs (hybrid)", icon=":material/merge:"):
         chosen = st.multiselect("Runs to fuse", files, format_func=names.get, key="fuse.runs",
-                                help="Two or more runs, fused over their full lists.")
+                                help=HELP["fuse_runs"])
         method = st.radio("Method", list(words.METHODS), format_func=words.METHOD_NAMES.get,
                           key="fuse.method", horizontal=True, help=words.METHOD_HELP)
         recipe = {"method": method, "runs": chosen, "norm": words.DEFAULT_NORM,
@@ -303,7 +294,7 @@ def fuse_runs(loaded: Inputs) -> Inputs:
         if method == words.COMBSUM and len(chosen) == 2 and st.toggle(
                 "Weighted", key="fuse.weighted", help=words.WEIGHTS_HELP):
             weight = st.slider(f"Weight of {names[chosen[0]]}", 0.0, 1.0, 0.5, 0.05,
-                               key="fuse.weight", help="The other run weighs 1 − this.")
+                               key="fuse.weight", help=HELP["fuse_weight"])
             recipe["weights"] = [weight, round(1 - weight, 12)]
         if st.button("Add the fused run", disabled=len(chosen) < 2, key="fuse.add"):
             made = metrics.recipe_from(recipe)
@@ -316,7 +307,7 @@ def fuse_runs(loaded: Inputs) -> Inputs:
                 made["method"], made["norm"], made["runs"], k=made["k"],
                 weights=made["weights"])))
             if right.button("", icon=":material/close:", key=f"fuse.remove.{i}",
-                            help="Remove this fused run"):
+                            help=HELP["fuse_remove"]):
                 recipes = list(st.session_state[session.FUSED])
                 del recipes[i]
                 st.session_state[session.FUSED] = recipes
@@ -355,8 +346,7 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         loaded,
         key=session.RUNS,
         format_func=names.get,
-        help="Shown in the order picked; the first is the baseline every view compares "
-        "against. Remove a run to hide it; remove it and add it back to move it to the end.",
+        help=HELP["runs_shown"],
     )
     with st.expander("Rename runs", icon=":material/edit:"):
         for name in loaded:

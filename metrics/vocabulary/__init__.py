@@ -14,6 +14,7 @@ one declaration here plus its computation. Pure: no numpy, no pandas.
 
 One module a kind of word: `measures` (the measures and query classes), `conventions` (the
 choices, the rules and the sentences read from them), `cutoffs` (K's defaults and ceilings),
+`columns` (what each column and control of the dashboard means: its tooltips),
 `comparisons` (how a paired comparison is made: corrections, alpha, the win/tie/loss column),
 `limits` (what no figure can say), `slices` (the facet rules and what a slice's figures say),
 `format` (how every figure is written), and one module a feature's words (`budget`, `cost`,
@@ -23,6 +24,7 @@ choices, the rules and the sentences read from them), `cutoffs` (K's defaults an
 
 from metrics.vocabulary import (
     budget,
+    columns,
     comparisons,
     cost,
     coverage,
@@ -50,6 +52,7 @@ from metrics.vocabulary.conventions import (
     CHOICES,
     CONVENTION_BY_FIELD,
     CONVENTIONS,
+    IDEAL_RULE,
     RULES,
     SENTENCE_ORDER,
     Choice,
@@ -82,7 +85,7 @@ __all__ = [
     "CLASS_MEANING", "COMPARED", "INTERVAL_NAMES", "MEASURES", "MEASURE_BY_KEY", "QUERY_CLASSES",
     "SUMMARY_MEASURES", "IntervalMethod", "Measure",
     # conventions and the rules beside them
-    "BOOTSTRAP_NAMES", "CHOICES", "CONVENTIONS", "CONVENTION_BY_FIELD", "RULES",
+    "BOOTSTRAP_NAMES", "CHOICES", "CONVENTIONS", "CONVENTION_BY_FIELD", "IDEAL_RULE", "RULES",
     "SENTENCE_ORDER", "Choice", "Convention", "Conventions", "alternatives", "flag", "in_words",
     "interval_methods", "measure_help", "sentences",
     # comparisons, limits, slices, leakage
@@ -90,6 +93,6 @@ __all__ = [
     "comparison_method", "LIMITS", "FACET_RULES", "SEARCH_RULE", "SLICE_MIN_QUERIES",
     "LEAKAGE_RULE", "LEAKAGE_RULES",
     # one module a kind of word
-    "budget", "comparisons", "cost", "coverage", "cutoffs", "format", "fragility", "fusion",
-    "gates", "headline", "labelling", "leaderboard", "overlap", "power", "risk",
+    "budget", "columns", "comparisons", "cost", "coverage", "cutoffs", "format", "fragility",
+    "fusion", "gates", "headline", "labelling", "leaderboard", "overlap", "power", "risk",
 ]

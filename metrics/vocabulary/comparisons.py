@@ -13,6 +13,8 @@ from metrics.vocabulary.format import count
 CORRECTIONS: dict[str, str] = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "none"}
 DEFAULT_CORRECTION = "holm"
 ALPHA = 0.05  # a difference is called unlikely to be noise when its adjusted p is below this
+# when a difference counts as unlikely to be noise: the method's sentence and the alpha control
+SIGNIFICANCE_RULE = "a difference is called unlikely to be noise when its adjusted p is below"
 ALPHA_RANGE = (0.001, 0.5)  # the levels a control offers
 DEFAULT_PERMUTATIONS = 10_000  # sign flips of the paired randomization test
 # the column of the queries a candidate scored higher on, the same and lower (format.win_tie_loss)
@@ -38,8 +40,7 @@ def comparison_method(comparison) -> dict[str, str]:
     return {
         "test": "Paired randomization (sign-flip) test on the mean difference, "
         f"{comparison.n_permutations:,} sign flips with a fixed seed (Smucker, Allan and "
-        f"Carterette 2007); {corrected}; a difference is called unlikely to be noise when its "
-        f"adjusted p is below {comparison.alpha:g}.",
+        f"Carterette 2007); {corrected}; {SIGNIFICANCE_RULE} {comparison.alpha:g}.",
         "interval": f"Difference = candidate − baseline over the {len(comparison.query_ids):,} "
         f"scored queries, with a paired {BOOTSTRAP_NAMES[comparison.interval_method]} interval "
         f"({comparison.n_resamples:,} resamples, "

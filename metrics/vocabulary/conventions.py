@@ -94,6 +94,9 @@ def _choices(*rows: tuple[str, str, str, str]) -> tuple[Choice, ...]:
     return tuple(Choice(*row) for row in rows)
 
 
+# IDCG's rule, under either gain: part of both gain sentences, and the drill-down's ideal list
+IDEAL_RULE = "IDCG ranks every judged relevant id, retrieved or not."
+
 CONVENTIONS: tuple[Convention, ...] = (
     Convention(
         "recall_denominator", "Recall and AP divide by", "--recall-denominator", "recall",
@@ -120,11 +123,10 @@ CONVENTIONS: tuple[Convention, ...] = (
         _choices(
             ("linear", "linear (the grade)",
              "DCG gain is the grade itself (linear, as trec_eval and scikit-learn). "
-             "IDCG ranks every judged relevant id, retrieved or not.",
+             + IDEAL_RULE,
              "gain linear (the grade)"),
             ("exponential", "exponential (2^grade − 1)",
-             "DCG gain is 2^grade - 1 (exponential, Burges et al. 2005). "
-             "IDCG ranks every judged relevant id, retrieved or not.",
+             "DCG gain is 2^grade - 1 (exponential, Burges et al. 2005). " + IDEAL_RULE,
              "gain exponential (2^grade − 1)"),
         ),
         default="linear",

@@ -4,8 +4,8 @@ figures (the paired test of the primary metric and what the query set can detect
 from __future__ import annotations
 
 PRIMARY = "nDCG"  # the primary metric's default measure key; --primary and primary= change it
-PRIMARY_HELP = ("the metric the headline is about, e.g. nDCG or nDCG@10 (K from --k); "
-                "default nDCG")
+PRIMARY_MEANING = "the metric the headline is about"
+PRIMARY_HELP = f"{PRIMARY_MEANING}, e.g. nDCG or nDCG@10 (K from --k); default {PRIMARY}"
 
 # {candidate} {verb} {baseline} on {metric}...
 BETTER = "{candidate} beats {baseline} on {metric} by {difference}"
