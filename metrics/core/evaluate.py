@@ -9,6 +9,12 @@ lists stay on the Evaluation for the views that explain one query.
 
 The bootstrap draws one set of resampled queries per call and applies it to every metric of
 every run, so intervals are reproducible to the last digit and comparable across runs.
+
+The figures shown are the default summary measures, then those asked for (`measures=`, or
+`Evaluation.with_measures`): ``Rprec``, ``P(rel=2)@5``, ``RBP(p=0.9)``... each a `Spec`
+scored under its own reading (`metrics.core.asked`), over the same scored queries. A figure
+asked for never changes the default ones: its intervals come from their own call on the same
+resampled queries.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from metrics.core.asked import Readings, as_specs, brought, figures_at, summary_methods
 from metrics.core.diagnosis import (
     Finding,
     Suggestion,
@@ -29,7 +36,7 @@ from metrics.core.diagnosis import (
     query_classes,
     suggest_k,
 )
-from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Scores, compute
+from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Curves, Scores, compute
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
 from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.io import LoadReport, Qrels, ReportLine, Run
@@ -38,10 +45,16 @@ from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise, sweep_bands
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k, check_sweep
+from metrics.vocabulary.names import Spec, default_spec, parse_measure
 from metrics.vocabulary.slices import FILTER_SENTENCE
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+# the figures shown by default: the summary's, and the per-query ones (DCG and IDCG too)
+DEFAULT_SUMMARY: tuple[Spec, ...] = tuple(default_spec(m) for m in SUMMARY_MEASURES)
+DEFAULT_PER_QUERY: tuple[Spec, ...] = tuple(default_spec(m) for m in MEASURES)
 
 
 def _pandas() -> ModuleType:
@@ -68,6 +81,14 @@ class RunEvaluation:
     # the evaluation's scored queries and conventions (fixed for this object), and
     # Evaluation.select hands the same dict to every selection or renaming of the run
     sweep_memo: dict = field(default_factory=dict, repr=False)
+    # every figure asked for beyond the defaults, by spec key: its per-query curves over K
+    asked: dict[str, Curves] = field(default_factory=dict, repr=False)
+    # the scores of each reading of its own an asked figure has (what explains it)
+    readings: dict = field(default_factory=dict, repr=False)
+
+    def curves(self, key: str) -> Curves:
+        """One figure's per-query curves over K, a default measure's or an asked one's."""
+        return self.asked[key] if key in self.asked else self.scores.values[key]
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,6 +111,72 @@ class Evaluation:
     scored: np.ndarray  # (n_queries,) bool: the queries every mean runs over
     qrels_report: LoadReport | None = None
     within: Within | None = None  # the filter that chose the queries, None for all of them
+    asked: tuple[Spec, ...] = ()  # the figures asked for beyond the defaults, in order
+
+    @property
+    def summary_specs(self) -> tuple[Spec, ...]:
+        """The figures every summary shows: the default summary measures, then those asked
+        for (a per-query explanation such as DCG stays out)."""
+        return DEFAULT_SUMMARY + tuple(s for s in self.asked if s.measure.in_summary)
+
+    @property
+    def query_specs(self) -> tuple[Spec, ...]:
+        """The per-query figures: the default measures (DCG and IDCG too), then those asked."""
+        return DEFAULT_PER_QUERY + self.asked
+
+    @property
+    def sweep_specs(self) -> tuple[Spec, ...]:
+        """The summary figures a sweep over K draws: those read at K that no cutoff fixes."""
+        return tuple(s for s in self.summary_specs
+                     if not s.reads_whole_list and s.cutoff is None)
+
+    def resolve(self, metric: str | Spec) -> Spec:
+        """The figure a name, key or label stands for at this K and these conventions:
+        'MRR@5', 'RR', 'nDCG', 'P(rel=2)@5', 'Rprec', trec_eval's 'map'. A figure shown is
+        found by its key or label; any other name is read (ValueError naming a bad one)."""
+        if isinstance(metric, str):
+            for spec in self.query_specs:
+                if metric in (spec.key, spec.label(self.k), spec.label(self.k, summary=False),
+                              spec.name()):
+                    return spec
+        spec = metric if isinstance(metric, Spec) else parse_measure(metric)
+        return spec.settled(self.k, self.conventions)
+
+    def spec(self, key: str) -> Spec:
+        """A figure shown, by its key."""
+        for spec in self.query_specs:
+            if spec.key == key:
+                return spec
+        shown = ", ".join(s.key for s in self.query_specs)
+        raise ValueError(f"{key!r} is not among the figures scored: {shown}")
+
+    def label(self, key: str, *, summary: bool = True) -> str:
+        """A figure's label at K: 'MRR@5', 'P(rel=2)@5', 'Rprec'."""
+        return self.spec(key).label(self.k, summary=summary)
+
+    def with_measures(self, measures) -> Evaluation:
+        """The same evaluation with more figures (names or specs: 'Rprec', 'P(rel=2)@5',
+        'RBP(p=0.9)'; RBP brings its residual), each scored under its own reading over the
+        same queries. Those shown already are not scored again; nothing else changes."""
+        present = {s.key for s in self.query_specs}
+        new = [s for s in brought(self.resolve(m) for m in as_specs(measures))
+               if s.key not in present]
+        if not new:
+            return self
+        c, query_set = self.conventions, self.query_set
+        readings = Readings(self.qrels, query_set, c, self.runs[0].aligned.width)
+        counts = resample_counts(int(self.scored.sum()), n_resamples=c.n_resamples,
+                                 rng=np.random.default_rng(c.seed))
+        runs = []
+        for run in self.runs:
+            scores, curves, others = readings.score(run.aligned, run.run, run.scores, new)
+            at_k = figures_at(curves, new, self.k, self.scored)
+            summary = summarise(at_k, counts, c, summary_methods(
+                [s for s in new if s.measure.in_summary]))
+            runs.append(dataclasses.replace(
+                run, scores=scores, summary=run.summary | summary, sweep_memo={},
+                asked=run.asked | curves, readings=run.readings | others))
+        return dataclasses.replace(self, runs=tuple(runs), asked=self.asked + tuple(new))
 
     @property
     def scored_ids(self) -> list[str]:
@@ -136,7 +223,8 @@ class Evaluation:
                                  rng=np.random.default_rng(c.seed))
         longest = max(int(r.scores.list_length[mask].max(initial=0)) for r in self.runs)
         runs = tuple(_read_run(r.run, r.aligned, r.scores, r.report, query_set, scored, c,
-                               self.k, counts, longest, within=mask) for r in self.runs)
+                               self.k, counts, longest, within=mask,
+                               asked=(self.asked, r.asked, r.readings)) for r in self.runs)
         within = Within(mask, description, len(self.scored_ids))
         return dataclasses.replace(self, runs=runs, scored=scored, within=within)
 
@@ -167,9 +255,12 @@ class Evaluation:
         return dataclasses.replace(self, runs=tuple(chosen))
 
     def per_query_scores(self, name: str, k: int | None = None) -> dict[str, np.ndarray]:
-        """Scored queries' values at K (default the evaluation's K), keyed by measure key."""
-        at = self.run(name).scores.at(k or self.k)
-        return {key: values[self.scored] for key, values in at.items()}
+        """Scored queries' values at K (default the evaluation's K), keyed by figure key (the
+        measure key of a default measure); a figure whose name fixes a cutoff reads it."""
+        run = self.run(name)
+        at = run.scores.at(k or self.k)
+        values = {m.key: at[m.key][self.scored] for m in MEASURES}
+        return values | figures_at(run.asked, self.asked, k or self.k, self.scored)
 
     def per_query(self) -> pd.DataFrame:
         """One row per (run, scored query) at K: class, repeats, first relevant rank, measures."""
@@ -186,7 +277,7 @@ class Evaluation:
                         "repeats": run.aligned.repeats[self.scored],
                         "first_relevant_rank": run.scores.first_relevant_rank[self.scored],
                         "n_relevant": self.query_set.n_relevant[self.scored],
-                        **{m.key: values[m.key] for m in MEASURES},
+                        **{s.key: values[s.key] for s in self.query_specs},
                     }
                 )
             )
@@ -198,15 +289,15 @@ class Evaluation:
         rows = [
             {
                 "run": run.name,
-                "metric": m.summary_key,
-                "label": m.label(self.k),
-                "mean": run.summary[m.key].mean,
-                "low": run.summary[m.key].low,
-                "high": run.summary[m.key].high,
-                "interval": run.summary[m.key].method,
+                "metric": s.name(),
+                "label": s.label(self.k),
+                "mean": run.summary[s.key].mean,
+                "low": run.summary[s.key].low,
+                "high": run.summary[s.key].high,
+                "interval": run.summary[s.key].method,
             }
             for run in self.runs
-            for m in SUMMARY_MEASURES
+            for s in self.summary_specs
         ]
         return pd.DataFrame(rows)
 
@@ -216,10 +307,10 @@ class Evaluation:
         lo, hi = self.sweep_range
         if ("means", lo, hi) not in run.sweep_memo:
             means = {"k": np.arange(lo, hi + 1)}
-            for m in SUMMARY_MEASURES:
-                curve = run.scores.curve(m.key, lo, hi)[self.scored]
-                means[m.summary_key] = (curve.mean(axis=0) if len(curve)
-                                        else np.zeros(hi - lo + 1))
+            for s in self.sweep_specs:
+                curve = run.curves(s.key).columns(np.arange(lo - 1, hi))[self.scored]
+                means[s.name()] = (curve.mean(axis=0) if len(curve)
+                                   else np.zeros(hi - lo + 1))
             run.sweep_memo["means", lo, hi] = means
         return {key: values.copy() for key, values in run.sweep_memo["means", lo, hi].items()}
 
@@ -242,6 +333,12 @@ class Evaluation:
             return run.sweep_memo["intervals", lo, hi]
         curves = {m.key: run.scores.curve(m.key, lo, hi)[self.scored] for m in SUMMARY_MEASURES}
         rows = sweep_bands(curves, range(lo, hi + 1), self.conventions)
+        asked = [s for s in self.sweep_specs if s.key in run.asked]
+        if asked:  # their own call on the same draws: the default bands stay as they are
+            rows += sweep_bands(
+                {s.key: run.curves(s.key).columns(np.arange(lo - 1, hi))[self.scored]
+                 for s in asked}, range(lo, hi + 1), self.conventions,
+                [(s.key, s.name(), s.measure.interval) for s in asked])
         run.sweep_memo["intervals", lo, hi] = rows
         return rows
 
@@ -263,6 +360,7 @@ def evaluate(
     sweep: tuple[int, int] | None = None,
     reports: dict[str, LoadReport] | None = None,
     qrels_report: LoadReport | None = None,
+    measures: Sequence[Spec | str] = (),
 ) -> Evaluation:
     """Score every run at every K up to MAX_K; summarise at k (1..MAX_K).
 
@@ -270,12 +368,15 @@ def evaluate(
     every K beyond is closed form (metrics.measures).
     `sweep` (FROM:TO, at most MAX_SWEEP cutoffs, TO <= MAX_K) defaults to 1..longest list.
     `reports` (run name -> its LoadReport) get the lines the alignment ignores added to them.
+    `measures` adds figures to the default ones (names such as 'Rprec' or 'P(rel=2)@5', or
+    specs).
     """
     conventions = conventions or Conventions()
     prepared = prepare(qrels, runs, relevance_level=conventions.relevance_level,
                        identical_ids=conventions.identical_ids)
     return evaluate_prepared(
-        prepared, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report
+        prepared, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report,
+        measures=measures,
     )
 
 
@@ -287,6 +388,7 @@ def evaluate_prepared(
     sweep: tuple[int, int] | None = None,
     reports: dict[str, LoadReport] | None = None,
     qrels_report: LoadReport | None = None,
+    measures: Sequence[Spec | str] = (),
 ) -> Evaluation:
     """evaluate() on runs already aligned by prepare() at the same relevance level."""
     conventions = conventions or Conventions()
@@ -318,8 +420,9 @@ def evaluate_prepared(
         _evaluate_run(run, a, query_set, scored, conventions, k, counts, longest, reports)
         for run, a in zip(prepared.runs, aligned, strict=True)
     )
-    return Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
-                      qrels_report)
+    evaluation = Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
+                            qrels_report)
+    return evaluation.with_measures(measures) if measures else evaluation
 
 
 def scored_queries(query_set: QuerySet, conventions: Conventions) -> np.ndarray:
@@ -368,12 +471,18 @@ def _read_run(
     counts: np.ndarray,
     longest: int,
     within: np.ndarray | None = None,
+    asked: tuple[tuple[Spec, ...], dict[str, Curves], dict] = ((), {}, {}),
 ) -> RunEvaluation:
     """Aggregation: everything read from a run's per-query scores over the `scored` queries
     (those `within` a filter, when one is given): the summary, classes, suggestion and
-    diagnosis. The lists (`aligned`) are kept for the explanations, not read here."""
+    diagnosis. The lists (`aligned`) are kept for the explanations, not read here. `asked`
+    holds the figures asked for beyond the defaults: their specs, curves and readings."""
     at_k = {key: values[scored] for key, values in scores.at(k).items()}
     summary = summarise(at_k, counts, conventions)
+    specs, curves, readings = asked
+    if specs:
+        summary |= summarise(figures_at(curves, specs, k, scored), counts, conventions,
+                             summary_methods([s for s in specs if s.measure.in_summary]))
     classes = query_classes(scores, query_set.n_relevant, k)[scored]
     hit_rows = at_k["Hit"] > 0
     rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
@@ -399,5 +508,7 @@ def _read_run(
             ~aligned.answered if within is None else ~aligned.answered & within]),
         repeats=int(scores.repeats[scored].sum()),
         report=report,
+        asked=curves,
+        readings=readings,
     )
 
