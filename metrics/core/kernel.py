@@ -562,11 +562,13 @@ class _OnRequest:
         unknown = run.returned & ~run.repeat & ~(run.judged & (run.grade >= 0))
         terms = unknown * self._weights()[None, :]
         inside = _running(terms)
-        length = self.list_length[:, None]
-        # the slots from the list's end to K: (1 - p)(p^n + ... + p^(K-1)) = p^n - p^K
-        past = p ** np.minimum(length, self.cutoff[None, :]) - p ** self.cutoff[None, :]
-        left = inside[:, -1] + p ** self.list_length
-        return ({"RBPresid": Curves(inside + past, Tail("p^K", left, persistence=p))},
+        length = self.list_length.astype(float)
+        # the slots from the list's end to K: (1 - p)(p^n + ... + p^(K-1)) = p^n - p^K,
+        # added in the order the Tail adds it past the width, so both agree to the bit
+        residual = (inside + p ** np.minimum(length[:, None], self.cutoff[None, :])
+                    - p ** self.cutoff[None, :])
+        left = inside[:, -1] + p ** length
+        return ({"RBPresid": Curves(residual, Tail("p^K", left, persistence=p))},
                 {"terms": terms, "unknown": unknown, "persistence": np.array(p)})
 
     def _numret(self):

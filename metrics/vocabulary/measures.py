@@ -256,7 +256,7 @@ CATALOGUE: tuple[Measure, ...] = (
         parameters=_BINARY,
         rule="Rprec reads the top R ids whatever K is; a list shorter than R counts its empty "
         "slots as misses (trec_eval Rprec).",
-        trec_eval="Rprec", ir_measures="Rprec", aliases=("RPrec", "R-prec"),
+        trec_eval="Rprec", ir_measures="Rprec", aliases=("RPrec",),
     ),
     Measure(
         "Bpref", "Bpref", "Bpref",
