@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from metrics.cli.common import add_snapshot_key_argument, print_load_report, read
-from metrics.cli.inputs import Parser, add_input_arguments
+from metrics.cli.inputs import Parser, add_input_arguments, add_metric_argument
 from metrics.snapshot import Snapshot, snapshot_key
 from metrics.snapshot import save as save_snapshot
 from metrics.vocabulary.format import count
@@ -26,6 +26,7 @@ def snapshot_command(argv: Sequence[str]) -> int:
     parser.add_argument("--out", type=Path, required=True, metavar="FILE", help="snapshot file")
     parser.add_argument("--label", help='a note kept in the snapshot, e.g. "before the rebuild"')
     add_snapshot_key_argument(parser, "signs the snapshot's figures")
+    add_metric_argument(parser, "freeze these figures too, beside the default ones")
     args = parser.parse_args(argv)
     key = snapshot_key(args.snapshot_key_file)
     evaluation = read(args).evaluation()

@@ -178,6 +178,21 @@ class Evaluation:
                 asked=run.asked | curves, readings=run.readings | others))
         return dataclasses.replace(self, runs=tuple(runs), asked=self.asked + tuple(new))
 
+    def notes(self, specs: Sequence[Spec] | None = None) -> dict[str, str]:
+        """What each figure (default those shown) says beside it when its name sets
+        something or it reads a fact of the data: 'relevant from grade 2', 'p = 0.8', ERR's
+        highest grade of the qrels. Keyed by figure key; a figure with nothing to say is
+        left out."""
+        facts = {"max_grade": int(self.query_set.max_grade.max(initial=1))}
+        notes = {}
+        for spec in self.summary_specs if specs is None else specs:
+            said = spec.words(self.conventions)
+            if spec.measure.note:
+                said.append(spec.measure.note.format(**facts))
+            if said:
+                notes[spec.key] = "; ".join(said)
+        return notes
+
     @property
     def scored_ids(self) -> list[str]:
         return [str(q) for q in self.query_set.query_ids[self.scored]]

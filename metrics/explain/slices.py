@@ -40,16 +40,19 @@ def slice_evaluation(evaluation: Evaluation, facet: Facet) -> list[Slice]:
     """One Slice per bin of the facet that holds a scored query, in the facet's order."""
     conventions = evaluation.conventions
     at_k = {run.name: evaluation.per_query_scores(run.name) for run in evaluation.runs}
+    asked = {spec.key: spec.measure.interval for spec in evaluation.summary_specs
+             if spec in evaluation.asked}
     slices = []
     for label, mask in slice_masks(facet, evaluation.scored_ids):
         n = int(mask.sum())
         counts = resample_counts(n, n_resamples=conventions.n_resamples,
                                  rng=np.random.default_rng(conventions.seed))
-        summary = {
-            name: summarise({key: values[mask] for key, values in scores.items()}, counts,
-                            conventions)
-            for name, scores in at_k.items()
-        }
+        summary = {}
+        for name, scores in at_k.items():
+            values = {key: values[mask] for key, values in scores.items()}
+            summary[name] = summarise(values, counts, conventions)
+            if asked:  # their own call on the same draws, as the whole evaluation's
+                summary[name] |= summarise(values, counts, conventions, asked)
         slices.append(Slice(facet.name, label, n, summary))
     return slices
 

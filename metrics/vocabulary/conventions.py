@@ -9,6 +9,7 @@ a relevant id).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -386,12 +387,14 @@ def measure_help(measure: Measure, conventions, *, interval: bool = False) -> st
     return " ".join(parts)
 
 
-def interval_methods(k: int | str, interval_method: str = "percentile") -> str:
-    """Which interval each summary figure carries, in a few words: 'Wilson interval for
-    Hit@5; percentile bootstrap interval for the others' (a sentence's start)."""
+def interval_methods(k: int | str, interval_method: str = "percentile",
+                     figures: Sequence[tuple[str, str]] | None = None) -> str:
+    """Which interval each summary figure (or each (label, interval) of `figures`) carries,
+    in a few words: 'Wilson interval for Hit@5; percentile bootstrap interval for the
+    others' (a sentence's start)."""
     groups: dict[str, list[str]] = {}
-    for m in SUMMARY_MEASURES:
-        groups.setdefault(m.interval, []).append(m.label(k))
+    for label, method in figures or [(m.label(k), m.interval) for m in SUMMARY_MEASURES]:
+        groups.setdefault(method, []).append(label)
     ordered = sorted(groups.items(), key=lambda item: len(item[1]))
     bootstrap = BOOTSTRAP_NAMES[interval_method]
 

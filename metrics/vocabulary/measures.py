@@ -124,6 +124,9 @@ class Measure:
     aliases: tuple[str, ...] = ()  # other spellings a name may use
     total: bool = False  # trec_eval's "all" line sums it instead of averaging
     brings: tuple[str, ...] = ()  # keys of the figures asked with it (RBP: its residual)
+    # what its reading of the data says beside it, a template over the evaluation's facts
+    # ({max_grade}: the highest grade in the qrels)
+    note: str = ""
 
     def label(self, k: int | str, *, summary: bool = True) -> str:
         key = self.summary_key if summary else self.key
@@ -322,6 +325,8 @@ CATALOGUE: tuple[Measure, ...] = (
         "Relevant ids below a highly relevant one; and its scale depends on the highest grade "
         "in the qrels.",
         True, "bootstrap", ("unjudged",), shown=False, parameters=(JUDGED_ONLY,),
+        note="the highest grade in the qrels is {max_grade}: a grade g stops the reader with "
+        "probability (2^g - 1) / 2^{max_grade}",
         rule="ERR@K sums over ranks i up to K: (1 / i) R_i times the product of (1 - R_j) "
         "above i, R_i = (2^grade - 1) / 2^g, g the highest grade in the qrels (Chapelle et "
         "al. 2009); a grade of 0 or less, an unjudged id and a repeat stop nobody.",
@@ -389,6 +394,10 @@ MEASURE_BY_KEY: dict[str, Measure] = {m.key: m for m in CATALOGUE}
 MEASURES: tuple[Measure, ...] = tuple(m for m in CATALOGUE if m.shown)
 SUMMARY_MEASURES: tuple[Measure, ...] = tuple(m for m in MEASURES if m.in_summary)
 COMPARED: tuple[str, ...] = tuple(m.key for m in SUMMARY_MEASURES if m.compared)
+
+# trec_eval's table of measures, in its order: the order of its output within a query
+TREC_EVAL_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank",
+                   "iprec_at_recall", "P", "recall", "infAP", "ndcg_cut", "map_cut", "success")
 
 # --------------------------------------------------------------------------- query classes
 
