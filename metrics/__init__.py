@@ -81,6 +81,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.explain.slices", name) for name in (
             "slice_evaluation", "filter_evaluation", "compare_slices", "Slice")},
         "find_queries": ("metrics.explain.search", "find_queries"),
+        **{name: ("metrics.explain.figures", name) for name in (
+            "explain_figures", "FigureExplanation")},
     },
     "context": {
         **{name: ("metrics.context.cost", name) for name in (
@@ -115,6 +117,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "LEAKAGE_RULE", "LEAKAGE_RULES")},
         **{name: ("metrics.vocabulary.names", name) for name in (
             "Spec", "parse_measure", "parse_measures", "default_spec", "NAME_EXAMPLES",
+            "OFFERED_NAMES",
             "trec_eval_name")},
         "AGREEMENT_TERMS": ("metrics.vocabulary.agreement", "AGREEMENT_TERMS"),
         **{name: ("metrics.vocabulary.cutoffs", name) for name in (

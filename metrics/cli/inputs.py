@@ -344,6 +344,7 @@ class Inputs:
     UsageError = UsageError
     run_guarded = staticmethod(run_guarded)
     add_text_arguments = staticmethod(add_text_arguments)
+    add_metric_argument = staticmethod(add_metric_argument)
 
     @staticmethod
     def parser(prog: str, description: str, *, texts: bool = False, by: bool = True,

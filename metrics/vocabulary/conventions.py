@@ -378,9 +378,11 @@ def alternatives(field: str) -> dict[str, str]:
 
 
 def measure_help(measure: Measure, conventions, *, interval: bool = False) -> str:
-    """A tooltip: what the figure is, and the sentences of the conventions behind it."""
+    """A tooltip: what the figure is, how it is computed when a rule of its own says so, and
+    the sentences of the conventions behind it."""
     said = sentences(conventions)
     parts = [f"{measure.name}: {measure.meaning}."]
+    parts += [measure.rule] if measure.rule else []
     parts += [said[key] for key in measure.depends_on]
     if interval:
         parts.append(said["interval"])

@@ -95,6 +95,11 @@ READ_WORDS = {"cutoff": "at K", "full": "over the full list"}
 
 # trec_eval's 11 standard recall levels, 0.0 to 1.0: its iprec_at_recall and the P-R curve
 STANDARD_RECALL = tuple(i / 10 for i in range(11))
+PR_CURVE_RULE = ("The curve joins each run's mean interpolated precision at the 11 recall "
+                 "levels 0, 0.1, ..., 1: at level x, the best precision at any rank at or "
+                 "below the one where round(x R) relevant ids have come back (rounded half "
+                 "away from 0, as trec_eval 10.0's iprec_at_recall), 0 when the list never "
+                 "gets that far.")
 
 # --------------------------------------------------------------------------- measures
 

@@ -37,8 +37,8 @@ from metrics.vocabulary.measures import (
     Parameter,
 )
 
-__all__ = ["NAME_EXAMPLES", "Spec", "default_spec", "distinct", "known_names", "parse_measure",
-           "parse_measures", "recall_spec", "trec_eval_name"]
+__all__ = ["NAME_EXAMPLES", "OFFERED_NAMES", "Spec", "default_spec", "distinct", "known_names",
+           "parse_measure", "parse_measures", "recall_spec", "trec_eval_name"]
 
 # what --help and the dashboard show as names one may type
 NAME_EXAMPLES = ("nDCG@10", "P(rel=2)@5", "nDCG(dcg=exp-log2)@10", "AP(judged_only=True)",
@@ -147,6 +147,21 @@ class Spec:
                      else READ_WORDS[value] if name == "read" else _written(value))
             said.append(parameter.words.format(value=shown))
         return said
+
+
+def _offered() -> tuple[str, ...]:
+    """One name per measure scored on request, at its own defaults: what a picker offers (a
+    measure another one brings, RBP's residual, comes with it; an interpolated precision at
+    the middle recall level)."""
+    brought = {key for m in CATALOGUE for key in m.brings}
+    names = []
+    for measure in CATALOGUE:
+        if measure.shown or measure.key in brought:
+            continue
+        at = f"@{_written(STANDARD_RECALL[len(STANDARD_RECALL) // 2])}" if (
+            RECALL in measure.parameters) else ""
+        names.append(default_spec(measure).name(summary=False) + at)
+    return tuple(names)
 
 
 def recall_spec(level: float) -> Spec:
@@ -306,6 +321,9 @@ def _spec(measure: Measure, given: dict[str, object], at: str | None, text: str)
     order = [p.name for p in measure.parameters]
     values = own | given
     return Spec(measure, tuple((n, values[n]) for n in order if n in values), cutoff)
+
+
+OFFERED_NAMES = _offered()
 
 
 def parse_measure(text: object) -> Spec:
