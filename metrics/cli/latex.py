@@ -1,7 +1,8 @@
 """`--format latex` (and the dashboard's LaTeX download): the summary table a paper prints.
 
-Runs down, figures across; each cell the mean with its interval in small type; the best run
-of each column in bold (every run at the best mean, when they tie); against the baseline (the
+Runs down, figures across; each cell the mean over its interval in small type; the best run
+of each column in bold (every run at the best mean, when they tie; not for a count, a residual
+or Judged@K, where higher is not better); against the baseline (the
 first run), a dagger marks a candidate significantly better and a double dagger one
 significantly worse, by the comparison's own test and correction, which the caption names
 with K, the query set, the interval and every figure's own parameters. Needs booktabs. Every
@@ -33,9 +34,12 @@ def escape(text: str) -> str:
 
 
 def _cell(mean: float, low: float, high: float, *, best: bool, mark: str) -> str:
+    """The mean (bold when best, its dagger after it) over its interval in small type: two
+    lines, so that a column is as narrow as its widest figure."""
     figure = fmt.figure(mean)
     figure = rf"\textbf{{{figure}}}" if best else figure
-    return rf"{figure}{mark}\,{{\scriptsize[{fmt.figure(low)}, {fmt.figure(high)}]}}"
+    return (rf"\shortstack[r]{{{figure}{mark}\\"
+            rf"{{\scriptsize[{fmt.figure(low)}, {fmt.figure(high)}]}}}}")
 
 
 def _marks(comparison: Comparison | None) -> dict[tuple[str, str], str]:
@@ -57,7 +61,7 @@ def _caption(evaluation: Evaluation, specs: Sequence[Spec],
     notes = evaluation.notes(specs)
     parts += [f"{escape(spec.label(k))}: {escape(notes[spec.key])}." for spec in specs
               if spec.key in notes]
-    parts.append("Bold: the best run per column.")
+    parts.append("Bold: the best run per column (of a figure where higher is better).")
     if comparison is not None:
         parts.append(
             f"{BETTER} ({WORSE}): significantly better (worse) than "
@@ -65,6 +69,9 @@ def _caption(evaluation: Evaluation, specs: Sequence[Spec],
             f"({comparison.n_permutations:,} sign flips), "
             f"{escape(CORRECTIONS[comparison.correction])} correction over the "
             f"{comparison.n_comparisons:,} comparisons, $\\alpha = {comparison.alpha:g}$.")
+        untested = [spec.label(k) for spec in specs if spec.label(k) not in comparison.metrics]
+        if untested:
+            parts.append(f"Not tested: {escape(', '.join(untested))}.")
     return " ".join(parts)
 
 
@@ -75,8 +82,10 @@ def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
     specs = evaluation.summary_specs if specs is None else tuple(specs)
     k = evaluation.k
     marks = _marks(comparison)
+    # higher is better for the figures a comparison tests; a count, a residual or Judged@K
+    # says how much there is, not how good: no best run there
     best = {spec.key: max(run.summary[spec.key].mean for run in evaluation.runs)
-            for spec in specs}
+            if spec.measure.compared else None for spec in specs}
     lines = [r"% needs \usepackage{booktabs}", r"\begin{table}[t]", r"\centering",
              rf"\caption{{{_caption(evaluation, specs, comparison)}}}",
              rf"\label{{{escape(label)}}}",

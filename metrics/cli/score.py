@@ -61,11 +61,13 @@ def score_command(argv: Sequence[str]) -> int:
         sys.stdout.write(trec_eval_text(evaluation, shown, per_query=args.per_query))
         return EXIT_OK
     if args.format == "latex":
-        # significance against the first run, on the figures shown
-        keys = [s.key for s in shown or evaluation.summary_specs]
+        # significance against the first run, on the figures shown at K (a comparison is
+        # made at one K: a figure whose name fixes another is shown untested)
+        keys = [s.key for s in shown or evaluation.summary_specs if s.cutoff is None]
         comparison = (compare_evaluation(evaluation, metrics=keys,
                                          rng=evaluation.conventions.seed)
-                      if len(evaluation.runs) > 1 and len(evaluation.scored_ids) > 1 else None)
+                      if len(evaluation.runs) > 1 and len(evaluation.scored_ids) > 1 and keys
+                      else None)
         sys.stdout.write(latex_table(evaluation, comparison, shown))
         return EXIT_OK
     marks = (best_marks(evaluation, [s.key for s in shown] if shown else None)
