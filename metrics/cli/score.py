@@ -26,6 +26,7 @@ from metrics.cli.latex import latex_table
 from metrics.cli.text import format_costs, format_slices, format_table
 from metrics.cli.trec_eval import trec_eval_text
 from metrics.context.cost import costs
+from metrics.core.asked import brought
 from metrics.decide.best import best_marks
 from metrics.decide.compare import compare_evaluation
 from metrics.snapshot.contract import to_dict
@@ -56,7 +57,8 @@ def score_command(argv: Sequence[str]) -> int:
     inputs = read(args)
     evaluation = inputs.evaluation()
     print_load_report(evaluation)
-    shown = tuple(evaluation.resolve(m) for m in args.metric) or None
+    # the figures named, each with what it brings (RBP its residual)
+    shown = brought(evaluation.resolve(m) for m in args.metric) or None
     if args.format == "trec_eval":
         sys.stdout.write(trec_eval_text(evaluation, shown, per_query=args.per_query))
         return EXIT_OK

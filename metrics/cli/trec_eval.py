@@ -64,19 +64,24 @@ def _run_lines(evaluation: Evaluation, run: RunEvaluation, named: list[tuple[str
                per_query: bool) -> list[str]:
     values = evaluation.per_query_scores(run.name)
     ids = evaluation.scored_ids
+    rows = sorted(range(len(ids)), key=lambda i: ids[i].encode())  # trec_eval's query order
     lines = []
     if per_query:
-        for row in sorted(range(len(ids)), key=lambda i: ids[i].encode()):
+        for row in rows:
             lines += [_line(name, ids[row], float(values[spec.key][row]),
                             count=spec.measure.total) for name, spec in named]
     lines.append(f"{'runid':<{NAME_WIDTH}}\tall\t{run.name}")
     lines.append(_line("num_q", "all", len(ids), count=True))
     for name, spec in named:
-        column = np.asarray(values[spec.key], dtype=float)
+        # added query by query in trec_eval's order, as trec_eval adds: a mean that falls on
+        # a rounding edge of %6.4f then rounds as its does
+        total = 0.0
+        for value in np.asarray(values[spec.key], dtype=float)[rows].tolist():
+            total += value
         if spec.measure.total:
-            lines.append(_line(name, "all", float(column.sum()), count=True))
-        elif len(column):
-            lines.append(_line(name, "all", float(column.mean()), count=False))
+            lines.append(_line(name, "all", total, count=True))
+        elif rows:
+            lines.append(_line(name, "all", total / len(rows), count=False))
     return lines
 
 
