@@ -150,6 +150,8 @@ INTERVAL_NAMES: dict[str, str] = {
 }
 
 _BINARY = (REL, JUDGED_ONLY)
+# a count: on request, of the whole list, not a score in [0, 1], summed by trec_eval's all line
+_COUNT = dict(shown=False, at_k=False, bounded=False, total=True)
 
 CATALOGUE: tuple[Measure, ...] = (
     Measure(
@@ -370,27 +372,24 @@ CATALOGUE: tuple[Measure, ...] = (
         "how many ids the list returned (repeats included)",
         "How long the list is: what a reader or a generator would have to go through.",
         "Quality: it counts ids, relevant or not.",
-        False, "bootstrap", ("unjudged",), compared=False, shown=False, at_k=False,
-        bounded=False, parameters=(JUDGED_ONLY,), trec_eval="num_ret", ir_measures="NumRet",
-        total=True,
+        False, "bootstrap", ("unjudged",), compared=False, parameters=(JUDGED_ONLY,),
+        trec_eval="num_ret", ir_measures="NumRet", **_COUNT,
     ),
     Measure(
         "NumRel", "NumRel", "Relevant ids",
         "how many relevant ids the query has, retrieved or not: R",
         "How much there is to find.",
         "The run: it depends on the labels alone.",
-        False, "bootstrap", ("relevance_level",), compared=False, shown=False, at_k=False,
-        bounded=False, parameters=(REL,), trec_eval="num_rel", ir_measures="NumRel",
-        total=True,
+        False, "bootstrap", ("relevance_level",), compared=False, parameters=(REL,),
+        trec_eval="num_rel", ir_measures="NumRel", **_COUNT,
     ),
     Measure(
         "NumRelRet", "NumRelRet", "Relevant ids returned",
         "how many relevant ids the list returned, anywhere in it",
         "How much of the labelled evidence the whole list holds.",
         "Where in the list they are.",
-        False, "bootstrap", ("relevance_level", "unjudged"), shown=False, at_k=False,
-        bounded=False, parameters=_BINARY, trec_eval="num_rel_ret", ir_measures="NumRelRet",
-        total=True,
+        False, "bootstrap", ("relevance_level", "unjudged"), parameters=_BINARY,
+        trec_eval="num_rel_ret", ir_measures="NumRelRet", **_COUNT,
     ),
 )
 

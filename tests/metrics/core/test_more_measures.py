@@ -33,6 +33,8 @@ from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.measures import STANDARD_RECALL
 from tests.marks import thorough_after
 from tests.metrics.builders import make_qrels, make_run
+from tests.metrics.core.test_against_trec_eval import random_collection
+from tests.metrics.core.test_unjudged import collection as unjudged_collection
 
 ON_REQUEST = ("Rprec", "Bpref", "infAP", "IPrec", "Success", "ERR", "RBP", "RBPresid", "NumRet",
               "NumRel", "NumRelRet")
@@ -48,23 +50,15 @@ READINGS = {
 
 
 def collection(seed: int, *, repeats: bool = True):
-    """qrels and a run as lines, and the reference's run (repeats as fresh unjudged ids)."""
-    rng = np.random.default_rng(seed)
-    pool = [f"doc{i}" for i in range(int(rng.integers(5, 60)))]
-    qrels, lines, reference = {}, [], {}
-    for q in range(int(rng.integers(1, 25))):
-        qid = f"q{q}"
-        judged = rng.choice(pool, size=int(rng.integers(1, len(pool))), replace=False)
-        qrels[qid] = {d: int(rng.choice([-1, 0, 0, 1, 1, 2, 3])) for d in judged}
-        if rng.random() < 0.1:
-            continue  # a query the run never answers
-        returned = rng.choice(pool, size=int(rng.integers(1, min(len(pool), 30) + 1)),
-                              replace=False)
-        scores = {d: float(rng.integers(0, 8)) / 2 for d in returned}  # many ties
+    """qrels and a run as lines (test_against_trec_eval's collection, repeats added), and the
+    reference's run (repeats as fresh unjudged ids)."""
+    qrels, run = random_collection(seed)
+    rng = np.random.default_rng(seed + 1000)
+    lines, reference = [], {}
+    for qid, scores in run.items():
         reference[qid] = dict(scores)
-        for d, score in scores.items():
-            lines.append(f"{qid} Q0 {d} 0 {score} tag")
-        for i, d in enumerate(rng.choice(returned, size=int(rng.integers(0, 3) * repeats))):
+        lines += [f"{qid} Q0 {d} 0 {score} tag" for d, score in scores.items()]
+        for i, d in enumerate(rng.choice(list(scores), size=int(rng.integers(0, 3) * repeats))):
             score = scores[d] - 0.25 - i / 64  # below its first occurrence, tied with nothing
             lines.append(f"{qid} Q0 {d} 0 {score} tag")
             reference[qid][f"repeat{i}_{d}"] = score
@@ -161,17 +155,11 @@ def test_interpolated_precision_is_trec_eval_10s_at_every_level(tmp_path, seed):
 
 
 def small_collection(seed: int):
-    """Graded and negative labels, unjudged ids, repeats, empty lists."""
-    rng = np.random.default_rng(seed)
-    docs = [f"d{i}" for i in range(30)]
-    judgments = {f"q{i}": {str(d): int(rng.integers(-1, 5))
-                           for d in rng.choice(docs, int(rng.integers(1, 12)), replace=False)}
-                 for i in range(12)}
-    lists = {}
-    for q in judgments:
-        picked = [str(d) for d in rng.choice(docs, int(rng.integers(0, 20)))]  # repeats too
-        lists[q] = picked
-    return judgments, lists
+    """test_unjudged's lists (graded and negative labels, unjudged ids, repeats), a grade of
+    4 somewhere and a query without a list."""
+    judgments, lists = unjudged_collection(seed)
+    judgments["q0"] = judgments["q0"] | {"d39": 4}
+    return judgments | {"empty": {"d1": 1}}, lists | {"empty": []}
 
 
 def err_loop(grades: list[int], max_grade: int, k: int) -> float:
