@@ -393,7 +393,7 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions,
         "CP": Curves(context_precision),
         "Judged": Curves(_per_count(np.cumsum(run.judged, axis=1, dtype=np.int32), returned)),
     }
-    return extend(Scores(
+    scores = Scores(
         values=values,
         first_relevant_rank=first,
         hits=Curves(hits),
@@ -403,7 +403,11 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions,
                               d_tail if conventions.ap == "cutoff" else None),
         list_length=list_length,
         repeats=run.repeat.sum(axis=1),
-    ), labels, run, wanted, persistence=persistence, recall_levels=recall_levels)
+    )
+    if not wanted:
+        return scores
+    return extend(scores, labels, run, wanted, persistence=persistence,
+                  recall_levels=recall_levels)
 
 
 def extend(scores: Scores, labels: Labels, run: Ranked, wanted: Collection[str], *,
