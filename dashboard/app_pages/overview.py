@@ -62,16 +62,20 @@ marked = len(evaluation.runs) > 1 and st.toggle(
     "Mark each metric's best run", key=session.MARK_BEST,
     help=HELP["mark_best"])
 marks = decisions.best_marks(view) if marked else None
+# a label of a figure added with its parameters (RBPresid(p=0.9)@10) gets the room it needs;
+# the interval column then gives way (its words follow the table), so that the runs still fit
+# beside it at 1280 px
+metric_width = frames.label_width(s.label(k) for s in evaluation.summary_specs)
 st.dataframe(
     frames.summary_table(evaluation, marks),
     hide_index=True,
     height="content",  # every figure shown, those added in the sidebar too
     # the conventions behind each row are written out just below and in each cell's help:
     # as a column they would push the runs out of a 1280-px window
-    column_order=["Metric", *evaluation.run_names, "Interval"],
+    column_order=["Metric", *evaluation.run_names, *([] if metric_width else ["Interval"])],
     column_config={
-        "Metric": st.column_config.TextColumn("Metric", pinned=True,
-                                              help=MEANING["metric_at_k"]),
+        "Metric": st.column_config.TextColumn(
+            "Metric", pinned=True, help=MEANING["metric_at_k"], width=metric_width),
         "Interval": st.column_config.TextColumn(
             "Interval", help=evaluation.conventions.sentences()["interval"]),
     }
@@ -80,6 +84,11 @@ st.dataframe(
         help=MEANING["run_summary"].format(n=len(evaluation.scored_ids), level=level))
        for run in evaluation.run_names},
 )
+if metric_width:
+    methods = vocabulary.interval_methods(
+        k, evaluation.conventions.interval_method,
+        [(s.label(k), s.measure.interval) for s in evaluation.summary_specs])
+    st.caption(safe.md(f"{methods[:1].upper()}{methods[1:]}."))
 if marks is not None:
     st.caption(safe.md(marks.sentence))
 with st.expander("What each metric certifies, and the conventions behind it",
@@ -110,7 +119,9 @@ if len(evaluation.runs) > 2:  # two runs have one pair: its order is the leaderb
         frames.agreement_table(agreements), hide_index=True, height="content",
         column_config={
             "Against": st.column_config.TextColumn(
-                f"Against {labels[primary]}", pinned=True, help=MEANING["agreement_against"]),
+                f"Against {labels[primary]}", pinned=True, help=MEANING["agreement_against"],
+                width=frames.label_width([f"Against {labels[primary]}"]
+                                         + [a.second for a in agreements])),
             "tau": ui.number_column("Kendall's tau", AGREEMENT_TERMS["tau"]),
             "tau_AP": ui.number_column("tau_AP", AGREEMENT_TERMS["tau_ap"]),
             "Swapped": st.column_config.TextColumn(

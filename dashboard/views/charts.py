@@ -55,7 +55,8 @@ def interval_bars(
     shown = list(dict.fromkeys(summary["run"]))
     level = fmt.confidence(confidence_level)
     base = alt.Chart(summary)
-    y = alt.Y("label:N", sort=labels, title=None, axis=alt.Axis(labelFontSize=12))
+    # labelLimit 0: a label such as RBPresid(p=0.9)@10 is never cut
+    y = alt.Y("label:N", sort=labels, title=None, axis=alt.Axis(labelFontSize=12, labelLimit=0))
     y_offset = alt.YOffset("run:N", sort=shown)
     x = alt.X("low:Q", scale=UNIT, axis=unit_axis(f"Score at K = {k} (mean and {level} interval)"))
     tooltip = [

@@ -26,6 +26,11 @@ from metrics import (
 )
 from metrics import format as fmt
 
+# the characters a table's labels column shows at its default width (Judged@1000), and what
+# a character of a table's 14 px text takes on average
+LABEL_FITS = 11
+TABLE_CHAR_WIDTH = 6.6
+
 # worst first, so that sorting by class puts the queries to look at on top
 CLASS_ORDER = {c: i for i, c in enumerate(reversed(QUERY_CLASSES))}
 SORTS = {
@@ -70,6 +75,13 @@ def summary_table(evaluation: Evaluation, marks: BestMarks | None = None) -> pd.
                                       + ([notes[spec.key]] if spec.key in notes else []))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def label_width(labels) -> int | None:
+    """A labels column wide enough for its longest label (a figure added with parameters:
+    RBPresid(p=0.9)@10), in pixels; None while the default width holds them all."""
+    widest = max((len(str(label)) for label in labels), default=0)
+    return None if widest <= LABEL_FITS else round(widest * TABLE_CHAR_WIDTH) + 20
 
 
 def scores_summary(evaluation: Evaluation) -> pd.DataFrame:
