@@ -27,7 +27,8 @@ from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.measures import PERSISTENCE, RECALL
 from metrics.vocabulary.names import Spec, distinct, parse_measure, recall_spec
 
-__all__ = ["Reading", "Readings", "as_specs", "brought", "reading", "value_key"]
+__all__ = ["Reading", "Readings", "as_specs", "brought", "figures_at", "reading", "summary_methods",
+           "value_key"]
 
 
 @dataclass(frozen=True)
