@@ -8,7 +8,8 @@ the per-query figures and their facts (list lengths, repeats), never a ranked li
 lists stay on the Evaluation for the views that explain one query.
 
 The bootstrap draws one set of resampled queries per call and applies it to every metric of
-every run, so intervals are reproducible to the last digit and comparable across runs.
+every run (in one pass over the resamples, `metrics.stats.bootstrap`), so intervals are
+reproducible to the last digit and comparable across runs.
 """
 
 from __future__ import annotations
@@ -33,9 +34,9 @@ from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Scores, compute
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
 from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.io import LoadReport, Qrels, ReportLine, Run
-from metrics.stats.bootstrap import resample_counts
+from metrics.stats.bootstrap import Resamples, draw_resamples
 from metrics.stats.intervals import Interval
-from metrics.stats.summary import summarise, sweep_bands
+from metrics.stats.summary import summarise_runs, sweep_bands
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k, check_sweep
 from metrics.vocabulary.slices import FILTER_SENTENCE
@@ -132,11 +133,11 @@ class Evaluation:
                              f"{self.scored.shape[0]:,}")
         c, query_set = self.conventions, self.query_set
         scored = self.scored & mask
-        counts = resample_counts(int(scored.sum()), n_resamples=c.n_resamples,
-                                 rng=np.random.default_rng(c.seed))
+        resamples = draw_resamples(int(scored.sum()), n_resamples=c.n_resamples,
+                                   rng=np.random.default_rng(c.seed))
         longest = max(int(r.scores.list_length[mask].max(initial=0)) for r in self.runs)
-        runs = tuple(_read_run(r.run, r.aligned, r.scores, r.report, query_set, scored, c,
-                               self.k, counts, longest, within=mask) for r in self.runs)
+        runs = _read_runs([(r.run, r.aligned, r.scores, r.report) for r in self.runs],
+                          query_set, scored, c, self.k, resamples, longest, within=mask)
         within = Within(mask, description, len(self.scored_ids))
         return dataclasses.replace(self, runs=runs, scored=scored, within=within)
 
@@ -313,11 +314,10 @@ def evaluate_prepared(
 
     scored = scored_queries(query_set, conventions)
     rng = np.random.default_rng(conventions.seed)
-    counts = resample_counts(int(scored.sum()), n_resamples=conventions.n_resamples, rng=rng)
-    evaluated = tuple(
-        _evaluate_run(run, a, query_set, scored, conventions, k, counts, longest, reports)
-        for run, a in zip(prepared.runs, aligned, strict=True)
-    )
+    resamples = draw_resamples(int(scored.sum()), n_resamples=conventions.n_resamples, rng=rng)
+    scored_runs = [_score_run(run, a, query_set, conventions, reports)
+                   for run, a in zip(prepared.runs, aligned, strict=True)]
+    evaluated = _read_runs(scored_runs, query_set, scored, conventions, k, resamples, longest)
     return Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
                       qrels_report)
 
@@ -334,17 +334,16 @@ def _check_sweep(sweep: tuple[int, int] | None, *, longest: int) -> tuple[int, i
     return (1, longest) if sweep is None else check_sweep(*sweep)
 
 
-def _evaluate_run(
+_Scored = tuple[Run, AlignedRun, Scores, LoadReport | None]
+
+
+def _score_run(
     run: Run,
     aligned: AlignedRun,
     query_set: QuerySet,
-    scored: np.ndarray,
     conventions: Conventions,
-    k: int,
-    counts: np.ndarray,
-    longest: int,
     reports: dict[str, LoadReport] | None,
-) -> RunEvaluation:
+) -> _Scored:
     report = (reports or {}).get(run.name)
     if report is not None and len(aligned.ignored_lines):
         report = report.with_dropped(
@@ -352,8 +351,29 @@ def _evaluate_run(
             for line in aligned.ignored_lines
         )
     scores = compute(query_set, aligned, conventions)  # the kernel: the query set is one block
-    return _read_run(run, aligned, scores, report, query_set, scored, conventions, k, counts,
-                     longest)
+    return run, aligned, scores, report
+
+
+def _read_runs(
+    scored_runs: Sequence[_Scored],
+    query_set: QuerySet,
+    scored: np.ndarray,
+    conventions: Conventions,
+    k: int,
+    resamples: Resamples,
+    longest: int,
+    within: np.ndarray | None = None,
+) -> tuple[RunEvaluation, ...]:
+    """Aggregation: every run's summary from one pass over the resamples, then the rest of
+    what its scores say (`_read_run`)."""
+    at_ks = [{key: values[scored] for key, values in scores.at(k).items()}
+             for _, _, scores, _ in scored_runs]
+    summaries = summarise_runs(at_ks, resamples, conventions)
+    return tuple(
+        _read_run(run, aligned, scores, report, query_set, scored, k, at_k, summary, longest,
+                  within)
+        for (run, aligned, scores, report), at_k, summary
+        in zip(scored_runs, at_ks, summaries, strict=True))
 
 
 def _read_run(
@@ -363,17 +383,15 @@ def _read_run(
     report: LoadReport | None,
     query_set: QuerySet,
     scored: np.ndarray,
-    conventions: Conventions,
     k: int,
-    counts: np.ndarray,
+    at_k: dict[str, np.ndarray],
+    summary: dict[str, Interval],
     longest: int,
     within: np.ndarray | None = None,
 ) -> RunEvaluation:
     """Aggregation: everything read from a run's per-query scores over the `scored` queries
-    (those `within` a filter, when one is given): the summary, classes, suggestion and
+    (those `within` a filter, when one is given) and its summary: classes, suggestion and
     diagnosis. The lists (`aligned`) are kept for the explanations, not read here."""
-    at_k = {key: values[scored] for key, values in scores.at(k).items()}
-    summary = summarise(at_k, counts, conventions)
     classes = query_classes(scores, query_set.n_relevant, k)[scored]
     hit_rows = at_k["Hit"] > 0
     rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
