@@ -179,3 +179,6 @@ if len(evaluation.runs) > 1:
     st.caption("Every pair of runs on this query; the Overlap page gives the means over every "
                "query and the rules. " + safe.md(vocabulary.overlap.persistence_sentence(
                    found.p, k)))
+    if len(found.runs) < len(evaluation.runs):
+        st.caption(safe.md(overlap_words.runs_compared_sentence(len(found.runs),
+                                                                len(evaluation.runs))))

@@ -37,6 +37,8 @@ figures = {"jaccard": words.label("jaccard", k), "rbo": words.label("rbo", k),
 shown = right.radio("Matrix of", list(figures), format_func=figures.get, horizontal=True,
                     key="overlap.figure")
 found = combine.overlap(view, p)
+if len(found.runs) < len(evaluation.runs):
+    st.caption(safe.md(words.runs_compared_sentence(len(found.runs), len(evaluation.runs))))
 meaning = (words.OVERLAP_BY_KEY["unique_relevant_a"].meaning.replace("A's", "the row run's")
            .replace("B's", "the column run's") if shown == combine.ONLY_IN
            else words.OVERLAP_BY_KEY[shown].meaning)

@@ -31,9 +31,16 @@ def recipe_link(recipe: dict) -> str:
     return json.dumps(recipe, separators=(",", ":"))
 
 
+def compared_runs(view: View) -> list[str]:
+    """The shown runs the overlap reads: the first MAX_RUNS_COMPARED (pairs are capped)."""
+    return view.evaluation.run_names[:metrics.vocabulary.overlap.MAX_RUNS_COMPARED]
+
+
 def overlap(view: View, p: float) -> metrics.Overlap:
-    """Every pair of shown runs at K with persistence p."""
-    return store().get("overlap", (view.key, p), lambda: metrics.overlap(view.evaluation, p=p),
+    """Every pair of the compared runs (`compared_runs`) at K with persistence p."""
+    runs = compared_runs(view)
+    return store().get("overlap", (view.key, p),
+                       lambda: metrics.overlap(view.evaluation, p=p, runs=runs),
                        files=view.files, parents=[view.source], shared=(view.evaluation,),
                        on_miss=spinner("Comparing every pair of runs' top K…"))
 

@@ -32,11 +32,15 @@ from metrics.core.ranking import AlignedRun
 from metrics.io import Run
 from metrics.io.arrow import from_numbers, numbers
 from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.bootstrap import bootstrap_means, resample_counts
+from metrics.stats.bootstrap import draw_resamples
 from metrics.stats.intervals import Interval
 from metrics.stats.validate import check_fraction
 from metrics.vocabulary.cutoffs import check_k
 from metrics.vocabulary.overlap import DEFAULT_PERSISTENCE, HIGH, LOW, OVERLAP_KEYS, PAIR_KEYS
+
+# figures (pairs x 5) whose resampled means are held at once: 128 pairs, 5 MB at 1,000
+# resamples, so any number of runs is read in bounded memory
+_COLUMNS_AT_ONCE = 128 * len(OVERLAP_KEYS)
 
 __all__ = ["Overlap", "PairOverlap", "overlap", "rbo_ext"]
 
@@ -262,9 +266,15 @@ def overlap(evaluation: Evaluation, *, k: int | None = None, p: float = DEFAULT_
     c = evaluation.conventions
     table = np.column_stack([v[key] for v in values for key in OVERLAP_KEYS])
     n = table.shape[0]
-    counts = resample_counts(n, n_resamples=c.n_resamples, rng=np.random.default_rng(c.seed))
-    low, high = bootstrap_bounds(table, bootstrap_means(table, counts),
-                                 confidence_level=c.confidence_level, method=c.interval_method)
+    resamples = draw_resamples(n, n_resamples=c.n_resamples, rng=np.random.default_rng(c.seed))
+    # the resampled means of a few columns at a time: many runs make many pairs, and all
+    # their means at once would hold resamples x 5 x pairs floats
+    low, high = np.empty(table.shape[1]), np.empty(table.shape[1])
+    for start in range(0, table.shape[1], _COLUMNS_AT_ONCE):
+        part = slice(start, start + _COLUMNS_AT_ONCE)
+        low[part], high[part] = bootstrap_bounds(
+            table[:, part], resamples.means(table[:, part])[0],
+            confidence_level=c.confidence_level, method=c.interval_method)
     means = table.mean(axis=0) if n else np.zeros(table.shape[1])
     by_pair, column = [], 0
     for (i, j), figures in zip(pairs, values, strict=True):

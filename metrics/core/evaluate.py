@@ -8,7 +8,8 @@ the per-query figures and their facts (list lengths, repeats), never a ranked li
 lists stay on the Evaluation for the views that explain one query.
 
 The bootstrap draws one set of resampled queries per call and applies it to every metric of
-every run, so intervals are reproducible to the last digit and comparable across runs.
+every run (in one pass over the resamples, `metrics.stats.bootstrap`), so intervals are
+reproducible to the last digit and comparable across runs.
 
 The figures shown are the default summary measures, then those asked for (`measures=`, or
 `Evaluation.with_measures`): ``Rprec``, ``P(rel=2)@5``, ``RBP(p=0.9)``... each a `Spec`
@@ -40,9 +41,9 @@ from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Curves, Scores, comp
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
 from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.io import LoadReport, Qrels, ReportLine, Run
-from metrics.stats.bootstrap import resample_counts
+from metrics.stats.bootstrap import Resamples, draw_resamples
 from metrics.stats.intervals import Interval
-from metrics.stats.summary import summarise, sweep_bands
+from metrics.stats.summary import summarise_runs, sweep_bands
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k, check_sweep
 from metrics.vocabulary.names import Spec, default_spec, parse_measure
@@ -165,17 +166,17 @@ class Evaluation:
             return self
         c, query_set = self.conventions, self.query_set
         readings = Readings(self.qrels, query_set, c, self.runs[0].aligned.width)
-        counts = resample_counts(int(self.scored.sum()), n_resamples=c.n_resamples,
-                                 rng=np.random.default_rng(c.seed))
-        runs = []
-        for run in self.runs:
-            scores, curves, others = readings.score(run.aligned, run.run, run.scores, new)
-            at_k = figures_at(curves, new, self.k, self.scored)
-            summary = summarise(at_k, counts, c, summary_methods(
-                [s for s in new if s.measure.in_summary]))
-            runs.append(dataclasses.replace(
-                run, scores=scores, summary=run.summary | summary, sweep_memo={},
-                asked=run.asked | curves, readings=run.readings | others))
+        resamples = draw_resamples(int(self.scored.sum()), n_resamples=c.n_resamples,
+                                   rng=np.random.default_rng(c.seed))
+        scored = [readings.score(run.aligned, run.run, run.scores, new) for run in self.runs]
+        summaries = summarise_runs(
+            [figures_at(curves, new, self.k, self.scored) for _, curves, _ in scored],
+            resamples, c, summary_methods([s for s in new if s.measure.in_summary]))
+        runs = [dataclasses.replace(run, scores=scores, summary=run.summary | summary,
+                                    sweep_memo={}, asked=run.asked | curves,
+                                    readings=run.readings | others)
+                for run, (scores, curves, others), summary
+                in zip(self.runs, scored, summaries, strict=True)]
         return dataclasses.replace(self, runs=tuple(runs), asked=self.asked + tuple(new))
 
     def notes(self, specs: Sequence[Spec] | None = None) -> dict[str, str]:
@@ -234,12 +235,12 @@ class Evaluation:
                              f"{self.scored.shape[0]:,}")
         c, query_set = self.conventions, self.query_set
         scored = self.scored & mask
-        counts = resample_counts(int(scored.sum()), n_resamples=c.n_resamples,
-                                 rng=np.random.default_rng(c.seed))
+        resamples = draw_resamples(int(scored.sum()), n_resamples=c.n_resamples,
+                                   rng=np.random.default_rng(c.seed))
         longest = max(int(r.scores.list_length[mask].max(initial=0)) for r in self.runs)
-        runs = tuple(_read_run(r.run, r.aligned, r.scores, r.report, query_set, scored, c,
-                               self.k, counts, longest, within=mask,
-                               asked=(self.asked, r.asked, r.readings)) for r in self.runs)
+        runs = _read_runs([(r.run, r.aligned, r.scores, r.report) for r in self.runs],
+                          query_set, scored, c, self.k, resamples, longest, within=mask,
+                          asked=(self.asked, [(r.asked, r.readings) for r in self.runs]))
         within = Within(mask, description, len(self.scored_ids))
         return dataclasses.replace(self, runs=runs, scored=scored, within=within)
 
@@ -430,11 +431,10 @@ def evaluate_prepared(
 
     scored = scored_queries(query_set, conventions)
     rng = np.random.default_rng(conventions.seed)
-    counts = resample_counts(int(scored.sum()), n_resamples=conventions.n_resamples, rng=rng)
-    evaluated = tuple(
-        _evaluate_run(run, a, query_set, scored, conventions, k, counts, longest, reports)
-        for run, a in zip(prepared.runs, aligned, strict=True)
-    )
+    resamples = draw_resamples(int(scored.sum()), n_resamples=conventions.n_resamples, rng=rng)
+    scored_runs = [_score_run(run, a, query_set, conventions, reports)
+                   for run, a in zip(prepared.runs, aligned, strict=True)]
+    evaluated = _read_runs(scored_runs, query_set, scored, conventions, k, resamples, longest)
     evaluation = Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
                             qrels_report)
     return evaluation.with_measures(measures) if measures else evaluation
@@ -452,17 +452,16 @@ def _check_sweep(sweep: tuple[int, int] | None, *, longest: int) -> tuple[int, i
     return (1, longest) if sweep is None else check_sweep(*sweep)
 
 
-def _evaluate_run(
+_Scored = tuple[Run, AlignedRun, Scores, LoadReport | None]
+
+
+def _score_run(
     run: Run,
     aligned: AlignedRun,
     query_set: QuerySet,
-    scored: np.ndarray,
     conventions: Conventions,
-    k: int,
-    counts: np.ndarray,
-    longest: int,
     reports: dict[str, LoadReport] | None,
-) -> RunEvaluation:
+) -> _Scored:
     report = (reports or {}).get(run.name)
     if report is not None and len(aligned.ignored_lines):
         report = report.with_dropped(
@@ -470,8 +469,37 @@ def _evaluate_run(
             for line in aligned.ignored_lines
         )
     scores = compute(query_set, aligned, conventions)  # the kernel: the query set is one block
-    return _read_run(run, aligned, scores, report, query_set, scored, conventions, k, counts,
-                     longest)
+    return run, aligned, scores, report
+
+
+def _read_runs(
+    scored_runs: Sequence[_Scored],
+    query_set: QuerySet,
+    scored: np.ndarray,
+    conventions: Conventions,
+    k: int,
+    resamples: Resamples,
+    longest: int,
+    within: np.ndarray | None = None,
+    asked: tuple[tuple[Spec, ...], Sequence[tuple[dict[str, Curves], dict]]] | None = None,
+) -> tuple[RunEvaluation, ...]:
+    """Aggregation: every run's summary from one pass over the resamples, then the rest of
+    what its scores say (`_read_run`). `asked` holds the figures asked for beyond the
+    defaults: their specs, and each run's curves and readings of them."""
+    at_ks = [{key: values[scored] for key, values in scores.at(k).items()}
+             for _, _, scores, _ in scored_runs]
+    summaries = summarise_runs(at_ks, resamples, conventions)
+    specs, per_run = asked or ((), [({}, {})] * len(scored_runs))
+    if specs:  # their own call on the same resamples: the default figures stay as they are
+        methods = summary_methods([s for s in specs if s.measure.in_summary])
+        more = summarise_runs([figures_at(curves, specs, k, scored) for curves, _ in per_run],
+                              resamples, conventions, methods)
+        summaries = [summary | extra for summary, extra in zip(summaries, more, strict=True)]
+    return tuple(
+        _read_run(run, aligned, scores, report, query_set, scored, k, at_k, summary, longest,
+                  within, run_asked)
+        for (run, aligned, scores, report), at_k, summary, run_asked
+        in zip(scored_runs, at_ks, summaries, per_run, strict=True))
 
 
 def _read_run(
@@ -481,23 +509,18 @@ def _read_run(
     report: LoadReport | None,
     query_set: QuerySet,
     scored: np.ndarray,
-    conventions: Conventions,
     k: int,
-    counts: np.ndarray,
+    at_k: dict[str, np.ndarray],
+    summary: dict[str, Interval],
     longest: int,
     within: np.ndarray | None = None,
-    asked: tuple[tuple[Spec, ...], dict[str, Curves], dict] = ((), {}, {}),
+    asked: tuple[dict[str, Curves], dict] = ({}, {}),
 ) -> RunEvaluation:
     """Aggregation: everything read from a run's per-query scores over the `scored` queries
-    (those `within` a filter, when one is given): the summary, classes, suggestion and
+    (those `within` a filter, when one is given) and its summary: classes, suggestion and
     diagnosis. The lists (`aligned`) are kept for the explanations, not read here. `asked`
-    holds the figures asked for beyond the defaults: their specs, curves and readings."""
-    at_k = {key: values[scored] for key, values in scores.at(k).items()}
-    summary = summarise(at_k, counts, conventions)
-    specs, curves, readings = asked
-    if specs:
-        summary |= summarise(figures_at(curves, specs, k, scored), counts, conventions,
-                             summary_methods([s for s in specs if s.measure.in_summary]))
+    holds the curves and readings of the figures asked for beyond the defaults."""
+    curves, readings = asked
     classes = query_classes(scores, query_set.n_relevant, k)[scored]
     hit_rows = at_k["Hit"] > 0
     rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0

@@ -27,7 +27,7 @@ from metrics.core.ranking import AlignedRun, QuerySet, prepare_query_set
 from metrics.decide.compare import Comparison
 from metrics.io import Run
 from metrics.stats import corrections, paired
-from metrics.stats.bootstrap import resample_counts
+from metrics.stats.bootstrap import draw_resamples
 from metrics.vocabulary import CONVENTION_BY_FIELD, CONVENTIONS
 from metrics.vocabulary import fragility as words
 from metrics.vocabulary.conventions import Conventions
@@ -308,7 +308,7 @@ def _means_of(comparison: Comparison, names: Sequence[str], keys: Sequence[str],
 def _flips_p(comparison: Comparison, differences: np.ndarray) -> np.ndarray:
     """Randomization p of each column on the flips `compare` draws for this many queries."""
     rng = np.random.default_rng(comparison.seed)
-    resample_counts(differences.shape[0], n_resamples=comparison.n_resamples, rng=rng)
+    draw_resamples(differences.shape[0], n_resamples=comparison.n_resamples, rng=rng)
     return paired.sign_flip_pvalues(differences, n_permutations=comparison.n_permutations,
                                     rng=rng)
 

@@ -3,9 +3,10 @@ pair of runs compared, read as compact significance letters.
 
 - ``leaderboard``: per metric, each run's mean and rank, the interval of its rank and the
   share of resamples in which it ranks first, from the paired bootstrap over queries. The
-  resamples are the summary intervals' (``resample_counts`` from a fresh Generator on the
-  conventions' seed) and the same queries are drawn for every run, so one run's rank in a
-  resample is read against the others' on the same queries.
+  resamples are the summary intervals' (``draw_resamples`` from a fresh Generator on the
+  conventions' seed, every metric in one pass over them) and the same queries are drawn
+  for every run, so one run's rank in a resample is read against the others' on the same
+  queries.
 - ``all_pairs``: every unordered pair (the earlier run as the baseline) through the paired
   randomization test of ``metrics.decide.compare``, with one correction over every pair and metric;
   per metric a matrix of adjusted p and of differences, and the compact letter display.
@@ -33,7 +34,7 @@ from metrics.decide.compare import (
     metric_label,
 )
 from metrics.stats import CORRECTIONS, corrections, validate
-from metrics.stats.bootstrap import bootstrap_means, resample_counts
+from metrics.stats.bootstrap import Resamples, as_resamples, draw_resamples
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,
@@ -170,10 +171,12 @@ def rank_bounds(ranks: np.ndarray, *, confidence_level: float) -> tuple[np.ndarr
     return 1 + (reached < low_count).sum(axis=0), 1 + (reached < high_count).sum(axis=0)
 
 
-def rank_standings(values: np.ndarray, counts: np.ndarray, *, confidence_level: float
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def rank_standings(values: np.ndarray, counts: np.ndarray | Resamples, *,
+                   confidence_level: float, resampled_means: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(mean, rank, rank_low, rank_high, p_best) per run from per-query values (n, runs)
-    and resample counts (n_resamples, n).
+    and the resampled queries (Resamples, or counts (n_resamples, n)); `resampled_means`,
+    when the caller has them already, are the values' means over those resamples.
 
     Ranks are competition ranks of the means (``competition_ranks``), in each resample as
     for the observed means; the bounds are ``rank_bounds``. P(best): each resample's credit
@@ -182,7 +185,9 @@ def rank_standings(values: np.ndarray, counts: np.ndarray, *, confidence_level: 
     """
     values = np.asarray(values, dtype=float)
     means = values.mean(axis=0) if len(values) else np.zeros(values.shape[1])
-    resampled = competition_ranks(bootstrap_means(values, counts))
+    if resampled_means is None:
+        resampled_means = as_resamples(counts).means(values)[0]
+    resampled = competition_ranks(resampled_means)
     low, high = rank_bounds(resampled, confidence_level=confidence_level)
     first = resampled == 1
     p_best = (first / first.sum(axis=1, keepdims=True)).mean(axis=0)
@@ -198,13 +203,14 @@ def leaderboard(evaluation: Evaluation, metrics: Sequence[str] | None = None) ->
     names = evaluation.run_names
     scores = [evaluation.per_query_scores(name) for name in names]
     n = len(evaluation.scored_ids)
-    counts = resample_counts(n, n_resamples=conventions.n_resamples,
-                             rng=np.random.default_rng(conventions.seed))
+    resamples = draw_resamples(n, n_resamples=conventions.n_resamples,
+                               rng=np.random.default_rng(conventions.seed))
+    tables = [np.column_stack([s[key] for s in scores]).reshape(n, len(names)) for key in keys]
     table = {}
-    for key in keys:
-        values = np.column_stack([s[key] for s in scores]).reshape(n, len(names))
+    for key, values, resampled in zip(keys, tables, resamples.means(*tables), strict=True):
         means, rank, low, high, p_best = rank_standings(
-            values, counts, confidence_level=conventions.confidence_level)
+            values, resamples, confidence_level=conventions.confidence_level,
+            resampled_means=resampled)
         table[evaluation.label(key)] = tuple(
             Standing(names[i], float(means[i]), int(rank[i]), int(low[i]), int(high[i]),
                      float(p_best[i]))

@@ -16,9 +16,9 @@ from metrics.core.evaluate import Evaluation
 from metrics.decide.compare import Comparison, compare_evaluation
 from metrics.explain.facets import Facet, slice_masks
 from metrics.stats import corrections
-from metrics.stats.bootstrap import resample_counts
+from metrics.stats.bootstrap import draw_resamples
 from metrics.stats.intervals import Interval
-from metrics.stats.summary import summarise
+from metrics.stats.summary import summarise_runs
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.slices import FILTER_JOIN, SLICE_MIN_QUERIES
 
@@ -45,14 +45,16 @@ def slice_evaluation(evaluation: Evaluation, facet: Facet) -> list[Slice]:
     slices = []
     for label, mask in slice_masks(facet, evaluation.scored_ids):
         n = int(mask.sum())
-        counts = resample_counts(n, n_resamples=conventions.n_resamples,
-                                 rng=np.random.default_rng(conventions.seed))
-        summary = {}
-        for name, scores in at_k.items():
-            values = {key: values[mask] for key, values in scores.items()}
-            summary[name] = summarise(values, counts, conventions)
-            if asked:  # their own call on the same draws, as the whole evaluation's
-                summary[name] |= summarise(values, counts, conventions, asked)
+        resamples = draw_resamples(n, n_resamples=conventions.n_resamples,
+                                   rng=np.random.default_rng(conventions.seed))
+        values = [{key: values[mask] for key, values in scores.items()}
+                  for scores in at_k.values()]
+        summaries = summarise_runs(values, resamples, conventions)
+        if asked:  # their own call on the same draws, as the whole evaluation's
+            for summary, more in zip(summaries, summarise_runs(values, resamples, conventions,
+                                                               asked), strict=True):
+                summary |= more
+        summary = dict(zip(at_k, summaries, strict=True))
         slices.append(Slice(facet.name, label, n, summary))
     return slices
 

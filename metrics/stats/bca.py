@@ -33,7 +33,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from metrics.stats.bootstrap import bootstrap_means, percentile_bounds
+from metrics.stats.bootstrap import Resamples, as_resamples, percentile_bounds
 from metrics.stats.validate import check_fraction
 
 __all__ = ["BcaBounds", "bca_bounds", "bca_from_counts"]
@@ -163,17 +163,18 @@ def bca_bounds(
 
 
 def bca_from_counts(
-    values: np.ndarray, counts: np.ndarray, *, confidence_level: float
+    values: np.ndarray, counts: np.ndarray | Resamples, *, confidence_level: float
 ) -> BcaBounds:
-    """bca_bounds of values (n, m) over the resamples counts (n_resamples, n) describes
-    (``metrics.stats.intervals.resample_counts``)."""
+    """bca_bounds of values (n, m) over the resampled queries `counts` describes (Resamples
+    from ``metrics.stats.bootstrap.draw_resamples``, or a table (n_resamples, n))."""
     values = _as_matrix("values", values)
-    counts = np.asarray(counts, dtype=float)
-    if counts.ndim != 2 or counts.shape[1] != values.shape[0]:
+    resamples = as_resamples(counts)
+    if resamples.n != values.shape[0]:
         raise ValueError(
-            f"counts must have one column per query ({values.shape[0]}), got shape {counts.shape}"
+            f"counts must have one column per query ({values.shape[0]}), got shape "
+            f"{resamples.shape}"
         )
-    return bca_bounds(values, bootstrap_means(values, counts), confidence_level=confidence_level)
+    return bca_bounds(values, resamples.means(values)[0], confidence_level=confidence_level)
 
 
 def bootstrap_bounds(values: np.ndarray, distribution: np.ndarray, *, confidence_level: float,

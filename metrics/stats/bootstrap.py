@@ -1,15 +1,54 @@
 """The bootstrap's draws, shared by every interval and test: how often each query is drawn in
-each resample, and the resampled means and percentile bounds read from those counts.
+each resample (``Resamples``), and the resampled means and percentile bounds read from them.
 
 The bootstrap resamples the query set; every metric (and both runs of a paired comparison)
 is evaluated on the same resampled queries, drawn once from a seeded numpy Generator.
+
+Memory. A resample's mean of a per-query vector v is counts @ v / n, so every consumer needs
+only the products of the counts with its per-query values: the (resamples x queries) table
+itself never has to exist. ``draw_resamples`` draws it in one of two ways:
+
+- **dense**, up to DENSE_CELLS resample x query cells (134,217 queries at 1,000 resamples,
+  1 GiB of counts): the whole table at once, exactly as this engine has always drawn it
+  (``resample_counts``: each resample's n query indices, uniform, from the Generator), and
+  the means as one product. Every figure a seed gave for such a collection keeps every
+  digit, so saved snapshots and drift still meet the figures they were made with.
+- **blocked**, beyond it: the queries fall in fixed blocks of BLOCK_QUERIES (0..4095,
+  4096..8191, ...); the counts of one block are drawn from the draw's key and the block's
+  place alone, and the means are summed block by block, so memory holds one block's counts
+  (BLOCK_CELLS at most) whatever the number of queries. The draw is still the multinomial
+  bootstrap, resample by resample: how many of a resample's n draws land in each block comes
+  down a binary tree over the blocks (each node splits its draws between its two halves by a
+  binomial draw in proportion to their queries, from a Generator of the node's own), and a
+  block's draws are then placed uniformly on its queries (a Generator of the block's own).
+  Each resample still draws exactly n queries, each with probability 1/n per draw.
+
+Blocks for a driver that scores queries block by block: the counts of query i depend only on
+the draw (n, resamples, key) and on i, never on how the caller cuts the queries:
+``Resamples.counts(start, stop)`` gives any range's, and ``Resamples.blocks()`` names the
+draw's own blocks, over which a driver summing ``counts(start, stop) @ values`` gets exactly
+the floats ``means`` gives (another cut gives the same counts; its sums may differ in the last
+bit, float addition being ordered).
+
+A consumer with several groups of columns (one per run, one per metric) gives them to one
+``means`` call: in the blocked draw each block's counts are then drawn once for all of them,
+and each group's product is the one it would get alone, so a run's interval never depends on
+which other runs came with it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
 import numpy as np
 
 _DRAWS_PER_BLOCK = 1 << 18
+DENSE_CELLS = 1 << 27  # resamples x queries drawn whole, as always, up to this many
+BLOCK_QUERIES = 1 << 12  # queries in a block of the blocked draw
+BLOCK_CELLS = 1 << 22  # resample x query counts held at once in the blocked draw (32 MB)
+_PLACED_CELLS = 1 << 16  # cells a block's draws are placed on in one step (fits the cache)
+_TREE, _BLOCK = 0, 1  # the two kinds of Generator a blocked draw keys
 
 
 def check_confidence(confidence_level: float) -> None:
@@ -18,7 +57,8 @@ def check_confidence(confidence_level: float) -> None:
 
 
 def resample_counts(n: int, *, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """How often each of n queries is drawn in each resample: shape (n_resamples, n).
+    """How often each of n queries is drawn in each resample: shape (n_resamples, n), the
+    dense table (``draw_resamples`` draws it this way up to DENSE_CELLS cells).
 
     A resample's mean of any per-query vector v is then counts @ v / n, so all metrics share
     the same draws without materialising n_resamples x n x metrics values.
@@ -39,12 +79,138 @@ def resample_counts(n: int, *, n_resamples: int, rng: np.random.Generator) -> np
     return counts
 
 
-def bootstrap_means(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Resampled means of each column of values (n, m) -> (n_resamples, m)."""
-    n = values.shape[0]
-    if n == 0:
-        return np.zeros((counts.shape[0],) + values.shape[1:])
-    return counts @ values / n
+@dataclass(frozen=True, eq=False)
+class Resamples:
+    """The resampled queries of one bootstrap: how often each of ``n`` queries is drawn in
+    each of ``n_resamples`` resamples, dense (the table) or blocked (drawn block by block
+    from ``key``, when it is asked for). Build it with ``draw_resamples``."""
+
+    n: int
+    n_resamples: int
+    dense: np.ndarray | None = None  # (n_resamples, n), the dense draw
+    key: tuple[int, ...] | None = None  # the blocked draw's entropy
+
+    @property
+    def blocked(self) -> bool:
+        return self.dense is None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.n_resamples, self.n)
+
+    def blocks(self) -> list[tuple[int, int]]:
+        """The draw's blocks of queries, (start, stop): one block for the dense draw."""
+        if not self.blocked:
+            return [(0, self.n)] if self.n else []
+        return [(start, min(start + BLOCK_QUERIES, self.n))
+                for start in range(0, self.n, BLOCK_QUERIES)]
+
+    def counts(self, start: int = 0, stop: int | None = None) -> np.ndarray:
+        """The counts of queries start..stop-1, (n_resamples, stop - start) float64: the
+        same numbers whatever range they are asked in."""
+        stop = self.n if stop is None else stop
+        if not 0 <= start <= stop <= self.n:
+            raise ValueError(f"queries {start}..{stop} are not within 0..{self.n}")
+        if not self.blocked:
+            return self.dense[:, start:stop]
+        out = np.empty((self.n_resamples, stop - start))
+        for first, last in self.blocks():
+            if last <= start or first >= stop:
+                continue
+            a, b = max(first, start), min(last, stop)
+            for rows, block in self._block_counts(first // BLOCK_QUERIES):
+                out[rows, a - start:b - start] = block[:, a - first:b - first]
+        return out
+
+    def means(self, *groups: np.ndarray) -> list[np.ndarray]:
+        """Each group's resampled column means: values (n, m) -> (n_resamples, m)."""
+        groups = [np.asarray(values, dtype=float) for values in groups]
+        for values in groups:
+            if values.shape[0] != self.n:
+                raise ValueError(f"values hold {values.shape[0]:,} queries; the resamples "
+                                 f"draw {self.n:,}")
+        if self.n == 0:
+            return [np.zeros((self.n_resamples,) + values.shape[1:]) for values in groups]
+        if not self.blocked:
+            return [self.dense @ values / self.n for values in groups]
+        totals = [np.zeros((self.n_resamples,) + values.shape[1:]) for values in groups]
+        for first, last in self.blocks():
+            for rows, block in self._block_counts(first // BLOCK_QUERIES):
+                for total, values in zip(totals, groups, strict=True):
+                    total[rows] += block @ values[first:last]
+        return [total / self.n for total in totals]
+
+    # --- the blocked draw ------------------------------------------------------------------
+
+    def _generator(self, kind: int, *place: int) -> np.random.Generator:
+        return np.random.Generator(np.random.PCG64(
+            np.random.SeedSequence(entropy=self.key, spawn_key=(kind, *place))))
+
+    def _queries_in(self, lo: int, hi: int) -> int:
+        """Queries in blocks lo..hi-1."""
+        return min(hi * BLOCK_QUERIES, self.n) - lo * BLOCK_QUERIES
+
+    def _drawn_into(self, index: int) -> np.ndarray:
+        """How many of each resample's n draws land in block `index`: down the binary tree
+        over the blocks, each node splitting its draws between its halves by a binomial."""
+        lo, hi = 0, len(self.blocks())
+        drawn = np.full(self.n_resamples, self.n, dtype=np.int64)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            left = self._generator(_TREE, lo, hi).binomial(
+                drawn, self._queries_in(lo, mid) / self._queries_in(lo, hi))
+            if index < mid:
+                hi, drawn = mid, left
+            else:
+                lo, drawn = mid, drawn - left
+        return drawn
+
+    def _block_counts(self, index: int) -> Iterator[tuple[slice, np.ndarray]]:
+        """Block `index`'s counts, (resamples, its queries), a slice of resamples at a time
+        (at most BLOCK_CELLS cells): its draws placed uniformly on its queries."""
+        drawn = self._drawn_into(index)
+        size = self._queries_in(index, index + 1)
+        rng = self._generator(_BLOCK, index)
+        rows = max(1, BLOCK_CELLS // size)
+        step = max(1, _PLACED_CELLS // size)
+        offsets = np.arange(step, dtype=np.int64) * size
+        for start in range(0, self.n_resamples, rows):
+            stop = min(start + rows, self.n_resamples)
+            block = np.empty((stop - start, size))
+            for a in range(start, stop, step):
+                b = min(a + step, stop)
+                places = np.repeat(offsets[: b - a], drawn[a:b])
+                places += rng.integers(0, size, size=len(places), dtype=np.uint16)
+                block[a - start:b - start] = np.bincount(
+                    places, minlength=(b - a) * size).reshape(b - a, size)
+            yield slice(start, stop), block
+
+
+def draw_resamples(n: int, *, n_resamples: int, rng: np.random.Generator) -> Resamples:
+    """The resampled queries of a bootstrap over n queries (see the module's docstring):
+    the dense table up to DENSE_CELLS cells, drawn from `rng` as ``resample_counts`` draws
+    it; beyond, a blocked draw keyed by two integers taken from `rng` (drawn when asked)."""
+    if n_resamples * n <= DENSE_CELLS:
+        return Resamples(n, n_resamples, dense=resample_counts(n, n_resamples=n_resamples,
+                                                               rng=rng))
+    key = tuple(int(part) for part in rng.integers(0, 2**63, size=2, dtype=np.int64))
+    return Resamples(n, n_resamples, key=key)
+
+
+def as_resamples(counts: np.ndarray | Resamples) -> Resamples:
+    """Resamples as they are, or a dense table of counts (n_resamples, n) as Resamples."""
+    if isinstance(counts, Resamples):
+        return counts
+    counts = np.asarray(counts, dtype=float)
+    if counts.ndim != 2:
+        raise ValueError(f"counts must be a (resamples, queries) table, got shape {counts.shape}")
+    return Resamples(counts.shape[1], counts.shape[0], dense=counts)
+
+
+def bootstrap_means(values: np.ndarray, counts: np.ndarray | Resamples) -> np.ndarray:
+    """Resampled means of each column of values (n, m) -> (n_resamples, m), over Resamples
+    or a dense table of counts (n_resamples, n)."""
+    return as_resamples(counts).means(values)[0]
 
 
 def percentile_bounds(
@@ -55,5 +221,3 @@ def percentile_bounds(
     alpha = 1 - confidence_level
     low, high = np.quantile(distribution, [alpha / 2, 1 - alpha / 2], axis=0)
     return low, high
-
-

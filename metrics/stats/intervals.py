@@ -9,11 +9,7 @@ from statistics import NormalDist
 import numpy as np
 
 from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.bootstrap import (
-    bootstrap_means,
-    check_confidence,
-    resample_counts,
-)
+from metrics.stats.bootstrap import check_confidence, draw_resamples
 from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
 
 __all__ = ["Interval", "bootstrap", "wilson"]
@@ -59,8 +55,8 @@ def bootstrap(
     values = np.asarray(values, dtype=float)
     if values.ndim == 1:
         values = values[:, None]
-    counts = resample_counts(values.shape[0], n_resamples=n_resamples, rng=rng)
-    low, high = bootstrap_bounds(values, bootstrap_means(values, counts),
+    resamples = draw_resamples(values.shape[0], n_resamples=n_resamples, rng=rng)
+    low, high = bootstrap_bounds(values, resamples.means(values)[0],
                                  confidence_level=confidence_level, method=method)
     means = values.mean(axis=0) if values.shape[0] else np.zeros(values.shape[1])
     return [

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.bootstrap import bootstrap_means, resample_counts
+from metrics.stats.bootstrap import draw_resamples
 from metrics.stats.validate import check_count, check_fraction
 
 __all__ = [
@@ -102,8 +102,8 @@ def paired_bootstrap(
     confidence_level = check_fraction("confidence_level", confidence_level)
     n_resamples = check_count("n_resamples", n_resamples)
     rng = _check_generator(rng)
-    counts = resample_counts(differences.shape[0], n_resamples=n_resamples, rng=rng)
-    return bootstrap_bounds(differences, bootstrap_means(differences, counts),
+    resamples = draw_resamples(differences.shape[0], n_resamples=n_resamples, rng=rng)
+    return bootstrap_bounds(differences, resamples.means(differences)[0],
                             confidence_level=confidence_level, method=method)
 
 

@@ -3,10 +3,11 @@ declares it: Wilson for Hit@K (the query is the trial), the bootstrap (percentil
 interval_method convention) over queries for the rest. Aggregation only: the figures in, the
 intervals out, never a ranked list.
 
-The bootstrap's resample counts are drawn once per evaluation from the conventions' seed
+The bootstrap's resampled queries are drawn once per evaluation from the conventions' seed
 and applied to every run and measure, so intervals are reproducible to the last digit and
 comparable across runs; the sweep's draw starts from the same seed, so at the chosen K a
-sweep band is exactly the summary interval.
+sweep band is exactly the summary interval. Every run's resampled means come from one pass
+over the resamples (``Resamples.means``), whichever way they were drawn.
 """
 
 from __future__ import annotations
@@ -16,40 +17,56 @@ from collections.abc import Sequence
 import numpy as np
 
 from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.bootstrap import bootstrap_means
+from metrics.stats.bootstrap import Resamples, as_resamples
 from metrics.stats.intervals import Interval, bootstrap, wilson
 from metrics.vocabulary import SUMMARY_MEASURES
 from metrics.vocabulary.conventions import Conventions
 
-__all__ = ["summarise", "sweep_bands"]
+__all__ = ["summarise", "summarise_runs", "sweep_bands"]
 
 
 # the default summary: each summary measure's key -> its interval
 SUMMARY_METHODS: dict[str, str] = {m.key: m.interval for m in SUMMARY_MEASURES}
 
 
-def summarise(at_k: dict[str, np.ndarray], counts: np.ndarray, conventions: Conventions,
-              methods: dict[str, str] | None = None) -> dict[str, Interval]:
+def summarise(at_k: dict[str, np.ndarray], counts: Resamples | np.ndarray,
+              conventions: Conventions, methods: dict[str, str] | None = None,
+              ) -> dict[str, Interval]:
     """Each figure's mean and interval from its per-query values at K (the scored queries,
     keyed as `methods` is: figure key -> "bootstrap" or "wilson"; default the summary
-    measures) and the resample counts (resamples, queries)."""
+    measures) and the resampled queries (Resamples, or a table of counts (resamples,
+    queries))."""
+    return summarise_runs([at_k], counts, conventions, methods)[0]
+
+
+def summarise_runs(at_ks: list[dict[str, np.ndarray]], counts: Resamples | np.ndarray,
+                   conventions: Conventions, methods: dict[str, str] | None = None,
+                   ) -> list[dict[str, Interval]]:
+    """``summarise`` of several runs over the same resampled queries, in one pass over them;
+    each run's figures are those it gets alone."""
     methods = SUMMARY_METHODS if methods is None else methods
     level = conventions.confidence_level
     keys = [key for key, method in methods.items() if method == "bootstrap"]
-    summary = {}
-    if keys:
-        values = np.column_stack([at_k[key] for key in keys])
-        low, high = bootstrap_bounds(values, bootstrap_means(values, counts),
-                                     confidence_level=level, method=conventions.interval_method)
-        means = values.mean(axis=0) if len(values) else np.zeros(len(keys))
-        summary = {
-            key: Interval(float(means[i]), float(low[i]), float(high[i]), "bootstrap", level)
-            for i, key in enumerate(keys)
-        }
-    for key in (key for key, method in methods.items() if method == "wilson"):
-        outcomes = at_k[key]  # a 0/1 outcome per query: the query is the trial
-        summary[key] = wilson(int(outcomes.sum()), len(outcomes), confidence_level=level)
-    return {key: summary[key] for key in methods}
+    tables = [np.column_stack([at_k[key] for key in keys]) if keys else None for at_k in at_ks]
+    distributions = (as_resamples(counts).means(*tables) if keys
+                     else [None] * len(at_ks))
+    summaries = []
+    for at_k, values, distribution in zip(at_ks, tables, distributions, strict=True):
+        summary = {}
+        if keys:
+            low, high = bootstrap_bounds(values, distribution, confidence_level=level,
+                                         method=conventions.interval_method)
+            means = values.mean(axis=0) if len(values) else np.zeros(len(keys))
+            summary = {
+                key: Interval(float(means[i]), float(low[i]), float(high[i]), "bootstrap",
+                              level)
+                for i, key in enumerate(keys)
+            }
+        for key in (key for key, method in methods.items() if method == "wilson"):
+            outcomes = at_k[key]  # a 0/1 outcome per query: the query is the trial
+            summary[key] = wilson(int(outcomes.sum()), len(outcomes), confidence_level=level)
+        summaries.append({key: summary[key] for key in methods})
+    return summaries
 
 
 # the default sweep: (curve key, the name its rows carry, its interval) of each summary measure

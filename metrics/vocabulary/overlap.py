@@ -101,6 +101,19 @@ OVERLAP_RULES = {
 }
 
 
+# The dashboard compares at most this many runs pair by pair (120 pairs): every pair's
+# per-query figures are kept, so their number, not only the queries, sets the memory.
+MAX_RUNS_COMPARED = 16
+
+
+def runs_compared_sentence(compared: int, shown: int) -> str:
+    """Said when the dashboard reads fewer runs than are shown."""
+    pairs = compared * (compared - 1) // 2
+    return (f"Overlap reads the first {compared:,} of the {shown:,} runs shown ({pairs:,} "
+            f"pairs): every pair is kept with its figures on every query, so the pairs are "
+            f"capped. Hide or reorder runs in the sidebar to compare others.")
+
+
 def label(key: str, k: int, a: str = "A", b: str = "B") -> str:
     """A figure's short label at K, the pair's runs named: 'Relevant only in bm25@10'."""
     name = OVERLAP_BY_KEY[key].name.format(k=k)

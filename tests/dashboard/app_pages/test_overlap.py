@@ -42,3 +42,22 @@ def test_the_drill_down_shows_each_pair_on_the_chosen_query(sample):
 def test_one_run_shown_says_overlap_needs_two(sample):
     app = open_app("overlap", runs="baseline")
     assert "Overlap needs a second run" in texts(app)
+
+
+def test_many_runs_compare_the_first_ones_pair_by_pair_and_say_so():
+    """The pairs grow with the square of the runs: the page reads the first
+    MAX_RUNS_COMPARED runs shown and says how many it left out."""
+    from metrics.vocabulary.overlap import MAX_RUNS_COMPARED
+    from tests.dashboard.conftest import upload
+
+    runs = MAX_RUNS_COMPARED + 4
+    qrels = "".join(f"q{q} 0 d{q} 1\n" for q in range(12)).encode()
+    files = [(f"r{r}.run", "".join(f"q{q} Q0 d{(q + r) % 12} 1 1.0 r\n"
+                                   for q in range(12)).encode()) for r in range(runs)]
+    app = upload(open_app(), files, qrels)
+    app.switch_page("app_pages/overlap.py").run()
+    assert not app.exception
+    said = texts(app)
+    assert f"first {MAX_RUNS_COMPARED} of the {runs} runs shown (120 pairs)" in said
+    table = next(d.value for d in app.dataframe if "Compared with" in d.value.columns)
+    assert len(table) == MAX_RUNS_COMPARED * (MAX_RUNS_COMPARED - 1) // 2

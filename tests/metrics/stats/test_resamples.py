@@ -1,0 +1,215 @@
+"""The bootstrap's resampled queries: the dense table as it was always drawn (every digit a
+seed gave stays), the blocked draw beyond it (bounded memory, counts that do not depend on
+how the queries are cut), and every consumer of the counts reading them through
+``Resamples``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import metrics
+from metrics.stats import bootstrap
+from metrics.stats.bootstrap import (
+    BLOCK_QUERIES,
+    Resamples,
+    bootstrap_means,
+    draw_resamples,
+    resample_counts,
+)
+from tests.metrics.builders import make_qrels, make_run
+
+DIGITS = Path(__file__).parent / "data" / "bootstrap_digits.json"
+
+
+def collection(n: int = 300, seed: int = 5):
+    """A seeded collection: n queries, 6 graded judgments each, three runs of 8 ids."""
+    rng = np.random.default_rng(seed)
+    judgments = {f"q{i}": {f"d{d}": int(g) for d, g in zip(
+        rng.choice(30, 6, replace=False), rng.choice(4, 6, p=[.5, .3, .15, .05]), strict=True)}
+        for i in range(n)}
+    runs = [make_run({f"q{i}": [f"d{d}" for d in rng.permutation(30)[:8]] for i in range(n)},
+                     name=f"r{r}") for r in range(3)]
+    return make_qrels(judgments), runs
+
+
+def figures(interval_method: str = "percentile") -> dict:
+    """Every figure the bootstrap feeds: summary, leaderboard, comparison, overlap, sweep
+    bands, a restricted evaluation."""
+    qrels, runs = collection()
+    ev = metrics.evaluate(qrels, runs, 5, metrics.Conventions(interval_method=interval_method))
+    out = {"summary": {r.name: {k: [v.mean, v.low, v.high] for k, v in r.summary.items()}
+                       for r in ev.runs}}
+    board = metrics.leaderboard(ev)
+    out["leaderboard"] = {m: [[s.run, s.rank_low, s.rank_high, s.p_best] for s in rows]
+                          for m, rows in board.metrics.items()}
+    c = metrics.compare_evaluation(ev, baseline="r0")
+    out["compare"] = [[t.candidate, t.metric, t.low, t.high, t.p_randomization] for t in c.tests]
+    o = metrics.overlap(ev)
+    out["overlap"] = [[p.a, p.b, {k: [i.low, i.high] for k, i in p.intervals.items()}]
+                      for p in o.by_pair]
+    out["sweep"] = [list(row) for row in ev.sweep_intervals()][:60]
+    half = ev.restricted(np.arange(len(ev.scored)) % 2 == 0, "even")
+    out["restricted"] = {r.name: {k: [v.low, v.high] for k, v in r.summary.items()}
+                         for r in half.runs}
+    return out
+
+
+def _same(found, expected, where="") -> None:
+    if isinstance(expected, dict):
+        assert found.keys() == expected.keys(), where
+        for key in expected:
+            _same(found[key], expected[key], f"{where}.{key}")
+    elif isinstance(expected, list):
+        assert len(found) == len(expected), where
+        for i, (a, b) in enumerate(zip(found, expected, strict=True)):
+            _same(a, b, f"{where}[{i}]")
+    elif isinstance(expected, float):
+        # the same draw and arithmetic: equal on this machine to the bit; another CPU's BLAS
+        # kernels may round a sum's last bit differently, never a digit a draw decides
+        assert found == pytest.approx(expected, rel=1e-12, abs=1e-15), where
+    else:
+        assert found == expected, where
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_every_figure_keeps_the_digits_the_engine_gave_before_the_blocked_draw(method):
+    """The file holds what the engine computed before the resamples could be drawn in
+    blocks (the same function, run on the earlier code): a collection that fits the dense
+    draw keeps every figure."""
+    _same(figures(method), json.loads(DIGITS.read_text())[method])
+
+
+@pytest.mark.parametrize("n", [1, 7, 3_000])
+def test_the_dense_draw_is_the_table_and_leaves_the_generator_where_it_did(n):
+    first, second = np.random.default_rng(3), np.random.default_rng(3)
+    drawn = draw_resamples(n, n_resamples=200, rng=first)
+    assert not drawn.blocked
+    np.testing.assert_array_equal(drawn.counts(), resample_counts(n, n_resamples=200,
+                                                                   rng=second))
+    assert first.random() == second.random()  # what is drawn next (the sign flips) is too
+    values = np.random.default_rng(4).random((n, 3))
+    table = resample_counts(n, n_resamples=200, rng=np.random.default_rng(3))
+    np.testing.assert_array_equal(drawn.means(values)[0], table @ values / n)
+
+
+def test_the_draw_turns_blocked_past_the_dense_cells(monkeypatch):
+    monkeypatch.setattr(bootstrap, "DENSE_CELLS", 1_000)
+    assert not draw_resamples(100, n_resamples=10, rng=np.random.default_rng(1)).blocked
+    assert draw_resamples(101, n_resamples=10, rng=np.random.default_rng(1)).blocked
+
+
+def test_a_billion_queries_draw_in_bounded_memory():
+    """Only the blocks asked for are drawn: the first queries' counts of a billion-query
+    draw come from one block (the dense table would be 8 TB)."""
+    drawn = draw_resamples(10**9, n_resamples=1_000, rng=np.random.default_rng(2))
+    assert drawn.blocked
+    counts = drawn.counts(0, 10)
+    assert counts.shape == (1_000, 10)
+    assert 0.8 < counts.mean() < 1.2
+
+
+@pytest.fixture
+def blocked() -> Resamples:
+    """A blocked draw over 2.5 blocks of queries."""
+    return draw_resamples(2 * BLOCK_QUERIES + BLOCK_QUERIES // 2, n_resamples=300,
+                          rng=np.random.default_rng(7))
+
+
+def test_each_resample_of_the_blocked_draw_draws_n_queries(blocked):
+    counts = blocked.counts()
+    assert counts.shape == (300, blocked.n)
+    assert (counts.sum(axis=1) == blocked.n).all()
+    assert (counts >= 0).all() and (counts == np.round(counts)).all()
+
+
+def test_a_query_s_counts_do_not_depend_on_how_the_queries_are_cut(blocked):
+    whole = blocked.counts()
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        a, b = sorted(rng.integers(0, blocked.n + 1, size=2))
+        np.testing.assert_array_equal(blocked.counts(a, b), whole[:, a:b])
+    again = draw_resamples(blocked.n, n_resamples=300, rng=np.random.default_rng(7))
+    np.testing.assert_array_equal(again.counts(), whole)  # the seed reproduces them
+    other = draw_resamples(blocked.n, n_resamples=300, rng=np.random.default_rng(8))
+    assert not np.array_equal(other.counts(), whole)
+
+
+def test_the_blocked_means_are_the_counts_summed_block_by_block(blocked):
+    values = np.random.default_rng(1).random((blocked.n, 4))
+    means = blocked.means(values)[0]
+    by_block = sum(blocked.counts(a, b) @ values[a:b] for a, b in blocked.blocks()) / blocked.n
+    np.testing.assert_array_equal(means, by_block)  # a driver on the draw's blocks: same bits
+    np.testing.assert_allclose(means, blocked.counts() @ values / blocked.n, rtol=1e-12)
+    other = np.random.default_rng(2).random((blocked.n, 2))
+    together = blocked.means(values, other)
+    np.testing.assert_array_equal(together[0], means)  # a group does not see the others
+    np.testing.assert_array_equal(bootstrap_means(other, blocked), together[1])
+
+
+def test_the_blocked_draw_is_the_multinomial_bootstrap():
+    """Each query's count is Binomial(n, 1/n) and two queries' counts covary by -1/n, in a
+    block or across blocks (simulated: 4,000 resamples)."""
+    n = BLOCK_QUERIES + 904
+    counts = draw_resamples(n, n_resamples=4_000, rng=np.random.default_rng(5)).counts()
+    assert counts.mean() == pytest.approx(1.0)
+    assert counts.var(axis=0).mean() == pytest.approx(1 - 1 / n, abs=0.02)
+    assert (counts == 0).mean() == pytest.approx((1 - 1 / n) ** n, abs=0.005)
+    # how many draws land in the last block: Binomial(n, size / n)
+    tail = counts[:, BLOCK_QUERIES:].sum(axis=1)
+    p = (n - BLOCK_QUERIES) / n
+    assert tail.mean() == pytest.approx(n * p, rel=0.01)
+    assert tail.var() == pytest.approx(n * p * (1 - p), rel=0.1)
+    across = np.cov(counts[:, BLOCK_QUERIES - 1], counts[:, BLOCK_QUERIES])[0, 1]
+    assert abs(across) < 0.06
+
+
+def test_every_consumer_reads_the_counts_through_the_blocked_draw(monkeypatch):
+    """Past the dense cells no consumer builds the table: summary, sweep bands, a restricted
+    evaluation, leaderboard, comparison (and fragility), all pairs, overlap, slices and BCa
+    all read the blocked draw, and their intervals hold their means."""
+    monkeypatch.setattr(bootstrap, "DENSE_CELLS", 0)
+
+    def no_table(*args, **kwargs):
+        raise AssertionError("the dense table was drawn")
+
+    monkeypatch.setattr(bootstrap, "resample_counts", no_table)
+    qrels, runs = collection(200)
+    for method in ("percentile", "bca"):
+        ev = metrics.evaluate(qrels, runs, 5, metrics.Conventions(interval_method=method))
+        for run in ev.runs:
+            for interval in run.summary.values():
+                assert interval.low <= interval.mean + 1e-12
+                assert interval.mean <= interval.high + 1e-12
+    assert ev.sweep_intervals()
+    ev.restricted(np.arange(len(ev.scored)) % 2 == 0, "even")
+    board = metrics.leaderboard(ev)
+    assert all(abs(sum(s.p_best for s in rows) - 1) < 1e-9 for rows in board.metrics.values())
+    comparison = metrics.compare_evaluation(ev, baseline="r0")
+    assert all(t.low <= t.difference <= t.high for t in comparison.tests)
+    metrics.fragility(ev, comparison)
+    metrics.all_pairs(ev)
+    metrics.overlap(ev)
+    queries = metrics.load_queries(
+        ("query_id,text,kind\n" + "".join(f"q{i},text {i},{'ab'[i % 2]}\n"
+                                          for i in range(200))).encode(), file_name="q.csv")
+    facet = metrics.facets(queries, ev.scored_ids)["kind"]
+    assert len(metrics.slice_evaluation(ev, facet)) == 2
+
+
+def test_blocked_intervals_agree_with_the_dense_ones(monkeypatch):
+    """Another draw of the same bootstrap: the bounds move by Monte Carlo noise only."""
+    qrels, runs = collection(2_000)
+    dense = metrics.evaluate(qrels, runs, 5)
+    monkeypatch.setattr(bootstrap, "DENSE_CELLS", 0)
+    blocked = metrics.evaluate(qrels, runs, 5)
+    for a, b in zip(dense.runs, blocked.runs, strict=True):
+        for key, interval in a.summary.items():
+            other = b.summary[key]
+            assert other.mean == interval.mean
+            width = interval.high - interval.low
+            assert abs(other.low - interval.low) < 0.1 * width + 1e-9
+            assert abs(other.high - interval.high) < 0.1 * width + 1e-9
