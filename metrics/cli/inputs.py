@@ -196,7 +196,8 @@ def add_input_arguments(parser: argparse.ArgumentParser,
                         formats: Sequence[str] = ("table", "json")) -> None:
     """Inputs and conventions, shared by every command that scores runs; `formats` are the
     --format choices the command writes, the first the default."""
-    parser.add_argument("--qrels", type=Path, help="labels: TREC, BEIR TSV, CSV or JSONL (.gz ok)")
+    parser.add_argument("--qrels", type=Path, help="labels: TREC, BEIR TSV, CSV, JSONL (.gz ok) or "
+                        "Parquet (a file, or a directory of files)")
     parser.add_argument(
         "--run",
         type=run_source,
@@ -302,7 +303,7 @@ def load_report_lines(evaluation: Evaluation) -> list[str]:
     reports = [evaluation.qrels_report] + [run.report for run in evaluation.runs]
     for report in filter(None, reports):
         lines.append(report.summary())
-        lines += [f"  {report.source}, line {entry.line}: {entry.reason}"
+        lines += [f"  {report.source}, {report.unit} {entry.line}: {entry.reason}"
                   for entry in report.dropped]
         lines += [f"  {report.source}: {note}" for note in report.notes]
     lines += [f"{run.name}: no list for "

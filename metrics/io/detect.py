@@ -74,7 +74,8 @@ _HEADERS = {
 # A CSV run is ordered by its rank column, or by its scores when it has no rank column.
 _ORDER_ROLES = ("rank", "score")
 _HEADER_NAMES = {name for spec in _HEADERS.values() for c in spec for name in c.names} - {"score"}
-_FORMAT_LABEL = {"csv": "CSV/TSV", "beir": "BEIR"}
+_FORMAT_LABEL = {"csv": "CSV/TSV", "beir": "BEIR", "parquet": "Parquet", "arrow": "The table's"}
+_COLUMNAR = ("parquet", "arrow")  # columns named as a CSV header names them
 
 
 def detect(src: Source, kind: str, fmt: str) -> str:
@@ -117,32 +118,40 @@ def layout_of(src: Source, kind: str, fmt: str) -> Layout:
         return _TREC_QRELS_3 if three else _TREC[kind]
     number, line = src.first_line
     delimiter, names = _header_fields(line)
-    spec = _HEADERS[(kind, fmt)]
-    _refuse_repeats(src, number, names, spec)
+    found = column_roles(src, number, kind, fmt, names, f"header lacks column(s) {{missing}} "
+                         f"(found {show(line, 60)})")
+    columns = {role: names.index(name) for role, name in found.items()}
+    return Layout(delimiter, len(names), columns, number, f"as in the header on line {number}")
+
+
+def column_roles(src: Source, number: int | None, kind: str, fmt: str, names: list[str],
+                 lacking: str, what: str = "the header") -> dict[str, str]:
+    """The column each role reads (role -> name, lower-cased names as a CSV header gives
+    them), under the names and aliases a CSV/TSV header accepts; `lacking` words the error
+    for required columns that are absent ({missing}), after the format's label."""
+    spec = _HEADERS[(kind, "csv" if fmt in _COLUMNAR else fmt)]
+    _refuse_repeats(src, number, names, spec, what)
     found = {c.role: next((n for n in c.names if n in names), None) for c in spec}
     missing = [c.describe() for c in spec if c.required and found[c.role] is None]
     if kind == "run" and not any(found.get(role) for role in _ORDER_ROLES):
         missing.append(" or ".join(_ORDER_ROLES))
     if missing:
-        raise src.fail(
-            number,
-            f"{_FORMAT_LABEL[fmt]} header lacks column(s) {', '.join(missing)} "
-            f"(found {show(line, 60)})",
-        )
-    columns = {role: names.index(name) for role, name in found.items() if name is not None}
-    return Layout(delimiter, len(names), columns, number, f"as in the header on line {number}")
+        raise src.fail(number, f"{_FORMAT_LABEL[fmt]} "
+                       + lacking.format(missing=", ".join(missing)))
+    return {role: name for role, name in found.items() if name is not None}
 
 
-def _refuse_repeats(src: Source, number: int, names: list[str], spec: tuple[_Column, ...]) -> None:
+def _refuse_repeats(src: Source, number: int | None, names: list[str],
+                    spec: tuple[_Column, ...], what: str) -> None:
     """A header naming a column twice, or one role by two of its names, is ambiguous."""
     repeated = next((name for i, name in enumerate(names) if name and name in names[:i]), None)
     if repeated is not None:
-        raise src.fail(number, f"the header names the column {show(repeated)} twice")
+        raise src.fail(number, f"{what} names the column {show(repeated)} twice")
     for column in spec:
         given = [name for name in column.names if name in names]
         if len(given) > 1:
             raise src.fail(
                 number,
-                f"the header names the {column.role} column twice: "
+                f"{what} names the {column.role} column twice: "
                 + " and ".join(map(show, given)),
             )

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 
 
 class LoadError(ValueError):
-    """A file that cannot be loaded; the message is one line, `FILE, line N: problem`."""
+    """A file that cannot be loaded; the message is one line, `FILE, line N: problem` (`row N`
+    for a Parquet file or a table, whose rows are not lines)."""
 
-    def __init__(self, source: str, line: int | None, problem: str) -> None:
+    def __init__(self, source: str, line: int | None, problem: str, unit: str = "line") -> None:
         self.source, self.line, self.problem = source, line, problem
-        where = source if line is None else f"{source}, line {line}"
+        where = source if line is None else f"{source}, {unit} {line}"
         super().__init__(f"{where}: {problem}")
 
 

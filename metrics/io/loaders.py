@@ -15,6 +15,16 @@ from metrics.io.codes import encode, encode_blocks, repeated_pairs
 from metrics.io.detect import detect, layout_of
 from metrics.io.errors import LoadError, check_choice, show
 from metrics.io.jsonl import jsonl_qrels, jsonl_run
+from metrics.io.parquet import (
+    TABLE_NAME,
+    Columnar,
+    floats,
+    ids,
+    integers,
+    is_parquet,
+    is_table,
+    read_columnar,
+)
 from metrics.io.parsed import Rows
 from metrics.io.reader import Table
 from metrics.io.report import LoadReport, ReportLine
@@ -24,8 +34,8 @@ from metrics.io.streams import MAX_INPUT_BYTES, MAX_INPUT_FLAG, check_max_bytes
 from metrics.io.tables import read_table
 from metrics.io.values import to_float, to_int
 
-QRELS_FORMATS = ("trec", "beir", "csv", "jsonl")
-RUN_FORMATS = ("trec", "csv", "jsonl")
+QRELS_FORMATS = ("trec", "beir", "csv", "jsonl", "parquet")
+RUN_FORMATS = ("trec", "csv", "jsonl", "parquet")
 RUN_ORDERS = ("score", "rank")
 # How scores compare when a run is ordered by them: as doubles (trec_eval 10.0), or rounded
 # to 32-bit floats first (trec_eval 9 and pytrec_eval), which ties scores that differ less.
@@ -34,33 +44,54 @@ SCORE_PRECISIONS = ("double", "float32")
 # Extensions stripped from a file name to name its run (`baseline.run.gz` -> `baseline`).
 _RUN_EXTENSIONS = {
     ".gz", ".run", ".txt", ".trec", ".res", ".out", ".tsv", ".csv", ".jsonl", ".ndjson", ".json",
+    ".parquet", ".pq", ".parq",
 }
+# What a loader reads: a path, an upload's bytes, or a table handed over from Python.
+Input = str | os.PathLike | bytes | object
 
 
-def _report(src: Source, kind: str, fmt: str, rows: Rows, repeats: list) -> LoadReport:
+def _report(src: Source | Columnar, kind: str, fmt: str, rows: Rows,
+            repeats: list) -> LoadReport:
     return LoadReport(
         source=src.name, kind=kind, format=fmt, lines_read=rows.lines_read,
         lines_used=rows.lines_read - len(rows.dropped),
         dropped=tuple(sorted(rows.dropped, key=lambda r: r.line)),
         repeats=tuple(repeats), notes=tuple(rows.notes),
-        comments=rows.comments, wide_lines=rows.wide_lines,
+        comments=rows.comments, wide_lines=rows.wide_lines, unit=src.unit,
     )
+
+
+def _columnar(source: Input, file_name: str | None, fmt: str) -> bool:
+    """Read as columns (Parquet, or a table from Python) rather than as text."""
+    return fmt == "parquet" or (fmt == "auto" and (is_table(source)
+                                                   or is_parquet(source, file_name)))
+
+
+def _columnar_rows(src: Columnar) -> Rows:
+    lines = src.lines
+    if not len(lines):
+        raise src.fail(None, "no data rows")
+    return Rows(ids(src, src.columns["query"], lines, "query"),
+                ids(src, src.columns["doc"], lines, "doc"), lines, len(lines))
 
 
 # --- qrels -----------------------------------------------------------------------------
 
 
 def load_qrels(
-    source: str | os.PathLike | bytes, *, file_name: str | None = None, format: str = "auto",
+    source: Input, *, file_name: str | None = None, format: str = "auto",
     max_bytes: int = MAX_INPUT_BYTES,
 ) -> tuple[Qrels, LoadReport]:
     """Read relevance judgments: TREC (`qid iter docid grade`, or `qid docid grade` when the
     first data line has three columns), BEIR TSV (`query-id corpus-id score`), CSV/TSV with a
-    `query_id,doc_id,grade` header, or JSONL (`{"query_id": ..., "relevant": [ids] |
-    {id: grade}}`, a list meaning grade 1). `source` is a path (`-` for standard input; a FIFO
-    or a pipe is read as a stream) or the raw bytes of an upload named `file_name`; gzip is
+    `query_id,doc_id,grade` header, JSONL (`{"query_id": ..., "relevant": [ids] |
+    {id: grade}}`, a list meaning grade 1), or Parquet (a file, or a directory of files read
+    as one) with the CSV header's columns. `source` is a path (`-` for standard input; a FIFO
+    or a pipe is read as a stream), the raw bytes of an upload named `file_name`, or a table
+    handed over from Python (an Arrow table, a pandas DataFrame); gzip is
     read by extension or content. In TREC files a line whose first non-blank character is
-    '#' is a comment, skipped and counted, as trec_eval 10.0 does.
+    '#' is a comment, skipped and counted, as trec_eval 10.0 does. Parquet rows and table
+    rows are numbered from 1 ("row N" in messages and in the report).
 
     An identical duplicate line is dropped and reported; one (query, doc) pair with two
     grades is an error, as is a grade that is not an integer ('2.0' included).
@@ -70,6 +101,11 @@ def load_qrels(
     check_choice("format", format, ("auto", *QRELS_FORMATS))
     check_max_bytes(max_bytes)
     with _within_memory(source, file_name):
+        if _columnar(source, file_name, format):
+            src = read_columnar(source, file_name, "qrels", max_bytes)
+            rows = _columnar_rows(src)
+            rows.grade = integers(src, src.columns["grade"], rows.line, "grade")
+            return _finish_qrels(src, src.format, rows)
         src = open_source(source, file_name, max_bytes)
         fmt = detect(src, "qrels", format)
         if fmt == "jsonl":
@@ -81,13 +117,14 @@ def load_qrels(
 
 
 @contextmanager
-def _within_memory(source: str | os.PathLike | bytes, file_name: str | None) -> Iterator[None]:
+def _within_memory(source: Input, file_name: str | None) -> Iterator[None]:
     """A MemoryError while reading or parsing becomes a one-line LoadError."""
     try:
         yield
     except MemoryError:
         raise LoadError(
-            source_name(source, file_name), None,
+            file_name or TABLE_NAME if is_table(source) else source_name(source, file_name),
+            None,
             f"too large to load in memory (a lower max_bytes, {MAX_INPUT_FLAG}, refuses it "
             "before reading it all)",
         ) from None
@@ -102,7 +139,7 @@ def _table_rows(src: Source, kind: str, fmt: str) -> tuple[Table, Rows]:
     return table, rows
 
 
-def _finish_qrels(src: Source, fmt: str, rows: Rows) -> tuple[Qrels, LoadReport]:
+def _finish_qrels(src: Source | Columnar, fmt: str, rows: Rows) -> tuple[Qrels, LoadReport]:
     query_codes, query_names = encode_blocks(rows.query)
     doc_codes, doc_names = encode(rows.doc)
     grade, lines = rows.grade, rows.line
@@ -142,22 +179,24 @@ def _finish_qrels(src: Source, fmt: str, rows: Rows) -> tuple[Qrels, LoadReport]
 
 
 def load_run(
-    source: str | os.PathLike | bytes, *, file_name: str | None = None, format: str = "auto",
+    source: Input, *, file_name: str | None = None, format: str = "auto",
     order: str = "score", score_precision: str = "double", run_name: str | None = None,
     labels: Qrels | None = None, max_bytes: int = MAX_INPUT_BYTES,
 ) -> tuple[Run, LoadReport]:
     """Read a run: TREC (`qid Q0 docid rank score tag`), CSV/TSV with a
-    `query_id,doc_id,rank[,score]` header, or JSONL (`{"query_id": ..., "retrieved": [ids]}`).
+    `query_id,doc_id,rank[,score]` header, JSONL (`{"query_id": ..., "retrieved": [ids]}`),
+    or Parquet or a table from Python with the CSV header's columns (a directory of Parquet
+    files is one run).
 
     A TREC run is ordered like trec_eval when `order="score"`: score descending, ties by doc
     id descending as a string; with `order="rank"` by the rank column, ties in line order.
     Scores compare as doubles (`score_precision="double"`, as trec_eval 10.0 stores them) or
     rounded to 32-bit floats first (`"float32"`, as trec_eval 9 and pytrec_eval do), which
-    ties scores closer than float32 can tell apart. CSV runs follow their rank column, or
-    without one their scores as TREC runs do; JSONL lists keep their own order; `order`
-    does not apply to them. As trec_eval 10.0 does, a TREC run line may carry more than six
-    fields (the rest are ignored) and a line whose first non-blank character is '#' is a
-    comment; the report counts both.
+    ties scores closer than float32 can tell apart. CSV, Parquet and table runs follow their
+    rank column, or without one their scores as TREC runs do; JSONL lists keep their own
+    order; `order` does not apply to them. As trec_eval 10.0 does, a TREC run line may carry
+    more than six fields (the rest are ignored) and a line whose first non-blank character
+    is '#' is a comment; the report counts both.
 
     `file_name` names the file in messages and, for bytes, gives it a name. The run is named
     `run_name`, by default the file name without its extensions (`baseline.run.gz` ->
@@ -173,13 +212,21 @@ def load_run(
     check_choice("score_precision", score_precision, SCORE_PRECISIONS)
     check_max_bytes(max_bytes)
     with _within_memory(source, file_name):
-        src = open_source(source, file_name, max_bytes)
-        fmt = detect(src, "run", format)
-        if fmt == "jsonl":
-            rows = jsonl_run(src)
+        if _columnar(source, file_name, format):
+            src = read_columnar(source, file_name, "run", max_bytes)
+            rows = _columnar_rows(src)
+            rows.score, rows.sort_keys = columnar_sort_keys(src, src.columns, rows.line,
+                                                            rows.doc, score_precision)
+            fmt = src.format
         else:
-            table, rows = _table_rows(src, "run", fmt)
-            rows.score, rows.sort_keys = _run_sort_keys(src, fmt, order, score_precision, table)
+            src = open_source(source, file_name, max_bytes)
+            fmt = detect(src, "run", format)
+            if fmt == "jsonl":
+                rows = jsonl_run(src)
+            else:
+                table, rows = _table_rows(src, "run", fmt)
+                rows.score, rows.sort_keys = _run_sort_keys(src, fmt, order, score_precision,
+                                                            table)
         run, report = _finish_run(src, fmt, rows, run_name or _run_name(src.name))
         return (run if labels is None else run.labelled_by(labels)), report
 
@@ -192,21 +239,41 @@ def _run_sort_keys(
     only its sort key, the kept scores stay doubles."""
     columns, lines = table.columns, table.lines
     score = to_float(src, columns["score"], lines, "score") if "score" in columns else None
+    rank = None
     if "rank" in columns and (fmt == "csv" or order == "rank"):
         rank = to_int(src, columns["rank"], lines, "rank")
+    return score, _sort_keys(src, lines, score, rank, columns["doc"], precision)
+
+
+def columnar_sort_keys(
+    src: Columnar, columns: dict[str, pa.Array], lines: np.ndarray, doc: pa.Array,
+    precision: str,
+) -> tuple[np.ndarray | None, list[tuple[str, object, str]]]:
+    """``_run_sort_keys`` of Parquet or table columns (typed; `doc` the ids as strings): the
+    rank column when there is one, as a CSV run is ordered, else the scores."""
+    score = floats(src, columns["score"], lines, "score") if "score" in columns else None
+    rank = integers(src, columns["rank"], lines, "rank") if "rank" in columns else None
+    return score, _sort_keys(src, lines, score, rank, doc, precision)
+
+
+def _sort_keys(
+    src: Source | Columnar, lines: np.ndarray, score: np.ndarray | None,
+    rank: np.ndarray | None, doc: pa.Array, precision: str,
+) -> list[tuple[str, object, str]]:
+    if rank is not None:
         negative = np.flatnonzero(rank < 0)
         if len(negative):
             row = negative[0]
             raise src.fail(int(lines[row]), f"rank must not be negative, got {rank[row]}")
-        return score, [("rank", rank, "ascending")]
+        return [("rank", rank, "ascending")]
     key = score
     if precision == "float32":
         with np.errstate(over="ignore"):  # beyond float32 a score ties at infinity (trec_eval 9)
             key = score.astype(np.float32)
-    return score, [("score", key, "descending"), ("doc", columns["doc"], "descending")]
+    return [("score", key, "descending"), ("doc", doc, "descending")]
 
 
-def _finish_run(src: Source, fmt: str, rows: Rows, name: str) -> tuple[Run, LoadReport]:
+def _finish_run(src: Source | Columnar, fmt: str, rows: Rows, name: str) -> tuple[Run, LoadReport]:
     query_codes, query_names = encode_blocks(rows.query)
     doc = rows.doc if isinstance(rows.doc, pa.Array) else pa.array(rows.doc, pa.string())
     keys = [("query", query_codes, "ascending"), *rows.sort_keys]

@@ -31,6 +31,7 @@ class LoadReport:
     notes: tuple[str, ...] = ()
     comments: int = 0  # TREC lines whose first non-blank character is '#', skipped
     wide_lines: int = 0  # TREC run lines of more than six fields: the rest are ignored
+    unit: str = "line"  # what `line` counts: "row" for a Parquet file or a table
 
     def with_dropped(self, extra: Iterable[ReportLine]) -> LoadReport:
         """A new report in which each of `extra` is one more used line now dropped."""
@@ -44,7 +45,7 @@ class LoadReport:
 
     def summary(self) -> str:
         parts = [
-            _count(self.lines_read, "line") + " read",
+            _count(self.lines_read, self.unit) + " read",
             f"{self.lines_used} used",
             f"{len(self.dropped)} dropped",
         ]

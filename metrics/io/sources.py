@@ -34,6 +34,7 @@ class Source:
     name: str
     raw: bytes  # decompressed; no BOM, no CR, no trailing blank lines
     text: str
+    unit = "line"  # what the load report's line numbers count
 
     def fail(self, line: int | None, problem: str) -> LoadError:
         return LoadError(self.name, line, problem)

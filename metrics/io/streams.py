@@ -50,7 +50,7 @@ def read_bounded(source: str | bytes, name: str, max_bytes: int) -> bytes:
             return _gunzip(b"", io.BytesIO(data).read, name, max_bytes)
         check_head(data[:FIRST_BLOCK], name)
         if len(data) > max_bytes:
-            raise _too_large(name, max_bytes, "is larger than")
+            raise too_large(name, max_bytes, "is larger than")
         return data
     fd = open_stream(source, name)
     with open(fd, "rb") as handle:
@@ -64,7 +64,7 @@ def read_bounded(source: str | bytes, name: str, max_bytes: int) -> bytes:
         if not regular:  # a FIFO or a pipe: read until it ends, never sized
             return _collect(read, name, max_bytes, "is larger than", head)
         if status.st_size > max_bytes:
-            raise _too_large(name, max_bytes, "is larger than")
+            raise too_large(name, max_bytes, "is larger than")
         handle.seek(0)  # a regular file is read in one piece: no parts to join
         data = read(status.st_size + 1)  # one byte more tells a file that grew (or /proc)
         if len(data) <= status.st_size:
@@ -97,10 +97,10 @@ def _collect(
         parts.append(chunk)
         total += len(chunk)
     parts.clear()
-    raise _too_large(name, limit, verb)
+    raise too_large(name, limit, verb)
 
 
-def _too_large(name: str, limit: int, verb: str) -> LoadError:
+def too_large(name: str, limit: int, verb: str) -> LoadError:
     return LoadError(name, None, f"{verb} the {describe_bytes(limit)} limit ({MAX_INPUT_FLAG})")
 
 
@@ -144,7 +144,7 @@ class Gunzip:
         self._pending = self._read_raw(_RAW_CHUNK)
         self._compressed += len(self._pending)
         if self._compressed > self._limit:
-            raise _too_large(self._name, self._limit, "is larger than")
+            raise too_large(self._name, self._limit, "is larger than")
         return bool(self._pending)
 
     def _corrupt(self, problem: str) -> LoadError:

@@ -22,7 +22,8 @@ from metrics.vocabulary.headline import PRIMARY_MEANING
 from metrics.vocabulary.measures import CLASS_MEANING
 
 # the file formats every labels and runs upload reads
-FORMATS = "TREC, BEIR TSV, CSV/TSV with a header, or JSONL; gzipped files (.gz) are read too."
+FORMATS = ("TREC, BEIR TSV, CSV/TSV with a header, JSONL, or Parquet with the same columns; "
+           "gzipped files (.gz) are read too.")
 
 COLUMN_MEANING: dict[str, str] = {
     # a paired comparison: the table of each candidate, and its slices

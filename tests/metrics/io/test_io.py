@@ -737,10 +737,10 @@ def test_error_is_one_line_and_carries_its_parts(tmp_path):
 
 
 def test_bad_arguments():
-    qrels_formats = "format must be one of auto, trec, beir, csv, jsonl, got 'tsv'"
+    qrels_formats = "format must be one of auto, trec, beir, csv, jsonl, parquet, got 'tsv'"
     with pytest.raises(ValueError, match=qrels_formats):
         load_qrels(b"q 0 d 1\n", format="tsv")
-    with pytest.raises(ValueError, match="one of auto, trec, csv, jsonl, got 'beir'"):
+    with pytest.raises(ValueError, match="one of auto, trec, csv, jsonl, parquet, got 'beir'"):
         load_run(TREC_RUN.encode(), format="beir")
     with pytest.raises(ValueError, match="order must be one of score, rank, got 'Score'"):
         load_run(TREC_RUN.encode(), order="Score")
