@@ -38,7 +38,7 @@ which other runs came with it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,6 +49,7 @@ BLOCK_QUERIES = 1 << 12  # queries in a block of the blocked draw
 BLOCK_CELLS = 1 << 22  # resample x query counts held at once in the blocked draw (32 MB)
 _PLACED_CELLS = 1 << 16  # cells a block's draws are placed on in one step (fits the cache)
 _TREE, _BLOCK = 0, 1  # the two kinds of Generator a blocked draw keys
+KEEP_BYTES = 1 << 30  # rows an Accumulator over the dense draw keeps to multiply at once
 
 
 def check_confidence(confidence_level: float) -> None:
@@ -133,12 +134,21 @@ class Resamples:
             return [np.zeros((self.n_resamples,) + values.shape[1:]) for values in groups]
         if not self.blocked:
             return [self.dense @ values / self.n for values in groups]
-        totals = [np.zeros((self.n_resamples,) + values.shape[1:]) for values in groups]
-        for first, last in self.blocks():
-            for rows, block in self._block_counts(first // BLOCK_QUERIES):
-                for total, values in zip(totals, groups, strict=True):
-                    total[rows] += block @ values[first:last]
-        return [total / self.n for total in totals]
+        summed = self.accumulator([values.shape[1:] for values in groups])
+        summed.add(*groups)
+        return summed.finish()
+
+    def accumulator(self, shapes: Sequence[tuple[int, ...]], *,
+                    keep_bytes: int = KEEP_BYTES) -> Accumulator:
+        """``means`` of groups of columns handed over a few queries at a time, in query order
+        (``Accumulator``); `shapes` are each group's columns (``values.shape[1:]``)."""
+        return Accumulator(self, [tuple(shape) for shape in shapes], keep_bytes)
+
+    def _add_block(self, index: int, totals: list[np.ndarray], groups: list[np.ndarray]) -> None:
+        """Block `index`'s products with each group's rows of that block, into the totals."""
+        for rows, block in self._block_counts(index):
+            for total, values in zip(totals, groups, strict=True):
+                total[rows] += block @ values
 
     # --- the blocked draw ------------------------------------------------------------------
 
@@ -184,6 +194,88 @@ class Resamples:
                 block[a - start:b - start] = np.bincount(
                     places, minlength=(b - a) * size).reshape(b - a, size)
             yield slice(start, stop), block
+
+
+class Accumulator:
+    """Resampled means of groups of columns whose rows (queries) come a few at a time, in
+    query order: what a driver that scores queries block by block reads.
+
+    The blocked draw multiplies each of its blocks as soon as its rows have all come, with
+    the counts of that block alone, exactly as ``Resamples.means`` does on the whole tables:
+    the same floats, however the caller cut the rows, and memory holds at most one block of
+    rows. The dense draw keeps the rows and multiplies once at the end, as ``means`` does,
+    while they take at most `keep_bytes`; past that it multiplies each BLOCK_QUERIES rows by
+    their slice of the table as they come (the means then agree with ``means`` to the last
+    bits only: a product summed in parts is rounded in parts), and ``exact`` says so.
+    """
+
+    def __init__(self, resamples: Resamples, shapes: list[tuple[int, ...]],
+                 keep_bytes: int) -> None:
+        self.resamples, self.shapes, self.keep_bytes = resamples, shapes, keep_bytes
+        self.totals = [np.zeros((resamples.n_resamples, *shape)) for shape in shapes]
+        self.pending: list[list[np.ndarray]] = [[] for _ in shapes]
+        self.pending_rows = 0
+        self.done = 0  # rows already multiplied
+        self.exact = True
+        self._row_bytes = 8 * sum(int(np.prod(shape)) for shape in shapes)
+
+    def add(self, *pieces: np.ndarray) -> None:
+        """The next rows of every group (each (rows, *its shape), the same rows)."""
+        rows = {len(piece) for piece in pieces}
+        if len(pieces) != len(self.shapes) or len(rows) != 1:
+            raise ValueError("give every group's piece, each of the same rows")
+        count = rows.pop()
+        if self.done + self.pending_rows + count > self.resamples.n:
+            raise ValueError(f"more than the {self.resamples.n:,} queries the resamples draw")
+        for held, piece in zip(self.pending, pieces, strict=True):
+            held.append(np.asarray(piece, dtype=float))
+        self.pending_rows += count
+        if self.resamples.blocked:
+            while self.pending_rows and self._next_block_ready():
+                self._multiply(min(BLOCK_QUERIES, self.resamples.n - self.done))
+        elif (self.exact and self.pending_rows * self._row_bytes > self.keep_bytes):
+            self.exact = False
+        if not self.resamples.blocked and not self.exact:
+            while self.pending_rows >= BLOCK_QUERIES:
+                self._multiply(BLOCK_QUERIES)
+
+    def _next_block_ready(self) -> bool:
+        return self.pending_rows >= min(BLOCK_QUERIES, self.resamples.n - self.done)
+
+    def _take(self, count: int) -> list[np.ndarray]:
+        """The first `count` pending rows of every group."""
+        taken = []
+        for index, held in enumerate(self.pending):
+            joined = held[0] if len(held) == 1 else np.concatenate(held)
+            taken.append(joined[:count])
+            self.pending[index] = [joined[count:]] if count < len(joined) else []
+        self.pending_rows -= count
+        return taken
+
+    def _multiply(self, count: int) -> None:
+        groups = self._take(count)
+        start, self.done = self.done, self.done + count
+        if self.resamples.blocked:
+            self.resamples._add_block(start // BLOCK_QUERIES, self.totals, groups)
+            return
+        counts = self.resamples.dense[:, start:self.done]
+        for total, values in zip(self.totals, groups, strict=True):
+            total += counts @ values
+
+    def finish(self) -> list[np.ndarray]:
+        """Each group's resampled means, (n_resamples, *its shape), once every row came."""
+        n = self.resamples.n
+        if self.done + self.pending_rows != n:
+            raise ValueError(f"{self.done + self.pending_rows:,} queries given; the resamples "
+                             f"draw {n:,}")
+        if n == 0:
+            return self.totals
+        if self.pending_rows and not self.resamples.blocked and self.exact:
+            groups = self._take(self.pending_rows)
+            return [self.resamples.dense @ values / n for values in groups]
+        if self.pending_rows:
+            self._multiply(self.pending_rows)
+        return [total / n for total in self.totals]
 
 
 def draw_resamples(n: int, *, n_resamples: int, rng: np.random.Generator) -> Resamples:

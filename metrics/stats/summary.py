@@ -17,12 +17,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.bootstrap import Resamples, as_resamples
-from metrics.stats.intervals import Interval, bootstrap, wilson
+from metrics.stats.bootstrap import Resamples, as_resamples, draw_resamples
+from metrics.stats.intervals import Interval, wilson
 from metrics.vocabulary import SUMMARY_MEASURES
 from metrics.vocabulary.conventions import Conventions
 
-__all__ = ["summarise", "summarise_runs", "sweep_bands"]
+__all__ = ["bands_of", "summarise", "summarise_runs", "sweep_bands", "sweep_resamples"]
 
 
 # the default summary: each summary measure's key -> its interval
@@ -82,19 +82,43 @@ def sweep_bands(curves: dict[str, np.ndarray], ks: range, conventions: Conventio
     K) column, drawn from a fresh Generator on the seed."""
     c = conventions
     n = next(iter(curves.values())).shape[0]
-    boot = [curves[key] for key, _, method in figures if method == "bootstrap"]
-    intervals = iter(bootstrap(
-        np.concatenate(boot, axis=1), confidence_level=c.confidence_level,
-        n_resamples=c.n_resamples, rng=np.random.default_rng(c.seed),
-        method=c.interval_method,
-    ) if boot else ())
-    rows = []
+    boot = [np.asarray(curves[key], dtype=float) for key, _, method in figures
+            if method == "bootstrap"]
+    values = np.concatenate(boot, axis=1) if boot else None
+    distribution = (sweep_resamples(n, c).means(values)[0] if boot else None)
+    hits = {key: curves[key].sum(axis=0) for key, _, method in figures if method == "wilson"}
+    return bands_of(values, distribution, hits, n, ks, c, figures)
+
+
+def sweep_resamples(n: int, conventions: Conventions) -> Resamples:
+    """The sweep's resampled queries: drawn from a fresh Generator on the seed, so the same
+    as the summary's."""
+    return draw_resamples(n, n_resamples=conventions.n_resamples,
+                          rng=np.random.default_rng(conventions.seed))
+
+
+def bands_of(values: np.ndarray | None, distribution: np.ndarray | None,
+             hits: dict[str, np.ndarray], n: int, ks: range, conventions: Conventions,
+             figures: Sequence[tuple[str, str, str]] = SWEEP_FIGURES,
+             ) -> list[tuple[int, str, float, float]]:
+    """``sweep_bands`` from what it reads of the per-query values: the resampled means of
+    the bootstrap figures' columns (figure by figure, K by K), those columns themselves
+    (only BCa reads them: None for the percentile interval), and for each Wilson figure its
+    hits at each K over `n` queries. A driver that never holds every query at every K (the
+    block-by-block one) gives these."""
+    c = conventions
+    if distribution is not None:
+        low, high = bootstrap_bounds(values, distribution, confidence_level=c.confidence_level,
+                                     method=c.interval_method)
+    rows, column = [], 0
     for key, name, method in figures:
-        values = curves[key]
         if method == "wilson":
-            bands = [wilson(int(hits), n, confidence_level=c.confidence_level)
-                     for hits in values.sum(axis=0)]
+            bands = [(band.low, band.high) for band in
+                     (wilson(int(hit), n, confidence_level=c.confidence_level)
+                      for hit in hits[key])]
         else:
-            bands = [next(intervals) for _ in range(values.shape[1])]
-        rows += [(k, name, band.low, band.high) for k, band in zip(ks, bands, strict=True)]
+            bands = list(zip(low[column:column + len(ks)], high[column:column + len(ks)],
+                             strict=True))
+            column += len(ks)
+        rows += [(k, name, float(lo), float(hi)) for k, (lo, hi) in zip(ks, bands, strict=True)]
     return rows

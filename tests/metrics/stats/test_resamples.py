@@ -213,3 +213,35 @@ def test_blocked_intervals_agree_with_the_dense_ones(monkeypatch):
             width = interval.high - interval.low
             assert abs(other.low - interval.low) < 0.1 * width + 1e-9
             assert abs(other.high - interval.high) < 0.1 * width + 1e-9
+
+
+@pytest.mark.parametrize("n", [1, 700, 9000])
+@pytest.mark.parametrize("blocked", [False, True])
+def test_an_accumulator_fed_in_any_pieces_gives_the_floats_of_means(monkeypatch, n, blocked):
+    """Rows handed over a few at a time, cut anywhere, give exactly what means() gives on
+    the whole tables, in both draws (the blocked one forced below its size)."""
+    if blocked:
+        monkeypatch.setattr(bootstrap, "DENSE_CELLS", 1)
+    resamples = draw_resamples(n, n_resamples=40, rng=np.random.default_rng(5))
+    assert resamples.blocked == (blocked and n > 0)
+    rng = np.random.default_rng(n)
+    groups = [rng.random((n, 3)), rng.integers(0, 3, (n, 2)).astype(float)]
+    summed = resamples.accumulator([(3,), (2,)])
+    start = 0
+    while start < n:
+        stop = min(n, start + int(rng.integers(1, 5000)))
+        summed.add(*(values[start:stop] for values in groups))
+        start = stop
+    for got, want in zip(summed.finish(), resamples.means(*groups), strict=True):
+        np.testing.assert_array_equal(got, want)
+    assert summed.exact
+
+
+def test_an_accumulator_refuses_too_many_or_too_few_rows():
+    resamples = draw_resamples(10, n_resamples=5, rng=np.random.default_rng(0))
+    summed = resamples.accumulator([(1,)])
+    with pytest.raises(ValueError, match="more than the 10 queries"):
+        summed.add(np.zeros((11, 1)))
+    summed.add(np.zeros((4, 1)))
+    with pytest.raises(ValueError, match="4 queries given; the resamples draw 10"):
+        summed.finish()
