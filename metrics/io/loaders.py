@@ -75,6 +75,7 @@ def _columnar_rows(src: Columnar) -> Rows:
                 ids(src, src.columns["doc"], lines, "doc"), lines, len(lines))
 
 
+
 # --- qrels -----------------------------------------------------------------------------
 
 
@@ -214,10 +215,9 @@ def load_run(
     with _within_memory(source, file_name):
         if _columnar(source, file_name, format):
             src = read_columnar(source, file_name, "run", max_bytes)
-            rows = _columnar_rows(src)
-            rows.score, rows.sort_keys = columnar_sort_keys(src, src.columns, rows.line,
-                                                            rows.doc, score_precision)
-            fmt = src.format
+            run, report = columnar_run(src, src.columns, src.lines,
+                                       run_name or _run_name(src.name), score_precision)
+            return (run if labels is None else run.labelled_by(labels)), report
         else:
             src = open_source(source, file_name, max_bytes)
             fmt = detect(src, "run", format)
@@ -243,6 +243,24 @@ def _run_sort_keys(
     if "rank" in columns and (fmt == "csv" or order == "rank"):
         rank = to_int(src, columns["rank"], lines, "rank")
     return score, _sort_keys(src, lines, score, rank, columns["doc"], precision)
+
+
+def columnar_run(src: Columnar, columns: dict[str, pa.Array], lines: np.ndarray, name: str,
+                 score_precision: str = "double") -> tuple[Run, LoadReport]:
+    """A run from Parquet or table columns by role (all its rows, or the rows of some
+    queries, numbered `lines`), checked and ordered as ``load_run`` orders a CSV run."""
+    if not len(lines):
+        raise src.fail(None, "no data rows")
+    rows = Rows(ids(src, columns["query"], lines, "query"),
+                ids(src, columns["doc"], lines, "doc"), lines, len(lines))
+    rows.score, rows.sort_keys = columnar_sort_keys(src, columns, lines, rows.doc,
+                                                    score_precision)
+    return _finish_run(src, src.format, rows, name)
+
+
+def run_name_of(file_name: str) -> str:
+    """A run's default name: its file's (or directory's) name without its extensions."""
+    return _run_name(file_name)
 
 
 def columnar_sort_keys(

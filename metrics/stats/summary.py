@@ -22,7 +22,8 @@ from metrics.stats.intervals import Interval, wilson
 from metrics.vocabulary import SUMMARY_MEASURES
 from metrics.vocabulary.conventions import Conventions
 
-__all__ = ["bands_of", "summarise", "summarise_runs", "sweep_bands", "sweep_resamples"]
+__all__ = ["bands_of", "bootstrap_table", "summaries_of", "summarise", "summarise_runs",
+           "sweep_bands", "sweep_resamples"]
 
 
 # the default summary: each summary measure's key -> its interval
@@ -45,11 +46,29 @@ def summarise_runs(at_ks: list[dict[str, np.ndarray]], counts: Resamples | np.nd
     """``summarise`` of several runs over the same resampled queries, in one pass over them;
     each run's figures are those it gets alone."""
     methods = SUMMARY_METHODS if methods is None else methods
+    tables = [bootstrap_table(at_k, methods) for at_k in at_ks]
+    distributions = (as_resamples(counts).means(*tables) if tables and tables[0] is not None
+                     else [None] * len(at_ks))
+    return summaries_of(at_ks, tables, distributions, conventions, methods)
+
+
+def bootstrap_table(at_k: dict[str, np.ndarray],
+                    methods: dict[str, str] | None = None) -> np.ndarray | None:
+    """The columns the bootstrap resamples: each bootstrap figure's per-query values at K,
+    in the order of `methods` (default the summary measures); None when there is none."""
+    methods = SUMMARY_METHODS if methods is None else methods
+    keys = [key for key, method in methods.items() if method == "bootstrap"]
+    return np.column_stack([at_k[key] for key in keys]) if keys else None
+
+
+def summaries_of(at_ks: list[dict[str, np.ndarray]], tables: list[np.ndarray | None],
+                 distributions: list[np.ndarray | None], conventions: Conventions,
+                 methods: dict[str, str] | None = None) -> list[dict[str, Interval]]:
+    """``summarise_runs`` given each run's bootstrap table and its resampled means (a driver
+    that sums the resamples block by block hands these over)."""
+    methods = SUMMARY_METHODS if methods is None else methods
     level = conventions.confidence_level
     keys = [key for key, method in methods.items() if method == "bootstrap"]
-    tables = [np.column_stack([at_k[key] for key in keys]) if keys else None for at_k in at_ks]
-    distributions = (as_resamples(counts).means(*tables) if keys
-                     else [None] * len(at_ks))
     summaries = []
     for at_k, values, distribution in zip(at_ks, tables, distributions, strict=True):
         summary = {}

@@ -25,6 +25,15 @@ from metrics.vocabulary.measures import CLASS_MEANING
 FORMATS = ("TREC, BEIR TSV, CSV/TSV with a header, JSONL, or Parquet with the same columns; "
            "gzipped files (.gz) are read too.")
 
+# the long table of per-query figures (--per-query-out FILE.parquet): column -> meaning
+PER_QUERY_COLUMNS: dict[str, str] = {
+    "query_id": "The query, as the qrels name it.",
+    "run": "The run, as the evaluation names it.",
+    "measure": "The figure's name without its cutoff (nDCG, P(rel=2), Rprec).",
+    "k": "The cutoff the figure is read at; empty for a figure of the whole list.",
+    "value": "The query's figure.",
+}
+
 COLUMN_MEANING: dict[str, str] = {
     # a paired comparison: the table of each candidate, and its slices
     "baseline_mean": "The baseline's mean.",
