@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from metrics.context.cost import ChunkTokens, chunk_tokens
+from metrics.core.blocks import BlockEvaluation
 from metrics.core.evaluate import Evaluation
 from metrics.core.files import RunSource, evaluate_files, rereader
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_runs
@@ -299,6 +300,14 @@ def run_guarded(command: Command, argv: Sequence[str]) -> int:
 def load_report_lines(evaluation: Evaluation) -> list[str]:
     """What each file held, what was dropped and the loaders' notes; then the queries a run
     has no list for, and a warning for each run whose ids barely meet the qrels'."""
+    lines = file_report_lines(evaluation)
+    lines += [f"warning: {finding.sentence}" for finding in id_mismatches(evaluation)]
+    return lines
+
+
+def file_report_lines(evaluation: Evaluation | BlockEvaluation) -> list[str]:
+    """What each file held, what was dropped and the loaders' notes; then the queries a run
+    has no list for (what either driver reports)."""
     lines = []
     reports = [evaluation.qrels_report] + [run.report for run in evaluation.runs]
     for report in filter(None, reports):
@@ -310,7 +319,6 @@ def load_report_lines(evaluation: Evaluation) -> list[str]:
               f"{count(len(run.missing_queries), 'qrels query', 'qrels queries')} "
               f"(they score 0): {listing(run.missing_queries, limit=10)}"
               for run in evaluation.runs if run.missing_queries]
-    lines += [f"warning: {finding.sentence}" for finding in id_mismatches(evaluation)]
     return lines
 
 
@@ -487,4 +495,5 @@ class Inputs:
 
 
 __all__ = ["Inputs", "Parser", "UsageError", "add_convention_arguments", "add_input_arguments",
-           "add_text_arguments", "conventions_from", "load_report_lines", "run_guarded"]
+           "add_text_arguments", "conventions_from", "file_report_lines", "load_report_lines",
+           "run_guarded"]

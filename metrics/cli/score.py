@@ -13,26 +13,36 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from metrics.cli.common import print_load_report, read, write_json
 from metrics.cli.inputs import (
+    Inputs,
     Parser,
     UsageError,
     add_input_arguments,
     add_metric_argument,
     add_text_arguments,
+    file_report_lines,
+    positive_int,
 )
 from metrics.cli.latex import latex_table
-from metrics.cli.text import format_costs, format_slices, format_table
+from metrics.cli.text import format_block_table, format_costs, format_slices, format_table
 from metrics.cli.trec_eval import trec_eval_text
 from metrics.context.cost import costs
 from metrics.core.asked import brought
+from metrics.core.blocks import DEFAULT_BLOCK_QUERIES, evaluate_blocks
+from metrics.core.files import read_qrels
+from metrics.core.per_query import write_long
 from metrics.decide.best import best_marks
 from metrics.decide.compare import compare_evaluation
 from metrics.snapshot.contract import to_dict
+from metrics.vocabulary.columns import PER_QUERY_COLUMNS
+from metrics.vocabulary.cutoffs import DEFAULT_K
 from metrics.vocabulary.gates import EXIT_OK
 
 FORMATS = ("table", "json", "trec_eval", "latex")
+ENGINES = ("memory", "blocks")
 
 
 def score_command(argv: Sequence[str]) -> int:
@@ -51,12 +61,26 @@ def score_command(argv: Sequence[str]) -> int:
                         help="mark each metric's best run, and the runs not significantly "
                         "worse than it (every run against the best: paired randomization "
                         "tests, Holm over all of them); in the JSON, 'marks'")
+    parser.add_argument("--engine", choices=ENGINES, default="memory",
+                        help="memory (the default): every run held whole, every view; blocks: "
+                        "the runs read a block of queries at a time (Parquet streamed), "
+                        "the same summary and sweep in bounded memory, --format table only")
+    parser.add_argument("--block-queries", type=positive_int, default=DEFAULT_BLOCK_QUERIES,
+                        metavar="N", help="with --engine blocks: queries scored at once "
+                        f"(default {DEFAULT_BLOCK_QUERIES:,})")
+    parser.add_argument("--per-query-out", type=Path, metavar="FILE.parquet",
+                        help="also write every scored query's figures at K as Parquet, one "
+                        "row per (query, run, figure): " + ", ".join(PER_QUERY_COLUMNS))
     args = parser.parse_args(argv)
     if args.per_query and args.format != "trec_eval":
         raise UsageError("-q prints every query's lines of --format trec_eval")
+    if args.engine == "blocks":
+        return _blocks(args)
     inputs = read(args)
     evaluation = inputs.evaluation()
     print_load_report(evaluation)
+    if args.per_query_out:
+        write_long(args.per_query_out, evaluation.per_query_tables())
     # the figures named, each with what it brings (RBP its residual)
     shown = brought(evaluation.resolve(m) for m in args.metric) or None
     if args.format == "trec_eval":
@@ -88,4 +112,33 @@ def score_command(argv: Sequence[str]) -> int:
             sys.stdout.write("\n" + format_slices(evaluation, slices, shown))
         if run_costs:
             sys.stdout.write("\n" + format_costs(run_costs))
+    return EXIT_OK
+
+
+# what --engine blocks does not give: the flags that ask for it
+_NOT_IN_BLOCKS = {"metric": "--metric", "mark_best": "--mark-best", "queries": "--queries",
+                  "corpus": "--corpus", "by": "--by", "tokens_per_chunk": "--tokens-per-chunk",
+                  "price_per_mtok": "--price-per-mtok"}
+
+
+def _blocks(args: argparse.Namespace) -> int:
+    """--engine blocks: the summary at K and the sweep, in bounded memory."""
+    if args.format != "table":
+        raise UsageError("--engine blocks writes --format table (and --per-query-out)")
+    given = [flag for dest, flag in _NOT_IN_BLOCKS.items() if getattr(args, dest, None)]
+    if given:
+        raise UsageError(f"{given[0]} needs the in-memory engine (--engine memory)")
+    if args.qrels is None or not args.run:
+        raise UsageError("--engine blocks needs --qrels and at least one --run")
+    inputs = Inputs.from_arguments(args)
+    max_bytes = args.max_input_mb << 20
+    qrels, qrels_report = read_qrels(args.qrels, format=args.qrels_format, max_bytes=max_bytes)
+    evaluation = evaluate_blocks(
+        qrels, inputs.run_sources, args.k or DEFAULT_K, inputs.conventions, sweep=args.sweep,
+        block_queries=args.block_queries, qrels_report=qrels_report, max_bytes=max_bytes)
+    for line in file_report_lines(evaluation):
+        print(line, file=sys.stderr)
+    if args.per_query_out:
+        write_long(args.per_query_out, evaluation.per_query_tables())
+    sys.stdout.write(format_block_table(evaluation))
     return EXIT_OK

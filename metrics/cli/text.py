@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from metrics.context.cost import Cost
+from metrics.core.blocks import BlockEvaluation
 from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.decide.best import BestMarks
 from metrics.decide.compare import CORRECTIONS, Comparison, PairedTest
@@ -42,8 +43,36 @@ def format_table(evaluation: Evaluation, marks: BestMarks | None = None,
     """Readable summary: metrics down (`specs`, default the summary's), runs across (with
     `marks`, each metric's best run and those not significantly worse marked), then
     conventions, what each figure's own parameters say, counts and readings."""
-    k = evaluation.k
     specs = evaluation.summary_specs if specs is None else specs
+    scored = bool(evaluation.scored.any())
+    lines = _summary_lines(evaluation, marks, specs)
+    for run in evaluation.runs:
+        lines += ["", _run_notes(run, scored=scored)]
+    return "\n".join(lines) + "\n"
+
+
+def format_block_table(evaluation: BlockEvaluation) -> str:
+    """The block-by-block driver's summary, as ``format_table`` writes it, each run's counts,
+    then the sweep: each run's means and intervals at every K."""
+    lines = _summary_lines(evaluation, None, evaluation.summary_specs)
+    for run in evaluation.runs:
+        lines += ["", f"{run.name}: {fmt.count(run.repeats, 'repeated id')}; "
+                  f"{fmt.count(len(run.missing_queries), 'query', 'queries')} without a list"]
+    lo, hi = evaluation.sweep_range
+    names = [s.measure.summary_key for s in evaluation.summary_specs]
+    for run in evaluation.runs:
+        bands = {(k, name): (low, high) for k, name, low, high in run.sweep_intervals}
+        rows = [[str(k)] + [fmt.interval(run.sweep_means[name][i], *bands[k, name])
+                            for name in names]
+                for i, k in enumerate(range(lo, hi + 1))]
+        lines += ["", f"{run.name}: the sweep, K = {lo} to {hi} (mean [low, high])",
+                  *table(["K", *names], rows)]
+    return "\n".join(lines) + "\n"
+
+
+def _summary_lines(evaluation: Evaluation | BlockEvaluation, marks: BestMarks | None,
+                   specs: Sequence[Spec]) -> list[str]:
+    k = evaluation.k
     scored = bool(evaluation.scored.any())
     header = ["metric", *evaluation.run_names, "interval"]
     rows = [
@@ -75,9 +104,7 @@ def format_table(evaluation: Evaluation, marks: BestMarks | None = None,
     lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
     notes = evaluation.notes(specs)
     lines += [f"  - {s.label(k)}: {notes[s.key]}." for s in specs if s.key in notes]
-    for run in evaluation.runs:
-        lines += ["", _run_notes(run, scored=scored)]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def format_slices(evaluation: Evaluation, slices: Sequence[Slice],

@@ -40,7 +40,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from metrics.core.evaluate import DEFAULT_PER_QUERY, DEFAULT_SUMMARY, scored_queries
+from metrics.core.evaluate import (
+    DEFAULT_PER_QUERY,
+    DEFAULT_SUMMARY,
+    figure_notes,
+    scored_queries,
+)
 from metrics.core.files import RunSource, distinct_names, read_run
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, compute
 from metrics.core.per_query import long_table
@@ -89,8 +94,14 @@ class BlockEvaluation:
     runs: tuple[BlockRun, ...]
     qrels_report: LoadReport | None = None
     block_queries: int = DEFAULT_BLOCK_QUERIES
+    max_grade: int = 1  # the qrels' highest grade (ERR's scale, a note reads it)
     summary_specs: tuple = DEFAULT_SUMMARY
     query_specs: tuple = DEFAULT_PER_QUERY
+
+    def notes(self, specs=None) -> dict[str, str]:
+        """What each figure says beside it, as ``Evaluation.notes``."""
+        return figure_notes(self.summary_specs if specs is None else specs, self.conventions,
+                            self.max_grade)
 
     @property
     def run_names(self) -> list[str]:
@@ -531,7 +542,7 @@ def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: in
                              tuple(str(q) for q in np.concatenate(gathered.missing)),
                              gathered.repeats, _report(stream, gathered)))
     return BlockEvaluation(k, c, (lo, hi), np.asarray(qrels.query_ids, dtype=object), everyone,
-                           tuple(runs), qrels_report, block_queries)
+                           tuple(runs), qrels_report, block_queries, blocks.top)
 
 
 def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarray, k: int,

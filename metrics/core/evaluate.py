@@ -21,12 +21,13 @@ resampled queries.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pyarrow as pa
 
 from metrics.core.asked import Readings, as_specs, brought, figures_at, summary_methods
 from metrics.core.diagnosis import (
@@ -38,6 +39,7 @@ from metrics.core.diagnosis import (
     suggest_k,
 )
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Curves, Scores, compute
+from metrics.core.per_query import long_table
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
 from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.io import LoadReport, Qrels, ReportLine, Run
@@ -184,15 +186,15 @@ class Evaluation:
         something or it reads a fact of the data: 'relevant from grade 2', 'p = 0.8', ERR's
         highest grade of the qrels. Keyed by figure key; a figure with nothing to say is
         left out."""
-        facts = {"max_grade": int(self.query_set.max_grade.max(initial=1))}
-        notes = {}
-        for spec in self.summary_specs if specs is None else specs:
-            said = spec.words(self.conventions)
-            if spec.measure.note:
-                said.append(spec.measure.note.format(**facts))
-            if said:
-                notes[spec.key] = "; ".join(said)
-        return notes
+        return figure_notes(self.summary_specs if specs is None else specs, self.conventions,
+                            int(self.query_set.max_grade.max(initial=1)))
+
+    def per_query_tables(self) -> Iterator[pa.Table]:
+        """Every scored query's figures at K, a run at a time, as the long table
+        (`metrics.core.per_query`: query, run, figure, K, value)."""
+        for run in self.runs:
+            yield long_table(self.scored_ids, run.name, self.query_specs,
+                             self.per_query_scores(run.name), self.k)
 
     @property
     def scored_ids(self) -> list[str]:
@@ -365,6 +367,21 @@ class Evaluation:
             pd.DataFrame({"run": run.name, **self.sweep_means(run.name)}) for run in self.runs
         ]
         return pd.concat(frames, ignore_index=True)
+
+
+def figure_notes(specs: Sequence[Spec], conventions: Conventions,
+                 max_grade: int) -> dict[str, str]:
+    """What each figure says beside it (``Evaluation.notes``), given the qrels' highest
+    grade (the one fact of the data a note reads)."""
+    facts = {"max_grade": max_grade}
+    notes = {}
+    for spec in specs:
+        said = spec.words(conventions)
+        if spec.measure.note:
+            said.append(spec.measure.note.format(**facts))
+        if said:
+            notes[spec.key] = "; ".join(said)
+    return notes
 
 
 def evaluate(
