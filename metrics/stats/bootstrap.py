@@ -49,7 +49,7 @@ BLOCK_QUERIES = 1 << 12  # queries in a block of the blocked draw
 BLOCK_CELLS = 1 << 22  # resample x query counts held at once in the blocked draw (32 MB)
 _PLACED_CELLS = 1 << 16  # cells a block's draws are placed on in one step (fits the cache)
 _TREE, _BLOCK = 0, 1  # the two kinds of Generator a blocked draw keys
-KEEP_BYTES = 1 << 30  # rows an Accumulator over the dense draw keeps to multiply at once
+KEEP_BYTES = 1 << 28  # rows an Accumulator over the dense draw keeps to multiply at once
 
 
 def check_confidence(confidence_level: float) -> None:
@@ -243,12 +243,18 @@ class Accumulator:
         return self.pending_rows >= min(BLOCK_QUERIES, self.resamples.n - self.done)
 
     def _take(self, count: int) -> list[np.ndarray]:
-        """The first `count` pending rows of every group."""
+        """The first `count` pending rows of every group (only the pieces that hold them
+        are joined)."""
         taken = []
         for index, held in enumerate(self.pending):
-            joined = held[0] if len(held) == 1 else np.concatenate(held)
+            used, rows = 0, 0
+            while rows < count:
+                rows += len(held[used])
+                used += 1
+            joined = held[0] if used == 1 else np.concatenate(held[:used])
             taken.append(joined[:count])
-            self.pending[index] = [joined[count:]] if count < len(joined) else []
+            rest = [joined[count:]] if count < len(joined) else []
+            self.pending[index] = rest + held[used:]
         self.pending_rows -= count
         return taken
 
