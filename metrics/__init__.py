@@ -40,6 +40,9 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.core.evaluate", name) for name in (
             "evaluate", "evaluate_prepared", "Evaluation", "RunEvaluation")},
         **{name: ("metrics.core.prepared", name) for name in ("prepare", "Prepared")},
+        **{name: ("metrics.core.blocks", name) for name in (
+            "evaluate_blocks", "BlockEvaluation", "BlockRun", "DEFAULT_BLOCK_QUERIES")},
+        **{name: ("metrics.core.per_query", name) for name in ("long_table", "write_long")},
         **{name: ("metrics.stats.intervals", name) for name in ("Interval", "bootstrap",
                                                                  "wilson")},
         **{name: ("metrics.core.diagnosis", name) for name in ("Suggestion", "Finding",

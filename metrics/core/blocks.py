@@ -250,7 +250,7 @@ class _Streamed:
         if not self.rows:
             raise LoadError(_source_name(spec), None, "no data rows", "row")
         self.named: Columnar | None = None
-        self.parts: list[tuple[Run, LoadReport]] = []
+        self.parts: list[LoadReport] = []
         self._spill = spill
         self._blocks = self._by_block()
 
@@ -342,7 +342,7 @@ class _Streamed:
             return None
         columns, lines = piece.joined()
         run, report = columnar_run(self.named, columns, lines, self.name, self.precision)
-        self.parts.append((run, report))
+        self.parts.append(report)  # the report only: the block's rows are let go
         return run
 
     def _next(self, index: int) -> _Piece | None:
@@ -364,7 +364,7 @@ class _Streamed:
     def report(self) -> LoadReport:
         """The run's load report: its rows, its repeats and notes, over every block."""
         named = self.named
-        reports = [report for _, report in self.parts]
+        reports = self.parts
         return LoadReport(
             source=named.name if named else self.name, kind="run",
             format=reports[0].format if reports else "parquet", lines_read=self.rows,
