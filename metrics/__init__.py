@@ -83,7 +83,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.context.cost", name) for name in (
             "costs", "chunk_tokens", "Cost", "ChunkTokens")},
         **{name: ("metrics.context.leakage", name) for name in (
-            "find_leaks", "retrieved_or_judged", "Leak", "Leakage")},
+            "find_leaks", "retrieved_or_judged", "reads_as_sentence", "Leak", "Leakage")},
         **{name: ("metrics.context.labelling", name) for name in (
             "to_label", "ToLabel", "to_qrels_template", "trec_unwritable")},
         "to_label_summary": ("metrics.context.labelling", "summary"),

@@ -65,7 +65,7 @@ from metrics.vocabulary.conventions import (
     measure_help,
     sentences,
 )
-from metrics.vocabulary.leakage import LEAKAGE_RULE, LEAKAGE_RULES
+from metrics.vocabulary.leakage import LEAKAGE_RULE, LEAKAGE_RULES, SENTENCE_RULE
 from metrics.vocabulary.limits import LIMITS
 from metrics.vocabulary.measures import (
     CLASS_MEANING,
@@ -91,7 +91,7 @@ __all__ = [
     # comparisons, limits, slices, leakage
     "CORRECTIONS", "CORRECTION_MEANING", "WIN_TIE_LOSS", "WIN_TIE_LOSS_MEANING",
     "comparison_method", "LIMITS", "FACET_RULES", "SEARCH_RULE", "SLICE_MIN_QUERIES",
-    "LEAKAGE_RULE", "LEAKAGE_RULES",
+    "LEAKAGE_RULE", "LEAKAGE_RULES", "SENTENCE_RULE",
     # one module a kind of word
     "budget", "columns", "comparisons", "cost", "coverage", "cutoffs", "format", "fragility",
     "fusion", "gates", "headline", "labelling", "leaderboard", "overlap", "power", "risk",
