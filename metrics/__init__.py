@@ -78,6 +78,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.explain.slices", name) for name in (
             "slice_evaluation", "filter_evaluation", "compare_slices", "Slice")},
         "find_queries": ("metrics.explain.search", "find_queries"),
+        **{name: ("metrics.explain.lists", name) for name in ("short_lists", "ShortLists")},
     },
     "context": {
         **{name: ("metrics.context.cost", name) for name in (

@@ -26,8 +26,9 @@ def leaderboard_command(argv: Sequence[str]) -> int:
     parser.add_argument("--metric", action="append", default=[], metavar="NAME",
                         help="rank on these (e.g. nDCG@10, MRR); default every compared measure")
     args = parser.parse_args(argv)
-    evaluation = read(args).evaluation()
-    print_load_report(evaluation)
+    inputs = read(args)
+    evaluation = inputs.evaluation()
+    print_load_report(inputs)
     board = leaderboard(evaluation, args.metric or None)
     if args.format == "json":
         write_json(board.as_dict())

@@ -50,7 +50,7 @@ def leakage_command(argv: Sequence[str]) -> int:
     inputs = read(args)
     if not inputs.on_sample and (args.queries is None or args.corpus is None):
         raise UsageError("leakage needs --queries and --corpus (or neither, on the sample)")
-    print_load_report(inputs.evaluation())
+    print_load_report(inputs)
     queries = inputs.queries()
     leakage = leaks(inputs, queries, scope=args.scope, threshold=args.threshold,
                     every_query=args.every_query)

@@ -35,7 +35,7 @@ def score_command(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     inputs = read(args)
     evaluation = inputs.evaluation()
-    print_load_report(evaluation)
+    print_load_report(inputs)
     marks = best_marks(evaluation) if args.mark_best and len(evaluation.runs) > 1 else None
     slices = inputs.slices()
     tokens = inputs.tokens()

@@ -379,6 +379,8 @@ def _read_run(
     rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
     means = {key: interval.mean for key, interval in summary.items()}
     n_relevant = query_set.n_relevant if within is None else query_set.n_relevant[within]
+    suggestion = suggest_k(scores, query_set.n_relevant, k=k, longest_list=longest,
+                           within=within)
     return RunEvaluation(
         name=run.name,
         run=run,
@@ -386,14 +388,15 @@ def _read_run(
         scores=scores,
         classes=classes,
         summary=summary,
-        suggestion=suggest_k(scores, query_set.n_relevant, k=k, longest_list=longest,
-                             within=within),
+        suggestion=suggestion,
         diagnosis=diagnose(
             means,
             classes,
             k=k,
             precision_ceiling=precision_ceiling(n_relevant, k),
             rr_given_hit=rr_given_hit,
+            run_longest=suggestion.run_longest,
+            answered=int((scores.list_length[scored] > 0).sum()),
         ),
         missing_queries=tuple(str(q) for q in query_set.query_ids[
             ~aligned.answered if within is None else ~aligned.answered & within]),

@@ -89,7 +89,7 @@ def detect(src: Source, kind: str, fmt: str) -> str:
         if spec_kind == kind and names & {n for c in spec if c.required for n in c.names}:
             return spec_fmt
     if names & _HEADER_NAMES:
-        raise src.fail(number, f"the header {show(line)} is not a {kind} header")
+        raise src.fail(number, _not_a_header(kind, _header_fields(line)[1]))
     if len(SPLIT_WS.split(line)) > 1:
         return "trec"
     raise src.fail(
@@ -97,6 +97,26 @@ def detect(src: Source, kind: str, fmt: str) -> str:
         f"cannot detect the format from {show(line)}: expected TREC columns, "
         "a CSV/TSV or BEIR header, or a JSON object per line",
     )
+
+
+_GIVE_IT = {"qrels": "give it as the qrels, not as a run",
+            "run": "give it as a run, not as the qrels"}
+
+
+def _not_a_header(kind: str, fields: list[str]) -> str:
+    """Why a header is not one of `kind`, its columns named as words (no tab escapes), and
+    which box it belongs in when it is the other kind's header."""
+    columns = ", ".join(fields)
+    other = "run" if kind == "qrels" else "qrels"
+    for (spec_kind, spec_fmt), spec in _HEADERS.items():
+        required = [c for c in spec if c.required]
+        if spec_kind == other and all(set(c.names) & set(fields) for c in required):
+            return (f"the header names the columns {columns}: it looks like a "
+                    f"{_FORMAT_LABEL[spec_fmt]} {other} file; {_GIVE_IT[other]}")
+    wanted = " or ".join(
+        ", ".join(c.header for c in spec if c.required)
+        for (spec_kind, _), spec in _HEADERS.items() if spec_kind == kind)
+    return f"the header names the columns {columns}: a {kind} header names {wanted}"
 
 
 def _header_fields(line: str) -> tuple[str, list[str]]:
@@ -124,10 +144,12 @@ def layout_of(src: Source, kind: str, fmt: str) -> Layout:
     if kind == "run" and not any(found.get(role) for role in _ORDER_ROLES):
         missing.append(" or ".join(_ORDER_ROLES))
     if missing:
+        mixed = _not_a_header(kind, names)
+        hint = mixed[mixed.index(": it looks like") + 1:] if ": it looks like" in mixed else ""
         raise src.fail(
             number,
             f"{_FORMAT_LABEL[fmt]} header lacks column(s) {', '.join(missing)} "
-            f"(found {show(line, 60)})",
+            f"(found {', '.join(names)})" + (f";{hint}" if hint else ""),
         )
     columns = {role: names.index(name) for role, name in found.items() if name is not None}
     return Layout(delimiter, len(names), columns, number, f"as in the header on line {number}")
