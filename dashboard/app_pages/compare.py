@@ -36,6 +36,7 @@ view = ui.page(
     "same K. Per metric, the mean difference with its interval, how many queries got better "
     "or worse, whether the difference is more than noise, and how large it is; then query by "
     "query, down to the ids the candidate moved.",
+    baseline=False,  # the Baseline control below says it
 )
 evaluation = view.evaluation
 k = evaluation.k

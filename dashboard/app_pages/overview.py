@@ -163,20 +163,12 @@ st.dataframe(
 )
 
 st.subheader("Reading each run")
-columns = st.columns(min(len(evaluation.runs), 3), border=True)
-for i, run in enumerate(evaluation.runs):
-    s = run.suggestion
-    with columns[i % len(columns)]:
-        st.markdown(f"#### {safe.md(frames.baseline_label(evaluation, run.name))}")
-        st.markdown(f"**Suggested K = {s.k}**: {s.sentence}")
-        st.caption(f"Rule: {s.rule}.")
-        for reading in s.readings:
-            st.markdown(f"- {reading}")
-        for finding in run.diagnosis:
-            icon = ":material/warning:" if finding.flagged else ":material/check_circle:"
-            verdict = "flagged" if finding.flagged else "fine"
-            st.markdown(f"{icon} **{finding.failure.capitalize()}: {verdict}.** "
-                        f"{finding.sentence}  \n:small[:gray[Flagged when {finding.threshold}.]]")
+ACROSS = 3  # cards a row; each row its own columns, so that a fourth run starts a new row
+for start in range(0, len(evaluation.runs), ACROSS):
+    row = evaluation.runs[start:start + ACROSS]
+    for run, column in zip(row, st.columns(ACROSS, border=True), strict=False):
+        with column:
+            ui.run_reading(evaluation, run)
 
 st.subheader("What K costs")
 corpus = texts.corpus(view)

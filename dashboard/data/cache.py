@@ -108,6 +108,7 @@ class Parsed:
     value: Qrels | Run | None = None
     report: LoadReport | None = None
     error: str | None = None
+    belongs: str | None = None  # "qrels" or "run": the kind of file it looks like, when refused
 
 
 @dataclass(frozen=True, eq=False)
@@ -229,7 +230,7 @@ def _load(kind: str, key: str, file_name: str, reading: Conventions,
         else:
             value, report = read_run(RunSource(source, file_name=file_name), reading)
     except ValueError as exc:  # LoadError is a ValueError with a one-line message
-        return Parsed(file_name, key, error=str(exc))
+        return Parsed(file_name, key, error=str(exc), belongs=getattr(exc, "belongs", None))
     except MemoryError:
         return Parsed(file_name, key, error=f"{file_name}: too large to load in this server's "
                       "memory")
@@ -274,16 +275,23 @@ def read_uploads(
         qrels = _parse("qrels", f"upload:{qrels_file.file_id}", qrels_file.name, Conventions(),
                        qrels_file.getvalue())
     elif run_files:
-        first = run_files[0]
-        qrels = _parse("qrels", f"upload:{first.file_id}", first.name, Conventions(),
-                       first.getvalue())
-        if qrels.error:
-            problem = (
-                "No qrels file: upload one, or make the first run a JSONL file whose records "
-                f"carry both 'retrieved' and 'relevant'. Reading {first.name} as labels "
-                f"failed: {qrels.error}"
-            )
-            qrels = None
+        first, read = run_files[0], runs[0]
+        qrels = None
+        if read.report is not None and read.report.format != "jsonl":
+            problem = (f"No qrels file yet: upload the labels in the sidebar's Qrels box. "
+                       f"{first.name} is a {read.report.format.upper()} run, which carries "
+                       "no labels (only a JSONL run whose records carry both 'retrieved' and "
+                       "'relevant' stands without a qrels file).")
+        elif read.value is not None:
+            qrels = _parse("qrels", f"upload:{first.file_id}", first.name, Conventions(),
+                           first.getvalue())
+            if qrels.error:
+                problem = (
+                    "No qrels file: upload one, or make the first run a JSONL file whose "
+                    f"records carry both 'retrieved' and 'relevant'. Reading {first.name} as "
+                    f"labels failed: {qrels.error}"
+                )
+                qrels = None
     else:
         qrels = None
     queries = None if queries_file is None else _parse(
