@@ -68,9 +68,10 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
     "explain": {
         **{name: ("metrics.explain.query", name) for name in (
             "explain_run", "RunExplanation", "query_row", "ideal_table", "list_length",
-            "STATUSES", "STATUS_MEANING")},
+            "query_figures", "STATUSES", "STATUS_MEANING")},
         **{name: ("metrics.explain.movement", name) for name in (
-            "rank_movement", "movement_sentence", "query_grades", "MOVES")},
+            "rank_movement", "movement_sentence", "query_grades", "side_by_side",
+            "query_contribution", "MOVES")},
         **{name: ("metrics.explain.mismatch", name) for name in (
             "id_mismatches", "run_mismatches", "IdMismatch")},
         **{name: ("metrics.explain.facets", name) for name in ("facets", "Facet",
@@ -86,7 +87,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.context.leakage", name) for name in (
             "find_leaks", "retrieved_or_judged", "reads_as_sentence", "Leak", "Leakage")},
         **{name: ("metrics.context.labelling", name) for name in (
-            "to_label", "ToLabel", "to_qrels_template", "trec_unwritable")},
+            "to_label", "ToLabel", "to_qrels_template", "trec_unwritable", "merge_labels",
+            "labels_qrels", "merged_qrels", "rescore", "Rescored")},
         "to_label_summary": ("metrics.context.labelling", "summary"),
         "to_label_csv": ("metrics.context.labelling", "to_csv"),
         **{name: ("metrics.context.fusion", name) for name in (

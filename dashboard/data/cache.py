@@ -67,6 +67,7 @@ KEPT = {
     "to label": 4,
     "overlap": 4,
     "cross fit": 4,
+    "rescored": 2,  # the last grades given by hand, and the ones before
 }
 # four evaluations of 5 runs x 5,000 queries x 100 ids with their files and aligned runs;
 # the server's own ~300 MB come on top
@@ -180,6 +181,11 @@ class View:
     @property
     def baseline(self) -> str:
         return self.evaluation.run_names[0]
+
+    @property
+    def qrels_key(self) -> str:
+        """The qrels file's identity (the grades given by hand are kept per qrels file)."""
+        return self.key[0][0][0]
 
 
 @st.cache_resource(show_spinner=False)
@@ -365,6 +371,16 @@ def build_view(
                 read.value if read else None, read.key if read else None,
                 corpus_file=inputs.corpus, loaded_runs=runs,
                 shown=tuple((name, names.get(name, name)) for name in shown))
+
+
+def rescored(view: View, grades: dict[tuple[str, str], int]) -> metrics.Rescored:
+    """The view's evaluation scored again with the grades given by hand added to a copy of
+    its qrels, once per view and set of grades."""
+    return store().get(
+        "rescored", (view.key, tuple(grades.items())),
+        lambda: metrics.rescore(view.evaluation, grades), files=view.files,
+        parents=[view.source], shared=(view.evaluation,),
+        on_miss=spinner("Scoring every run again with your labels…"))
 
 
 def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:

@@ -80,6 +80,7 @@ RISK_ALPHA = "compare.risk_alpha"  # the risk aversion whose URisk and TRisk are
 FRAGILITY = "compare.fragility"  # the fragility check is shown
 RBO_P = "overlap.p"  # the persistence of rank-biased overlap
 FUSED = "runs.fused"  # the fusion recipes whose runs are added to the loaded ones
+LABELS = "labels.grades"  # qrels file key -> {(query, doc): grade} given in this session
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
 # convention field -> {value: label}, in the engine's order (its first value is the default)
@@ -561,3 +562,29 @@ def choose(key: str, options: Sequence, default) -> None:
     before the widget is drawn: an unknown value falls back to `default`."""
     if st.session_state.get(key) not in options:
         st.session_state[key] = default
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def my_labels(qrels_key: str) -> dict[tuple[str, str], int]:
+    """The grades given in this session for the qrels file `qrels_key` (query, doc) -> grade,
+    in the order given; the loaded file is never changed by them."""
+    return dict(st.session_state.get(LABELS, {}).get(qrels_key, {}))
+
+
+def set_label(qrels_key: str, query: str, doc: str, grade: int | None) -> None:
+    """Give (or, with None, take back) a grade for an unjudged id of a query."""
+    every = dict(st.session_state.get(LABELS, {}))
+    mine = dict(every.get(qrels_key, {}))
+    mine.pop((query, doc), None)
+    if grade is not None:
+        mine[(query, doc)] = int(grade)
+    every[qrels_key] = mine
+    st.session_state[LABELS] = every
+
+
+def clear_labels(qrels_key: str) -> None:
+    every = dict(st.session_state.get(LABELS, {}))
+    every.pop(qrels_key, None)
+    st.session_state[LABELS] = every

@@ -48,6 +48,17 @@ COLUMN_MEANING: dict[str, str] = {
     "ideal_rank_in_run": f"Where {{run}} first returned this id; {MISSING}: never returned, "
     "which still lowers its nDCG.",
     "places_climbed": "Positive: higher in the candidate.",
+    "query_figure": "{run}'s value on this query at K, as the engine scored it.",
+    "query_class": "What the run's top K holds for this query (full, partial, late hit, miss).",
+    "in_other_run": "Where this id first sits in {run}'s list; not retrieved: its list does "
+    "not hold it.",
+    "contribution": "This query's difference divided by the {n:,} scored queries: what it adds "
+    "to the mean difference.",
+    "mean_difference": "The mean of the per-query differences over every scored query.",
+    "query_difference": "{b} minus {a} on this query.",
+    "my_grade": "Your grade for this id on this query (this session only).",
+    "rescored_before": "The mean with the loaded qrels.",
+    "rescored_after": "The mean with the loaded qrels and your labels.",
     "moved": "What {run} did with the id.",
     # DCG and AP written out rank by rank
     "discount": "The discount log2(rank + 1).",
@@ -146,6 +157,18 @@ CONTROL_HELP: dict[str, str] = {
     "drilldown_query": "Scored queries only: a query with no relevant id cannot be scored "
     "({excluded} excluded).",
     "whole_list": "Show every returned rank, not only the top K = {k}.",
+    "previous_query": "The query before this one in the list (key P).",
+    "next_query": "The query after this one in the list (key N).",
+    "side_a": "The run on the left; the baseline by default.",
+    "side_b": "The run on the right, compared with the left one on this query.",
+    "judge": "Grade this unjudged id: 0 for non-relevant, higher for more relevant. Click the "
+    "chosen grade again to take it back.",
+    "my_labels_qrels": "Your grades alone, as TREC qrels lines.",
+    "merged_qrels": "The loaded qrels with your grades added, as TREC qrels: load it as the "
+    "qrels to score with them.",
+    "rescore": "Score every run again with your grades added, and show what changes; the "
+    "pages keep reading the loaded qrels.",
+    "clear_labels": "Forget every grade given in this session.",
     "apply_snapshot": "Re-scores the live runs with the snapshot's K and conventions.",
     "drift_metric": "The metric whose figures the table shows, for every snapshot and run.",
     # downloads: what each file holds
@@ -184,5 +207,9 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "movement_query": ("metric",),
     "drilldown_query": ("excluded",),
     "whole_list": ("k",),
+    "query_figure": ("run",),
+    "in_other_run": ("run",),
+    "contribution": ("n",),
+    "query_difference": ("a", "b"),
     "chart_image": ("kind",),
 }

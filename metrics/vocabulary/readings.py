@@ -1,11 +1,12 @@
 """The words of a run's reading that depend on its lists: a run whose lists stop before K (what
 the empty slots do to each figure), a run that scores nothing (no k advice), and a diagnosis
-with no hit in the top K. Pure words; metrics/core/diagnosis.py decides when each applies.
+with no hit in the top K; and those of one query read across two runs (the drill-down's side
+by side). Pure words; metrics/core/diagnosis.py decides when each applies.
 """
 
 from __future__ import annotations
 
-from metrics.vocabulary.format import count
+from metrics.vocabulary.format import count, signed
 
 SHORT_LISTS = "short lists"  # the finding of a run whose lists stop before K
 NO_LIST = "no list"  # the finding of a run with no list for any scored query
@@ -77,3 +78,22 @@ def none_in_top_k(k: int, late: int, scored: int) -> str:
     """The 'buried' finding when no query has a relevant id in its top K."""
     return (f"No query has a relevant id in its top {k:,}, so none is buried there; late hits "
             f"(first relevant id below rank {k:,}): {late:,} of {scored:,}.")
+
+
+# --- one query, two runs side by side ------------------------------------------------------
+
+NOT_RETRIEVED = "not retrieved"  # an id the other run's list does not hold
+
+
+def where_in(other: str, rank: int | None) -> str:
+    """Where an id sits in the other run's list: 'rank 7 in dense', 'not retrieved by dense'."""
+    return f"{NOT_RETRIEVED} by {other}" if rank is None else f"rank {rank:,} in {other}"
+
+
+def contribution_sentence(metric: str, a: str, b: str, difference: float, contribution: float,
+                          mean: float, scored: int) -> str:
+    """What one query adds to the mean difference of two runs on one measure."""
+    share = "" if mean == 0 else f" ({contribution / mean:.1%} of it)"
+    return (f"On {metric}, {b} scores {signed(difference)} against {a} on this query: it adds "
+            f"{contribution:+.4f} to their mean difference of {signed(mean)} over "
+            f"{count(scored, 'scored query', 'scored queries')}{share}.")
