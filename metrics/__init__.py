@@ -54,6 +54,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.decide.leaderboard", name) for name in (
             "leaderboard", "Leaderboard", "Standing", "all_pairs", "AllPairs")},
         **{name: ("metrics.decide.best", name) for name in ("best_marks", "BestMarks")},
+        **{name: ("metrics.decide.table", name) for name in ("run_table", "RunTable")},
         **{name: ("metrics.decide.budget", name) for name in (
             "Budget", "BudgetVerdict", "parse_budgets", "judge_comparison")},
         **{name: ("metrics.decide.power", name) for name in ("power_table", "power_report")},
@@ -68,7 +69,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
     "explain": {
         **{name: ("metrics.explain.query", name) for name in (
             "explain_run", "RunExplanation", "query_row", "ideal_table", "list_length",
-            "query_figures", "STATUSES", "STATUS_MEANING")},
+            "query_figures", "top_ids", "STATUSES", "STATUS_MEANING")},
         **{name: ("metrics.explain.movement", name) for name in (
             "rank_movement", "movement_sentence", "query_grades", "side_by_side",
             "query_contribution", "MOVES")},
@@ -80,6 +81,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "slice_evaluation", "filter_evaluation", "compare_slices", "Slice")},
         "find_queries": ("metrics.explain.search", "find_queries"),
         **{name: ("metrics.explain.lists", name) for name in ("short_lists", "ShortLists")},
+        **{name: ("metrics.explain.harmed", name) for name in ("harm_profile", "HarmProfile",
+                                                               "Shared")},
     },
     "context": {
         **{name: ("metrics.context.cost", name) for name in (

@@ -191,10 +191,11 @@ if facets and options.snapshot is None:
     session.choose("compare.facet", list(facets), next(iter(facets)))
     facet = left.selectbox("Facet", list(facets), key="compare.facet",
                            help=" ".join(FACET_RULES[rule] for rule in ("numbers", "categories")))
-    session.choose("compare.slice_candidate", list(comparison.candidates),
-                   comparison.candidates[0])
+    # one candidate for this section and every one below it (query by query, harm)
+    session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
     slice_candidate = middle.selectbox("Candidate", list(comparison.candidates),
-                                       key="compare.slice_candidate")
+                                       key="compare.candidate",
+                                       help=HELP["compare_candidate"])
     keys = {key: measures[key].label(k) for key in options.metrics}
     session.choose("compare.slice_metric", list(keys), "nDCG" if "nDCG" in keys else
                    next(iter(keys)))
@@ -238,12 +239,17 @@ st.header("Query by query")
 labels = list(comparison.metrics)
 headline = MEASURE_BY_KEY["nDCG"].label(k)
 session.choose("compare.metric", labels, headline if headline in labels else labels[0])
-session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
 left, right = st.columns(2)
 metric = left.selectbox("Metric", labels, key="compare.metric",
                         help=HELP["compare_metric"])
-candidate = right.selectbox("Candidate", list(comparison.candidates), key="compare.candidate",
-                            help=HELP["compare_candidate"])
+if facets and options.snapshot is None:  # chosen above, in the by-kind section
+    candidate = st.session_state["compare.candidate"]
+    right.markdown(f"Candidate: **{safe.md(candidate)}** (chosen above, under By kind of "
+                   "query)")
+else:
+    session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
+    candidate = right.selectbox("Candidate", list(comparison.candidates),
+                                key="compare.candidate", help=HELP["compare_candidate"])
 paired = frames.paired_scores(comparison, metric)
 runs = chart_base.run_scale(view.colour_domain)
 ui.chart(comparison_charts.paired_scatter(paired, runs, metric=metric,

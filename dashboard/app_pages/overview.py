@@ -86,6 +86,18 @@ with st.expander("What each metric certifies, and the conventions behind it",
     st.markdown("\n".join(f"- **{m.label(k)}**: {frames.measure_help(evaluation, m.key)}"
                           for m in SUMMARY_MEASURES))
 
+table = decisions.run_table(view, st.session_state[session.CORRECTION],
+                            float(st.session_state[session.ALPHA]))
+if table is not None:
+    st.subheader(f"Against the baseline, {safe.md(table.baseline)}")
+    shown = table.to_frame()
+    st.dataframe(
+        shown, hide_index=True,
+        column_config={"Run": st.column_config.TextColumn(pinned=True)} | {
+            label: st.column_config.TextColumn(label, help=MEANING["run_table_cell"])
+            for label in table.labels})
+    st.caption(safe.md(table.note) + " Compare sets the correction and alpha.")
+
 st.subheader("Leaderboard")
 board = decisions.leaderboard(view)
 st.dataframe(

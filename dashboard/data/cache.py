@@ -68,6 +68,7 @@ KEPT = {
     "overlap": 4,
     "cross fit": 4,
     "rescored": 2,  # the last grades given by hand, and the ones before
+    "harm profile": 8,
 }
 # four evaluations of 5 runs x 5,000 queries x 100 ids with their files and aligned runs;
 # the server's own ~300 MB come on top

@@ -17,7 +17,9 @@ import altair as alt
 import pandas as pd
 import vl_convert as vlc
 
+import metrics
 from dashboard import safe
+from dashboard.report.texts import first_words
 from dashboard.views import chart_base, charts, frames
 from metrics import (
     CORRECTIONS,
@@ -107,6 +109,44 @@ def per_query_csv(evaluation: Evaluation) -> str:
 def comparison_csv(comparison: Comparison) -> str:
     """Comparison.rows() as CSV: one row per (candidate, metric), p-values unrounded."""
     return safe.csv_text(pd.DataFrame(comparison.rows()))
+
+
+WORST_CHUNKS = 3  # of each run, with each worst query
+
+
+def worst_queries(evaluation: Evaluation, comparison: Comparison, candidate: str,
+                  metric: str, queries=None, corpus=None,
+                  chunks: int = WORST_CHUNKS) -> pd.DataFrame:
+    """Every query the candidate scores lower than the baseline on `metric`, worst first:
+    its question (with a queries file), both figures and the difference, and each run's top
+    `chunks` ids with their titles and first words (with a corpus)."""
+    paired = frames.paired_scores(comparison, metric)
+    losses = frames.biggest_changes(paired, candidate, len(paired), gains=False)
+
+    def top(run: str, query: str) -> str:
+        ids = metrics.top_ids(evaluation, run, query, chunks)
+        if corpus is None:
+            return " | ".join(ids)
+        return " | ".join(" · ".join(part for part in (
+            doc, " ".join((corpus.title(doc) or "").split()),
+            first_words(corpus.text(doc) or "")) if part) for doc in ids)
+
+    rows = []
+    for row in losses.itertuples(index=False):
+        rows.append({
+            "query_id": row.query_id,
+            **({"question": queries.text(row.query_id) or ""} if queries is not None else {}),
+            f"{comparison.baseline} ({metric})": row.before, f"{candidate} ({metric})": row.after,
+            "difference": row.difference,
+            f"top {chunks} of {candidate}": top(candidate, row.query_id),
+            f"top {chunks} of {comparison.baseline}": top(comparison.baseline, row.query_id),
+        })
+    return pd.DataFrame(rows)
+
+
+def worst_queries_csv(*args, **kwargs) -> str:
+    """worst_queries as CSV, safe to open in a spreadsheet."""
+    return safe.csv_text(worst_queries(*args, **kwargs))
 
 
 def snapshot_json(evaluation: Evaluation, label: str | None = None) -> str:

@@ -43,6 +43,7 @@ from metrics import (
     Slice,
     compare_evaluation,
     evaluation_fingerprints,
+    run_table,
     to_snapshot,
     tool_version,
     vocabulary,
@@ -214,6 +215,20 @@ def _summary_section(evaluation: Evaluation, charts_html: str,
     )
 
 
+def _run_table_section(evaluation: Evaluation, comparison: Comparison | None) -> str:
+    """Every run x metric with its difference from the baseline and its significance mark,
+    the test and correction named under it (metrics.run_table)."""
+    if comparison is None or comparison.baseline not in evaluation.run_names:
+        return ""
+    table = run_table(evaluation, comparison)
+    rows = [[run, *(table.cell(run, label).text for label in table.labels)]
+            for run in table.runs]
+    return (f'<section id="against-baseline"><h2>Against the baseline, {_e(table.baseline)}'
+            "</h2>" + report_texts.table(["Run", *table.labels], rows,
+                                         [False] + [True] * len(table.labels))
+            + f'<p class="note">{_e(table.note)}</p></section>')
+
+
 def _marked(cell: str, mark: str) -> str | report_texts.Html:
     """A summary cell with its mark: the best run's in bold."""
     if not mark:
@@ -376,6 +391,7 @@ def build_html(
         report_decisions.headline_section(headline),
         report_decisions.leaderboard_section(board, primary),
         _summary_section(evaluation, _charts_html(evaluation), marks),
+        _run_table_section(evaluation, comparison),
         report_texts.slices_section(evaluation, slices, slice_pieces),
         _comparison_section(evaluation, comparison),
         report_decisions.review_section(comparison, risks, fragility, to_label, primary, k),

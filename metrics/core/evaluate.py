@@ -36,6 +36,7 @@ from metrics.io import LoadReport, Qrels, ReportLine, Run
 from metrics.stats.bootstrap import resample_counts
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise, sweep_bands
+from metrics.vocabulary import format as fmt
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k, check_sweep
 from metrics.vocabulary.slices import FILTER_SENTENCE
@@ -244,6 +245,22 @@ class Evaluation:
         rows = sweep_bands(curves, range(lo, hi + 1), self.conventions)
         run.sweep_memo["intervals", lo, hi] = rows
         return rows
+
+    def to_frame(self) -> pd.DataFrame:
+        """The summary at K as a wide frame: a row per run, a column per measure label
+        ("nDCG@10"), each cell the mean (the intervals are in `summary()`)."""
+        wide = self.summary().pivot(index="run", columns="label", values="mean")
+        return wide.loc[self.run_names, [m.label(self.k) for m in SUMMARY_MEASURES]]
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the summary: runs down, measures across, 'mean [low, high]'."""
+        cells = self.summary().assign(cell=lambda f: [
+            fmt.interval(m, lo, hi) for m, lo, hi in zip(f["mean"], f["low"], f["high"],
+                                                     strict=True)])
+        wide = cells.pivot(index="run", columns="label", values="cell")
+        wide = wide.loc[self.run_names, [m.label(self.k) for m in SUMMARY_MEASURES]]
+        return (wide.to_html() + f"<p><small>K = {self.k}, {len(self.scored_ids):,} scored "
+                "queries; mean [low, high] of each interval.</small></p>")
 
     def sweep(self) -> pd.DataFrame:
         """Means over scored queries at every K of the sweep: run, k, one column a measure."""

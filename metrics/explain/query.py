@@ -315,3 +315,11 @@ def query_figures(evaluation: Evaluation, query_id: str) -> pd.DataFrame:
                      "class": None if place is None else str(run.classes[place]),
                      **{m.key: float(at[m.key][q]) for m in SUMMARY_MEASURES}})
     return pd.DataFrame(rows)
+
+
+def top_ids(evaluation: Evaluation, run: str, query_id: str, n: int) -> list[str]:
+    """The ids at ranks 1..n of a run's list for the query (fewer when the list is shorter;
+    a repeat kept in its slot)."""
+    found = evaluation.run(run)
+    q = query_row(evaluation, query_id)
+    return [doc for doc in doc_ids(found, q, min(n, found.aligned.width)) if doc is not None]

@@ -72,6 +72,8 @@ COLUMN_MEANING: dict[str, str] = {
     "slice_queries": "Scored queries in the slice.",
     "slice_mean": "Mean {metric} over the slice's queries [low, high] of its {level} interval.",
     "mean_interval": "Mean [low, high] of its interval.",
+    "run_table_cell": "The run's mean at K, then its difference from the baseline; ▲ or ▼: "
+    "significantly better or worse (the test and correction are named under the table).",
     "k": "The cutoff.",
     # what was scored, per run
     "scored": "Queries with at least one relevant id.",
@@ -90,6 +92,13 @@ COLUMN_MEANING: dict[str, str] = {
     "harmed": "Share of queries losing more than {delta}, with its {level} Wilson interval.",
     "harmed_count": "{harmed:,} of {n:,}; {level} Wilson interval [{low}, {high}].",
     "flip_under": "The other choice, every other convention as in the sidebar.",
+    "shared_feature": "A word of the queries' texts, or a facet value.",
+    "shared_harmed": "How many of the harmed queries hold it.",
+    "shared_rest": "How many of the other scored queries hold it.",
+    "shared_lift": "Its share among the harmed queries over its share among the others "
+    "(inf: none of the others holds it).",
+    "shared_q": "One-sided hypergeometric (Fisher's exact) test, Benjamini-Hochberg over every "
+    "feature weighed.",
     "flip_becomes": "The verdict under that choice.",
     # a fusion of two runs, cross-fitted, against each run alone
     "cross_fitted": "[{low}, {high}]: each query scored at the weight the other half chose; "
@@ -181,6 +190,8 @@ CONTROL_HELP: dict[str, str] = {
     "overlap_csv": "One row per pair: every figure's mean and bounds, as the command line's "
     "JSON.",
     "to_label_csv": "One row per query and id, most wanted first.",
+    "worst_csv": "Every query the candidate scores lower on this metric, worst first: the "
+    "question, both figures, the difference, and each run's top chunks.",
 }
 
 # the templates above (of either table) -> the fields their caller passes to .format

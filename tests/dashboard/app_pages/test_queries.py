@@ -42,7 +42,8 @@ def test_an_uploaded_queries_file_is_shown_escaped():
     assert "queries.tsv: 2 queries read; 2 qrels queries with a text" in texts(app)
     app.switch_page("app_pages/drilldown.py").run()
     app.selectbox(key="drilldown.query").select("q01").run()
-    quoted = [m.value for m in app.markdown if m.value.startswith("> ")]
+    # the question stands beside the id in the query's heading
+    quoted = [m.value for m in app.markdown if m.value.startswith("### q01 · ")]
     source = quoted[0].replace("\\<", "").replace("\\*", "").replace("\\[", "")
     assert "<" not in source and "*" not in source and "[" not in source  # all escaped
     assert texts(app).count(HOSTILE) == 1  # shown exactly, as characters
@@ -86,7 +87,7 @@ def test_compare_reads_each_slice_as_the_engine_does(sample):
     queries = load_queries(SAMPLE_DIR / "queries.csv")
     expected = compare_slices(
         sample, facets(queries, sample.scored_ids)["intent"], baseline="baseline",
-        candidates=[app.selectbox(key="compare.slice_candidate").value], metrics=["nDCG"],
+        candidates=[app.selectbox(key="compare.candidate").value], metrics=["nDCG"],
         confidence_level=0.95, n_resamples=sample.conventions.n_resamples,
         rng=sample.conventions.seed)
     assert list(table["Slice"]) == [label for label, _ in expected]
