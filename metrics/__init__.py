@@ -76,7 +76,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.explain.mismatch", name) for name in (
             "id_mismatches", "run_mismatches", "IdMismatch")},
         **{name: ("metrics.explain.facets", name) for name in ("facets", "Facet",
-                                                                "slice_masks")},
+                                                                "slice_masks",
+                                                                "default_facet")},
         **{name: ("metrics.explain.slices", name) for name in (
             "slice_evaluation", "filter_evaluation", "compare_slices", "Slice")},
         "find_queries": ("metrics.explain.search", "find_queries"),

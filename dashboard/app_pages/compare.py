@@ -188,7 +188,7 @@ if facets and options.snapshot is None:
                "difference over each slice's queries alone. The correction covers every slice "
                "shown. " + FACET_RULES["small"])
     left, middle, right = st.columns(3)
-    session.choose("compare.facet", list(facets), next(iter(facets)))
+    session.choose("compare.facet", list(facets), slicing.first_facet(view))
     facet = left.selectbox("Facet", list(facets), key="compare.facet",
                            help=" ".join(FACET_RULES[rule] for rule in ("numbers", "categories")))
     # one candidate for this section and every one below it (query by query, harm)

@@ -6,6 +6,7 @@ import metrics
 from dashboard import safe
 from dashboard.data import decisions, slicing, texts
 from dashboard.layout import ui
+from dashboard.report import exports
 from dashboard.state import session
 from dashboard.views import chart_base, charts, frames
 from metrics import (
@@ -125,6 +126,7 @@ ui.chart(
     ),
     stretch=True,
     download=f"intervals-k{k}",
+    export=exports.interval_chart(evaluation, view.colour_domain),  # landscape
 )
 few = metrics.few_queries_note(len(evaluation.scored_ids), evaluation.conventions.interval_method)
 if few:
@@ -134,7 +136,7 @@ facets = slicing.facets(view)
 if facets:
     st.subheader("By kind of query")
     left, right = st.columns(2)
-    st.session_state[session.FACET_FIRST] = next(iter(facets))
+    st.session_state[session.FACET_FIRST] = slicing.first_facet(view)
     session.choose_facet(list(facets))
     facet = left.selectbox(
         "Facet", list(facets), key=session.FACET,

@@ -37,23 +37,24 @@ from metrics import format as fmt
 # Vega-Lite version of the installed Altair, in vl-convert's spelling ("v6_4"), as Altair does
 VL_VERSION = "_".join(alt.SCHEMA_VERSION.split(".")[:2])
 PNG_SCALE = 2.0  # crisp on high-density screens and slides
-REPORT_WIDTH = 1000  # pixels: a chart across the report's column (1,100 px less its margins)
-LEGEND_ROOM = 280  # pixels beside the interval bars for the metric names and the run legend
+REPORT_WIDTH = 1200  # pixels: a chart across the report's column (1,300 px less its margins)
 
 
 # --------------------------------------------------------------------------- charts
 
 
-def interval_chart(evaluation: Evaluation) -> alt.LayerChart:
-    """The dashboard's interval bars: every summary metric's mean and interval, per run,
-    across the report's width."""
-    return charts.interval_bars(
+def interval_chart(evaluation: Evaluation, colour_domain: Sequence[str] | None = None,
+                   width: int = REPORT_WIDTH) -> alt.LayerChart:
+    """The interval bars in landscape: every summary metric's mean and interval, per run,
+    across the report's width (and what the dashboard's PNG and SVG buttons export)."""
+    return charts.interval_columns(
         evaluation.summary(),
-        chart_base.run_scale(evaluation.run_names),
+        chart_base.run_scale(colour_domain or evaluation.run_names),
         k=evaluation.k,
         confidence_level=evaluation.conventions.confidence_level,
         n_queries=len(evaluation.scored_ids),
-        width=REPORT_WIDTH - LEGEND_ROOM,
+        width=width,
+        interval_method=evaluation.conventions.interval_method,
     )
 
 

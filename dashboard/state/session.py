@@ -510,14 +510,15 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
 
 
 def choose_facet(facets: list[str]) -> None:
-    """The Overview's facet among the data's (the first by default); a link's facet the
-    data lack is named in a warning, not silently dropped."""
+    """The Overview's facet among the data's (the file's own first by default, FACET_FIRST);
+    a link's facet the data lack is named in a warning, not silently dropped."""
     wanted = st.session_state.get(FACET)
     if wanted is not None and wanted not in facets:
         st.warning(f"facet={safe.md(repr(shorten(str(wanted))))} ignored: these queries have no "
                    f"such facet (they have {safe.md(', '.join(facets))}); the default is used.",
                    icon=":material/link_off:")
-    choose(FACET, facets, facets[0])
+    first = st.session_state.get(FACET_FIRST)
+    choose(FACET, facets, first if first in facets else facets[0])
 
 
 def filter_facet_changed() -> None:

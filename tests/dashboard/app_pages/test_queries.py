@@ -64,14 +64,16 @@ def test_the_heatmap_picker_and_the_gains_carry_the_question():
 
 
 def test_the_facet_is_in_the_url_and_read_from_it():
+    # the default is the file's own first facet (intent), not the length computed for any file
+    assert open_app().selectbox(key="overview.facet").value == "intent"
     app = open_app(facet="source")
     assert app.selectbox(key="overview.facet").value == "source"
-    app.selectbox(key="overview.facet").select("intent").run()
-    assert app.query_params["facet"] == "intent"
-    app.selectbox(key="overview.facet").select("query length (words)").run()  # the default
+    app.selectbox(key="overview.facet").select("query length (words)").run()
+    assert app.query_params["facet"] == "query length (words)"
+    app.selectbox(key="overview.facet").select("intent").run()  # the default
     assert "facet" not in app.query_params
     stale = open_app(facet="no such facet")  # a link to other data: the first facet, said
-    assert stale.selectbox(key="overview.facet").value == "query length (words)"
+    assert stale.selectbox(key="overview.facet").value == "intent"
     warnings = " ".join(shown(w.value) for w in stale.warning)
     assert "facet='no such facet' ignored: these queries have no such facet" in warnings
     assert "the default is used" in warnings
@@ -125,7 +127,9 @@ def test_the_slice_chart_draws_each_slice_s_difference_and_interval(sample):
 
 
 def test_a_slice_too_small_to_test_is_named_not_dropped():
-    app = open_app("compare")  # query length: the bin "7" holds one scored query
+    app = open_app("compare")
+    # query length: the bin "7" holds one scored query
+    app.selectbox(key="compare.facet").select("query length (words)").run()
     assert "Not compared, fewer than 2 scored queries: 7." in texts(app)
 
 
