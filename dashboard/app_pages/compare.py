@@ -214,6 +214,7 @@ if facets and options.snapshot is None:
             column_order=[c for c in table.columns if c not in ("Reading", "low", "high")],
             column_config={
                 "Slice": st.column_config.TextColumn(facet, pinned=True),
+                "Queries": st.column_config.NumberColumn(format="localized"),
                 "Before": ui.number_column(
                     "Before", MEANING["run_mean"].format(run=comparison.baseline)),
                 "After": ui.number_column(
@@ -301,6 +302,14 @@ def rank_movement() -> None:
     session.publish()  # a fragment's rerun skips app.py: keep the link on the chosen query
     ordered = frames.by_difference(paired, candidate)
     differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))
+    if not st.session_state.get("compare.movement_opened"):
+        # first open: a query selected on another page that did not move shows nothing
+        # here; the largest gain does (a query picked here later is kept, moved or not)
+        st.session_state["compare.movement_opened"] = True
+        if differences.get(st.session_state.get(session.QUERY), 0) == 0:
+            moved = next((q for q, d in differences.items() if d != 0), None)
+            if moved is not None:
+                picking.set_query(moved)
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     with left:
         query = picking.select_query(
@@ -349,9 +358,11 @@ def rank_movement() -> None:
             "judged": st.column_config.TextColumn(
                 "Label", help=evaluation.conventions.sentences()["relevance_level"]),
             "before": st.column_config.NumberColumn(
-                "Rank before", help=MEANING["rank_in_run"].format(run=comparison.baseline)),
+                "Rank before", help=MEANING["rank_in_run"].format(run=comparison.baseline),
+                format="localized"),
             "after": st.column_config.NumberColumn(
-                "Rank after", help=MEANING["rank_in_run"].format(run=candidate)),
+                "Rank after", help=MEANING["rank_in_run"].format(run=candidate),
+                format="localized"),
             "climbed": st.column_config.NumberColumn(
                 "Places climbed", format="%+d", help=MEANING["places_climbed"]),
             "moved": st.column_config.TextColumn("What the candidate did", width="medium",

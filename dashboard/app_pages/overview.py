@@ -151,7 +151,8 @@ if facets:
         hide_index=True,
         column_config={
             "Slice": st.column_config.TextColumn(facet, pinned=True),
-            "Queries": st.column_config.NumberColumn("Queries", help=MEANING["slice_queries"]),
+            "Queries": st.column_config.NumberColumn("Queries", help=MEANING["slice_queries"],
+                                                     format="localized"),
         } | {run: st.column_config.TextColumn(
             frames.baseline_label(evaluation, run),
             help=MEANING["slice_mean"].format(metric=labels[key], level=level))
@@ -164,15 +165,17 @@ st.dataframe(
     frames.counts_table(evaluation),
     hide_index=True,
     column_config={
-        "Scored": st.column_config.NumberColumn(help=MEANING["scored"]),
-        "Excluded": st.column_config.NumberColumn(help=MEANING["excluded"]),
+        "Scored": st.column_config.NumberColumn(help=MEANING["scored"], format="localized"),
+        "Excluded": st.column_config.NumberColumn(help=MEANING["excluded"], format="localized"),
         **{c.replace("_", " ").capitalize(): st.column_config.NumberColumn(
-            help=MEANING["class_count"].format(meaning=CLASS_MEANING[c], k=k))
+            help=MEANING["class_count"].format(meaning=CLASS_MEANING[c], k=k),
+            format="localized")
            for c in QUERY_CLASSES},
-        "Repeats": st.column_config.NumberColumn(help=MEANING["repeats"]),
-        "Missing": st.column_config.NumberColumn(help=MEANING["missing"]),
-        "Not in qrels": st.column_config.NumberColumn(help=MEANING["not_in_qrels"]),
-        "Dropped lines": st.column_config.NumberColumn(help=MEANING["dropped"]),
+        "Repeats": st.column_config.NumberColumn(help=MEANING["repeats"], format="localized"),
+        "Missing": st.column_config.NumberColumn(help=MEANING["missing"], format="localized"),
+        "Not in qrels": st.column_config.NumberColumn(help=MEANING["not_in_qrels"],
+                                                      format="localized"),
+        "Dropped lines": st.column_config.NumberColumn(help=MEANING["dropped"], format="localized"),
     },
 )
 
@@ -210,20 +213,24 @@ else:
     money = "dollar" if tokens.priced else None
     st.dataframe(
         table, hide_index=True,
-        column_order=[c for c in table.columns if money or not c.startswith("cost")],
+        column_order=[c for c in table.columns
+                      if (money or not c.startswith("cost")) and c != "recall bought"],
         column_config={
             "run": st.column_config.TextColumn("Run", pinned=True),
-            "tokens at K": st.column_config.NumberColumn("Tokens / query at K", format="%.0f",
+            "suggested k": st.column_config.NumberColumn("Suggested k"),
+            "tokens at K": st.column_config.NumberColumn("Tokens / query at K",
+                                                         format="localized",
                                                          help=COST_MEANING["tokens"]),
-            "tokens at k": st.column_config.NumberColumn("at suggested k", format="%.0f"),
+            "tokens at k": st.column_config.NumberColumn("Tokens at suggested k",
+                                                         format="localized"),
             "cost at K": st.column_config.NumberColumn(
                 f"$ {COST_UNIT} at K", format=money,
                 help=COST_MEANING["cost"]),
-            "cost at k": st.column_config.NumberColumn("at suggested k", format=money),
+            "cost at k": st.column_config.NumberColumn("$ at suggested k", format=money),
             "recall at K": ui.number_column("Recall at K", COST_MEANING["recall"]),
-            "recall at k": ui.number_column("at suggested k"),
-            "recall bought": st.column_config.NumberColumn(
-                "Recall K buys", format="%+.3f", help=COST_MEANING["difference"]),
+            "recall at k": ui.number_column("Recall at suggested k", COST_MEANING["recall"]),
+            "recall extra": st.column_config.NumberColumn(
+                "Recall the extra chunks buy", format="%+.3f", help=COST_MEANING["extra"]),
         })
     st.caption(safe.md(tokens.sentence) + " " + " ".join(
         f"**{safe.md(c.run)}**: {safe.md(c.sentence)}" for c in run_costs))

@@ -90,22 +90,33 @@ def _move(parsed: cache.Parsed, given_as: str) -> str:
 
 
 def accepted_formats() -> None:
-    """Every accepted format with a few lines of it, and the sample's files to start from."""
+    """Every accepted format with a few lines of it (labels, runs, and the optional queries
+    and corpus), and the sample's files to start from."""
     st.subheader("What to upload")
     st.markdown("A **qrels** file (the labels: which ids are relevant to each query, with a "
                 "grade) and one **run** per retriever (each query's ids in rank order), over "
-                "the same query ids. Gzipped files (.gz) are read too; the format is told "
+                "the same query ids; optionally a **queries** file (the questions and their "
+                "facets: the by-kind view, the search, the questions beside the figures) and a "
+                "**corpus** (the chunks' titles and texts: the drill-down's chunks, the leakage "
+                "check, what K costs). Gzipped files (.gz) are read too; the format is told "
                 "from the content.")
-    for kind, title in (("qrels", "Qrels"), ("run", "Runs")):
+    for kind, title in (("qrels", "Qrels"), ("run", "Runs"), ("queries", "Queries (optional)"),
+                        ("corpus", "Corpus (optional)")):
         st.markdown(f"**{title}**")
         examples = [e for e in FORMAT_EXAMPLES if e.kind == kind]
-        for column, example in zip(st.columns(len(examples)), examples, strict=True):
-            with column:
-                st.caption(f"{example.name}: {example.columns}")
-                st.code(example.text, language=None)
-    st.markdown("**Start from the sample** (seed 000: 10 queries, 3 runs):")
+        # two a row: a JSON line needs the width (and wraps rather than being cut)
+        for start in range(0, len(examples), 2):
+            row = examples[start:start + 2]
+            for column, example in zip(st.columns(2), row, strict=False):
+                with column:
+                    st.caption(f"{example.name}: {example.columns}")
+                    st.code(example.text, language=None, wrap_lines=True)
+    st.markdown("**Start from the sample** (seed 000: 10 queries, 3 runs, their questions and "
+                "chunks):")
+    folder = sample_qrels().parent
     with st.container(horizontal=True):
-        for path in (sample_qrels(), *(Path(spec.source) for spec in sample_runs())):
+        for path in (sample_qrels(), *(Path(spec.source) for spec in sample_runs()),
+                     folder / cache.SAMPLE_QUERIES, folder / cache.SAMPLE_CORPUS):
             download_button(path.name, path.read_bytes, path.name, "text/plain",
                             key=f"sample.{path.name}")
 

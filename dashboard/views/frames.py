@@ -311,11 +311,12 @@ def cost_table(costs: list[Cost]) -> pd.DataFrame:
     """One row per run: chunks, tokens, cost and recall at K and at the suggested k, and
     what the difference buys."""
     return pd.DataFrame([{
-        "run": c.run, "K": c.current.k, "tokens at K": c.current.tokens,
+        # tokens as whole numbers: a table shows them with thousands separators
+        "run": c.run, "K": c.current.k, "tokens at K": round(c.current.tokens),
         "cost at K": c.current.cost_per_1000, "recall at K": c.current.recall,
-        "suggested k": c.suggested.k, "tokens at k": c.suggested.tokens,
+        "suggested k": c.suggested.k, "tokens at k": round(c.suggested.tokens),
         "cost at k": c.suggested.cost_per_1000, "recall at k": c.suggested.recall,
-        "recall bought": c.recall_bought,
+        "recall bought": c.recall_bought, "recall extra": c.recall_extra,
     } for c in costs])
 
 

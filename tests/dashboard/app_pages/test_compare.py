@@ -191,3 +191,14 @@ def test_the_overview_shows_every_run_against_the_baseline(sample):
     expected = run_table(sample, compare_evaluation(sample)).to_frame()
     assert any(t.equals(expected) for t in tables)
     assert "Holm correction over the 16 comparisons" in texts(app)
+
+
+def test_rank_movement_opens_on_a_query_that_moved(sample):
+    # q06, a complete miss for both, selected on the drill-down: nothing moves on it
+    app = open_app("drilldown", query="q06")
+    app.switch_page(PAGES["compare"]).run()
+    chosen = app.selectbox(key="compare.query").value
+    paired = compare_evaluation(sample)
+    test = paired.test("reranked", "nDCG@5")
+    moved = dict(zip(paired.query_ids, test.differences, strict=True))
+    assert moved["q06"] == 0 and moved[chosen] != 0
