@@ -63,8 +63,8 @@ others = [n for n in evaluation.run_names if options.snapshot or n != options.ba
 right.multiselect("Candidates (after)", others, key=session.CANDIDATES, persist_state="session",
                   help=HELP["candidates"])
 measures = {m.key: m for m in SUMMARY_MEASURES}
-left, middle, right = st.columns([5, 3, 1], vertical_alignment="bottom")
-left.multiselect(
+# the metrics on a row of their own: eight tags need the width (in a column they were cut)
+st.multiselect(
     "Metrics compared",
     list(measures),
     format_func={key: m.label(k) for key, m in measures.items()}.get,
@@ -72,6 +72,7 @@ left.multiselect(
     persist_state="session",
     help=HELP["metrics"],
 )
+middle, right, _ = st.columns([3, 1, 2], vertical_alignment="bottom")
 middle.radio(
     "Multiple-comparison correction",
     list(CORRECTIONS),
@@ -265,10 +266,11 @@ review_views.harm(view, comparison, metric, candidate)
 st.subheader(f"Biggest gains and losses of {safe.md(candidate)} in {metric}")
 st.caption("Click a row to pick its query: its rank movement shows below, and the link opens "
            "it in the drill-down.")
-columns = st.columns(2)
-for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "Losses")):
+# one above the other, each the page's width: side by side, a question pushed the figures
+# out of a half-width table
+for gains, title in ((True, "Gains"), (False, "Losses")):
     changes = frames.biggest_changes(paired, candidate, CHANGES_SHOWN, gains=gains)
-    with column:
+    with st.container(key=f"compare.{title.lower()}_box"):
         st.markdown(f"**{title}**")
         if changes.empty:
             st.caption(f"No query got {'better' if gains else 'worse'}.")
@@ -285,7 +287,8 @@ for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "L
             selection_mode="single-row",
             column_config={
                 "query_id": st.column_config.TextColumn("Query"),
-                "text": st.column_config.TextColumn("Question", help=MEANING["question"]),
+                "text": st.column_config.TextColumn("Question", help=MEANING["question"],
+                                                    width="large"),
                 "before": ui.number_column(
                     "Before", MEANING["run_metric"].format(metric=metric, run=comparison.baseline)),
                 "after": ui.number_column(

@@ -43,10 +43,11 @@ if comparison is not None:
 
 st.subheader("Report for stakeholders")
 st.markdown(
-    "One HTML file that opens offline: K, conventions in words, the query set and the "
-    "fingerprints of the labels and of each run, the summary with intervals, the interval and "
-    "K-sweep charts, the comparison with its tests, the diagnosis and the k suggestion, and the "
-    "honest limits."
+    "One HTML file that opens offline and prints on A4 landscape: K, conventions in words, "
+    "the headline and the leaderboard, the summary with intervals and every run against the "
+    "baseline, the interval and K-sweep charts, the comparison with its tests, harm, "
+    "fragility, the diagnosis and the k suggestion, the query set and the fingerprints of the "
+    "labels and of each run, and the honest limits."
 )
 st.caption(about)
 title = st.text_input("Title", value=report.DEFAULT_TITLE, key="export.title")

@@ -91,12 +91,13 @@ table = decisions.run_table(view, st.session_state[session.CORRECTION],
                             float(st.session_state[session.ALPHA]))
 if table is not None:
     st.subheader(f"Against the baseline, {safe.md(table.baseline)}")
-    shown = table.to_frame()
+    # metrics down, runs across, as the summary above: ten metric columns would not fit
     st.dataframe(
-        shown, hide_index=True,
-        column_config={"Run": st.column_config.TextColumn(pinned=True)} | {
-            label: st.column_config.TextColumn(label, help=MEANING["run_table_cell"])
-            for label in table.labels})
+        table.by_metric(), hide_index=True,
+        column_config={"Metric": st.column_config.TextColumn(pinned=True)} | {
+            run: st.column_config.TextColumn(frames.baseline_label(evaluation, run),
+                                             help=MEANING["run_table_cell"])
+            for run in table.runs})
     st.caption(safe.md(table.note) + " Compare sets the correction and alpha.")
 
 st.subheader("Leaderboard")
@@ -183,11 +184,11 @@ st.subheader("Reading each run")
 ACROSS = 3  # cards a row; each row its own columns, so that a fourth run starts a new row
 for start in range(0, len(evaluation.runs), ACROSS):
     row = evaluation.runs[start:start + ACROSS]
-    for run, column in zip(row, st.columns(ACROSS, border=True), strict=False):
-        with column:
+    for run, column in zip(row, st.columns(ACROSS), strict=False):
+        with column, st.container(border=True):  # a border around each card only
             ui.run_reading(evaluation, run)
 
-st.subheader("What K costs")
+st.subheader(f"What K = {k} costs")
 corpus = texts.corpus(view)
 estimate = metrics.chunk_tokens(corpus=corpus) if corpus is not None and len(corpus) else None
 left, right = st.columns(2)
@@ -213,12 +214,13 @@ else:
     money = "dollar" if tokens.priced else None
     st.dataframe(
         table, hide_index=True,
-        column_order=[c for c in table.columns
-                      if (money or not c.startswith("cost")) and c != "recall bought"],
+        # K is in the heading; the recall K buys is the sentence's, as "Extra recall"
+        column_order=[c for c in table.columns if (money or not c.startswith("cost"))
+                      and c not in ("K", "recall bought")],
         column_config={
             "run": st.column_config.TextColumn("Run", pinned=True),
             "suggested k": st.column_config.NumberColumn("Suggested k"),
-            "tokens at K": st.column_config.NumberColumn("Tokens / query at K",
+            "tokens at K": st.column_config.NumberColumn("Tokens at K",
                                                          format="localized",
                                                          help=COST_MEANING["tokens"]),
             "tokens at k": st.column_config.NumberColumn("Tokens at suggested k",
@@ -230,7 +232,7 @@ else:
             "recall at K": ui.number_column("Recall at K", COST_MEANING["recall"]),
             "recall at k": ui.number_column("Recall at suggested k", COST_MEANING["recall"]),
             "recall extra": st.column_config.NumberColumn(
-                "Recall the extra chunks buy", format="%+.3f", help=COST_MEANING["extra"]),
+                "Extra recall", format="%+.3f", help=COST_MEANING["extra"]),
         })
     st.caption(safe.md(tokens.sentence) + " " + " ".join(
         f"**{safe.md(c.run)}**: {safe.md(c.sentence)}" for c in run_costs))

@@ -163,16 +163,16 @@ def fragility(view: View, options: CompareOptions,
     st.caption(safe.md(words.FRAGILITY_RULE))
     if found.flips:
         st.warning(safe.md(found.summary), icon=":material/warning:")
-        # fixed widths: a choice's label can be long, and the table must fit 1280 px (hover
-        # a cell to read it all)
+        # fixed widths in pixels: a choice's label is long, and the table must fit 1280 px;
+        # the other choice gets the most room, and every flip is in words below
         st.dataframe(review.flips_table(found), hide_index=True, column_config={
-            "Candidate": st.column_config.TextColumn(pinned=True, width="small"),
-            "Metric": st.column_config.TextColumn(width="small"),
-            "Under": st.column_config.TextColumn(
-                width="medium", help=MEANING["flip_under"]),
-            "Verdict": st.column_config.TextColumn(width="medium"),
-            "Becomes": st.column_config.TextColumn(
-                width="medium", help=MEANING["flip_becomes"])})
+            "Candidate": st.column_config.TextColumn(pinned=True, width=85),
+            "Metric": st.column_config.TextColumn(width=80),
+            "Under": st.column_config.TextColumn(width=330, help=MEANING["flip_under"]),
+            "Verdict": st.column_config.TextColumn(width=155),
+            "Becomes": st.column_config.TextColumn(width=155, help=MEANING["flip_becomes"])})
+        with st.expander("Each flip in words", icon=":material/notes:"):
+            st.markdown("\n".join(f"- {safe.md(flip.sentence)}" for flip in found.flips))
     else:
         st.success(safe.md(found.summary), icon=":material/verified:")
     tried = ", ".join(f"{safe.md(_title(c))} = {safe.md(_choice(c, v))}" for c, v in found.tried)

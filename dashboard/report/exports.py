@@ -176,8 +176,9 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
     lines = [
         f"**Retrieval scores at K = {k}** "
         + (safe.md(evaluation.scope) if evaluation.scope
-           else f"over {len(evaluation.scored_ids)} scored queries")
-        + f" ({len(evaluation.excluded_ids)} excluded: no relevant id), each weighing the same; "
+           else f"over {len(evaluation.scored_ids):,} scored queries")
+        + f" ({len(evaluation.excluded_ids):,} excluded: no relevant id), each weighing the "
+        "same; "
         f"mean [low, high]. {c.sentences()['interval']}",
         "",
     ]
@@ -199,7 +200,7 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
             f"**Against {safe.md(comparison.baseline)}** (paired randomization test, "
             f"{comparison.n_permutations:,} sign flips; "
             f"{CORRECTIONS[comparison.correction]} correction over "
-            f"{comparison.n_comparisons} comparisons):",
+            f"{comparison.n_comparisons:,} comparisons):",
             "",
         ]
         rows = [

@@ -234,8 +234,12 @@ def query_heatmap(
         order = [row_labels[q] for q in order]
     field = "query_id" if row_labels is None else "row"
     id_room = min(limit, max((text_width(q) for q in order), default=0)) + 30  # labels, title
+    # the axis title above the labels, not beside them: rotated at the left, a long first
+    # label ran under it
     y = alt.Y(f"{field}:N", sort=order, title="Query",
-              axis=alt.Axis(labelLimit=limit, labelFontSize=11, labelOverlap=False))
+              axis=alt.Axis(labelLimit=limit, labelFontSize=11, labelOverlap=False,
+                            titleAngle=0, titleAlign="right", titleAnchor="start",
+                            titleBaseline="bottom", titleY=-6, titlePadding=0))
     asked = [alt.Tooltip("text:N", title="Question")] if "text" in cells else []
     class_cell = 36 if len(runs) <= 4 else 20
     class_width = max(class_cell * len(runs), 60)

@@ -74,6 +74,15 @@ class RunTable:
                                              for label in self.labels}}
                              for run in self.runs])
 
+    def by_metric(self) -> pd.DataFrame:
+        """The same cells turned: a row per measure ("Metric" first), a column per run (the
+        baseline first), for a narrow page."""
+        import pandas as pd
+
+        return pd.DataFrame([{"Metric": label, **{run: self.cells[run, label].text
+                                                  for run in self.runs}}
+                             for label in self.labels])
+
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{html.escape(c)}</th>" for c in ("Run", *self.labels))
         rows = "".join(
