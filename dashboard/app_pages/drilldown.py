@@ -50,7 +50,7 @@ with st.container(horizontal=True, gap="small", vertical_alignment="center"):
     st.caption(f"Query {at + 1:,} of {len(found):,} listed.")
 longest = metrics.list_length(evaluation, query)
 whole = whole_list.toggle("Whole list", key="drilldown.whole",
-                          help=HELP["whole_list"].format(k=k) + f" ({longest:,} ranks)")
+                          help=HELP["whole_list"].format(k=k, longest=longest))
 depth = max(longest, k) if whole else k
 
 explanations = [metrics.explain_run(evaluation, run, query, depth) for run in evaluation.runs]
@@ -74,7 +74,7 @@ st.dataframe(
     column_config={
         "Run": st.column_config.TextColumn(pinned=True),
         "Class": st.column_config.TextColumn(help=MEANING["query_class"]),
-    } | {column: ui.number_column(column, MEANING["query_figure"].format(run="each run"))
+    } | {column: ui.number_column(column, MEANING["query_figures"])
          for column in figures.columns if column not in ("Run", "Class")},
 )
 st.caption(" · ".join(f"{name.replace('_', ' ')}: {meaning}"

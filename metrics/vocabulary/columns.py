@@ -49,6 +49,7 @@ COLUMN_MEANING: dict[str, str] = {
     "which still lowers its nDCG.",
     "places_climbed": "Positive: higher in the candidate.",
     "query_figure": "{run}'s value on this query at K, as the engine scored it.",
+    "query_figures": "Each run's value on this query at K, as the engine scored it.",
     "query_class": "What the run's top K holds for this query (full, partial, late hit, miss).",
     "in_other_run": "Where this id first sits in {run}'s list; not retrieved: its list does "
     "not hold it.",
@@ -165,7 +166,7 @@ CONTROL_HELP: dict[str, str] = {
     "every_metric": "One panel per metric instead of the chosen one only.",
     "drilldown_query": "Scored queries only: a query with no relevant id cannot be scored "
     "({excluded} excluded).",
-    "whole_list": "Show every returned rank, not only the top K = {k}.",
+    "whole_list": "Show every returned rank ({longest:,} here), not only the top K = {k}.",
     "previous_query": "The query before this one in the list (key P).",
     "next_query": "The query after this one in the list (key N).",
     "side_a": "The run on the left; the baseline by default.",
@@ -217,7 +218,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "page": ("pages", "rows"),
     "movement_query": ("metric",),
     "drilldown_query": ("excluded",),
-    "whole_list": ("k",),
+    "whole_list": ("k", "longest"),
     "query_figure": ("run",),
     "in_other_run": ("run",),
     "contribution": ("n",),
