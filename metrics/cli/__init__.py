@@ -12,6 +12,7 @@ contract is `metrics.snapshot.contract`.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -81,4 +82,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_guarded(command(DEFAULT_COMMAND), argv)
 
 
-__all__ = ["COMMANDS", "command", "main"]
+def run() -> None:
+    """`python -m metrics` and the installed command: main's exit code, leaving without the
+    interpreter's teardown. pyarrow's reader threads can outlive the work and abort the
+    process during teardown after a correct run ("terminate called without an active
+    exception", apache/arrow#34314), which a CI script would read as a failure; every file
+    this tool writes is closed by then, so only the standard streams need flushing."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a closed pipe (`| head`): nothing more can be said
+        code = code or 1
+    os._exit(code)
+
+
+__all__ = ["COMMANDS", "command", "main", "run"]

@@ -293,4 +293,21 @@ def test_the_console_script_is_declared():
 
     project = tomllib.loads((Path(__file__).resolve().parents[3] / "pyproject.toml")
                             .read_text())["project"]
-    assert project["scripts"]["retrieval-compare"] == "metrics.cli:main"
+    assert project["scripts"]["retrieval-compare"] == "metrics.cli:run"
+
+
+def test_the_process_leaves_with_mains_code_and_every_byte_written():
+    """`run` skips the interpreter's teardown (where pyarrow's threads can abort a correct
+    run): the exit code is still main's, and standard output is flushed whole."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "metrics", "--format", "json"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["k"] == 5
+    bad = subprocess.run([sys.executable, "-m", "metrics", "--no-such-flag"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert bad.returncode == 2
+    assert "--no-such-flag" in bad.stderr
