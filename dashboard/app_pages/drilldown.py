@@ -68,7 +68,7 @@ if copied:
     st.warning(safe.md(copied), icon=":material/content_copy:")
 
 # the answer first: every run's figures on this query at K
-figures = frames.query_figures_table(metrics.query_figures(evaluation, query), k)
+figures = frames.query_figures_table(metrics.query_figures(evaluation, query), evaluation)
 st.dataframe(
     figures, hide_index=True,
     column_config={

@@ -13,7 +13,6 @@ from dashboard.views import highlight
 from metrics import (
     MEASURE_BY_KEY,
     QUERY_CLASSES,
-    SUMMARY_MEASURES,
     AllPairs,
     BestMarks,
     Comparison,
@@ -404,10 +403,10 @@ def agreement_table(agreements) -> pd.DataFrame:
 # --------------------------------------------------------------------------- one query
 
 
-def query_figures_table(figures: pd.DataFrame, k: int) -> pd.DataFrame:
+def query_figures_table(figures: pd.DataFrame, evaluation: Evaluation) -> pd.DataFrame:
     """metrics.query_figures as shown: a row per run, its class in words, then each
-    measure headed by its per-query label at K ("nDCG@10")."""
-    labels = {m.key: MEASURE_BY_KEY[m.key].label(k, summary=False) for m in SUMMARY_MEASURES}
+    figure headed by its per-query label at K ("nDCG@10", "Rprec")."""
+    labels = {s.key: evaluation.label(s.key, summary=False) for s in evaluation.summary_specs}
     shown = figures.rename(columns=labels | {"run": "Run", "class": "Class"})
     shown["Class"] = shown["Class"].map(lambda c: c.replace("_", " ") if c else fmt.MISSING)
     return shown

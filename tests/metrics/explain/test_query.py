@@ -199,6 +199,20 @@ def test_query_figures_are_the_per_query_values_at_k(sample):
         assert row["class"] == run.classes[i]
 
 
+def test_query_figures_carry_the_figures_asked_for_each_at_its_own_cutoff(sample):
+    from metrics.explain.query import query_figures
+
+    more = sample.with_measures(["Rprec", "ERR@10", "RBP(p=0.8)"])
+    frame = query_figures(more, "q03").set_index("run")
+    i = more.scored_ids.index("q03")
+    for run in more.runs:
+        values = more.per_query_scores(run.name)
+        for key in ("Rprec", "ERR@10", "RBP(p=0.8)", "RBPresid(p=0.8)"):
+            spec = more.resolve(key)
+            assert frame.loc[run.name, spec.key] == values[spec.key][i], (run.name, key)
+    assert more.resolve("ERR@10").key in frame.columns and "nDCG" in frame.columns
+
+
 def test_side_by_side_aligns_two_lists_and_says_where_each_id_sits_in_the_other(sample):
     from metrics.explain.movement import side_by_side
     from metrics.explain.query import first_ranks, query_row
