@@ -68,7 +68,8 @@ if copied:
     st.warning(safe.md(copied), icon=":material/content_copy:")
 
 # the answer first: every run's figures on this query at K
-figures = frames.query_figures_table(metrics.query_figures(evaluation, query), evaluation)
+figures, added = frames.query_figures_table(metrics.query_figures(evaluation, query),
+                                            evaluation)
 st.dataframe(
     figures, hide_index=True,
     column_config={
@@ -77,6 +78,10 @@ st.dataframe(
     } | {column: ui.number_column(column, MEANING["query_figures"])
          for column in figures.columns if column not in ("Run", "Class")},
 )
+if added is not None:  # the sidebar's measures, a row each: any number fits the width
+    st.dataframe(added, column_config={
+        name: ui.number_column(name, MEANING["query_figure"].format(run=safe.md(name)))
+        for name in evaluation.run_names})
 st.caption(" · ".join(f"{name.replace('_', ' ')}: {meaning}"
                       for name, meaning in CLASS_MEANING.items() if name != "excluded"))
 
@@ -196,12 +201,12 @@ for run, x in zip(evaluation.runs, explanations, strict=True):
                 "DCG": ui.number_column("DCG", MEANING["running_dcg"]),
             },
         )
-        steps, words = st.columns([2, 3])
-        words.markdown(f"**DCG** · {x.sentences['dcg']}")
-        words.markdown(f"**nDCG** · {x.sentences['ndcg']}")
-        words.markdown(f"**AP** · {x.sentences['ap']}")
+        # in reading order, the page's width: AP's steps beside the words clipped at 1280 px
+        st.markdown(f"**DCG** · {x.sentences['dcg']}")
+        st.markdown(f"**nDCG** · {x.sentences['ndcg']}")
+        st.markdown(f"**AP** · {x.sentences['ap']}")
         if len(x.ap_steps):
-            steps.dataframe(
+            st.dataframe(
                 x.ap_steps,
                 hide_index=True,
                 column_config={
@@ -212,13 +217,13 @@ for run, x in zip(evaluation.runs, explanations, strict=True):
                                                   MEANING["precision_there"]),
                 },
             )
-        words.markdown(f"**Context precision** · {x.sentences['cp']}")
-        words.markdown(x.sentences["ap_vs_cp"])
-        words.markdown(f"**RR** · {x.sentences['rr']}")
+        st.markdown(f"**Context precision** · {x.sentences['cp']}")
+        st.markdown(x.sentences["ap_vs_cp"])
+        st.markdown(f"**RR** · {x.sentences['rr']}")
         added = metrics.explain_figures(evaluation, run, query)  # the sidebar's measures
         if added:
-            with words.expander("The measures added, written out", expanded=True,
-                                icon=":material/functions:"):
+            with st.expander("The measures added, written out", expanded=True,
+                             icon=":material/functions:"):
                 for more in added:  # each sentence opens with its figure's label
                     st.markdown(f"**{safe.md(more.label)}**"
                                 f"{safe.md(more.sentence[len(more.label):])}")

@@ -13,6 +13,7 @@ from dashboard.views import highlight
 from metrics import (
     MEASURE_BY_KEY,
     QUERY_CLASSES,
+    SUMMARY_MEASURES,
     AllPairs,
     BestMarks,
     Comparison,
@@ -403,13 +404,24 @@ def agreement_table(agreements) -> pd.DataFrame:
 # --------------------------------------------------------------------------- one query
 
 
-def query_figures_table(figures: pd.DataFrame, evaluation: Evaluation) -> pd.DataFrame:
-    """metrics.query_figures as shown: a row per run, its class in words, then each
-    figure headed by its per-query label at K ("nDCG@10", "Rprec")."""
-    labels = {s.key: evaluation.label(s.key, summary=False) for s in evaluation.summary_specs}
-    shown = figures.rename(columns=labels | {"run": "Run", "class": "Class"})
+def query_figures_table(figures: pd.DataFrame, evaluation: Evaluation,
+                        ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """metrics.query_figures as shown: a row per run, its class in words, then each default
+    measure headed by its per-query label at K ("nDCG@10"); and the figures asked for, a
+    row each ("Rprec", "ERR@20") with a column per run, so that any number of them fits the
+    page (None when none was asked)."""
+    default = {m.key: m.label(evaluation.k, summary=False) for m in SUMMARY_MEASURES}
+    shown = figures[["run", "class", *default]].rename(
+        columns=default | {"run": "Run", "class": "Class"})
     shown["Class"] = shown["Class"].map(lambda c: c.replace("_", " ") if c else fmt.MISSING)
-    return shown
+    added = [s for s in evaluation.summary_specs if s.key in figures and s.key not in default]
+    if not added:
+        return shown, None
+    more = figures.set_index("run")[[s.key for s in added]].T
+    # the labels are the index: a run may be called anything, "Figure" included
+    more.index = pd.Index([evaluation.label(s.key, summary=False) for s in added], name="Figure")
+    more.columns.name = None
+    return shown, more
 
 
 def contribution_table(contribution: pd.DataFrame, k: int) -> pd.DataFrame:
