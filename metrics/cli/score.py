@@ -78,7 +78,7 @@ def score_command(argv: Sequence[str]) -> int:
         return _blocks(args)
     inputs = read(args)
     evaluation = inputs.evaluation()
-    print_load_report(evaluation)
+    print_load_report(inputs)
     if args.per_query_out:
         write_long(args.per_query_out, evaluation.per_query_tables())
     # the figures named, each with what it brings (RBP its residual)

@@ -134,8 +134,8 @@ def _roles(name: str, schema: pa.Schema, kind: str, fmt: str = "parquet") -> dic
     stored = {column.lower(): column for column in schema.names}
     fail = _Failing(name)
     found = column_roles(fail, None, kind, fmt, [c.lower() for c in schema.names],
-                         f"data lacks column(s) {{missing}} (found {show(schema.names, 60)})",
-                         "the schema")
+                         lambda missing: f"data lacks column(s) {missing} "
+                         f"(found {show(schema.names, 60)})", "the schema")
     return {role: stored[lowered] for role, lowered in found.items()}
 
 
