@@ -89,7 +89,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         "to_label_summary": ("metrics.context.labelling", "summary"),
         "to_label_csv": ("metrics.context.labelling", "to_csv"),
         **{name: ("metrics.context.fusion", name) for name in (
-            "fuse", "FusionRecipe", "recipe_from", "cross_fitted_weights", "CrossFit")},
+            "fuse", "FusionRecipe", "recipe_from", "recipe_from_text", "cross_fitted_weights",
+            "CrossFit")},
         "write_trec_run": ("metrics.context.fusion", "write_trec"),
         **{name: ("metrics.context.overlap", name) for name in (
             "overlap", "Overlap", "PairOverlap", "rbo_ext")},

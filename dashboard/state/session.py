@@ -6,7 +6,9 @@ query and the comparison's correction and alpha, under the short names the vocab
 (`?k=10&gain=exponential&runs=bm25&runs=baseline&query=q03`). It is read once per session,
 before any widget exists, and rewritten at the top of every run (widget values are already in
 session state by then) with the values that differ from their defaults. A value that does not
-parse is ignored and reported.
+parse is ignored and reported, whatever went wrong with it (each parameter on its own: one bad
+value never stops the others, nor the page); so is a query string Streamlit dropped whole for
+its length.
 """
 
 from __future__ import annotations
@@ -15,6 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.state.query_params import (
+    CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
+    CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
+)
 
 import metrics
 from dashboard import safe
@@ -50,6 +57,9 @@ PRICE = "cost.price"  # dollars a million input tokens (None: tokens only)
 SEARCH = "state.search"  # the words a query search holds, shared by the pages that search
 VIEW = "state.view"
 URL_PROBLEMS = "state.url_problems"
+LINK_BASELINE = "state.link_baseline"  # the link's baseline=, until checked against the runs
+PROBLEM_CHARS = 300  # the longest message a link's value gets
+LISTED = 3  # values of a link a message names (each cut at 40 characters)
 KEPT = "kept."  # + a widget's key: its last drawn value
 INPUTS = "state.inputs"
 RENAMES = "state.renames"  # original run name -> name shown, as the URL carries them
@@ -93,6 +103,7 @@ class Param:
     key: str
     parse: Callable[[list[str]], object]  # raises ValueError on a bad value
     dump: Callable[[object], str | list[str]] = str
+    each: bool = False  # a list of values, each parsed alone: a bad one leaves the others
 
 
 def _choice(options: dict[str, str]) -> Callable[[list[str]], str]:
@@ -176,8 +187,8 @@ PARAMS = {
     "risk": Param(RISK_ALPHA, _choice({str(a): str(a) for a in metrics.RISK_ALPHAS})),
     "fragility": Param(FRAGILITY, _flag, _dump_flag),
     "rbo": Param(RBO_P, _number(0.01, 0.99)),
-    "fuse": Param(FUSED, lambda values: [combine.recipe_from_link(v) for v in values],
-                  lambda recipes: [combine.recipe_link(r) for r in recipes]),
+    "fuse": Param(FUSED, lambda values: combine.recipe_from_link(values[-1]),
+                  lambda recipes: [combine.recipe_link(r) for r in recipes], each=True),
     "primary": Param(PRIMARY, _choice({m.key: m.key for m in SUMMARY_MEASURES})),
     "baseline": Param(BASELINE, _text),
     "names": Param(RENAMES, _renames, _dump_renames),
@@ -212,16 +223,22 @@ def defaults() -> dict[str, object]:
 def init() -> None:
     """Once per session: URL -> session state; then fill every missing default."""
     if not st.session_state.get(READY):
-        problems = []
+        problems = [] if st.query_params else _dropped_query_string()
         for name, param in PARAMS.items():
             values = st.query_params.get_all(name)
             if not values:
                 continue
-            try:
-                st.session_state[param.key] = param.parse(values)
-            except (ValueError, OverflowError) as exc:
-                problems.append(f"{name}={shorten(values[-1])!r} ignored: {exc}; the default "
-                                "is used")
+            parsed = []
+            for given in ([[v] for v in values] if param.each else [values]):
+                try:
+                    parsed.append(param.parse(given))
+                except Exception as exc:  # noqa: BLE001 (a link is hostile: nothing it holds may stop the page)
+                    problems.append(f"{name}={shorten(given[-1])!r} ignored: "
+                                    f"{shorten(str(exc), PROBLEM_CHARS)}; the default is used")
+            if parsed:
+                st.session_state[param.key] = parsed if param.each else parsed[0]
+        if BASELINE in st.session_state:
+            st.session_state[LINK_BASELINE] = st.session_state[BASELINE]
         for original, shown in (st.session_state.get(RENAMES) or {}).items():
             st.session_state[RUN_NAME + original] = shown
         runs = st.session_state.get(RUNS) or []
@@ -235,6 +252,21 @@ def init() -> None:
         # stopped early); the widget would then come back at its minimum, not at the value
         # the user chose. The last value drawn is kept under a key of our own.
         st.session_state.setdefault(key, st.session_state.get(KEPT + key, value))
+
+
+def _dropped_query_string() -> list[str]:
+    """Streamlit drops a query string past its limits (a log line on the server, nothing
+    on the page): say so, and what the limit is."""
+    ctx = get_script_run_ctx()
+    raw = getattr(ctx, "query_string", "") or ""
+    fields = raw.count("&") + 1 if raw else 0
+    if len(raw) > CLIENT_STATE_QUERY_STRING_MAX_LENGTH:
+        size = f"{len(raw):,} characters, over the {CLIENT_STATE_QUERY_STRING_MAX_LENGTH:,}"
+    elif fields > CLIENT_STATE_QUERY_STRING_MAX_FIELDS:
+        size = f"{fields:,} parameters, over the {CLIENT_STATE_QUERY_STRING_MAX_FIELDS:,}"
+    else:
+        return []
+    return [f"the whole link ({size} a link may hold) ignored: every setting is its default"]
 
 
 def keep(keys: Sequence[str]) -> None:
@@ -288,7 +320,25 @@ def linked_files() -> list[str]:
 
 def report_url_problem(problem: str) -> None:
     """A link value that could not be used, shown with the others in the sidebar."""
-    st.session_state[URL_PROBLEMS] = [*url_problems(), problem]
+    st.session_state[URL_PROBLEMS] = [*url_problems(), shorten(problem, PROBLEM_CHARS)]
+
+
+def listed(values: Sequence[object], limit: int = LISTED) -> str:
+    """Values from a link for a message: the first few, each quoted and shortened, then how
+    many more (a link can name thousands)."""
+    return metrics.format.listing([repr(shorten(str(v), 40)) for v in values[:limit]]
+                                  + list(values[limit:]), limit=limit)
+
+
+def check_link_baseline(view: View | None) -> None:
+    """A link's baseline= that names no run shown is said once, and the first run shown
+    takes its place."""
+    wanted = st.session_state.pop(LINK_BASELINE, None)
+    if view is None or wanted is None or wanted in view.evaluation.run_names:
+        return
+    report_url_problem(f"baseline={shorten(str(wanted))!r} ignored: no run shown is named so; "
+                       f"the first run shown, {view.baseline!r}, is the baseline")
+    st.session_state[BASELINE] = view.baseline
 
 
 def url_problems() -> list[str]:
@@ -347,8 +397,7 @@ def view():
     return st.session_state.get(VIEW)
 
 
-def shorten(value: str, limit: int = 60) -> str:
-    return value if len(value) <= limit else value[:limit] + "…"
+shorten = metrics.format.shortened
 
 
 # --------------------------------------------------------------------------- snapshots
@@ -424,7 +473,7 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
     state = st.session_state
     options = baseline_options(view, loaded)
     if state.get(BASELINE) not in options:
-        state[BASELINE] = view.baseline
+        state[BASELINE] = view.baseline  # a link's unknown baseline was said by the sidebar
     baseline = state[BASELINE]
     snapshot = None
     if baseline.startswith(SNAPSHOT_BASELINE):
@@ -477,8 +526,7 @@ def query_filter(facets: dict[str, Sequence[str]]) -> None:
     state = st.session_state
     facet, values = state.get(WHERE), list(state.get(WHERE_VALUES) or [])
     if facet is None and values:
-        report_url_problem(f"is={', '.join(repr(shorten(str(v))) for v in values)} ignored: "
-                           "no facet named by where=")
+        report_url_problem(f"is={listed(values)} ignored: no facet named by where=")
         state[WHERE_VALUES] = []
     if facet is not None and facet not in facets:
         report_url_problem(f"where={shorten(str(facet))!r} ignored: these queries have no "
@@ -488,8 +536,8 @@ def query_filter(facets: dict[str, Sequence[str]]) -> None:
     if facet is not None:
         kept = [value for value in values if value in facets[facet]]
         if len(kept) < len(values):
-            dropped = ", ".join(repr(shorten(str(v))) for v in values if v not in kept)
-            report_url_problem(f"is={dropped} ignored: not a value of {facet!r}")
+            dropped = listed([v for v in values if v not in kept])
+            report_url_problem(f"is={dropped} ignored: not a value of {shorten(facet)!r}")
         state[WHERE_VALUES] = kept
 
 

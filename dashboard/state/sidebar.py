@@ -31,6 +31,7 @@ def draw() -> View | None:
         k, conventions = settings()
     view = cache.build_view(loaded, shown, names, k, conventions)
     _show_corpus(loaded, view, summaries.get(CORPUS_SLOT))
+    session.check_link_baseline(view)
     with st.sidebar:
         view = query_filter(view) if view is not None else None
         for problem in session.url_problems():
@@ -285,7 +286,8 @@ def fuse_runs(loaded: Inputs) -> Inputs:
         recipe = {"method": method, "runs": chosen, "norm": words.DEFAULT_NORM,
                   "k": words.RRF_K, "weights": None}
         if method == words.RRF:
-            recipe["k"] = st.number_input("k of 1/(k + rank)", min_value=0.0, value=60.0,
+            recipe["k"] = st.number_input("k of 1/(k + rank)", min_value=0.0,
+                                          max_value=float(words.MAX_RRF_K), value=60.0,
                                           step=10.0, key="fuse.k", help=words.RRF_K_HELP)
         else:
             recipe["norm"] = st.selectbox("Normalise scores", list(words.NORMS),
@@ -297,8 +299,12 @@ def fuse_runs(loaded: Inputs) -> Inputs:
                                key="fuse.weight", help=HELP["fuse_weight"])
             recipe["weights"] = [weight, round(1 - weight, 12)]
         if st.button("Add the fused run", disabled=len(chosen) < 2, key="fuse.add"):
-            made = metrics.recipe_from(recipe)
-            if made not in st.session_state[session.FUSED]:
+            try:
+                made = metrics.recipe_from(recipe)
+            except ValueError as error:  # the engine's bounds, whatever the widget allowed
+                st.error(safe.md(error), icon=":material/error:")
+                made = None
+            if made is not None and made not in st.session_state[session.FUSED]:
                 st.session_state[session.FUSED] = [*st.session_state[session.FUSED], made]
                 st.rerun()  # the link is written before the sidebar runs
         for i, made in enumerate(st.session_state[session.FUSED]):
@@ -336,8 +342,8 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         unknown = [n for n in asked if n not in loaded]
         if unknown:
             rest = "the runs it names are shown" if wanted else "every run is shown"
-            session.report_url_problem(f"runs: no run named {', '.join(unknown)} in these "
-                                       f"data; {rest}")
+            session.report_url_problem(f"runs: no run named {session.listed(unknown)} in "
+                                       f"these data; {rest}")
         st.session_state[session.RUNS] = wanted or loaded
         st.session_state[session.RUN_OPTIONS] = loaded
     names = session.display_names(loaded)

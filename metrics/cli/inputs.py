@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -59,8 +60,18 @@ class UsageError(Exception):
     """A bad flag, or inputs that do not go together: exit status 2 and one line."""
 
 
+# what argparse takes for a value, not a flag, when it starts with "-": a negative number,
+# and also "-inf", "-nan" and lists such as "-1,2", so that their flag names what is wrong
+# with them rather than asking for an argument
+_NEGATIVE_VALUE = re.compile(r"^-(?:\d|\.\d|inf|nan)", re.IGNORECASE)
+
+
 class Parser(argparse.ArgumentParser):
     """One short line on a bad flag, not the whole usage text."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = _NEGATIVE_VALUE
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)

@@ -92,6 +92,12 @@ def listing(ids, limit: int = 20) -> str:
     return ", ".join(ids[:limit]) + more
 
 
+def shortened(text: str, limit: int = 60) -> str:
+    """Text for a message, cut after `limit` characters with an ellipsis (a name from a link
+    or a file can run to megabytes)."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def natural_key(text: str) -> list:
     """Sort key that puts q2 before q10."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(text))]
