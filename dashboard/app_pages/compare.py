@@ -135,7 +135,7 @@ for candidate in comparison.candidates:
         column_config={
             "Metric": st.column_config.TextColumn("Metric", pinned=True),
             "Before": ui.number_column("Before", MEANING["baseline_mean"]),
-            "After": ui.number_column("After", MEANING["run_mean"].format(run=candidate)),
+            "After": ui.number_column("After", MEANING["run_mean"].format(run=safe.md(candidate))),
             "Difference": st.column_config.NumberColumn(
                 "Difference", help=MEANING["difference"], format="%+.3f"),
             "Interval": st.column_config.TextColumn(
@@ -213,9 +213,9 @@ if facets and options.snapshot is None:
             column_config={
                 "Slice": st.column_config.TextColumn(facet, pinned=True),
                 "Before": ui.number_column(
-                    "Before", MEANING["run_mean"].format(run=comparison.baseline)),
+                    "Before", MEANING["run_mean"].format(run=safe.md(comparison.baseline))),
                 "After": ui.number_column(
-                    "After", MEANING["run_mean"].format(run=slice_candidate)),
+                    "After", MEANING["run_mean"].format(run=safe.md(slice_candidate))),
                 "Difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
                 "p adjusted": st.column_config.TextColumn(
                     "p adj.", help=MEANING["p_adjusted_slices"].format(
@@ -279,9 +279,10 @@ for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "L
                 "query_id": st.column_config.TextColumn("Query"),
                 "text": st.column_config.TextColumn("Question", help=MEANING["question"]),
                 "before": ui.number_column(
-                    "Before", MEANING["run_metric"].format(metric=metric, run=comparison.baseline)),
+                    "Before", MEANING["run_metric"].format(metric=metric,
+                                                 run=safe.md(comparison.baseline))),
                 "after": ui.number_column(
-                    "After", MEANING["run_metric"].format(metric=metric, run=candidate)),
+                    "After", MEANING["run_metric"].format(metric=metric, run=safe.md(candidate))),
                 "difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
             },
         )
@@ -342,13 +343,14 @@ def rank_movement() -> None:
             "judged": st.column_config.TextColumn(
                 "Label", help=evaluation.conventions.sentences()["relevance_level"]),
             "before": st.column_config.NumberColumn(
-                "Rank before", help=MEANING["rank_in_run"].format(run=comparison.baseline)),
+                "Rank before", help=MEANING["rank_in_run"].format(
+                    run=safe.md(comparison.baseline))),
             "after": st.column_config.NumberColumn(
-                "Rank after", help=MEANING["rank_in_run"].format(run=candidate)),
+                "Rank after", help=MEANING["rank_in_run"].format(run=safe.md(candidate))),
             "climbed": st.column_config.NumberColumn(
                 "Places climbed", format="%+d", help=MEANING["places_climbed"]),
             "moved": st.column_config.TextColumn("What the candidate did", width="medium",
-                                                 help=MEANING["moved"].format(run=candidate)),
+                                                 help=MEANING["moved"].format(run=safe.md(candidate))),
         },
     )
     if corpus is not None:

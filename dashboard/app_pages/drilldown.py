@@ -99,7 +99,7 @@ st.dataframe(
         "doc_id": st.column_config.TextColumn("Id"),
     }
     | {column: st.column_config.NumberColumn(
-        name, help=MEANING["ideal_rank_in_run"].format(run=name))
+        name, help=MEANING["ideal_rank_in_run"].format(run=safe.md(name)))
        for column, name in ranks_in.items()},
 )
 

@@ -323,10 +323,11 @@ def report_url_problem(problem: str) -> None:
     st.session_state[URL_PROBLEMS] = [*url_problems(), shorten(problem, PROBLEM_CHARS)]
 
 
-def listed(values: Sequence[object], limit: int = LISTED) -> str:
-    """Values from a link for a message: the first few, each quoted and shortened, then how
+def listed(values: Sequence[object], *, quoted: bool = True, limit: int = LISTED) -> str:
+    """Values from a link for a message: the first few, each shortened (and quoted), then how
     many more (a link can name thousands)."""
-    return metrics.format.listing([repr(shorten(str(v), 40)) for v in values[:limit]]
+    first = [shorten(str(v), 40) for v in values[:limit]]
+    return metrics.format.listing([repr(v) if quoted else v for v in first]
                                   + list(values[limit:]), limit=limit)
 
 

@@ -173,7 +173,8 @@ def query_filter(view: View) -> View:
         if facet is not None:
             counts = {label: f"{label} ({n:,})" for label, n
                       in zip(facets[facet].bins, facets[facet].counts, strict=True)}
-            values = st.multiselect(f"{facet} is one of", list(counts), key=session.WHERE_VALUES,
+            values = st.multiselect(f"{safe.md(facet)} is one of", list(counts),
+                                    key=session.WHERE_VALUES,
                                     format_func=counts.get, placeholder="Pick values")
             if not values:
                 st.caption("Pick one value or more: until then every query is shown.")
@@ -295,7 +296,7 @@ def fuse_runs(loaded: Inputs) -> Inputs:
                                           help=words.NORM_HELP)
         if method == words.COMBSUM and len(chosen) == 2 and st.toggle(
                 "Weighted", key="fuse.weighted", help=words.WEIGHTS_HELP):
-            weight = st.slider(f"Weight of {names[chosen[0]]}", 0.0, 1.0, 0.5, 0.05,
+            weight = st.slider(f"Weight of {safe.md(names[chosen[0]])}", 0.0, 1.0, 0.5, 0.05,
                                key="fuse.weight", help=HELP["fuse_weight"])
             recipe["weights"] = [weight, round(1 - weight, 12)]
         if st.button("Add the fused run", disabled=len(chosen) < 2, key="fuse.add"):
@@ -342,8 +343,8 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         unknown = [n for n in asked if n not in loaded]
         if unknown:
             rest = "the runs it names are shown" if wanted else "every run is shown"
-            session.report_url_problem(f"runs: no run named {session.listed(unknown)} in "
-                                       f"these data; {rest}")
+            named = session.listed(unknown, quoted=False)
+            session.report_url_problem(f"runs: no run named {named} in these data; {rest}")
         st.session_state[session.RUNS] = wanted or loaded
         st.session_state[session.RUN_OPTIONS] = loaded
     names = session.display_names(loaded)
