@@ -30,6 +30,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "evaluate_files", "rereader")},
         **{name: ("metrics.core.sample", name) for name in (
             "load_sample", "sample_qrels", "sample_runs", "SAMPLE_DIR")},
+        **{name: ("metrics.io.names", name) for name in (
+            "plain_name", "rename_refusal", "hidden_characters")},
         # what a command line names, read once: the parser every program that reads runs
         # shares (python -m metrics, python -m dashboard report)
         "Inputs": ("metrics.cli.inputs", "Inputs"),

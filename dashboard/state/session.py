@@ -365,13 +365,30 @@ def conventions() -> Conventions:
 
 
 def display_names(loaded: Sequence[str]) -> dict[str, str]:
-    """original -> display name; an empty or clashing rename keeps the original name."""
-    names = {}
+    """original -> display name; an empty rename keeps the original name, and so does one
+    the engine refuses (`rename_problems` says why)."""
+    return _renamed(loaded)[0]
+
+
+def rename_problems(loaded: Sequence[str]) -> list[str]:
+    """Why each refused rename was refused: it holds hidden characters, or it looks like
+    another run's name (metrics.rename_refusal: names compared as they look)."""
+    return _renamed(loaded)[1]
+
+
+def _renamed(loaded: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    names: dict[str, str] = {}
+    problems = []
     for name in loaded:
         wanted = (st.session_state.get(RUN_NAME + name) or "").strip() or name
-        clash = wanted in names.values() or (wanted != name and wanted in loaded)
-        names[name] = name if clash else wanted
-    return names
+        if wanted != name:
+            others = [other for other in loaded if other != name] + list(names.values())
+            refusal = metrics.rename_refusal(name, wanted, others)
+            if refusal:
+                problems.append(refusal)
+                wanted = name
+        names[name] = wanted
+    return names, problems
 
 
 def bounded(key: str, low: int, high: int, default: int) -> None:

@@ -355,6 +355,8 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         format_func=names.get,
         help=HELP["runs_shown"],
     )
+    for problem in session.rename_problems(loaded):
+        st.warning(safe.md(problem), icon=":material/edit_off:")
     with st.expander("Rename runs", icon=":material/edit:"):
         for name in loaded:
             st.text_input(safe.md(name), key=session.RUN_NAME + name, placeholder=name)

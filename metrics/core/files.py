@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from metrics.core.evaluate import Evaluation, evaluate
 from metrics.io import MAX_INPUT_BYTES, LoadReport, Qrels, ReportLine, Run, load_qrels, load_run
+from metrics.io.names import plain_name
 from metrics.vocabulary.conventions import Conventions
 
 Source = str | os.PathLike | bytes
@@ -52,18 +53,21 @@ def read_run(
 
 def distinct_names(names: Sequence[str]) -> list[str]:
     """The one rule for repeated run names: the first keeps its name, later ones get " (2)",
-    " (3)", ... (skipping any name already taken), so that every run keeps its own place."""
-    taken = set(names)
+    " (3)", ... (skipping any name already taken), so that every run keeps its own place.
+    Names are compared as they look (`plain_name`: NFKC, no invisible or bidirectional
+    control characters), so 'baseline' and 'baseline' with a zero-width space are one name."""
+    taken = {plain_name(name) for name in names}
     seen: dict[str, int] = {}
     out = []
     for name in names:
-        if name not in seen:
-            seen[name] = 1
+        key = plain_name(name)
+        if key not in seen:
+            seen[key] = 1
             out.append(name)
             continue
         while True:
-            seen[name] += 1
-            candidate = f"{name} ({seen[name]})"
+            seen[key] += 1
+            candidate = f"{key} ({seen[key]})"
             if candidate not in taken:
                 break
         taken.add(candidate)

@@ -15,6 +15,7 @@ from metrics.io.codes import encode, encode_blocks, repeated_pairs
 from metrics.io.detect import detect, layout_of
 from metrics.io.errors import LoadError, check_choice, show
 from metrics.io.jsonl import jsonl_qrels, jsonl_run
+from metrics.io.names import cleaned_name
 from metrics.io.parsed import Rows
 from metrics.io.reader import Table
 from metrics.io.report import LoadReport, ReportLine
@@ -207,6 +208,9 @@ def _run_sort_keys(
 
 
 def _finish_run(src: Source, fmt: str, rows: Rows, name: str) -> tuple[Run, LoadReport]:
+    name, cleaned = cleaned_name(name)  # as it looks: no hidden characters (io/names.py)
+    if cleaned:
+        rows.notes.append(cleaned)
     query_codes, query_names = encode_blocks(rows.query)
     doc = rows.doc if isinstance(rows.doc, pa.Array) else pa.array(rows.doc, pa.string())
     keys = [("query", query_codes, "ascending"), *rows.sort_keys]

@@ -19,7 +19,7 @@ choices, the rules and the sentences read from them), `cutoffs` (K's defaults an
 `limits` (what no figure can say), `slices` (the facet rules and what a slice's figures say),
 `format` (how every figure is written), and one module a feature's words (`budget`, `cost`,
 `coverage`, `fragility`, `fusion`, `gates`, `headline`, `labelling`, `leaderboard`,
-`leakage`, `overlap`, `power`, `risk`).
+`leakage`, `names`, `overlap`, `power`, `risk`).
 """
 
 from metrics.vocabulary import (
@@ -36,6 +36,7 @@ from metrics.vocabulary import (
     headline,
     labelling,
     leaderboard,
+    names,
     overlap,
     power,
     risk,
@@ -94,5 +95,6 @@ __all__ = [
     "LEAKAGE_RULE", "LEAKAGE_RULES",
     # one module a kind of word
     "budget", "columns", "comparisons", "cost", "coverage", "cutoffs", "format", "fragility",
-    "fusion", "gates", "headline", "labelling", "leaderboard", "overlap", "power", "risk",
+    "fusion", "gates", "headline", "labelling", "leaderboard", "names", "overlap", "power",
+    "risk",
 ]
