@@ -43,8 +43,14 @@ def require_view() -> View:
 
 def nothing_yet() -> None:
     """What the main area says before anything can be scored: why, and how to start."""
-    linked, inputs = session.linked_files(), session.inputs()
-    if linked:
+    linked, inputs, lost = session.linked_files(), session.inputs(), session.uploads_lost()
+    if lost:
+        st.warning("The files uploaded to this page are gone: the server restarted, or this "
+                   "session ended, and uploads live in the server's memory only. Upload them "
+                   f"again in the sidebar under My files: {safe.md(', '.join(lost))}. K, the "
+                   "conventions, the runs shown and their names are kept.",
+                   icon=":material/cloud_off:")
+    elif linked:
         st.info("This link shows uploaded files, which a link cannot carry: upload them again "
                 f"in the sidebar under My files: {safe.md(', '.join(linked))}. The link "
                 "keeps K, the conventions, the runs shown and their names.",

@@ -9,6 +9,14 @@ session state by then) with the values that differ from their defaults. A value 
 parse is ignored and reported, whatever went wrong with it (each parameter on its own: one bad
 value never stops the others, nor the page); so is a query string Streamlit dropped whole for
 its length.
+
+A tab can outlive its session: after a server restart (or once a session has ended) the
+browser still shows the last page and sends its widgets' values with its next click, to a new
+session, whose URL may already be gone (a click on another page drops it). `init` tells such
+a tab from a new one by those values: it keeps them (the widgets are drawn with them: the data
+source, K, the conventions, the names), and names the files that were uploaded before, which
+lived in the old session's memory only, so that the page asks for them again instead of
+showing anything else in their place.
 """
 
 from __future__ import annotations
@@ -18,10 +26,12 @@ from dataclasses import dataclass
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.state.common import user_key_from_element_id
 from streamlit.runtime.state.query_params import (
     CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
     CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
 )
+from streamlit.runtime.uploaded_file_manager import DeletedFile
 
 import metrics
 from dashboard import safe
@@ -58,6 +68,7 @@ SEARCH = "state.search"  # the words a query search holds, shared by the pages t
 VIEW = "state.view"
 URL_PROBLEMS = "state.url_problems"
 LINK_BASELINE = "state.link_baseline"  # the link's baseline=, until checked against the runs
+UPLOADS_LOST = "state.uploads_lost"  # files a tab had uploaded to a session that is gone
 PROBLEM_CHARS = 300  # the longest message a link's value gets
 LISTED = 3  # values of a link a message names (each cut at 40 characters)
 KEPT = "kept."  # + a widget's key: its last drawn value
@@ -222,7 +233,19 @@ def defaults() -> dict[str, object]:
 
 def init() -> None:
     """Once per session: URL -> session state; then fill every missing default."""
+    tab: dict[str, object] = {}
     if not st.session_state.get(READY):
+        tab = _earlier_tab()
+        lost = _uploaded_before(tab)
+        # the names the tab gave its runs: their inputs are drawn only once the files are
+        # back, and Streamlit forgets the value of a widget a run does not draw
+        for key, state in tab.items():
+            if key.startswith(RUN_NAME) and getattr(state, "string_value", ""):
+                st.session_state[key] = state.string_value
+        if lost:
+            st.session_state[SOURCE_KEY] = UPLOAD
+            st.session_state[UPLOADS_LOST] = lost
+            st.session_state[LINK_FILES] = lost
         problems = [] if st.query_params else _dropped_query_string()
         for name, param in PARAMS.items():
             values = st.query_params.get_all(name)
@@ -248,10 +271,50 @@ def init() -> None:
         st.session_state[URL_PROBLEMS] = problems
         st.session_state[READY] = True
     for key, value in defaults().items():
+        if key in tab:
+            continue  # the earlier tab's widget value: Streamlit draws the widget with it
         # Streamlit drops a widget's state after a run that did not draw it (one that
         # stopped early); the widget would then come back at its minimum, not at the value
         # the user chose. The last value drawn is kept under a key of our own.
         st.session_state.setdefault(key, st.session_state.get(KEPT + key, value))
+
+
+def _earlier_tab() -> dict[str, object]:
+    """The widget values a browser tab sent with this session's first run, by widget key
+    (serialized: Streamlit reads each one when its widget is drawn). A new tab sends none;
+    a tab whose session is gone sends every widget it shows."""
+    ctx = get_script_run_ctx()
+    try:
+        states = ctx.session_state._state._new_widget_state.states
+    except AttributeError:  # a Streamlit that keeps them elsewhere: every tab reads as new
+        return {}
+    tab = {}
+    for widget_id, state in states.items():
+        key = user_key_from_element_id(widget_id)
+        if key:
+            tab[key] = getattr(state, "value", None)
+    return tab
+
+
+def _uploaded_before(tab: dict[str, object]) -> list[str]:
+    """The names of the files an earlier tab's uploaders held."""
+    names = []
+    for key in (QRELS_KEY, RUNS_KEY, QUERIES_KEY, CORPUS_KEY):
+        state = tab.get(key)
+        try:
+            if state.WhichOneof("value") == "file_uploader_state_value":
+                names += [info.name for info in state.file_uploader_state_value.uploaded_file_info]
+        except AttributeError:  # not a serialized uploader state
+            continue
+    return names
+
+
+def uploads_lost() -> list[str]:
+    """Files this tab had uploaded to an earlier session (gone with it), until uploaded again."""
+    lost = st.session_state.get(UPLOADS_LOST) or []
+    if lost and uploaded_names():
+        st.session_state[UPLOADS_LOST] = lost = []
+    return list(lost)
 
 
 def _dropped_query_string() -> list[str]:
@@ -310,7 +373,9 @@ def uploaded_names() -> list[str]:
         return []
     qrels = st.session_state.get(QRELS_KEY)
     runs = st.session_state.get(RUNS_KEY) or []
-    return [f.name for f in ([qrels] if qrels else []) + list(runs)]
+    # an upload the server no longer holds (a tab that outlived its session) is a DeletedFile
+    return [f.name for f in ([qrels] if qrels else []) + list(runs)
+            if not isinstance(f, DeletedFile)]
 
 
 def linked_files() -> list[str]:
