@@ -31,6 +31,8 @@ from metrics.explain.facets import Facet, facets
 from metrics.explain.mismatch import id_mismatches
 from metrics.explain.slices import Slice, compare_slices, slice_evaluation
 from metrics.io import (
+    MAX_CORPUS_BYTES,
+    MAX_CORPUS_FLAG,
     MAX_INPUT_BYTES,
     QRELS_FORMATS,
     RUN_FORMATS,
@@ -233,6 +235,11 @@ def add_text_arguments(parser: argparse.ArgumentParser, *, by: bool = True,
                         help="chunk texts: BEIR corpus.jsonl, JSONL or TSV doc_id<TAB>text (.gz "
                         "ok), read as a stream keeping only the ids used; the sample's on the "
                         "sample")
+    parser.add_argument(MAX_CORPUS_FLAG, dest="max_corpus_mb", type=positive_int,
+                        default=MAX_CORPUS_BYTES >> 20, metavar="MB",
+                        help="refuse a corpus that holds (or a .gz that expands to) more than "
+                        f"MB megabytes (default {MAX_CORPUS_BYTES >> 20:,}); a .gz that expands "
+                        "like a decompression bomb is refused whatever its size")
     if by:
         parser.add_argument("--by", metavar="FACET",
                             help="every figure per slice of this facet of --queries (a column, "
@@ -305,6 +312,7 @@ class Inputs:
     run_format: str = "auto"
     sweep: tuple[int, int] | None = None
     max_bytes: int = MAX_INPUT_BYTES
+    max_corpus_bytes: int = MAX_CORPUS_BYTES
     queries_file: Path | None = None
     corpus_file: Path | None = None
     by: str | None = None
@@ -337,7 +345,9 @@ class Inputs:
         return cls(
             qrels=args.qrels, runs=tuple(args.run), k=args.k, conventions=conventions_from(args),
             qrels_format=args.qrels_format, run_format=args.run_format, sweep=args.sweep,
-            max_bytes=args.max_input_mb << 20, queries_file=getattr(args, "queries", None),
+            max_bytes=args.max_input_mb << 20,
+            max_corpus_bytes=getattr(args, "max_corpus_mb", MAX_CORPUS_BYTES >> 20) << 20,
+            queries_file=getattr(args, "queries", None),
             corpus_file=getattr(args, "corpus", None), by=getattr(args, "by", None),
             tokens_per_chunk=getattr(args, "tokens_per_chunk", None),
             price_per_mtok=getattr(args, "price_per_mtok", None), report=report)
@@ -407,7 +417,7 @@ class Inputs:
             return None
         evaluation = self.evaluation()
         wanted = mentioned_doc_ids(evaluation.qrels, [run.run for run in evaluation.runs])
-        corpus, report = read_corpus(path, wanted)
+        corpus, report = read_corpus(path, wanted, max_bytes=self.max_corpus_bytes)
         self.report(report.summary())
         return corpus
 
@@ -443,9 +453,9 @@ class Inputs:
         given, price = self.tokens_per_chunk, self.price_per_mtok
         if given is None and price is None and self.corpus_file is None:
             return None
+        corpus = self.corpus() if given is None else None  # a bad corpus is bad input
         try:
-            return chunk_tokens(tokens_per_chunk=given, price_per_mtok=price,
-                                corpus=self.corpus() if given is None else None)
+            return chunk_tokens(tokens_per_chunk=given, price_per_mtok=price, corpus=corpus)
         except ValueError as error:
             raise UsageError(str(error)) from None
 
