@@ -58,6 +58,14 @@ Reader = Callable[[str], object]
 Command = Callable[[Sequence[str]], int]
 
 
+class ReadingOutOfMemory(MemoryError):
+    """Memory ran out while an input was read: `reading` names it for the message."""
+
+    def __init__(self, reading: str) -> None:
+        super().__init__(reading)
+        self.reading = reading
+
+
 class UsageError(Exception):
     """A bad flag, or inputs that do not go together: exit status 2 and one line."""
 
@@ -266,6 +274,10 @@ def run_guarded(command: Command, argv: Sequence[str]) -> int:
     except (ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except ReadingOutOfMemory as error:
+        print(f"error: out of memory while reading {error.reading}: give smaller inputs",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     except MemoryError:
         name = getattr(command, "__name__", "command").removesuffix("_command")
         print(f"error: out of memory while running {name}: give smaller inputs, or a smaller "
@@ -365,8 +377,24 @@ class Inputs:
 
     def _once(self, name: str, read: Callable[[], Any]) -> Any:
         if name not in self._read:
-            self._read[name] = read()
+            try:
+                self._read[name] = read()
+            except ReadingOutOfMemory:
+                raise
+            except MemoryError:
+                raise ReadingOutOfMemory(self._reading(name)) from None
         return self._read[name]
+
+    def _reading(self, name: str) -> str:
+        """What `_once(name)` reads, for an out-of-memory message."""
+        if name == "queries":
+            return f"{self.queries_path.name} (--queries)"
+        if name == "corpus":
+            return f"{self.corpus_path.name} (--corpus)"
+        if self.on_sample:
+            return "the bundled sample"
+        files = [Path(self.qrels).name, *(Path(str(run.source)).name for run in self.runs)]
+        return "the qrels and runs (" + ", ".join(files[:4]) + (", ..." if files[4:] else "") + ")"
 
     def evaluation(self) -> Evaluation:
         """The runs scored against the qrels (the sample's without either)."""
