@@ -14,10 +14,12 @@ import orjson
 from metrics.cli.inputs import Inputs, load_report_lines
 from metrics.core.evaluate import Evaluation
 from metrics.snapshot import KEY_VARIABLE
+from metrics.vocabulary.format import terminal
 
 
 def to_stderr(line: str) -> None:
-    print(line, file=sys.stderr)
+    """A report line, ids from files in it printed with their control characters escaped."""
+    print(terminal(line, keep="\t\n"), file=sys.stderr)
 
 
 def read(args: argparse.Namespace) -> Inputs:
