@@ -49,6 +49,7 @@ from metrics.vocabulary.cost import FLAGS as COST_FLAGS
 from metrics.vocabulary.cutoffs import DEFAULT_K, MAX_K, MAX_SWEEP, SAMPLE_K, check_sweep
 from metrics.vocabulary.format import count, listing
 from metrics.vocabulary.gates import EXIT_BAD_INPUT, EXIT_USAGE
+from metrics.vocabulary.names import NORMALIZE_IDS, NORMALIZE_IDS_FLAG, NORMALIZE_IDS_HELP
 from metrics.vocabulary.slices import LENGTH
 
 SAMPLE_QUERIES = SAMPLE_DIR / "queries.csv"
@@ -229,6 +230,8 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
         help="refuse an input file that holds (or a .gz that expands to) more than MB "
         f"megabytes (default {MAX_INPUT_BYTES >> 20}; the dashboard uses the default)",
     )
+    parser.add_argument(NORMALIZE_IDS_FLAG, dest="normalize_ids", choices=NORMALIZE_IDS,
+                        default=NORMALIZE_IDS[0], help=NORMALIZE_IDS_HELP)
     parser.add_argument("--format", choices=["table", "json"], default="table")
     add_convention_arguments(parser)
 
@@ -325,6 +328,7 @@ class Inputs:
     sweep: tuple[int, int] | None = None
     max_bytes: int = MAX_INPUT_BYTES
     max_corpus_bytes: int = MAX_CORPUS_BYTES
+    normalize_ids: str = NORMALIZE_IDS[0]
     queries_file: Path | None = None
     corpus_file: Path | None = None
     by: str | None = None
@@ -358,6 +362,7 @@ class Inputs:
             qrels=args.qrels, runs=tuple(args.run), k=args.k, conventions=conventions_from(args),
             qrels_format=args.qrels_format, run_format=args.run_format, sweep=args.sweep,
             max_bytes=args.max_input_mb << 20,
+            normalize_ids=getattr(args, "normalize_ids", NORMALIZE_IDS[0]),
             max_corpus_bytes=getattr(args, "max_corpus_mb", MAX_CORPUS_BYTES >> 20) << 20,
             queries_file=getattr(args, "queries", None),
             corpus_file=getattr(args, "corpus", None), by=getattr(args, "by", None),
@@ -408,7 +413,8 @@ class Inputs:
         # the conventions carry the run order and the score precision to the loaders
         return evaluate_files(
             self.qrels, self.run_sources, self.k or DEFAULT_K, self.conventions,
-            qrels_format=self.qrels_format, sweep=self.sweep, max_bytes=self.max_bytes)
+            qrels_format=self.qrels_format, sweep=self.sweep, max_bytes=self.max_bytes,
+            normalize_ids=self.normalize_ids)
 
     def report_load(self) -> None:
         """The evaluation's load report, line by line, to ``report``."""
@@ -490,7 +496,8 @@ class Inputs:
     def rereader(self) -> Callable[[str], list] | None:
         """The runs read again in another TREC order, for the fragility check (None when no
         run is a TREC file)."""
-        return rereader(self.run_sources, self.evaluation(), max_bytes=self.max_bytes)
+        return rereader(self.run_sources, self.evaluation(), max_bytes=self.max_bytes,
+                        normalize_ids=self.normalize_ids)
 
 
 __all__ = ["Inputs", "Parser", "UsageError", "add_convention_arguments", "add_input_arguments",

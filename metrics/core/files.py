@@ -30,16 +30,19 @@ class RunSource:
 
 def read_qrels(
     source: Source, *, file_name: str | None = None, format: str = "auto",
-    max_bytes: int = MAX_INPUT_BYTES,
+    max_bytes: int = MAX_INPUT_BYTES, normalize_ids: str = "none",
 ) -> tuple[Qrels, LoadReport]:
-    return load_qrels(source, file_name=file_name, format=format, max_bytes=max_bytes)
+    return load_qrels(source, file_name=file_name, format=format, max_bytes=max_bytes,
+                      normalize_ids=normalize_ids)
 
 
 def read_run(
-    spec: RunSource, conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES
+    spec: RunSource, conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES,
+    normalize_ids: str = "none",
 ) -> tuple[Run, LoadReport]:
     """One run file, ordered as the conventions say (rank column or score, and the precision
-    scores are compared at), refused beyond `max_bytes` of (expanded) input."""
+    scores are compared at), refused beyond `max_bytes` of (expanded) input, its ids read
+    as `normalize_ids` says (as written by default, or in NFC)."""
     return load_run(
         spec.source,
         file_name=spec.file_name,
@@ -48,6 +51,7 @@ def read_run(
         score_precision=conventions.score_precision,
         run_name=spec.name,
         max_bytes=max_bytes,
+        normalize_ids=normalize_ids,
     )
 
 
@@ -76,10 +80,12 @@ def distinct_names(names: Sequence[str]) -> list[str]:
 
 
 def load_runs(
-    runs: Sequence[RunSource], conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES
+    runs: Sequence[RunSource], conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES,
+    normalize_ids: str = "none",
 ) -> tuple[list[Run], dict[str, LoadReport]]:
     """Every run, named distinctly (a renamed run's load report says why)."""
-    loaded = [read_run(spec, conventions, max_bytes=max_bytes) for spec in runs]
+    loaded = [read_run(spec, conventions, max_bytes=max_bytes, normalize_ids=normalize_ids)
+              for spec in runs]
     names = distinct_names([run.name for run, _ in loaded])
     runs_out, reports = [], {}
     for (run, report), name in zip(loaded, names, strict=True):
@@ -102,9 +108,11 @@ def evaluate_files(
     qrels_format: str = "auto",
     sweep: tuple[int, int] | None = None,
     max_bytes: int = MAX_INPUT_BYTES,
+    normalize_ids: str = "none",
 ) -> Evaluation:
     """Load and score. Without qrels, the labels come from the first run's JSONL file, whose
-    records carry both `retrieved` and `relevant`."""
+    records carry both `retrieved` and `relevant`. `normalize_ids="nfc"` reads every id of
+    every file in Unicode NFC."""
     conventions = conventions or Conventions()
     if not runs:
         raise ValueError("give at least one run")
@@ -114,9 +122,10 @@ def evaluate_files(
     # GIL for most of the work. A bad qrels file is still the error reported first.
     with ThreadPoolExecutor(max_workers=1) as pool:
         pending = pool.submit(read_qrels, qrels, file_name=qrels_name, format=qrels_format,
-                              max_bytes=max_bytes)
+                              max_bytes=max_bytes, normalize_ids=normalize_ids)
         try:
-            loaded, reports = load_runs(runs, conventions, max_bytes=max_bytes)
+            loaded, reports = load_runs(runs, conventions, max_bytes=max_bytes,
+                                        normalize_ids=normalize_ids)
         finally:
             labels, qrels_report = pending.result()
     return evaluate(
@@ -125,7 +134,8 @@ def evaluate_files(
 
 
 def rereader(runs: Sequence[RunSource], evaluation: Evaluation, *,
-             max_bytes: int = MAX_INPUT_BYTES) -> Callable[[str], list[Run]] | None:
+             max_bytes: int = MAX_INPUT_BYTES,
+             normalize_ids: str = "none") -> Callable[[str], list[Run]] | None:
     """The runs read again in another TREC order, for the fragility check: None when no run
     is a TREC file (only those have both a score and a rank column to order by)."""
     if not any(run.report is not None and run.report.format == "trec" for run in evaluation.runs):
@@ -133,7 +143,8 @@ def rereader(runs: Sequence[RunSource], evaluation: Evaluation, *,
 
     def reread(order: str) -> list[Run]:
         conventions = replace(evaluation.conventions, order=order)
-        return load_runs(runs, conventions, max_bytes=max_bytes)[0]
+        return load_runs(runs, conventions, max_bytes=max_bytes,
+                         normalize_ids=normalize_ids)[0]
 
     return reread
 

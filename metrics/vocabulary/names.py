@@ -22,3 +22,23 @@ RENAME_ALIKE = "{original} keeps its name: {wanted!r} looks like the name of the
 def codes(characters: str) -> str:
     """'U+200B, U+202E': the code points a message names."""
     return ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(characters))
+
+
+# --------------------------------------------------------------------------- ids
+
+# How query and doc ids are compared: as written (byte for byte, as trec_eval does), by
+# default, or after Unicode NFC normalisation, so that 'é' written as one code point and as
+# 'e' plus a combining accent are one id.
+NORMALIZE_IDS = ("none", "nfc")  # the first is the default
+NORMALIZE_IDS_FLAG = "--normalize-ids"
+NORMALIZE_IDS_HELP = ("how query and doc ids are compared: none (default), as written, byte for "
+                      "byte, as trec_eval does; nfc, after Unicode NFC normalisation, so that "
+                      "an accented letter written as one code point or as a letter and a "
+                      "combining accent is one id")
+NORMALIZED_NOTE = "ids read in Unicode NFC (" + NORMALIZE_IDS_FLAG + " nfc)"
+# a run whose ids meet the qrels' only once both are read in NFC
+NFC_ONLY = ("{count:,} of the {total:,} {kind} ids of run {run!r} match the qrels only after "
+            "Unicode normalisation (the same letters written as other code points, NFC on "
+            "one side, NFD on the other, as in {example!r}): compared as written they "
+            "{effect}; " + NORMALIZE_IDS_FLAG + " nfc reads every id in NFC")
+NFC_EFFECT = {"doc": "count as unjudged", "query": "score 0"}
