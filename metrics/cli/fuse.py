@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.cli.common import write_json
+from metrics.cli.common import refuse_own_input, write_json, write_out
 from metrics.cli.inputs import Parser, UsageError, add_input_arguments, conventions_from
 from metrics.context.fusion import (
     check_rrf_k,
@@ -74,6 +74,8 @@ def fuse_command(argv: Sequence[str]) -> int:
     if args.tune and (args.qrels is None or len(args.run) != 2 or args.weights is not None):
         raise UsageError(f"{words.TUNE_FLAG} needs --qrels and exactly two --run, and no "
                          f"{words.WEIGHTS_FLAG}")
+    if args.out is not None:
+        refuse_own_input(args.out, [args.qrels, *(run.source for run in args.run)])
     conventions = conventions_from(args)
     max_bytes = args.max_input_mb << 20
     runs, _ = load_runs([dataclasses.replace(r, format=args.run_format) for r in args.run],
@@ -104,7 +106,7 @@ def fuse_command(argv: Sequence[str]) -> int:
                              "in_sample_mean": tuned.in_sample_mean,
                              "sentence": tuned.sentence}
     if args.out is not None:
-        args.out.write_text(text, encoding="utf-8")
+        write_out(args.out, lambda path: path.write_text(text, encoding="utf-8"))
         print(f"{fused.name}: {len(fused.line):,} lines written to {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -47,9 +47,15 @@ from metrics.vocabulary import CONVENTIONS, Convention
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cost import FLAGS as COST_FLAGS
 from metrics.vocabulary.cutoffs import DEFAULT_K, MAX_K, MAX_SWEEP, SAMPLE_K, check_sweep
-from metrics.vocabulary.format import count, listing
+from metrics.vocabulary.format import count, listing, shortened
 from metrics.vocabulary.gates import EXIT_BAD_INPUT, EXIT_USAGE
-from metrics.vocabulary.names import NORMALIZE_IDS, NORMALIZE_IDS_FLAG, NORMALIZE_IDS_HELP
+from metrics.vocabulary.names import (
+    MAX_NAME_CHARS,
+    NAME_TOO_LONG,
+    NORMALIZE_IDS,
+    NORMALIZE_IDS_FLAG,
+    NORMALIZE_IDS_HELP,
+)
 from metrics.vocabulary.slices import LENGTH
 
 SAMPLE_QUERIES = SAMPLE_DIR / "queries.csv"
@@ -135,11 +141,22 @@ def sweep_range(text: str) -> tuple[int, int]:
 
 
 def run_source(text: str) -> RunSource:
-    """[NAME=]FILE; a name defaults to the file name without its extension."""
+    """[NAME=]FILE; a name defaults to the file name without its extension. A name longer
+    than MAX_NAME_CHARS is refused, naming the problem."""
     name, sep, path = text.partition("=")
-    if sep and name and not Path(text).exists():
+    if sep and name and not _exists(text):
+        if len(name) > MAX_NAME_CHARS:
+            raise argparse.ArgumentTypeError(NAME_TOO_LONG.format(
+                limit=MAX_NAME_CHARS, length=len(name), shown=shortened(name, 20)))
         return RunSource(Path(path), name=name)
     return RunSource(Path(text))
+
+
+def _exists(text: str) -> bool:
+    try:
+        return Path(text).exists()
+    except OSError:  # a name too long for the file system names no file
+        return False
 
 
 def within_bounds(convention: Convention) -> Reader:

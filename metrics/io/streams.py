@@ -11,6 +11,7 @@ are refused by their type; only a regular file's size is taken from the file sys
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import os
 import select
@@ -19,6 +20,7 @@ import zlib
 from collections.abc import Callable
 
 from metrics.io.errors import LoadError
+from metrics.vocabulary.format import shortened
 
 # 512 MiB of expanded input: about 15 million TREC run lines (a 1,000-deep run over 15,000
 # queries). Loading a file holds it about four times over (bytes, text, columns), and
@@ -188,8 +190,12 @@ def open_stream(path: str, name: str) -> int:
         _refuse_kind(os.stat(path).st_mode, path)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
-        raise LoadError(path, None, "no such file") from None
+        raise LoadError(shortened(path, 200), None, "no such file") from None
     except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise LoadError(shortened(name, 60), None, f"cannot read the file: its name, "
+                            f"{len(name):,} characters, is longer than the file system "
+                            "allows") from None
         raise LoadError(name, None, f"cannot read the file ({exc.strerror})") from None
     try:
         _refuse_kind(os.fstat(fd).st_mode, path)  # it may have changed since the stat

@@ -13,6 +13,9 @@ HIDDEN = "invisible or bidirectional control characters"
 # a run's load report, when its name (a file name, NAME=FILE) was cleaned
 CLEANED = "named {name!r}: the name given held " + HIDDEN + " ({codes}), removed"
 UNNAMED = "run"  # a name that was nothing but such characters
+MAX_NAME_CHARS = 200  # the longest run name the command line's NAME=FILE gives a run
+NAME_TOO_LONG = ("NAME=FILE: a run name may hold at most {limit} characters, got "
+                 "{length:,} ({shown})")
 # the dashboard's renames
 RENAME_HIDDEN = ("{original} keeps its name: the new name holds " + HIDDEN + " ({codes}), "
                  "which could make it look like something it is not")
