@@ -66,6 +66,9 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "is_harmed")},
         **{name: ("metrics.decide.fragility", name) for name in (
             "fragility", "Fragility", "Flip")},
+        **{name: ("metrics.decide.agreement", name) for name in (
+            "Agreement", "agreement", "measure_agreements", "label_agreement")},
+        **{name: ("metrics.stats.agreement", name) for name in ("kendall_tau", "tau_ap")},
     },
     "explain": {
         **{name: ("metrics.explain.query", name) for name in (
@@ -80,6 +83,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.explain.slices", name) for name in (
             "slice_evaluation", "filter_evaluation", "compare_slices", "Slice")},
         "find_queries": ("metrics.explain.search", "find_queries"),
+        **{name: ("metrics.explain.figures", name) for name in (
+            "explain_figures", "FigureExplanation")},
     },
     "context": {
         **{name: ("metrics.context.cost", name) for name in (
@@ -109,9 +114,15 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         "vocabulary": ("metrics.vocabulary", None),
         **{name: ("metrics.vocabulary", name) for name in (
             "MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Measure", "COMPARED",
+            "CATALOGUE", "STANDARD_RECALL",
             "CONVENTIONS", "CONVENTION_BY_FIELD", "Convention", "CLASS_MEANING",
             "QUERY_CLASSES", "LIMITS", "FACET_RULES", "SEARCH_RULE", "SLICE_MIN_QUERIES",
             "LEAKAGE_RULE", "LEAKAGE_RULES")},
+        **{name: ("metrics.vocabulary.names", name) for name in (
+            "Spec", "parse_measure", "parse_measures", "default_spec", "NAME_EXAMPLES",
+            "OFFERED_NAMES",
+            "trec_eval_name")},
+        "AGREEMENT_TERMS": ("metrics.vocabulary.agreement", "AGREEMENT_TERMS"),
         **{name: ("metrics.vocabulary.cutoffs", name) for name in (
             "SAMPLE_K", "DEFAULT_K", "MAX_K", "DASHBOARD_MAX_K", "MAX_SWEEP", "K_MEANING")},
         "PRIMARY": ("metrics.vocabulary.headline", "PRIMARY"),
@@ -129,6 +140,9 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
     "formatting": {
         "format": ("metrics.vocabulary.format", None),
         **{name: ("metrics.io.spreadsheet", name) for name in ("csv_cell", "FORMULA_STARTS")},
+        # a paper's table and trec_eval's three columns, as the command line writes them
+        "latex_table": ("metrics.cli.latex", "latex_table"),
+        "trec_eval_text": ("metrics.cli.trec_eval", "trec_eval_text"),
     },
 }
 

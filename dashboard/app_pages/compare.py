@@ -21,7 +21,6 @@ from metrics import (
     POWER_MEANING,
     POWER_METHOD,
     SLICE_MIN_QUERIES,
-    SUMMARY_MEASURES,
     vocabulary,
 )
 from metrics import format as fmt
@@ -61,12 +60,12 @@ left.selectbox(
 others = [n for n in evaluation.run_names if options.snapshot or n != options.baseline]
 right.multiselect("Candidates (after)", others, key=session.CANDIDATES, persist_state="session",
                   help=HELP["candidates"])
-measures = {m.key: m for m in SUMMARY_MEASURES}
+measures = {s.key: s for s in evaluation.summary_specs}
 left, middle, right = st.columns([5, 3, 1], vertical_alignment="bottom")
 left.multiselect(
     "Metrics compared",
     list(measures),
-    format_func={key: m.label(k) for key, m in measures.items()}.get,
+    format_func={key: s.label(k) for key, s in measures.items()}.get,
     key=session.METRICS,
     persist_state="session",
     help=HELP["metrics"],

@@ -152,6 +152,13 @@ for run, x in zip(evaluation.runs, explanations, strict=True):
         words.markdown(f"**Context precision** · {x.sentences['cp']}")
         words.markdown(x.sentences["ap_vs_cp"])
         words.markdown(f"**RR** · {x.sentences['rr']}")
+        added = metrics.explain_figures(evaluation, run, query)  # the sidebar's measures
+        if added:
+            with words.expander("The measures added, written out", expanded=True,
+                                icon=":material/functions:"):
+                for more in added:  # each sentence opens with its figure's label
+                    st.markdown(f"**{safe.md(more.label)}**"
+                                f"{safe.md(more.sentence[len(more.label):])}")
         if corpus is not None:
             with st.expander(f"What {safe.md(run.name)} put in front of the model: the "
                              f"chunks, the question's words marked", icon=":material/article:"):

@@ -1,4 +1,5 @@
-"""Export: the stakeholder report, the summary for a pull request, the tables as CSV."""
+"""Export: the stakeholder report, the summary for a pull request, a paper's LaTeX table, the
+tables as CSV."""
 
 import datetime as dt
 
@@ -77,6 +78,15 @@ st.subheader("Summary for a pull request")
 st.caption("A Markdown table: copy it with the button at the top right of the block.")
 st.code(exports.summary_markdown(evaluation, comparison), language="markdown",
         wrap_lines=True)
+
+st.subheader("Table for a paper (LaTeX)")
+st.caption("Runs down and every figure shown across, each mean with its interval, the best run "
+           "of each column in bold; daggers mark the Compare page's significant differences "
+           "from its baseline, whose test and correction the caption names. Needs booktabs.")
+latex = metrics.latex_table(evaluation, comparison)
+ui.download_button("Download table (LaTeX)", lambda: latex, f"table-{today}-k{k}.tex",
+                   "application/x-tex", key="export.latex", help=HELP["latex_table"])
+st.code(latex, language="latex", wrap_lines=True)
 
 st.subheader("Tables (CSV)")
 with st.container(horizontal=True):

@@ -8,7 +8,7 @@ from dashboard import safe
 from dashboard.layout import ui
 from dashboard.state import picking, session
 from dashboard.views import charts, frames
-from metrics import CLASS_MEANING, QUERY_CLASSES, SUMMARY_MEASURES, vocabulary
+from metrics import CLASS_MEANING, QUERY_CLASSES, vocabulary
 
 MOST_ROWS = 500  # queries a page of the chart draws at most; the table view holds them all
 CHART = "heatmap.chart"
@@ -26,7 +26,8 @@ view = ui.page(
 evaluation = view.evaluation
 k = evaluation.k
 
-measures = {m.key: m for m in SUMMARY_MEASURES}
+# the figures shown that colour on the 0-1 scale (a count does not)
+measures = {s.key: s for s in evaluation.summary_specs if s.measure.bounded}
 with st.columns([2, 3])[0]:
     found = picking.search_queries("heatmap", evaluation.scored_ids, view.queries)
 c1, c2, c3, c4, c5 = st.columns([1.8, 2.7, 0.9, 0.9, 1.5], vertical_alignment="bottom")
@@ -34,7 +35,8 @@ key = c1.selectbox(
     "Metric",
     list(measures),
     index=list(measures).index("nDCG"),
-    format_func={key: f"{m.label(k, summary=False)} · {m.name}" for key, m in measures.items()}.get,
+    format_func={key: f"{s.label(k, summary=False)} · {s.measure.name}"
+                 for key, s in measures.items()}.get,
     key="heatmap.metric",
     help=HELP["heatmap_metric"],
 )

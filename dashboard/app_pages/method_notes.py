@@ -4,6 +4,7 @@ import streamlit as st
 
 from dashboard.layout import ui
 from metrics import (
+    CATALOGUE,
     CLASS_MEANING,
     CONVENTIONS,
     LIMITS,
@@ -39,6 +40,23 @@ st.markdown(
     f"**{dcg.name}** and **{idcg.name}** are not averaged: they explain one query's nDCG in the "
     f"drill-down. {dcg.name}: {dcg.meaning}; {idcg.name}: {idcg.meaning}."
 )
+
+st.subheader("More measures, on request")
+st.markdown(
+    "Added in the sidebar (More measures) or by `--metric` on the command line, by any name "
+    "ir_measures or trec_eval reads; a parameter in the name holds for that figure alone and "
+    "is stated beside it. " + vocabulary.measures.PR_CURVE_RULE)
+for measure in (m for m in CATALOGUE if not m.shown):
+    kind = "reads the whole list" if not measure.at_k else "read at K"
+    interval = vocabulary.INTERVAL_NAMES[measure.interval]
+    names = ", ".join(f"`{name}`" for name in filter(None, (
+        measure.ir_measures, measure.trec_eval.format(k="K", recall=0.5),
+        *measure.aliases)))
+    parameters = "; ".join(f"`{p.name}`: {p.meaning}" for p in measure.parameters)
+    st.markdown(
+        f"**{measure.name}** ({kind}; {interval}): {measure.meaning}. {measure.rule}  \n"
+        f"*Certifies:* {measure.certifies}  \n*Silent about:* {measure.silent}  \n"
+        f"*Names:* {names or '—'}" + (f"  \n*Parameters:* {parameters}" if parameters else ""))
 
 st.header("Conventions")
 st.markdown("Several figures have more than one accepted form. Each choice is a switch in the "

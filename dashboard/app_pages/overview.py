@@ -9,6 +9,7 @@ from dashboard.layout import ui
 from dashboard.state import session
 from dashboard.views import chart_base, charts, frames
 from metrics import (
+    AGREEMENT_TERMS,
     CLASS_MEANING,
     COST_MEANING,
     COST_UNIT,
@@ -17,7 +18,6 @@ from metrics import (
     LEADERBOARD_TERMS,
     LEAKAGE_RULE,
     QUERY_CLASSES,
-    SUMMARY_MEASURES,
     vocabulary,
 )
 from metrics import format as fmt
@@ -62,15 +62,20 @@ marked = len(evaluation.runs) > 1 and st.toggle(
     "Mark each metric's best run", key=session.MARK_BEST,
     help=HELP["mark_best"])
 marks = decisions.best_marks(view) if marked else None
+# a label of a figure added with its parameters (RBPresid(p=0.9)@10) gets the room it needs;
+# the interval column then gives way (its words follow the table), so that the runs still fit
+# beside it at 1280 px
+metric_width = frames.label_width(s.label(k) for s in evaluation.summary_specs)
 st.dataframe(
     frames.summary_table(evaluation, marks),
     hide_index=True,
+    height="content",  # every figure shown, those added in the sidebar too
     # the conventions behind each row are written out just below and in each cell's help:
     # as a column they would push the runs out of a 1280-px window
-    column_order=["Metric", *evaluation.run_names, "Interval"],
+    column_order=["Metric", *evaluation.run_names, *([] if metric_width else ["Interval"])],
     column_config={
-        "Metric": st.column_config.TextColumn("Metric", pinned=True,
-                                              help=MEANING["metric_at_k"]),
+        "Metric": st.column_config.TextColumn(
+            "Metric", pinned=True, help=MEANING["metric_at_k"], width=metric_width),
         "Interval": st.column_config.TextColumn(
             "Interval", help=evaluation.conventions.sentences()["interval"]),
     }
@@ -79,12 +84,17 @@ st.dataframe(
         help=MEANING["run_summary"].format(n=len(evaluation.scored_ids), level=level))
        for run in evaluation.run_names},
 )
+if metric_width:
+    methods = vocabulary.interval_methods(
+        k, evaluation.conventions.interval_method,
+        [(s.label(k), s.measure.interval) for s in evaluation.summary_specs])
+    st.caption(safe.md(f"{methods[:1].upper()}{methods[1:]}."))
 if marks is not None:
     st.caption(safe.md(marks.sentence))
 with st.expander("What each metric certifies, and the conventions behind it",
                  icon=":material/help:"):
-    st.markdown("\n".join(f"- **{m.label(k)}**: {frames.measure_help(evaluation, m.key)}"
-                          for m in SUMMARY_MEASURES))
+    st.markdown("\n".join(f"- **{s.label(k)}**: {frames.measure_help(evaluation, s.key)}"
+                          for s in evaluation.summary_specs))
 
 st.subheader("Leaderboard")
 board = decisions.leaderboard(view)
@@ -102,9 +112,29 @@ st.dataframe(
 st.caption(f"{safe.md(board.sentences(primary)[0])}. On {labels[primary]}, the headline "
            f"metric (Compare sets it). {LEADERBOARD_TERMS['resamples']}")
 
+if len(evaluation.runs) > 2:  # two runs have one pair: its order is the leaderboard's
+    st.subheader("Do the metrics order the runs alike?")
+    agreements = decisions.agreements(view, primary)
+    st.dataframe(
+        frames.agreement_table(agreements), hide_index=True, height="content",
+        column_config={
+            "Against": st.column_config.TextColumn(
+                f"Against {labels[primary]}", pinned=True, help=MEANING["agreement_against"],
+                width=frames.label_width([f"Against {labels[primary]}"]
+                                         + [a.second for a in agreements])),
+            "tau": ui.number_column("Kendall's tau", AGREEMENT_TERMS["tau"]),
+            "tau_AP": ui.number_column("tau_AP", AGREEMENT_TERMS["tau_ap"]),
+            "Swapped": st.column_config.TextColumn(
+                f"Pairs that swap ({labels[primary]}'s order first)",
+                help=AGREEMENT_TERMS["swapped"]),
+        })
+    st.caption(f"Each run's place by its mean on {labels[primary]}, set against its place "
+               f"on every other figure shown. {AGREEMENT_TERMS['order']} "
+               "`python -m metrics agreement` compares two measures, two K or two label sets.")
+
 ui.chart(
     charts.interval_bars(
-        evaluation.summary(),
+        frames.scores_summary(evaluation),
         chart_base.run_scale(view.colour_domain),
         k=k,
         confidence_level=evaluation.conventions.confidence_level,
@@ -128,7 +158,7 @@ if facets:
         "Facet", list(facets), key=session.FACET,
         help=" ".join(FACET_RULES[rule] for rule in ("numbers", "categories", "missing",
                                                       "length")))
-    labels = {m.key: m.label(k) for m in SUMMARY_MEASURES}
+    labels = {s.key: s.label(k) for s in evaluation.summary_specs}
     key = right.selectbox("Metric", list(labels), index=list(labels).index("nDCG"),
                           format_func=labels.get, key="overview.slice_metric",
                           help=HELP["slice_metric"])

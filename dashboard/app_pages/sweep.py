@@ -1,10 +1,12 @@
-"""K sweep: every metric against K for every run, the chosen K marked."""
+"""K sweep: every metric against K for every run, the chosen K marked; each run's
+interpolated precision-recall curve."""
 
 import streamlit as st
 
+from dashboard.data import cache
 from dashboard.layout import ui
 from dashboard.views import chart_base, charts, frames
-from metrics import SUMMARY_MEASURES, vocabulary
+from metrics import vocabulary
 
 MEANING = vocabulary.columns.COLUMN_MEANING
 HELP = vocabulary.columns.CONTROL_HELP
@@ -17,7 +19,7 @@ view = ui.page(
 evaluation = view.evaluation
 k = evaluation.k
 
-labels = {m.label("K"): m for m in SUMMARY_MEASURES}
+labels = {s.label("K"): s for s in evaluation.sweep_specs}
 left, right = st.columns([4, 1], vertical_alignment="bottom")
 chosen = left.multiselect(
     "Metrics",
@@ -62,3 +64,23 @@ st.dataframe(
 )
 st.caption(f"Mean {metric} over the {len(evaluation.scored_ids):,} scored queries at each K; "
            f"the chosen K is {k}.")
+
+st.subheader("Interpolated precision against recall")
+if not st.toggle("Precision-recall curve of each run", key="sweep.pr_curve",
+                 help=HELP["pr_curve"]):
+    st.stop()
+curve = frames.pr_curve(cache.pr_curve(view))
+ui.chart(charts.pr_curve(curve, chart_base.run_scale(view.colour_domain), bands=bands),
+         download=f"precision-recall-k{k}")
+levels = curve.pivot(index="recall", columns="run", values="mean")[evaluation.run_names]
+st.dataframe(
+    levels.reset_index(),
+    hide_index=True,
+    height="content",  # the 11 levels
+    column_config={"recall": st.column_config.NumberColumn(
+        "Recall level", format="%.1f", pinned=True, help=MEANING["recall_level"])}
+    | {run: ui.progress(run, MEANING["interpolated_precision"].format(run=run))
+       for run in evaluation.run_names},
+)
+st.caption(f"{vocabulary.measures.PR_CURVE_RULE} Over the {len(evaluation.scored_ids):,} "
+           "scored queries; the interval bands follow the toggle above.")

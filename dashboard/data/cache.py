@@ -51,6 +51,8 @@ KEPT = {
     "file": 16,  # a qrels and several runs, under both run orders
     "prepared": 2,  # the runs aligned on the labels, per relevance level and identical ids
     "evaluation": 4,  # a few K / convention settings to flip between without re-scoring
+    "measured": 4,  # an evaluation with the figures the sidebar adds, for a few choices
+    "pr curve": 4,  # the interpolated precision at the 11 recall levels, per view
     "comparison": 8,  # flip between baselines and candidates without re-testing
     "id mismatches": 4,
     "live snapshot": 4,
@@ -331,14 +333,28 @@ def _parsed(key: tuple) -> list[tuple]:
     return [("file", ("qrels", key[0])), *(("file", ("run", run)) for run in key[1])]
 
 
+def _measured(key: tuple, k: int, conventions: Conventions, evaluation: Evaluation,
+              measures: tuple[str, ...]) -> Evaluation:
+    """The evaluation with the figures the sidebar adds: only those are scored, once per
+    choice of them; the default figures are the evaluation's own."""
+    if not measures:
+        return evaluation
+    return store().get("measured", (key, k, conventions, measures),
+                       lambda: evaluation.with_measures(measures), files=_files(key),
+                       parents=[("evaluation", (key, k, conventions))], shared=(evaluation,),
+                       on_miss=spinner("Scoring the measures added…"))
+
+
 def build_view(
-    inputs: Inputs, shown: Sequence[str], names: dict[str, str], k: int, conventions: Conventions
+    inputs: Inputs, shown: Sequence[str], names: dict[str, str], k: int, conventions: Conventions,
+    measures: Sequence[str] = (),
 ) -> View | None:
-    """The shown runs (original names, display order) under their display names.
+    """The shown runs (original names, display order) under their display names, with the
+    figures `measures` names beside the default ones.
 
     Every loaded run is scored once per K and conventions; hiding, showing, reordering or
     renaming a run then only selects from that evaluation (Evaluation.select): it does not
-    rescore, nor re-align the runs."""
+    rescore, nor re-align the runs. A measure added scores that measure alone."""
     if not inputs.ready or not shown:
         return None
     runs = tuple(parsed.value.renamed(name)
@@ -348,15 +364,28 @@ def build_view(
     key = (inputs.qrels.key, tuple(p.key for p in inputs.usable_runs))
     everything = _evaluation(key, k, conventions, inputs.qrels.value, runs, reports,
                              inputs.qrels.report)
+    measures = tuple(measures)
+    everything = _measured(key, k, conventions, everything, measures)
     evaluation = everything.select(shown, names)
     domain = tuple(names.get(name, name) for name in inputs.run_names)
     view_key = (key, tuple((name, names.get(name, name)) for name in shown))
     read = inputs.queries if inputs.queries is not None and inputs.queries.value else None
-    return View(evaluation, inputs.qrels.value, (view_key, k, conventions), domain,
-                frozenset(_files(key)), ("evaluation", (key, k, conventions)),
+    source = ("measured", (key, k, conventions, measures)) if measures else (
+        "evaluation", (key, k, conventions))
+    return View(evaluation, inputs.qrels.value, (view_key, k, conventions, measures), domain,
+                frozenset(_files(key)), source,
                 read.value if read else None, read.key if read else None,
                 corpus_file=inputs.corpus, loaded_runs=runs,
                 shown=tuple((name, names.get(name, name)) for name in shown))
+
+
+def pr_curve(view: View) -> Evaluation:
+    """The view's evaluation with the interpolated precision at trec_eval's 11 recall
+    levels, what the K sweep's precision-recall curve draws."""
+    levels = tuple(f"IPrec@{level:g}" for level in metrics.STANDARD_RECALL)
+    return store().get("pr curve", view.key, lambda: view.evaluation.with_measures(levels),
+                       files=view.files, parents=[view.source], shared=(view.evaluation,),
+                       on_miss=spinner("Interpolating precision at 11 recall levels…"))
 
 
 def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:

@@ -43,3 +43,12 @@ def best_marks(view: View) -> metrics.BestMarks:
     return store().get("best marks", view.key, lambda: metrics.best_marks(view.evaluation),
                        files=view.files, parents=[view.source], shared=(view.evaluation,),
                        on_miss=spinner("Testing every run against each metric's best…"))
+
+
+def agreements(view: View, primary: str) -> list[metrics.Agreement]:
+    """Every other figure shown (the compared ones and those added) against the headline
+    metric: how far each orders the runs as the headline's does. Means only: no resampling,
+    so nothing to cache."""
+    evaluation = view.evaluation
+    keys = [s.key for s in evaluation.summary_specs if s.measure.compared]
+    return metrics.measure_agreements(evaluation, keys, against=primary)

@@ -64,6 +64,7 @@ def report_command(argv: Sequence[str]) -> int:
         help="leave out the comparison of each run with the first",
     )
     Inputs.add_text_arguments(parser, cost=True)
+    Inputs.add_metric_argument(parser, "report these figures too, beside the default ones")
     parser.add_argument("--primary", default=metrics.PRIMARY, metavar="METRIC",
                         help=metrics.vocabulary.headline.PRIMARY_HELP)
     args = parser.parse_args(argv)

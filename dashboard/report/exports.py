@@ -21,7 +21,6 @@ from dashboard import safe
 from dashboard.views import chart_base, charts, frames
 from metrics import (
     CORRECTIONS,
-    SUMMARY_MEASURES,
     Comparison,
     Evaluation,
     evaluation_fingerprints,
@@ -62,7 +61,7 @@ def sweep_chart(evaluation: Evaluation) -> alt.FacetChart:
         frames.sweep_long(evaluation),
         chart_base.run_scale(evaluation.run_names),
         k=evaluation.k,
-        labels=[m.label("K") for m in SUMMARY_MEASURES],
+        labels=[s.label("K") for s in evaluation.sweep_specs],
         width=REPORT_WIDTH,
     )
 
@@ -141,9 +140,9 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
         "",
     ]
     rows = [
-        [m.label(k)]
-        + [fmt.interval(*triple(run.summary[m.key])) for run in evaluation.runs]
-        for m in SUMMARY_MEASURES
+        [s.label(k)]
+        + [fmt.interval(*triple(run.summary[s.key])) for run in evaluation.runs]
+        for s in evaluation.summary_specs
     ]
     header = ["Metric"] + [safe.md(name) for name in evaluation.run_names]
     lines += _md_table(header, rows, "l" + "r" * len(evaluation.runs))

@@ -32,7 +32,6 @@ from metrics import (
     POWER_MEANING,
     PRIMARY,
     QUERY_CLASSES,
-    SUMMARY_MEASURES,
     BestMarks,
     Comparison,
     Corpus,
@@ -194,13 +193,15 @@ def _summary_section(evaluation: Evaluation, charts_html: str,
                      marks: BestMarks | None = None) -> str:
     k = evaluation.k
     header = ["Metric"] + evaluation.run_names + ["Interval", "What it certifies"]
+    notes = evaluation.notes()
     rows = [
-        [m.label(k)]
-        + [_marked(fmt.interval(*exports.triple(run.summary[m.key])),
-                   marks.mark(m.label(k), run.name) if marks else "")
+        [s.label(k)]
+        + [_marked(fmt.interval(*exports.triple(run.summary[s.key])),
+                   marks.mark(s.label(k), run.name) if marks else "")
            for run in evaluation.runs]
-        + [m.interval, m.meaning]
-        for m in SUMMARY_MEASURES
+        + [s.measure.interval, s.measure.meaning + (f" ({notes[s.key]})" if s.key in notes
+                                                      else "")]
+        for s in evaluation.summary_specs
     ]
     numeric = [False] + [True] * len(evaluation.runs)
     return (

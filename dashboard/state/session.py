@@ -94,6 +94,7 @@ RISK_ALPHA = "compare.risk_alpha"  # the risk aversion whose URisk and TRisk are
 FRAGILITY = "compare.fragility"  # the fragility check is shown
 RBO_P = "overlap.p"  # the persistence of rank-biased overlap
 FUSED = "runs.fused"  # the fusion recipes whose runs are added to the loaded ones
+MEASURES = "measures.added"  # the names of the figures every view shows beside the defaults
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
 # convention field -> {value: label}, in the engine's order (its first value is the default)
@@ -150,6 +151,13 @@ def _text(values: list[str]) -> str:
     return values[-1]
 
 
+def _measure_name(value: str) -> str:
+    """A measure's name as a link gives it (ValueError naming a bad one, as the engine reads
+    it)."""
+    metrics.parse_measure(value)
+    return value
+
+
 def _flag(values: list[str]) -> bool:
     """An on/off choice: 1 or 0."""
     if values[-1] not in ("0", "1"):
@@ -204,11 +212,12 @@ PARAMS = {
     "baseline": Param(BASELINE, _text),
     "names": Param(RENAMES, _renames, _dump_renames),
     "files": Param(LINK_FILES, list, list),
+    "m": Param(MEASURES, lambda values: [_measure_name(v) for v in values], list),
     "facet": Param(FACET, _text),
     "where": Param(WHERE, _text),
     "is": Param(WHERE_VALUES, list, list),
 }
-MULTIPLE = {"runs", "names", "files", "is", "fuse"}  # parameters that repeat: ?runs=a&runs=b
+MULTIPLE = {"runs", "names", "files", "is", "fuse", "m"}  # they repeat: ?runs=a&runs=b
 
 
 def default_k(source: str) -> int:
@@ -226,7 +235,8 @@ def defaults() -> dict[str, object]:
                PRIMARY: metrics.PRIMARY, MARK_BEST: False, DELTA: None,
                ALL_PAIRS: False, HARM_DELTA: metrics.HARM_DELTA,
                RISK_ALPHA: str(metrics.RISK_ALPHAS[0]), FRAGILITY: True,
-               RBO_P: metrics.vocabulary.overlap.DEFAULT_PERSISTENCE, FUSED: []}
+               RBO_P: metrics.vocabulary.overlap.DEFAULT_PERSISTENCE, FUSED: [],
+               MEASURES: []}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 
@@ -569,7 +579,7 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
     if stored is None or (stored and not candidates):
         candidates = others
     state[CANDIDATES], state["compare.seen"] = candidates, others
-    keys = [m.key for m in SUMMARY_MEASURES]
+    keys = [s.key for s in view.evaluation.summary_specs]
     stored = state.get(METRICS)
     metrics = [m for m in keys if m in stored] if stored is not None else list(COMPARED)
     state[METRICS] = metrics

@@ -5,6 +5,7 @@ and every convention (widgets, labels and help from the engine's vocabulary), an
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import streamlit as st
@@ -19,6 +20,7 @@ from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
 CORPUS_SLOT = "corpus"  # where the corpus's load report goes, once the view says which ids
 HELP = metrics.vocabulary.columns.CONTROL_HELP
+OFFERED_MEASURES = metrics.OFFERED_NAMES
 
 
 def draw() -> View | None:
@@ -29,7 +31,8 @@ def draw() -> View | None:
         shown, names = choose_runs(loaded.run_names) if loaded.ready else ([], {})
         st.divider()
         k, conventions = settings()
-    view = cache.build_view(loaded, shown, names, k, conventions)
+        added = more_measures(k)
+    view = cache.build_view(loaded, shown, names, k, conventions, added)
     _show_corpus(loaded, view, summaries.get(CORPUS_SLOT))
     session.check_link_baseline(view)
     with st.sidebar:
@@ -270,6 +273,40 @@ def settings() -> tuple[int, Conventions]:
                               confidence_level=float(confidence))
     session.keep([session.K, *(session.settings_key(f) for f in (*chosen, *session.NUMBERS))])
     return int(k), conventions
+
+
+def more_measures(k: int) -> tuple[str, ...]:
+    """The sidebar's More measures: figures every view then shows beside the default ones,
+    picked from the catalogue or typed in any name ir_measures or trec_eval reads (each
+    checked by the engine; a bad one is named with the closest names, and left out)."""
+    state = st.session_state
+    # before the widget is drawn its value may be only an earlier tab's (a session that
+    # outlived its server holds no value yet): read as none until the widget takes it
+    chosen = state.get(session.MEASURES) or []
+    offered = list(dict.fromkeys([*OFFERED_MEASURES, *chosen]))
+    with st.expander("More measures", icon=":material/functions:", expanded=bool(chosen)):
+        st.multiselect("Measures added to every view", offered, key=session.MEASURES,
+                       format_func=functools.partial(_measure_label, k=k),
+                       accept_new_options=True, placeholder="Pick, or type a name",
+                       help=HELP["more_measures"])
+        kept = []
+        for name in state[session.MEASURES]:
+            try:
+                metrics.parse_measure(name)
+            except ValueError as error:
+                st.error(safe.md(str(error)), icon=":material/error:")
+                continue
+            kept.append(name)
+    session.keep([session.MEASURES])
+    return tuple(kept)
+
+
+def _measure_label(name: str, *, k: int) -> str:
+    """A name as the views will label it at K ('ERR' -> 'ERR@5'); a bad one as written."""
+    try:
+        return metrics.parse_measure(name).label(k)
+    except ValueError:
+        return name
 
 
 def fuse_runs(loaded: Inputs) -> Inputs:

@@ -13,12 +13,15 @@ import pandas as pd
 
 from dashboard.views.chart_base import (
     CLASS_COLOURS,
+    PAD,
     PAGE_WIDTH,
     PANEL_MARGIN,
     ROW_HEIGHT,
     SCORE_FORMAT,
     SCORE_SCHEME,
     UNIT,
+    UNIT_TICKS,
+    Y_AXIS,
     chart_title,
     figures,
     finish,
@@ -52,7 +55,8 @@ def interval_bars(
     shown = list(dict.fromkeys(summary["run"]))
     level = fmt.confidence(confidence_level)
     base = alt.Chart(summary)
-    y = alt.Y("label:N", sort=labels, title=None, axis=alt.Axis(labelFontSize=12))
+    # labelLimit 0: a label such as RBPresid(p=0.9)@10 is never cut
+    y = alt.Y("label:N", sort=labels, title=None, axis=alt.Axis(labelFontSize=12, labelLimit=0))
     y_offset = alt.YOffset("run:N", sort=shown)
     x = alt.X("low:Q", scale=UNIT, axis=unit_axis(f"Score at K = {k} (mean and {level} interval)"))
     tooltip = [
@@ -69,10 +73,11 @@ def interval_bars(
         x=alt.X("mean:Q", scale=UNIT), y=y, yOffset=y_offset, color=colour, tooltip=tooltip
     )
     step = alt.Step(13 if len(shown) > 1 else 28)  # with yOffset, the step is each run's band
+    methods = list(dict.fromkeys(zip(summary["label"], summary["interval"], strict=True)))
     title = chart_title(
         f"Mean at K = {k} with {level} intervals",
         [f"{fmt.count(n_queries, 'scored query')}. "
-         f"{vocabulary.interval_methods(k, interval_method)}.",
+         f"{vocabulary.interval_methods(k, interval_method, methods)}.",
          "Overlapping bars can still differ: Compare tests the paired difference."],
         None if width is None else width + 240,
     )
@@ -143,6 +148,36 @@ def sweep_lines(
             title=chart_title(f"Every metric against K (chosen K = {k})", subtitle, width),
         )
     )
+
+
+def pr_curve(curve: pd.DataFrame, runs: alt.Scale, *, bands: bool = False,
+             width: int = PAGE_WIDTH) -> alt.LayerChart:
+    """Each run's interpolated precision against recall at trec_eval's 11 levels (the
+    standard precision-recall graph), one line a run on the 0-1 scales; with `bands`, each
+    level's interval. `curve` is long: run, recall, label, mean [, low, high]."""
+    shown = list(dict.fromkeys(curve["run"]))
+    x = alt.X("recall:Q", title="Recall level", scale=UNIT,
+              axis=alt.Axis(values=UNIT_TICKS + [0.1, 0.3, 0.5, 0.7, 0.9], format=".1f"))
+    y = alt.Y("mean:Q", scale=UNIT, axis=unit_axis("Interpolated precision (mean)"))
+    colour = run_colour(runs, shown, orient="top", width=width)
+    tooltip = [alt.Tooltip("run:N", title="Run"), alt.Tooltip("label:N", title="Figure"),
+               *figures("mean", *(("low", "high") if bands else ()))]
+    layers = []
+    if bands:
+        layers.append(alt.Chart().mark_area(opacity=0.15).encode(
+            x=x, y=alt.Y("low:Q", scale=UNIT), y2="high:Q", color=colour))
+    layers += [alt.Chart().mark_line().encode(x=x, y=y, color=colour),
+               alt.Chart().mark_point(size=30, filled=True, opacity=1).encode(
+                   x=x, y=y, color=colour, tooltip=tooltip)]
+    subtitle = ("Mean over scored queries of the best precision at any rank that reaches "
+                "each recall level (trec_eval's iprec_at_recall, rounded as trec_eval 10.0 "
+                "rounds R times the level); a curve that stays high to the right keeps "
+                "precision while it finds more of the relevant ids.")
+    if bands:
+        subtitle += " Shaded bands: the interval at each level."
+    return finish(alt.layer(*layers, data=curve).properties(
+        width=width - Y_AXIS, height=260, autosize=PAD,
+        title=chart_title("Interpolated precision against recall, per run", subtitle, width)))
 
 
 MARKED_CUTOFFS = 25  # points a sweep line carries at most: thousands of SVG points are slow

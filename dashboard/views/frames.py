@@ -11,9 +11,7 @@ import pandas as pd
 
 from dashboard.views import highlight
 from metrics import (
-    MEASURE_BY_KEY,
     QUERY_CLASSES,
-    SUMMARY_MEASURES,
     AllPairs,
     BestMarks,
     Comparison,
@@ -28,6 +26,11 @@ from metrics import (
 )
 from metrics import format as fmt
 
+# the characters a table's labels column shows at its default width (Judged@1000), and what
+# a character of a table's 14 px text takes on average
+LABEL_FITS = 11
+TABLE_CHAR_WIDTH = 6.6
+
 # worst first, so that sorting by class puts the queries to look at on top
 CLASS_ORDER = {c: i for i, c in enumerate(reversed(QUERY_CLASSES))}
 SORTS = {
@@ -39,9 +42,12 @@ SORTS = {
 
 
 def measure_help(evaluation: Evaluation, key: str, *, interval: bool = False) -> str:
-    """Tooltip of a measure's column: what it certifies and the conventions behind it."""
-    return vocabulary.measure_help(MEASURE_BY_KEY[key], evaluation.conventions,
-                                   interval=interval)
+    """Tooltip of a figure's column (a figure key: 'nDCG', 'P(rel=2)', 'Rprec'): what it
+    certifies, the conventions behind it and what its own parameters say."""
+    spec = evaluation.spec(key)
+    note = evaluation.notes([spec]).get(key)
+    return vocabulary.measure_help(spec.measure, evaluation.conventions, interval=interval) + (
+        f" {spec.label(evaluation.k)}: {note}." if note else "")
 
 
 def baseline_label(evaluation: Evaluation, name: str) -> str:
@@ -55,18 +61,35 @@ def summary_table(evaluation: Evaluation, marks: BestMarks | None = None) -> pd.
     (with `marks`, the best run's and those not significantly worse marked), then the
     interval method and the conventions the metric depends on."""
     sentences = evaluation.conventions.sentences()
+    notes = evaluation.notes()
     rows = []
-    for m in SUMMARY_MEASURES:
-        row = {"Metric": m.label(evaluation.k)}
+    for spec in evaluation.summary_specs:
+        row = {"Metric": spec.label(evaluation.k)}
         for run in evaluation.runs:
-            interval = run.summary[m.key]
+            interval = run.summary[spec.key]
             mark = marks.mark(row["Metric"], run.name) if marks is not None else ""
             row[run.name] = (fmt.interval(interval.mean, interval.low, interval.high)
                              + (f" {mark}" if mark else ""))
-        row["Interval"] = m.interval
-        row["Conventions"] = " ".join(sentences[name] for name in m.depends_on)
+        row["Interval"] = spec.measure.interval
+        row["Conventions"] = " ".join([sentences[name] for name in spec.measure.depends_on]
+                                      + ([notes[spec.key]] if spec.key in notes else []))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def label_width(labels) -> int | None:
+    """A labels column wide enough for its longest label (a figure added with parameters:
+    RBPresid(p=0.9)@10), in pixels; None while the default width holds them all."""
+    widest = max((len(str(label)) for label in labels), default=0)
+    return None if widest <= LABEL_FITS else round(widest * TABLE_CHAR_WIDTH) + 20
+
+
+def scores_summary(evaluation: Evaluation) -> pd.DataFrame:
+    """Evaluation.summary() of the figures that are scores in [0, 1] (a count is not): what
+    a chart on the 0-1 scale draws."""
+    summary = evaluation.summary()
+    bounded = {s.label(evaluation.k) for s in evaluation.summary_specs if s.measure.bounded}
+    return summary[summary["label"].isin(bounded)].reset_index(drop=True)
 
 
 def slices_table(evaluation: Evaluation, slices: list[Slice], key: str) -> pd.DataFrame:
@@ -123,7 +146,7 @@ def sweep_long(evaluation: Evaluation, runs: list[str] | None = None) -> pd.Data
     if runs is not None:
         wide = wide[wide["run"].isin(runs)]
     long = wide.melt(id_vars=["run", "k"], var_name="metric", value_name="mean")
-    labels = {m.summary_key: m.label("K") for m in SUMMARY_MEASURES}
+    labels = {s.name(): s.label("K") for s in evaluation.sweep_specs}
     return long.assign(label=long["metric"].map(labels))
 
 
@@ -138,7 +161,7 @@ def query_cells(evaluation: Evaluation, keys: list[str]) -> pd.DataFrame:
     long = wide.melt(
         id_vars=["run", "query_id", "class"], value_vars=keys, var_name="key", value_name="value"
     )
-    labels = {key: MEASURE_BY_KEY[key].label(evaluation.k, summary=False) for key in keys}
+    labels = {key: evaluation.label(key, summary=False) for key in keys}
     return long.assign(label=long["key"].map(labels))
 
 
@@ -349,3 +372,27 @@ def pairs_tables(pairs: AllPairs, metric: str) -> tuple[pd.DataFrame, pd.DataFra
                                          fmt.p_value(pairs.p_adjusted[label][index[a], index[b]])
                                          for b in order}} for a in order])
     return groups, matrix
+
+
+# --------------------------------------------------------------------------- P-R curve, agreement
+
+
+def pr_curve(evaluation: Evaluation) -> pd.DataFrame:
+    """Each run's interpolated precision at every recall level the evaluation holds (the
+    IPrec figures asked for), as rows: run, recall, label, mean, low, high."""
+    level = vocabulary.measures.RECALL.name
+    rows = [{"run": run.name, "recall": float(spec.given[level]),
+             "label": spec.label(evaluation.k), "mean": run.summary[spec.key].mean,
+             "low": run.summary[spec.key].low, "high": run.summary[spec.key].high}
+            for run in evaluation.runs for spec in evaluation.summary_specs
+            if set(spec.given) == {level}]  # at a level alone, under the conventions in force
+    return pd.DataFrame(rows, columns=["run", "recall", "label", "mean", "low", "high"])
+
+
+def agreement_table(agreements) -> pd.DataFrame:
+    """One row per ordering compared with the reference: tau, tau_AP, the pairs that swap."""
+    return pd.DataFrame(
+        [{"Against": a.second, "tau": a.tau, "tau_AP": a.tau_ap,
+          "Swapped": "; ".join(vocabulary.agreement.SWAP.format(a=x, b=y)
+                               for x, y in a.swapped) or vocabulary.agreement.NO_SWAP}
+         for a in agreements], columns=["Against", "tau", "tau_AP", "Swapped"])

@@ -1,9 +1,11 @@
 """The command line, one module a command (`score`, `compare`, `snapshot`, `leakage`,
-`leaderboard`, `power`, `unjudged`, `overlap`, `fuse`), each importing only what it runs.
+`leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`), each importing only what
+it runs.
 `inputs` declares the arguments every command that reads runs shares and reads what they name
 (`Inputs`, public as `metrics.Inputs`: the dashboard's report command parses with it too);
 `common` prints what every command prints the same way (load reports, JSON); `text` writes the
-plain-text tables. The JSON contract is `metrics.snapshot.contract`.
+plain-text tables, `trec_eval` trec_eval's three columns and `latex` a paper's table. The JSON
+contract is `metrics.snapshot.contract`.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from metrics.cli.inputs import Command, run_guarded
 
 # the first argument names the command; without one, `score`
 COMMANDS = ("score", "compare", "snapshot", "leakage", "leaderboard", "power", "unjudged",
-            "overlap", "fuse")
+            "overlap", "fuse", "agreement")
 DEFAULT_COMMAND = "score"
 
 

@@ -18,6 +18,7 @@ from metrics.cli.inputs import (
     Parser,
     UsageError,
     add_input_arguments,
+    add_metric_argument,
     add_text_arguments,
     confidence,
     positive_int,
@@ -30,6 +31,7 @@ from metrics.decide.compare import (
     Comparison,
     compare_evaluation,
     metric_key,
+    metric_label,
     regressions,
 )
 from metrics.decide.fragility import Fragility, fragility
@@ -40,7 +42,6 @@ from metrics.io import Queries
 from metrics.snapshot import Snapshot, compare_with_snapshot, same_run_note, snapshot_key
 from metrics.snapshot import load as load_snapshot
 from metrics.snapshot.contract import comparison_dict, slice_rows
-from metrics.vocabulary import MEASURE_BY_KEY
 from metrics.vocabulary import fragility as fragility_words
 from metrics.vocabulary import risk as risk_words
 from metrics.vocabulary.budget import BUDGET_FLAG, BUDGET_HELP
@@ -57,13 +58,8 @@ def compare_command(argv: Sequence[str]) -> int:
         "Exit status 3 when --fail-on-regression finds a candidate significantly worse.",
     )
     add_input_arguments(parser)
-    parser.add_argument(
-        "--metric",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="compare only these (e.g. nDCG@10, MRR); default every measure at K except Judged",
-    )
+    add_metric_argument(parser, "compare only these; default every measure at K except "
+                        "Judged")
     parser.add_argument(
         "--correction",
         choices=list(CORRECTIONS),
@@ -125,7 +121,8 @@ def compare_command(argv: Sequence[str]) -> int:
     evaluation = inputs.evaluation()
     if snapshot is None and len(evaluation.runs) < 2:
         raise UsageError("compare needs a baseline and at least one candidate --run")
-    keys = [metric_key(label, evaluation.k) for label in args.metric] or None
+    # --metric names any figure (its own cutoff too: R@1000); a gate reads its metric at K
+    keys = list(args.metric) or None
     gated = [metric_key(label, evaluation.k) for label in args.fail_on_regression]
     try:
         primary = metric_key(args.primary, evaluation.k)
@@ -162,9 +159,9 @@ def compare_command(argv: Sequence[str]) -> int:
                              candidates=comparison.candidates)
         if note is not None:
             print(f"note: {note}", file=sys.stderr)
-    gates = regression_gates(comparison, [MEASURE_BY_KEY[key].label(evaluation.k)
-                                          for key in gated])
-    primary_label = MEASURE_BY_KEY[primary].label(evaluation.k)
+    gates = regression_gates(comparison, [metric_label(label, evaluation.k)
+                                          for label in args.fail_on_regression])
+    primary_label = metric_label(args.primary, evaluation.k)
     alone = options | {"metrics": [primary]}  # the headline's family: the primary metric
     said = headlines(compare_evaluation(evaluation, **alone) if snapshot is None else
                      compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **alone),

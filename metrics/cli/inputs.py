@@ -49,13 +49,14 @@ from metrics.vocabulary.cost import FLAGS as COST_FLAGS
 from metrics.vocabulary.cutoffs import DEFAULT_K, MAX_K, MAX_SWEEP, SAMPLE_K, check_sweep
 from metrics.vocabulary.format import count, listing, shortened
 from metrics.vocabulary.gates import EXIT_BAD_INPUT, EXIT_USAGE
-from metrics.vocabulary.names import (
+from metrics.vocabulary.identifiers import (
     MAX_NAME_CHARS,
     NAME_TOO_LONG,
     NORMALIZE_IDS,
     NORMALIZE_IDS_FLAG,
     NORMALIZE_IDS_HELP,
 )
+from metrics.vocabulary.names import NAME_EXAMPLES, parse_measure
 from metrics.vocabulary.slices import LENGTH
 
 SAMPLE_QUERIES = SAMPLE_DIR / "queries.csv"
@@ -140,6 +141,16 @@ def sweep_range(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def metric_name(text: str) -> str:
+    """A measure's name as any of its spellings writes it (checked here, so that a bad one
+    is a usage error naming it and the closest names); kept as written."""
+    try:
+        parse_measure(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 def run_source(text: str) -> RunSource:
     """[NAME=]FILE; a name defaults to the file name without its extension. A name longer
     than MAX_NAME_CHARS is refused, naming the problem."""
@@ -182,6 +193,16 @@ def within_bounds(convention: Convention) -> Reader:
 # --confidence-level keeps the reading it had before the vocabulary: any level strictly between
 # 0 and 1 (the vocabulary's bounds are the dashboard slider's). Any other numeric convention,
 # --seed and --relevance-level included, reads a number within its vocabulary bounds.
+# what each --format choice writes
+FORMAT_WORDS = {
+    "table": "readable tables",
+    "json": "the JSON contract",
+    "trec_eval": "trec_eval's measure<TAB>query<TAB>value lines and its all lines (per query "
+    "too with -q)",
+    "latex": "the summary table a paper uses: runs x measures, the best per column in bold, "
+    "significance against the first run as daggers, test and correction in the caption",
+}
+
 READERS: dict[str, tuple[Reader, str | None]] = {
     "confidence_level": (confidence, None),
 }
@@ -210,8 +231,10 @@ def add_convention_arguments(parser: argparse.ArgumentParser) -> None:
                            metavar=metavar, help=_help(c.help))
 
 
-def add_input_arguments(parser: argparse.ArgumentParser) -> None:
-    """Inputs and conventions, shared by every command that scores runs."""
+def add_input_arguments(parser: argparse.ArgumentParser,
+                        formats: Sequence[str] = ("table", "json")) -> None:
+    """Inputs and conventions, shared by every command that scores runs; `formats` are the
+    --format choices the command writes, the first the default."""
     parser.add_argument("--qrels", type=Path, help="labels: TREC, BEIR TSV, CSV or JSONL (.gz ok)")
     parser.add_argument(
         "--run",
@@ -249,8 +272,22 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(NORMALIZE_IDS_FLAG, dest="normalize_ids", choices=NORMALIZE_IDS,
                         default=NORMALIZE_IDS[0], help=NORMALIZE_IDS_HELP)
-    parser.add_argument("--format", choices=["table", "json"], default="table")
+    if tuple(formats) == ("table", "json"):  # the flag every command had: help as it was
+        parser.add_argument("--format", choices=list(formats), default=formats[0])
+    else:
+        parser.add_argument("--format", choices=list(formats), default=formats[0],
+                            help=_help("; ".join(f"{f}: {FORMAT_WORDS[f]}" for f in formats)))
     add_convention_arguments(parser)
+
+
+def add_metric_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """--metric, repeatable: a figure by any name ir_measures, trec_eval or this tool gives it
+    (`what` says what the command does with the figures named)."""
+    examples = ", ".join(NAME_EXAMPLES[:6] + ("ndcg_cut_10", "map"))
+    parser.add_argument("--metric", action="append", default=[], type=metric_name,
+                        metavar="NAME",
+                        help=_help(f"{what}; repeatable. Any measure name: {examples}... "
+                                   "(a name without @K is read at --k)"))
 
 
 def add_text_arguments(parser: argparse.ArgumentParser, *, by: bool = True,
@@ -351,6 +388,7 @@ class Inputs:
     by: str | None = None
     tokens_per_chunk: float | None = None
     price_per_mtok: float | None = None
+    measures: Sequence[str] = ()  # figures to score beyond the defaults (--metric)
     report: Callable[[str], None] = _silent  # each load report read, as one line
     _read: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -358,6 +396,7 @@ class Inputs:
     UsageError = UsageError
     run_guarded = staticmethod(run_guarded)
     add_text_arguments = staticmethod(add_text_arguments)
+    add_metric_argument = staticmethod(add_metric_argument)
 
     @staticmethod
     def parser(prog: str, description: str, *, texts: bool = False, by: bool = True,
@@ -384,7 +423,8 @@ class Inputs:
             queries_file=getattr(args, "queries", None),
             corpus_file=getattr(args, "corpus", None), by=getattr(args, "by", None),
             tokens_per_chunk=getattr(args, "tokens_per_chunk", None),
-            price_per_mtok=getattr(args, "price_per_mtok", None), report=report)
+            price_per_mtok=getattr(args, "price_per_mtok", None),
+            measures=tuple(getattr(args, "metric", ())), report=report)
 
     @property
     def on_sample(self) -> bool:
@@ -419,8 +459,9 @@ class Inputs:
         return "the qrels and runs (" + ", ".join(files[:4]) + (", ..." if files[4:] else "") + ")"
 
     def evaluation(self) -> Evaluation:
-        """The runs scored against the qrels (the sample's without either)."""
-        return self._once("evaluation", self._evaluate)
+        """The runs scored against the qrels (the sample's without either), with the figures
+        `measures` names."""
+        return self._once("evaluation", lambda: self._evaluate().with_measures(self.measures))
 
     def _evaluate(self) -> Evaluation:
         if self.on_sample:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import Parser, add_input_arguments
+from metrics.cli.inputs import Parser, add_input_arguments, add_metric_argument
 from metrics.cli.text import table
 from metrics.decide.leaderboard import Leaderboard, leaderboard
 from metrics.vocabulary import format as fmt
@@ -23,8 +23,7 @@ def leaderboard_command(argv: Sequence[str]) -> int:
         "first in, P(best).",
     )
     add_input_arguments(parser)
-    parser.add_argument("--metric", action="append", default=[], metavar="NAME",
-                        help="rank on these (e.g. nDCG@10, MRR); default every compared measure")
+    add_metric_argument(parser, "rank on these; default every compared measure")
     args = parser.parse_args(argv)
     evaluation = read(args).evaluation()
     print_load_report(evaluation)

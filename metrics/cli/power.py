@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import Parser, UsageError, add_input_arguments
+from metrics.cli.inputs import Parser, UsageError, add_input_arguments, add_metric_argument
 from metrics.cli.text import table
-from metrics.decide.compare import compare_evaluation, metric_key
+from metrics.decide.compare import compare_evaluation
 from metrics.decide.power import power_report, power_table
 from metrics.stats.power import PowerFigure
 from metrics.vocabulary import format as fmt
@@ -27,8 +27,7 @@ def power_command(argv: Sequence[str]) -> int:
         f"queries a difference needs. {POWER_METHOD}",
     )
     add_input_arguments(parser)
-    parser.add_argument("--metric", action="append", default=[], metavar="NAME",
-                        help="these metrics (e.g. nDCG@10); default every compared measure")
+    add_metric_argument(parser, "these metrics; default every compared measure")
     for name, reader in (("delta", float), ("power", float), ("alpha", float)):
         flag, text = POWER_FLAGS[name]
         parser.add_argument(flag, dest=name, type=reader, help=text.replace("%", "%%"),
@@ -38,7 +37,7 @@ def power_command(argv: Sequence[str]) -> int:
     print_load_report(evaluation)
     if len(evaluation.runs) < 2:
         raise UsageError("power needs a baseline and at least one candidate --run")
-    keys = [metric_key(label, evaluation.k) for label in args.metric] or None
+    keys = list(args.metric) or None
     # the tests' verdicts choose each sentence (underpowered, or what the set detects)
     comparison = compare_evaluation(evaluation, metrics=keys, alpha=args.alpha,
                                     rng=evaluation.conventions.seed)

@@ -1,8 +1,11 @@
-"""python -m metrics: the dashboard's numbers from the command line, as a table or as JSON.
+"""python -m metrics: the dashboard's numbers from the command line, as a table, as JSON, in
+trec_eval's format (-q for every query) or as a paper's LaTeX table.
 
 Without --qrels and --run it scores the bundled sample (K = 5 unless --k says otherwise).
-Standard output holds the result alone; the load report and warnings go to standard error.
-Errors exit non-zero with one line naming the file, the line and the problem.
+--metric chooses the figures shown (any name: nDCG@10, P(rel=2)@5, Rprec, trec_eval's
+ndcg_cut_10...); without it, the default summary. Standard output holds the result alone;
+the load report and warnings go to standard error. Errors exit non-zero with one line naming
+the file, the line and the problem.
 """
 
 from __future__ import annotations
@@ -12,12 +15,24 @@ import sys
 from collections.abc import Sequence
 
 from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import Parser, add_input_arguments, add_text_arguments
+from metrics.cli.inputs import (
+    Parser,
+    UsageError,
+    add_input_arguments,
+    add_metric_argument,
+    add_text_arguments,
+)
+from metrics.cli.latex import latex_table
 from metrics.cli.text import format_costs, format_slices, format_table
+from metrics.cli.trec_eval import trec_eval_text
 from metrics.context.cost import costs
+from metrics.core.asked import brought
 from metrics.decide.best import best_marks
+from metrics.decide.compare import compare_evaluation
 from metrics.snapshot.contract import to_dict
 from metrics.vocabulary.gates import EXIT_OK
+
+FORMATS = ("table", "json", "trec_eval", "latex")
 
 
 def score_command(argv: Sequence[str]) -> int:
@@ -26,29 +41,51 @@ def score_command(argv: Sequence[str]) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_input_arguments(parser)
+    add_input_arguments(parser, FORMATS)
     add_text_arguments(parser, cost=True)
+    add_metric_argument(parser, "show these figures (default the summary's)")
+    parser.add_argument("-q", dest="per_query", action="store_true",
+                        help="with --format trec_eval: every query's lines before the all "
+                        "lines, as trec_eval -q")
     parser.add_argument("--mark-best", action="store_true",
                         help="mark each metric's best run, and the runs not significantly "
                         "worse than it (every run against the best: paired randomization "
                         "tests, Holm over all of them); in the JSON, 'marks'")
     args = parser.parse_args(argv)
+    if args.per_query and args.format != "trec_eval":
+        raise UsageError("-q prints every query's lines of --format trec_eval")
     inputs = read(args)
     evaluation = inputs.evaluation()
     print_load_report(evaluation)
-    marks = best_marks(evaluation) if args.mark_best and len(evaluation.runs) > 1 else None
+    # the figures named, each with what it brings (RBP its residual)
+    shown = brought(evaluation.resolve(m) for m in args.metric) or None
+    if args.format == "trec_eval":
+        sys.stdout.write(trec_eval_text(evaluation, shown, per_query=args.per_query))
+        return EXIT_OK
+    if args.format == "latex":
+        # significance against the first run, on the figures shown at K (a comparison is
+        # made at one K: a figure whose name fixes another is shown untested)
+        keys = [s.key for s in shown or evaluation.summary_specs if s.cutoff is None]
+        comparison = (compare_evaluation(evaluation, metrics=keys,
+                                         rng=evaluation.conventions.seed)
+                      if len(evaluation.runs) > 1 and len(evaluation.scored_ids) > 1 and keys
+                      else None)
+        sys.stdout.write(latex_table(evaluation, comparison, shown))
+        return EXIT_OK
+    marks = (best_marks(evaluation, [s.key for s in shown] if shown else None)
+             if args.mark_best and len(evaluation.runs) > 1 else None)
     slices = inputs.slices()
     tokens = inputs.tokens()
     run_costs = costs(evaluation, tokens) if tokens is not None else ()
     if args.format == "json":
-        document = to_dict(evaluation, slices, run_costs)
+        document = to_dict(evaluation, slices, run_costs, shown)
         if marks is not None:
             document["marks"] = {"sentence": marks.sentence, "metrics": marks.marks}
         write_json(document)
     else:
-        sys.stdout.write(format_table(evaluation, marks))
+        sys.stdout.write(format_table(evaluation, marks, shown))
         if slices:
-            sys.stdout.write("\n" + format_slices(evaluation, slices))
+            sys.stdout.write("\n" + format_slices(evaluation, slices, shown))
         if run_costs:
             sys.stdout.write("\n" + format_costs(run_costs))
     return EXIT_OK

@@ -14,7 +14,7 @@ from metrics.cli.common import (
     refuse_own_input,
     write_out,
 )
-from metrics.cli.inputs import Parser, add_input_arguments
+from metrics.cli.inputs import Parser, add_input_arguments, add_metric_argument
 from metrics.snapshot import Snapshot, snapshot_key
 from metrics.snapshot import save as save_snapshot
 from metrics.vocabulary.format import count
@@ -32,6 +32,7 @@ def snapshot_command(argv: Sequence[str]) -> int:
     parser.add_argument("--out", type=Path, required=True, metavar="FILE", help="snapshot file")
     parser.add_argument("--label", help='a note kept in the snapshot, e.g. "before the rebuild"')
     add_snapshot_key_argument(parser, "signs the snapshot's figures")
+    add_metric_argument(parser, "freeze these figures too, beside the default ones")
     args = parser.parse_args(argv)
     refuse_own_input(args.out, [args.qrels, *(run.source for run in args.run),
                                 getattr(args, "snapshot_key_file", None)])

@@ -13,9 +13,10 @@ from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.decide.best import BestMarks
 from metrics.decide.compare import CORRECTIONS, Comparison, PairedTest
 from metrics.explain.slices import Slice
-from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES, SUMMARY_MEASURES
+from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.comparisons import WIN_TIE_LOSS
+from metrics.vocabulary.names import Spec
 
 COMPARISON_HEADER = [
     "metric",
@@ -36,22 +37,25 @@ def format_difference(test: PairedTest) -> str:
     return fmt.difference(test.difference, test.low, test.high)
 
 
-def format_table(evaluation: Evaluation, marks: BestMarks | None = None) -> str:
-    """Readable summary: metrics down, runs across (with `marks`, each metric's best run and
-    those not significantly worse marked), then conventions, counts and readings."""
+def format_table(evaluation: Evaluation, marks: BestMarks | None = None,
+                 specs: Sequence[Spec] | None = None) -> str:
+    """Readable summary: metrics down (`specs`, default the summary's), runs across (with
+    `marks`, each metric's best run and those not significantly worse marked), then
+    conventions, what each figure's own parameters say, counts and readings."""
     k = evaluation.k
+    specs = evaluation.summary_specs if specs is None else specs
     scored = bool(evaluation.scored.any())
     header = ["metric", *evaluation.run_names, "interval"]
     rows = [
-        [m.label(k)]
+        [s.label(k)]
         + [
-            (fmt.interval(r.summary[m.key].mean, r.summary[m.key].low, r.summary[m.key].high)
-             + (f" {marks.mark(m.label(k), r.name)}" if marks and marks.mark(m.label(k), r.name)
+            (fmt.interval(r.summary[s.key].mean, r.summary[s.key].low, r.summary[s.key].high)
+             + (f" {marks.mark(s.label(k), r.name)}" if marks and marks.mark(s.label(k), r.name)
                 else "")) if scored else fmt.MISSING
             for r in evaluation.runs
         ]
-        + [m.interval]
-        for m in SUMMARY_MEASURES
+        + [s.measure.interval]
+        for s in specs
     ]
     excluded = fmt.listing(evaluation.excluded_ids) or "none"
     lines = [
@@ -69,25 +73,29 @@ def format_table(evaluation: Evaluation, marks: BestMarks | None = None) -> str:
         lines.append(marks.sentence)
     lines += ["", "Conventions:"]
     lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
+    notes = evaluation.notes(specs)
+    lines += [f"  - {s.label(k)}: {notes[s.key]}." for s in specs if s.key in notes]
     for run in evaluation.runs:
         lines += ["", _run_notes(run, scored=scored)]
     return "\n".join(lines) + "\n"
 
 
-def format_slices(evaluation: Evaluation, slices: Sequence[Slice]) -> str:
-    """Every summary figure per slice of one facet: slices down (each with its scored
-    queries, marked when too small to read), runs across."""
+def format_slices(evaluation: Evaluation, slices: Sequence[Slice],
+                  specs: Sequence[Spec] | None = None) -> str:
+    """Every summary figure (or `specs`) per slice of one facet: slices down (each with its
+    scored queries, marked when too small to read), runs across."""
     k = evaluation.k
+    specs = evaluation.summary_specs if specs is None else specs
     header = ["slice", "queries", "metric", *evaluation.run_names]
     rows = [
         [piece.value if i == 0 else "",
          (fmt.count(piece.queries, "query") + (" (too few)" if piece.too_small else ""))
          if i == 0 else "",
-         m.label(k)]
+         spec.label(k)]
         + [fmt.interval(s.mean, s.low, s.high)
-           for s in (piece.summary[name][m.key] for name in evaluation.run_names)]
+           for s in (piece.summary[name][spec.key] for name in evaluation.run_names)]
         for piece in slices
-        for i, m in enumerate(SUMMARY_MEASURES)
+        for i, spec in enumerate(specs)
     ]
     facet = slices[0].facet if slices else "?"
     lines = [f"By {facet}: each slice evaluated alone (mean [low, high])", *table(header, rows),

@@ -10,6 +10,12 @@ lists stay on the Evaluation for the views that explain one query.
 The bootstrap draws one set of resampled queries per call and applies it to every metric of
 every run (in one pass over the resamples, `metrics.stats.bootstrap`), so intervals are
 reproducible to the last digit and comparable across runs.
+
+The figures shown are the default summary measures, then those asked for (`measures=`, or
+`Evaluation.with_measures`): ``Rprec``, ``P(rel=2)@5``, ``RBP(p=0.9)``... each a `Spec`
+scored under its own reading (`metrics.core.asked`), over the same scored queries. A figure
+asked for never changes the default ones: its intervals come from their own call on the same
+resampled queries.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from metrics.core.asked import Readings, as_specs, brought, figures_at, summary_methods
 from metrics.core.diagnosis import (
     Finding,
     Suggestion,
@@ -30,7 +37,7 @@ from metrics.core.diagnosis import (
     query_classes,
     suggest_k,
 )
-from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Scores, compute
+from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Curves, Scores, compute
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
 from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.io import LoadReport, Qrels, ReportLine, Run
@@ -40,10 +47,16 @@ from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs, sweep_bands
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k, check_sweep
+from metrics.vocabulary.names import Spec, default_spec, parse_measure
 from metrics.vocabulary.slices import FILTER_SENTENCE
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+# the figures shown by default: the summary's, and the per-query ones (DCG and IDCG too)
+DEFAULT_SUMMARY: tuple[Spec, ...] = tuple(default_spec(m) for m in SUMMARY_MEASURES)
+DEFAULT_PER_QUERY: tuple[Spec, ...] = tuple(default_spec(m) for m in MEASURES)
 
 
 def _pandas() -> ModuleType:
@@ -70,6 +83,14 @@ class RunEvaluation:
     # the evaluation's scored queries and conventions (fixed for this object), and
     # Evaluation.select hands the same dict to every selection or renaming of the run
     sweep_memo: dict = field(default_factory=dict, repr=False)
+    # every figure asked for beyond the defaults, by spec key: its per-query curves over K
+    asked: dict[str, Curves] = field(default_factory=dict, repr=False)
+    # the scores of each reading of its own an asked figure has (what explains it)
+    readings: dict = field(default_factory=dict, repr=False)
+
+    def curves(self, key: str) -> Curves:
+        """One figure's per-query curves over K, a default measure's or an asked one's."""
+        return self.asked[key] if key in self.asked else self.scores.values[key]
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,6 +113,87 @@ class Evaluation:
     scored: np.ndarray  # (n_queries,) bool: the queries every mean runs over
     qrels_report: LoadReport | None = None
     within: Within | None = None  # the filter that chose the queries, None for all of them
+    asked: tuple[Spec, ...] = ()  # the figures asked for beyond the defaults, in order
+
+    @property
+    def summary_specs(self) -> tuple[Spec, ...]:
+        """The figures every summary shows: the default summary measures, then those asked
+        for (a per-query explanation such as DCG stays out)."""
+        return DEFAULT_SUMMARY + tuple(s for s in self.asked if s.measure.in_summary)
+
+    @property
+    def query_specs(self) -> tuple[Spec, ...]:
+        """The per-query figures: the default measures (DCG and IDCG too), then those asked."""
+        return DEFAULT_PER_QUERY + self.asked
+
+    @property
+    def sweep_specs(self) -> tuple[Spec, ...]:
+        """The summary figures a sweep over K draws: those read at K that no cutoff fixes."""
+        return tuple(s for s in self.summary_specs
+                     if not s.reads_whole_list and s.cutoff is None)
+
+    def resolve(self, metric: str | Spec) -> Spec:
+        """The figure a name, key or label stands for at this K and these conventions:
+        'MRR@5', 'RR', 'nDCG', 'P(rel=2)@5', 'Rprec', trec_eval's 'map'. A figure shown is
+        found by its key or label; any other name is read (ValueError naming a bad one)."""
+        if isinstance(metric, str):
+            for spec in self.query_specs:
+                if metric in (spec.key, spec.label(self.k), spec.label(self.k, summary=False),
+                              spec.name()):
+                    return spec
+        spec = metric if isinstance(metric, Spec) else parse_measure(metric)
+        return spec.settled(self.k, self.conventions)
+
+    def spec(self, key: str) -> Spec:
+        """A figure shown, by its key."""
+        for spec in self.query_specs:
+            if spec.key == key:
+                return spec
+        shown = ", ".join(s.key for s in self.query_specs)
+        raise ValueError(f"{key!r} is not among the figures scored: {shown}")
+
+    def label(self, key: str, *, summary: bool = True) -> str:
+        """A figure's label at K: 'MRR@5', 'P(rel=2)@5', 'Rprec'."""
+        return self.spec(key).label(self.k, summary=summary)
+
+    def with_measures(self, measures) -> Evaluation:
+        """The same evaluation with more figures (names or specs: 'Rprec', 'P(rel=2)@5',
+        'RBP(p=0.9)'; RBP brings its residual), each scored under its own reading over the
+        same queries. Those shown already are not scored again; nothing else changes."""
+        present = {s.key for s in self.query_specs}
+        new = [s for s in brought(self.resolve(m) for m in as_specs(measures))
+               if s.key not in present]
+        if not new:
+            return self
+        c, query_set = self.conventions, self.query_set
+        readings = Readings(self.qrels, query_set, c, self.runs[0].aligned.width)
+        resamples = draw_resamples(int(self.scored.sum()), n_resamples=c.n_resamples,
+                                   rng=np.random.default_rng(c.seed))
+        scored = [readings.score(run.aligned, run.run, run.scores, new) for run in self.runs]
+        summaries = summarise_runs(
+            [figures_at(curves, new, self.k, self.scored) for _, curves, _ in scored],
+            resamples, c, summary_methods([s for s in new if s.measure.in_summary]))
+        runs = [dataclasses.replace(run, scores=scores, summary=run.summary | summary,
+                                    sweep_memo={}, asked=run.asked | curves,
+                                    readings=run.readings | others)
+                for run, (scores, curves, others), summary
+                in zip(self.runs, scored, summaries, strict=True)]
+        return dataclasses.replace(self, runs=tuple(runs), asked=self.asked + tuple(new))
+
+    def notes(self, specs: Sequence[Spec] | None = None) -> dict[str, str]:
+        """What each figure (default those shown) says beside it when its name sets
+        something or it reads a fact of the data: 'relevant from grade 2', 'p = 0.8', ERR's
+        highest grade of the qrels. Keyed by figure key; a figure with nothing to say is
+        left out."""
+        facts = {"max_grade": int(self.query_set.max_grade.max(initial=1))}
+        notes = {}
+        for spec in self.summary_specs if specs is None else specs:
+            said = spec.words(self.conventions)
+            if spec.measure.note:
+                said.append(spec.measure.note.format(**facts))
+            if said:
+                notes[spec.key] = "; ".join(said)
+        return notes
 
     @property
     def scored_ids(self) -> list[str]:
@@ -138,7 +240,8 @@ class Evaluation:
                                    rng=np.random.default_rng(c.seed))
         longest = max(int(r.scores.list_length[mask].max(initial=0)) for r in self.runs)
         runs = _read_runs([(r.run, r.aligned, r.scores, r.report) for r in self.runs],
-                          query_set, scored, c, self.k, resamples, longest, within=mask)
+                          query_set, scored, c, self.k, resamples, longest, within=mask,
+                          asked=(self.asked, [(r.asked, r.readings) for r in self.runs]))
         within = Within(mask, description, len(self.scored_ids))
         return dataclasses.replace(self, runs=runs, scored=scored, within=within)
 
@@ -169,9 +272,12 @@ class Evaluation:
         return dataclasses.replace(self, runs=tuple(chosen))
 
     def per_query_scores(self, name: str, k: int | None = None) -> dict[str, np.ndarray]:
-        """Scored queries' values at K (default the evaluation's K), keyed by measure key."""
-        at = self.run(name).scores.at(k or self.k)
-        return {key: values[self.scored] for key, values in at.items()}
+        """Scored queries' values at K (default the evaluation's K), keyed by figure key (the
+        measure key of a default measure); a figure whose name fixes a cutoff reads it."""
+        run = self.run(name)
+        at = run.scores.at(k or self.k)
+        values = {m.key: at[m.key][self.scored] for m in MEASURES}
+        return values | figures_at(run.asked, self.asked, k or self.k, self.scored)
 
     def per_query(self) -> pd.DataFrame:
         """One row per (run, scored query) at K: class, repeats, first relevant rank, measures."""
@@ -188,7 +294,7 @@ class Evaluation:
                         "repeats": run.aligned.repeats[self.scored],
                         "first_relevant_rank": run.scores.first_relevant_rank[self.scored],
                         "n_relevant": self.query_set.n_relevant[self.scored],
-                        **{m.key: values[m.key] for m in MEASURES},
+                        **{s.key: values[s.key] for s in self.query_specs},
                     }
                 )
             )
@@ -200,15 +306,15 @@ class Evaluation:
         rows = [
             {
                 "run": run.name,
-                "metric": m.summary_key,
-                "label": m.label(self.k),
-                "mean": run.summary[m.key].mean,
-                "low": run.summary[m.key].low,
-                "high": run.summary[m.key].high,
-                "interval": run.summary[m.key].method,
+                "metric": s.name(),
+                "label": s.label(self.k),
+                "mean": run.summary[s.key].mean,
+                "low": run.summary[s.key].low,
+                "high": run.summary[s.key].high,
+                "interval": run.summary[s.key].method,
             }
             for run in self.runs
-            for m in SUMMARY_MEASURES
+            for s in self.summary_specs
         ]
         return pd.DataFrame(rows)
 
@@ -218,10 +324,10 @@ class Evaluation:
         lo, hi = self.sweep_range
         if ("means", lo, hi) not in run.sweep_memo:
             means = {"k": np.arange(lo, hi + 1)}
-            for m in SUMMARY_MEASURES:
-                curve = run.scores.curve(m.key, lo, hi)[self.scored]
-                means[m.summary_key] = (curve.mean(axis=0) if len(curve)
-                                        else np.zeros(hi - lo + 1))
+            for s in self.sweep_specs:
+                curve = run.curves(s.key).columns(np.arange(lo - 1, hi))[self.scored]
+                means[s.name()] = (curve.mean(axis=0) if len(curve)
+                                   else np.zeros(hi - lo + 1))
             run.sweep_memo["means", lo, hi] = means
         return {key: values.copy() for key, values in run.sweep_memo["means", lo, hi].items()}
 
@@ -244,6 +350,12 @@ class Evaluation:
             return run.sweep_memo["intervals", lo, hi]
         curves = {m.key: run.scores.curve(m.key, lo, hi)[self.scored] for m in SUMMARY_MEASURES}
         rows = sweep_bands(curves, range(lo, hi + 1), self.conventions)
+        asked = [s for s in self.sweep_specs if s.key in run.asked]
+        if asked:  # their own call on the same draws: the default bands stay as they are
+            rows += sweep_bands(
+                {s.key: run.curves(s.key).columns(np.arange(lo - 1, hi))[self.scored]
+                 for s in asked}, range(lo, hi + 1), self.conventions,
+                [(s.key, s.name(), s.measure.interval) for s in asked])
         run.sweep_memo["intervals", lo, hi] = rows
         return rows
 
@@ -265,6 +377,7 @@ def evaluate(
     sweep: tuple[int, int] | None = None,
     reports: dict[str, LoadReport] | None = None,
     qrels_report: LoadReport | None = None,
+    measures: Sequence[Spec | str] = (),
 ) -> Evaluation:
     """Score every run at every K up to MAX_K; summarise at k (1..MAX_K).
 
@@ -272,12 +385,15 @@ def evaluate(
     every K beyond is closed form (metrics.measures).
     `sweep` (FROM:TO, at most MAX_SWEEP cutoffs, TO <= MAX_K) defaults to 1..longest list.
     `reports` (run name -> its LoadReport) get the lines the alignment ignores added to them.
+    `measures` adds figures to the default ones (names such as 'Rprec' or 'P(rel=2)@5', or
+    specs).
     """
     conventions = conventions or Conventions()
     prepared = prepare(qrels, runs, relevance_level=conventions.relevance_level,
                        identical_ids=conventions.identical_ids)
     return evaluate_prepared(
-        prepared, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report
+        prepared, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report,
+        measures=measures,
     )
 
 
@@ -289,6 +405,7 @@ def evaluate_prepared(
     sweep: tuple[int, int] | None = None,
     reports: dict[str, LoadReport] | None = None,
     qrels_report: LoadReport | None = None,
+    measures: Sequence[Spec | str] = (),
 ) -> Evaluation:
     """evaluate() on runs already aligned by prepare() at the same relevance level."""
     conventions = conventions or Conventions()
@@ -319,8 +436,9 @@ def evaluate_prepared(
     scored_runs = [_score_run(run, a, query_set, conventions, reports)
                    for run, a in zip(prepared.runs, aligned, strict=True)]
     evaluated = _read_runs(scored_runs, query_set, scored, conventions, k, resamples, longest)
-    return Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
-                      qrels_report)
+    evaluation = Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
+                            qrels_report)
+    return evaluation.with_measures(measures) if measures else evaluation
 
 
 def scored_queries(query_set: QuerySet, conventions: Conventions) -> np.ndarray:
@@ -364,17 +482,25 @@ def _read_runs(
     resamples: Resamples,
     longest: int,
     within: np.ndarray | None = None,
+    asked: tuple[tuple[Spec, ...], Sequence[tuple[dict[str, Curves], dict]]] | None = None,
 ) -> tuple[RunEvaluation, ...]:
     """Aggregation: every run's summary from one pass over the resamples, then the rest of
-    what its scores say (`_read_run`)."""
+    what its scores say (`_read_run`). `asked` holds the figures asked for beyond the
+    defaults: their specs, and each run's curves and readings of them."""
     at_ks = [{key: values[scored] for key, values in scores.at(k).items()}
              for _, _, scores, _ in scored_runs]
     summaries = summarise_runs(at_ks, resamples, conventions)
+    specs, per_run = asked or ((), [({}, {})] * len(scored_runs))
+    if specs:  # their own call on the same resamples: the default figures stay as they are
+        methods = summary_methods([s for s in specs if s.measure.in_summary])
+        more = summarise_runs([figures_at(curves, specs, k, scored) for curves, _ in per_run],
+                              resamples, conventions, methods)
+        summaries = [summary | extra for summary, extra in zip(summaries, more, strict=True)]
     return tuple(
         _read_run(run, aligned, scores, report, query_set, scored, k, at_k, summary, longest,
-                  within)
-        for (run, aligned, scores, report), at_k, summary
-        in zip(scored_runs, at_ks, summaries, strict=True))
+                  within, run_asked)
+        for (run, aligned, scores, report), at_k, summary, run_asked
+        in zip(scored_runs, at_ks, summaries, per_run, strict=True))
 
 
 def _read_run(
@@ -389,10 +515,13 @@ def _read_run(
     summary: dict[str, Interval],
     longest: int,
     within: np.ndarray | None = None,
+    asked: tuple[dict[str, Curves], dict] = ({}, {}),
 ) -> RunEvaluation:
     """Aggregation: everything read from a run's per-query scores over the `scored` queries
     (those `within` a filter, when one is given) and its summary: classes, suggestion and
-    diagnosis. The lists (`aligned`) are kept for the explanations, not read here."""
+    diagnosis. The lists (`aligned`) are kept for the explanations, not read here. `asked`
+    holds the curves and readings of the figures asked for beyond the defaults."""
+    curves, readings = asked
     classes = query_classes(scores, query_set.n_relevant, k)[scored]
     hit_rows = at_k["Hit"] > 0
     rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
@@ -418,5 +547,7 @@ def _read_run(
             ~aligned.answered if within is None else ~aligned.answered & within]),
         repeats=int(scores.repeats[scored].sum()),
         report=report,
+        asked=curves,
+        readings=readings,
     )
 

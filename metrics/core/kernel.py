@@ -3,24 +3,36 @@
 A block is any set of queries, each with its own judgments and one run's ranked rows, as
 arrays with one row per query (`Labels`, `Ranked`: the whole query set's `QuerySet` and
 `AlignedRun` are blocks, and so are their `rows(...)`). Nothing here reads outside the block:
-a query's R and its ideal list come from its own judgments, so scoring blocks one by one gives
-every figure scoring them together gives. Aggregation (means, intervals, tests, decisions)
-reads the kernel's per-query figures and never a ranked list.
+a query's R, its judged non-relevant ids and its ideal list come from its own judgments, and
+the one collection-wide figure a measure reads (ERR's highest grade of the qrels) is carried
+on every row of the labels, so scoring blocks one by one gives every figure scoring them
+together gives. Aggregation (means, intervals, tests, decisions) reads the kernel's per-query
+figures and never a ranked list.
 
 `cumsum` along ranks gives every cutoff up to the block's width at once; there is no Python
 loop over queries or K. Past the width every list has ended, so each figure is closed form
 in K (a `Tail`: hits / K, hits / min(R, K), 2 hits / (D + K), IDCG at min(K, positive
-grades), ...) and any K up to MAX_K is read without materialising columns up to K
-(`Curves`); `Scores.figures(cutoffs)` keeps only the cutoffs asked for, as plain columns keyed
-by query (`Figures`). What each measure means is declared in metrics.vocabulary; this module
-only computes it, and keeps the denominators it divided by so that an explanation can state
-them.
+grades), RBP's residual p^n - p^K, ...) or its last column, and any K up to MAX_K is read
+without materialising columns up to K (`Curves`); `Scores.figures(cutoffs)` keeps only the
+cutoffs asked for, as plain columns keyed by query (`Figures`).
+
+Two shapes, one array type. A measure read at K (P, nDCG, ERR, RBP...) is a curve over K. A
+measure of the whole list (Rprec, Bpref, infAP, each interpolated precision, the counts)
+has one figure per query whatever K is: it is the same `Curves`, flat (a broadcast view of
+one column, so it costs one column of memory), and `Scores`, `Figures` and every reader of
+them take it as they take the others; only its label (from the vocabulary) carries no K.
+
+The measures of `metrics.vocabulary.MEASURES` are always computed; the others when `wanted`
+names them. What each measure means is declared in metrics.vocabulary; this module only
+computes it, and keeps what it divided by (and, for the measures that sum one term per rank,
+those terms: `Scores.parts`) so that an explanation can state them.
 """
 
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -29,6 +41,8 @@ import pyarrow as pa
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES, SUMMARY_MEASURES, Measure
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import MAX_K, check_k
+from metrics.vocabulary.measures import PERSISTENCE, STANDARD_RECALL
+from metrics.vocabulary.names import recall_spec
 
 __all__ = ["MAX_K", "MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Curves", "Figures",
            "LabelRows", "Labels", "Measure", "Ranked", "Scores", "Tail", "compute", "gains",
@@ -40,6 +54,8 @@ class Labels(Protocol):
 
     n_relevant: np.ndarray  # (n,) ids graded at or above the relevance level: R
     ideal: np.ndarray  # (n, P) every positive grade, best first, 0-padded: IDCG's list
+    n_nonrelevant: np.ndarray  # (n,) ids graded from 0 up to the level: Bpref's N
+    max_grade: np.ndarray  # (n,) the highest grade of the whole qrels (ERR's scale), >= 1
 
 
 class Ranked(Protocol):
@@ -59,22 +75,28 @@ class LabelRows:
 
     n_relevant: np.ndarray
     ideal: np.ndarray
+    n_nonrelevant: np.ndarray
+    max_grade: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
 class Tail:
     """A figure past the stored columns, where every list has ended: numerator / den(K),
     0 where den(K) is 0, or den(K) itself without a numerator. den(K) is K, D(K) or
-    D(K) + K (D = R, or min(R, K) when `clipped`), or IDCG(K) read from `ideal`."""
+    D(K) + K (D = R, or min(R, K) when `clipped`), or IDCG(K) read from `ideal`; or, for
+    "p^K", numerator - p^K (RBP's residual: the empty slots from the list's end to K)."""
 
-    denominator: str  # "K", "D", "D+K" or "IDCG"
+    denominator: str  # "K", "D", "D+K", "IDCG" or "p^K"
     numerator: np.ndarray | None = None  # (n,) what the lists left: hits, 2 hits, DCG, ...
     relevant: np.ndarray | None = None  # (n,) R
     clipped: bool = False
     ideal: np.ndarray | None = None  # (n, P) IDCG at K = 1..P, flat past each query's grades
+    persistence: float | None = None  # p, for "p^K"
 
     def __call__(self, k: np.ndarray) -> np.ndarray:
         """(n, len(k)) values at the cutoffs k (floats, each past the stored columns)."""
+        if self.denominator == "p^K":
+            return self.numerator[:, None] - self.persistence ** k[None, :]
         if self.denominator == "IDCG":
             den = self.ideal[:, np.minimum(k, self.ideal.shape[1]).astype(np.int64) - 1]
         elif self.denominator == "K":
@@ -224,6 +246,9 @@ class Scores:
     ap_denominator: Curves
     list_length: np.ndarray  # (n,) the ids each list returned
     repeats: np.ndarray  # (n,) the repeated ids of each list
+    # measure key -> what an explanation states of it: each rank's term of the sum, the
+    # counts it read, what it divided by (read-only; only for the measures computed)
+    parts: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
 
     def figures(self, cutoffs) -> Figures:
         """Only the cutoffs asked for (any K up to MAX_K): what a driver keeps of a block."""
@@ -298,10 +323,16 @@ def _ideal_columns(labels: Labels, gain: str, width: int) -> np.ndarray:
     return tables[gain, width]
 
 
-def compute(labels: Labels, run: Ranked, conventions: Conventions) -> Scores:
+def compute(labels: Labels, run: Ranked, conventions: Conventions,
+            wanted: Collection[str] = (), *, persistence: float = PERSISTENCE.default,
+            recall_levels: Sequence[float] = STANDARD_RECALL) -> Scores:
     """The kernel: every measure of each query of the block at K = 1..width from the arrays,
     and past it in closed form. The run's rows must be at least as wide as its longest list
-    (align() and prepare() make them one column wider)."""
+    (align() and prepare() make them one column wider).
+
+    The measures shown by default are always computed; `wanted` adds others by key ("Rprec",
+    "ERR", "IPrec" for every level of `recall_levels`, "RBP" and "RBPresid" at
+    `persistence`)."""
     width = run.grade.shape[1]
     cutoff = np.arange(1, width + 1, dtype=float)
     hits = np.cumsum(run.relevant, axis=1, dtype=np.int32)
@@ -362,7 +393,7 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions) -> Scores:
         "CP": Curves(context_precision),
         "Judged": Curves(_per_count(np.cumsum(run.judged, axis=1, dtype=np.int32), returned)),
     }
-    return Scores(
+    scores = Scores(
         values=values,
         first_relevant_rank=first,
         hits=Curves(hits),
@@ -373,3 +404,185 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions) -> Scores:
         list_length=list_length,
         repeats=run.repeat.sum(axis=1),
     )
+    if not wanted:
+        return scores
+    return extend(scores, labels, run, wanted, persistence=persistence,
+                  recall_levels=recall_levels)
+
+
+def extend(scores: Scores, labels: Labels, run: Ranked, wanted: Collection[str], *,
+           persistence: float = PERSISTENCE.default,
+           recall_levels: Sequence[float] = STANDARD_RECALL) -> Scores:
+    """The same block's scores with the measures `wanted` names added (those not there yet),
+    computed from the arrays the scores already hold (hits, precision, list lengths)."""
+    unknown = [key for key in wanted if key not in MEASURE_BY_KEY]
+    if unknown:
+        raise ValueError(f"no measure {unknown[0]!r}; measures: {', '.join(MEASURE_BY_KEY)}")
+    levels = [level for level in recall_levels
+              if recall_spec(level).key not in scores.values]
+    more = _OnRequest(labels, run, scores.hits.view(np.ndarray),
+                      scores.values["P"].view(np.ndarray), scores.list_length,
+                      np.arange(1, scores.width + 1, dtype=float), persistence, levels)
+    values, parts = dict(scores.values), dict(scores.parts)
+    for key in dict.fromkeys(wanted):
+        if key in values or (key == "IPrec" and not levels):
+            continue
+        found, explained = more.compute(key)
+        values |= found
+        parts[key] = explained
+    return replace(scores, values=values, parts=parts)
+
+
+def _whole_list(values: np.ndarray, width: int) -> Curves:
+    """A figure of the whole list: the same value at every K, one column broadcast."""
+    return Curves(np.broadcast_to(np.asarray(values, dtype=float)[:, None],
+                                  (len(values), width)))
+
+
+def _running(terms: np.ndarray) -> np.ndarray:
+    """The running sum along ranks, added in rank order as trec_eval adds (cumsum is
+    sequential, where sum() pairs terms and can differ in the last bit)."""
+    return np.cumsum(terms, axis=1)
+
+
+def _exclusive(flags: np.ndarray) -> np.ndarray:
+    """How many flags are set strictly above each rank."""
+    counts = np.cumsum(flags, axis=1, dtype=np.int64)
+    return counts - flags
+
+
+@dataclass(frozen=True, eq=False)
+class _OnRequest:
+    """The measures computed when asked for, from the arrays every measure shares. Each
+    returns its curves by key and the parts an explanation states: each rank's term, the
+    counts it read, what it divided by."""
+
+    labels: Labels
+    run: Ranked
+    hits: np.ndarray  # (n, width) relevant ids within the top K
+    precision: np.ndarray  # (n, width) P@K
+    list_length: np.ndarray
+    cutoff: np.ndarray  # (width,) K = 1..width, floats
+    persistence: float
+    recall_levels: Sequence[float]
+
+    def compute(self, key: str) -> tuple[dict[str, Curves], dict[str, np.ndarray]]:
+        """One measure's curves and parts: the method named after its key ("Bpref" ->
+        _bpref)."""
+        return getattr(self, f"_{key.lower()}")()
+
+    @property
+    def width(self) -> int:
+        return self.hits.shape[1]
+
+    def _judged_nonrelevant(self) -> np.ndarray:
+        """First occurrences judged below the level with a grade of 0 or more."""
+        run = self.run
+        return run.judged & (run.grade >= 0) & ~run.relevant
+
+    def _rprec(self):
+        r = self.labels.n_relevant
+        # the top R slots; past the list's end the hits stay those of the whole list
+        at = np.minimum(np.maximum(r, 1), self.width) - 1
+        hits_at_r = np.where(r > 0, self.hits[np.arange(len(r)), at], 0)
+        return ({"Rprec": _whole_list(_ratio(hits_at_r.astype(float), r), self.width)},
+                {"hits_at_r": hits_at_r, "denominator": r})
+
+    def _bpref(self):
+        r, n = self.labels.n_relevant, self.labels.n_nonrelevant
+        above = _exclusive(self._judged_nonrelevant())
+        cap = np.minimum(n, r)[:, None]
+        terms = np.where(self.run.relevant, 1.0 - _ratio(np.minimum(above, r[:, None]), cap),
+                         0.0)
+        total = _running(terms)[:, -1]
+        return ({"Bpref": _whole_list(_per_count(total, r), self.width)},
+                {"terms": terms, "nonrelevant_above": above, "cap": cap[:, 0],
+                 "denominator": r})
+
+    def _infap(self):
+        run, r = self.run, self.labels.n_relevant
+        relevant_above = _exclusive(run.relevant)
+        nonrelevant_above = _exclusive(self._judged_nonrelevant())
+        pooled_above = _exclusive(run.judged & (run.grade < 0))  # pooled, not judged
+        j = self.cutoff[None, :] - 1  # ids above the rank
+        in_pool = relevant_above + nonrelevant_above + pooled_above
+        # trec_eval 10.0's terms, in its order of operations, so the sums agree to the bit
+        share = np.divide(in_pool, j, out=np.zeros(in_pool.shape), where=j > 0)
+        judged_rate = (relevant_above + INFAP_EPSILON) / (
+            relevant_above + nonrelevant_above + 2 * INFAP_EPSILON)
+        terms = 1.0 / (j + 1.0) + (j / (j + 1.0)) * share * judged_rate
+        terms = np.where(run.relevant, np.where(j > 0, terms, 1.0), 0.0)
+        total = _running(terms)[:, -1]
+        return ({"infAP": _whole_list(_per_count(total, r), self.width)},
+                {"terms": terms, "pooled_above": in_pool, "denominator": r})
+
+    def _iprec(self):
+        r, run = self.labels.n_relevant, self.run
+        # the best precision at each rank or below it: the interpolation
+        best_below = np.maximum.accumulate(self.precision[:, ::-1], axis=1)[:, ::-1]
+        found = self.hits[:, -1]  # relevant ids anywhere in the list
+        rows, columns = np.nonzero(run.relevant)  # row-major: each row's relevant ranks in order
+        starts = np.cumsum(found) - found
+        values, ranks, needed_by_level = {}, {}, {}
+        queries = np.arange(len(r))
+        for level in self.recall_levels:
+            exact = level * r  # trec_eval 10.0 rounds half away from 0 (lround)
+            needed = np.floor(exact).astype(np.int64)
+            needed += (exact - needed) >= 0.5
+            reached = (needed >= 1) & (needed <= found)
+            index = np.where(reached, starts + needed - 1, 0)
+            rank = np.where(reached, columns[index] if len(columns) else 0, 0)  # 0-based
+            value = np.where(needed <= found, best_below[queries, rank], 0.0)
+            key = recall_spec(level).key
+            values[key] = _whole_list(value, self.width)
+            ranks[key] = np.where(reached, rank + 1, 0)
+            needed_by_level[key] = needed
+        return values, {"interpolated": best_below, **{f"rank {k}": v for k, v in ranks.items()},
+                        **{f"needed {k}": v for k, v in needed_by_level.items()}}
+
+    def _success(self):
+        return {"Success": Curves((self.hits > 0).astype(float))}, {}
+
+    def _err(self):
+        top = self.labels.max_grade.astype(float)[:, None]
+        stop = gains(self.run.grade, "exponential") / np.exp2(top)  # (2^g - 1) / 2^max
+        went_on = np.cumprod(1.0 - stop, axis=1)
+        reached = np.concatenate([np.ones((len(stop), 1)), went_on[:, :-1]], axis=1)
+        terms = stop * reached / self.cutoff[None, :]
+        return ({"ERR": Curves(_running(terms))},
+                {"terms": terms, "stop": stop, "reached": reached, "max_grade": top[:, 0]})
+
+    def _weights(self) -> np.ndarray:
+        p = self.persistence
+        return (1 - p) * p ** (self.cutoff - 1)
+
+    def _rbp(self):
+        terms = self.run.relevant * self._weights()[None, :]
+        return {"RBP": Curves(_running(terms))}, {"terms": terms, "persistence": np.array(
+            self.persistence)}
+
+    def _rbpresid(self):
+        run, p = self.run, self.persistence
+        unknown = run.returned & ~run.repeat & ~(run.judged & (run.grade >= 0))
+        terms = unknown * self._weights()[None, :]
+        inside = _running(terms)
+        length = self.list_length.astype(float)
+        # the slots from the list's end to K: (1 - p)(p^n + ... + p^(K-1)) = p^n - p^K,
+        # added in the order the Tail adds it past the width, so both agree to the bit
+        residual = (inside + p ** np.minimum(length[:, None], self.cutoff[None, :])
+                    - p ** self.cutoff[None, :])
+        left = inside[:, -1] + p ** length
+        return ({"RBPresid": Curves(residual, Tail("p^K", left, persistence=p))},
+                {"terms": terms, "unknown": unknown, "persistence": np.array(p)})
+
+    def _numret(self):
+        return {"NumRet": _whole_list(self.list_length, self.width)}, {}
+
+    def _numrel(self):
+        return {"NumRel": _whole_list(self.labels.n_relevant, self.width)}, {}
+
+    def _numrelret(self):
+        return {"NumRelRet": _whole_list(self.hits[:, -1], self.width)}, {}
+
+
+INFAP_EPSILON = 0.00001  # trec_eval 10.0's, which keeps infAP's judged rate off 0 / 0

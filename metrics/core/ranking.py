@@ -66,6 +66,10 @@ class QuerySet:
     query_ids: np.ndarray  # object array of str, qrels order
     n_relevant: np.ndarray  # (n_queries,) ids with grade >= relevance level
     ideal: np.ndarray  # (n_queries, max positive judgments) positive grades, descending, 0-padded
+    # (n_queries,) ids judged non-relevant: a grade from 0 up to the level (Bpref's N)
+    n_nonrelevant: np.ndarray
+    # (n_queries,) the highest grade of the whole qrels, on every row (ERR's scale), at least 1
+    max_grade: np.ndarray
     relevance_level: int
     _doc_names: pa.Array  # the qrels' distinct doc ids, which Judgments' doc codes index
     _judgments: Judgments
@@ -81,7 +85,8 @@ class QuerySet:
 
     def rows(self, rows: slice | np.ndarray) -> LabelRows:
         """Some queries' labels (a slice or an index of rows): a block for the kernel."""
-        return LabelRows(self.n_relevant[rows], self.ideal[rows])
+        return LabelRows(self.n_relevant[rows], self.ideal[rows], self.n_nonrelevant[rows],
+                         self.max_grade[rows])
 
 
 @dataclass(frozen=True, eq=False)
@@ -171,6 +176,10 @@ def prepare_query_set(qrels: Qrels, *, relevance_level: int = 1) -> QuerySet:
     n_relevant = np.bincount(
         query_codes[grades >= relevance_level], minlength=n_queries
     ).astype(np.int64)
+    judged_below = (grades >= 0) & (grades < relevance_level)
+    n_nonrelevant = np.bincount(query_codes[judged_below], minlength=n_queries).astype(np.int64)
+    # one scale for every query, kept on each row so that a block carries it
+    top = max(int(grades.max(initial=0)), 1)
     return QuerySet(
         query_ids=np.asarray(qrels.query_ids, dtype=object),
         n_relevant=n_relevant,
@@ -178,6 +187,8 @@ def prepare_query_set(qrels: Qrels, *, relevance_level: int = 1) -> QuerySet:
         relevance_level=relevance_level,
         _doc_names=qrels.doc_names,
         _judgments=Judgments.of(qrels),
+        n_nonrelevant=n_nonrelevant,
+        max_grade=np.full(n_queries, top, dtype=np.int64),
     )
 
 

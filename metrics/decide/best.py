@@ -16,9 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import CORRECTIONS, DEFAULT_PERMUTATIONS, compare_evaluation, metric_key
+from metrics.decide.compare import CORRECTIONS, DEFAULT_PERMUTATIONS, compare_evaluation, figures_of
 from metrics.stats import corrections
-from metrics.vocabulary import COMPARED, MEASURE_BY_KEY
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK, MARKS_SENTENCE, TIE_TOLERANCE
 
@@ -49,11 +48,11 @@ def best_marks(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
     """The marks for every metric (keys or labels; default the compared measures), each run
     tested against the best with the conventions' seed, one correction over all of them."""
     corrections.check_correction(correction)
-    keys = tuple(dict.fromkeys(metric_key(m, evaluation.k) for m in (metrics or COMPARED)))
+    evaluation, keys = figures_of(evaluation, metrics)
     names = evaluation.run_names
     tested, marks = [], {}
     for key in keys:
-        label = MEASURE_BY_KEY[key].label(evaluation.k)
+        label = evaluation.label(key)
         means = np.array([run.summary[key].mean for run in evaluation.runs])
         top = means.max() if len(means) else 0.0
         best = [n for n, m in zip(names, means, strict=True) if m >= top - TIE_TOLERANCE]

@@ -19,8 +19,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from metrics.core.kernel import MEASURE_BY_KEY
-from metrics.decide.compare import Comparison, PairedTest, metric_key
+from metrics.decide.compare import Comparison, PairedTest, metric_spec
 from metrics.vocabulary.budget import (
     CANNOT_TELL,
     PARSE_ERRORS,
@@ -139,8 +138,9 @@ class BudgetVerdict:
 
 def split_limit(text: object, k: int, *, kind: str, example: str, value: str,
                 form: str) -> tuple[str, str]:
-    """A gate's 'METRIC=VALUE' (a budget, a harm limit) -> the measure key of METRIC at K
-    and VALUE as written; ValueError naming the missing or bad part, `form` how to write it."""
+    """A gate's 'METRIC=VALUE' (a budget, a harm limit) -> the label of METRIC at K ('MRR'
+    -> 'MRR@10') and VALUE as written; ValueError naming the missing or bad part, `form` how
+    to write it."""
     if not isinstance(text, str):
         raise ValueError(f"a {kind} must be text such as '{example}', got {text!r}")
     label, equals, written = (part.strip() for part in text.strip().partition("="))
@@ -148,7 +148,7 @@ def split_limit(text: object, k: int, *, kind: str, example: str, value: str,
         missing = "the metric" if not label and equals else value if equals else "'='"
         raise ValueError(f"{kind} {text!r} lacks {missing}: {form}")
     try:
-        return metric_key(label, k), written
+        return metric_spec(label, k).label(k), written
     except ValueError as error:
         raise ValueError(f"{kind} {text!r}: {error}") from None
 
@@ -156,7 +156,7 @@ def split_limit(text: object, k: int, *, kind: str, example: str, value: str,
 def parse_budget(text: str, k: int) -> Budget:
     """'nDCG@10=0.02', 'nDCG@10=2%' or 'MRR=0.01' (K implied) -> a Budget on the label the
     comparison at K uses ('MRR' -> 'MRR@10'). ValueError naming the bad part."""
-    key, written = split_limit(text, k, kind="budget", example="nDCG@10=0.02",
+    label, written = split_limit(text, k, kind="budget", example="nDCG@10=0.02",
                                value="the amount", form=PARSE_ERRORS["form"])
     relative = written.endswith("%")
     number = written[:-1].strip() if relative else written
@@ -168,7 +168,7 @@ def parse_budget(text: str, k: int) -> Budget:
         ) from None
     if not math.isfinite(amount) or amount < 0:
         raise ValueError(f"budget {text!r}: amount {written!r}: {PARSE_ERRORS['amount']}")
-    return Budget(MEASURE_BY_KEY[key].label(k), amount, relative)
+    return Budget(label, amount, relative)
 
 
 def parse_budgets(texts: Sequence[str], k: int) -> tuple[Budget, ...]:

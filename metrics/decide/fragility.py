@@ -19,11 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.core.asked import Readings
 from metrics.core.evaluate import Evaluation, scored_queries
 from metrics.core.kernel import compute
 from metrics.core.prepared import lists_as_read, prepare
 from metrics.core.ranking import AlignedRun, QuerySet, prepare_query_set
-from metrics.decide.compare import Comparison, metric_key
+from metrics.decide.compare import Comparison
 from metrics.io import Run
 from metrics.stats import corrections, paired
 from metrics.stats.bootstrap import draw_resamples
@@ -120,7 +121,9 @@ def fragility(evaluation: Evaluation, comparison: Comparison, *,
     runs of `evaluation` at its K (as compare_evaluation does, on all or some of its scored
     queries); `reread(order)` gives the runs read in the other TREC order, when any can be."""
     names = (comparison.baseline, *comparison.candidates)
-    keys = [metric_key(label, evaluation.k) for label in comparison.metrics]
+    evaluation = evaluation.with_measures(comparison.metrics)
+    specs = [evaluation.resolve(label) for label in comparison.metrics]
+    keys = [spec.key for spec in specs]
     rows = _rows_of(evaluation.query_set, comparison.query_ids)
     base = _Verdicts.of(comparison, names, _means(comparison, names))
     tried, skipped = alternatives(evaluation, reread)
@@ -132,7 +135,7 @@ def fragility(evaluation: Evaluation, comparison: Comparison, *,
             if runs is None:
                 skipped.append((field, words.NOT_APPLICABLE[field]))
                 continue
-        scores = _scores_under(evaluation, names, keys, field, value,
+        scores = _scores_under(evaluation, names, specs, field, value,
                                runs if field == "order" else None)
         if field == "relevance_level":
             chosen = _rows_under_level(evaluation, comparison, scores.query_set)
@@ -217,9 +220,10 @@ class _Rescored:
     values: dict[str, dict[str, np.ndarray]]  # run -> measure key -> per query-set row
 
 
-def _scores_under(evaluation: Evaluation, names: Sequence[str], keys: Sequence[str],
+def _scores_under(evaluation: Evaluation, names: Sequence[str], specs: Sequence,
                   field: str, value: object, runs: Sequence[Run] | None) -> _Rescored:
-    """The compared runs' per-query figures at K under one other choice."""
+    """The compared runs' per-query figures at their K under one other choice (a figure whose
+    name sets that convention keeps its own)."""
     conventions = dataclasses.replace(evaluation.conventions, **{field: value})
     query_set = evaluation.query_set
     if field == "relevance_level":
@@ -231,17 +235,23 @@ def _scores_under(evaluation: Evaluation, names: Sequence[str], keys: Sequence[s
         aligned = dict(zip((r.name for r in runs), prepared.aligned, strict=True))
     else:
         aligned = {name: evaluation.run(name).aligned for name in names}
+    # the lists cut at K unless a figure reads past it
+    depth = max((None if s.reads_whole_list else s.k(evaluation.k) for s in specs),
+                key=lambda d: float("inf") if d is None else d, default=evaluation.k)
     values = {}
     for name in names:
-        run = _as_scored(name, aligned[name], evaluation, conventions, query_set, field)
-        at_k = compute(query_set, run, conventions).at(evaluation.k)
-        values[name] = {key: at_k[key] for key in keys}
+        run = _as_scored(name, aligned[name], evaluation, conventions, query_set, field, depth)
+        readings = Readings(evaluation.qrels, query_set, conventions, run.width)
+        _, curves, _ = readings.score(run, evaluation.run(name).run,
+                                      compute(query_set, run, conventions), specs)
+        values[name] = {s.key: curves[s.key][:, s.k(evaluation.k) - 1] for s in specs}
     return _Rescored(query_set, values)
 
 
 def _as_scored(name: str, run: AlignedRun, evaluation: Evaluation, conventions: Conventions,
-               query_set: QuerySet, field: str) -> AlignedRun:
-    """One run's aligned lists as the other choice scores them."""
+               query_set: QuerySet, field: str, depth: int | None) -> AlignedRun:
+    """One run's aligned lists as the other choice scores them, down to `depth` (None: the
+    whole list)."""
     if field == "unjudged":
         # the evaluation holds the lists as its own choice read them
         run = run.judged_only() if conventions.unjudged == "drop" else lists_as_read(
@@ -251,9 +261,9 @@ def _as_scored(name: str, run: AlignedRun, evaluation: Evaluation, conventions: 
         run = dataclasses.replace(run, relevant=run.judged & (run.grade >= level))
     elif field == "order" and conventions.unjudged == "drop":
         run = run.judged_only()
-    if conventions.rr == "full" or conventions.ap == "full":
+    if conventions.rr == "full" or conventions.ap == "full" or depth is None:
         return run  # a figure reads the whole list
-    return run.truncated(evaluation.k)
+    return run.truncated(depth)
 
 
 def _rows_of(query_set: QuerySet, query_ids: Sequence[str]) -> np.ndarray:

@@ -26,10 +26,15 @@ from typing import Any
 import numpy as np
 
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import DEFAULT_PERMUTATIONS, Comparison, compare_evaluation, metric_key
+from metrics.decide.compare import (
+    DEFAULT_PERMUTATIONS,
+    Comparison,
+    compare_evaluation,
+    figures_of,
+    metric_label,
+)
 from metrics.stats import CORRECTIONS, corrections, validate
 from metrics.stats.bootstrap import Resamples, as_resamples, draw_resamples
-from metrics.vocabulary import COMPARED, MEASURE_BY_KEY
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,
@@ -127,18 +132,20 @@ class Leaderboard:
                             for label, standings in self.metrics.items()}}
 
 
-def _keys(metrics: Sequence[str] | None, k: int) -> tuple[str, ...]:
-    """Measure keys from keys or labels ("nDCG", "nDCG@10", "MRR@10"); default the compared
-    family. Only summary measures: their scores lie in [0, 1] and higher is better."""
-    keys = tuple(dict.fromkeys(metric_key(m, k) for m in (metrics or COMPARED)))
+def _figures(evaluation: Evaluation, metrics: Sequence[str] | None
+             ) -> tuple[Evaluation, tuple[str, ...]]:
+    """The evaluation with the figures named (keys, labels or any name: "nDCG", "nDCG@10",
+    "MRR@10", "Rprec"; default the compared family) and their keys. Only summary figures:
+    higher is better."""
+    evaluation, keys = figures_of(evaluation, metrics)
     for key in keys:
-        if not MEASURE_BY_KEY[key].in_summary:
+        if not evaluation.spec(key).measure.in_summary:
             raise ValueError(f"{key} is a per-query explanation, not a summary measure to rank")
-    return keys
+    return evaluation, keys
 
 
 def _label(metric: str, k: int, labels) -> str:
-    label = metric if metric in labels else MEASURE_BY_KEY[metric_key(metric, k)].label(k)
+    label = metric if metric in labels else metric_label(metric, k)
     if label not in labels:
         raise ValueError(f"{metric!r} is not among the metrics: {', '.join(labels)}")
     return label
@@ -192,7 +199,7 @@ def leaderboard(evaluation: Evaluation, metrics: Sequence[str] | None = None) ->
     from the paired bootstrap over the scored queries with the conventions' seed,
     resamples and confidence level: the same inputs give the same floats."""
     conventions, k = evaluation.conventions, evaluation.k
-    keys = _keys(metrics, k)
+    evaluation, keys = _figures(evaluation, metrics)
     names = evaluation.run_names
     scores = [evaluation.per_query_scores(name) for name in names]
     n = len(evaluation.scored_ids)
@@ -204,7 +211,7 @@ def leaderboard(evaluation: Evaluation, metrics: Sequence[str] | None = None) ->
         means, rank, low, high, p_best = rank_standings(
             values, resamples, confidence_level=conventions.confidence_level,
             resampled_means=resampled)
-        table[MEASURE_BY_KEY[key].label(k)] = tuple(
+        table[evaluation.label(key)] = tuple(
             Standing(names[i], float(means[i]), int(rank[i]), int(low[i]), int(high[i]),
                      float(p_best[i]))
             for i in _best_first(means))
@@ -381,14 +388,14 @@ def all_pairs(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
         raise ValueError("all pairs needs at least two runs")
     options.setdefault("confidence_level", evaluation.conventions.confidence_level)
     options.setdefault("n_resamples", evaluation.conventions.n_resamples)
-    keys = _keys(metrics, evaluation.k)
+    evaluation, keys = _figures(evaluation, metrics)
     pieces = tuple(
         compare_evaluation(evaluation, baseline=baseline, candidates=names[i + 1:],
                            metrics=keys, correction="none", alpha=alpha,
                            n_permutations=n_permutations, rng=seed, **options)
         for i, baseline in enumerate(names[:-1])
     )
-    labels = tuple(MEASURE_BY_KEY[key].label(evaluation.k) for key in keys)
+    labels = tuple(evaluation.label(key) for key in keys)
     first = pieces[0]
     means = {label: (first.test(names[1], label).before_mean,
                      *(first.test(name, label).after_mean for name in names[1:]))

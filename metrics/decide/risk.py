@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.core.kernel import MEASURE_BY_KEY
 from metrics.decide.budget import one_per_metric, split_limit
 from metrics.decide.compare import Comparison
 from metrics.stats import validate
@@ -400,7 +399,7 @@ def _parse_number(written: str, text: str, part: str) -> float:
 def parse_harm_limit(text: str, k: int) -> HarmLimit:
     """'nDCG@10=0.10:0.05', 'nDCG@10=10%:0.05' or 'MRR=0.1' (K implied, δ = HARM_DELTA) -> a
     HarmLimit on the label the comparison at K uses. ValueError naming the bad part."""
-    key, written = split_limit(text, k, kind="harm limit", example="nDCG@10=0.10:0.05",
+    label, written = split_limit(text, k, kind="harm limit", example="nDCG@10=0.10:0.05",
                                value="the share", form=HARM_PARSE_ERRORS["form"])
     share_text, colon, delta_text = (part.strip() for part in written.partition(":"))
     if not share_text or (colon and not delta_text):
@@ -425,7 +424,7 @@ def parse_harm_limit(text: str, k: int) -> HarmLimit:
         if not 0 <= delta <= 1:
             raise ValueError(f"harm limit {text!r}: DELTA {delta_text!r}: "
                              f"{HARM_PARSE_ERRORS['delta']}")
-    return HarmLimit(MEASURE_BY_KEY[key].label(k), share, delta)
+    return HarmLimit(label, share, delta)
 
 
 def parse_harm_limits(texts: Sequence[str], k: int) -> tuple[HarmLimit, ...]:

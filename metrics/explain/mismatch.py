@@ -28,7 +28,7 @@ import pyarrow.compute as pc
 
 from metrics.core.evaluate import Evaluation
 from metrics.io import Qrels, Run
-from metrics.vocabulary import names as words
+from metrics.vocabulary import identifiers as words
 from metrics.vocabulary.format import listing
 
 SHARED_SHARE = 0.5  # warn when a run answers fewer than this share of the qrels' queries

@@ -40,13 +40,20 @@ def slice_evaluation(evaluation: Evaluation, facet: Facet) -> list[Slice]:
     """One Slice per bin of the facet that holds a scored query, in the facet's order."""
     conventions = evaluation.conventions
     at_k = {run.name: evaluation.per_query_scores(run.name) for run in evaluation.runs}
+    asked = {spec.key: spec.measure.interval for spec in evaluation.summary_specs
+             if spec in evaluation.asked}
     slices = []
     for label, mask in slice_masks(facet, evaluation.scored_ids):
         n = int(mask.sum())
         resamples = draw_resamples(n, n_resamples=conventions.n_resamples,
                                    rng=np.random.default_rng(conventions.seed))
-        summaries = summarise_runs([{key: values[mask] for key, values in scores.items()}
-                                    for scores in at_k.values()], resamples, conventions)
+        values = [{key: values[mask] for key, values in scores.items()}
+                  for scores in at_k.values()]
+        summaries = summarise_runs(values, resamples, conventions)
+        if asked:  # their own call on the same draws, as the whole evaluation's
+            for summary, more in zip(summaries, summarise_runs(values, resamples, conventions,
+                                                               asked), strict=True):
+                summary |= more
         summary = dict(zip(at_k, summaries, strict=True))
         slices.append(Slice(facet.name, label, n, summary))
     return slices

@@ -25,7 +25,7 @@ from metrics.io.sources import Source, open_source, source_name
 from metrics.io.streams import MAX_INPUT_BYTES, MAX_INPUT_FLAG, check_max_bytes
 from metrics.io.tables import read_table
 from metrics.io.values import to_float, to_int
-from metrics.vocabulary.names import NORMALIZE_IDS, NORMALIZED_NOTE
+from metrics.vocabulary.identifiers import NORMALIZE_IDS, NORMALIZED_NOTE
 
 QRELS_FORMATS = ("trec", "beir", "csv", "jsonl")
 RUN_FORMATS = ("trec", "csv", "jsonl")
@@ -69,7 +69,7 @@ def load_qrels(
     grades is an error, as is a grade that is not an integer ('2.0' included).
     `max_bytes` bounds the input after decompression: a larger one is refused as soon as it
     passes the bound (see `metrics.io.streams`). `normalize_ids="nfc"` reads every query and
-    doc id in Unicode NFC (`metrics.vocabulary.names.NORMALIZE_IDS`; "none", as written, by
+    doc id in Unicode NFC (`metrics.vocabulary.identifiers.NORMALIZE_IDS`; "none", as written, by
     default); the report says so.
     """
     check_choice("format", format, ("auto", *QRELS_FORMATS))

@@ -1,7 +1,7 @@
 """Run names as they look: `plain_name` is the one reading every comparison of names uses
-(metrics.vocabulary.names.NAME_RULE), so that a zero-width space, a right-to-left override or a
-full-width letter cannot make two runs' names look the same while comparing different, or
-swap what two runs are shown under."""
+(metrics.vocabulary.identifiers.NAME_RULE), so that a zero-width space, a right-to-left
+override or a full-width letter cannot make two runs' names look the same while comparing
+different, or swap what two runs are shown under."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from metrics.vocabulary import names as words
+from metrics.vocabulary import identifiers as words
 
 # invisible characters outside the format (Cf) and control (Cc) categories: the combining
 # grapheme joiner, the Hangul fillers, the blank Braille pattern and the variation selectors

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import DEFAULT_COMPARED, Comparison, compare
+from metrics.decide.compare import Comparison, compare, figures_of
 from metrics.snapshot.codec import as_snapshot
 from metrics.snapshot.comparable import Basis, differences, evaluation_basis, refusal
 from metrics.snapshot.fingerprint import fingerprint_run, short
@@ -90,16 +90,15 @@ def compare_with_snapshot(
     The baseline is the snapshot's run named ``run`` (default its first), named
     "NAME (snapshot DATE)" in the Comparison; the candidates are the Evaluation's runs (default
     all). Refuses (ValueError) a snapshot of another query set or labels, K or conventions.
-    ``metrics`` are measure keys; ``options`` go to ``metrics.decide.compare.compare``.
+    ``metrics`` are measure keys or names (the snapshot must hold their per-query figures);
+    ``options`` go to ``metrics.decide.compare.compare``.
     """
     snapshot = as_snapshot(snapshot)
     snapshot.check_comparable(evaluation)
-    keys = tuple(metrics or DEFAULT_COMPARED)
-    unknown = [key for key in keys if key not in MEASURE_BY_KEY]
-    if unknown:
-        raise ValueError(f"unknown metric {unknown[0]!r}; known: {', '.join(MEASURE_BY_KEY)}")
+    evaluation, keys = figures_of(evaluation, metrics)
+    specs = [evaluation.spec(key) for key in keys]
     ids = evaluation.scored_ids
-    before = snapshot.scores(ids, run=run, metrics=keys)
+    before = snapshot.scores(ids, run=run, metrics=specs)
     baseline = f"{snapshot.run(run).name} (snapshot {created_minute(snapshot.header)})"
     names = list(candidates or evaluation.run_names)
     while baseline in names:
@@ -107,7 +106,7 @@ def compare_with_snapshot(
     scores: dict[str, dict[str, np.ndarray]] = {baseline: before}
     for name in names:
         values = evaluation.per_query_scores(name)
-        scores[name] = {MEASURE_BY_KEY[key].label(evaluation.k): values[key] for key in keys}
+        scores[name] = {evaluation.label(key): values[key] for key in keys}
     options.setdefault("interval_method", evaluation.conventions.interval_method)
     return compare(baseline, scores, ids, candidates=names, metrics=list(before), **options)
 

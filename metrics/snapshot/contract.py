@@ -15,16 +15,21 @@ from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.decide.compare import Comparison
 from metrics.explain.slices import Slice
 from metrics.stats.intervals import Interval
-from metrics.vocabulary import MEASURES, SUMMARY_MEASURES
+from metrics.vocabulary.names import Spec
 
 
 def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
-            costs: Sequence[Cost] = ()) -> dict[str, Any]:
+            costs: Sequence[Cost] = (), measures: Sequence[Spec] | None = None
+            ) -> dict[str, Any]:
     """The JSON contract documented in README: metric names carry the chosen K. With
     slices (--by), each run carries its summary per slice, shaped like its own summary;
-    with costs (--tokens-per-chunk, --corpus), what its context costs at K and at k."""
+    with costs (--tokens-per-chunk, --corpus), what its context costs at K and at k. The
+    figures are the evaluation's (the defaults, then those asked for), or `measures` alone
+    (score --metric); figures asked for add "measures": what each one's name sets."""
     k = evaluation.k
-    runs = [_run_dict(evaluation, run) for run in evaluation.runs]
+    summary = evaluation.summary_specs if measures is None else tuple(measures)
+    per_query = evaluation.query_specs if measures is None else tuple(measures)
+    runs = [_run_dict(evaluation, run, summary, per_query) for run in evaluation.runs]
     for run, cost in zip(runs, costs, strict=False):
         run["cost"] = cost.as_dict()
     if slices:
@@ -32,10 +37,10 @@ def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
             run["slices"] = [
                 {"facet": piece.facet, "value": piece.value, "queries": piece.queries,
                  "too_small": piece.too_small,
-                 "summary": _summary_dict(piece.summary[run["name"]], k)}
+                 "summary": _summary_dict(piece.summary[run["name"]], k, summary)}
                 for piece in slices
             ]
-    return {
+    document = {
         "k": k,
         "conventions": evaluation.conventions.as_dict()
         | {"sentences": evaluation.conventions.sentences()},
@@ -46,22 +51,38 @@ def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
         },
         "runs": runs,
     }
+    if evaluation.asked or measures is not None:
+        document["measures"] = measures_dict(
+            evaluation, summary if measures is not None else evaluation.asked)
+    return document
 
 
-def _summary_dict(summary: dict[str, Interval], k: int) -> dict[str, dict[str, Any]]:
+def measures_dict(evaluation: Evaluation, specs: Sequence[Spec]) -> dict[str, dict[str, Any]]:
+    """Each figure shown: its measure's name, the parameters its name gives and what they
+    (and its reading of the data) say beside it."""
+    notes = evaluation.notes(specs)
+    return {spec.label(evaluation.k): {"measure": spec.measure.name,
+                                       "parameters": dict(spec.parameters),
+                                       "note": notes.get(spec.key, "")}
+            for spec in specs}
+
+
+def _summary_dict(summary: dict[str, Interval], k: int,
+                  specs: Sequence[Spec]) -> dict[str, dict[str, Any]]:
     return {
-        m.label(k): {
+        spec.label(k): {
             "mean": interval.mean,
             "low": interval.low,
             "high": interval.high,
             "interval": interval.method,
         }
-        for m in SUMMARY_MEASURES
-        for interval in [summary[m.key]]
+        for spec in specs
+        for interval in [summary[spec.key]]
     }
 
 
-def _run_dict(evaluation: Evaluation, run: RunEvaluation) -> dict[str, Any]:
+def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec],
+              shown: Sequence[Spec]) -> dict[str, Any]:
     k = evaluation.k
     per_query = evaluation.per_query_scores(run.name)
     # columns via tolist() (C-speed conversion to Python numbers), then one dict per query
@@ -69,15 +90,17 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation) -> dict[str, Any]:
         "query_id": evaluation.scored_ids,
         "class": run.classes.tolist(),
         "repeats": run.aligned.repeats[evaluation.scored].tolist(),
-    } | {m.label(k, summary=False): per_query[m.key].tolist() for m in MEASURES}
+    } | {spec.label(k, summary=False): per_query[spec.key].tolist() for spec in shown}
     sweep = evaluation.sweep_means(run.name)
+    names = {s.name() for s in summary} | {"k"}
+    sweep = {key: values for key, values in sweep.items() if key in names}
     sweep_columns = {key: values.tolist() for key, values in sweep.items()}
     return {
         "name": run.name,
         "repeats": run.repeats,
         "missing_queries": list(run.missing_queries),
         "ignored_queries": list(run.aligned.ignored_queries),
-        "summary": _summary_dict(run.summary, k),
+        "summary": _summary_dict(run.summary, k, summary),
         "queries": _records(columns),
         "suggestion": run.suggestion.as_dict(),
         "diagnosis": [

@@ -54,6 +54,7 @@ from metrics.snapshot.integrity import (
 )
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES
 from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.names import Spec, default_spec, parse_measure
 
 FORMAT = "retrieval-compare snapshot"
 VERSION = 1
@@ -305,9 +306,9 @@ class Snapshot:
     ) -> dict[str, np.ndarray]:
         """A run's per-query figures at K, paired to ``query_ids`` (in that order).
 
-        Keys are summary labels ("nDCG@10", "MRR@10") of the measure keys asked for (default
-        the family ``compare`` tests). ValueError if a query id has no figure here, or this
-        snapshot scored a query ``query_ids`` leaves out.
+        Keys are summary labels ("nDCG@10", "MRR@10") of the measure keys (or specs: a figure
+        asked for by name) asked for (default the family ``compare`` tests). ValueError if a
+        query id has no figure here, or this snapshot scored a query ``query_ids`` leaves out.
         """
         chosen = self.run(run)
         position = {query: i for i, query in enumerate(chosen.query_ids)}
@@ -324,12 +325,12 @@ class Snapshot:
         order = [position[q] for q in ids]
         scores = {}
         for key in metrics or DEFAULT_COMPARED:
-            measure = MEASURE_BY_KEY[key]
-            column = chosen.per_query.get(measure.label(self.k, summary=False))
+            spec = key if isinstance(key, Spec) else default_spec(MEASURE_BY_KEY[key])
+            column = chosen.per_query.get(spec.label(self.k, summary=False))
             if column is None:
                 raise ValueError(f"snapshot run {chosen.name!r} lacks per-query "
-                                 f"{measure.label(self.k, summary=False)} figures")
-            scores[measure.label(self.k)] = np.asarray(column, dtype=float)[order]
+                                 f"{spec.label(self.k, summary=False)} figures")
+            scores[spec.label(self.k)] = np.asarray(column, dtype=float)[order]
         return scores
 
 
@@ -606,12 +607,25 @@ def _summary(summary: object, bad) -> dict[str, Figure]:
             bad(f"summary.{_name(label)} must be an object (mean, low, high, interval), "
                 f"got {show(figure)}")
         for key in ("mean", "low", "high"):
-            _score(figure.get(key), f"summary.{_name(label)}.{key}", bad)
+            if _bounded(label):
+                _score(figure.get(key), f"summary.{_name(label)}.{key}", bad)
+            elif not is_number(figure.get(key)) or figure.get(key) < 0:
+                bad(f"summary.{_name(label)}.{key} must be a number >= 0, "
+                    f"got {show(figure.get(key))}")
         if not isinstance(figure.get("interval"), str):
             bad(f"summary.{_name(label)}.interval must name the method, "
                 f"got {show(figure.get('interval'))}")
         figures[label] = Figure(figure["mean"], figure["low"], figure["high"], figure["interval"])
     return figures
+
+
+def _bounded(label: object) -> bool:
+    """Whether a summary label names a score in [0, 1] (a count does not; a label no measure
+    reads is held to [0, 1], as every figure was before the counts)."""
+    try:
+        return parse_measure(label).measure.bounded
+    except ValueError:
+        return True
 
 
 def _score(value: Any, where: str, bad) -> None:

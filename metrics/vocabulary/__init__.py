@@ -12,17 +12,19 @@ The command line's flags and help, the dashboard's widgets and tooltips, the met
 report, snapshot comparability and the JSON all read from here. Adding a measure or a choice is
 one declaration here plus its computation. Pure: no numpy, no pandas.
 
-One module a kind of word: `measures` (the measures and query classes), `conventions` (the
+One module a kind of word: `measures` (the measures, their parameters and the query
+classes), `names` (a measure's name as people type it, read into a Spec), `conventions` (the
 choices, the rules and the sentences read from them), `cutoffs` (K's defaults and ceilings),
 `columns` (what each column and control of the dashboard means: its tooltips),
 `comparisons` (how a paired comparison is made: corrections, alpha, the win/tie/loss column),
 `limits` (what no figure can say), `slices` (the facet rules and what a slice's figures say),
 `format` (how every figure is written), and one module a feature's words (`budget`, `cost`,
-`coverage`, `fragility`, `fusion`, `gates`, `headline`, `labelling`, `leaderboard`,
-`leakage`, `names`, `overlap`, `power`, `risk`).
+`coverage`, `fragility`, `fusion`, `gates`, `headline`, `labelling`, `leaderboard`, `agreement`,
+`leakage`, `overlap`, `power`, `risk`), and `identifiers` (how run names and ids are compared).
 """
 
 from metrics.vocabulary import (
+    agreement,
     budget,
     columns,
     comparisons,
@@ -34,6 +36,7 @@ from metrics.vocabulary import (
     fusion,
     gates,
     headline,
+    identifiers,
     labelling,
     leaderboard,
     names,
@@ -69,22 +72,26 @@ from metrics.vocabulary.conventions import (
 from metrics.vocabulary.leakage import LEAKAGE_RULE, LEAKAGE_RULES
 from metrics.vocabulary.limits import LIMITS
 from metrics.vocabulary.measures import (
+    CATALOGUE,
     CLASS_MEANING,
     COMPARED,
     INTERVAL_NAMES,
     MEASURE_BY_KEY,
     MEASURES,
     QUERY_CLASSES,
+    STANDARD_RECALL,
     SUMMARY_MEASURES,
     IntervalMethod,
     Measure,
+    Parameter,
 )
 from metrics.vocabulary.slices import FACET_RULES, SEARCH_RULE, SLICE_MIN_QUERIES
 
 __all__ = [
     # measures and query classes
-    "CLASS_MEANING", "COMPARED", "INTERVAL_NAMES", "MEASURES", "MEASURE_BY_KEY", "QUERY_CLASSES",
-    "SUMMARY_MEASURES", "IntervalMethod", "Measure",
+    "CATALOGUE", "CLASS_MEANING", "COMPARED", "INTERVAL_NAMES", "MEASURES", "MEASURE_BY_KEY",
+    "QUERY_CLASSES", "STANDARD_RECALL", "SUMMARY_MEASURES", "IntervalMethod", "Measure",
+    "Parameter",
     # conventions and the rules beside them
     "BOOTSTRAP_NAMES", "CHOICES", "CONVENTIONS", "CONVENTION_BY_FIELD", "IDEAL_RULE", "RULES",
     "SENTENCE_ORDER", "Choice", "Convention", "Conventions", "alternatives", "flag", "in_words",
@@ -94,7 +101,7 @@ __all__ = [
     "comparison_method", "LIMITS", "FACET_RULES", "SEARCH_RULE", "SLICE_MIN_QUERIES",
     "LEAKAGE_RULE", "LEAKAGE_RULES",
     # one module a kind of word
-    "budget", "columns", "comparisons", "cost", "coverage", "cutoffs", "format", "fragility",
-    "fusion", "gates", "headline", "labelling", "leaderboard", "names", "overlap", "power",
-    "risk",
+    "agreement", "budget", "columns", "comparisons", "cost", "coverage", "cutoffs", "format",
+    "fragility", "fusion", "gates", "headline", "identifiers", "labelling", "leaderboard",
+    "names", "overlap", "power", "risk",
 ]

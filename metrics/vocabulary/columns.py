@@ -62,6 +62,13 @@ COLUMN_MEANING: dict[str, str] = {
     "slice_mean": "Mean {metric} over the slice's queries [low, high] of its {level} interval.",
     "mean_interval": "Mean [low, high] of its interval.",
     "k": "The cutoff.",
+    # the precision-recall curve
+    "recall_level": "The recall level: the share of the query's relevant ids found so far.",
+    "interpolated_precision": "{run}'s mean interpolated precision at this recall level: the "
+    "best precision at any rank that reaches it.",
+    # rank agreement: two orderings of the runs
+    "agreement_against": "The figure whose ordering of the runs is set against the headline "
+    "metric's.",
     # what was scored, per run
     "scored": "Queries with at least one relevant id.",
     "excluded": CLASS_MEANING["excluded"].capitalize() + "; left out of every average.",
@@ -109,6 +116,12 @@ CONTROL_HELP: dict[str, str] = {
     "fuse_runs": "Two or more runs, fused over their full lists.",
     "fuse_weight": "The other run weighs 1 − this.",
     "fuse_remove": "Remove this fused run",
+    # more measures: the figures every view shows beside the default ones
+    "more_measures": "Scored on request and shown beside the default figures on every page: "
+    "pick one, or type any name ir_measures or trec_eval reads, e.g. P(rel=2)@5, "
+    "nDCG(dcg=exp-log2)@10, AP(judged_only=True), RBP(p=0.9), ERR@20, ndcg_cut_10, map. A name "
+    "without @K is read at the K above; a parameter holds for that figure alone and is "
+    "stated beside it.",
     # Compare: the comparison, the headline, the query-by-query review
     "baseline": "Defaults to the first run shown in the sidebar. A snapshot's run compares its "
     "frozen per-query figures with the live runs (same query set, K and conventions only).",
@@ -158,6 +171,10 @@ CONTROL_HELP: dict[str, str] = {
     "overlap_csv": "One row per pair: every figure's mean and bounds, as the command line's "
     "JSON.",
     "to_label_csv": "One row per query and id, most wanted first.",
+    "latex_table": "A booktabs table: load the booktabs package in the preamble, then input "
+    "the file where the table goes.",
+    "pr_curve": "Each run's interpolated precision at trec_eval's 11 recall levels, computed "
+    "when you switch it on.",
 }
 
 # the templates above (of either table) -> the fields their caller passes to .format
@@ -177,6 +194,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "harmed": ("delta", "level"),
     "harmed_count": ("harmed", "n", "level", "low", "high"),
     "cross_fitted": ("low", "high"),
+    "interpolated_precision": ("run",),
     "run_alone": ("low", "high"),
     "sweep_bands": ("methods",),
     "rows_per_page": ("most",),

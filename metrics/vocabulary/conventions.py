@@ -9,6 +9,7 @@ a relevant id).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -377,21 +378,25 @@ def alternatives(field: str) -> dict[str, str]:
 
 
 def measure_help(measure: Measure, conventions, *, interval: bool = False) -> str:
-    """A tooltip: what the figure is, and the sentences of the conventions behind it."""
+    """A tooltip: what the figure is, how it is computed when a rule of its own says so, and
+    the sentences of the conventions behind it."""
     said = sentences(conventions)
     parts = [f"{measure.name}: {measure.meaning}."]
+    parts += [measure.rule] if measure.rule else []
     parts += [said[key] for key in measure.depends_on]
     if interval:
         parts.append(said["interval"])
     return " ".join(parts)
 
 
-def interval_methods(k: int | str, interval_method: str = "percentile") -> str:
-    """Which interval each summary figure carries, in a few words: 'Wilson interval for
-    Hit@5; percentile bootstrap interval for the others' (a sentence's start)."""
+def interval_methods(k: int | str, interval_method: str = "percentile",
+                     figures: Sequence[tuple[str, str]] | None = None) -> str:
+    """Which interval each summary figure (or each (label, interval) of `figures`) carries,
+    in a few words: 'Wilson interval for Hit@5; percentile bootstrap interval for the
+    others' (a sentence's start)."""
     groups: dict[str, list[str]] = {}
-    for m in SUMMARY_MEASURES:
-        groups.setdefault(m.interval, []).append(m.label(k))
+    for label, method in figures or [(m.label(k), m.interval) for m in SUMMARY_MEASURES]:
+        groups.setdefault(method, []).append(label)
     ordered = sorted(groups.items(), key=lambda item: len(item[1]))
     bootstrap = BOOTSTRAP_NAMES[interval_method]
 

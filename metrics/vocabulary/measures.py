@@ -1,4 +1,16 @@
-"""The measures and the query classes, declared once."""
+"""The measures and the query classes, declared once.
+
+A measure is one declaration: its keys, name, meaning, what it certifies and what it is
+silent about, its interval, the conventions and rules behind it, the parameters a name may
+give it (ir_measures' spelling: ``P(rel=2)@5``) and its names in trec_eval and ir_measures.
+``MEASURES`` are the figures every view shows by default (today's short list); the others of
+``CATALOGUE`` are scored when a view or ``--metric`` asks for them.
+
+Two shapes of figure: a measure read at a cutoff (``at_k``: P@K, ERR@K, RBP@K...) and a
+measure of the whole list, one figure per query whatever K is (Rprec, Bpref, infAP, the
+interpolated precisions, the counts). Both are per-query curves over K to the engine; the
+second is flat, and its label carries no K.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +18,88 @@ from dataclasses import dataclass
 from typing import Literal
 
 IntervalMethod = Literal["wilson", "bootstrap"]
+
+# --------------------------------------------------------------------------- parameters
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """What a measure's name may set for that measure alone: ``rel=2``, ``dcg=exp-log2``,
+    ``judged_only=True``, ``p=0.8``, ``read=full``; ``recall`` is written after the @
+    (``IPrec@0.5``). A parameter that stands for a convention (``convention``) defaults to
+    the convention in force, and ``values`` maps its spellings to the convention's values;
+    the others have a default of their own."""
+
+    name: str
+    meaning: str
+    kind: type  # int, float, bool or str
+    words: str  # what it says beside the figure, a template over {value}
+    default: object = None  # None: the convention in force
+    choices: tuple[str, ...] = ()  # a str parameter's spellings
+    convention: str = ""  # the convention field it sets for this measure
+    values: tuple[tuple[object, object], ...] = ()  # spelling -> the convention's value
+    low: float | None = None
+    high: float | None = None
+    strict: bool = False  # the bounds themselves are refused
+
+    def convention_value(self, value: object) -> object:
+        """The convention's value a spelling stands for (itself when they agree)."""
+        return dict(self.values).get(value, value)
+
+    def spelling(self, convention_value: object) -> object:
+        """The spelling of a convention's value (itself when they agree)."""
+        return {v: k for k, v in self.values}.get(convention_value, convention_value)
+
+    @property
+    def accepted(self) -> str:
+        """The values it takes, in words, for an error message."""
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        if self.kind is bool:
+            return "True or False"
+        noun = "an integer" if self.kind is int else "a number"
+        if self.low is None:
+            return noun
+        if self.high is None:
+            return f"{noun} of at least {self.low:g}"
+        word = "strictly between" if self.strict else "from"
+        joint = "and" if self.strict else "to"
+        return f"{noun} {word} {self.low:g} {joint} {self.high:g}"
+
+
+REL = Parameter(
+    "rel", "the lowest grade counted as relevant by this measure", int,
+    "relevant from grade {value}", convention="relevance_level", low=1)
+JUDGED_ONLY = Parameter(
+    "judged_only", "score the judged ids only: unjudged ids removed before scoring", bool,
+    "{value}", convention="unjudged", values=((True, "drop"), (False, "nonrelevant")))
+DCG = Parameter(
+    "dcg", "the DCG formulation: log2 (gain = the grade) or exp-log2 (gain = 2^grade - 1)",
+    str, "DCG {value}", choices=("log2", "exp-log2"), convention="gain",
+    values=(("log2", "linear"), ("exp-log2", "exponential")))
+READ_AP = Parameter(
+    "read", "where AP is read: at K (map_cut_K), or over the full list (trec_eval map)", str,
+    "read {value}", choices=("cutoff", "full"), convention="ap")
+READ_RR = Parameter(
+    "read", "where RR is read: at K, or over the full list (trec_eval recip_rank)", str,
+    "read {value}", choices=("cutoff", "full"), convention="rr")
+PERSISTENCE = Parameter(
+    "p", "persistence: the chance that a reader goes on from one rank to the next", float,
+    "p = {value}", default=0.8, low=0, high=1, strict=True)
+RECALL = Parameter(
+    "recall", "the recall level the interpolated precision is read at", float,
+    "at recall {value}", low=0, high=1)
+# the words of a judged_only value beside a figure
+JUDGED_ONLY_WORDS = {True: "judged ids only", False: "unjudged ids not relevant"}
+READ_WORDS = {"cutoff": "at K", "full": "over the full list"}
+
+# trec_eval's 11 standard recall levels, 0.0 to 1.0: its iprec_at_recall and the P-R curve
+STANDARD_RECALL = tuple(i / 10 for i in range(11))
+PR_CURVE_RULE = ("The curve joins each run's mean interpolated precision at the 11 recall "
+                 "levels 0, 0.1, ..., 1: at level x, the best precision at any rank at or "
+                 "below the one where round(x R) relevant ids have come back (rounded half "
+                 "away from 0, as trec_eval 10.0's iprec_at_recall), 0 when the list never "
+                 "gets that far.")
 
 # --------------------------------------------------------------------------- measures
 
@@ -23,9 +117,31 @@ class Measure:
     depends_on: tuple[str, ...]  # keys of the sentences (conventions and rules) that change it
     in_summary: bool = True  # DCG and IDCG are per-query explanations, not suite figures
     compared: bool = True  # in a paired comparison unless the user picks the metrics
+    shown: bool = True  # in every view by default; the others when a view asks for them
+    at_k: bool = True  # read at a cutoff K; False: one figure per query, whatever K is
+    bounded: bool = True  # lies in [0, 1] (the counts do not)
+    parameters: tuple[Parameter, ...] = ()
+    rule: str = ""  # how it is computed, beyond the conventions it depends on
+    trec_eval: str = ""  # trec_eval's name at K ("P_{k}"), or of the whole figure
+    trec_eval_full: str = ""  # trec_eval's name when read over the full list ("map")
+    trec_eval_needs: tuple[tuple[str, object], ...] = ()  # conventions its name holds under
+    ir_measures: str = ""  # ir_measures' name ("P", "nDCG", "Success")
+    aliases: tuple[str, ...] = ()  # other spellings a name may use
+    total: bool = False  # trec_eval's "all" line sums it instead of averaging
+    brings: tuple[str, ...] = ()  # keys of the figures asked with it (RBP: its residual)
+    # what its reading of the data says beside it, a template over the evaluation's facts
+    # ({max_grade}: the highest grade in the qrels)
+    note: str = ""
 
     def label(self, k: int | str, *, summary: bool = True) -> str:
-        return f"{self.summary_key if summary else self.key}@{k}"
+        key = self.summary_key if summary else self.key
+        return f"{key}@{k}" if self.at_k else key
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """Every name it is known by (keys, ir_measures' name, aliases), each once."""
+        return tuple(dict.fromkeys(filter(None, (self.key, self.summary_key, self.ir_measures,
+                                                 *self.aliases))))
 
 
 INTERVAL_NAMES: dict[str, str] = {
@@ -33,7 +149,11 @@ INTERVAL_NAMES: dict[str, str] = {
     "bootstrap": "percentile bootstrap interval",
 }
 
-MEASURES: tuple[Measure, ...] = (
+_BINARY = (REL, JUDGED_ONLY)
+# a count: on request, of the whole list, not a score in [0, 1], summed by trec_eval's all line
+_COUNT = dict(shown=False, at_k=False, bounded=False, total=True)
+
+CATALOGUE: tuple[Measure, ...] = (
     Measure(
         "P", "P", "Precision@K",
         "share of the top K slots holding a relevant id (empty slots count as misses)",
@@ -41,6 +161,7 @@ MEASURES: tuple[Measure, ...] = (
         "one as a miss.",
         "Which relevant ids they are, their order inside the top K, and anything below K.",
         False, "bootstrap", ("precision", "relevance_level"),
+        parameters=_BINARY, trec_eval="P_{k}", ir_measures="P", aliases=("Precision",),
     ),
     Measure(
         "R", "R", "Recall@K",
@@ -49,12 +170,15 @@ MEASURES: tuple[Measure, ...] = (
         "The order inside the top K, and evidence nobody labelled. By default a query with more "
         "relevant ids than K cannot reach 1.",
         False, "bootstrap", ("recall_denominator", "relevance_level"),
+        parameters=_BINARY, trec_eval="recall_{k}",
+        trec_eval_needs=(("recall_denominator", "all"),), ir_measures="R", aliases=("Recall",),
     ),
     Measure(
         "F1", "F1", "F1@K", "harmonic mean of Precision@K and Recall@K",
         "A balance of precision and recall at the same K.",
         "Which of the two moved, and the order inside the top K.",
         False, "bootstrap", ("precision", "recall_denominator", "relevance_level"),
+        parameters=_BINARY,
     ),
     Measure(
         "Hit", "Hit", "Hit@K",
@@ -63,6 +187,7 @@ MEASURES: tuple[Measure, ...] = (
         "The share of queries with at least one relevant id in the window: the coverage floor.",
         "How many relevant ids came back and where in the window they sit.",
         False, "wilson", ("relevance_level",),
+        parameters=_BINARY, trec_eval="success_{k}",
     ),
     Measure(
         "RR", "MRR", "Reciprocal rank",
@@ -70,6 +195,7 @@ MEASURES: tuple[Measure, ...] = (
         "How soon the first relevant id arrives; its mean is MRR.",
         "Every relevant id after the first: one hit at rank 1 and noise below still scores 1.",
         True, "bootstrap", ("rr", "relevance_level"),
+        parameters=(*_BINARY, READ_RR), trec_eval_full="recip_rank", ir_measures="RR",
     ),
     Measure(
         "AP", "MAP", "Average precision",
@@ -79,18 +205,22 @@ MEASURES: tuple[Measure, ...] = (
         "retrieved; its mean is MAP.",
         "Grades: it is binary at the relevance level.",
         True, "bootstrap", ("ap", "recall_denominator", "relevance_level"),
+        parameters=(*_BINARY, READ_AP), trec_eval="map_cut_{k}", trec_eval_full="map",
+        trec_eval_needs=(("recall_denominator", "all"),), ir_measures="AP",
     ),
     Measure(
         "DCG", "DCG", "DCG@K", "sum of gain / log2(rank + 1) over the top K",
         "The graded gain the top K collects, discounted by rank.",
         "Anything comparable across queries: it grows with the number of relevant ids.",
         True, "bootstrap", ("gain",), in_summary=False, compared=False,
+        parameters=(DCG, JUDGED_ONLY),
     ),
     Measure(
         "IDCG", "IDCG", "IDCG@K", "DCG of the best possible order of every judged relevant id",
         "The most DCG the labels allow at K, retrieved or not.",
         "The run: it depends on the labels alone.",
         True, "bootstrap", ("gain",), in_summary=False, compared=False,
+        parameters=(DCG,),
     ),
     Measure(
         "nDCG", "nDCG", "nDCG@K", "DCG@K / IDCG@K: graded ranking quality against the ideal order",
@@ -99,6 +229,8 @@ MEASURES: tuple[Measure, ...] = (
         "How much evidence there is in absolute terms (it is a ratio), and any error in the "
         "grades themselves.",
         True, "bootstrap", ("gain",),
+        parameters=(DCG, JUDGED_ONLY), trec_eval="ndcg_cut_{k}",
+        trec_eval_needs=(("gain", "linear"),), ir_measures="nDCG", aliases=("NDCG",),
     ),
     Measure(
         "CP", "CP", "Context precision@K (RAGAS)",
@@ -109,6 +241,7 @@ MEASURES: tuple[Measure, ...] = (
         "only when every relevant id sits within K. A repeated id is credited once, at its "
         "first occurrence (RAGAS gives each occurrence its own verdict).",
         True, "bootstrap", ("relevance_level",),
+        parameters=_BINARY,
     ),
     Measure(
         "Judged", "Judged", "Judged@K",
@@ -119,11 +252,156 @@ MEASURES: tuple[Measure, ...] = (
         "Quality itself: an unlabelled id scores as non-relevant, so a low Judged@K means the "
         "other figures undercount.",
         False, "bootstrap", ("judged",), compared=False,
+        ir_measures="Judged",
+    ),
+    # ---------------------------------------------------------------- on request
+    Measure(
+        "Rprec", "Rprec", "R-precision",
+        "precision at rank R: the share of the top R slots holding a relevant id, R the "
+        "query's relevant ids",
+        "How well the run fills as many slots as there are relevant ids: precision and recall "
+        "meet at rank R.",
+        "Everything below rank R, and the order inside the top R.",
+        False, "bootstrap", ("relevance_level", "unjudged"), shown=False, at_k=False,
+        parameters=_BINARY,
+        rule="Rprec reads the top R ids whatever K is; a list shorter than R counts its empty "
+        "slots as misses (trec_eval Rprec).",
+        trec_eval="Rprec", ir_measures="Rprec", aliases=("RPrec",),
+    ),
+    Measure(
+        "Bpref", "Bpref", "Bpref",
+        "binary preference: for each relevant id retrieved, the share of judged non-relevant "
+        "ids (at most R of them) it is ranked above, averaged over the R relevant ids",
+        "That judged relevant ids come before judged non-relevant ones, without assuming "
+        "anything about the ids nobody judged.",
+        "Unjudged ids: it skips them, so a run can return many unjudged ids above its relevant "
+        "ones and lose nothing.",
+        True, "bootstrap", ("relevance_level",), shown=False, at_k=False,
+        parameters=(REL,),
+        rule="Bpref reads the whole list and only judged ids: each relevant id adds 1 - "
+        "min(n, R) / min(N, R), n the judged non-relevant ids above it, N the query's judged "
+        "non-relevant ids (grades from 0 to the level); the sum is divided by R. Unjudged ids, "
+        "ids graded below 0 and repeats are skipped (trec_eval bpref, Buckley and Voorhees "
+        "2004).",
+        trec_eval="bpref", ir_measures="Bpref", aliases=("BPref", "bpref"),
+    ),
+    Measure(
+        "infAP", "infAP", "Inferred AP",
+        "average precision estimated from a sample of judged ids: unpooled ids count as "
+        "non-relevant, pooled but unjudged ones are assumed relevant at the judged rate",
+        "Average precision when only a random sample of the pool was judged.",
+        "Relevant ids the pool never held, and the quality of the sample itself.",
+        True, "bootstrap", ("relevance_level",), shown=False, at_k=False,
+        parameters=(REL,),
+        rule="infAP reads the whole list: at the relevant id at rank k it adds 1 / k + ((k - "
+        "1) / k) (d / (k - 1)) (r + 0.00001) / (r + n + 0.00002), d the ids above it in the "
+        "pool (judged or pooled but unjudged), r and n the judged relevant and non-relevant "
+        "ids above it; the sum is divided by R. A grade below 0 marks an id pooled but "
+        "unjudged, an id missing from the qrels one outside the pool (trec_eval 10.0 infAP, "
+        "Yilmaz and Aslam 2006).",
+        trec_eval="infAP", ir_measures="infAP", aliases=("InfAP",),
+    ),
+    Measure(
+        "IPrec", "IPrec", "Interpolated precision",
+        "the best precision at any rank that reaches the recall level: one point of the "
+        "interpolated precision-recall curve",
+        "How precise the list is once it has found a given share of the relevant ids.",
+        "Grades, and what happens between the levels.",
+        True, "bootstrap", ("relevance_level", "unjudged"), shown=False, at_k=False,
+        parameters=(RECALL, *_BINARY),
+        rule="IPrec at recall level x reads the whole list: the most precision at any rank at "
+        "or below the one where round(x R) relevant ids have come back (half away from 0), 0 "
+        "when the list never gets that far (trec_eval 10.0 iprec_at_recall).",
+        trec_eval="iprec_at_recall_{recall:.2f}", ir_measures="IPrec",
+        aliases=("iprec_at_recall",),
+    ),
+    Measure(
+        "Success", "Success", "Success@K",
+        "1 if at least one relevant id is in the top K (trec_eval success_K): the same number "
+        "as Hit@K, under trec_eval's name",
+        "The share of queries with at least one relevant id in the window.",
+        "How many relevant ids came back and where in the window they sit.",
+        False, "wilson", ("relevance_level", "unjudged"), shown=False,
+        parameters=_BINARY, trec_eval="success_{k}", ir_measures="Success",
+    ),
+    Measure(
+        "ERR", "ERR", "ERR@K",
+        "expected reciprocal rank: a reader stops at each rank with a chance set by its "
+        "grade; the figure is the expected 1 / rank where they stop",
+        "Graded quality near the top, discounting what comes after a highly relevant id.",
+        "Relevant ids below a highly relevant one; and its scale depends on the highest grade "
+        "in the qrels.",
+        True, "bootstrap", ("unjudged",), shown=False, parameters=(JUDGED_ONLY,),
+        note="the highest grade in the qrels is {max_grade}: a grade g stops the reader with "
+        "probability (2^g - 1) / 2^{max_grade}",
+        rule="ERR@K sums over ranks i up to K: (1 / i) R_i times the product of (1 - R_j) "
+        "above i, R_i = (2^grade - 1) / 2^g, g the highest grade in the qrels (Chapelle et "
+        "al. 2009); a grade of 0 or less, an unjudged id and a repeat stop nobody.",
+        ir_measures="ERR",
+    ),
+    Measure(
+        "RBP", "RBP", "Rank-biased precision",
+        "(1 - p) times the sum of p^(rank - 1) over the relevant ranks up to K: the rate of "
+        "relevant ids a reader of persistence p meets",
+        "Binary quality with a reader model: how much of the top a patient (large p) or "
+        "impatient (small p) reader finds relevant.",
+        "How far the unjudged ids could move it: read its residual beside it.",
+        True, "bootstrap", ("relevance_level", "unjudged"), shown=False,
+        parameters=(PERSISTENCE, *_BINARY),
+        rule="RBP@K = (1 - p) times the sum of p^(i - 1) over the relevant ranks i up to K, "
+        "binary at the relevance level (Moffat and Zobel 2008).",
+        ir_measures="RBP", brings=("RBPresid",),
+    ),
+    Measure(
+        "RBPresid", "RBPresid", "RBP residual",
+        "the most RBP@K could still rise: every unjudged id in the top K, and every empty slot "
+        "up to K, counted relevant",
+        "How much of RBP is still unknown: a small residual means the labels settle the "
+        "figure.",
+        "Whether the unjudged ids are in fact relevant.",
+        True, "bootstrap", ("unjudged",), shown=False, compared=False,
+        parameters=(PERSISTENCE, JUDGED_ONLY),
+        rule="The residual of RBP@K is (1 - p) times the sum of p^(i - 1) over the ranks i up "
+        "to K that hold an id with no grade of 0 or more (a repeat excepted), plus p^n - p^K "
+        "for a list of n < K ids (the slots past its end); over a list read whole it is the "
+        "cwl_eval residual. RBP + residual is the most the figure could reach.",
+        aliases=("rbp_resid", "RBP_resid"),
+    ),
+    Measure(
+        "NumRet", "NumRet", "Ids returned",
+        "how many ids the list returned (repeats included)",
+        "How long the list is: what a reader or a generator would have to go through.",
+        "Quality: it counts ids, relevant or not.",
+        False, "bootstrap", ("unjudged",), compared=False, parameters=(JUDGED_ONLY,),
+        trec_eval="num_ret", ir_measures="NumRet", **_COUNT,
+    ),
+    Measure(
+        "NumRel", "NumRel", "Relevant ids",
+        "how many relevant ids the query has, retrieved or not: R",
+        "How much there is to find.",
+        "The run: it depends on the labels alone.",
+        False, "bootstrap", ("relevance_level",), compared=False, parameters=(REL,),
+        trec_eval="num_rel", ir_measures="NumRel", **_COUNT,
+    ),
+    Measure(
+        "NumRelRet", "NumRelRet", "Relevant ids returned",
+        "how many relevant ids the list returned, anywhere in it",
+        "How much of the labelled evidence the whole list holds.",
+        "Where in the list they are.",
+        False, "bootstrap", ("relevance_level", "unjudged"), parameters=_BINARY,
+        trec_eval="num_rel_ret", ir_measures="NumRelRet", **_COUNT,
     ),
 )
-MEASURE_BY_KEY: dict[str, Measure] = {m.key: m for m in MEASURES}
+
+MEASURE_BY_KEY: dict[str, Measure] = {m.key: m for m in CATALOGUE}
+# the figures every view shows by default; the rest of the catalogue on request
+MEASURES: tuple[Measure, ...] = tuple(m for m in CATALOGUE if m.shown)
 SUMMARY_MEASURES: tuple[Measure, ...] = tuple(m for m in MEASURES if m.in_summary)
 COMPARED: tuple[str, ...] = tuple(m.key for m in SUMMARY_MEASURES if m.compared)
+
+# trec_eval's table of measures, in its order: the order of its output within a query
+TREC_EVAL_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank",
+                   "iprec_at_recall", "P", "recall", "infAP", "ndcg_cut", "map_cut", "success")
 
 # --------------------------------------------------------------------------- query classes
 

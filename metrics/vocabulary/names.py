@@ -1,47 +1,382 @@
-"""How run names are compared, and the words said when a name is cleaned or a rename
-refused. A name is read as it looks: two names that look alike are one name."""
+"""Measure names as people type them, read into a ``Spec``: one declared measure, the
+parameters the name gives it and the cutoff it fixes. Three spellings are read:
+
+- ir_measures' syntax: ``nDCG@10``, ``P(rel=2)@5``, ``nDCG(dcg=exp-log2)@10``,
+  ``AP(judged_only=True)``, ``RBP(p=0.8)``, ``ERR@20``, ``Rprec``, ``Bpref``, ``infAP``,
+  ``IPrec@0.5`` (the @ of IPrec is its recall level), ``Success@10``, ``NumRelRet``;
+- trec_eval's names: ``ndcg_cut_10``, ``map``, ``recip_rank``, ``P_5``, ``recall_100``,
+  ``success_10``, ``iprec_at_recall_0.50``, ``bpref``, ``num_ret``...;
+- this tool's labels: ``MRR@10``, ``MAP``, ``CP@5``, ``Judged@10``.
+
+A name without a cutoff is read at the K in force, as ``--metric AP`` always was (AP@K);
+trec_eval's ``map`` and ``recip_rank`` read the whole list, which ``AP(read=full)`` writes in
+the first syntax. A parameter that stands for a convention (``rel``, ``dcg``,
+``judged_only``, ``read``) holds for that figure alone and is stated beside it; every other
+figure keeps the conventions in force. A name that matches nothing, or a parameter that does
+not parse, is a ValueError naming it, with the closest known names. Pure: no numpy.
+"""
 
 from __future__ import annotations
 
-NAME_RULE = ("Run names are compared as they look: after Unicode NFKC normalisation "
-             "(full-width and other compatibility forms read as their plain letters), with "
-             "invisible characters (zero-width spaces and joiners, soft hyphens, control "
-             "characters) and bidirectional controls (which reorder what is shown) removed "
-             "and white space collapsed. A name that still looks like another run's is "
-             "numbered (' (2)'); a rename to one is refused.")
-HIDDEN = "invisible or bidirectional control characters"
-# a run's load report, when its name (a file name, NAME=FILE) was cleaned
-CLEANED = "named {name!r}: the name given held " + HIDDEN + " ({codes}), removed"
-UNNAMED = "run"  # a name that was nothing but such characters
-MAX_NAME_CHARS = 200  # the longest run name the command line's NAME=FILE gives a run
-NAME_TOO_LONG = ("NAME=FILE: a run name may hold at most {limit} characters, got "
-                 "{length:,} ({shown})")
-# the dashboard's renames
-RENAME_HIDDEN = ("{original} keeps its name: the new name holds " + HIDDEN + " ({codes}), "
-                 "which could make it look like something it is not")
-RENAME_ALIKE = "{original} keeps its name: {wanted!r} looks like the name of the run {other}"
+import dataclasses
+import difflib
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from metrics.vocabulary.cutoffs import MAX_K
+from metrics.vocabulary.measures import (
+    CATALOGUE,
+    JUDGED_ONLY_WORDS,
+    MEASURE_BY_KEY,
+    READ_WORDS,
+    RECALL,
+    STANDARD_RECALL,
+    Measure,
+    Parameter,
+)
+
+__all__ = ["NAME_EXAMPLES", "OFFERED_NAMES", "Spec", "default_spec", "distinct", "known_names",
+           "parse_measure", "parse_measures", "recall_spec", "trec_eval_name"]
+
+# what --help and the dashboard show as names one may type
+NAME_EXAMPLES = ("nDCG@10", "P(rel=2)@5", "nDCG(dcg=exp-log2)@10", "AP(judged_only=True)",
+                 "RBP(p=0.8)", "ERR@20", "Rprec", "Bpref", "infAP", "IPrec@0.5", "Success@10",
+                 "NumRelRet", "ndcg_cut_10", "map", "recip_rank", "P_5",
+                 "iprec_at_recall_0.50")
 
 
-def codes(characters: str) -> str:
-    """'U+200B, U+202E': the code points a message names."""
-    return ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(characters))
+def _written(value: object) -> str:
+    """A parameter's value as a name writes it: 2, 0.8, True, exp-log2."""
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
 
 
-# --------------------------------------------------------------------------- ids
+@dataclass(frozen=True)
+class Spec:
+    """A measure as a name asks for it. ``parameters`` are the ones the name gives (and the
+    defaults of those that do not stand for a convention, such as RBP's p), in the
+    declaration's order; ``cutoff`` is the K the name fixes, None for the K in force."""
 
-# How query and doc ids are compared: as written (byte for byte, as trec_eval does), by
-# default, or after Unicode NFC normalisation, so that 'é' written as one code point and as
-# 'e' plus a combining accent are one id.
-NORMALIZE_IDS = ("none", "nfc")  # the first is the default
-NORMALIZE_IDS_FLAG = "--normalize-ids"
-NORMALIZE_IDS_HELP = ("how query and doc ids are compared: none (default), as written, byte for "
-                      "byte, as trec_eval does; nfc, after Unicode NFC normalisation, so that "
-                      "an accented letter written as one code point or as a letter and a "
-                      "combining accent is one id")
-NORMALIZED_NOTE = "ids read in Unicode NFC (" + NORMALIZE_IDS_FLAG + " nfc)"
-# a run whose ids meet the qrels' only once both are read in NFC
-NFC_ONLY = ("{count:,} of the {total:,} {kind} ids of run {run!r} match the qrels only after "
-            "Unicode normalisation (the same letters written as other code points, NFC on "
-            "one side, NFD on the other, as in {example!r}): compared as written they "
-            "{effect}; " + NORMALIZE_IDS_FLAG + " nfc reads every id in NFC")
-NFC_EFFECT = {"doc": "count as unjudged", "query": "score 0"}
+    measure: Measure
+    parameters: tuple[tuple[str, object], ...] = ()
+    cutoff: int | None = None
+
+    @property
+    def given(self) -> dict[str, object]:
+        return dict(self.parameters)
+
+    def parameter(self, name: str) -> Parameter:
+        return next(p for p in self.measure.parameters if p.name == name)
+
+    def value(self, name: str) -> object:
+        """A parameter's value: the name's, else its own default (None: the convention's)."""
+        return self.given.get(name, self.parameter(name).default)
+
+    @property
+    def reads_whole_list(self) -> bool:
+        """Read over the whole list whatever K is: a measure without a cutoff, or AP and RR
+        with read=full."""
+        return not self.measure.at_k or self.given.get("read") == "full"
+
+    def name(self, *, summary: bool = True) -> str:
+        """The measure's key (its summary key for a mean) with its parameters: 'MRR',
+        'P(rel=2)', 'RBP(p=0.8)', 'IPrec@0.5'."""
+        base = self.measure.summary_key if summary else self.measure.key
+        shown = [(n, v) for n, v in self.parameters if n != RECALL.name]
+        if shown:
+            base += "(" + ",".join(f"{n}={_written(v)}" for n, v in shown) + ")"
+        if RECALL.name in self.given:
+            base += f"@{_written(self.given[RECALL.name])}"
+        return base
+
+    def label(self, k: int | str, *, summary: bool = True) -> str:
+        """The figure's label at K: 'MRR@10', 'P(rel=2)@5', 'Rprec', 'IPrec@0.5'; a cutoff
+        the name fixes wins over K."""
+        name = self.name(summary=summary)
+        if self.reads_whole_list:
+            return name
+        return f"{name}@{self.cutoff if self.cutoff is not None else k}"
+
+    @property
+    def key(self) -> str:
+        """Its identity among an evaluation's figures: the per-query name, with the cutoff
+        when the name fixes one ('P', 'P(rel=2)', 'nDCG@10')."""
+        name = self.name(summary=False)
+        return name if self.cutoff is None else f"{name}@{self.cutoff}"
+
+    def k(self, k: int) -> int:
+        """The K it is read at when K is in force."""
+        return k if self.cutoff is None else self.cutoff
+
+    def settled(self, k: int, conventions) -> Spec:
+        """The same figure written as short as it reads under K and the conventions: a
+        cutoff equal to K, and a parameter equal to its convention, are dropped."""
+        kept = tuple((name, value) for name, value in self.parameters
+                     if not self._as_in_force(name, value, conventions))
+        cutoff = None if self.cutoff == k or self.reads_whole_list else self.cutoff
+        return dataclasses.replace(self, parameters=kept, cutoff=cutoff)
+
+    def _as_in_force(self, name: str, value: object, conventions) -> bool:
+        parameter = self.parameter(name)
+        if not parameter.convention:
+            return False
+        return parameter.convention_value(value) == getattr(conventions, parameter.convention)
+
+    def conventions(self, conventions):
+        """The conventions this figure is scored under: those in force, with its own
+        parameters' conventions set."""
+        changes = {}
+        for name, value in self.parameters:
+            parameter = self.parameter(name)
+            if parameter.convention:
+                changes[parameter.convention] = parameter.convention_value(value)
+        return dataclasses.replace(conventions, **changes) if changes else conventions
+
+    def words(self, conventions) -> list[str]:
+        """What its parameters say beside it, those that differ from the conventions in
+        force and those of its own (p, the recall level)."""
+        said = []
+        for name, value in self.parameters:
+            if self._as_in_force(name, value, conventions):
+                continue
+            parameter = self.parameter(name)
+            shown = (JUDGED_ONLY_WORDS[value] if name == "judged_only"
+                     else READ_WORDS[value] if name == "read" else _written(value))
+            said.append(parameter.words.format(value=shown))
+        return said
+
+
+def _offered() -> tuple[str, ...]:
+    """One name per measure scored on request, at its own defaults: what a picker offers (a
+    measure another one brings, RBP's residual, comes with it; an interpolated precision at
+    the middle recall level)."""
+    brought = {key for m in CATALOGUE for key in m.brings}
+    names = []
+    for measure in CATALOGUE:
+        if measure.shown or measure.key in brought:
+            continue
+        at = f"@{_written(STANDARD_RECALL[len(STANDARD_RECALL) // 2])}" if (
+            RECALL in measure.parameters) else ""
+        names.append(default_spec(measure).name(summary=False) + at)
+    return tuple(names)
+
+
+def recall_spec(level: float) -> Spec:
+    """The interpolated precision at one recall level (IPrec@0.5)."""
+    measure = next(m for m in CATALOGUE if RECALL in m.parameters)
+    return Spec(measure, ((RECALL.name, float(level)),))
+
+
+def default_spec(measure: Measure | str) -> Spec:
+    """A measure with no parameter given: the conventions in force, its own defaults."""
+    measure = MEASURE_BY_KEY[measure] if isinstance(measure, str) else measure
+    own = tuple((p.name, p.default) for p in measure.parameters
+                if not p.convention and p.default is not None)
+    return Spec(measure, own)
+
+
+# --------------------------------------------------------------------------- reading names
+
+_SYNTAX = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)\s*(?:\((?P<parameters>[^()]*)\))?"
+                     r"\s*(?:@\s*(?P<at>\S+))?$")
+_BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
+
+
+def _trec_eval_patterns() -> list[tuple[re.Pattern, Measure, dict]]:
+    """trec_eval's spellings, read from the declarations: 'P_{k}' -> P_(\\d+), 'map' (AP read
+    over the full list). Hit and Success share success_K: the name reads as Success, whose
+    trec_eval name it is; later declarations are tried first for that reason."""
+    patterns = []
+    for measure in reversed(CATALOGUE):
+        if measure.trec_eval:
+            pattern = re.escape(measure.trec_eval)
+            pattern = pattern.replace(re.escape("{k}"), r"(?P<k>\d+)")
+            pattern = pattern.replace(re.escape("{recall:.2f}"), r"(?P<recall>\d*\.?\d+)")
+            patterns.append((re.compile(f"^{pattern}$"), measure, {}))
+        if measure.trec_eval_full:
+            patterns.append((re.compile(f"^{re.escape(measure.trec_eval_full)}$"), measure,
+                             {"read": "full"}))
+    return patterns
+
+
+_TREC_EVAL = _trec_eval_patterns()
+
+
+def known_names(*, trec_eval: bool = True) -> list[str]:
+    """Every spelling a name may start with, and (unless not `trec_eval`) an example of each
+    of trec_eval's patterns: what a wrong name is compared with."""
+    names = [name for m in CATALOGUE for name in m.spellings]
+    if trec_eval:
+        names += [template.format(k=10, recall=0.5) for measure in CATALOGUE
+                  for template in (measure.trec_eval, measure.trec_eval_full) if template]
+    return list(dict.fromkeys(names))
+
+
+def _closest(name: str, rest: str = "") -> str:
+    """'; did you mean X, Y?' from the known names closest to `name` (case aside), each with
+    the rest of what was written (its parameters and cutoff; trec_eval's names only when
+    nothing follows, as they carry their own)."""
+    lowered: dict[str, str] = {}
+    for known in known_names(trec_eval=not rest):
+        lowered.setdefault(known.lower(), known)
+    found = difflib.get_close_matches(name.lower(), list(lowered), n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(lowered[f] + rest for f in found)}?" if found else ""
+
+
+def _unknown(text: str, name: str, rest: str = "") -> ValueError:
+    measures = ", ".join(m.ir_measures or m.key for m in CATALOGUE)
+    return ValueError(f"unknown metric {text!r}{_closest(name, rest) or ';'} known measures: "
+                      f"{measures}; trec_eval's names (ndcg_cut_10, map, P_5...) are read too")
+
+
+def _measure_named(name: str) -> Measure | None:
+    """The measure a name spells, case aside when that leaves one."""
+    for measure in CATALOGUE:
+        if name in measure.spellings:
+            return measure
+    folded = [m for m in CATALOGUE if name.lower() in {s.lower() for s in m.spellings}]
+    return folded[0] if len(folded) == 1 else None
+
+
+def _value(parameter: Parameter, written: str, text: str) -> object:
+    """One parameter's value from its text, checked against the declaration."""
+    def refused() -> ValueError:
+        return ValueError(f"metric {text!r}: {parameter.name} must be {parameter.accepted}, "
+                          f"got {written!r}")
+
+    if parameter.kind is bool:
+        if written.lower() not in _BOOLEANS:
+            raise refused()
+        return _BOOLEANS[written.lower()]
+    if parameter.kind is str:
+        if written not in parameter.choices:
+            raise refused()
+        return written
+    try:
+        value = parameter.kind(written)
+    except ValueError:
+        raise refused() from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise refused()
+    if parameter.low is not None:
+        below = value <= parameter.low if parameter.strict else value < parameter.low
+        above = parameter.high is not None and (
+            value >= parameter.high if parameter.strict else value > parameter.high)
+        if below or above:
+            raise refused()
+    return value
+
+
+def _parameters(measure: Measure, written: str, text: str) -> dict[str, object]:
+    given: dict[str, object] = {}
+    for part in filter(None, (p.strip() for p in written.split(","))):
+        name, equals, value = (piece.strip() for piece in part.partition("="))
+        declared = {p.name: p for p in measure.parameters}
+        if not equals or name not in declared:
+            takes = ", ".join(declared) or "none"
+            close = difflib.get_close_matches(name, list(declared), n=1, cutoff=0.6)
+            guess = f" (did you mean {close[0]}?)" if close else ""
+            raise ValueError(f"metric {text!r}: {measure.key} has no parameter "
+                             f"{name!r}{guess}; its parameters: {takes}")
+        if name in given:
+            raise ValueError(f"metric {text!r}: {name} is given twice")
+        given[name] = _value(declared[name], value, text)
+    return given
+
+
+def _cutoff(measure: Measure, at: str, text: str) -> int:
+    try:
+        k = int(at)
+    except ValueError:
+        k = 0
+    if not 1 <= k <= MAX_K:
+        raise ValueError(f"metric {text!r}: the cutoff after @ must be an integer from 1 to "
+                         f"{MAX_K:,}, got {at!r}")
+    return k
+
+
+def _spec(measure: Measure, given: dict[str, object], at: str | None, text: str) -> Spec:
+    """The spec of a measure, its parameters and what follows its @."""
+    if RECALL in measure.parameters:  # its @ is the recall level, not a cutoff
+        if at is not None:
+            if RECALL.name in given:
+                raise ValueError(f"metric {text!r}: the recall level is given twice")
+            given[RECALL.name] = _value(RECALL, at, text)
+        if RECALL.name not in given:
+            levels = ", ".join(f"IPrec@{level:g}" for level in STANDARD_RECALL[::5])
+            raise ValueError(f"metric {text!r}: {measure.key} needs a recall level, e.g. "
+                             f"{levels}")
+        at = None
+    cutoff = None
+    if at is not None:
+        if not measure.at_k or given.get("read") == "full":
+            raise ValueError(f"metric {text!r}: {measure.key} reads the whole list, so it "
+                             "takes no cutoff after @")
+        cutoff = _cutoff(measure, at, text)
+    own = {p.name: p.default for p in measure.parameters
+           if not p.convention and p.default is not None}
+    order = [p.name for p in measure.parameters]
+    values = own | given
+    return Spec(measure, tuple((n, values[n]) for n in order if n in values), cutoff)
+
+
+OFFERED_NAMES = _offered()
+
+
+def parse_measure(text: object) -> Spec:
+    """A name in any of the three spellings -> its Spec; ValueError naming what is wrong and
+    the closest known names."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"a metric name must be text such as 'nDCG@10', got {text!r}")
+    written = text.strip()
+    for pattern, measure, given in _TREC_EVAL:
+        found = pattern.match(written)
+        if found:
+            groups = found.groupdict()
+            given = dict(given)
+            if "recall" in groups:
+                given[RECALL.name] = _value(RECALL, groups["recall"], text)
+            return _spec(measure, given, groups.get("k"), text)
+    found = _SYNTAX.match(written)
+    if found is None:
+        head = re.split(r"[(@\s]", written, maxsplit=1)[0]
+        raise _unknown(text, head or written)
+    measure = _measure_named(found["name"])
+    if measure is None:
+        raise _unknown(text, found["name"], written[len(found["name"]):])
+    given = _parameters(measure, found["parameters"] or "", text)
+    return _spec(measure, given, found["at"], text)
+
+
+def parse_measures(texts: Iterable[object]) -> tuple[Spec, ...]:
+    """Several names, each read; the same figure asked twice is kept once."""
+    return distinct(parse_measure(text) for text in texts)
+
+
+def distinct(specs: Iterable[Spec]) -> tuple[Spec, ...]:
+    """The specs in order, each figure once."""
+    return tuple(dict.fromkeys(specs))
+
+
+def trec_eval_name(spec: Spec, k: int, conventions) -> str | None:
+    """trec_eval's name of the figure at K under the conventions in force, or None when
+    trec_eval computes no such figure (F1, CP, ERR, RBP, a measure with its own relevance
+    level...)."""
+    measure = spec.measure
+    settled = spec.settled(k, conventions)
+    if set(settled.given) - {"read", RECALL.name}:
+        return None
+    reading = settled.conventions(conventions)
+    if any(getattr(reading, field) != value for field, value in measure.trec_eval_needs):
+        return None
+    # AP and RR read whole, by their read= parameter or by the convention behind it
+    if any(p.name == "read" and getattr(reading, p.convention) == "full"
+           for p in measure.parameters):
+        return measure.trec_eval_full or None
+    if not measure.trec_eval:
+        return None
+    return measure.trec_eval.format(k=spec.k(k), recall=settled.given.get(RECALL.name, 0.0))
+

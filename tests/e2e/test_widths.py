@@ -197,11 +197,8 @@ def save_snapshot(page, folder: Path, label: str) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def uploaded(server, browser, tmp_path_factory):
-    """One browser session with the collection uploaded and two snapshots of it loaded (so
-    that the Drift page draws three points), shared by every page's test."""
-    folder = tmp_path_factory.mktemp("collection")
+def upload_collection(server, browser, folder: Path):
+    """A browser session of its own with the collection uploaded: its context and page."""
     qrels, runs = collection(folder)
     context = browser.new_context(viewport={"width": WIDTHS[0], "height": 1000})
     page = context.new_page()
@@ -216,6 +213,15 @@ def uploaded(server, browser, tmp_path_factory):
     inputs.nth(1).set_input_files([str(p) for p in runs])
     settle(page)
     page.get_by_text(f"{N_QUERIES} scored queries").first.wait_for(state="visible")
+    return context, page
+
+
+@pytest.fixture(scope="module")
+def uploaded(server, browser, tmp_path_factory):
+    """One browser session with the collection uploaded and two snapshots of it loaded (so
+    that the Drift page draws three points), shared by every page's test."""
+    folder = tmp_path_factory.mktemp("collection")
+    context, page = upload_collection(server, browser, folder)
     snapshots = page.locator('[data-testid="stExpander"]').filter(
         has=page.locator("summary", has_text="Snapshots"))
     snapshots.locator("summary", has_text="Snapshots").click()
@@ -249,6 +255,53 @@ def test_nothing_is_clipped_at_1280_and_1920(uploaded, shots, name):
     for width in WIDTHS:
         full_height(page, width)
         page.screenshot(path=str(shots / f"widths-{width}-{name.replace(' ', '_')}.png"))
+        problems = page.evaluate(FIND_CLIPPED, list(RUNS))
+        if problems:
+            found[f"{width} px"] = list(dict.fromkeys(problems))[:12]
+    assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+
+
+# typed in the sidebar as a user would: one on request, one with a parameter, RBP (and its
+# residual), a trec_eval name
+ADDED = ("Bpref", "P(rel=2)@5", "RBP(p=0.9)", "ndcg_cut_20")
+
+
+@pytest.fixture(scope="module")
+def measured(server, browser, tmp_path_factory):
+    """A session of its own with the collection uploaded and measures added in the sidebar."""
+    context, page = upload_collection(server, browser, tmp_path_factory.mktemp("measured"))
+    page.locator("summary", has_text="More measures").click()
+    settle(page)
+    box = page.get_by_role("combobox", name="Measures added to every view")
+    for name in ADDED:
+        box.click()
+        box.fill(name)
+        box.press("Enter")
+        settle(page)
+    page.keyboard.press("Escape")
+    settle(page)
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("name", ["Overview", "K sweep", "Drill-down", "Export"])
+def test_the_measures_added_are_not_clipped(measured, shots, name):
+    """The pages the added measures lengthen most: the summary and agreement tables, the
+    sweep with its precision-recall curve, the drill-down's arithmetic, the LaTeX table."""
+    page = measured
+    page.set_viewport_size({"width": WIDTHS[0], "height": 1000})
+    page.get_by_test_id("stSidebarNavItems").get_by_role("link", exact=True, name=name).click()
+    settle(page)
+    if name == "K sweep":
+        page.get_by_text("Precision-recall curve of each run").click()
+        settle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.get_by_test_id("stSidebar").get_by_text("RBP(p=0.9)", exact=True).wait_for(
+        state="visible")
+    found = {}
+    for width in WIDTHS:
+        full_height(page, width)
+        page.screenshot(path=str(shots / f"measures-{width}-{name.replace(' ', '_')}.png"))
         problems = page.evaluate(FIND_CLIPPED, list(RUNS))
         if problems:
             found[f"{width} px"] = list(dict.fromkeys(problems))[:12]

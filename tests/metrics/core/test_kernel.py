@@ -1,7 +1,9 @@
 """The per-query kernel: a block of queries scored alone gives exactly the figures those
-queries get when the whole query set is scored at once (a query's R and ideal list come from
-its own judgments, and past its block's width every figure is closed form), and the figures
-at chosen cutoffs are the same numbers as plain columns keyed by query."""
+queries get when the whole query set is scored at once (a query's R, judged non-relevant ids
+and ideal list come from its own judgments, ERR's scale is carried on every row, and past its
+block's width every figure is closed form), and the figures at chosen cutoffs are the same
+numbers as plain columns keyed by query. Every measure is checked, those scored on request
+too."""
 
 from __future__ import annotations
 
@@ -15,17 +17,19 @@ from metrics.core.evaluate import evaluate
 from metrics.core.kernel import Figures, compute
 from metrics.core.prepared import prepare
 from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.measures import CATALOGUE
 from tests.metrics.builders import make_qrels, make_run
 from tests.metrics.core.test_properties import collections, conventions
 
 FACTS = ("hits", "noise", "first_relevant_rank", "list_length", "repeats")
+ON_REQUEST = tuple(m.key for m in CATALOGUE if not m.shown)
 
 
-def whole_and_prepared(judgments, lists, choice):
+def whole_and_prepared(judgments, lists, choice, wanted=ON_REQUEST):
     prepared = prepare(make_qrels(judgments), [make_run(lists)],
                        relevance_level=choice.relevance_level)
     query_set, aligned = prepared.query_set, prepared.aligned[0]
-    return query_set, aligned, compute(query_set, aligned, choice)
+    return query_set, aligned, compute(query_set, aligned, choice, wanted)
 
 
 def assert_same_figures(block: Figures, whole: Figures, rows) -> None:
@@ -51,19 +55,20 @@ def test_blocks_scored_alone_give_the_whole_query_sets_figures(collection, choic
     edges = sorted(set(data.draw(st.lists(st.integers(0, n), max_size=4))) | {0, n})
     for start, stop in zip(edges, edges[1:], strict=False):
         block = compute(query_set.rows(slice(start, stop)), aligned.rows(slice(start, stop)),
-                        choice)
+                        choice, ON_REQUEST)
         assert block.width <= aligned.width  # each block as wide as its own longest list + 1
         assert_same_figures(block.figures(cutoffs), expected, slice(start, stop))
     # any set of queries, in any order, as a group-by (Spark's) hands them over
     picked = np.asarray(data.draw(st.permutations(range(n))), dtype=np.int64)[
         : data.draw(st.integers(0, n))]
-    alone = compute(query_set.rows(picked), aligned.rows(picked), choice)
+    alone = compute(query_set.rows(picked), aligned.rows(picked), choice, ON_REQUEST)
     assert_same_figures(alone.figures(cutoffs), expected, picked)
 
 
 def test_a_query_reads_only_its_own_judgments():
     """Another query's labels (more relevant ids, higher grades, a longer list) change
-    nothing of this query's figures."""
+    nothing of this query's figures, but ERR's: its scale is the highest grade of the whole
+    qrels (tests/metrics/core/test_more_measures.py), carried on every row of the labels."""
     choice = Conventions(n_resamples=10)
     alone = {"q1": {"a": 2, "b": 1, "c": 0}}
     lists = {"q1": ["c", "a", "x", "b"]}
@@ -73,7 +78,8 @@ def test_a_query_reads_only_its_own_judgments():
                                       choice)
     cutoffs = [1, 2, 4, 10, 100]
     ours, theirs = first.figures(cutoffs), second.figures(cutoffs)
-    for key in ours.values:
+    assert set(ON_REQUEST) - {"IPrec"} < set(ours.values)
+    for key in ours.values.keys() - {"ERR"}:
         np.testing.assert_array_equal(ours.values[key][0], theirs.values[key][0], err_msg=key)
 
 
@@ -115,7 +121,7 @@ def test_the_driver_is_the_kernel_over_one_block_then_aggregation():
     lists = {"q1": ["b", "x", "a"], "q2": ["y", "c"], "q3": ["d"], "q4": []}
     choice = Conventions(n_resamples=50)
     evaluation = evaluate(make_qrels(judgments), [make_run(lists)], 3, choice)
-    _, _, kernel = whole_and_prepared(judgments, lists, choice)
+    _, _, kernel = whole_and_prepared(judgments, lists, choice, wanted=())
     run = evaluation.run("run")
     for key, values in kernel.at(3).items():
         np.testing.assert_array_equal(run.scores.at(3)[key], values, err_msg=key)

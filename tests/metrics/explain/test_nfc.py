@@ -9,7 +9,7 @@ import unicodedata
 
 from metrics.explain.mismatch import run_mismatches
 from metrics.io import load_qrels, load_run
-from metrics.vocabulary.names import NORMALIZED_NOTE
+from metrics.vocabulary.identifiers import NORMALIZED_NOTE
 from tests.metrics.capped import run_capped
 
 ACCENT = "\u00e9"  # é, one code point in NFC; e + U+0301 in NFD

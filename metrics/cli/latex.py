@@ -1,0 +1,104 @@
+"""`--format latex` (and the dashboard's LaTeX download): the summary table a paper prints.
+
+Runs down, figures across; each cell the mean over its interval in small type; the best run
+of each column in bold (every run at the best mean, when they tie; not for a count, a residual
+or Judged@K, where higher is not better); against the baseline (the
+first run), a dagger marks a candidate significantly better and a double dagger one
+significantly worse, by the comparison's own test and correction, which the caption names
+with K, the query set, the interval and every figure's own parameters. Needs booktabs. Every
+run name and label is escaped, so a name cannot inject LaTeX.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from metrics.core.evaluate import Evaluation
+from metrics.decide.compare import CORRECTIONS, Comparison
+from metrics.vocabulary import format as fmt
+from metrics.vocabulary.conventions import interval_methods
+from metrics.vocabulary.names import Spec
+
+BETTER, WORSE = r"$^{\dagger}$", r"$^{\ddagger}$"
+_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+            "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+            "^": r"\textasciicircum{}",
+            # the vocabulary's typography, which LaTeX's default input does not all set
+            "\u2212": "-", "\u2013": "--", "\u00f7": "/", "\u00d7": r"$\times$",
+            "\u2265": r"$\geq$", "\u2264": r"$\leq$"}
+
+
+def escape(text: str) -> str:
+    """Text as LaTeX prints it: every special character escaped."""
+    return "".join(_SPECIAL.get(c, c) for c in str(text))
+
+
+def _cell(mean: float, low: float, high: float, *, best: bool, mark: str) -> str:
+    """The mean (bold when best, its dagger after it) over its interval in small type: two
+    lines, so that a column is as narrow as its widest figure."""
+    figure = fmt.figure(mean)
+    figure = rf"\textbf{{{figure}}}" if best else figure
+    return (rf"\shortstack[r]{{{figure}{mark}\\"
+            rf"{{\scriptsize[{fmt.figure(low)}, {fmt.figure(high)}]}}}}")
+
+
+def _marks(comparison: Comparison | None) -> dict[tuple[str, str], str]:
+    """(candidate, label) -> its dagger, for each significant test against the baseline."""
+    if comparison is None:
+        return {}
+    return {(t.candidate, t.metric): BETTER if t.difference > 0 else WORSE
+            for t in comparison.tests if t.significant}
+
+
+def _caption(evaluation: Evaluation, specs: Sequence[Spec],
+             comparison: Comparison | None) -> str:
+    k, c = evaluation.k, evaluation.conventions
+    figures = [(spec.label(k), spec.measure.interval) for spec in specs]
+    parts = [f"Mean over {len(evaluation.scored_ids):,} scored queries at $K = {k}$, with its "
+             f"{escape(fmt.confidence(c.confidence_level))} interval in brackets "
+             f"({escape(interval_methods(k, c.interval_method, figures))}); "
+             f"{escape('; '.join(c.in_words()))}."]
+    notes = evaluation.notes(specs)
+    parts += [f"{escape(spec.label(k))}: {escape(notes[spec.key])}." for spec in specs
+              if spec.key in notes]
+    parts.append("Bold: the best run per column (of a figure where higher is better).")
+    if comparison is not None:
+        parts.append(
+            f"{BETTER} ({WORSE}): significantly better (worse) than "
+            f"{escape(comparison.baseline)}, paired randomization test "
+            f"({comparison.n_permutations:,} sign flips), "
+            f"{escape(CORRECTIONS[comparison.correction])} correction over the "
+            f"{comparison.n_comparisons:,} comparisons, $\\alpha = {comparison.alpha:g}$.")
+        untested = [spec.label(k) for spec in specs if spec.label(k) not in comparison.metrics]
+        if untested:
+            parts.append(f"Not tested: {escape(', '.join(untested))}.")
+    return " ".join(parts)
+
+
+def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
+                specs: Sequence[Spec] | None = None, *, label: str = "tab:retrieval") -> str:
+    """The summary of `specs` (default every summary figure) as a booktabs table; with
+    `comparison` (its baseline the first run), the daggers of its significant tests."""
+    specs = evaluation.summary_specs if specs is None else tuple(specs)
+    k = evaluation.k
+    marks = _marks(comparison)
+    # higher is better for the figures a comparison tests; a count, a residual or Judged@K
+    # says how much there is, not how good: no best run there
+    best = {spec.key: max(run.summary[spec.key].mean for run in evaluation.runs)
+            if spec.measure.compared else None for spec in specs}
+    lines = [r"% needs \usepackage{booktabs}", r"\begin{table}[t]", r"\centering",
+             rf"\caption{{{_caption(evaluation, specs, comparison)}}}",
+             rf"\label{{{escape(label)}}}",
+             r"\begin{tabular}{l" + "r" * len(specs) + "}", r"\toprule",
+             " & ".join(["Run", *(escape(spec.label(k)) for spec in specs)]) + r" \\",
+             r"\midrule"]
+    for run in evaluation.runs:
+        cells = [escape(run.name)]
+        for spec in specs:
+            interval = run.summary[spec.key]
+            cells.append(_cell(interval.mean, interval.low, interval.high,
+                               best=interval.mean == best[spec.key],
+                               mark=marks.get((run.name, spec.label(k)), "")))
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,96 @@
+"""`--format trec_eval`: the figures in trec_eval's three columns, so that scripts written for
+trec_eval's output read this tool's.
+
+Each line is ``measure<TAB>query<TAB>value``, the measure left-aligned in 22 characters, a
+value written ``%6.4f`` (a count as an integer), as trec_eval 10.0 prints them. With ``-q``
+every scored query comes first, in trec_eval's order (query ids as strings, byte order), then
+the ``all`` lines: ``runid``, ``num_q`` (the queries averaged) and each figure's mean over
+the scored queries (a count's sum, as trec_eval's all line sums num_ret, num_rel and
+num_rel_ret). Within a query the figures follow trec_eval's table of measures, each cutoff in
+increasing order; a figure trec_eval does not compute (F1, CP, ERR, RBP, a measure with its
+own relevance level...) follows under this tool's label. Several runs print one block each,
+in order.
+
+The query set is this tool's: by default the queries with a relevant id. Under
+``--empty-queries zero`` every qrels query is scored (those the run never answered, and
+those without a relevant id, at 0), which is trec_eval's ``-q -c``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from metrics.core.evaluate import Evaluation, RunEvaluation
+from metrics.vocabulary.measures import TREC_EVAL_ORDER
+from metrics.vocabulary.names import Spec, trec_eval_name
+
+NAME_WIDTH = 22  # trec_eval's %-22s
+_NUMBERED = re.compile(r"^(?P<base>.+?)_(?P<at>\d+(?:\.\d+)?)$")
+
+
+def _line(name: str, query: str, value: float, *, count: bool) -> str:
+    written = f"{int(round(value))}" if count else f"{value:6.4f}"
+    return f"{name:<{NAME_WIDTH}}\t{query}\t{written}"
+
+
+def _order(named: list[tuple[str, Spec]]) -> list[tuple[str, Spec]]:
+    """trec_eval's measures in its table's order, each cutoff ascending; the others after,
+    in the order shown."""
+    def key(item: tuple[int, tuple[str, Spec]]) -> tuple:
+        position, (name, _) = item
+        found = _NUMBERED.match(name)
+        base, at = (found["base"], float(found["at"])) if found else (name, 0.0)
+        if base in TREC_EVAL_ORDER:
+            return (0, TREC_EVAL_ORDER.index(base), at, position)
+        return (1, 0, 0.0, position)
+
+    return [item for _, item in sorted(enumerate(named), key=key)]
+
+
+def _names(evaluation: Evaluation, specs: Sequence[Spec]) -> list[tuple[str, Spec]]:
+    """Each figure under trec_eval's name (its label where trec_eval has none), once."""
+    k, conventions = evaluation.k, evaluation.conventions
+    named: dict[str, Spec] = {}
+    for spec in specs:
+        named.setdefault(trec_eval_name(spec, k, conventions) or spec.label(k, summary=False),
+                         spec)
+    return _order(list(named.items()))
+
+
+def _run_lines(evaluation: Evaluation, run: RunEvaluation, named: list[tuple[str, Spec]],
+               per_query: bool) -> list[str]:
+    values = evaluation.per_query_scores(run.name)
+    ids = evaluation.scored_ids
+    rows = sorted(range(len(ids)), key=lambda i: ids[i].encode())  # trec_eval's query order
+    lines = []
+    if per_query:
+        for row in rows:
+            lines += [_line(name, ids[row], float(values[spec.key][row]),
+                            count=spec.measure.total) for name, spec in named]
+    lines.append(f"{'runid':<{NAME_WIDTH}}\tall\t{run.name}")
+    lines.append(_line("num_q", "all", len(ids), count=True))
+    for name, spec in named:
+        # added query by query in trec_eval's order, as trec_eval adds: a mean that falls on
+        # a rounding edge of %6.4f then rounds as its does
+        total = 0.0
+        for value in np.asarray(values[spec.key], dtype=float)[rows].tolist():
+            total += value
+        if spec.measure.total:
+            lines.append(_line(name, "all", total, count=True))
+        elif rows:
+            lines.append(_line(name, "all", total / len(rows), count=False))
+    return lines
+
+
+def trec_eval_text(evaluation: Evaluation, specs: Sequence[Spec] | None = None, *,
+                   per_query: bool = False) -> str:
+    """The figures (default the summary's) of every run in trec_eval's format; per query
+    too with `per_query` (trec_eval -q)."""
+    named = _names(evaluation, evaluation.summary_specs if specs is None else specs)
+    lines = []
+    for run in evaluation.runs:
+        lines += _run_lines(evaluation, run, named, per_query)
+    return "\n".join(lines) + "\n"

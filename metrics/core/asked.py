@@ -1,0 +1,137 @@
+"""The measures an evaluation is asked for beyond the ones it shows by default, scored.
+
+A `Spec` (a measure as a name asks for it: ``P(rel=2)@5``, ``RBP(p=0.9)``, ``Rprec``) is read
+under its own reading: the conventions in force with its own parameters set (a relevance
+level, a gain, judged-only lists, AP or RR read whole) and its own persistence. One kernel
+call per run and reading serves every spec that reads it. A spec read as the evaluation
+reads adds its measures to the run's own `Scores`, where the explanations find them; a spec
+with a reading of its own keeps its curves apart (`Asked.curves`).
+
+Each asked figure is averaged over the evaluation's scored queries, like every other figure:
+a query with no id at the spec's own relevance level scores 0 there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from metrics.core.kernel import Curves, Scores, compute, extend
+from metrics.core.ranking import AlignedRun, QuerySet, align, prepare_query_set
+from metrics.io import Qrels, Run
+from metrics.vocabulary import MEASURE_BY_KEY
+from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.measures import PERSISTENCE, RECALL
+from metrics.vocabulary.names import Spec, distinct, parse_measure, recall_spec
+
+__all__ = ["Reading", "Readings", "as_specs", "brought", "figures_at", "reading", "summary_methods",
+           "value_key"]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one kernel call scores under: the conventions and RBP's persistence."""
+
+    conventions: Conventions
+    persistence: float
+
+
+def reading(spec: Spec, conventions: Conventions) -> Reading:
+    p = spec.given.get(PERSISTENCE.name, PERSISTENCE.default)
+    return Reading(spec.conventions(conventions), float(p))
+
+
+def value_key(spec: Spec) -> str:
+    """The key the kernel gives the spec's values: its measure's, or for an interpolated
+    precision that of its level ("IPrec@0.5")."""
+    level = spec.given.get(RECALL.name)
+    return spec.measure.key if level is None else recall_spec(level).key
+
+
+def as_specs(measures: Iterable[Spec | str]) -> tuple[Spec, ...]:
+    """Names or specs -> specs, each read by `parse_measure` (a ValueError names a bad one)."""
+    return distinct(m if isinstance(m, Spec) else parse_measure(m) for m in measures)
+
+
+def brought(specs: Iterable[Spec]) -> tuple[Spec, ...]:
+    """The specs with what each brings along, right after it (RBP its residual, at the same
+    persistence, cutoff and judged-only choice)."""
+    out = []
+    for spec in specs:
+        out.append(spec)
+        for key in spec.measure.brings:
+            measure = MEASURE_BY_KEY[key]
+            takes = {p.name for p in measure.parameters}
+            out.append(Spec(measure, tuple((n, v) for n, v in spec.parameters if n in takes),
+                            spec.cutoff))
+    return distinct(out)
+
+
+@dataclass(eq=False)
+class Readings:
+    """The lists and labels under each reading an evaluation's specs need, each built once:
+    the query set at a relevance level, and a run's lists under another relevance level or
+    unjudged choice, as wide as the evaluation's."""
+
+    qrels: Qrels
+    query_set: QuerySet  # the evaluation's, at its relevance level
+    conventions: Conventions  # the evaluation's
+    width: int
+    _query_sets: dict[int, QuerySet] = field(default_factory=dict)
+
+    def query_set_at(self, level: int) -> QuerySet:
+        if level == self.query_set.relevance_level:
+            return self.query_set
+        if level not in self._query_sets:
+            self._query_sets[level] = prepare_query_set(self.qrels, relevance_level=level)
+        return self._query_sets[level]
+
+    def lists(self, aligned: AlignedRun, run: Run, under: Conventions) -> AlignedRun:
+        """The run's lists as `under` scores them, from the evaluation's (`aligned`)."""
+        if under.unjudged != self.conventions.unjudged:
+            # the evaluation holds its lists condensed, or not: the other choice reads the
+            # lists as read, condensed or not
+            aligned = (aligned.judged_only() if under.unjudged == "drop"
+                       else align(self.query_set, run).padded(self.width))
+        if under.relevance_level != self.query_set.relevance_level:
+            aligned = dataclasses.replace(
+                aligned, relevant=aligned.judged & (aligned.grade >= under.relevance_level))
+        return aligned
+
+    def score(self, aligned: AlignedRun, run: Run, scores: Scores,
+              specs: Sequence[Spec]) -> tuple[Scores, dict[str, Curves], dict[str, Scores]]:
+        """The run's scores with the specs read as the evaluation reads added, the curves of
+        every spec by its key, and the scores of each other reading (what explains those)."""
+        groups: dict[Reading, list[Spec]] = {}
+        for spec in specs:
+            groups.setdefault(reading(spec, self.conventions), []).append(spec)
+        base = Reading(self.conventions, PERSISTENCE.default)
+        curves, others = {}, {}
+        for read, chosen in groups.items():
+            wanted = list(dict.fromkeys(s.measure.key for s in chosen))
+            levels = sorted({s.given[RECALL.name] for s in chosen if RECALL.name in s.given})
+            options = dict(persistence=read.persistence, recall_levels=levels)
+            if read == base:
+                scores = extend(scores, self.query_set, aligned, wanted, **options)
+                found = scores
+            else:
+                under = read.conventions
+                found = compute(self.query_set_at(under.relevance_level),
+                                self.lists(aligned, run, under), under, wanted, **options)
+                others[read] = found
+            curves |= {s.key: found.values[value_key(s)] for s in chosen}
+        return scores, curves, others
+
+
+def summary_methods(specs: Sequence[Spec]) -> dict[str, str]:
+    """Each spec's key -> its interval (Wilson for a 0/1 outcome, the bootstrap otherwise)."""
+    return {spec.key: spec.measure.interval for spec in specs}
+
+
+def figures_at(curves: dict[str, Curves], specs: Sequence[Spec], k: int,
+               rows: np.ndarray | slice = slice(None)) -> dict[str, np.ndarray]:
+    """Each spec's per-query values at its K (its own cutoff, else `k`), on `rows`."""
+    return {spec.key: curves[spec.key][:, spec.k(k) - 1][rows] for spec in specs}

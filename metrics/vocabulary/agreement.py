@@ -1,0 +1,33 @@
+"""The words of rank agreement: what Kendall's tau and tau_AP say about two orderings of the
+runs (two measures, two K, two label sets), and how a pair of runs that swaps is named. Pure
+words; metrics.decide.agreement computes the figures."""
+
+from __future__ import annotations
+
+AGREEMENT_TERMS = {
+    "tau": "Kendall's tau (tau-b) between the two orderings of the runs: 1 when they agree on "
+    "every pair, -1 when every pair is reversed; pairs tied in either ordering count neither "
+    "way.",
+    "tau_ap": "tau_AP (Yilmaz, Aslam and Robertson 2008): as tau, but a swap near the top "
+    "costs more than one near the bottom; the first ordering is the reference, and runs that "
+    "tie are ordered as listed.",
+    "swapped": "The pairs of runs the two orderings put in opposite orders.",
+    "order": "Runs best first by their mean; runs that tie keep the order they were given in.",
+}
+AGREEMENT_HELP = ("do two measures, two K or two label sets rank the runs the same? Kendall's "
+                  "tau and tau_AP between the orderings, and the pairs that swap")
+SWAP = "{a} > {b}"  # a pair as the first ordering puts it
+NO_SWAP = "no pair of runs swaps"
+UNDEFINED = "an ordering of fewer than two runs has no pair to agree on"
+
+
+def agreement_sentence(first: str, second: str, tau: float, tau_ap: float,
+                       swapped: int, pairs: int) -> str:
+    """'nDCG@10 and MRR@10 order the 3 runs with tau 0.333 and tau_AP 0.111: 1 of 3 pairs
+    swaps.'"""
+    if pairs == 0:
+        return f"{first} and {second}: {UNDEFINED}."
+    swaps = NO_SWAP if not swapped else (
+        f"{swapped} of {pairs} pairs swap" if swapped > 1 else f"1 of {pairs} pairs swaps")
+    return (f"{first} and {second} order the runs with tau {tau:.3f} and tau_AP {tau_ap:.3f}: "
+            f"{swaps}.")
