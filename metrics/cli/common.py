@@ -13,8 +13,7 @@ from typing import Any
 
 import orjson
 
-from metrics.cli.inputs import Inputs, UsageError, load_report_lines
-from metrics.core.evaluate import Evaluation
+from metrics.cli.inputs import Inputs, UsageError
 from metrics.snapshot import KEY_VARIABLE
 from metrics.vocabulary.format import shortened, terminal
 
@@ -54,10 +53,10 @@ def read(args: argparse.Namespace) -> Inputs:
     return Inputs.from_arguments(args, report=to_stderr)
 
 
-def print_load_report(evaluation: Evaluation) -> None:
-    """The evaluation's load report (`load_report_lines`) on standard error."""
-    for line in load_report_lines(evaluation):
-        to_stderr(line)
+def print_load_report(inputs: Inputs) -> None:
+    """The evaluation's load report (`load_report_lines`) on standard error, and the whole of
+    it in the file --load-report names."""
+    inputs.report_load()
 
 
 def write_json(document: dict[str, Any]) -> None:

@@ -56,7 +56,7 @@ def score_command(argv: Sequence[str]) -> int:
         raise UsageError("-q prints every query's lines of --format trec_eval")
     inputs = read(args)
     evaluation = inputs.evaluation()
-    print_load_report(evaluation)
+    print_load_report(inputs)
     # the figures named, each with what it brings (RBP its residual)
     shown = brought(evaluation.resolve(m) for m in args.metric) or None
     if args.format == "trec_eval":

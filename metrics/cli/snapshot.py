@@ -37,8 +37,9 @@ def snapshot_command(argv: Sequence[str]) -> int:
     refuse_own_input(args.out, [args.qrels, *(run.source for run in args.run),
                                 getattr(args, "snapshot_key_file", None)])
     key = snapshot_key(args.snapshot_key_file)
-    evaluation = read(args).evaluation()
-    print_load_report(evaluation)
+    inputs = read(args)
+    evaluation = inputs.evaluation()
+    print_load_report(inputs)
     snapshot = Snapshot.from_evaluation(evaluation, label=args.label, key=key)
     write_out(args.out, lambda path: save_snapshot(snapshot, path, key=key))
     print(

@@ -53,7 +53,8 @@ def _rendered(app) -> list[tuple[str, str, str]]:
             kind = next(iter(data), "") if len(data) == 1 else type(node).__name__
             inner = data.get(kind, data) if isinstance(data.get(kind), dict) else data
             for field, value in inner.items():
-                if field in RENDERED and isinstance(value, str):
+                # st.html (a proto of one field, body) is HTML escaped by safe.html, not Markdown
+                if field in RENDERED and isinstance(value, str) and kind != "body":
                     found.append((kind, field, value))
                 if field == "options" and kind in OPTIONS and isinstance(value, list):
                     found.extend((kind, field, str(o)) for o in value)
