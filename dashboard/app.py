@@ -13,6 +13,8 @@ import streamlit as st
 
 from dashboard.state import session, sidebar
 
+OUT_OF_MEMORY = ("This server ran out of memory drawing the page: load smaller files (fewer "
+                 "queries, runs or a shorter queries file), or fewer runs at once.")
 ICON = str(Path(__file__).resolve().parent / "assets" / "icon.png")
 
 # (page script relative to this file, title, icon): the navigation order; the first opens
@@ -40,5 +42,8 @@ page = st.navigation(
     [st.Page(script, title=title, icon=icon, default=i == 0)
      for i, (script, title, icon) in enumerate(PAGES)]
 )
-sidebar.draw()
-page.run()
+try:
+    sidebar.draw()
+    page.run()
+except MemoryError:  # said in one line, never a traceback: the server stays up
+    st.error(OUT_OF_MEMORY)

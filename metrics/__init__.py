@@ -30,6 +30,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "evaluate_files", "rereader")},
         **{name: ("metrics.core.sample", name) for name in (
             "load_sample", "sample_qrels", "sample_runs", "SAMPLE_DIR")},
+        **{name: ("metrics.io.names", name) for name in (
+            "plain_name", "rename_refusal", "hidden_characters")},
         # what a command line names, read once: the parser every program that reads runs
         # shares (python -m metrics, python -m dashboard report)
         "Inputs": ("metrics.cli.inputs", "Inputs"),
@@ -104,7 +106,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         "to_label_summary": ("metrics.context.labelling", "summary"),
         "to_label_csv": ("metrics.context.labelling", "to_csv"),
         **{name: ("metrics.context.fusion", name) for name in (
-            "fuse", "FusionRecipe", "recipe_from", "cross_fitted_weights", "CrossFit")},
+            "fuse", "FusionRecipe", "recipe_from", "recipe_from_text", "cross_fitted_weights",
+            "CrossFit")},
         "write_trec_run": ("metrics.context.fusion", "write_trec"),
         **{name: ("metrics.context.overlap", name) for name in (
             "overlap", "Overlap", "PairOverlap", "rbo_ext")},

@@ -136,7 +136,7 @@ for candidate in comparison.candidates:
         column_config={
             "Metric": st.column_config.TextColumn("Metric", pinned=True),
             "Before": ui.number_column("Before", MEANING["baseline_mean"]),
-            "After": ui.number_column("After", MEANING["run_mean"].format(run=candidate)),
+            "After": ui.number_column("After", MEANING["run_mean"].format(run=safe.md(candidate))),
             "Difference": st.column_config.NumberColumn(
                 "Difference", help=MEANING["difference"], format="%+.3f"),
             "Interval": st.column_config.TextColumn(
@@ -216,9 +216,9 @@ if facets and options.snapshot is None:
                 "Slice": st.column_config.TextColumn(facet, pinned=True),
                 "Queries": st.column_config.NumberColumn(format="localized"),
                 "Before": ui.number_column(
-                    "Before", MEANING["run_mean"].format(run=comparison.baseline)),
+                    "Before", MEANING["run_mean"].format(run=safe.md(comparison.baseline))),
                 "After": ui.number_column(
-                    "After", MEANING["run_mean"].format(run=slice_candidate)),
+                    "After", MEANING["run_mean"].format(run=safe.md(slice_candidate))),
                 "Difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
                 "p adjusted": st.column_config.TextColumn(
                     "p adj.", help=MEANING["p_adjusted_slices"].format(
@@ -289,9 +289,10 @@ for gains, title in ((True, "Gains"), (False, "Losses")):
                 "text": st.column_config.TextColumn("Question", help=MEANING["question"],
                                                     width="large"),
                 "before": ui.number_column(
-                    "Before", MEANING["run_metric"].format(metric=metric, run=comparison.baseline)),
+                    "Before", MEANING["run_metric"].format(metric=metric,
+                                                 run=safe.md(comparison.baseline))),
                 "after": ui.number_column(
-                    "After", MEANING["run_metric"].format(metric=metric, run=candidate)),
+                    "After", MEANING["run_metric"].format(metric=metric, run=safe.md(candidate))),
                 "difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
             },
         )
@@ -360,15 +361,15 @@ def rank_movement() -> None:
             "judged": st.column_config.TextColumn(
                 "Label", help=evaluation.conventions.sentences()["relevance_level"]),
             "before": st.column_config.NumberColumn(
-                "Rank before", help=MEANING["rank_in_run"].format(run=comparison.baseline),
-                format="localized"),
+                "Rank before", help=MEANING["rank_in_run"].format(
+                    run=safe.md(comparison.baseline)), format="localized"),
             "after": st.column_config.NumberColumn(
-                "Rank after", help=MEANING["rank_in_run"].format(run=candidate),
+                "Rank after", help=MEANING["rank_in_run"].format(run=safe.md(candidate)),
                 format="localized"),
             "climbed": st.column_config.NumberColumn(
                 "Places climbed", format="%+d", help=MEANING["places_climbed"]),
             "moved": st.column_config.TextColumn("What the candidate did", width="medium",
-                                                 help=MEANING["moved"].format(run=candidate)),
+                                                 help=MEANING["moved"].format(run=safe.md(candidate))),
         },
     )
     if corpus is not None:

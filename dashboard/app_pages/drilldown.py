@@ -110,10 +110,11 @@ if len(evaluation.runs) > 1:
     st.markdown("**What this query adds to the difference between them**")
     st.dataframe(contribution, hide_index=True, column_config={
         "metric": st.column_config.TextColumn("Metric", pinned=True),
-        "a": ui.number_column(a, MEANING["query_figure"].format(run=a)),
-        "b": ui.number_column(b, MEANING["query_figure"].format(run=b)),
+        "a": ui.number_column(a, MEANING["query_figure"].format(run=safe.md(a))),
+        "b": ui.number_column(b, MEANING["query_figure"].format(run=safe.md(b))),
         "difference": st.column_config.NumberColumn(
-            "Difference", format="%+.3f", help=MEANING["query_difference"].format(a=a, b=b)),
+            "Difference", format="%+.3f",
+            help=MEANING["query_difference"].format(a=safe.md(a), b=safe.md(b))),
         "contribution": st.column_config.NumberColumn(
             "Adds to the mean", format="%+.4f",
             help=MEANING["contribution"].format(n=n_scored)),
@@ -166,7 +167,7 @@ st.dataframe(
         "doc_id": st.column_config.TextColumn("Id"),
     }
     | {column: st.column_config.NumberColumn(
-        name, help=MEANING["ideal_rank_in_run"].format(run=name))
+        name, help=MEANING["ideal_rank_in_run"].format(run=safe.md(name)))
        for column, name in ranks_in.items()},
 )
 

@@ -19,12 +19,8 @@ ONLY_IN = "unique_relevant"  # the matrix of relevant ids only the row's run fin
 
 
 def recipe_from_link(value: str) -> dict:
-    """A fusion recipe from the link: JSON the engine checks (metrics.recipe_from)."""
-    try:
-        data = json.loads(value)
-    except ValueError:
-        raise ValueError("a fusion recipe is JSON") from None
-    return metrics.recipe_from(data)
+    """A fusion recipe from the link: JSON the engine checks (metrics.recipe_from_text)."""
+    return metrics.recipe_from_text(value)
 
 
 def recipe_link(recipe: dict) -> str:
@@ -99,7 +95,8 @@ def with_fused(inputs: Inputs, recipes: list[dict]) -> tuple[Inputs, list[str]]:
     for recipe in recipes:
         missing = [name for name in recipe["runs"] if name not in named]
         if missing:
-            problems.append(f"fuse: no run named {', '.join(missing)}; the fused run is left out")
+            shown = metrics.format.listing(map(metrics.format.shortened, missing), limit=5)
+            problems.append(f"fuse: no run named {shown}; the fused run is left out")
             continue
         parts = [named[name] for name in recipe["runs"]]
         key = f"fused:{recipe_link(recipe)}|" + "|".join(p.key for p in parts)

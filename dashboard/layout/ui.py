@@ -48,10 +48,17 @@ BOX_NAMES = {"qrels": "Qrels (the labels)", "run": "Runs (one file per retriever
 
 def nothing_yet() -> None:
     """What the main area says before anything can be scored: why, in words, and what to do
-    (a file in the wrong box, a refused file, a link's files to upload again)."""
-    linked, inputs = session.linked_files(), session.inputs()
+    (uploads a restart lost, a file in the wrong box, a refused file, a link's files to
+    upload again)."""
+    linked, inputs, lost = session.linked_files(), session.inputs(), session.uploads_lost()
     texts = session.linked_texts()
-    if linked:
+    if lost:
+        st.warning("The files uploaded to this page are gone: the server restarted, or this "
+                   "session ended, and uploads live in the server's memory only. Upload them "
+                   f"again in the sidebar under My files: {safe.md(', '.join(lost))}. K, the "
+                   "conventions, the runs shown and their names are kept.",
+                   icon=":material/cloud_off:")
+    elif linked:
         boxes = [f"**{BOX_NAMES['qrels']}** and **{BOX_NAMES['run']}**: "
                  f"{safe.md(', '.join(linked))}"]
         boxes += [f"**{box}**: {safe.md(name)}" for box, name in texts.items()]

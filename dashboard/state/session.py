@@ -6,11 +6,21 @@ query and the comparison's correction and alpha, under the short names the vocab
 (`?k=10&gain=exponential&runs=bm25&runs=baseline&query=q03`). It is read once per session,
 before any widget exists, and rewritten at the top of every run (widget values are already in
 session state by then) with the values that differ from their defaults. A value that does not
-parse is ignored and reported.
+parse is ignored and reported, whatever went wrong with it (each parameter on its own: one bad
+value never stops the others, nor the page); so is a query string Streamlit dropped whole for
+its length.
 
 One parameter is not state but a request: `open=QUERY`, which every "open in the drill-down"
 link carries, makes that query the selected one on arrival (whatever was selected before)
 and leaves the URL.
+
+A tab can outlive its session: after a server restart (or once a session has ended) the
+browser still shows the last page and sends its widgets' values with its next click, to a new
+session, whose URL may already be gone (a click on another page drops it). `init` tells such
+a tab from a new one by those values: it keeps them (the widgets are drawn with them: the data
+source, K, the conventions, the names), and names the files that were uploaded before, which
+lived in the old session's memory only, so that the page asks for them again instead of
+showing anything else in their place.
 """
 
 from __future__ import annotations
@@ -19,6 +29,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.state.common import user_key_from_element_id
+from streamlit.runtime.state.query_params import (
+    CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
+    CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
+)
+from streamlit.runtime.uploaded_file_manager import DeletedFile
 
 import metrics
 from dashboard import safe
@@ -54,6 +71,10 @@ PRICE = "cost.price"  # dollars a million input tokens (None: tokens only)
 SEARCH = "state.search"  # the words a query search holds, shared by the pages that search
 VIEW = "state.view"
 URL_PROBLEMS = "state.url_problems"
+LINK_BASELINE = "state.link_baseline"  # the link's baseline=, until checked against the runs
+UPLOADS_LOST = "state.uploads_lost"  # files a tab had uploaded to a session that is gone
+PROBLEM_CHARS = 300  # the longest message a link's value gets
+LISTED = 3  # values of a link a message names (each cut at 40 characters)
 KEPT = "kept."  # + a widget's key: its last drawn value
 INPUTS = "state.inputs"
 RENAMES = "state.renames"  # original run name -> name shown, as the URL carries them
@@ -102,6 +123,7 @@ class Param:
     key: str
     parse: Callable[[list[str]], object]  # raises ValueError on a bad value
     dump: Callable[[object], str | list[str]] = str
+    each: bool = False  # a list of values, each parsed alone: a bad one leaves the others
 
 
 def _choice(options: dict[str, str]) -> Callable[[list[str]], str]:
@@ -192,8 +214,8 @@ PARAMS = {
     "risk": Param(RISK_ALPHA, _choice({str(a): str(a) for a in metrics.RISK_ALPHAS})),
     "fragility": Param(FRAGILITY, _flag, _dump_flag),
     "rbo": Param(RBO_P, _number(0.01, 0.99)),
-    "fuse": Param(FUSED, lambda values: [combine.recipe_from_link(v) for v in values],
-                  lambda recipes: [combine.recipe_link(r) for r in recipes]),
+    "fuse": Param(FUSED, lambda values: combine.recipe_from_link(values[-1]),
+                  lambda recipes: [combine.recipe_link(r) for r in recipes], each=True),
     "primary": Param(PRIMARY, _choice({m.key: m.key for m in SUMMARY_MEASURES})),
     "baseline": Param(BASELINE, _text),
     "names": Param(RENAMES, _renames, _dump_renames),
@@ -232,17 +254,35 @@ def defaults() -> dict[str, object]:
 
 def init() -> None:
     """Once per session: URL -> session state; then fill every missing default."""
+    tab: dict[str, object] = {}
     if not st.session_state.get(READY):
-        problems = []
+        tab = _earlier_tab()
+        lost = _uploaded_before(tab)
+        # the names the tab gave its runs: their inputs are drawn only once the files are
+        # back, and Streamlit forgets the value of a widget a run does not draw
+        for key, state in tab.items():
+            if key.startswith(RUN_NAME) and getattr(state, "string_value", ""):
+                st.session_state[key] = state.string_value
+        if lost:
+            st.session_state[SOURCE_KEY] = UPLOAD
+            st.session_state[UPLOADS_LOST] = lost
+            st.session_state[LINK_FILES] = lost
+        problems = [] if st.query_params else _dropped_query_string()
         for name, param in PARAMS.items():
             values = st.query_params.get_all(name)
             if not values:
                 continue
-            try:
-                st.session_state[param.key] = param.parse(values)
-            except (ValueError, OverflowError) as exc:
-                problems.append(f"{name}={shorten(values[-1])!r} ignored: {exc}; the default "
-                                "is used")
+            parsed = []
+            for given in ([[v] for v in values] if param.each else [values]):
+                try:
+                    parsed.append(param.parse(given))
+                except Exception as exc:  # noqa: BLE001 (a link is hostile: nothing it holds may stop the page)
+                    problems.append(f"{name}={shorten(given[-1])!r} ignored: "
+                                    f"{shorten(str(exc), PROBLEM_CHARS)}; the default is used")
+            if parsed:
+                st.session_state[param.key] = parsed if param.each else parsed[0]
+        if BASELINE in st.session_state:
+            st.session_state[LINK_BASELINE] = st.session_state[BASELINE]
         for original, shown in (st.session_state.get(RENAMES) or {}).items():
             st.session_state[RUN_NAME + original] = shown
         runs = st.session_state.get(RUNS) or []
@@ -256,10 +296,65 @@ def init() -> None:
         st.session_state[QUERY] = opened
         del st.query_params[OPEN]
     for key, value in defaults().items():
+        if key in tab:
+            continue  # the earlier tab's widget value: Streamlit draws the widget with it
         # Streamlit drops a widget's state after a run that did not draw it (one that
         # stopped early); the widget would then come back at its minimum, not at the value
         # the user chose. The last value drawn is kept under a key of our own.
         st.session_state.setdefault(key, st.session_state.get(KEPT + key, value))
+
+
+def _earlier_tab() -> dict[str, object]:
+    """The widget values a browser tab sent with this session's first run, by widget key
+    (serialized: Streamlit reads each one when its widget is drawn). A new tab sends none;
+    a tab whose session is gone sends every widget it shows."""
+    ctx = get_script_run_ctx()
+    try:
+        states = ctx.session_state._state._new_widget_state.states
+    except AttributeError:  # a Streamlit that keeps them elsewhere: every tab reads as new
+        return {}
+    tab = {}
+    for widget_id, state in states.items():
+        key = user_key_from_element_id(widget_id)
+        if key:
+            tab[key] = getattr(state, "value", None)
+    return tab
+
+
+def _uploaded_before(tab: dict[str, object]) -> list[str]:
+    """The names of the files an earlier tab's uploaders held."""
+    names = []
+    for key in (QRELS_KEY, RUNS_KEY, QUERIES_KEY, CORPUS_KEY):
+        state = tab.get(key)
+        try:
+            if state.WhichOneof("value") == "file_uploader_state_value":
+                names += [info.name for info in state.file_uploader_state_value.uploaded_file_info]
+        except AttributeError:  # not a serialized uploader state
+            continue
+    return names
+
+
+def uploads_lost() -> list[str]:
+    """Files this tab had uploaded to an earlier session (gone with it), until uploaded again."""
+    lost = st.session_state.get(UPLOADS_LOST) or []
+    if lost and uploaded_names():
+        st.session_state[UPLOADS_LOST] = lost = []
+    return list(lost)
+
+
+def _dropped_query_string() -> list[str]:
+    """Streamlit drops a query string past its limits (a log line on the server, nothing
+    on the page): say so, and what the limit is."""
+    ctx = get_script_run_ctx()
+    raw = getattr(ctx, "query_string", "") or ""
+    fields = raw.count("&") + 1 if raw else 0
+    if len(raw) > CLIENT_STATE_QUERY_STRING_MAX_LENGTH:
+        size = f"{len(raw):,} characters, over the {CLIENT_STATE_QUERY_STRING_MAX_LENGTH:,}"
+    elif fields > CLIENT_STATE_QUERY_STRING_MAX_FIELDS:
+        size = f"{fields:,} parameters, over the {CLIENT_STATE_QUERY_STRING_MAX_FIELDS:,}"
+    else:
+        return []
+    return [f"the whole link ({size} a link may hold) ignored: every setting is its default"]
 
 
 def keep(keys: Sequence[str]) -> None:
@@ -309,7 +404,9 @@ def uploaded_names() -> list[str]:
         return []
     qrels = st.session_state.get(QRELS_KEY)
     runs = st.session_state.get(RUNS_KEY) or []
-    return [f.name for f in ([qrels] if qrels else []) + list(runs)]
+    # an upload the server no longer holds (a tab that outlived its session) is a DeletedFile
+    return [f.name for f in ([qrels] if qrels else []) + list(runs)
+            if not isinstance(f, DeletedFile)]
 
 
 def linked_files() -> list[str]:
@@ -333,7 +430,26 @@ def linked_texts() -> dict[str, str]:
 
 def report_url_problem(problem: str) -> None:
     """A link value that could not be used, shown with the others in the sidebar."""
-    st.session_state[URL_PROBLEMS] = [*url_problems(), problem]
+    st.session_state[URL_PROBLEMS] = [*url_problems(), shorten(problem, PROBLEM_CHARS)]
+
+
+def listed(values: Sequence[object], *, quoted: bool = True, limit: int = LISTED) -> str:
+    """Values from a link for a message: the first few, each shortened (and quoted), then how
+    many more (a link can name thousands)."""
+    first = [shorten(str(v), 40) for v in values[:limit]]
+    return metrics.format.listing([repr(v) if quoted else v for v in first]
+                                  + list(values[limit:]), limit=limit)
+
+
+def check_link_baseline(view: View | None) -> None:
+    """A link's baseline= that names no run shown is said once, and the first run shown
+    takes its place."""
+    wanted = st.session_state.pop(LINK_BASELINE, None)
+    if view is None or wanted is None or wanted in view.evaluation.run_names:
+        return
+    report_url_problem(f"baseline={shorten(str(wanted))!r} ignored: no run shown is named so; "
+                       f"the first run shown, {view.baseline!r}, is the baseline")
+    st.session_state[BASELINE] = view.baseline
 
 
 def url_problems() -> list[str]:
@@ -359,13 +475,30 @@ def conventions() -> Conventions:
 
 
 def display_names(loaded: Sequence[str]) -> dict[str, str]:
-    """original -> display name; an empty or clashing rename keeps the original name."""
-    names = {}
+    """original -> display name; an empty rename keeps the original name, and so does one
+    the engine refuses (`rename_problems` says why)."""
+    return _renamed(loaded)[0]
+
+
+def rename_problems(loaded: Sequence[str]) -> list[str]:
+    """Why each refused rename was refused: it holds hidden characters, or it looks like
+    another run's name (metrics.rename_refusal: names compared as they look)."""
+    return _renamed(loaded)[1]
+
+
+def _renamed(loaded: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    names: dict[str, str] = {}
+    problems = []
     for name in loaded:
         wanted = (st.session_state.get(RUN_NAME + name) or "").strip() or name
-        clash = wanted in names.values() or (wanted != name and wanted in loaded)
-        names[name] = name if clash else wanted
-    return names
+        if wanted != name:
+            others = [other for other in loaded if other != name] + list(names.values())
+            refusal = metrics.rename_refusal(name, wanted, others)
+            if refusal:
+                problems.append(refusal)
+                wanted = name
+        names[name] = wanted
+    return names, problems
 
 
 def bounded(key: str, low: int, high: int, default: int) -> None:
@@ -392,8 +525,7 @@ def view():
     return st.session_state.get(VIEW)
 
 
-def shorten(value: str, limit: int = 60) -> str:
-    return value if len(value) <= limit else value[:limit] + "…"
+shorten = metrics.format.shortened
 
 
 # --------------------------------------------------------------------------- snapshots
@@ -498,7 +630,9 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
     options = baseline_options(view, loaded)
     live = state.get(BASELINE) in view.evaluation.run_names
     if state.get(BASELINE) not in options or (live and state[BASELINE] != view.baseline):
-        state[BASELINE] = view.baseline  # a live baseline is the first run shown, always
+        # a live baseline is the first run shown, always; a link's unknown baseline was said
+        # by the sidebar
+        state[BASELINE] = view.baseline
     baseline = state[BASELINE]
     snapshot = None
     if baseline.startswith(SNAPSHOT_BASELINE):
@@ -552,8 +686,7 @@ def query_filter(facets: dict[str, Sequence[str]]) -> None:
     state = st.session_state
     facet, values = state.get(WHERE), list(state.get(WHERE_VALUES) or [])
     if facet is None and values:
-        report_url_problem(f"is={', '.join(repr(shorten(str(v))) for v in values)} ignored: "
-                           "no facet named by where=")
+        report_url_problem(f"is={listed(values)} ignored: no facet named by where=")
         state[WHERE_VALUES] = []
     if facet is not None and facet not in facets:
         report_url_problem(f"where={shorten(str(facet))!r} ignored: these queries have no "
@@ -563,8 +696,8 @@ def query_filter(facets: dict[str, Sequence[str]]) -> None:
     if facet is not None:
         kept = [value for value in values if value in facets[facet]]
         if len(kept) < len(values):
-            dropped = ", ".join(repr(shorten(str(v))) for v in values if v not in kept)
-            report_url_problem(f"is={dropped} ignored: not a value of {facet!r}")
+            dropped = listed([v for v in values if v not in kept])
+            report_url_problem(f"is={dropped} ignored: not a value of {shorten(facet)!r}")
         state[WHERE_VALUES] = kept
 
 

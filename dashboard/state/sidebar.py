@@ -34,6 +34,7 @@ def draw() -> View | None:
         added = more_measures(k)
     view = cache.build_view(loaded, shown, names, k, conventions, added)
     _show_corpus(loaded, view, summaries.get(CORPUS_SLOT))
+    session.check_link_baseline(view)
     with st.sidebar:
         view = query_filter(view) if view is not None else None
         for problem in session.url_problems():
@@ -175,7 +176,8 @@ def query_filter(view: View) -> View:
         if facet is not None:
             counts = {label: f"{label} ({n:,})" for label, n
                       in zip(facets[facet].bins, facets[facet].counts, strict=True)}
-            values = st.multiselect(f"{facet} is one of", list(counts), key=session.WHERE_VALUES,
+            values = st.multiselect(f"{safe.md(facet)} is one of", list(counts),
+                                    key=session.WHERE_VALUES,
                                     format_func=counts.get, placeholder="Pick values")
             if not values:
                 st.caption("Pick one value or more: until then every query is shown.")
@@ -278,9 +280,11 @@ def more_measures(k: int) -> tuple[str, ...]:
     picked from the catalogue or typed in any name ir_measures or trec_eval reads (each
     checked by the engine; a bad one is named with the closest names, and left out)."""
     state = st.session_state
-    offered = list(dict.fromkeys([*OFFERED_MEASURES, *state[session.MEASURES]]))
-    with st.expander("More measures", icon=":material/functions:",
-                     expanded=bool(state[session.MEASURES])):
+    # before the widget is drawn its value may be only an earlier tab's (a session that
+    # outlived its server holds no value yet): read as none until the widget takes it
+    chosen = state.get(session.MEASURES) or []
+    offered = list(dict.fromkeys([*OFFERED_MEASURES, *chosen]))
+    with st.expander("More measures", icon=":material/functions:", expanded=bool(chosen)):
         st.multiselect("Measures added to every view", offered, key=session.MEASURES,
                        format_func=functools.partial(_measure_label, k=k),
                        accept_new_options=True, placeholder="Pick, or type a name",
@@ -320,7 +324,8 @@ def fuse_runs(loaded: Inputs) -> Inputs:
         recipe = {"method": method, "runs": chosen, "norm": words.DEFAULT_NORM,
                   "k": words.RRF_K, "weights": None}
         if method == words.RRF:
-            recipe["k"] = st.number_input("k of 1/(k + rank)", min_value=0.0, value=60.0,
+            recipe["k"] = st.number_input("k of 1/(k + rank)", min_value=0.0,
+                                          max_value=float(words.MAX_RRF_K), value=60.0,
                                           step=10.0, key="fuse.k", help=words.RRF_K_HELP)
         else:
             recipe["norm"] = st.selectbox("Normalise scores", list(words.NORMS),
@@ -328,12 +333,16 @@ def fuse_runs(loaded: Inputs) -> Inputs:
                                           help=words.NORM_HELP)
         if method == words.COMBSUM and len(chosen) == 2 and st.toggle(
                 "Weighted", key="fuse.weighted", help=words.WEIGHTS_HELP):
-            weight = st.slider(f"Weight of {names[chosen[0]]}", 0.0, 1.0, 0.5, 0.05,
+            weight = st.slider(f"Weight of {safe.md(names[chosen[0]])}", 0.0, 1.0, 0.5, 0.05,
                                key="fuse.weight", help=HELP["fuse_weight"])
             recipe["weights"] = [weight, round(1 - weight, 12)]
         if st.button("Add the fused run", disabled=len(chosen) < 2, key="fuse.add"):
-            made = metrics.recipe_from(recipe)
-            if made not in st.session_state[session.FUSED]:
+            try:
+                made = metrics.recipe_from(recipe)
+            except ValueError as error:  # the engine's bounds, whatever the widget allowed
+                st.error(safe.md(error), icon=":material/error:")
+                made = None
+            if made is not None and made not in st.session_state[session.FUSED]:
                 st.session_state[session.FUSED] = [*st.session_state[session.FUSED], made]
                 st.rerun()  # the link is written before the sidebar runs
         for i, made in enumerate(st.session_state[session.FUSED]):
@@ -371,8 +380,8 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         unknown = [n for n in asked if n not in loaded]
         if unknown:
             rest = "the runs it names are shown" if wanted else "every run is shown"
-            session.report_url_problem(f"runs: no run named {', '.join(unknown)} in these "
-                                       f"data; {rest}")
+            named = session.listed(unknown, quoted=False)
+            session.report_url_problem(f"runs: no run named {named} in these data; {rest}")
         st.session_state[session.RUNS] = wanted or loaded
         st.session_state[session.RUN_OPTIONS] = loaded
         if first and st.session_state.get(session.BASELINE):  # a link's baseline= goes first
@@ -386,6 +395,8 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         on_change=session.runs_changed,
         help=HELP["runs_shown"],
     )
+    for problem in session.rename_problems(loaded):
+        st.warning(safe.md(problem), icon=":material/edit_off:")
     with st.expander("Rename runs", icon=":material/edit:"):
         for name in loaded:
             st.text_input(safe.md(name), key=session.RUN_NAME + name, placeholder=name)

@@ -5,18 +5,47 @@ arguments themselves, and the reading of what they name, are `metrics.cli.inputs
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from metrics.cli.inputs import Inputs
+from metrics.cli.inputs import Inputs, UsageError
 from metrics.snapshot import KEY_VARIABLE
+from metrics.vocabulary.format import shortened, terminal
 
 
 def to_stderr(line: str) -> None:
-    print(line, file=sys.stderr)
+    """A report line, ids from files in it printed with their control characters escaped."""
+    print(terminal(line, keep="\t\n"), file=sys.stderr)
+
+
+def refuse_own_input(out: Path, inputs: Sequence[object], flag: str = "--out") -> None:
+    """A UsageError when `out` names one of the files a command reads: writing it would
+    destroy the input before (or while) it is read."""
+    for given in inputs:
+        if not isinstance(given, str | os.PathLike) or os.fspath(given) == "-":
+            continue
+        try:
+            same = os.path.samefile(out, given)
+        except (OSError, ValueError):  # either is missing (or unreadable): not the same file
+            same = False
+        if same:
+            raise UsageError(f"{flag} {shortened(os.fspath(out), 200)} is one of this command's "
+                             f"inputs ({shortened(os.fspath(given), 200)}): write it elsewhere")
+
+
+def write_out(path: Path, write: Callable[[Path], None]) -> None:
+    """Run `write(path)`; an OSError becomes one line naming the path ('/proc/version:
+    cannot write (Input/output error)')."""
+    try:
+        write(path)
+    except OSError as error:
+        raise ValueError(f"{shortened(os.fspath(path), 200)}: cannot write "
+                         f"({error.strerror or error})") from None
 
 
 def read(args: argparse.Namespace) -> Inputs:

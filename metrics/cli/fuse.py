@@ -11,9 +11,15 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.cli.common import write_json
+from metrics.cli.common import refuse_own_input, write_json, write_out
 from metrics.cli.inputs import Parser, UsageError, add_input_arguments, conventions_from
-from metrics.context.fusion import cross_fitted_weights, fuse, write_trec
+from metrics.context.fusion import (
+    check_rrf_k,
+    check_weight_values,
+    cross_fitted_weights,
+    fuse,
+    write_trec,
+)
 from metrics.core.files import load_runs, read_qrels
 from metrics.stats.intervals import bootstrap
 from metrics.vocabulary import fusion as words
@@ -22,10 +28,22 @@ from metrics.vocabulary.format import figure
 
 def _weights(text: str) -> tuple[float, ...]:
     try:
-        return tuple(float(part) for part in text.split(","))
+        values = [float(part) for part in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected comma-separated numbers such as 0.3,0.7, got {text!r}") from None
+    try:
+        return check_weight_values(values, given=text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _rrf_k(text: str) -> int | float:
+    try:
+        return check_rrf_k(float(text), "k", given=text)
+    except ValueError as error:
+        message = str(error) if "must be" in str(error) else f"expected a number, got {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
 
 
 def fuse_command(argv: Sequence[str]) -> int:
@@ -38,7 +56,7 @@ def fuse_command(argv: Sequence[str]) -> int:
                         default=words.DEFAULT_METHOD, help=words.METHOD_HELP)
     parser.add_argument(words.NORM_FLAG, choices=list(words.NORMS), default=words.DEFAULT_NORM,
                         help=words.NORM_HELP)
-    parser.add_argument(words.RRF_K_FLAG, dest="rrf_k", type=float, default=words.RRF_K,
+    parser.add_argument(words.RRF_K_FLAG, dest="rrf_k", type=_rrf_k, default=words.RRF_K,
                         help=words.RRF_K_HELP)
     parser.add_argument(words.WEIGHTS_FLAG, dest="weights", type=_weights,
                         help=words.WEIGHTS_HELP)
@@ -56,6 +74,8 @@ def fuse_command(argv: Sequence[str]) -> int:
     if args.tune and (args.qrels is None or len(args.run) != 2 or args.weights is not None):
         raise UsageError(f"{words.TUNE_FLAG} needs --qrels and exactly two --run, and no "
                          f"{words.WEIGHTS_FLAG}")
+    if args.out is not None:
+        refuse_own_input(args.out, [args.qrels, *(run.source for run in args.run)])
     conventions = conventions_from(args)
     max_bytes = args.max_input_mb << 20
     runs, _ = load_runs([dataclasses.replace(r, format=args.run_format) for r in args.run],
@@ -86,7 +106,7 @@ def fuse_command(argv: Sequence[str]) -> int:
                              "in_sample_mean": tuned.in_sample_mean,
                              "sentence": tuned.sentence}
     if args.out is not None:
-        args.out.write_text(text, encoding="utf-8")
+        write_out(args.out, lambda path: path.write_text(text, encoding="utf-8"))
         print(f"{fused.name}: {len(fused.line):,} lines written to {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ from metrics.explain.lists import short_lists
 from metrics.explain.mismatch import id_mismatches
 from metrics.explain.slices import Slice, compare_slices, slice_evaluation
 from metrics.io import (
+    MAX_CORPUS_BYTES,
+    MAX_CORPUS_FLAG,
     MAX_INPUT_BYTES,
     QRELS_FORMATS,
     RUN_FORMATS,
@@ -46,8 +49,15 @@ from metrics.vocabulary import CONVENTIONS, Convention
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cost import FLAGS as COST_FLAGS
 from metrics.vocabulary.cutoffs import DEFAULT_K, MAX_K, MAX_SWEEP, SAMPLE_K, check_sweep
-from metrics.vocabulary.format import count, listing
+from metrics.vocabulary.format import count, listing, shortened
 from metrics.vocabulary.gates import EXIT_BAD_INPUT, EXIT_USAGE
+from metrics.vocabulary.identifiers import (
+    MAX_NAME_CHARS,
+    NAME_TOO_LONG,
+    NORMALIZE_IDS,
+    NORMALIZE_IDS_FLAG,
+    NORMALIZE_IDS_HELP,
+)
 from metrics.vocabulary.names import NAME_EXAMPLES, parse_measure
 from metrics.vocabulary.slices import LENGTH
 
@@ -58,12 +68,30 @@ Reader = Callable[[str], object]
 Command = Callable[[Sequence[str]], int]
 
 
+class ReadingOutOfMemory(MemoryError):
+    """Memory ran out while an input was read: `reading` names it for the message."""
+
+    def __init__(self, reading: str) -> None:
+        super().__init__(reading)
+        self.reading = reading
+
+
 class UsageError(Exception):
     """A bad flag, or inputs that do not go together: exit status 2 and one line."""
 
 
+# what argparse takes for a value, not a flag, when it starts with "-": a negative number,
+# and also "-inf", "-nan" and lists such as "-1,2", so that their flag names what is wrong
+# with them rather than asking for an argument
+_NEGATIVE_VALUE = re.compile(r"^-(?:\d|\.\d|inf|nan)", re.IGNORECASE)
+
+
 class Parser(argparse.ArgumentParser):
     """One short line on a bad flag, not the whole usage text."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = _NEGATIVE_VALUE
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
@@ -126,11 +154,22 @@ def metric_name(text: str) -> str:
 
 
 def run_source(text: str) -> RunSource:
-    """[NAME=]FILE; a name defaults to the file name without its extension."""
+    """[NAME=]FILE; a name defaults to the file name without its extension. A name longer
+    than MAX_NAME_CHARS is refused, naming the problem."""
     name, sep, path = text.partition("=")
-    if sep and name and not Path(text).exists():
+    if sep and name and not _exists(text):
+        if len(name) > MAX_NAME_CHARS:
+            raise argparse.ArgumentTypeError(NAME_TOO_LONG.format(
+                limit=MAX_NAME_CHARS, length=len(name), shown=shortened(name, 20)))
         return RunSource(Path(path), name=name)
     return RunSource(Path(text))
+
+
+def _exists(text: str) -> bool:
+    try:
+        return Path(text).exists()
+    except OSError:  # a name too long for the file system names no file
+        return False
 
 
 def within_bounds(convention: Convention) -> Reader:
@@ -234,6 +273,8 @@ def add_input_arguments(parser: argparse.ArgumentParser,
         help="refuse an input file that holds (or a .gz that expands to) more than MB "
         f"megabytes (default {MAX_INPUT_BYTES >> 20}; the dashboard uses the default)",
     )
+    parser.add_argument(NORMALIZE_IDS_FLAG, dest="normalize_ids", choices=NORMALIZE_IDS,
+                        default=NORMALIZE_IDS[0], help=NORMALIZE_IDS_HELP)
     if tuple(formats) == ("table", "json"):  # the flag every command had: help as it was
         parser.add_argument("--format", choices=list(formats), default=formats[0])
     else:
@@ -269,6 +310,11 @@ def add_text_arguments(parser: argparse.ArgumentParser, *, by: bool = True,
                         help="chunk texts: BEIR corpus.jsonl, JSONL or TSV doc_id<TAB>text (.gz "
                         "ok), read as a stream keeping only the ids used; the sample's on the "
                         "sample")
+    parser.add_argument(MAX_CORPUS_FLAG, dest="max_corpus_mb", type=positive_int,
+                        default=MAX_CORPUS_BYTES >> 20, metavar="MB",
+                        help="refuse a corpus that holds (or a .gz that expands to) more than "
+                        f"MB megabytes (default {MAX_CORPUS_BYTES >> 20:,}); a .gz that expands "
+                        "like a decompression bomb is refused whatever its size")
     if by:
         parser.add_argument("--by", metavar="FACET",
                             help="every figure per slice of this facet of --queries (a column, "
@@ -294,6 +340,10 @@ def run_guarded(command: Command, argv: Sequence[str]) -> int:
         return EXIT_USAGE
     except (ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ReadingOutOfMemory as error:
+        print(f"error: out of memory while reading {error.reading}: give smaller inputs",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     except MemoryError:
         name = getattr(command, "__name__", "command").removesuffix("_command")
@@ -376,6 +426,8 @@ class Inputs:
     run_format: str = "auto"
     sweep: tuple[int, int] | None = None
     max_bytes: int = MAX_INPUT_BYTES
+    max_corpus_bytes: int = MAX_CORPUS_BYTES
+    normalize_ids: str = NORMALIZE_IDS[0]
     queries_file: Path | None = None
     corpus_file: Path | None = None
     by: str | None = None
@@ -411,7 +463,10 @@ class Inputs:
         return cls(
             qrels=args.qrels, runs=tuple(args.run), k=args.k, conventions=conventions_from(args),
             qrels_format=args.qrels_format, run_format=args.run_format, sweep=args.sweep,
-            max_bytes=args.max_input_mb << 20, queries_file=getattr(args, "queries", None),
+            max_bytes=args.max_input_mb << 20,
+            normalize_ids=getattr(args, "normalize_ids", NORMALIZE_IDS[0]),
+            max_corpus_bytes=getattr(args, "max_corpus_mb", MAX_CORPUS_BYTES >> 20) << 20,
+            queries_file=getattr(args, "queries", None),
             corpus_file=getattr(args, "corpus", None), by=getattr(args, "by", None),
             tokens_per_chunk=getattr(args, "tokens_per_chunk", None),
             price_per_mtok=getattr(args, "price_per_mtok", None),
@@ -431,8 +486,24 @@ class Inputs:
 
     def _once(self, name: str, read: Callable[[], Any]) -> Any:
         if name not in self._read:
-            self._read[name] = read()
+            try:
+                self._read[name] = read()
+            except ReadingOutOfMemory:
+                raise
+            except MemoryError:
+                raise ReadingOutOfMemory(self._reading(name)) from None
         return self._read[name]
+
+    def _reading(self, name: str) -> str:
+        """What `_once(name)` reads, for an out-of-memory message."""
+        if name == "queries":
+            return f"{self.queries_path.name} (--queries)"
+        if name == "corpus":
+            return f"{self.corpus_path.name} (--corpus)"
+        if self.on_sample:
+            return "the bundled sample"
+        files = [Path(self.qrels).name, *(Path(str(run.source)).name for run in self.runs)]
+        return "the qrels and runs (" + ", ".join(files[:4]) + (", ..." if files[4:] else "") + ")"
 
     def evaluation(self) -> Evaluation:
         """The runs scored against the qrels (the sample's without either), with the figures
@@ -447,7 +518,8 @@ class Inputs:
         # the conventions carry the run order and the score precision to the loaders
         return evaluate_files(
             self.qrels, self.run_sources, self.k or DEFAULT_K, self.conventions,
-            qrels_format=self.qrels_format, sweep=self.sweep, max_bytes=self.max_bytes)
+            qrels_format=self.qrels_format, sweep=self.sweep, max_bytes=self.max_bytes,
+            normalize_ids=self.normalize_ids)
 
     def report_load(self) -> None:
         """The evaluation's load report, line by line, to ``report`` (the problems first, the
@@ -489,7 +561,7 @@ class Inputs:
             return None
         evaluation = self.evaluation()
         wanted = mentioned_doc_ids(evaluation.qrels, [run.run for run in evaluation.runs])
-        corpus, report = read_corpus(path, wanted)
+        corpus, report = read_corpus(path, wanted, max_bytes=self.max_corpus_bytes)
         self.report(report.summary())
         return corpus
 
@@ -525,16 +597,17 @@ class Inputs:
         given, price = self.tokens_per_chunk, self.price_per_mtok
         if given is None and price is None and self.corpus_file is None:
             return None
+        corpus = self.corpus() if given is None else None  # a bad corpus is bad input
         try:
-            return chunk_tokens(tokens_per_chunk=given, price_per_mtok=price,
-                                corpus=self.corpus() if given is None else None)
+            return chunk_tokens(tokens_per_chunk=given, price_per_mtok=price, corpus=corpus)
         except ValueError as error:
             raise UsageError(str(error)) from None
 
     def rereader(self) -> Callable[[str], list] | None:
         """The runs read again in another TREC order, for the fragility check (None when no
         run is a TREC file)."""
-        return rereader(self.run_sources, self.evaluation(), max_bytes=self.max_bytes)
+        return rereader(self.run_sources, self.evaluation(), max_bytes=self.max_bytes,
+                        normalize_ids=self.normalize_ids)
 
 
 __all__ = ["Inputs", "Parser", "UsageError", "add_convention_arguments", "add_input_arguments",

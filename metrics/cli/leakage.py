@@ -83,8 +83,8 @@ def leaks(inputs: Inputs, queries: Queries, *, scope: str, threshold: float,
           every_query: bool = False) -> Leakage:
     """The check in the scope asked: the chunks retrieved or judged, or the whole corpus."""
     if scope == CORPUS:
-        return find_leaks(queries, iter_documents(inputs.corpus_path), threshold=threshold,
-                          every_query=every_query)
+        documents = iter_documents(inputs.corpus_path, max_bytes=inputs.max_corpus_bytes)
+        return find_leaks(queries, documents, threshold=threshold, every_query=every_query)
     evaluation = inputs.evaluation()
     candidates = retrieved_or_judged(evaluation.qrels, [run.run for run in evaluation.runs])
     return find_leaks(queries, inputs.corpus(), threshold=threshold, candidates=candidates,

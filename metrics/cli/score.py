@@ -40,6 +40,7 @@ from metrics.snapshot.contract import to_dict
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
 from metrics.vocabulary.cutoffs import DEFAULT_K
 from metrics.vocabulary.gates import EXIT_OK
+from metrics.vocabulary.identifiers import NORMALIZE_IDS, NORMALIZE_IDS_FLAG
 
 FORMATS = ("table", "json", "trec_eval", "latex")
 ENGINES = ("memory", "blocks")
@@ -126,6 +127,8 @@ def _blocks(args: argparse.Namespace) -> int:
     if args.format != "table":
         raise UsageError("--engine blocks writes --format table (and --per-query-out)")
     given = [flag for dest, flag in _NOT_IN_BLOCKS.items() if getattr(args, dest, None)]
+    if getattr(args, "normalize_ids", NORMALIZE_IDS[0]) != NORMALIZE_IDS[0]:
+        given.append(NORMALIZE_IDS_FLAG)
     if given:
         raise UsageError(f"{given[0]} needs the in-memory engine (--engine memory)")
     if args.qrels is None or not args.run:

@@ -7,7 +7,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from metrics.cli.common import add_snapshot_key_argument, print_load_report, read
+from metrics.cli.common import (
+    add_snapshot_key_argument,
+    print_load_report,
+    read,
+    refuse_own_input,
+    write_out,
+)
 from metrics.cli.inputs import Parser, add_input_arguments, add_metric_argument
 from metrics.snapshot import Snapshot, snapshot_key
 from metrics.snapshot import save as save_snapshot
@@ -28,12 +34,14 @@ def snapshot_command(argv: Sequence[str]) -> int:
     add_snapshot_key_argument(parser, "signs the snapshot's figures")
     add_metric_argument(parser, "freeze these figures too, beside the default ones")
     args = parser.parse_args(argv)
+    refuse_own_input(args.out, [args.qrels, *(run.source for run in args.run),
+                                getattr(args, "snapshot_key_file", None)])
     key = snapshot_key(args.snapshot_key_file)
     inputs = read(args)
     evaluation = inputs.evaluation()
     print_load_report(inputs)
     snapshot = Snapshot.from_evaluation(evaluation, label=args.label, key=key)
-    save_snapshot(snapshot, args.out, key=key)
+    write_out(args.out, lambda path: save_snapshot(snapshot, path, key=key))
     print(
         f"snapshot of {count(len(evaluation.runs), 'run')} at K = {evaluation.k} over "
         f"{count(len(evaluation.scored_ids), 'scored query')} written to {args.out} "

@@ -190,7 +190,10 @@ def format_comparison(evaluation: Evaluation, comparison: Comparison) -> str:
 
 
 def table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """Left-aligned columns two spaces apart, a rule of dashes under the header."""
+    """Left-aligned columns two spaces apart, a rule of dashes under the header; every cell
+    with its control characters escaped (`format.terminal`), since ids come from files."""
+    header = [fmt.terminal(str(cell)) for cell in header]
+    rows = [[fmt.terminal(str(cell)) for cell in row] for row in rows]
     widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
     return [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))

@@ -9,6 +9,8 @@ every query at once. A weight search pools once and sums again for each weight.
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,11 +21,13 @@ import pyarrow.compute as pc
 from metrics.io import Qrels, Run
 from metrics.io.arrow import from_numbers, numbers, strings
 from metrics.io.codes import encode
+from metrics.io.errors import show
 from metrics.vocabulary import fusion as words
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.measures import MEASURE_BY_KEY
 
-__all__ = ["CrossFit", "FusionRecipe", "cross_fitted_weights", "fuse", "write_trec"]
+__all__ = ["CrossFit", "FusionRecipe", "check_rrf_k", "check_weight_values", "cross_fitted_weights",
+           "fuse", "recipe_from", "recipe_from_text", "write_trec"]
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ def fuse(runs: Sequence[Run], *, method: str = words.DEFAULT_METHOD,
     _check_runs(runs)
     _check_choice("method", method, words.METHODS)
     _check_choice("norm", norm, words.NORMS)
-    k = _check_k(rrf_k) if method == words.RRF else None
+    k = check_rrf_k(rrf_k) if method == words.RRF else None
     weights = _check_weights(weights, runs, method)
     pool = _pool(runs)
     contributions = _contributions(pool, runs, method, norm, k)
@@ -103,15 +107,43 @@ def _check_runs(runs: list[Run]) -> None:
 
 
 def _check_choice(what: str, value: object, allowed: dict) -> None:
-    if value not in allowed:
-        raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {show(value)}")
 
 
-def _check_k(k: object) -> float:
-    if isinstance(k, bool) or not isinstance(k, int | float | np.integer | np.floating) \
-            or not np.isfinite(k) or k < 0:
-        raise ValueError(f"rrf_k must be a finite number >= 0, got {k!r}")
-    return int(k) if float(k).is_integer() else float(k)  # a plain number for the recipe's JSON
+def _number(value: object) -> float | None:
+    """A real number as a float, or None: not a bool, not beyond float range (a 400-digit
+    integer), not nan or infinite."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def check_rrf_k(k: object, what: str = "rrf_k", given: str | None = None) -> int | float:
+    """RRF's k: a finite number from 0 to MAX_RRF_K, as a plain int or float. `given`, the
+    text it was read from, is what a message quotes."""
+    number = _number(k)
+    if number is None or not 0 <= number <= words.MAX_RRF_K:
+        raise ValueError(f"{what} must be a finite number >= 0 and at most "
+                         f"{words.MAX_RRF_K:,}, got {show(k if given is None else given)}")
+    return int(number) if number.is_integer() else number  # a plain number for the JSON
+
+
+def check_weight_values(weights: Sequence[object], given: str | None = None
+                        ) -> tuple[float, ...]:
+    """Weights, one per run: finite numbers from 0 to MAX_WEIGHT, not all 0 (so no fused
+    score can overflow). `given`, the text they were read from, is what a message quotes."""
+    values = tuple(_number(w) for w in weights)
+    if any(v is None or not 0 <= v <= words.MAX_WEIGHT for v in values) or not any(values):
+        shown = show(list(weights), 80) if given is None else show(given, 80)
+        raise ValueError(f"weights must be finite, >= 0, at most {words.MAX_WEIGHT:,} and not "
+                         f"all 0, got {shown}")
+    return values
+
 
 
 def _check_weights(weights: Sequence[float] | None, runs: list[Run],
@@ -121,13 +153,11 @@ def _check_weights(weights: Sequence[float] | None, runs: list[Run],
     if method != words.COMBSUM:
         raise ValueError(f"weights apply to {words.COMBSUM} only (weighted CombSUM), not "
                          f"{method!r}")
-    values = tuple(float(w) for w in weights)
-    if len(values) != len(runs):
-        raise ValueError(f"weights must give one weight per run: {len(values)} for "
+    weights = list(weights)
+    if len(weights) != len(runs):
+        raise ValueError(f"weights must give one weight per run: {len(weights)} for "
                          f"{len(runs)} runs")
-    if not all(np.isfinite(w) and w >= 0 for w in values) or not any(values):
-        raise ValueError(f"weights must be finite, >= 0 and not all 0, got {list(values)}")
-    return values
+    return check_weight_values(weights)
 
 
 # --- pooling ---------------------------------------------------------------------------
@@ -370,28 +400,75 @@ def _best(means: np.ndarray, grid: np.ndarray) -> int:
     return int(tied[np.lexsort((grid[tied], distance))[0]])
 
 
+def recipe_from_text(text: object) -> dict:
+    """A fusion recipe from the JSON text a link carries: at most MAX_RECIPE_CHARS, nested
+    at most MAX_RECIPE_DEPTH levels (told before it is parsed, so no nesting can exhaust
+    the parser), then checked field by field (``recipe_from``)."""
+    if not isinstance(text, str):
+        raise ValueError(words.RECIPE_SHAPE)
+    if len(text) > words.MAX_RECIPE_CHARS:
+        raise ValueError(f"{words.RECIPE_SHAPE}, at most {words.MAX_RECIPE_CHARS:,} "
+                         f"characters: this one has {len(text):,}")
+    depth = _nesting(text)
+    if depth > words.MAX_RECIPE_DEPTH:
+        raise ValueError(f"{words.RECIPE_SHAPE}, nested {words.MAX_RECIPE_DEPTH} levels at "
+                         f"most: this one nests {depth:,}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ValueError(f"{words.RECIPE_SHAPE}: this one is not valid JSON") from None
+    return recipe_from(data)
+
+
+def _nesting(text: str) -> int:
+    """How deep JSON text nests its arrays and objects (brackets inside strings aside)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def recipe_from(data: object) -> dict:
     """A fusion recipe as a link carries it ({"method", "norm", "k", "weights", "runs"}),
-    checked: a ValueError says what is wrong. Run names are checked against the runs loaded
-    by the caller."""
-    if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
-        raise ValueError('a fusion recipe is {"method", "norm", "k", "weights", "runs": [...]}')
-    runs = data["runs"]
-    if len(runs) < 2 or not all(isinstance(r, str) for r in runs) or len(set(runs)) < len(runs):
-        raise ValueError("a fusion recipe names two or more distinct runs")
+    checked field by field (its type, then its range): a ValueError says which field is
+    wrong and how, in one line. Run names are checked against the runs loaded by the
+    caller."""
+    if not isinstance(data, dict):
+        raise ValueError(words.RECIPE_SHAPE)
+    unknown = [key for key in data if key not in words.RECIPE_FIELDS]
+    if unknown:
+        raise ValueError(f"a fusion recipe has no field {show(unknown[0])}: its fields are "
+                         f"{', '.join(words.RECIPE_FIELDS)}")
+    runs = data.get("runs")
+    if not isinstance(runs, list) or not all(isinstance(r, str) and r for r in runs):
+        raise ValueError(f"a fusion recipe's runs are a list of run names, got {show(runs)}")
+    if not 2 <= len(runs) <= words.MAX_RECIPE_RUNS or len(set(runs)) < len(runs):
+        raise ValueError(f"a fusion recipe names from 2 to {words.MAX_RECIPE_RUNS} distinct "
+                         f"runs, got {len(runs):,} names ({len(set(runs)):,} distinct)")
     method = data.get("method", words.DEFAULT_METHOD)
     norm = data.get("norm", words.DEFAULT_NORM)
-    _check_choice("method", method, words.METHODS)
-    _check_choice("norm", norm, words.NORMS)
-    k = _check_k(data.get("k", words.RRF_K))
+    _check_choice("a fusion recipe's method", method, words.METHODS)
+    _check_choice("a fusion recipe's norm", norm, words.NORMS)
+    k = check_rrf_k(data.get("k", words.RRF_K), "a fusion recipe's k")
     weights = data.get("weights")
     if weights is not None:
-        if (not isinstance(weights, list) or len(weights) != len(runs)
-                or not all(isinstance(w, int | float) and not isinstance(w, bool)
-                           for w in weights)):
-            raise ValueError("a fusion recipe's weights are one number per run")
-        weights = [float(w) for w in weights]
-        if min(weights) < 0 or not any(weights) or not all(np.isfinite(weights)):
-            raise ValueError("weights must be finite, >= 0 and not all 0")
+        if not isinstance(weights, list) or len(weights) != len(runs):
+            raise ValueError(f"a fusion recipe's weights are one number per run ({len(runs)}), "
+                             f"got {show(weights)}")
+        weights = list(check_weight_values(weights))
         method = words.COMBSUM
     return {"method": method, "norm": norm, "k": k, "weights": weights, "runs": list(runs)}

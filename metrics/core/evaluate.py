@@ -43,6 +43,7 @@ from metrics.core.per_query import long_table
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
 from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.io import LoadReport, Qrels, ReportLine, Run
+from metrics.io.names import plain_name
 from metrics.stats.bootstrap import Resamples, draw_resamples
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs, sweep_bands
@@ -269,7 +270,7 @@ class Evaluation:
             if display != run.name:
                 run = dataclasses.replace(run, name=display, run=run.run.renamed(display))
             chosen.append(run)
-        if len({r.name for r in chosen}) != len(chosen):
+        if len({plain_name(r.name) for r in chosen}) != len(chosen):  # as they look
             raise ValueError(f"run names must be distinct, got {[r.name for r in chosen]}")
         return dataclasses.replace(self, runs=tuple(chosen))
 

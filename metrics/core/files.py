@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from metrics.core.evaluate import Evaluation, evaluate
 from metrics.io import MAX_INPUT_BYTES, LoadReport, Qrels, ReportLine, Run, load_qrels, load_run
+from metrics.io.names import plain_name
 from metrics.vocabulary.conventions import Conventions
 
 Source = str | os.PathLike | bytes
@@ -29,16 +30,19 @@ class RunSource:
 
 def read_qrels(
     source: Source, *, file_name: str | None = None, format: str = "auto",
-    max_bytes: int = MAX_INPUT_BYTES,
+    max_bytes: int = MAX_INPUT_BYTES, normalize_ids: str = "none",
 ) -> tuple[Qrels, LoadReport]:
-    return load_qrels(source, file_name=file_name, format=format, max_bytes=max_bytes)
+    return load_qrels(source, file_name=file_name, format=format, max_bytes=max_bytes,
+                      normalize_ids=normalize_ids)
 
 
 def read_run(
-    spec: RunSource, conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES
+    spec: RunSource, conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES,
+    normalize_ids: str = "none",
 ) -> tuple[Run, LoadReport]:
     """One run file, ordered as the conventions say (rank column or score, and the precision
-    scores are compared at), refused beyond `max_bytes` of (expanded) input."""
+    scores are compared at), refused beyond `max_bytes` of (expanded) input, its ids read
+    as `normalize_ids` says (as written by default, or in NFC)."""
     return load_run(
         spec.source,
         file_name=spec.file_name,
@@ -47,23 +51,27 @@ def read_run(
         score_precision=conventions.score_precision,
         run_name=spec.name,
         max_bytes=max_bytes,
+        normalize_ids=normalize_ids,
     )
 
 
 def distinct_names(names: Sequence[str]) -> list[str]:
     """The one rule for repeated run names: the first keeps its name, later ones get " (2)",
-    " (3)", ... (skipping any name already taken), so that every run keeps its own place."""
-    taken = set(names)
+    " (3)", ... (skipping any name already taken), so that every run keeps its own place.
+    Names are compared as they look (`plain_name`: NFKC, no invisible or bidirectional
+    control characters), so 'baseline' and 'baseline' with a zero-width space are one name."""
+    taken = {plain_name(name) for name in names}
     seen: dict[str, int] = {}
     out = []
     for name in names:
-        if name not in seen:
-            seen[name] = 1
+        key = plain_name(name)
+        if key not in seen:
+            seen[key] = 1
             out.append(name)
             continue
         while True:
-            seen[name] += 1
-            candidate = f"{name} ({seen[name]})"
+            seen[key] += 1
+            candidate = f"{key} ({seen[key]})"
             if candidate not in taken:
                 break
         taken.add(candidate)
@@ -72,10 +80,12 @@ def distinct_names(names: Sequence[str]) -> list[str]:
 
 
 def load_runs(
-    runs: Sequence[RunSource], conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES
+    runs: Sequence[RunSource], conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES,
+    normalize_ids: str = "none",
 ) -> tuple[list[Run], dict[str, LoadReport]]:
     """Every run, named distinctly (a renamed run's load report says why)."""
-    loaded = [read_run(spec, conventions, max_bytes=max_bytes) for spec in runs]
+    loaded = [read_run(spec, conventions, max_bytes=max_bytes, normalize_ids=normalize_ids)
+              for spec in runs]
     names = distinct_names([run.name for run, _ in loaded])
     runs_out, reports = [], {}
     for (run, report), name in zip(loaded, names, strict=True):
@@ -98,9 +108,11 @@ def evaluate_files(
     qrels_format: str = "auto",
     sweep: tuple[int, int] | None = None,
     max_bytes: int = MAX_INPUT_BYTES,
+    normalize_ids: str = "none",
 ) -> Evaluation:
     """Load and score. Without qrels, the labels come from the first run's JSONL file, whose
-    records carry both `retrieved` and `relevant`."""
+    records carry both `retrieved` and `relevant`. `normalize_ids="nfc"` reads every id of
+    every file in Unicode NFC."""
     conventions = conventions or Conventions()
     if not runs:
         raise ValueError("give at least one run")
@@ -115,9 +127,10 @@ def evaluate_files(
     # GIL for most of the work. A bad qrels file is still the error reported first.
     with ThreadPoolExecutor(max_workers=1) as pool:
         pending = pool.submit(read_qrels, qrels, file_name=qrels_name, format=qrels_format,
-                              max_bytes=max_bytes)
+                              max_bytes=max_bytes, normalize_ids=normalize_ids)
         try:
-            loaded, reports = load_runs(runs, conventions, max_bytes=max_bytes)
+            loaded, reports = load_runs(runs, conventions, max_bytes=max_bytes,
+                                        normalize_ids=normalize_ids)
         finally:
             labels, qrels_report = pending.result()
     return evaluate(
@@ -136,7 +149,8 @@ def _labels_in(report: LoadReport, first: RunSource) -> None:
 
 
 def rereader(runs: Sequence[RunSource], evaluation: Evaluation, *,
-             max_bytes: int = MAX_INPUT_BYTES) -> Callable[[str], list[Run]] | None:
+             max_bytes: int = MAX_INPUT_BYTES,
+             normalize_ids: str = "none") -> Callable[[str], list[Run]] | None:
     """The runs read again in another TREC order, for the fragility check: None when no run
     is a TREC file (only those have both a score and a rank column to order by)."""
     if not any(run.report is not None and run.report.format == "trec" for run in evaluation.runs):
@@ -144,7 +158,8 @@ def rereader(runs: Sequence[RunSource], evaluation: Evaluation, *,
 
     def reread(order: str) -> list[Run]:
         conventions = replace(evaluation.conventions, order=order)
-        return load_runs(runs, conventions, max_bytes=max_bytes)[0]
+        return load_runs(runs, conventions, max_bytes=max_bytes,
+                         normalize_ids=normalize_ids)[0]
 
     return reread
 

@@ -5,6 +5,12 @@ error; so does a run whose doc ids carry a prefix the labels lack. These finding
 sentence each, with a few ids from each side and the likely cause when one is visible:
 surrounding whitespace, case, a prefix on one side, zero padding. The command line prints
 them on standard error; the dashboard can show the same sentences.
+
+A partial mismatch is looked for too, where the ids otherwise meet: ids that match only once
+both sides are read in Unicode NFC (an accented letter written as one code point on one
+side, as a letter and a combining accent on the other), counted per run and kind. Only the
+ids that did not match and hold a non-ASCII character are normalised, so an ASCII collection
+costs one pass over its unmatched ids.
 """
 
 from __future__ import annotations
@@ -12,12 +18,17 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from metrics.core.evaluate import Evaluation
 from metrics.io import Qrels, Run
+from metrics.vocabulary import identifiers as words
 from metrics.vocabulary.format import listing
 
 SHARED_SHARE = 0.5  # warn when a run answers fewer than this share of the qrels' queries
@@ -31,8 +42,9 @@ _DIGITS = re.compile(r"\d+")
 @dataclass(frozen=True)
 class IdMismatch:
     run: str
-    kind: Literal["query", "doc"]
-    shared: int  # query: ids both sides hold; doc: the run's rows whose id carries a label
+    kind: Literal["query", "doc", "query nfc", "doc nfc"]  # nfc: they meet only after NFC
+    shared: int  # query: ids both sides hold; doc: the run's rows whose id carries a label;
+    # nfc kinds: the ids (query) or rows (doc) that meet the qrels' only in NFC
     total: int  # query: the qrels' queries; doc: the run's rows
     run_examples: tuple[str, ...]  # ids of the run the qrels lack
     qrels_examples: tuple[str, ...]  # ids of the qrels the run lacks
@@ -56,7 +68,46 @@ def run_mismatches(qrels: Qrels, run: Run, *, labelled: bool = False) -> tuple[I
     SHARED_SHARE of them; a doc finding when none of the run's ids carries a label (not
     looked for when the caller knows one does: `labelled`)."""
     docs = None if labelled else _docs(qrels, run)
-    return tuple(filter(None, (_queries(qrels, run), docs)))
+    return tuple(filter(None, (_queries(qrels, run), docs, *_after_nfc(qrels, run))))
+
+
+def _after_nfc(qrels: Qrels, run: Run) -> tuple[IdMismatch | None, IdMismatch | None]:
+    """The run's query ids, then its doc ids (rows), that meet the qrels' only in NFC."""
+    # only non-ASCII ids can differ in NFC alone: an ASCII query set costs one pass
+    labelled = {q for q in map(str, qrels.query_ids) if not q.isascii()}
+    accented = {_nfc(q) for q in labelled}
+    queries = [q for q in map(str, run.query_ids) if not q.isascii()
+               and q not in labelled and _nfc(q) in accented] if accented else []
+    found = _nfc_finding(run, "query", len(queries), queries[:1], len(run.query_ids))
+    if not len(run.doc_ids) or not len(qrels.doc_names):
+        return found, None
+    ids = run.doc_ids.cast(pa.string())
+    theirs = qrels.doc_names.cast(pa.string())
+    unmatched = pc.is_null(pc.index_in(ids, value_set=theirs))  # arrow throughout: no pandas
+    candidates = ids.filter(pc.and_(unmatched, pc.invert(pc.string_is_ascii(ids))))
+    if not len(candidates):
+        return found, None
+    forms = pc.utf8_normalize(theirs.filter(pc.invert(pc.string_is_ascii(theirs))), form="NFC")
+    met = candidates.filter(pc.is_in(pc.utf8_normalize(candidates, form="NFC"),
+                                     value_set=forms))
+    return found, _nfc_finding(run, "doc", len(met), met.slice(0, 1).to_pylist(),
+                               len(run.doc_ids))
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _nfc_finding(run: Run, kind: str, count: int, first: Sequence[str],
+                 total: int) -> IdMismatch | None:
+    """The finding for `count` of `total` ids meeting only in NFC, `first` quoted."""
+    if not count:
+        return None
+    example = first[0]
+    sentence = words.NFC_ONLY.format(count=count, run=run.name, total=total, kind=kind,
+                                     example=example, effect=words.NFC_EFFECT[kind]) + "."
+    return IdMismatch(run.name, f"{kind} nfc", count, total, (example,),
+                      (), ("Unicode normalisation",), sentence)
 
 
 def _queries(qrels: Qrels, run: Run) -> IdMismatch | None:

@@ -17,7 +17,15 @@ pairs), `rows` (Qrels, Run), `report`, and `loaders` (load_qrels, load_run). Opt
 """
 
 from metrics.io.codes import repeated_ids, repeated_pairs
-from metrics.io.corpus import CORPUS_FORMATS, Corpus, CorpusReport, iter_documents, read_corpus
+from metrics.io.corpus import (
+    CORPUS_FORMATS,
+    MAX_CORPUS_BYTES,
+    MAX_CORPUS_FLAG,
+    Corpus,
+    CorpusReport,
+    iter_documents,
+    read_corpus,
+)
 from metrics.io.errors import LoadError
 from metrics.io.examples import FORMAT_EXAMPLES, FormatExample
 from metrics.io.loaders import (
@@ -36,7 +44,8 @@ from metrics.io.sources import UPLOAD_NAME
 from metrics.io.streams import MAX_INPUT_BYTES
 
 __all__ = [
-    "CORPUS_FORMATS", "Corpus", "CorpusReport", "QUERIES_FORMATS", "Queries", "QueriesReport",
+    "CORPUS_FORMATS", "MAX_CORPUS_BYTES", "MAX_CORPUS_FLAG", "Corpus", "CorpusReport",
+    "QUERIES_FORMATS", "Queries", "QueriesReport",
     "iter_documents", "load_queries", "mentioned_doc_ids", "queries_report", "read_corpus",
     "FORMAT_EXAMPLES", "FormatExample", "MAX_INPUT_BYTES", "MAX_LINE_BYTES", "LoadError",
     "LoadReport", "Qrels", "QRELS_FORMATS",

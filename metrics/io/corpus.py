@@ -4,7 +4,10 @@ Corpora are large (MS MARCO's 8.8 million passages are about 3 GB), so `read_cor
 only the documents whose ids it is asked for: the file is read a block at a time and line by
 line, and memory grows with the ids wanted, not with the file. Unlike the qrels and run
 readers it never holds the whole file (no `read_bounded`, whose bound is for those); each line
-is bounded instead (MAX_LINE_BYTES), and so are the texts kept (`max_text_bytes`).
+is bounded instead (MAX_LINE_BYTES), and so are the texts kept (`max_text_bytes`). The work is
+bounded too: the bytes read, after gzip expansion (`max_bytes`, MAX_CORPUS_BYTES by default),
+and a gzip's expansion ratio (`streams.MAX_EXPANSION`), so a small bomb of unwanted lines is
+refused after a second of work, not read for minutes.
 
 Formats, told apart by the first non-blank line (`format="auto"`); gzip, known by the name
 or its magic bytes, is expanded as it is read:
@@ -51,10 +54,12 @@ from metrics.io.streams import (
     FIRST_BLOCK,
     Gunzip,
     check_head,
+    check_max_bytes,
     decode,
     describe_bytes,
     gzipped,
     open_stream,
+    too_large,
     waiting_for_writer,
 )
 
@@ -63,6 +68,9 @@ CORPUS_FORMATS = ("beir", "jsonl", "tsv")
 # bytes, so 256 MiB holds some 700,000 of them: the distinct ids of 5 runs x 5,000 queries x
 # 100 ids, which overlap. Held as Python strings, they stay well under 1 GB.
 MAX_CORPUS_TEXT_BYTES = 256 << 20
+# The bytes a corpus may hold, or its gzip expand to: MS MARCO's collection.tsv is 2.9 GB
+MAX_CORPUS_BYTES = 8 << 30
+MAX_CORPUS_FLAG = "--max-corpus-mb"  # the command line's name for the bound, in messages
 SHOWN = 10  # missing ids and repeated lines listed in the report
 # Bytes read (or expanded) in one step, whose lines are split at once: larger blocks are no
 # faster, and each costs about three times its size in memory while it is split.
@@ -161,12 +169,15 @@ def read_corpus(
     file_name: str | None = None,
     format: str = "auto",
     max_text_bytes: int = MAX_CORPUS_TEXT_BYTES,
+    max_bytes: int = MAX_CORPUS_BYTES,
 ) -> tuple[Corpus, CorpusReport]:
     """The texts of the `wanted` ids (repeats among them are taken once) from a corpus file:
     a path (`-` for standard input), or the bytes of an upload named `file_name`. Read as a
     stream (see the module's docstring); a `LoadError` for a malformed line, an empty or
-    binary file, a line over MAX_LINE_BYTES, or kept texts over `max_text_bytes`."""
+    binary file, a line over MAX_LINE_BYTES, kept texts over `max_text_bytes`, more than
+    `max_bytes` read (after gzip expansion), or a gzip that expands like a bomb."""
     check_choice("format", format, ("auto", *CORPUS_FORMATS))
+    check_max_bytes(max_bytes)
     if not isinstance(max_text_bytes, int) or isinstance(max_text_bytes, bool) or (
         max_text_bytes < 1
     ):
@@ -174,7 +185,7 @@ def read_corpus(
     want = _wanted(wanted)
     name = source_name(source, file_name)
     try:
-        with _stream(source, name) as read:
+        with _stream(source, name, max_bytes) as read:
             fmt, lines = _format_and_lines(read, name, format)
             found = _Found(name, fmt, want, max_text_bytes)
             found.read(lines)
@@ -188,6 +199,7 @@ def iter_documents(
     *,
     file_name: str | None = None,
     format: str = "auto",
+    max_bytes: int = MAX_CORPUS_BYTES,
 ) -> Iterator[tuple[str, str, str]]:
     """Every document of a corpus file as (doc_id, title, text), in file order: for a check
     that must read the whole corpus (the leakage check's corpus scope) without holding it.
@@ -199,13 +211,14 @@ def iter_documents(
     apart would hold every id). The arguments are checked at once; the file is opened when
     the first document is asked for."""
     check_choice("format", format, ("auto", *CORPUS_FORMATS))
-    return _documents(source, source_name(source, file_name), format)
+    check_max_bytes(max_bytes)
+    return _documents(source, source_name(source, file_name), format, max_bytes)
 
 
 def _documents(
-    source: str | os.PathLike | bytes, name: str, format: str
+    source: str | os.PathLike | bytes, name: str, format: str, max_bytes: int
 ) -> Iterator[tuple[str, str, str]]:
-    with _stream(source, name) as read:
+    with _stream(source, name, max_bytes) as read:
         fmt, lines = _format_and_lines(read, name, format)
         parse = _tsv_doc if fmt == "tsv" else _json_doc(fmt)
         for number, line in lines:
@@ -239,25 +252,34 @@ def _wanted(wanted: Iterable[str]) -> dict[str, None]:
 
 
 @contextmanager
-def _stream(source: str | os.PathLike | bytes, name: str) -> Iterator[Callable[[int], bytes]]:
-    """read(n) of the source's bytes, gunzipped as they come."""
+def _stream(source: str | os.PathLike | bytes, name: str,
+            max_bytes: int) -> Iterator[Callable[[int], bytes]]:
+    """read(n) of the source's bytes, gunzipped as they come, at most `max_bytes` of them."""
     if isinstance(source, bytes | bytearray | memoryview):
-        yield _expanded(io.BytesIO(source).read, name)
+        yield _expanded(io.BytesIO(source).read, name, max_bytes)
         return
     fd = open_stream(os.fspath(source), name)  # refuses directories and devices; `-` is stdin
     with open(fd, "rb") as handle:
         regular = stat.S_ISREG(os.fstat(fd).st_mode)
-        yield _expanded(handle.read if regular else waiting_for_writer(handle, fd, name), name)
+        read = handle.read if regular else waiting_for_writer(handle, fd, name)
+        yield _expanded(read, name, max_bytes)
 
 
-def _expanded(read: Callable[[int], bytes], name: str) -> Callable[[int], bytes]:
+def _expanded(read: Callable[[int], bytes], name: str, max_bytes: int) -> Callable[[int], bytes]:
     head = read(FIRST_BLOCK)
     if gzipped(name, head):
-        return Gunzip(head, read, name, _UNBOUNDED).read
-    pending = [head]
+        return Gunzip(head, read, name, _UNBOUNDED, expanded=(max_bytes, MAX_CORPUS_FLAG)).read
+    pending, total = [head], len(head)
 
     def read_on(n: int) -> bytes:
-        return pending.pop() if pending else read(n)
+        nonlocal total
+        if pending:
+            return pending.pop()
+        chunk = read(n)
+        total += len(chunk)
+        if total > max_bytes:
+            raise too_large(name, max_bytes, "is larger than", MAX_CORPUS_FLAG)
+        return chunk
 
     return read_on
 

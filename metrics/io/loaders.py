@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -15,6 +16,7 @@ from metrics.io.codes import encode, encode_blocks, repeated_pairs
 from metrics.io.detect import detect, layout_of
 from metrics.io.errors import LoadError, check_choice, show
 from metrics.io.jsonl import jsonl_qrels, jsonl_run
+from metrics.io.names import cleaned_name
 from metrics.io.parquet import (
     TABLE_NAME,
     Columnar,
@@ -33,6 +35,7 @@ from metrics.io.sources import Source, open_source, source_name
 from metrics.io.streams import MAX_INPUT_BYTES, MAX_INPUT_FLAG, check_max_bytes
 from metrics.io.tables import read_table
 from metrics.io.values import to_float, to_int
+from metrics.vocabulary.identifiers import NORMALIZE_IDS, NORMALIZED_NOTE
 
 QRELS_FORMATS = ("trec", "beir", "csv", "jsonl", "parquet")
 RUN_FORMATS = ("trec", "csv", "jsonl", "parquet")
@@ -81,7 +84,7 @@ def _columnar_rows(src: Columnar) -> Rows:
 
 def load_qrels(
     source: Input, *, file_name: str | None = None, format: str = "auto",
-    max_bytes: int = MAX_INPUT_BYTES,
+    max_bytes: int = MAX_INPUT_BYTES, normalize_ids: str = "none",
 ) -> tuple[Qrels, LoadReport]:
     """Read relevance judgments: TREC (`qid iter docid grade`, or `qid docid grade` when the
     first data line has three columns), BEIR TSV (`query-id corpus-id score`), CSV/TSV with a
@@ -97,22 +100,25 @@ def load_qrels(
     An identical duplicate line is dropped and reported; one (query, doc) pair with two
     grades is an error, as is a grade that is not an integer ('2.0' included).
     `max_bytes` bounds the input after decompression: a larger one is refused as soon as it
-    passes the bound (see `metrics.io.streams`).
+    passes the bound (see `metrics.io.streams`). `normalize_ids="nfc"` reads every query and
+    doc id in Unicode NFC (`metrics.vocabulary.identifiers.NORMALIZE_IDS`; "none", as written, by
+    default); the report says so.
     """
     check_choice("format", format, ("auto", *QRELS_FORMATS))
+    check_choice("normalize_ids", normalize_ids, NORMALIZE_IDS)
     check_max_bytes(max_bytes)
     with _within_memory(source, file_name):
         if _columnar(source, file_name, format):
             src = read_columnar(source, file_name, "qrels", max_bytes)
-            rows = _columnar_rows(src)
+            rows = _normalized(_columnar_rows(src), normalize_ids)
             rows.grade = integers(src, src.columns["grade"], rows.line, "grade")
             return _finish_qrels(src, src.format, rows)
         src = open_source(source, file_name, max_bytes)
         fmt = detect(src, "qrels", format)
         if fmt == "jsonl":
-            rows = jsonl_qrels(src)
+            rows = _normalized(jsonl_qrels(src), normalize_ids)
         else:
-            table, rows = _table_rows(src, "qrels", fmt)
+            table, rows = _table_rows(src, "qrels", fmt, normalize_ids)
             rows.grade = to_int(src, table.columns["grade"], table.lines, "grade")
         return _finish_qrels(src, fmt, rows)
 
@@ -131,13 +137,36 @@ def _within_memory(source: Input, file_name: str | None) -> Iterator[None]:
         ) from None
 
 
-def _table_rows(src: Source, kind: str, fmt: str) -> tuple[Table, Rows]:
+def _table_rows(src: Source, kind: str, fmt: str, normalize_ids: str) -> tuple[Table, Rows]:
     """A TREC or delimited file read as a table, and its rows (comments and wide lines
-    counted)."""
+    counted), its ids in NFC if asked (before a run's ties are ordered by doc id)."""
     table = read_table(src, layout_of(src, kind, fmt))
+    if normalize_ids == "nfc":
+        for role in ("query", "doc"):
+            table.columns[role] = pc.utf8_normalize(table.columns[role], form="NFC")
     rows = Rows(table.columns["query"], table.columns["doc"], table.lines, len(table.lines),
                 comments=table.comments, wide_lines=table.wide_lines)
+    if normalize_ids == "nfc":
+        rows.notes.append(NORMALIZED_NOTE)
     return table, rows
+
+
+def _normalized(rows: Rows, normalize_ids: str) -> Rows:
+    """A JSONL file's rows with their ids in NFC, if asked."""
+    if normalize_ids != "nfc":
+        return rows
+    for name in ("query", "doc", "query_ids"):
+        values = getattr(rows, name)
+        if values is None:
+            continue
+        if isinstance(values, pa.Array):
+            setattr(rows, name, pc.utf8_normalize(values.cast(pa.string()), form="NFC"))
+        else:
+            normal = [unicodedata.normalize("NFC", str(v)) for v in values]
+            setattr(rows, name, np.array(normal, dtype=object)
+                    if isinstance(values, np.ndarray) else normal)
+    rows.notes.append(NORMALIZED_NOTE)
+    return rows
 
 
 def _finish_qrels(src: Source | Columnar, fmt: str, rows: Rows) -> tuple[Qrels, LoadReport]:
@@ -182,7 +211,7 @@ def _finish_qrels(src: Source | Columnar, fmt: str, rows: Rows) -> tuple[Qrels, 
 def load_run(
     source: Input, *, file_name: str | None = None, format: str = "auto",
     order: str = "score", score_precision: str = "double", run_name: str | None = None,
-    labels: Qrels | None = None, max_bytes: int = MAX_INPUT_BYTES,
+    labels: Qrels | None = None, max_bytes: int = MAX_INPUT_BYTES, normalize_ids: str = "none",
 ) -> tuple[Run, LoadReport]:
     """Read a run: TREC (`qid Q0 docid rank score tag`), CSV/TSV with a
     `query_id,doc_id,rank[,score]` header, JSONL (`{"query_id": ..., "retrieved": [ids]}`),
@@ -206,27 +235,27 @@ def load_run(
     `Run.labelled_by`), so that aligning the run to those labels does no string work.
     `source`, `file_name` and `max_bytes` are read as `load_qrels` reads them. A rank column
     that orders a run may not hold a negative rank; a rank given twice in one query is noted,
-    its rows kept in line order.
+    its rows kept in line order. `normalize_ids` is read as `load_qrels` reads it.
     """
     check_choice("format", format, ("auto", *RUN_FORMATS))
     check_choice("order", order, RUN_ORDERS)
     check_choice("score_precision", score_precision, SCORE_PRECISIONS)
+    check_choice("normalize_ids", normalize_ids, NORMALIZE_IDS)
     check_max_bytes(max_bytes)
     with _within_memory(source, file_name):
         if _columnar(source, file_name, format):
             src = read_columnar(source, file_name, "run", max_bytes)
             run, report = columnar_run(src, src.columns, src.lines,
-                                       run_name or _run_name(src.name), score_precision)
+                                       run_name or _run_name(src.name), score_precision,
+                                       normalize_ids)
             return (run if labels is None else run.labelled_by(labels)), report
+        src = open_source(source, file_name, max_bytes)
+        fmt = detect(src, "run", format)
+        if fmt == "jsonl":
+            rows = _normalized(jsonl_run(src), normalize_ids)
         else:
-            src = open_source(source, file_name, max_bytes)
-            fmt = detect(src, "run", format)
-            if fmt == "jsonl":
-                rows = jsonl_run(src)
-            else:
-                table, rows = _table_rows(src, "run", fmt)
-                rows.score, rows.sort_keys = _run_sort_keys(src, fmt, order, score_precision,
-                                                            table)
+            table, rows = _table_rows(src, "run", fmt, normalize_ids)
+            rows.score, rows.sort_keys = _run_sort_keys(src, fmt, order, score_precision, table)
         run, report = _finish_run(src, fmt, rows, run_name or _run_name(src.name))
         return (run if labels is None else run.labelled_by(labels)), report
 
@@ -246,13 +275,15 @@ def _run_sort_keys(
 
 
 def columnar_run(src: Columnar, columns: dict[str, pa.Array], lines: np.ndarray, name: str,
-                 score_precision: str = "double") -> tuple[Run, LoadReport]:
+                 score_precision: str = "double",
+                 normalize_ids: str = "none") -> tuple[Run, LoadReport]:
     """A run from Parquet or table columns by role (all its rows, or the rows of some
     queries, numbered `lines`), checked and ordered as ``load_run`` orders a CSV run."""
     if not len(lines):
         raise src.fail(None, "no data rows")
-    rows = Rows(ids(src, columns["query"], lines, "query"),
-                ids(src, columns["doc"], lines, "doc"), lines, len(lines))
+    rows = _normalized(Rows(ids(src, columns["query"], lines, "query"),
+                            ids(src, columns["doc"], lines, "doc"), lines, len(lines)),
+                       normalize_ids)
     rows.score, rows.sort_keys = columnar_sort_keys(src, columns, lines, rows.doc,
                                                     score_precision)
     return _finish_run(src, src.format, rows, name)
@@ -292,6 +323,9 @@ def _sort_keys(
 
 
 def _finish_run(src: Source | Columnar, fmt: str, rows: Rows, name: str) -> tuple[Run, LoadReport]:
+    name, cleaned = cleaned_name(name)  # as it looks: no hidden characters (io/names.py)
+    if cleaned:
+        rows.notes.append(cleaned)
     query_codes, query_names = encode_blocks(rows.query)
     doc = rows.doc if isinstance(rows.doc, pa.Array) else pa.array(rows.doc, pa.string())
     keys = [("query", query_codes, "ascending"), *rows.sort_keys]

@@ -20,6 +20,12 @@ is missing (None) when it is absent, null or blank; a facet whose present values
 as finite numbers holds numbers (int where written as one), any other holds strings (a JSON
 `true` as "true"). Every query read is kept: none is dropped, so `queries_report` can say
 which ones the query set does not hold.
+
+Bounds, as the qrels and run readers have them: the file's bytes (`max_bytes`, after gzip
+expansion), a line's (MAX_LINE_BYTES, with the same message), the lines a file may hold
+(MAX_QUERY_LINES, so that ten million tiny records are refused before they become ten
+million Python objects), and a delimited cell's length (the csv module's field limit); a
+file too large for memory anyway is a one-line `LoadError` naming it.
 """
 
 from __future__ import annotations
@@ -33,15 +39,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from metrics.io.errors import check_choice, show
+from metrics.io.errors import LoadError, check_choice, show
 from metrics.io.jsonl import json_id, json_object, json_value
 from metrics.io.rows import Qrels
-from metrics.io.sources import Source, open_source
-from metrics.io.streams import MAX_INPUT_BYTES, check_max_bytes
+from metrics.io.sources import Source, open_source, source_name
+from metrics.io.streams import MAX_INPUT_BYTES, MAX_INPUT_FLAG, check_max_bytes
+from metrics.io.tables import check_line_lengths
 from metrics.vocabulary.format import count, listing
 
 QUERIES_FORMATS = ("tsv", "csv", "beir", "jsonl")
 REPORT_FIRST = 10  # ids a report lists of each kind: enough to see a pattern, short to read
+# Lines a queries file may hold: twice the million queries a query set is scored at. Each
+# query read becomes some 300 bytes of Python objects, so this keeps a file under 1 GB.
+MAX_QUERY_LINES = 2_000_000
 
 _ID_NAMES = ("query_id", "qid")
 _TEXT_NAMES = ("text", "query")
@@ -92,15 +102,32 @@ def load_queries(
     """
     check_choice("format", format, ("auto", *QUERIES_FORMATS))
     check_max_bytes(max_bytes)
-    src = open_source(source, file_name, max_bytes)
-    fmt = _detect(src) if format == "auto" else format
-    if fmt == "tsv":
-        records = _tsv_records(src)
-    elif fmt == "csv":
-        records = _csv_records(src)
-    else:
-        fmt, records = _json_records(src, None if fmt == "json" else fmt)
-    return _queries(src, fmt, records)
+    try:
+        src = open_source(source, file_name, max_bytes)
+        _check_bounds(src)
+        fmt = _detect(src) if format == "auto" else format
+        if fmt == "tsv":
+            records = _tsv_records(src)
+        elif fmt == "csv":
+            records = _csv_records(src)
+        else:
+            fmt, records = _json_records(src, None if fmt == "json" else fmt)
+        return _queries(src, fmt, records)
+    except MemoryError:
+        raise LoadError(
+            source_name(source, file_name), None,
+            f"too large to load in memory (a lower max_bytes, {MAX_INPUT_FLAG}, refuses it "
+            "before reading it all)",
+        ) from None
+
+
+def _check_bounds(src: Source) -> None:
+    """Lines past MAX_QUERY_LINES, or one past MAX_LINE_BYTES, refused before parsing."""
+    lines = src.raw.count(b"\n") + (not src.raw.endswith(b"\n"))
+    if lines > MAX_QUERY_LINES:
+        raise src.fail(None, f"{lines:,} lines, over the {MAX_QUERY_LINES:,} limit for a "
+                       "queries file (one query a line)")
+    check_line_lengths(src)
 
 
 def _detect(src: Source) -> str:
@@ -180,6 +207,9 @@ def _cells(src: Source, number: int, line: str, delimiter: str) -> list[str]:
         if "unexpected end of data" in str(exc):
             problem = ("a quoted cell runs past the end of the line (line breaks in cells are "
                        "not supported)")
+        elif "field larger than field limit" in str(exc):
+            problem = (f"a cell longer than {csv.field_size_limit():,} characters, the limit "
+                       "for one cell")
         else:
             problem = (f"malformed quotes ({exc}): quote a cell that holds '\"' whole and "
                        'double its quotes, as in "say ""hi"" now"')

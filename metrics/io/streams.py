@@ -11,6 +11,7 @@ are refused by their type; only a regular file's size is taken from the file sys
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import os
 import select
@@ -19,6 +20,7 @@ import zlib
 from collections.abc import Callable
 
 from metrics.io.errors import LoadError
+from metrics.vocabulary.format import shortened
 
 # 512 MiB of expanded input: about 15 million TREC run lines (a 1,000-deep run over 15,000
 # queries). Loading a file holds it about four times over (bytes, text, columns), and
@@ -31,6 +33,12 @@ FIRST_BLOCK = 1 << 16  # checked for binary data before anything else is read
 _CHUNK = 1 << 24  # the most read or expanded in one step
 _RAW_CHUNK = 1 << 20  # compressed bytes fed to zlib in one step
 FIFO_WAIT_SECONDS = 10.0  # how long a FIFO nobody has opened for writing is waited on
+# A stream read for its lines rather than held (a corpus) is bounded by the work it costs:
+# its gzip may expand at most MAX_EXPANSION-fold once past EXPANSION_FLOOR bytes (text
+# compresses 3 to 10-fold; a bomb of repeated lines hundreds of times), so a bomb stops
+# after about EXPANSION_FLOOR bytes of work, whatever it would expand to.
+MAX_EXPANSION = 100
+EXPANSION_FLOOR = 64 << 20
 
 # Control bytes no text file holds; \x01 also serves the line reader as its no-delimiter.
 _BINARY_BYTES = (b"\x00", b"\x01")
@@ -100,8 +108,10 @@ def _collect(
     raise too_large(name, limit, verb)
 
 
-def too_large(name: str, limit: int, verb: str) -> LoadError:
-    return LoadError(name, None, f"{verb} the {describe_bytes(limit)} limit ({MAX_INPUT_FLAG})")
+def too_large(name: str, limit: int, verb: str, flag: str = MAX_INPUT_FLAG) -> LoadError:
+    """The one-line refusal of an input past its bound: 'expands beyond the 512 MB limit
+    (--max-input-mb)'."""
+    return LoadError(name, None, f"{verb} the {describe_bytes(limit)} limit ({flag})")
 
 
 def describe_bytes(count: int) -> str:
@@ -111,11 +121,15 @@ def describe_bytes(count: int) -> str:
 
 class Gunzip:
     """read(n) of gzip data (one member or several, NUL padding after them allowed, as the
-    gzip module reads it), expanded at most n bytes at a time."""
+    gzip module reads it), expanded at most n bytes at a time. `limit` bounds the compressed
+    bytes; `expanded`, when given, the expanded ones (with its flag's name, for the message),
+    and then the expansion ratio too (MAX_EXPANSION)."""
 
-    def __init__(self, head: bytes, read_raw: Callable[[int], bytes], name: str, limit: int):
+    def __init__(self, head: bytes, read_raw: Callable[[int], bytes], name: str, limit: int,
+                 expanded: tuple[int, str] | None = None):
         self._pending, self._read_raw, self._name, self._limit = head, read_raw, name, limit
         self._compressed = len(head)
+        self._expanded, self._expanded_limit = 0, expanded
         self._inflate = None  # a zlib decompressor; None between members
 
     def read(self, n: int) -> bytes:
@@ -138,7 +152,20 @@ class Gunzip:
             else:
                 self._pending = self._inflate.unconsumed_tail
             if out:
+                if self._expanded_limit is not None:
+                    self._count(len(out))
                 return out
+
+    def _count(self, size: int) -> None:
+        self._expanded += size
+        limit, flag = self._expanded_limit
+        if self._expanded > limit:
+            raise too_large(self._name, limit, "expands beyond", flag)
+        if self._expanded > max(EXPANSION_FLOOR, MAX_EXPANSION * self._compressed):
+            raise LoadError(self._name, None, f"expands more than {MAX_EXPANSION}-fold "
+                            f"({self._expanded / 2**20:,.0f} MB from "
+                            f"{self._compressed / 2**20:,.1f} MB of gzip): refused as a "
+                            "decompression bomb")
 
     def _refill(self) -> bool:
         self._pending = self._read_raw(_RAW_CHUNK)
@@ -163,8 +190,12 @@ def open_stream(path: str, name: str) -> int:
         _refuse_kind(os.stat(path).st_mode, path)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
-        raise LoadError(path, None, "no such file") from None
+        raise LoadError(shortened(path, 200), None, "no such file") from None
     except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise LoadError(shortened(name, 60), None, f"cannot read the file: its name, "
+                            f"{len(name):,} characters, is longer than the file system "
+                            "allows") from None
         raise LoadError(name, None, f"cannot read the file ({exc.strerror})") from None
     try:
         _refuse_kind(os.fstat(fd).st_mode, path)  # it may have changed since the stat

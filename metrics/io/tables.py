@@ -25,14 +25,24 @@ def read_table(src: Source, layout: Layout) -> Table:
         else:
             table = delimited_table(src, layout)
     except LineTooLong:
-        lengths = line_lengths(src.raw)
-        line = int(np.argmax(lengths > MAX_LINE_BYTES))
-        raise src.fail(
-            line + 1,
-            f"line of {lengths[line]:,} bytes, over the {describe_bytes(MAX_LINE_BYTES)} "
-            "limit for one line",
-        ) from None
+        check_line_lengths(src)
+        raise  # not reached: the reader found a line the lengths do not show
     return replace(table, columns=_clean_columns(src, layout, table.columns, table.lines))
+
+
+def check_line_lengths(src: Source) -> None:
+    """The one-line refusal of a source holding a line over MAX_LINE_BYTES, naming it."""
+    if len(src.raw) <= MAX_LINE_BYTES:
+        return
+    lengths = line_lengths(src.raw)
+    if lengths.max() <= MAX_LINE_BYTES:
+        return
+    line = int(np.argmax(lengths > MAX_LINE_BYTES))
+    raise src.fail(
+        line + 1,
+        f"line of {lengths[line]:,} bytes, over the {describe_bytes(MAX_LINE_BYTES)} "
+        "limit for one line",
+    ) from None
 
 
 def _clean_columns(

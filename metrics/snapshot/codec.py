@@ -22,6 +22,7 @@ from metrics.snapshot.integrity import (
     FROM_ENVIRONMENT,
     UNVERIFIED_NO_KEY,
     UNVERIFIED_OLD,
+    UNVERIFIED_UNSIGNED,
     Key,
     resolve_key,
     seal,
@@ -30,14 +31,7 @@ from metrics.snapshot.schema import MAX_DEPTH, Refusal, Snapshot, encode, parse
 
 __all__ = ["as_snapshot", "dumps", "load", "loads", "save"]
 
-_KEPT_AS_READ = (UNVERIFIED_OLD, UNVERIFIED_NO_KEY)
-
-
-
-
-
-
-
+_KEPT_AS_READ = (UNVERIFIED_OLD, UNVERIFIED_NO_KEY, UNVERIFIED_UNSIGNED)
 
 
 def dumps(snapshot: Snapshot | Mapping, *, source: str = "<snapshot>",
@@ -46,11 +40,12 @@ def dumps(snapshot: Snapshot | Mapping, *, source: str = "<snapshot>",
 
     The figures fingerprint is written for what is written: an HMAC under ``key`` (default
     ``RETRIEVAL_COMPARE_SNAPSHOT_KEY`` if set), else SHA-256. A snapshot read unverified
-    (before fingerprints, or signed with a key not given) keeps the fingerprint it was read
-    with, none or that HMAC: writing never turns an unverified snapshot into a verified one.
+    (before fingerprints, signed with a key not given, or not signed while a key is set)
+    keeps the fingerprint it was read with, none, that HMAC or that SHA-256: writing never
+    turns an unverified snapshot into a verified one.
     """
     key = resolve_key(key)
-    typed = as_snapshot(snapshot, source, key=key)
+    typed = as_snapshot(snapshot, source, key=key, allow_unsigned=True)  # kept as read
     data = typed.to_dict()
     if typed.verification not in _KEPT_AS_READ:
         seal(data, key)
@@ -65,15 +60,16 @@ def save(snapshot: Snapshot | Mapping, path: str | os.PathLike, *,
         handle.write(text)
 
 
-def load(path: str | os.PathLike, *, key: Key = FROM_ENVIRONMENT) -> Snapshot:
+def load(path: str | os.PathLike, *, key: Key = FROM_ENVIRONMENT,
+         allow_unsigned: bool = False) -> Snapshot:
     """Read and check a snapshot file; ValueError naming the file on anything else."""
     with open(path, "rb") as handle:
         payload = handle.read()
-    return loads(payload, source=os.fspath(path), key=key)
+    return loads(payload, source=os.fspath(path), key=key, allow_unsigned=allow_unsigned)
 
 
-def loads(text: str | bytes, *, source: str = "<snapshot>", key: Key = FROM_ENVIRONMENT
-          ) -> Snapshot:
+def loads(text: str | bytes, *, source: str = "<snapshot>", key: Key = FROM_ENVIRONMENT,
+          allow_unsigned: bool = False) -> Snapshot:
     """A snapshot from JSON text or UTF-8 bytes (an upload's, say), checked like ``load``."""
     fail = Refusal(source)
     if isinstance(text, bytes | bytearray | memoryview):
@@ -92,38 +88,14 @@ def loads(text: str | bytes, *, source: str = "<snapshot>", key: Key = FROM_ENVI
         fail(f"not valid JSON (nested more than {MAX_DEPTH} levels deep)")
     except ValueError:  # an integer of more digits than Python converts
         fail("not valid JSON (a number with thousands of digits)")
-    return parse(data, source, key=key)
+    return parse(data, source, key=key, allow_unsigned=allow_unsigned)
 
 
 def as_snapshot(item: Snapshot | Mapping, source: str = "snapshot", *,
-                key: Key = FROM_ENVIRONMENT) -> Snapshot:
+                key: Key = FROM_ENVIRONMENT, allow_unsigned: bool = False) -> Snapshot:
     """A Snapshot as it is, or a snapshot's JSON dict parsed and checked."""
-    return item if isinstance(item, Snapshot) else parse(item, source, key=key)
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
+    if isinstance(item, Snapshot):
+        return item
+    return parse(item, source, key=key, allow_unsigned=allow_unsigned)
 
 

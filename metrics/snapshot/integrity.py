@@ -16,6 +16,13 @@ a run or query-set fingerprint or the header changes it. Two forms:
   compute it, so "hmac verified" means the figures are as someone holding the key wrote
   them. Only that status vouches for the key; "verified" does not.
 
+With a key set, a snapshot that carries no HMAC under it (no fingerprint, or a plain
+SHA-256 that anyone can recompute after an edit) is refused as NOT_SIGNED, unless the reader
+allows unsigned ones (``allow_unsigned``, ``--allow-unsigned``): then it reads "unverified".
+An HMAC under another key is refused whatever is allowed: it cannot be told from an edit.
+The key file is read bounded (MAX_KEY_BYTES) and only if it is a regular file, so that
+``/dev/zero`` or a FIFO nobody writes to is refused at once.
+
 Neither says that the engine computed the figures, only that they have not changed since a
 snapshot was written (by whoever held the key, for an HMAC). Reading never prints the
 fingerprint the figures would need, so an error message is no oracle for a forger.
@@ -28,6 +35,7 @@ import hmac
 import json
 import os
 import re
+import stat
 from collections.abc import Mapping
 from typing import Final
 
@@ -36,7 +44,10 @@ __all__ = [
     "FROM_ENVIRONMENT",
     "HMAC_VERIFIED",
     "KEY_VARIABLE",
+    "MAX_KEY_BYTES",
+    "NOT_SIGNED",
     "NOT_WRITTEN",
+    "UNVERIFIED_UNSIGNED",
     "UNVERIFIED_NO_KEY",
     "UNVERIFIED_OLD",
     "VERIFIED",
@@ -56,6 +67,12 @@ HMAC_VERIFIED: Final = "hmac verified"
 UNVERIFIED_OLD: Final = "unverified: written before figures fingerprints"
 UNVERIFIED_NO_KEY: Final = "unverified: signed with a key that is not available"
 NOT_WRITTEN: Final = "unverified: not read from a snapshot file"  # built by hand
+# with a key set: the refusal, and the status of a snapshot read although unsigned
+NOT_SIGNED: Final = ("not signed: a snapshot key is set and this snapshot carries no HMAC "
+                     "under it (no figures fingerprint, or a plain SHA-256 anyone can "
+                     "recompute)")
+UNVERIFIED_UNSIGNED: Final = "unverified: not signed, read as allowed unsigned"
+MAX_KEY_BYTES: Final = 4096  # a key file holds a secret, not data
 CHECKED: Final = frozenset({VERIFIED, HMAC_VERIFIED})
 
 _PLAIN, _HMAC = "sha256:", "hmac-sha256:"
@@ -79,15 +96,22 @@ def snapshot_key(key_file: str | os.PathLike | None = None) -> bytes | None:
     file that cannot be read (naming it, never quoting it)."""
     if key_file is None:
         return resolve_key(FROM_ENVIRONMENT)
-    try:
-        with open(key_file, "rb") as handle:
-            key = handle.read()
+    name = os.fspath(key_file)
+    try:  # non-blocking: a FIFO opens at once, and is then refused as not a file
+        fd = os.open(key_file, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with open(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ValueError(f"{name}: the snapshot key file is not a regular file")
+            key = handle.read(MAX_KEY_BYTES + 1)
     except OSError as error:
-        raise ValueError(f"{os.fspath(key_file)}: cannot read the snapshot key file "
+        raise ValueError(f"{name}: cannot read the snapshot key file "
                          f"({error.strerror or error})") from None
+    if len(key) > MAX_KEY_BYTES:
+        raise ValueError(f"{name}: the snapshot key file holds more than {MAX_KEY_BYTES:,} "
+                         "bytes: a key file holds the key alone")
     key = key.removesuffix(b"\n").removesuffix(b"\r")
     if not key:
-        raise ValueError(f"{os.fspath(key_file)}: the snapshot key file is empty")
+        raise ValueError(f"{name}: the snapshot key file is empty")
     return key
 
 
@@ -136,10 +160,19 @@ def seal(data: dict, key: bytes | None) -> dict:
     return data
 
 
-def check(data: Mapping, key: bytes | None, source: str) -> str:
+def check(data: Mapping, key: bytes | None, source: str, *,
+          allow_unsigned: bool = False) -> str:
     """The verification status of a parsed snapshot's JSON; ValueError naming ``source`` when
-    the figures do not match their fingerprint (or were signed with another key)."""
+    the figures do not match their fingerprint (or were signed with another key), or when a
+    key is set and the snapshot is not signed with one (unless ``allow_unsigned``)."""
     header = data["snapshot"]
+    if key is not None and not str(header.get(FIELD, "")).startswith(_HMAC):
+        if not allow_unsigned:
+            raise ValueError(f"{source}: {NOT_SIGNED}; refused (allow_unsigned, "
+                             "--allow-unsigned, reads it as unverified)")
+        if FIELD in header:
+            check(data, None, source)  # a plain fingerprint must still match
+        return UNVERIFIED_UNSIGNED
     if FIELD not in header:
         return UNVERIFIED_OLD
     declared = header[FIELD]

@@ -392,7 +392,8 @@ def encode(data: Mapping) -> str:
         raise ValueError(f"snapshot is not plain JSON: {error}") from None
 
 
-def parse(data: object, source: str, *, key: Key = FROM_ENVIRONMENT) -> Snapshot:
+def parse(data: object, source: str, *, key: Key = FROM_ENVIRONMENT,
+          allow_unsigned: bool = False) -> Snapshot:
     """The typed Snapshot of a JSON value; ValueError naming ``source`` and the field.
 
     Checked in order: plain JSON (depth, numbers, text), the schema, the figures
@@ -426,7 +427,7 @@ def parse(data: object, source: str, *, key: Key = FROM_ENVIRONMENT) -> Snapshot
             if len(run.query_ids) != counts["scored"]:
                 fail(f"run {show(run.name)}: queries holds {len(run.query_ids)} rows, "
                      f"query_set.scored says {counts['scored']}")
-    verification = check(data, secret, source)
+    verification = check(data, secret, source, allow_unsigned=allow_unsigned)
     return Snapshot(header, k, conventions, query_set["fingerprint"], parsed, excluded,
                     counts["queries"], counts["scored"], sentences, verification)
 

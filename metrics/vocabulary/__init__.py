@@ -20,7 +20,8 @@ choices, the rules and the sentences read from them), `cutoffs` (K's defaults an
 `limits` (what no figure can say), `slices` (the facet rules and what a slice's figures say),
 `format` (how every figure is written), and one module a feature's words (`budget`, `cost`,
 `coverage`, `fragility`, `fusion`, `gates`, `headline`, `labelling`, `leaderboard`, `agreement`,
-`leakage`, `overlap`, `power`, `readings`, `risk`).
+`leakage`, `overlap`, `power`, `readings`, `risk`), and `identifiers` (how run names and ids
+are compared).
 """
 
 from metrics.vocabulary import (
@@ -36,6 +37,7 @@ from metrics.vocabulary import (
     fusion,
     gates,
     headline,
+    identifiers,
     labelling,
     leaderboard,
     names,
@@ -102,6 +104,6 @@ __all__ = [
     "LEAKAGE_RULE", "LEAKAGE_RULES", "SENTENCE_RULE",
     # one module a kind of word
     "agreement", "budget", "columns", "comparisons", "cost", "coverage", "cutoffs", "format",
-    "fragility", "fusion", "gates", "headline", "labelling", "leaderboard", "names", "overlap",
-    "power", "readings", "risk",
+    "fragility", "fusion", "gates", "headline", "identifiers", "labelling", "leaderboard",
+    "names", "overlap", "power", "readings", "risk",
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 DECIMALS = 3  # three decimals wherever a figure is shown
 MISSING = "—"  # a figure that does not exist (no scored query, an undefined effect size)
@@ -90,6 +91,24 @@ def listing(ids, limit: int = 20) -> str:
     ids = [str(i) for i in ids]
     more = f" and {len(ids) - limit:,} more" if len(ids) > limit else ""
     return ", ".join(ids[:limit]) + more
+
+
+def shortened(text: str, limit: int = 60) -> str:
+    """Text for a message, cut after `limit` characters with an ellipsis (a name from a link
+    or a file can run to megabytes)."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def terminal(text: str, keep: str = "") -> str:
+    """Text for a terminal: every control character (C0, DEL, C1: ESC starts the sequences
+    that retitle a window or clear a screen) and every format character (the bidirectional
+    overrides that reorder what is shown, zero-width ones) written as its escape, \\x1b or
+    \\u202e, so that a file's ids print as what they hold; characters in `keep` (a line's
+    tab or newline) are left as they are."""
+    if text.isprintable():
+        return text
+    return "".join(c if c in keep or unicodedata.category(c) not in ("Cc", "Cf")
+                   else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def natural_key(text: str) -> list:

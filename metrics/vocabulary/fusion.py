@@ -10,6 +10,18 @@ RRF, COMBSUM, COMBMNZ = "rrf", "combsum", "combmnz"
 DEFAULT_METHOD = RRF
 # Cormack, Clarke and Büttcher fixed k = 60 on a pilot collection: a choice, not a law
 RRF_K = 60
+# past a million, 1/(k + rank) differs between ranks only in digits no fused order reads,
+# and weights beyond it only scale the sum: both are refused, so no sum can overflow
+MAX_RRF_K = 1_000_000
+MAX_WEIGHT = 1_000_000
+# a recipe as a link carries it: JSON of at most this many characters, an object holding
+# lists (two levels), and at most this many runs
+MAX_RECIPE_CHARS = 20_000
+MAX_RECIPE_DEPTH = 2
+MAX_RECIPE_RUNS = 50
+RECIPE_FIELDS = ("method", "norm", "k", "weights", "runs")
+RECIPE_SHAPE = ('a fusion recipe is a JSON object {"method", "norm", "k", "weights", '
+                '"runs": [two or more run names]}')
 
 METHODS = {
     RRF: "Reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): an id's fused "
@@ -93,10 +105,11 @@ NORM_HELP = (f"how CombSUM and CombMNZ normalise each run's scores per query: '{
              f"(default), '{ZSCORE}' or '{RANK}' (1 − (rank − 1)/n); a run without scores is "
              "always normalised by rank")
 RRF_K_FLAG = "--rrf-k"
-RRF_K_HELP = f"reciprocal rank fusion's constant k in 1/(k + rank), >= 0 (default {RRF_K})"
+RRF_K_HELP = (f"reciprocal rank fusion's constant k in 1/(k + rank), from 0 to {MAX_RRF_K:,} "
+              f"(default {RRF_K})")
 WEIGHTS_FLAG = "--weights"
 WEIGHTS_HELP = ("weighted CombSUM: one weight per run, in the order of the runs, comma "
-                "separated (e.g. 0.3,0.7); each >= 0, not all 0")
+                f"separated (e.g. 0.3,0.7); each from 0 to {MAX_WEIGHT:,}, not all 0")
 NAME_FLAG = "--name"
 NAME_HELP = "name of the fused run (default from the recipe, e.g. rrf(bm25,dense))"
 TAG_FLAG = "--tag"

@@ -83,3 +83,17 @@ def test_a_snapshot_from_before_score_precision_reads_as_float32(sample):
         .click().run()
     assert app.session_state["settings.score_precision"] == "float32"
     assert not app.error and app.dataframe, "scored as float32, the old snapshot is drawn"
+
+
+def test_with_a_key_set_an_unsigned_snapshot_is_refused_as_the_engine_words_it(
+        sample, monkeypatch):
+    from metrics.snapshot import KEY_VARIABLE, NOT_SIGNED
+
+    unsigned = exports.snapshot_json(sample, "unsigned")  # no key in the environment yet
+    assert json.loads(unsigned)["snapshot"]["figures_fingerprint"].startswith("sha256:")
+    monkeypatch.setenv(KEY_VARIABLE, "the team's key")
+    app = load(open_app("drift"), ("forged.json", unsigned))
+    assert not app.exception
+    errors = " ".join(shown(e.value) for e in app.error)
+    assert f"forged.json: {NOT_SIGNED}" in errors
+    assert "figures verified" not in texts(app)

@@ -3,10 +3,12 @@ query on the Overview, equal to the engine's slices."""
 
 from __future__ import annotations
 
+from streamlit.testing.v1 import AppTest
+
 from metrics import facets, load_queries, slice_evaluation
 from metrics import format as fmt
 from metrics.core.sample import SAMPLE_DIR
-from tests.dashboard.conftest import open_app, shown, texts, upload
+from tests.dashboard.conftest import APP, open_app, shown, texts, upload
 
 HOSTILE = "<img src=x onerror=alert(1)> **bold** [link](javascript:alert(1)) <!-- c -->"
 
@@ -202,3 +204,26 @@ def test_a_hostile_corpus_reaches_the_page_as_text():
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script" not in html
     assert "&lt;img src=x onerror=alert(2)&gt;" in html and "<img" not in html
     assert "<mark>refund</mark>" in html and "<mark>policy</mark>" in html
+
+
+def test_a_queries_line_past_16_mb_is_refused_in_one_line():
+    long_line = b"q02\t" + b"word " * (17 * 2**20 // 5) + b"\n"
+    app = upload(open_app(), [("baseline.run", (SAMPLE_DIR / "baseline.run").read_bytes())],
+                 (SAMPLE_DIR / "qrels.txt").read_bytes(),
+                 queries=("queries.tsv", b"q01\tshort\n" + long_line))
+    assert not app.exception
+    assert "queries.tsv, line 2: line of 17,825,794 bytes, over the 16 MB limit for one line" \
+        in texts(app)
+
+
+def test_memory_running_out_on_a_page_is_said_not_a_traceback(monkeypatch):
+    from dashboard.app import OUT_OF_MEMORY
+    from dashboard.data import slicing
+
+    def exhausted(_view):
+        raise MemoryError
+
+    monkeypatch.setattr(slicing, "facets", exhausted)
+    app = AppTest.from_file(str(APP), default_timeout=60).run()
+    assert not app.exception
+    assert OUT_OF_MEMORY in [e.value for e in app.error]

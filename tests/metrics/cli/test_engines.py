@@ -45,6 +45,7 @@ def test_blocks_print_the_in_memory_summary_and_the_sweep(paths, tmp_path, capsy
     (["--format", "json"], "--engine blocks writes --format table"),
     (["--metric", "Rprec"], "--metric needs the in-memory engine"),
     (["--mark-best"], "--mark-best needs the in-memory engine"),
+    (["--normalize-ids", "nfc"], "--normalize-ids needs the in-memory engine"),
 ])
 def test_blocks_refuse_what_they_do_not_give(paths, capsys, extra, message):
     assert main([*paths, "--engine", "blocks", *extra]) == 2

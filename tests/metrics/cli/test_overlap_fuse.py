@@ -66,3 +66,30 @@ def test_fuse_refuses_what_it_cannot_do(capsys):
     assert main(["fuse", "--run", one]) == EXIT_USAGE
     assert main(["fuse", "--run", one, "--run", one, "--tune-weight"]) == EXIT_USAGE
     assert "--tune-weight needs --qrels" in capsys.readouterr().err
+
+
+def _fuse_error(capsys, *flags) -> tuple[int, str]:
+    from metrics.core.sample import SAMPLE_DIR
+
+    status = main(["fuse", "--run", str(SAMPLE_DIR / "bm25.run"), "--run",
+                   str(SAMPLE_DIR / "reranked.run"), *flags])
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    return status, err
+
+
+def test_fuse_refuses_a_k_or_weights_past_their_bounds_in_one_line(capsys):
+    """1e19 and 1e308 once ended in an OverflowError; weights of 1e308 wrote inf scores;
+    "-inf,1" got argparse's "expected one argument"."""
+    for k in ("1e19", "1e308", "-1", "nan", "inf"):
+        status, err = _fuse_error(capsys, "--rrf-k", k)
+        assert status == EXIT_USAGE
+        assert err == (f"error: argument --rrf-k: k must be a finite number >= 0 and at most "
+                       f"1,000,000, got '{k}' (see --help)")
+    for weights in ("1e308,1e308", "-inf,1", "-1,2", "0,0", "nan,1"):
+        status, err = _fuse_error(capsys, "--weights", weights)
+        assert status == EXIT_USAGE
+        assert err == ("error: argument --weights: weights must be finite, >= 0, at most "
+                       f"1,000,000 and not all 0, got '{weights}' (see --help)")
+    assert _fuse_error(capsys, "--rrf-k", "1000000")[0] == EXIT_OK
+    capsys.readouterr()

@@ -4,6 +4,7 @@ the TREC round trip, the name and the recipe, and the cross-fitted weight search
 from __future__ import annotations
 
 import random
+import re
 import statistics
 
 import numpy as np
@@ -355,3 +356,30 @@ def test_the_default_tag_is_the_name_with_its_white_space_made_underscores():
     assert write_trec(fused).splitlines()[0].endswith(" rrf(my_run,other)")
     with pytest.raises(ValueError, match="tag must be one word"):
         write_trec(fused, "two words")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"runs": ["a", "b"], "k": 1e400}', "recipe's k must be a finite number >= 0 and at most"),
+    ('{"runs": ["a", "b"], "k": ' + "9" * 400 + "}", "recipe's k must be a finite number"),
+    ('{"runs": ["a", "b"], "k": 1e19}', "at most 1,000,000, got 1e+19"),
+    ('{"runs": ["a", "b"], "method": ["rrf"]}', "method must be one of rrf, combsum, combmnz"),
+    ('{"runs": ["a", "b"], "method": {}}', "method must be one of rrf, combsum, combmnz, got {}"),
+    ('{"runs": ["a", "b"], "norm": ["minmax"]}', "norm must be one of minmax, zscore, rank"),
+    ('{"runs": ["a", "b"], "weights": [1e308, 1e308]}', "weights must be finite, >= 0, at most"),
+    ('{"runs": ["a", "b"], "weights": [1]}', "weights are one number per run (2)"),
+    ('{"runs": ["a", "a"]}', "from 2 to 50 distinct runs, got 2 names (1 distinct)"),
+    ('{"runs": ["a", 1]}', "runs are a list of run names"),
+    ('{"runs": ["a", "b"], "x": 1}', "has no field 'x'"),
+    ('["a", "b"]', "a fusion recipe is a JSON object"),
+    ("[" * 3_000 + "]" * 3_000, "nested 2 levels at most: this one nests 3,000"),
+    ('{"runs": ["[[[", "b"]}', None),  # brackets inside a string do not nest
+    ("x" * 20_001, "at most 20,000 characters: this one has 20,001"),
+])
+def test_a_recipe_from_a_link_is_checked_field_by_field(text, message):
+    from metrics import recipe_from_text
+
+    if message is None:
+        assert recipe_from_text(text)["runs"] == ["[[[", "b"]
+        return
+    with pytest.raises(ValueError, match=re.escape(message)):
+        recipe_from_text(text)

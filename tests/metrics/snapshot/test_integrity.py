@@ -182,9 +182,20 @@ def test_a_wrong_key_or_an_edit_under_a_key_is_refused(tmp_path, sample):
     edited = _zeroed(data)
     message = _refused(tmp_path, edited, MISMATCH, key=KEY)
     assert snap.figures_fingerprint(edited, KEY).split(":")[1][:12] not in message
-    # swapping the HMAC for a recomputed SHA-256 reads "verified", never "hmac verified"
+    # with a key, an HMAC swapped for a recomputed SHA-256, or deleted, is refused as not
+    # signed; allowed unsigned, it reads "unverified", never "verified"
     edited["snapshot"]["figures_fingerprint"] = "sha256:" + _canonical_sha256(edited)
-    assert snap.loads(json.dumps(edited), key=KEY).verification == "verified"
+    _refused(tmp_path, edited, snap.NOT_SIGNED, "--allow-unsigned", key=KEY)
+    allowed = snap.loads(json.dumps(edited), key=KEY, allow_unsigned=True)
+    assert allowed.verification == snap.UNVERIFIED_UNSIGNED
+    assert snap.loads(json.dumps(edited), key=None).verification == "verified"  # no key
+    del edited["snapshot"]["figures_fingerprint"]
+    _refused(tmp_path, edited, snap.NOT_SIGNED, key=KEY)
+    allowed = snap.loads(json.dumps(edited), key=KEY, allow_unsigned=True)
+    assert allowed.verification == snap.UNVERIFIED_UNSIGNED
+    edited["snapshot"]["figures_fingerprint"] = "sha256:" + "0" * 64  # allowed, still checked
+    with pytest.raises(ValueError, match="figures fingerprint mismatch"):
+        snap.loads(json.dumps(edited), key=KEY, allow_unsigned=True)
 
 
 def test_the_key_comes_from_a_file_or_the_environment(tmp_path, monkeypatch):
@@ -200,6 +211,9 @@ def test_the_key_comes_from_a_file_or_the_environment(tmp_path, monkeypatch):
         snap.snapshot_key(key_file)
     with pytest.raises(ValueError, match="cannot read the snapshot key file"):
         snap.snapshot_key(tmp_path / "missing")
+    key_file.write_bytes(b"k" * (snap.MAX_KEY_BYTES + 1))
+    with pytest.raises(ValueError, match="holds more than 4,096 bytes"):
+        snap.snapshot_key(key_file)
     monkeypatch.setenv(snap.KEY_VARIABLE, "")
     with pytest.raises(ValueError, match=f"{snap.KEY_VARIABLE} is set but empty"):
         snap.snapshot_key()
@@ -258,7 +272,11 @@ def test_cli_signs_with_a_key_file_and_checks_it(tmp_path, capsys):
     unsigned = tmp_path / "unsigned.json"
     assert run_cli(capsys, "snapshot", "--out", unsigned)[0] == 0
     code, _, err = run_cli(capsys, *base[:2], unsigned, *base[3:], "--snapshot-key-file", key_file)
-    assert code == 0 and "snapshot figures verified (not signed, although a key was given)" in err
+    assert code == 1 and err == (f"error: {unsigned}: {snap.NOT_SIGNED}; refused "
+                                 "(allow_unsigned, --allow-unsigned, reads it as unverified)\n")
+    code, _, err = run_cli(capsys, *base[:2], unsigned, *base[3:], "--snapshot-key-file", key_file,
+                           "--allow-unsigned")
+    assert code == 0 and f"{unsigned}: snapshot figures {snap.UNVERIFIED_UNSIGNED}" in err
     code, _, err = run_cli(capsys, "compare", "--snapshot-key-file", key_file)
     assert code == 2 and "--snapshot-key-file needs --snapshot" in err
 

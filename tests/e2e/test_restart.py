@@ -1,0 +1,80 @@
+"""A server restart under an open tab, in a real browser: the next click (another page, whose
+link drops the URL) reaches a new session, which says the uploads are gone, asks for them by
+name and keeps the tab's settings; it never shows the bundled sample in their place. The test
+runs a server of its own, since it stops and starts it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from tests.e2e.conftest import NO_BROWSER, ROOT, SAMPLE, free_port, settle
+from tests.marks import THOROUGH
+
+pytestmark = [NO_BROWSER, THOROUGH]
+
+
+def _start(port: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless",
+         "true", "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                return process
+        except OSError:
+            time.sleep(0.3)
+    _stop(process)
+    pytest.fail("streamlit did not start")
+
+
+def _stop(process: subprocess.Popen) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def test_after_a_restart_the_page_asks_for_the_uploads_and_keeps_the_settings(page):
+    port = free_port()
+    server = _start(port)
+    try:
+        page.goto(f"http://127.0.0.1:{port}/")
+        settle(page)
+        page.get_by_text("My files").click()
+        settle(page)
+        inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+        inputs.nth(0).set_input_files(str(SAMPLE / "qrels.txt"))
+        settle(page)
+        inputs.nth(1).set_input_files([str(SAMPLE / "baseline.run"), str(SAMPLE / "bm25.run")])
+        settle(page)
+        k = page.get_by_role("spinbutton", name="K (cutoff)")
+        k.fill("7")
+        k.press("Enter")
+        settle(page)
+        page.get_by_text("Summary at K = 7").first.wait_for(state="visible")
+        _stop(server)
+        server = _start(port)
+        time.sleep(3)  # the tab reconnects
+        page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Compare").click()
+        settle(page)
+        page.get_by_text("The files uploaded to this page are gone").wait_for(state="visible")
+        page.get_by_text("qrels.txt, baseline.run, bm25.run", exact=False).first.wait_for()
+        assert page.get_by_role("radio", name="My files").is_checked()
+        assert not page.get_by_role("radio", name="Bundled sample").is_checked()
+        assert page.get_by_role("spinbutton", name="K (cutoff)").input_value() == "7"
+        assert page.locator('[data-testid="stDataFrame"]').count() == 0  # no figures at all
+        assert page.locator('[data-testid="stException"]').count() == 0
+    finally:
+        _stop(server)
