@@ -40,6 +40,9 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.core.evaluate", name) for name in (
             "evaluate", "evaluate_prepared", "Evaluation", "RunEvaluation")},
         **{name: ("metrics.core.prepared", name) for name in ("prepare", "Prepared")},
+        # runs held as Spark DataFrames (pip install -e ".[spark]"; pyspark loaded on use)
+        **{name: ("metrics.spark.evaluate", name) for name in (
+            "evaluate_spark", "spark_session", "SparkEvaluation", "SparkRun")},
         **{name: ("metrics.stats.intervals", name) for name in ("Interval", "bootstrap",
                                                                  "wilson")},
         **{name: ("metrics.core.diagnosis", name) for name in ("Suggestion", "Finding",

@@ -184,15 +184,8 @@ class Evaluation:
         something or it reads a fact of the data: 'relevant from grade 2', 'p = 0.8', ERR's
         highest grade of the qrels. Keyed by figure key; a figure with nothing to say is
         left out."""
-        facts = {"max_grade": int(self.query_set.max_grade.max(initial=1))}
-        notes = {}
-        for spec in self.summary_specs if specs is None else specs:
-            said = spec.words(self.conventions)
-            if spec.measure.note:
-                said.append(spec.measure.note.format(**facts))
-            if said:
-                notes[spec.key] = "; ".join(said)
-        return notes
+        return figure_notes(self.summary_specs if specs is None else specs, self.conventions,
+                            int(self.query_set.max_grade.max(initial=1)))
 
     @property
     def scored_ids(self) -> list[str]:
@@ -438,6 +431,22 @@ def evaluate_prepared(
     evaluation = Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
                             qrels_report)
     return evaluation.with_measures(measures) if measures else evaluation
+
+
+def figure_notes(specs: Sequence[Spec], conventions: Conventions,
+                 max_grade: int) -> dict[str, str]:
+    """What each figure says beside it when its name sets something or it reads a fact of
+    the data (the qrels' highest grade, `max_grade`), keyed by figure key; a figure with
+    nothing to say is left out. Every driver's result words its notes with this."""
+    facts = {"max_grade": max_grade}
+    notes = {}
+    for spec in specs:
+        said = spec.words(conventions)
+        if spec.measure.note:
+            said.append(spec.measure.note.format(**facts))
+        if said:
+            notes[spec.key] = "; ".join(said)
+    return notes
 
 
 def scored_queries(query_set: QuerySet, conventions: Conventions) -> np.ndarray:
