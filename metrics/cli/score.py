@@ -15,12 +15,14 @@ import sys
 from collections.abc import Sequence
 
 from metrics.cli.common import print_load_report, read, write_json
+from metrics.cli.engine import add_engine_arguments, spark_score
 from metrics.cli.inputs import (
     Parser,
     UsageError,
     add_input_arguments,
     add_metric_argument,
     add_text_arguments,
+    conventions_from,
 )
 from metrics.cli.latex import latex_table
 from metrics.cli.text import format_costs, format_slices, format_table
@@ -30,7 +32,9 @@ from metrics.core.asked import brought
 from metrics.decide.best import best_marks
 from metrics.decide.compare import compare_evaluation
 from metrics.snapshot.contract import to_dict
+from metrics.vocabulary.cutoffs import DEFAULT_K
 from metrics.vocabulary.gates import EXIT_OK
+from metrics.vocabulary.names import parse_measure
 
 FORMATS = ("table", "json", "trec_eval", "latex")
 
@@ -51,9 +55,14 @@ def score_command(argv: Sequence[str]) -> int:
                         help="mark each metric's best run, and the runs not significantly "
                         "worse than it (every run against the best: paired randomization "
                         "tests, Holm over all of them); in the JSON, 'marks'")
+    add_engine_arguments(parser)
     args = parser.parse_args(argv)
     if args.per_query and args.format != "trec_eval":
         raise UsageError("-q prints every query's lines of --format trec_eval")
+    if args.engine == "spark":
+        return spark_score(args, [parse_measure(m).settled(args.k or DEFAULT_K,
+                                                           conventions_from(args))
+                                  for m in args.metric] or None)
     inputs = read(args)
     evaluation = inputs.evaluation()
     print_load_report(evaluation)

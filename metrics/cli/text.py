@@ -13,10 +13,12 @@ from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.decide.best import BestMarks
 from metrics.decide.compare import CORRECTIONS, Comparison, PairedTest
 from metrics.explain.slices import Slice
+from metrics.spark.evaluate import SparkEvaluation
 from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.comparisons import WIN_TIE_LOSS
 from metrics.vocabulary.names import Spec
+from metrics.vocabulary.spark import WHAT_IT_HOLDS
 
 COMPARISON_HEADER = [
     "metric",
@@ -42,8 +44,29 @@ def format_table(evaluation: Evaluation, marks: BestMarks | None = None,
     """Readable summary: metrics down (`specs`, default the summary's), runs across (with
     `marks`, each metric's best run and those not significantly worse marked), then
     conventions, what each figure's own parameters say, counts and readings."""
-    k = evaluation.k
     specs = evaluation.summary_specs if specs is None else specs
+    scored = bool(evaluation.scored.any())
+    lines = summary_lines(evaluation, marks, specs)
+    for run in evaluation.runs:
+        lines += ["", _run_notes(run, scored=scored)]
+    return "\n".join(lines) + "\n"
+
+
+def format_spark_table(evaluation: SparkEvaluation, specs: Sequence[Spec] | None = None) -> str:
+    """The summary of a Spark evaluation as `format_table` writes an in-memory one (the same
+    lines, down to the conventions), then each run's counts and what the result holds."""
+    lines = summary_lines(evaluation, None, evaluation.summary_specs if specs is None else specs)
+    for run in evaluation.runs:
+        lines += ["", f"{run.name}: {fmt.count(run.repeats, 'repeated id')}; "
+                  f"{fmt.count(len(run.missing_queries), 'query', 'queries')} without a list"]
+    return "\n".join([*lines, "", WHAT_IT_HOLDS]) + "\n"
+
+
+def summary_lines(evaluation: Evaluation | SparkEvaluation, marks: BestMarks | None,
+                  specs: Sequence[Spec]) -> list[str]:
+    """The summary's lines: what the means run over, the table of figures, the conventions
+    and what each figure's own parameters say (any driver's result)."""
+    k = evaluation.k
     scored = bool(evaluation.scored.any())
     header = ["metric", *evaluation.run_names, "interval"]
     rows = [
@@ -75,9 +98,7 @@ def format_table(evaluation: Evaluation, marks: BestMarks | None = None,
     lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
     notes = evaluation.notes(specs)
     lines += [f"  - {s.label(k)}: {notes[s.key]}." for s in specs if s.key in notes]
-    for run in evaluation.runs:
-        lines += ["", _run_notes(run, scored=scored)]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def format_slices(evaluation: Evaluation, slices: Sequence[Slice],
