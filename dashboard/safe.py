@@ -7,9 +7,12 @@ gets the text as it is).
   render Markdown too). Every ASCII punctuation character is backslash-escaped, which
   CommonMark allows for all of them: no emphasis, link, image, heading, table, HTML, KaTeX
   (`$`) or Streamlit directive (`:red[...]`, `:material/...:`) can form. Escapes do not stop
-  GFM's autolinks, which are found in the text after parsing (`http://`, `www.`, `a@b.c`),
-  so an invisible word joiner (U+2060) goes after such a scheme, after `www` and after an
-  e-mail's `@`. Line breaks become spaces, so a value cannot start a block of its own.
+  GFM's autolinks, which are found in each text node after parsing (`http://`, `www.`,
+  `a@b.c`), and neither do HTML entities (decoded into the same text). So the start of each
+  (a scheme before `:`, `www` before `.`, an e-mail's `@`) is put in a text node of its own:
+  `:color[http]`, the one Streamlit directive that draws a bare <span> (no colour is
+  given). The reader sees, and copies, exactly the characters; no invisible character is
+  added. Line breaks become spaces, so a value cannot start a block of its own.
 - `html`: for the HTML report (quotes included).
 - `csv_cells`: OWASP's CSV-injection rule: a text cell that starts with `=`, `+`, `-`, `@`,
   a tab or a carriage return is prefixed with `'`, so no spreadsheet reads it as a formula;
@@ -33,13 +36,25 @@ _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c]+")
 _AUTOLINK_STARTS = re.compile(
     r"(?i)(\b(?:https?|ftp|mailto|xmpp)(?=:)|\bwww(?=\.)|(?<=[-.\w+])@)"
 )
-WORD_JOINER = "\u2060"
+# a text node of its own: Streamlit draws `:color[...]` without a colour as a plain <span>
+APART = ":color[{}]"
 
 
 def md(text: object) -> str:
-    """`text` as literal characters in Markdown: 'a*b' shows as a*b, never as emphasis."""
-    text = _AUTOLINK_STARTS.sub(lambda m: m.group(0) + WORD_JOINER, str(text))
-    return _PUNCTUATION.sub(r"\\\1", _LINE_BREAKS.sub(" ", text))
+    """`text` as literal characters in Markdown: 'a*b' shows as a*b, never as emphasis, and
+    'http://x' as text, never as a link."""
+    text = _LINE_BREAKS.sub(" ", str(text))
+    pieces, start = [], 0
+    for match in _AUTOLINK_STARTS.finditer(text):
+        pieces.append(_escaped(text[start:match.start()]))
+        pieces.append(APART.format(_escaped(match.group(0))))
+        start = match.end()
+    pieces.append(_escaped(text[start:]))
+    return "".join(pieces)
+
+
+def _escaped(text: str) -> str:
+    return _PUNCTUATION.sub(r"\\\1", text)
 
 
 def html(text: object) -> str:

@@ -57,6 +57,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.decide.leaderboard", name) for name in (
             "leaderboard", "Leaderboard", "Standing", "all_pairs", "AllPairs")},
         **{name: ("metrics.decide.best", name) for name in ("best_marks", "BestMarks")},
+        **{name: ("metrics.decide.table", name) for name in ("run_table", "RunTable")},
         **{name: ("metrics.decide.budget", name) for name in (
             "Budget", "BudgetVerdict", "parse_budgets", "judge_comparison")},
         **{name: ("metrics.decide.power", name) for name in ("power_table", "power_report")},
@@ -74,26 +75,32 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
     "explain": {
         **{name: ("metrics.explain.query", name) for name in (
             "explain_run", "RunExplanation", "query_row", "ideal_table", "list_length",
-            "STATUSES", "STATUS_MEANING")},
+            "query_figures", "top_ids", "STATUSES", "STATUS_MEANING")},
         **{name: ("metrics.explain.movement", name) for name in (
-            "rank_movement", "movement_sentence", "query_grades", "MOVES")},
+            "rank_movement", "movement_sentence", "query_grades", "side_by_side",
+            "query_contribution", "MOVES")},
         **{name: ("metrics.explain.mismatch", name) for name in (
             "id_mismatches", "run_mismatches", "IdMismatch")},
         **{name: ("metrics.explain.facets", name) for name in ("facets", "Facet",
-                                                                "slice_masks")},
+                                                                "slice_masks",
+                                                                "default_facet")},
         **{name: ("metrics.explain.slices", name) for name in (
             "slice_evaluation", "filter_evaluation", "compare_slices", "Slice")},
         "find_queries": ("metrics.explain.search", "find_queries"),
         **{name: ("metrics.explain.figures", name) for name in (
             "explain_figures", "FigureExplanation")},
+        **{name: ("metrics.explain.lists", name) for name in ("short_lists", "ShortLists")},
+        **{name: ("metrics.explain.harmed", name) for name in ("harm_profile", "HarmProfile",
+                                                               "Shared")},
     },
     "context": {
         **{name: ("metrics.context.cost", name) for name in (
             "costs", "chunk_tokens", "Cost", "ChunkTokens")},
         **{name: ("metrics.context.leakage", name) for name in (
-            "find_leaks", "retrieved_or_judged", "Leak", "Leakage")},
+            "find_leaks", "retrieved_or_judged", "reads_as_sentence", "Leak", "Leakage")},
         **{name: ("metrics.context.labelling", name) for name in (
-            "to_label", "ToLabel", "to_qrels_template", "trec_unwritable")},
+            "to_label", "ToLabel", "to_qrels_template", "trec_unwritable", "merge_labels",
+            "labels_qrels", "merged_qrels", "rescore", "Rescored")},
         "to_label_summary": ("metrics.context.labelling", "summary"),
         "to_label_csv": ("metrics.context.labelling", "to_csv"),
         **{name: ("metrics.context.fusion", name) for name in (

@@ -35,6 +35,7 @@ view = ui.page(
     "same K. Per metric, the mean difference with its interval, how many queries got better "
     "or worse, whether the difference is more than noise, and how large it is; then query by "
     "query, down to the ids the candidate moved.",
+    baseline=False,  # the Baseline control below says it
 )
 evaluation = view.evaluation
 k = evaluation.k
@@ -61,8 +62,8 @@ others = [n for n in evaluation.run_names if options.snapshot or n != options.ba
 right.multiselect("Candidates (after)", others, key=session.CANDIDATES, persist_state="session",
                   help=HELP["candidates"])
 measures = {s.key: s for s in evaluation.summary_specs}
-left, middle, right = st.columns([5, 3, 1], vertical_alignment="bottom")
-left.multiselect(
+# the metrics on a row of their own: eight tags need the width (in a column they were cut)
+st.multiselect(
     "Metrics compared",
     list(measures),
     format_func={key: s.label(k) for key, s in measures.items()}.get,
@@ -70,6 +71,7 @@ left.multiselect(
     persist_state="session",
     help=HELP["metrics"],
 )
+middle, right, _ = st.columns([3, 1, 2], vertical_alignment="bottom")
 middle.radio(
     "Multiple-comparison correction",
     list(CORRECTIONS),
@@ -186,13 +188,14 @@ if facets and options.snapshot is None:
                "difference over each slice's queries alone. The correction covers every slice "
                "shown. " + FACET_RULES["small"])
     left, middle, right = st.columns(3)
-    session.choose("compare.facet", list(facets), next(iter(facets)))
+    session.choose("compare.facet", list(facets), slicing.first_facet(view))
     facet = left.selectbox("Facet", list(facets), key="compare.facet",
                            help=" ".join(FACET_RULES[rule] for rule in ("numbers", "categories")))
-    session.choose("compare.slice_candidate", list(comparison.candidates),
-                   comparison.candidates[0])
+    # one candidate for this section and every one below it (query by query, harm)
+    session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
     slice_candidate = middle.selectbox("Candidate", list(comparison.candidates),
-                                       key="compare.slice_candidate")
+                                       key="compare.candidate",
+                                       help=HELP["compare_candidate"])
     keys = {key: measures[key].label(k) for key in options.metrics}
     session.choose("compare.slice_metric", list(keys), "nDCG" if "nDCG" in keys else
                    next(iter(keys)))
@@ -211,6 +214,7 @@ if facets and options.snapshot is None:
             column_order=[c for c in table.columns if c not in ("Reading", "low", "high")],
             column_config={
                 "Slice": st.column_config.TextColumn(facet, pinned=True),
+                "Queries": st.column_config.NumberColumn(format="localized"),
                 "Before": ui.number_column(
                     "Before", MEANING["run_mean"].format(run=comparison.baseline)),
                 "After": ui.number_column(
@@ -236,12 +240,17 @@ st.header("Query by query")
 labels = list(comparison.metrics)
 headline = MEASURE_BY_KEY["nDCG"].label(k)
 session.choose("compare.metric", labels, headline if headline in labels else labels[0])
-session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
 left, right = st.columns(2)
 metric = left.selectbox("Metric", labels, key="compare.metric",
                         help=HELP["compare_metric"])
-candidate = right.selectbox("Candidate", list(comparison.candidates), key="compare.candidate",
-                            help=HELP["compare_candidate"])
+if facets and options.snapshot is None:  # chosen above, in the by-kind section
+    candidate = st.session_state["compare.candidate"]
+    right.markdown(f"Candidate: **{safe.md(candidate)}** (chosen above, under By kind of "
+                   "query)")
+else:
+    session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
+    candidate = right.selectbox("Candidate", list(comparison.candidates),
+                                key="compare.candidate", help=HELP["compare_candidate"])
 paired = frames.paired_scores(comparison, metric)
 runs = chart_base.run_scale(view.colour_domain)
 ui.chart(comparison_charts.paired_scatter(paired, runs, metric=metric,
@@ -256,10 +265,11 @@ review_views.harm(view, comparison, metric, candidate)
 st.subheader(f"Biggest gains and losses of {safe.md(candidate)} in {metric}")
 st.caption("Click a row to pick its query: its rank movement shows below, and the link opens "
            "it in the drill-down.")
-columns = st.columns(2)
-for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "Losses")):
+# one above the other, each the page's width: side by side, a question pushed the figures
+# out of a half-width table
+for gains, title in ((True, "Gains"), (False, "Losses")):
     changes = frames.biggest_changes(paired, candidate, CHANGES_SHOWN, gains=gains)
-    with column:
+    with st.container(key=f"compare.{title.lower()}_box"):
         st.markdown(f"**{title}**")
         if changes.empty:
             st.caption(f"No query got {'better' if gains else 'worse'}.")
@@ -276,7 +286,8 @@ for column, gains, title in ((columns[0], True, "Gains"), (columns[1], False, "L
             selection_mode="single-row",
             column_config={
                 "query_id": st.column_config.TextColumn("Query"),
-                "text": st.column_config.TextColumn("Question", help=MEANING["question"]),
+                "text": st.column_config.TextColumn("Question", help=MEANING["question"],
+                                                    width="large"),
                 "before": ui.number_column(
                     "Before", MEANING["run_metric"].format(metric=metric, run=comparison.baseline)),
                 "after": ui.number_column(
@@ -293,6 +304,14 @@ def rank_movement() -> None:
     session.publish()  # a fragment's rerun skips app.py: keep the link on the chosen query
     ordered = frames.by_difference(paired, candidate)
     differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))
+    if not st.session_state.get("compare.movement_opened"):
+        # first open: a query selected on another page that did not move shows nothing
+        # here; the largest gain does (a query picked here later is kept, moved or not)
+        st.session_state["compare.movement_opened"] = True
+        if differences.get(st.session_state.get(session.QUERY), 0) == 0:
+            moved = next((q for q, d in differences.items() if d != 0), None)
+            if moved is not None:
+                picking.set_query(moved)
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     with left:
         query = picking.select_query(
@@ -341,9 +360,11 @@ def rank_movement() -> None:
             "judged": st.column_config.TextColumn(
                 "Label", help=evaluation.conventions.sentences()["relevance_level"]),
             "before": st.column_config.NumberColumn(
-                "Rank before", help=MEANING["rank_in_run"].format(run=comparison.baseline)),
+                "Rank before", help=MEANING["rank_in_run"].format(run=comparison.baseline),
+                format="localized"),
             "after": st.column_config.NumberColumn(
-                "Rank after", help=MEANING["rank_in_run"].format(run=candidate)),
+                "Rank after", help=MEANING["rank_in_run"].format(run=candidate),
+                format="localized"),
             "climbed": st.column_config.NumberColumn(
                 "Places climbed", format="%+d", help=MEANING["places_climbed"]),
             "moved": st.column_config.TextColumn("What the candidate did", width="medium",

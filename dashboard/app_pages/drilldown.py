@@ -5,10 +5,10 @@ import streamlit as st
 import metrics
 from dashboard import safe
 from dashboard.data import combine, texts
-from dashboard.layout import ui
+from dashboard.layout import labelling, ui
 from dashboard.state import picking, session
 from dashboard.views import frames, highlight
-from metrics import CLASS_MEANING, vocabulary
+from metrics import CLASS_MEANING, MEASURE_BY_KEY, vocabulary
 from metrics import format as fmt
 
 MEANING = vocabulary.columns.COLUMN_MEANING
@@ -16,9 +16,10 @@ HELP = vocabulary.columns.CONTROL_HELP
 
 view = ui.page(
     "Drill-down",
-    "One query, rank by rank: the grade of each returned id, its gain and discount, how DCG "
-    "builds up against the ideal list that gives IDCG, the steps of AP beside RAGAS-style "
-    "context precision, and the first relevant rank that gives RR.",
+    "One query: its question and every run's figures at K first; then two runs side by side "
+    "with their chunks, the unjudged ids to grade, and the arithmetic: the grade of each "
+    "returned id, its gain and discount, how DCG builds up against the ideal list that gives "
+    "IDCG, the steps of AP beside RAGAS-style context precision, and the rank that gives RR.",
 )
 evaluation = view.evaluation
 k = evaluation.k
@@ -27,7 +28,7 @@ scored = evaluation.scored_ids
 position = {q: i for i, q in enumerate(scored)}
 baseline = evaluation.runs[0]
 labels = ui.query_labels(view, scored, limit=60)
-search, pick, whole_list = st.columns([2, 3, 1.6], vertical_alignment="bottom")
+search, pick, whole_list = st.columns([2, 3, 1.3], vertical_alignment="bottom")
 with search:
     found = picking.search_queries("drilldown", scored, view.queries)
 with pick:
@@ -38,30 +39,96 @@ with pick:
                      f"{baseline.name}" for q in found}.get,
         help=HELP["drilldown_query"].format(excluded=len(evaluation.excluded_ids)),
     )
+at = found.index(query)
+with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+    st.button("Previous", icon=":material/arrow_back:", key="drilldown.previous",
+              disabled=at == 0, shortcut="P", help=HELP["previous_query"],
+              on_click=picking.set_query, args=(found[max(at - 1, 0)],))
+    st.button("Next", icon=":material/arrow_forward:", key="drilldown.next",
+              disabled=at == len(found) - 1, shortcut="N", help=HELP["next_query"],
+              on_click=picking.set_query, args=(found[min(at + 1, len(found) - 1)],))
+    st.caption(f"Query {at + 1:,} of {len(found):,} listed.")
 longest = metrics.list_length(evaluation, query)
-whole = whole_list.toggle(f"Whole list ({longest} ranks)", key="drilldown.whole",
-                     help=HELP["whole_list"].format(k=k))
+whole = whole_list.toggle("Whole list", key="drilldown.whole",
+                          help=HELP["whole_list"].format(k=k, longest=longest))
 depth = max(longest, k) if whole else k
 
 explanations = [metrics.explain_run(evaluation, run, query, depth) for run in evaluation.runs]
 corpus = texts.corpus(view)  # None without a corpus file: no chunk column, no chunk texts
 CHUNK = st.column_config.TextColumn("Chunk", width="large", help=MEANING["chunk"])
 n_relevant = explanations[0].n_relevant
-classes = ", ".join(
-    f"**{safe.md(run.name)}** {run.classes[position[query]].replace('_', ' ')}"
-    for run in evaluation.runs
-)
-st.markdown(f"### {safe.md(query)}\n{n_relevant} relevant id{'s' if n_relevant != 1 else ''} "
-            f"(grade ≥ {evaluation.conventions.relevance_level}). Class at K = {k}: {classes}.")
 text = view.text(query)
-if text is not None:  # the question behind the figures, on one line, escaped
-    st.markdown(f"> {safe.md(' '.join(text.split()))}")
+st.markdown(f"### {safe.md(query)}" + ("" if text is None else  # the question, escaped
+                                      f" · {safe.md(' '.join(text.split()))}"))
+st.caption(f"{n_relevant:,} relevant id{'s' if n_relevant != 1 else ''} (grade ≥ "
+           f"{evaluation.conventions.relevance_level}).")
 leaks = texts.leakage(view)
 copied = leaks.query_sentence(query) if leaks is not None else None
 if copied:
     st.warning(safe.md(copied), icon=":material/content_copy:")
+
+# the answer first: every run's figures on this query at K
+figures, added = frames.query_figures_table(metrics.query_figures(evaluation, query),
+                                            evaluation)
+st.dataframe(
+    figures, hide_index=True,
+    column_config={
+        "Run": st.column_config.TextColumn(pinned=True),
+        "Class": st.column_config.TextColumn(help=MEANING["query_class"]),
+    } | {column: ui.number_column(column, MEANING["query_figures"])
+         for column in figures.columns if column not in ("Run", "Class")},
+)
+if added is not None:  # the sidebar's measures, a row each: any number fits the width
+    st.dataframe(added, column_config={
+        name: ui.number_column(name, MEANING["query_figure"].format(run=safe.md(name)))
+        for name in evaluation.run_names})
 st.caption(" · ".join(f"{name.replace('_', ' ')}: {meaning}"
                       for name, meaning in CLASS_MEANING.items() if name != "excluded"))
+
+mine = session.my_labels(view.qrels_key)
+if len(evaluation.runs) > 1:
+    st.subheader("Two runs side by side")
+    names = evaluation.run_names
+    session.choose("drilldown.a", names, names[0])
+    session.choose("drilldown.b", [n for n in names if n != st.session_state["drilldown.a"]],
+                   next(n for n in names if n != st.session_state["drilldown.a"]))
+    left, right = st.columns(2)
+    a = left.selectbox("Left", names, key="drilldown.a", help=HELP["side_a"])
+    b = right.selectbox("Right", [n for n in names if n != a], key="drilldown.b",
+                        help=HELP["side_b"])
+    side = metrics.side_by_side(evaluation, a, b, query, depth)
+    given = {doc: grade for (q, doc), grade in mine.items() if q == query}
+    st.html(highlight.side_by_side_html(
+        side, a, b,
+        None if corpus is None else (lambda doc: None if corpus.text(doc) is None
+                                     and not corpus.title(doc) else
+                                     (corpus.title(doc) or "", corpus.text(doc))),
+        text, vocabulary.readings.where_in, given))
+    contribution = frames.contribution_table(
+        metrics.query_contribution(evaluation, a, b, query), k)
+    n_scored = len(evaluation.scored_ids)
+    st.markdown("**What this query adds to the difference between them**")
+    st.dataframe(contribution, hide_index=True, column_config={
+        "metric": st.column_config.TextColumn("Metric", pinned=True),
+        "a": ui.number_column(a, MEANING["query_figure"].format(run=a)),
+        "b": ui.number_column(b, MEANING["query_figure"].format(run=b)),
+        "difference": st.column_config.NumberColumn(
+            "Difference", format="%+.3f", help=MEANING["query_difference"].format(a=a, b=b)),
+        "contribution": st.column_config.NumberColumn(
+            "Adds to the mean", format="%+.4f",
+            help=MEANING["contribution"].format(n=n_scored)),
+        "mean difference": st.column_config.NumberColumn(
+            "Mean difference", format="%+.3f", help=MEANING["mean_difference"]),
+    })
+    headline = contribution[contribution["metric"] == MEASURE_BY_KEY["nDCG"].label(
+        k, summary=False)].iloc[0]
+    st.caption(safe.md(vocabulary.readings.contribution_sentence(
+        headline["metric"], a, b, headline["difference"], headline["contribution"],
+        headline["mean difference"], n_scored)))
+    unjudged = frames.unjudged_in(side)
+    labelling.judge(view, query, unjudged, a, b, corpus)
+
+labelling.my_labels(view)
 
 st.subheader("The ideal list that gives IDCG")
 ideal = frames.with_chunks(metrics.ideal_table(evaluation, query), corpus)
@@ -113,7 +180,7 @@ for run, x in zip(evaluation.runs, explanations, strict=True):
     # one run a row: its ranks (and AP's steps) on the left, what they add up to on the right
     with st.container(border=True):
         st.markdown(f"#### {safe.md(run.name)}")
-        table, words = st.columns([5, 3])
+        table = st.container()
         table.dataframe(
             frames.with_chunks(x.ranks, corpus),
             hide_index=True,
@@ -134,11 +201,12 @@ for run, x in zip(evaluation.runs, explanations, strict=True):
                 "DCG": ui.number_column("DCG", MEANING["running_dcg"]),
             },
         )
-        words.markdown(f"**DCG** · {x.sentences['dcg']}")
-        words.markdown(f"**nDCG** · {x.sentences['ndcg']}")
-        words.markdown(f"**AP** · {x.sentences['ap']}")
+        # in reading order, the page's width: AP's steps beside the words clipped at 1280 px
+        st.markdown(f"**DCG** · {x.sentences['dcg']}")
+        st.markdown(f"**nDCG** · {x.sentences['ndcg']}")
+        st.markdown(f"**AP** · {x.sentences['ap']}")
         if len(x.ap_steps):
-            table.dataframe(
+            st.dataframe(
                 x.ap_steps,
                 hide_index=True,
                 column_config={
@@ -149,13 +217,13 @@ for run, x in zip(evaluation.runs, explanations, strict=True):
                                                   MEANING["precision_there"]),
                 },
             )
-        words.markdown(f"**Context precision** · {x.sentences['cp']}")
-        words.markdown(x.sentences["ap_vs_cp"])
-        words.markdown(f"**RR** · {x.sentences['rr']}")
+        st.markdown(f"**Context precision** · {x.sentences['cp']}")
+        st.markdown(x.sentences["ap_vs_cp"])
+        st.markdown(f"**RR** · {x.sentences['rr']}")
         added = metrics.explain_figures(evaluation, run, query)  # the sidebar's measures
         if added:
-            with words.expander("The measures added, written out", expanded=True,
-                                icon=":material/functions:"):
+            with st.expander("The measures added, written out", expanded=True,
+                             icon=":material/functions:"):
                 for more in added:  # each sentence opens with its figure's label
                     st.markdown(f"**{safe.md(more.label)}**"
                                 f"{safe.md(more.sentence[len(more.label):])}")

@@ -7,11 +7,12 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
-from dashboard.data import cache, decisions
+from dashboard.data import cache, decisions, slicing, texts
 from dashboard.data import review as review_cache
 from dashboard.layout import ui
 from dashboard.report import exports
 from dashboard.report import html as report
+from dashboard.report import texts as report_texts
 from dashboard.state import session
 from metrics import CORRECTIONS, vocabulary
 
@@ -43,10 +44,11 @@ if comparison is not None:
 
 st.subheader("Report for stakeholders")
 st.markdown(
-    "One HTML file that opens offline: K, conventions in words, the query set and the "
-    "fingerprints of the labels and of each run, the summary with intervals, the interval and "
-    "K-sweep charts, the comparison with its tests, the diagnosis and the k suggestion, and the "
-    "honest limits."
+    "One HTML file that opens offline and prints on A4 landscape: K, conventions in words, "
+    "the headline and the leaderboard, the summary with intervals and every run against the "
+    "baseline, the interval and K-sweep charts, the comparison with its tests, harm, "
+    "fragility, the diagnosis and the k suggestion, the query set and the fingerprints of the "
+    "labels and of each run, and the honest limits."
 )
 st.caption(about)
 title = st.text_input("Title", value=report.DEFAULT_TITLE, key="export.title")
@@ -62,11 +64,36 @@ if comparison is not None:
     if options.snapshot is None and st.session_state[session.FRAGILITY]:
         review["fragility"] = review_cache.fragility(view, session.inputs(), options,
                                                      comparison)()
+# what the texts add, as `python -m dashboard report --queries --corpus --by` adds it
+corpus = texts.corpus(view)
+written = {"queries": view.queries, "corpus": corpus, "leakage": texts.leakage(view)}
+facets = slicing.facets(view)
+if facets:
+    facet = st.session_state.get(session.FACET)
+    facet = facet if facet in facets else slicing.first_facet(view)
+    written["slices"] = slicing.slices(view, facet)
+    if comparison is not None and options.snapshot is None:
+        written["slice_pieces"] = slicing.report_slices(view, options, facet,
+                                                        report_texts.PRIMARY)
+try:
+    tokens = metrics.chunk_tokens(tokens_per_chunk=st.session_state.get(session.TOKENS),
+                                  price_per_mtok=st.session_state.get(session.PRICE),
+                                  corpus=corpus)
+except ValueError:  # a price with nothing to price: the Overview says why
+    tokens = None
+if tokens is not None:
+    written["costs"] = metrics.costs(evaluation, tokens)
+parts = [name for name, value in (("the questions", view.queries), ("the chunks", corpus),
+                                  ("leakage", written["leakage"]),
+                                  ("by kind of query", written.get("slices")),
+                                  ("what K costs", written.get("costs"))) if value]
+if parts:
+    st.caption("With your texts, the report also holds " + ", ".join(parts) + ".")
 ui.download_button(
     "Download report (HTML)",
     lambda: report.build_html(evaluation, comparison, title=title or report.DEFAULT_TITLE,
                               headline=headline, board=board, primary=primary,
-                              marks=marks, **review),
+                              marks=marks, **review, **written),
     f"report-{today}-k{k}.html",
     "text/html",
     key="export.report",

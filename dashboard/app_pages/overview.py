@@ -6,6 +6,7 @@ import metrics
 from dashboard import safe
 from dashboard.data import decisions, slicing, texts
 from dashboard.layout import ui
+from dashboard.report import exports
 from dashboard.state import session
 from dashboard.views import chart_base, charts, frames
 from metrics import (
@@ -96,6 +97,19 @@ with st.expander("What each metric certifies, and the conventions behind it",
     st.markdown("\n".join(f"- **{s.label(k)}**: {frames.measure_help(evaluation, s.key)}"
                           for s in evaluation.summary_specs))
 
+table = decisions.run_table(view, st.session_state[session.CORRECTION],
+                            float(st.session_state[session.ALPHA]))
+if table is not None:
+    st.subheader(f"Against the baseline, {safe.md(table.baseline)}")
+    # metrics down, runs across, as the summary above: ten metric columns would not fit
+    st.dataframe(
+        table.by_metric(), hide_index=True,
+        column_config={"Metric": st.column_config.TextColumn(pinned=True)} | {
+            run: st.column_config.TextColumn(frames.baseline_label(evaluation, run),
+                                             help=MEANING["run_table_cell"])
+            for run in table.runs})
+    st.caption(safe.md(table.note) + " Compare sets the correction and alpha.")
+
 st.subheader("Leaderboard")
 board = decisions.leaderboard(view)
 st.dataframe(
@@ -143,6 +157,7 @@ ui.chart(
     ),
     stretch=True,
     download=f"intervals-k{k}",
+    export=exports.interval_chart(evaluation, view.colour_domain),  # landscape
 )
 few = metrics.few_queries_note(len(evaluation.scored_ids), evaluation.conventions.interval_method)
 if few:
@@ -152,7 +167,7 @@ facets = slicing.facets(view)
 if facets:
     st.subheader("By kind of query")
     left, right = st.columns(2)
-    st.session_state[session.FACET_FIRST] = next(iter(facets))
+    st.session_state[session.FACET_FIRST] = slicing.first_facet(view)
     session.choose_facet(list(facets))
     facet = left.selectbox(
         "Facet", list(facets), key=session.FACET,
@@ -167,7 +182,8 @@ if facets:
         hide_index=True,
         column_config={
             "Slice": st.column_config.TextColumn(facet, pinned=True),
-            "Queries": st.column_config.NumberColumn("Queries", help=MEANING["slice_queries"]),
+            "Queries": st.column_config.NumberColumn("Queries", help=MEANING["slice_queries"],
+                                                     format="localized"),
         } | {run: st.column_config.TextColumn(
             frames.baseline_label(evaluation, run),
             help=MEANING["slice_mean"].format(metric=labels[key], level=level))
@@ -180,35 +196,29 @@ st.dataframe(
     frames.counts_table(evaluation),
     hide_index=True,
     column_config={
-        "Scored": st.column_config.NumberColumn(help=MEANING["scored"]),
-        "Excluded": st.column_config.NumberColumn(help=MEANING["excluded"]),
+        "Scored": st.column_config.NumberColumn(help=MEANING["scored"], format="localized"),
+        "Excluded": st.column_config.NumberColumn(help=MEANING["excluded"], format="localized"),
         **{c.replace("_", " ").capitalize(): st.column_config.NumberColumn(
-            help=MEANING["class_count"].format(meaning=CLASS_MEANING[c], k=k))
+            help=MEANING["class_count"].format(meaning=CLASS_MEANING[c], k=k),
+            format="localized")
            for c in QUERY_CLASSES},
-        "Repeats": st.column_config.NumberColumn(help=MEANING["repeats"]),
-        "Missing": st.column_config.NumberColumn(help=MEANING["missing"]),
-        "Not in qrels": st.column_config.NumberColumn(help=MEANING["not_in_qrels"]),
-        "Dropped lines": st.column_config.NumberColumn(help=MEANING["dropped"]),
+        "Repeats": st.column_config.NumberColumn(help=MEANING["repeats"], format="localized"),
+        "Missing": st.column_config.NumberColumn(help=MEANING["missing"], format="localized"),
+        "Not in qrels": st.column_config.NumberColumn(help=MEANING["not_in_qrels"],
+                                                      format="localized"),
+        "Dropped lines": st.column_config.NumberColumn(help=MEANING["dropped"], format="localized"),
     },
 )
 
 st.subheader("Reading each run")
-columns = st.columns(min(len(evaluation.runs), 3), border=True)
-for i, run in enumerate(evaluation.runs):
-    s = run.suggestion
-    with columns[i % len(columns)]:
-        st.markdown(f"#### {safe.md(frames.baseline_label(evaluation, run.name))}")
-        st.markdown(f"**Suggested K = {s.k}**: {s.sentence}")
-        st.caption(f"Rule: {s.rule}.")
-        for reading in s.readings:
-            st.markdown(f"- {reading}")
-        for finding in run.diagnosis:
-            icon = ":material/warning:" if finding.flagged else ":material/check_circle:"
-            verdict = "flagged" if finding.flagged else "fine"
-            st.markdown(f"{icon} **{finding.failure.capitalize()}: {verdict}.** "
-                        f"{finding.sentence}  \n:small[:gray[Flagged when {finding.threshold}.]]")
+ACROSS = 3  # cards a row; each row its own columns, so that a fourth run starts a new row
+for start in range(0, len(evaluation.runs), ACROSS):
+    row = evaluation.runs[start:start + ACROSS]
+    for run, column in zip(row, st.columns(ACROSS), strict=False):
+        with column, st.container(border=True):  # a border around each card only
+            ui.run_reading(evaluation, run)
 
-st.subheader("What K costs")
+st.subheader(f"What K = {k} costs")
 corpus = texts.corpus(view)
 estimate = metrics.chunk_tokens(corpus=corpus) if corpus is not None and len(corpus) else None
 left, right = st.columns(2)
@@ -234,20 +244,25 @@ else:
     money = "dollar" if tokens.priced else None
     st.dataframe(
         table, hide_index=True,
-        column_order=[c for c in table.columns if money or not c.startswith("cost")],
+        # K is in the heading; the recall K buys is the sentence's, as "Extra recall"
+        column_order=[c for c in table.columns if (money or not c.startswith("cost"))
+                      and c not in ("K", "recall bought")],
         column_config={
             "run": st.column_config.TextColumn("Run", pinned=True),
-            "tokens at K": st.column_config.NumberColumn("Tokens / query at K", format="%.0f",
+            "suggested k": st.column_config.NumberColumn("Suggested k"),
+            "tokens at K": st.column_config.NumberColumn("Tokens at K",
+                                                         format="localized",
                                                          help=COST_MEANING["tokens"]),
-            "tokens at k": st.column_config.NumberColumn("at suggested k", format="%.0f"),
+            "tokens at k": st.column_config.NumberColumn("Tokens at suggested k",
+                                                         format="localized"),
             "cost at K": st.column_config.NumberColumn(
                 f"$ {COST_UNIT} at K", format=money,
                 help=COST_MEANING["cost"]),
-            "cost at k": st.column_config.NumberColumn("at suggested k", format=money),
+            "cost at k": st.column_config.NumberColumn("$ at suggested k", format=money),
             "recall at K": ui.number_column("Recall at K", COST_MEANING["recall"]),
-            "recall at k": ui.number_column("at suggested k"),
-            "recall bought": st.column_config.NumberColumn(
-                "Recall K buys", format="%+.3f", help=COST_MEANING["difference"]),
+            "recall at k": ui.number_column("Recall at suggested k", COST_MEANING["recall"]),
+            "recall extra": st.column_config.NumberColumn(
+                "Extra recall", format="%+.3f", help=COST_MEANING["extra"]),
         })
     st.caption(safe.md(tokens.sentence) + " " + " ".join(
         f"**{safe.md(c.run)}**: {safe.md(c.sentence)}" for c in run_costs))

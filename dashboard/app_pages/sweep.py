@@ -20,15 +20,15 @@ evaluation = view.evaluation
 k = evaluation.k
 
 labels = {s.label("K"): s for s in evaluation.sweep_specs}
-left, right = st.columns([4, 1], vertical_alignment="bottom")
-chosen = left.multiselect(
+# the page's whole width: nine metric tags fit side by side (in a column they were cut)
+chosen = st.multiselect(
     "Metrics",
     list(labels),
     default=list(labels),
     key="sweep.metrics",
     help=HELP["sweep_metrics"],
 )
-bands = right.toggle(
+bands = st.toggle(
     "Interval bands",
     key="sweep.bands",
     help=HELP["sweep_bands"].format(

@@ -69,6 +69,8 @@ KEPT = {
     "to label": 4,
     "overlap": 4,
     "cross fit": 4,
+    "rescored": 2,  # the last grades given by hand, and the ones before
+    "harm profile": 8,
 }
 # four evaluations of 5 runs x 5,000 queries x 100 ids with their files and aligned runs;
 # the server's own ~300 MB come on top
@@ -110,6 +112,7 @@ class Parsed:
     value: Qrels | Run | None = None
     report: LoadReport | None = None
     error: str | None = None
+    belongs: str | None = None  # "qrels" or "run": the kind of file it looks like, when refused
 
 
 @dataclass(frozen=True, eq=False)
@@ -182,6 +185,11 @@ class View:
     def baseline(self) -> str:
         return self.evaluation.run_names[0]
 
+    @property
+    def qrels_key(self) -> str:
+        """The qrels file's identity (the grades given by hand are kept per qrels file)."""
+        return self.key[0][0][0]
+
 
 @st.cache_resource(show_spinner=False)
 def store() -> Store:
@@ -231,7 +239,7 @@ def _load(kind: str, key: str, file_name: str, reading: Conventions,
         else:
             value, report = read_run(RunSource(source, file_name=file_name), reading)
     except ValueError as exc:  # LoadError is a ValueError with a one-line message
-        return Parsed(file_name, key, error=str(exc))
+        return Parsed(file_name, key, error=str(exc), belongs=getattr(exc, "belongs", None))
     except MemoryError:
         return Parsed(file_name, key, error=f"{file_name}: too large to load in this server's "
                       "memory")
@@ -276,16 +284,23 @@ def read_uploads(
         qrels = _parse("qrels", f"upload:{qrels_file.file_id}", qrels_file.name, Conventions(),
                        qrels_file.getvalue())
     elif run_files:
-        first = run_files[0]
-        qrels = _parse("qrels", f"upload:{first.file_id}", first.name, Conventions(),
-                       first.getvalue())
-        if qrels.error:
-            problem = (
-                "No qrels file: upload one, or make the first run a JSONL file whose records "
-                f"carry both 'retrieved' and 'relevant'. Reading {first.name} as labels "
-                f"failed: {qrels.error}"
-            )
-            qrels = None
+        first, read = run_files[0], runs[0]
+        qrels = None
+        if read.report is not None and read.report.format != "jsonl":
+            problem = (f"No qrels file yet: upload the labels in the sidebar's Qrels box. "
+                       f"{first.name} is a {read.report.format.upper()} run, which carries "
+                       "no labels (only a JSONL run whose records carry both 'retrieved' and "
+                       "'relevant' stands without a qrels file).")
+        elif read.value is not None:
+            qrels = _parse("qrels", f"upload:{first.file_id}", first.name, Conventions(),
+                           first.getvalue())
+            if qrels.error:
+                problem = (
+                    "No qrels file: upload one, or make the first run a JSONL file whose "
+                    f"records carry both 'retrieved' and 'relevant'. Reading {first.name} as "
+                    f"labels failed: {qrels.error}"
+                )
+                qrels = None
     else:
         qrels = None
     queries = None if queries_file is None else _parse(
@@ -386,6 +401,16 @@ def pr_curve(view: View) -> Evaluation:
     return store().get("pr curve", view.key, lambda: view.evaluation.with_measures(levels),
                        files=view.files, parents=[view.source], shared=(view.evaluation,),
                        on_miss=spinner("Interpolating precision at 11 recall levels…"))
+
+
+def rescored(view: View, grades: dict[tuple[str, str], int]) -> metrics.Rescored:
+    """The view's evaluation scored again with the grades given by hand added to a copy of
+    its qrels, once per view and set of grades."""
+    return store().get(
+        "rescored", (view.key, tuple(grades.items())),
+        lambda: metrics.rescore(view.evaluation, grades), files=view.files,
+        parents=[view.source], shared=(view.evaluation,),
+        on_miss=spinner("Scoring every run again with your labels…"))
 
 
 def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:

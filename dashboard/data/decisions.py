@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import metrics
 from dashboard.data.cache import CompareOptions, View, compare, spinner, store
+from metrics import COMPARED
 
 
 def leaderboard(view: View) -> metrics.Leaderboard:
@@ -52,3 +53,17 @@ def agreements(view: View, primary: str) -> list[metrics.Agreement]:
     evaluation = view.evaluation
     keys = [s.key for s in evaluation.summary_specs if s.measure.compared]
     return metrics.measure_agreements(evaluation, keys, against=primary)
+
+
+def run_table(view: View, correction: str, alpha: float) -> metrics.RunTable | None:
+    """Every shown run against the baseline (the first) on every compared metric, as one
+    run x metric table; the comparison is Compare's default one, cached as its own. None with
+    a single run."""
+    names = view.evaluation.run_names
+    if len(names) < 2:
+        return None
+    options = CompareOptions(names[0], tuple(names[1:]), COMPARED, correction, alpha)
+    compared = compare(view, options, [])
+    if compared.comparison is None:
+        return None
+    return metrics.run_table(view.evaluation, compared.comparison)

@@ -74,6 +74,17 @@ def _read_now(inputs: Inputs, view: View) -> Callable[[str], list[Run] | None] |
     return again.get
 
 
+def harm_profile(view: View, comparison: Comparison, candidate: str, metric: str,
+                 delta: float) -> metrics.HarmProfile:
+    """The words and facet values over-represented among the queries a candidate harms."""
+    return store().get(
+        "harm profile", (view.key, view.queries_key, comparison.baseline, candidate, metric,
+                         delta, comparison.query_ids),
+        lambda: metrics.harm_profile(comparison, candidate, metric, view.queries, delta=delta),
+        files=view.files | {view.queries_key}, parents=[view.source],
+        shared=(comparison, view.queries))
+
+
 def to_label(view: View) -> metrics.ToLabel:
     """The unjudged ids in the top K of any shown run, most wanted first."""
     return store().get("to label", view.key, lambda: metrics.to_label(view.evaluation),
@@ -123,6 +134,21 @@ def worst_losses(risk: metrics.Risk, view: View) -> pd.DataFrame:
     if view.queries is not None:
         frame.insert(1, "text", [view.text(q) or "" for q in frame["query_id"]])
     return frame
+
+
+def shared_table(found: metrics.HarmProfile) -> pd.DataFrame:
+    """What the harmed queries share, one row per word or facet value, with the counts."""
+    def share(part: int, whole: int) -> str:
+        return f"{part:,} of {whole:,} ({100 * part / whole:.1f}%)" if whole else "—"
+
+    return pd.DataFrame({
+        "Feature": [f"{vocabulary.risk.FEATURE_KINDS[s.kind]}: {s.value}" for s in found.shared],
+        "Harmed queries holding it": [share(s.harmed_with, s.harmed) for s in found.shared],
+        "Other queries holding it": [share(s.rest_with, s.rest) for s in found.shared],
+        # none of the others holds it: no ratio to give (the counts say so)
+        "Times as common": [None if s.lift == float("inf") else s.lift for s in found.shared],
+        "p adjusted": [metrics.format.p_value(s.q) for s in found.shared],
+    })
 
 
 def flips_table(found: metrics.Fragility) -> pd.DataFrame:

@@ -61,3 +61,25 @@ def compare_slices(view: View, options: CompareOptions, facet: str, candidate: s
             alpha=options.alpha, **resampling(view.evaluation.conventions)),
         files=view.files | {view.queries_key}, parents=[view.source],
         shared=(view.evaluation,), on_miss=spinner("Comparing each slice…"))
+
+
+def first_facet(view: View) -> str | None:
+    """The facet pages open on (metrics.default_facet): the file's own first one."""
+    return metrics.default_facet(facets(view))
+
+
+def report_slices(view: View, options: CompareOptions, facet: str, metric: str
+                  ) -> list[tuple[str, Comparison]]:
+    """Every candidate against the baseline on one metric, per slice of a facet, p adjusted
+    over every (candidate, slice): what the report's by-kind section shows."""
+    return store().get(
+        "slice comparison",
+        (view.key, view.queries_key, facet, options.baseline, options.candidates, metric,
+         options.correction, options.alpha, "report"),
+        lambda: metrics.compare_slices(
+            view.evaluation, facets(view)[facet], baseline=options.baseline,
+            candidates=list(options.candidates), metrics=[metric],
+            correction=options.correction, alpha=options.alpha,
+            **resampling(view.evaluation.conventions)),
+        files=view.files | {view.queries_key}, parents=[view.source],
+        shared=(view.evaluation,), on_miss=spinner("Comparing each slice…"))

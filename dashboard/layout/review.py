@@ -11,9 +11,10 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
-from dashboard.data import review
+from dashboard.data import review, texts
 from dashboard.data.cache import CompareOptions, View
 from dashboard.layout import ui
+from dashboard.report import exports
 from dashboard.state import picking, session
 from dashboard.views import risk_charts
 from metrics import Comparison, vocabulary
@@ -77,6 +78,8 @@ def harm(view: View, comparison: Comparison, metric: str, candidate: str) -> Non
             "Reading": st.column_config.TextColumn(width="medium"),
         })
     _worst(view, chosen, metric, candidate)
+    worst_csv(view, comparison, candidate, metric)
+    shared(view, comparison, candidate, metric, delta)
 
 
 def _worst(view: View, risk: metrics.Risk, metric: str, candidate: str) -> None:
@@ -100,6 +103,48 @@ def _worst(view: View, risk: metrics.Risk, metric: str, candidate: str) -> None:
     ui.open_in_drilldown(picked if picked in set(worst["query_id"]) else risk.worst[0][0])
 
 
+def worst_csv(view: View, comparison: Comparison, candidate: str, metric: str) -> None:
+    """Every query the candidate loses, worst first, with its question and both runs' top
+    chunks, as CSV (built when clicked)."""
+    corpus = texts.corpus(view)
+    ui.download_button(
+        "Every loss, with the question and top chunks (CSV)",
+        lambda: exports.worst_queries_csv(view.evaluation, comparison, candidate, metric,
+                                          view.queries, corpus),
+        f"losses-{candidate}-{metric}.csv", "text/csv", key="compare.worst_csv",
+        help=HELP["worst_csv"])
+
+
+def shared(view: View, comparison: Comparison, candidate: str, metric: str,
+           delta: float) -> None:
+    """The words and facet values over-represented among the queries the candidate harms."""
+    words = vocabulary.risk
+    st.subheader(f"What the queries {safe.md(candidate)} harms share")
+    if view.queries is None:
+        st.caption("Load a queries file (sidebar) to see which words and facet values the "
+                   "harmed queries share.")
+        return
+    found = review.harm_profile(view, comparison, candidate, metric, delta)
+    if not found.harmed:
+        st.caption(f"No query loses more than {safe.md(words.delta_words(delta))}.")
+        return
+    if not found.shared:
+        st.caption(f"No word or facet value is more common among the {found.harmed:,} harmed "
+                   "queries than among the others.")
+    else:
+        st.dataframe(review.shared_table(found), hide_index=True, column_config={
+            "Feature": st.column_config.TextColumn(pinned=True, help=MEANING["shared_feature"]),
+            "Harmed queries holding it": st.column_config.TextColumn(
+                help=MEANING["shared_harmed"]),
+            "Other queries holding it": st.column_config.TextColumn(
+                help=MEANING["shared_rest"]),
+            "Times as common": st.column_config.NumberColumn(
+                format="%.1f", help=MEANING["shared_lift"]),
+            "p adjusted": st.column_config.TextColumn(help=MEANING["shared_q"]),
+        })
+    st.caption(safe.md(words.SHARED_METHOD))
+
+
 def fragility(view: View, options: CompareOptions,
               found: Callable[[], metrics.Fragility] | None) -> None:
     """Would another reasonable convention change a verdict? Then what to label next.
@@ -118,16 +163,16 @@ def fragility(view: View, options: CompareOptions,
     st.caption(safe.md(words.FRAGILITY_RULE))
     if found.flips:
         st.warning(safe.md(found.summary), icon=":material/warning:")
-        # fixed widths: a choice's label can be long, and the table must fit 1280 px (hover
-        # a cell to read it all)
+        # fixed widths in pixels: a choice's label is long, and the table must fit 1280 px;
+        # the other choice gets the most room, and every flip is in words below
         st.dataframe(review.flips_table(found), hide_index=True, column_config={
-            "Candidate": st.column_config.TextColumn(pinned=True, width="small"),
-            "Metric": st.column_config.TextColumn(width="small"),
-            "Under": st.column_config.TextColumn(
-                width="medium", help=MEANING["flip_under"]),
-            "Verdict": st.column_config.TextColumn(width="medium"),
-            "Becomes": st.column_config.TextColumn(
-                width="medium", help=MEANING["flip_becomes"])})
+            "Candidate": st.column_config.TextColumn(pinned=True, width=85),
+            "Metric": st.column_config.TextColumn(width=80),
+            "Under": st.column_config.TextColumn(width=330, help=MEANING["flip_under"]),
+            "Verdict": st.column_config.TextColumn(width=155),
+            "Becomes": st.column_config.TextColumn(width=155, help=MEANING["flip_becomes"])})
+        with st.expander("Each flip in words", icon=":material/notes:"):
+            st.markdown("\n".join(f"- {safe.md(flip.sentence)}" for flip in found.flips))
     else:
         st.success(safe.md(found.summary), icon=":material/verified:")
     tried = ", ".join(f"{safe.md(_title(c))} = {safe.md(_choice(c, v))}" for c, v in found.tried)

@@ -10,11 +10,13 @@ from pathlib import Path
 import altair as alt
 import streamlit as st
 
+import metrics
 from dashboard import safe
 from dashboard.data import cache
 from dashboard.data.cache import View
 from dashboard.report import exports
 from dashboard.state import session
+from dashboard.views import frames
 from metrics import FORMAT_EXAMPLES, sample_qrels, sample_runs, vocabulary
 from metrics import format as fmt
 
@@ -41,19 +43,36 @@ def require_view() -> View:
     return view
 
 
+BOX_NAMES = {"qrels": "Qrels (the labels)", "run": "Runs (one file per retriever)"}
+
+
 def nothing_yet() -> None:
-    """What the main area says before anything can be scored: why, and how to start."""
+    """What the main area says before anything can be scored: why, in words, and what to do
+    (a file in the wrong box, a refused file, a link's files to upload again)."""
     linked, inputs = session.linked_files(), session.inputs()
+    texts = session.linked_texts()
     if linked:
+        boxes = [f"**{BOX_NAMES['qrels']}** and **{BOX_NAMES['run']}**: "
+                 f"{safe.md(', '.join(linked))}"]
+        boxes += [f"**{box}**: {safe.md(name)}" for box, name in texts.items()]
         st.info("This link shows uploaded files, which a link cannot carry: upload them again "
-                f"in the sidebar under My files: {safe.md(', '.join(linked))}. The link "
-                "keeps K, the conventions, the runs shown and their names.",
-                icon=":material/upload:")
+                "in the sidebar under My files, each in its box. "
+                + "; ".join(boxes) + ". The link keeps K, the conventions, the runs shown and "
+                "their names.", icon=":material/upload:")
     elif inputs is not None and inputs.qrels is not None and inputs.qrels.error:
         st.error(f"The qrels file was refused, so nothing can be scored: "
-                 f"{safe.md(inputs.qrels.error)}", icon=":material/error:")
+                 f"{safe.md(inputs.qrels.error)}" + _move(inputs.qrels, "qrels"),
+                 icon=":material/error:")
     elif inputs is not None and inputs.problem:
         st.error(safe.md(inputs.problem), icon=":material/error:")
+    elif inputs is not None and inputs.runs and not inputs.usable_runs:
+        st.error("No run could be read, so nothing can be scored.  \n" + "  \n".join(
+            safe.md(parsed.error) + _move(parsed, "run") for parsed in inputs.runs),
+            icon=":material/error:")
+    elif inputs is not None and inputs.source == cache.UPLOAD and inputs.qrels is not None \
+            and not inputs.runs:
+        st.info(f"The labels are loaded: now upload one run per retriever in the sidebar's "
+                f"**{BOX_NAMES['run']}** box.", icon=":material/upload:")
     else:
         st.info("Nothing to show yet: load a qrels file and at least one run in the sidebar, "
                 "or pick the bundled sample.", icon=":material/info:")
@@ -61,29 +80,50 @@ def nothing_yet() -> None:
         accepted_formats()
 
 
+def _move(parsed: cache.Parsed, given_as: str) -> str:
+    """What to do with a file given in the wrong box: the sentence that says so ("" else)."""
+    if parsed.belongs is None or parsed.belongs == given_as:
+        return ""
+    return (f" **What to do:** {safe.md(parsed.file_name)} looks like a {parsed.belongs} file, "
+            f"uploaded in the **{BOX_NAMES[given_as]}** box: remove it there (its ✕) and "
+            f"upload it in the **{BOX_NAMES[parsed.belongs]}** box.")
+
+
 def accepted_formats() -> None:
-    """Every accepted format with a few lines of it, and the sample's files to start from."""
+    """Every accepted format with a few lines of it (labels, runs, and the optional queries
+    and corpus), and the sample's files to start from."""
     st.subheader("What to upload")
     st.markdown("A **qrels** file (the labels: which ids are relevant to each query, with a "
                 "grade) and one **run** per retriever (each query's ids in rank order), over "
-                "the same query ids. Gzipped files (.gz) are read too; the format is told "
+                "the same query ids; optionally a **queries** file (the questions and their "
+                "facets: the by-kind view, the search, the questions beside the figures) and a "
+                "**corpus** (the chunks' titles and texts: the drill-down's chunks, the leakage "
+                "check, what K costs). Gzipped files (.gz) are read too; the format is told "
                 "from the content.")
-    for kind, title in (("qrels", "Qrels"), ("run", "Runs")):
+    for kind, title in (("qrels", "Qrels"), ("run", "Runs"), ("queries", "Queries (optional)"),
+                        ("corpus", "Corpus (optional)")):
         st.markdown(f"**{title}**")
         examples = [e for e in FORMAT_EXAMPLES if e.kind == kind]
-        for column, example in zip(st.columns(len(examples)), examples, strict=True):
-            with column:
-                st.caption(f"{example.name}: {example.columns}")
-                st.code(example.text, language=None)
-    st.markdown("**Start from the sample** (seed 000: 10 queries, 3 runs):")
+        # two a row: a JSON line needs the width (and wraps rather than being cut)
+        for start in range(0, len(examples), 2):
+            row = examples[start:start + 2]
+            for column, example in zip(st.columns(2), row, strict=False):
+                with column:
+                    st.caption(f"{example.name}: {example.columns}")
+                    st.code(example.text, language=None, wrap_lines=True)
+    st.markdown("**Start from the sample** (seed 000: 10 queries, 3 runs, their questions and "
+                "chunks):")
+    folder = sample_qrels().parent
     with st.container(horizontal=True):
-        for path in (sample_qrels(), *(Path(spec.source) for spec in sample_runs())):
+        for path in (sample_qrels(), *(Path(spec.source) for spec in sample_runs()),
+                     folder / cache.SAMPLE_QUERIES, folder / cache.SAMPLE_CORPUS):
             download_button(path.name, path.read_bytes, path.name, "text/plain",
                             key=f"sample.{path.name}")
 
 
-def conventions_line(view: View) -> str:
-    """K, the query set, the baseline and every convention, in one line."""
+def conventions_line(view: View, *, baseline: bool = True) -> str:
+    """K, the query set, the baseline (unless the page says it itself) and every convention,
+    in one line."""
     evaluation = view.evaluation
     excluded = evaluation.excluded_ids
     scored = (f"**{safe.md(evaluation.scope)}**" if evaluation.scope
@@ -92,25 +132,39 @@ def conventions_line(view: View) -> str:
         f"**K = {evaluation.k}**",
         scored + (f" ({len(excluded):,} excluded: {safe.md(fmt.listing(excluded, 5))})"
                   if excluded else ""),
-        f"baseline **{safe.md(view.baseline)}**",
+        *([f"baseline **{safe.md(view.baseline)}**"] if baseline else []),
         *evaluation.conventions.in_words(),
     ])
 
 
-def page(title: str, intro: str) -> View:
+def page(title: str, intro: str, *, baseline: bool = True) -> View:
     """Every page's top: the view (or a clear stop), the title, what the page shows, and the
-    line stating K and the conventions."""
+    line stating K and the conventions (and the baseline, unless the page has its own
+    control that says it: one baseline a page, said once)."""
     view = require_view()
-    header(title, view, intro)
+    header(title, view, intro, baseline=baseline)
     return view
 
 
-def header(title: str, view: View, intro: str) -> None:
+def header(title: str, view: View, intro: str, *, baseline: bool = True) -> None:
     st.title(title)
     st.markdown(intro)
-    st.caption(conventions_line(view))
+    st.caption(conventions_line(view, baseline=baseline))
     for finding in cache.id_mismatches(view):
         st.warning(safe.md(finding.sentence), icon=":material/link_off:")
+    for found in metrics.short_lists(view.evaluation):
+        st.warning(safe.md(found.sentence), icon=":material/short_text:")
+    inputs = session.inputs()
+    for parsed in (inputs.runs if inputs is not None else ()):
+        if parsed.error:  # the rest is shown; this one file is not, and why is said here
+            st.warning(f"Not shown: {safe.md(parsed.error)}" + _move(parsed, "run"),
+                       icon=":material/error:")
+    missing = session.linked_texts()
+    if missing:
+        st.info("The link was made with " + "; ".join(
+            f"**{box}**: {safe.md(name)}" for box, name in missing.items())
+            + ": upload them in the sidebar's boxes of those names for the by-kind view, the "
+            "questions and the chunks' texts.", icon=":material/upload:")
     with st.popover("Conventions behind these numbers", icon=":material/rule:"):
         for sentence in view.evaluation.conventions.sentences().values():
             st.markdown(f"- {sentence}")
@@ -128,18 +182,20 @@ def number_column(label: str, help: str | None = None, *, width: int | str | Non
 
 
 def chart(figure: alt.TopLevelMixin, *, stretch: bool = False, download: str | None = None,
-          **kwargs):
+          export: alt.TopLevelMixin | None = None, **kwargs):
     """Charts follow the app's theme (light or dark); faceted ones keep their own width.
 
     With `download` (a file stem, unique on the page), PNG and SVG buttons follow the chart;
-    the image is rendered (vl-convert, the report's renderer) only when a button is clicked.
+    the image is rendered (vl-convert, the report's renderer) only when a button is clicked,
+    from `export` when given (a landscape version for slides and pages).
     """
     shown = st.altair_chart(figure, width="stretch" if stretch else "content",
                             theme="streamlit", **kwargs)
+    image = figure if export is None else export
     if download:
         with st.container(horizontal=True, gap="small"):
             for kind, (render, mime) in IMAGES.items():
-                download_button(kind, lambda render=render: render(figure),
+                download_button(kind, lambda render=render: render(image),
                                 f"{download}.{kind.lower()}", mime,
                                 key=f"download.{download}.{kind.lower()}",
                                 help=HELP["chart_image"].format(kind=kind),
@@ -171,8 +227,28 @@ def query_texts(view: View, query_ids: list[str], limit: int = 500) -> dict[str,
     return {query_id: line(query_id) for query_id in query_ids}
 
 
-def open_in_drilldown(query_id: str) -> None:
-    """A link to the drill-down of the selected query. A link, not st.switch_page: switching
-    pages from Python clears every widget (the sidebar's uploads and settings included)."""
-    st.page_link(DRILLDOWN, label=f"Open {safe.md(query_id)} in the drill-down",
-                 icon=":material/search:")
+def open_in_drilldown(query_id: str, *, label: str | None = None) -> None:
+    """A link to the drill-down of `query_id`, which it opens whatever was selected before
+    (the link carries it: session.OPEN). A link, not st.switch_page: switching pages from
+    Python clears every widget (the sidebar's uploads and settings included)."""
+    st.page_link(DRILLDOWN, label=label or f"Open {safe.md(query_id)} in the drill-down",
+                 icon=":material/search:", query_params={session.OPEN: query_id})
+
+
+def run_reading(evaluation, run) -> None:
+    """One run's reading in words: its k suggestion (none for a run that scores nothing),
+    the readings, then each failure class flagged or fine, each with its threshold."""
+    s = run.suggestion
+    st.markdown(f"#### {safe.md(frames.baseline_label(evaluation, run.name))}")
+    if s.advice:
+        st.markdown(f"**Suggested K = {s.k}**: {s.sentence}")
+        st.caption(f"Rule: {s.rule}.")
+    else:
+        st.markdown(f"**{s.sentence}**")
+    for reading in (s.readings if s.advice else s.readings[1:]):
+        st.markdown(f"- {reading}")
+    for finding in run.diagnosis:
+        icon = ":material/warning:" if finding.flagged else ":material/check_circle:"
+        verdict = "flagged" if finding.flagged else "fine"
+        st.markdown(f"{icon} **{finding.failure.capitalize()}: {verdict}.** "
+                    f"{finding.sentence}  \n:small[:gray[Flagged when {finding.threshold}.]]")

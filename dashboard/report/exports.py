@@ -17,7 +17,9 @@ import altair as alt
 import pandas as pd
 import vl_convert as vlc
 
+import metrics
 from dashboard import safe
+from dashboard.report.texts import first_words
 from dashboard.views import chart_base, charts, frames
 from metrics import (
     CORRECTIONS,
@@ -34,23 +36,24 @@ from metrics import format as fmt
 # Vega-Lite version of the installed Altair, in vl-convert's spelling ("v6_4"), as Altair does
 VL_VERSION = "_".join(alt.SCHEMA_VERSION.split(".")[:2])
 PNG_SCALE = 2.0  # crisp on high-density screens and slides
-REPORT_WIDTH = 1000  # pixels: a chart across the report's column (1,100 px less its margins)
-LEGEND_ROOM = 280  # pixels beside the interval bars for the metric names and the run legend
+REPORT_WIDTH = 1200  # pixels: a chart across the report's column (1,300 px less its margins)
 
 
 # --------------------------------------------------------------------------- charts
 
 
-def interval_chart(evaluation: Evaluation) -> alt.LayerChart:
-    """The dashboard's interval bars: every summary metric's mean and interval, per run,
-    across the report's width."""
-    return charts.interval_bars(
+def interval_chart(evaluation: Evaluation, colour_domain: Sequence[str] | None = None,
+                   width: int = REPORT_WIDTH) -> alt.LayerChart:
+    """The interval bars in landscape: every summary metric's mean and interval, per run,
+    across the report's width (and what the dashboard's PNG and SVG buttons export)."""
+    return charts.interval_columns(
         evaluation.summary(),
-        chart_base.run_scale(evaluation.run_names),
+        chart_base.run_scale(colour_domain or evaluation.run_names),
         k=evaluation.k,
         confidence_level=evaluation.conventions.confidence_level,
         n_queries=len(evaluation.scored_ids),
-        width=REPORT_WIDTH - LEGEND_ROOM,
+        width=width,
+        interval_method=evaluation.conventions.interval_method,
     )
 
 
@@ -108,6 +111,44 @@ def comparison_csv(comparison: Comparison) -> str:
     return safe.csv_text(pd.DataFrame(comparison.rows()))
 
 
+WORST_CHUNKS = 3  # of each run, with each worst query
+
+
+def worst_queries(evaluation: Evaluation, comparison: Comparison, candidate: str,
+                  metric: str, queries=None, corpus=None,
+                  chunks: int = WORST_CHUNKS) -> pd.DataFrame:
+    """Every query the candidate scores lower than the baseline on `metric`, worst first:
+    its question (with a queries file), both figures and the difference, and each run's top
+    `chunks` ids with their titles and first words (with a corpus)."""
+    paired = frames.paired_scores(comparison, metric)
+    losses = frames.biggest_changes(paired, candidate, len(paired), gains=False)
+
+    def top(run: str, query: str) -> str:
+        ids = metrics.top_ids(evaluation, run, query, chunks)
+        if corpus is None:
+            return " | ".join(ids)
+        return " | ".join(" · ".join(part for part in (
+            doc, " ".join((corpus.title(doc) or "").split()),
+            first_words(corpus.text(doc) or "")) if part) for doc in ids)
+
+    rows = []
+    for row in losses.itertuples(index=False):
+        rows.append({
+            "query_id": row.query_id,
+            **({"question": queries.text(row.query_id) or ""} if queries is not None else {}),
+            f"{comparison.baseline} ({metric})": row.before, f"{candidate} ({metric})": row.after,
+            "difference": row.difference,
+            f"top {chunks} of {candidate}": top(candidate, row.query_id),
+            f"top {chunks} of {comparison.baseline}": top(comparison.baseline, row.query_id),
+        })
+    return pd.DataFrame(rows)
+
+
+def worst_queries_csv(*args, **kwargs) -> str:
+    """worst_queries as CSV, safe to open in a spreadsheet."""
+    return safe.csv_text(worst_queries(*args, **kwargs))
+
+
 def snapshot_json(evaluation: Evaluation, label: str | None = None) -> str:
     """The evaluation as a snapshot file (metrics.snapshot.to_snapshot), stamped now, written
     as metrics.snapshot.save writes it."""
@@ -134,8 +175,9 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
     lines = [
         f"**Retrieval scores at K = {k}** "
         + (safe.md(evaluation.scope) if evaluation.scope
-           else f"over {len(evaluation.scored_ids)} scored queries")
-        + f" ({len(evaluation.excluded_ids)} excluded: no relevant id), each weighing the same; "
+           else f"over {len(evaluation.scored_ids):,} scored queries")
+        + f" ({len(evaluation.excluded_ids):,} excluded: no relevant id), each weighing the "
+        "same; "
         f"mean [low, high]. {c.sentences()['interval']}",
         "",
     ]
@@ -157,7 +199,7 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
             f"**Against {safe.md(comparison.baseline)}** (paired randomization test, "
             f"{comparison.n_permutations:,} sign flips; "
             f"{CORRECTIONS[comparison.correction]} correction over "
-            f"{comparison.n_comparisons} comparisons):",
+            f"{comparison.n_comparisons:,} comparisons):",
             "",
         ]
         rows = [

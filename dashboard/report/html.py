@@ -42,6 +42,7 @@ from metrics import (
     Slice,
     compare_evaluation,
     evaluation_fingerprints,
+    run_table,
     to_snapshot,
     tool_version,
     vocabulary,
@@ -89,18 +90,31 @@ def _level(evaluation: Evaluation) -> str:
 
 _STYLE = """
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328;
-  max-width: 1100px; margin: 2rem auto; padding: 0 1.25rem; }
+  max-width: 1360px; margin: 2rem auto; padding: 0 1.5rem; }
 h1 { margin-bottom: .25rem; } h2 { margin-top: 2.25rem; border-bottom: 1px solid #d0d7de; }
-.meta, .note, figcaption { color: #57606a; }
+.meta, .note, figcaption { color: #57606a; } .note { max-width: 100ch; }
 table { border-collapse: collapse; margin: .75rem 0; font-variant-numeric: tabular-nums; }
-th, td { border: 1px solid #d0d7de; padding: .3rem .6rem; text-align: left; vertical-align: top; }
+table:has(th:nth-child(6)) { width: 100%; }
+th, td { border: 1px solid #d0d7de; padding: .3rem .6rem; text-align: left; vertical-align: top;
+  overflow-wrap: break-word; }
 th { background: #f6f8fa; } td.num { text-align: right; white-space: nowrap; }
 code { font: 13px ui-monospace, SFMono-Regular, Menlo, monospace; word-break: break-all; }
 figure { margin: 1.25rem 0; } figure img { max-width: 100%; height: auto; }
+ul.readings { margin-top: 0; font-size: 14px; }
 .flagged { color: #b42318; font-weight: 600; } .ok { color: #1a7f37; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
-dt { font-weight: 600; } dd { margin: 0; }
-@media print { h2 { break-after: avoid; } figure, table { break-inside: avoid; } }
+dt { font-weight: 600; } dd { margin: 0; overflow-wrap: break-word; }
+@page { size: A4 landscape; margin: 12mm; }
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
+  h2 { break-after: avoid; margin-top: 1.2rem; } h3, h4 { break-after: avoid; }
+  figure, tr, .chunk, dl { break-inside: avoid; }
+  table { font-size: 9pt; } th, td { padding: .15rem .35rem; }
+  thead { display: table-header-group; }
+  details > summary { display: none; } details { display: inline; }
+  a { color: inherit; text-decoration: none; }
+  section { break-inside: auto; }
+}
 """
 
 
@@ -131,7 +145,9 @@ def _inline_json(data: object) -> str:
 
 def _ids(ids: Sequence[str], limit: int = 20) -> str:
     shown = ", ".join(ids[:limit])
-    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "") if ids else "none"
+    if not ids:
+        return "none"
+    return shown + (f" and {len(ids) - limit:,} more" if len(ids) > limit else "")
 
 
 def _source_name(source: str | None) -> str:
@@ -145,8 +161,8 @@ def _basis_section(evaluation: Evaluation, fingerprints: dict) -> str:
         ("Cutoff", f"K = {evaluation.k}"),
         (
             "Query set",
-            f"{len(query_set.query_ids)} queries from {_source_name(qrels_source)}: "
-            f"{len(evaluation.scored_ids)} scored, {len(evaluation.excluded_ids)} excluded "
+            f"{len(query_set.query_ids):,} queries from {_source_name(qrels_source)}: "
+            f"{len(evaluation.scored_ids):,} scored, {len(evaluation.excluded_ids):,} excluded "
             f"because they list no relevant id ({_ids(evaluation.excluded_ids)})",
         ),
         *([("Filter", f"Every figure is {evaluation.scope}")] if evaluation.scope else []),
@@ -174,7 +190,8 @@ def _basis_section(evaluation: Evaluation, fingerprints: dict) -> str:
         f"<li><b>{_e(c.replace('_', ' '))}</b>: {_e(CLASS_MEANING[c])}</li>" for c in QUERY_CLASSES
     )
     missing = "".join(
-        f"<li>{_e(run.name)} has no list for {len(run.missing_queries)} queries, which score 0: "
+        f"<li>{_e(run.name)} has no list for {len(run.missing_queries):,} queries, which score "
+        "0: "
         f"{_e(_ids(list(run.missing_queries)))}</li>"
         for run in evaluation.runs
         if run.missing_queries
@@ -192,27 +209,46 @@ def _basis_section(evaluation: Evaluation, fingerprints: dict) -> str:
 def _summary_section(evaluation: Evaluation, charts_html: str,
                      marks: BestMarks | None = None) -> str:
     k = evaluation.k
-    header = ["Metric"] + evaluation.run_names + ["Interval", "What it certifies"]
+    header = ["Metric"] + evaluation.run_names + ["Interval"]
     notes = evaluation.notes()
     rows = [
         [s.label(k)]
         + [_marked(fmt.interval(*exports.triple(run.summary[s.key])),
                    marks.mark(s.label(k), run.name) if marks else "")
            for run in evaluation.runs]
-        + [s.measure.interval, s.measure.meaning + (f" ({notes[s.key]})" if s.key in notes
-                                                      else "")]
+        + [s.measure.interval]
         for s in evaluation.summary_specs
     ]
+    # what each certifies below the table: as a column it made every row a paragraph tall
+    meanings = "".join(
+        f"<dt>{_e(s.label(k))}</dt><dd>{_e(s.measure.meaning)}"
+        + (f" ({_e(notes[s.key])})" if s.key in notes else "") + "</dd>"
+        for s in evaluation.summary_specs)
     numeric = [False] + [True] * len(evaluation.runs)
     return (
         f'<section id="summary"><h2>Summary at K = {k}</h2>'
         f'<p class="note">Mean [low, high] at {_e(_level(evaluation))} confidence over '
-        f"{len(evaluation.scored_ids)} scored queries, each weighing the same. "
+        f"{len(evaluation.scored_ids):,} scored queries, each weighing the same. "
         f"{_e(evaluation.conventions.sentences()['interval'])}</p>"
         f"{report_texts.table(header, rows, numeric)}"
         + (f'<p class="note">{_e(marks.sentence)}</p>' if marks else "")
+        + f'<h3>What each figure certifies</h3><dl class="meanings">{meanings}</dl>'
         + f"{charts_html}</section>"
     )
+
+
+def _run_table_section(evaluation: Evaluation, comparison: Comparison | None) -> str:
+    """Every run x metric with its difference from the baseline and its significance mark,
+    the test and correction named under it (metrics.run_table)."""
+    if comparison is None or comparison.baseline not in evaluation.run_names:
+        return ""
+    table = run_table(evaluation, comparison)
+    rows = [[run, *(table.cell(run, label).text for label in table.labels)]
+            for run in table.runs]
+    return (f'<section id="against-baseline"><h2>Against the baseline, {_e(table.baseline)}'
+            # cells may wrap (mean, then difference and mark): ten columns fit 1280 px
+            "</h2>" + report_texts.table(["Run", *table.labels], rows)
+            + f'<p class="note">{_e(table.note)}</p></section>')
 
 
 def _marked(cell: str, mark: str) -> str | report_texts.Html:
@@ -259,13 +295,13 @@ def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -
         "p Wilcoxon",
         "Effect size",
         "Detectable",
-        "Reading",
     ]
     numeric = [False] + [True] * 10
     power = frames.power_by_test(comparison)
     for candidate in comparison.candidates:
-        # the dashboard's table, its unrounded figures written with three decimals; the
-        # reading stays one short line, what the set can detect has its own column
+        # the dashboard's table, its unrounded figures written with three decimals; what
+        # the set can detect has its own column, and each reading is a line below the table
+        # (as a column it made every row a paragraph tall)
         table = frames.comparison_table(comparison, candidate, power)
         rows = [
             [
@@ -277,13 +313,15 @@ def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -
                                    "p Wilcoxon")),
                 fmt.effect(row["Effect size"]),
                 fmt.figure(row["Detectable"]),
-                row["Verdict"],
             ]
             for _, row in table.iterrows()
         ]
+        readings = "".join(f"<li><b>{_e(row['Metric'])}</b>: {_e(row['Verdict'])}</li>"
+                           for _, row in table.iterrows())
         parts.append(
             f"<h3>{_e(candidate)} against {_e(comparison.baseline)}</h3>"
             + report_texts.table(header, rows, numeric)
+            + f'<ul class="readings">{readings}</ul>'
         )
     parts.append("</section>")
     return "".join(parts)
@@ -299,7 +337,8 @@ def _diagnosis_section(evaluation: Evaluation) -> str:
             f"({_e(f.threshold)}; figure {fmt.figure(f.figure)}). {_e(f.sentence)}</li>"
             for f in run.diagnosis
         )
-        readings = "".join(f"<li>{_e(r)}</li>" for r in s.readings)
+        readings = "".join(f"<li>{_e(r)}</li>" for r in (s.readings if s.advice
+                                                           else s.readings[1:]))
         parts.append(
             f"<h3>{_e(run.name)}</h3>"
             f"<p><b>k suggestion</b>: {_e(s.sentence)} "
@@ -369,7 +408,7 @@ def build_html(
     body = [
         f"<header><h1>{_e(title)}</h1>"
         f'<p class="meta">Generated on {_e(date)} by retrieval-compare {_e(tool_version())}. '
-        f"{len(evaluation.runs)} runs scored at K = {k} over {len(evaluation.scored_ids)} "
+        f"{len(evaluation.runs)} runs scored at K = {k} over {len(evaluation.scored_ids):,} "
         f"scored queries; conventions: {_e('; '.join(evaluation.conventions.in_words()))}.</p>"
         '<p class="note">Every figure here holds for this K, this label set, this query set '
         "and this day. Re-score the same frozen query set later to read drift.</p></header>",
@@ -377,6 +416,7 @@ def build_html(
         report_decisions.headline_section(headline),
         report_decisions.leaderboard_section(board, primary),
         _summary_section(evaluation, _charts_html(evaluation), marks),
+        _run_table_section(evaluation, comparison),
         report_texts.slices_section(evaluation, slices, slice_pieces),
         _comparison_section(evaluation, comparison),
         report_decisions.review_section(comparison, risks, fragility, to_label, primary, k),

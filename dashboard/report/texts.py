@@ -62,7 +62,8 @@ MISSING = "—"
 STYLE = """
 .warning { border-left: 4px solid #b42318; background: #fff4f2; padding: .6rem .9rem;
   margin: .75rem 0; } .warning b { color: #b42318; }
-.chunk { margin: 0 0 .35rem; } .chunk:last-child { margin-bottom: 0; }
+.chunk { margin: 0 0 .35rem; font-size: 13px; line-height: 1.4; }
+.chunk:last-child { margin-bottom: 0; }
 .chunk-words, .small { color: #57606a; }
 """
 

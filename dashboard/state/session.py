@@ -7,6 +7,10 @@ query and the comparison's correction and alpha, under the short names the vocab
 before any widget exists, and rewritten at the top of every run (widget values are already in
 session state by then) with the values that differ from their defaults. A value that does not
 parse is ignored and reported.
+
+One parameter is not state but a request: `open=QUERY`, which every "open in the drill-down"
+link carries, makes that query the selected one on arrival (whatever was selected before)
+and leaves the URL.
 """
 
 from __future__ import annotations
@@ -54,6 +58,9 @@ KEPT = "kept."  # + a widget's key: its last drawn value
 INPUTS = "state.inputs"
 RENAMES = "state.renames"  # original run name -> name shown, as the URL carries them
 LINK_FILES = "state.link_files"  # the uploaded files' names, as the URL carries them
+LINK_QUERIES = "state.link_queries"  # the uploaded queries file's name, as the URL carries it
+LINK_CORPUS = "state.link_corpus"  # the uploaded corpus file's name
+OPEN = "open"  # a link's request: select this query on arrival (not kept in the URL)
 K = "settings.k"
 RUNS = "runs.shown"
 RUN_OPTIONS = "runs.options"
@@ -74,6 +81,7 @@ FRAGILITY = "compare.fragility"  # the fragility check is shown
 RBO_P = "overlap.p"  # the persistence of rank-biased overlap
 FUSED = "runs.fused"  # the fusion recipes whose runs are added to the loaded ones
 MEASURES = "measures.added"  # the names of the figures every view shows beside the defaults
+LABELS = "labels.grades"  # qrels file key -> {(query, doc): grade} given in this session
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
 # convention field -> {value: label}, in the engine's order (its first value is the default)
@@ -191,6 +199,8 @@ PARAMS = {
     "names": Param(RENAMES, _renames, _dump_renames),
     "files": Param(LINK_FILES, list, list),
     "m": Param(MEASURES, lambda values: [_measure_name(v) for v in values], list),
+    "queries_file": Param(LINK_QUERIES, _text),
+    "corpus_file": Param(LINK_CORPUS, _text),
     "facet": Param(FACET, _text),
     "where": Param(WHERE, _text),
     "is": Param(WHERE_VALUES, list, list),
@@ -208,7 +218,8 @@ def defaults() -> dict[str, object]:
     values[K] = default_k(st.session_state.get(SOURCE_KEY, SAMPLE))
     values |= {settings_key(f): CONVENTION_BY_FIELD[f].default for f in (*CHOICES, *NUMBERS)}
     values |= {CORRECTION: COMPARISONS.DEFAULT_CORRECTION, ALPHA: COMPARISONS.ALPHA,
-               RENAMES: {}, LINK_FILES: [], WHERE: None,
+               RENAMES: {}, LINK_FILES: [], LINK_QUERIES: None, LINK_CORPUS: None,
+               WHERE: None,
                WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None,
                PRIMARY: metrics.PRIMARY, MARK_BEST: False, DELTA: None,
                ALL_PAIRS: False, HARM_DELTA: metrics.HARM_DELTA,
@@ -240,6 +251,10 @@ def init() -> None:
             problems.append("runs: a run named more than once is shown once")
         st.session_state[URL_PROBLEMS] = problems
         st.session_state[READY] = True
+    opened = st.query_params.get(OPEN)
+    if opened is not None:  # a link asked for this query: it is the selected one now
+        st.session_state[QUERY] = opened
+        del st.query_params[OPEN]
     for key, value in defaults().items():
         # Streamlit drops a widget's state after a run that did not draw it (one that
         # stopped early); the widget would then come back at its minimum, not at the value
@@ -260,11 +275,17 @@ def publish() -> None:
         if isinstance(key, str) and key.startswith(RUN_NAME) and (value or "").strip()}
     # the files uploaded now, or (until they are) the ones the link named
     uploading = st.session_state.get(SOURCE_KEY) == UPLOAD
-    st.session_state[LINK_FILES] = (
-        (uploaded_names() or st.session_state.get(LINK_FILES, [])) if uploading else [])
+    state = st.session_state
+    state[LINK_FILES] = (uploaded_names() or state.get(LINK_FILES, [])) if uploading else []
+    for key, upload in ((LINK_QUERIES, QUERIES_KEY), (LINK_CORPUS, CORPUS_KEY)):
+        given = state.get(upload)
+        state[key] = ((given.name if given is not None else state.get(key)) if uploading
+                      else None)
     shown = st.session_state.get(RUNS) or [None]
+    first = display_names(shown[:1]).get(shown[0], shown[0]) if shown[0] else None
     default = defaults() | {RUNS: list(st.session_state.get(RUN_OPTIONS, ())),
-                            BASELINE: shown[0], RENAMES: {}, LINK_FILES: []}
+                            BASELINE: first, RENAMES: {}, LINK_FILES: [],
+                            LINK_QUERIES: None, LINK_CORPUS: None}
     params: dict[str, str | list[str]] = {}
     for name, param in PARAMS.items():
         value = st.session_state.get(param.key)
@@ -292,8 +313,22 @@ def uploaded_names() -> list[str]:
 
 
 def linked_files() -> list[str]:
-    """The files a link was made with, when this session has not uploaded them yet."""
+    """The qrels and runs a link was made with, when this session has not uploaded them yet."""
     return [] if uploaded_names() else list(st.session_state.get(LINK_FILES) or [])
+
+
+# the sidebar's upload boxes a link's files go back into, by their session keys
+BOXES = {LINK_QUERIES: (QUERIES_KEY, "Queries"), LINK_CORPUS: (CORPUS_KEY, "Corpus")}
+
+
+def linked_texts() -> dict[str, str]:
+    """The queries and corpus files a link was made with and this session has not uploaded
+    yet: box title -> file name."""
+    state = st.session_state
+    if state.get(SOURCE_KEY) != UPLOAD:
+        return {}
+    return {title: state[key] for key, (upload, title) in BOXES.items()
+            if state.get(key) and state.get(upload) is None}
 
 
 def report_url_problem(problem: str) -> None:
@@ -422,19 +457,48 @@ def baseline_options(view: View, loaded: list[Snapshot]) -> dict[str, str]:
 
 
 def baseline_changed() -> None:
-    """A new baseline starts from every other run as a candidate."""
+    """A new baseline starts from every other run as a candidate; a live run chosen as the
+    baseline becomes the first run shown, so that every page reads the same baseline."""
     st.session_state.pop(CANDIDATES, None)
+    chosen = st.session_state.get(BASELINE)
+    if chosen is None or str(chosen).startswith(SNAPSHOT_BASELINE):
+        return
+    put_first(chosen)
+
+
+def put_first(display: str) -> None:
+    """The run shown under `display` first among the shown runs (before the sidebar draws
+    its widgets): the baseline of every page."""
+    shown = list(st.session_state.get(RUNS) or [])
+    names = display_names(list(st.session_state.get(RUN_OPTIONS) or shown))
+    original = next((o for o in shown if names.get(o, o) == display), None)
+    if original is not None and shown[0] != original:
+        st.session_state[RUNS] = [original] + [o for o in shown if o != original]
+
+
+def runs_changed() -> None:
+    """The sidebar's runs reordered or changed: the first shown is the baseline everywhere."""
+    shown = st.session_state.get(RUNS) or []
+    if shown and not str(st.session_state.get(BASELINE, "")).startswith(SNAPSHOT_BASELINE):
+        names = display_names(list(st.session_state.get(RUN_OPTIONS) or shown))
+        first = names.get(shown[0], shown[0])
+        if st.session_state.get(BASELINE) != first:
+            st.session_state[BASELINE] = first
+            st.session_state.pop(CANDIDATES, None)
 
 
 def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
     """The Compare page's choices from session state, made valid for the runs and snapshots
     loaded now (the page calls it before drawing its widgets; other pages, the Export page,
     read the same choices). Defaults: the first shown run against every other one, the
-    engine's default metrics, Holm at alpha 0.05."""
+    engine's default metrics, Holm at alpha 0.05. A live baseline is always the first run
+    shown (choosing another one on Compare puts it first in the sidebar): one baseline on
+    every page."""
     state = st.session_state
     options = baseline_options(view, loaded)
-    if state.get(BASELINE) not in options:
-        state[BASELINE] = view.baseline
+    live = state.get(BASELINE) in view.evaluation.run_names
+    if state.get(BASELINE) not in options or (live and state[BASELINE] != view.baseline):
+        state[BASELINE] = view.baseline  # a live baseline is the first run shown, always
     baseline = state[BASELINE]
     snapshot = None
     if baseline.startswith(SNAPSHOT_BASELINE):
@@ -456,14 +520,15 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
 
 
 def choose_facet(facets: list[str]) -> None:
-    """The Overview's facet among the data's (the first by default); a link's facet the
-    data lack is named in a warning, not silently dropped."""
+    """The Overview's facet among the data's (the file's own first by default, FACET_FIRST);
+    a link's facet the data lack is named in a warning, not silently dropped."""
     wanted = st.session_state.get(FACET)
     if wanted is not None and wanted not in facets:
         st.warning(f"facet={safe.md(repr(shorten(str(wanted))))} ignored: these queries have no "
                    f"such facet (they have {safe.md(', '.join(facets))}); the default is used.",
                    icon=":material/link_off:")
-    choose(FACET, facets, facets[0])
+    first = st.session_state.get(FACET_FIRST)
+    choose(FACET, facets, first if first in facets else facets[0])
 
 
 def filter_facet_changed() -> None:
@@ -508,3 +573,29 @@ def choose(key: str, options: Sequence, default) -> None:
     before the widget is drawn: an unknown value falls back to `default`."""
     if st.session_state.get(key) not in options:
         st.session_state[key] = default
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def my_labels(qrels_key: str) -> dict[tuple[str, str], int]:
+    """The grades given in this session for the qrels file `qrels_key` (query, doc) -> grade,
+    in the order given; the loaded file is never changed by them."""
+    return dict(st.session_state.get(LABELS, {}).get(qrels_key, {}))
+
+
+def set_label(qrels_key: str, query: str, doc: str, grade: int | None) -> None:
+    """Give (or, with None, take back) a grade for an unjudged id of a query."""
+    every = dict(st.session_state.get(LABELS, {}))
+    mine = dict(every.get(qrels_key, {}))
+    mine.pop((query, doc), None)
+    if grade is not None:
+        mine[(query, doc)] = int(grade)
+    every[qrels_key] = mine
+    st.session_state[LABELS] = every
+
+
+def clear_labels(qrels_key: str) -> None:
+    every = dict(st.session_state.get(LABELS, {}))
+    every.pop(qrels_key, None)
+    st.session_state[LABELS] = every

@@ -375,12 +375,15 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
                                        f"data; {rest}")
         st.session_state[session.RUNS] = wanted or loaded
         st.session_state[session.RUN_OPTIONS] = loaded
+        if first and st.session_state.get(session.BASELINE):  # a link's baseline= goes first
+            session.put_first(st.session_state[session.BASELINE])
     names = session.display_names(loaded)
     shown = st.multiselect(
         "Runs shown (the first is the baseline)",
         loaded,
         key=session.RUNS,
         format_func=names.get,
+        on_change=session.runs_changed,
         help=HELP["runs_shown"],
     )
     with st.expander("Rename runs", icon=":material/edit:"):

@@ -13,6 +13,7 @@ import pandas as pd
 
 from dashboard.views.chart_base import (
     CLASS_COLOURS,
+    FACET_SPACING,
     PAD,
     PAGE_WIDTH,
     PANEL_MARGIN,
@@ -66,10 +67,15 @@ def interval_bars(
         alt.Tooltip("interval:N", title="Interval"),
     ]
     colour = run_colour(runs, shown)
-    bars = base.mark_rule(strokeWidth=3).encode(
+    # the interval above the point, with caps at its ends: at thousands of queries it is
+    # narrower than a point, and would hide behind one
+    bars = base.mark_rule(strokeWidth=2.5).encode(
         x=x, x2="high:Q", y=y, yOffset=y_offset, color=colour, tooltip=tooltip
     )
-    points = base.mark_point(filled=True, size=70, opacity=1).encode(
+    caps = [base.mark_tick(thickness=2, size=9).encode(
+        x=alt.X(f"{end}:Q", scale=UNIT), y=y, yOffset=y_offset, color=colour, tooltip=tooltip)
+        for end in ("low", "high")]
+    points = base.mark_point(filled=True, size=28, opacity=0.9).encode(
         x=alt.X("mean:Q", scale=UNIT), y=y, yOffset=y_offset, color=colour, tooltip=tooltip
     )
     step = alt.Step(13 if len(shown) > 1 else 28)  # with yOffset, the step is each run's band
@@ -81,8 +87,49 @@ def interval_bars(
          "Overlapping bars can still differ: Compare tests the paired difference."],
         None if width is None else width + 240,
     )
-    chart = alt.layer(bars, points).properties(title=title, height=step)
+    chart = alt.layer(points, bars, *caps).properties(title=title, height=step)
     return finish(chart if width is None else chart.properties(width=width))
+
+
+def interval_columns(
+    summary: pd.DataFrame,
+    runs: alt.Scale,
+    *,
+    k: int,
+    confidence_level: float,
+    n_queries: int,
+    width: int = 1400,
+    height: int = 420,
+    interval_method: str = "percentile",
+) -> alt.LayerChart:
+    """The interval bars in landscape, for a slide or a page: the metrics across, each run's
+    interval a vertical bar with caps above its mean, the legend above. What the PNG and SVG
+    exports and the report draw."""
+    labels = list(dict.fromkeys(summary["label"]))
+    shown = list(dict.fromkeys(summary["run"]))
+    level = fmt.confidence(confidence_level)
+    base = alt.Chart(summary)
+    x = alt.X("label:N", sort=labels, title=None,
+              axis=alt.Axis(labelAngle=0, labelFontSize=13, labelLimit=0))
+    x_offset = alt.XOffset("run:N", sort=shown)
+    y = alt.Y("low:Q", scale=UNIT, axis=unit_axis(f"Score at K = {k}"))
+    tooltip = [alt.Tooltip("run:N", title="Run"), alt.Tooltip("label:N", title="Metric"),
+               *figures("mean", "low", "high"), alt.Tooltip("interval:N", title="Interval")]
+    colour = run_colour(runs, shown, orient="top", width=width)
+    bars = base.mark_rule(strokeWidth=3).encode(
+        x=x, xOffset=x_offset, y=y, y2="high:Q", color=colour, tooltip=tooltip)
+    caps = [base.mark_tick(thickness=2, size=10, orient="horizontal").encode(
+        x=x, xOffset=x_offset, y=alt.Y(f"{end}:Q", scale=UNIT), color=colour, tooltip=tooltip)
+        for end in ("low", "high")]
+    points = base.mark_point(filled=True, size=36, opacity=0.9).encode(
+        x=x, xOffset=x_offset, y=alt.Y("mean:Q", scale=UNIT), color=colour, tooltip=tooltip)
+    title = chart_title(
+        f"Mean at K = {k} with {level} intervals",
+        [f"{fmt.count(n_queries, 'scored query')}. "
+         f"{vocabulary.interval_methods(k, interval_method)}.",
+         "Overlapping bars can still differ: Compare tests the paired difference."], width)
+    return finish(alt.layer(points, bars, *caps).properties(
+        title=title, width=width, height=height))
 
 
 def sweep_lines(
@@ -107,7 +154,7 @@ def sweep_lines(
     )
     if bands:
         subtitle += " Shaded bands: the interval at each K."
-    columns, panel = panels(len(labels), width=width)
+    columns, panel = panels(len(labels), width=width, most=max(300, width // 3))
     x = alt.X("k:Q", title="K (cutoff)", scale=alt.Scale(domain=[lo, hi], nice=False),
               axis=alt.Axis(tickMinStep=1, format="d"))
     y, colour = mean_by_run(runs, shown, orient="top", width=width)
@@ -145,7 +192,8 @@ def sweep_lines(
             facet=alt.Facet("label:N", sort=labels, title=None,
                             header=alt.Header(labelFontSize=13, labelFontWeight="bold")),
             columns=columns,
-            title=chart_title(f"Every metric against K (chosen K = {k})", subtitle, width),
+            title=chart_title(f"Every metric against K (chosen K = {k})", subtitle,
+                              Y_AXIS + columns * panel + FACET_SPACING * (columns - 1)),
         )
     )
 
@@ -220,8 +268,12 @@ def query_heatmap(
         order = [row_labels[q] for q in order]
     field = "query_id" if row_labels is None else "row"
     id_room = min(limit, max((text_width(q) for q in order), default=0)) + 30  # labels, title
+    # the axis title above the labels, not beside them: rotated at the left, a long first
+    # label ran under it
     y = alt.Y(f"{field}:N", sort=order, title="Query",
-              axis=alt.Axis(labelLimit=limit, labelFontSize=11, labelOverlap=False))
+              axis=alt.Axis(labelLimit=limit, labelFontSize=11, labelOverlap=False,
+                            titleAngle=0, titleAlign="right", titleAnchor="start",
+                            titleBaseline="bottom", titleY=-6, titlePadding=0))
     asked = [alt.Tooltip("text:N", title="Question")] if "text" in cells else []
     class_cell = 36 if len(runs) <= 4 else 20
     class_width = max(class_cell * len(runs), 60)

@@ -11,7 +11,9 @@ import pandas as pd
 
 from dashboard.views import highlight
 from metrics import (
+    MEASURE_BY_KEY,
     QUERY_CLASSES,
+    SUMMARY_MEASURES,
     AllPairs,
     BestMarks,
     Comparison,
@@ -334,11 +336,12 @@ def cost_table(costs: list[Cost]) -> pd.DataFrame:
     """One row per run: chunks, tokens, cost and recall at K and at the suggested k, and
     what the difference buys."""
     return pd.DataFrame([{
-        "run": c.run, "K": c.current.k, "tokens at K": c.current.tokens,
+        # tokens as whole numbers: a table shows them with thousands separators
+        "run": c.run, "K": c.current.k, "tokens at K": round(c.current.tokens),
         "cost at K": c.current.cost_per_1000, "recall at K": c.current.recall,
-        "suggested k": c.suggested.k, "tokens at k": c.suggested.tokens,
+        "suggested k": c.suggested.k, "tokens at k": round(c.suggested.tokens),
         "cost at k": c.suggested.cost_per_1000, "recall at k": c.suggested.recall,
-        "recall bought": c.recall_bought,
+        "recall bought": c.recall_bought, "recall extra": c.recall_extra,
     } for c in costs])
 
 
@@ -396,3 +399,64 @@ def agreement_table(agreements) -> pd.DataFrame:
           "Swapped": "; ".join(vocabulary.agreement.SWAP.format(a=x, b=y)
                                for x, y in a.swapped) or vocabulary.agreement.NO_SWAP}
          for a in agreements], columns=["Against", "tau", "tau_AP", "Swapped"])
+
+
+# --------------------------------------------------------------------------- one query
+
+
+def query_figures_table(figures: pd.DataFrame, evaluation: Evaluation,
+                        ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """metrics.query_figures as shown: a row per run, its class in words, then each default
+    measure headed by its per-query label at K ("nDCG@10"); and the figures asked for, a
+    row each ("Rprec", "ERR@20") with a column per run, so that any number of them fits the
+    page (None when none was asked)."""
+    default = {m.key: m.label(evaluation.k, summary=False) for m in SUMMARY_MEASURES}
+    shown = figures[["run", "class", *default]].rename(
+        columns=default | {"run": "Run", "class": "Class"})
+    shown["Class"] = shown["Class"].map(lambda c: c.replace("_", " ") if c else fmt.MISSING)
+    added = [s for s in evaluation.summary_specs if s.key in figures and s.key not in default]
+    if not added:
+        return shown, None
+    more = figures.set_index("run")[[s.key for s in added]].T
+    # the labels are the index: a run may be called anything, "Figure" included
+    more.index = pd.Index([evaluation.label(s.key, summary=False) for s in added], name="Figure")
+    more.columns.name = None
+    return shown, more
+
+
+def contribution_table(contribution: pd.DataFrame, k: int) -> pd.DataFrame:
+    """metrics.query_contribution with each measure's per-query label at K."""
+    return contribution.assign(metric=[MEASURE_BY_KEY[key].label(k, summary=False)
+                                       for key in contribution["metric"]])
+
+
+def unjudged_in(side: pd.DataFrame) -> list[tuple[str, int | None, int | None]]:
+    """The unjudged ids of two lists side by side (metrics.side_by_side), each once, in the
+    order met rank by rank (left list first), with its rank in each list (None: not there)."""
+    seen: dict[str, tuple[int | None, int | None]] = {}
+    for row in side.itertuples(index=False):
+        for doc, judged, side_name in ((row.a_doc, row.a_judged, "a"),
+                                       (row.b_doc, row.b_judged, "b")):
+            if doc is None or judged or doc in seen:
+                continue
+            a_rank = row.rank if side_name == "a" else _rank(row.b_in_a)
+            b_rank = row.rank if side_name == "b" else _rank(row.a_in_b)
+            seen[doc] = (a_rank, b_rank)
+    return [(doc, a, b) for doc, (a, b) in seen.items()]
+
+
+def _rank(value) -> int | None:
+    return None if value is None or pd.isna(value) else int(value)
+
+
+def rescored_table(rescored, k: int) -> pd.DataFrame:
+    """metrics.Rescored.rows(), each measure headed by its label at K."""
+    frame = pd.DataFrame(rescored.rows())
+    return frame.assign(metric=[MEASURE_BY_KEY[key].label(k) for key in frame["metric"]])
+
+
+def labels_table(grades: dict[tuple[str, str], int]) -> pd.DataFrame:
+    """The grades given in the session, one row each, in the order given."""
+    return pd.DataFrame([{"query_id": q, "doc_id": d, "grade": g}
+                         for (q, d), g in grades.items()],
+                        columns=["query_id", "doc_id", "grade"])

@@ -1,6 +1,7 @@
 """The command line, one module a command (`score`, `compare`, `snapshot`, `leakage`,
 `leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`), each importing only what
-it runs.
+it runs; `help` lists them (and `help COMMAND` prints one's options). Installed, the command is
+also `retrieval-compare` (pyproject's [project.scripts]), the same as `python -m metrics`.
 `inputs` declares the arguments every command that reads runs shares and reads what they name
 (`Inputs`, public as `metrics.Inputs`: the dashboard's report command parses with it too);
 `common` prints what every command prints the same way (load reports, JSON); `text` writes the
@@ -11,15 +12,41 @@ contract is `metrics.snapshot.contract`.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from metrics.cli.inputs import Command, run_guarded
+from metrics.vocabulary.gates import EXIT_USAGE
 
-# the first argument names the command; without one, `score`
-COMMANDS = ("score", "compare", "snapshot", "leakage", "leaderboard", "power", "unjudged",
-            "overlap", "fuse", "agreement")
+# the first argument names the command; without one, `score`. One line each, for `help`
+# and the end of --help
+COMMANDS = {
+    "score": "every metric of each run at K with its interval, the sweep, the readings "
+    "(the default: no command given)",
+    "compare": "each run against the first (the baseline): paired tests, corrections, the "
+    "headline, harm, fragility, gates",
+    "snapshot": "freeze an evaluation as a JSON snapshot to compare with later (drift)",
+    "leakage": "queries copied into the corpus they are scored against (exit 4 on a leak)",
+    "leaderboard": "each run's rank per metric, its rank interval and P(best)",
+    "power": "what the query set can detect, and the queries a difference would need",
+    "unjudged": "what to label next: the unjudged ids in the top K, most wanted first",
+    "overlap": "how alike each pair of runs' top K are: Jaccard, RBO, unique relevant ids",
+    "fuse": "fuse runs (RRF, CombSUM, CombMNZ, a cross-fitted weight) into a new TREC run",
+    "agreement": "whether two measures, two K or two label sets order the runs alike: "
+    "Kendall's tau and tau_AP, and the pairs that swap",
+}
 DEFAULT_COMMAND = "score"
+HELP = ("help", "-h", "--help")
+
+
+def listing() -> str:
+    """Every command with its line, for `help` and the end of `--help`."""
+    width = max(len(name) for name in COMMANDS)
+    lines = [f"  {name:<{width}}  {line}" for name, line in COMMANDS.items()]
+    lines.append(f"  {'help':<{width}}  this list; help COMMAND: that command's options")
+    return ("commands (python -m metrics, or retrieval-compare, then COMMAND --help for its "
+            "options):\n" + "\n".join(lines) + "\n")
 
 
 def command(name: str) -> Command:
@@ -29,11 +56,45 @@ def command(name: str) -> Command:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Dispatch to a command (the first argument), scoring when none is named."""
+    """Dispatch to a command (the first argument), scoring when none is named; `help` lists
+    the commands, `help COMMAND` prints that command's options, and --help without a command
+    prints the default command's options then the list."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "help":
+        if len(argv) > 1 and argv[1] in COMMANDS:
+            return run_guarded(command(argv[1]), ["--help"])
+        if len(argv) > 1:
+            print(f"error: unknown command {argv[1]!r}; expected one of {', '.join(COMMANDS)}",
+                  file=sys.stderr)
+            sys.stdout.write(listing())
+            return EXIT_USAGE
+        sys.stdout.write(listing())
+        return 0
     if argv and argv[0] in COMMANDS:
         return run_guarded(command(argv[0]), argv[1:])
+    if argv and argv[0] in HELP[1:]:
+        try:  # argparse prints the default command's options and exits
+            run_guarded(command(DEFAULT_COMMAND), ["--help"])
+        except SystemExit:
+            pass
+        sys.stdout.write("\n" + listing())
+        raise SystemExit(0)  # as argparse's --help does
     return run_guarded(command(DEFAULT_COMMAND), argv)
 
 
-__all__ = ["COMMANDS", "command", "main"]
+def run() -> None:
+    """`python -m metrics` and the installed command: main's exit code, leaving without the
+    interpreter's teardown. pyarrow's reader threads can outlive the work and abort the
+    process during teardown after a correct run ("terminate called without an active
+    exception", apache/arrow#34314), which a CI script would read as a failure; every file
+    this tool writes is closed by then, so only the standard streams need flushing."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a closed pipe (`| head`): nothing more can be said
+        code = code or 1
+    os._exit(code)
+
+
+__all__ = ["COMMANDS", "command", "main", "run"]

@@ -46,12 +46,13 @@ def agreement_command(argv: Sequence[str]) -> int:
     args.qrels = labels[0] if labels else None
     inputs = read(args)
     evaluation = inputs.evaluation()
-    print_load_report(evaluation)
+    print_load_report(inputs)
     if len(evaluation.runs) < 2:
         raise UsageError("agreement needs at least two runs to order")
     if len(labels) == 2:
-        other = dataclasses.replace(inputs, qrels=labels[1], _read={}).evaluation()
-        print_load_report(other)
+        other_inputs = dataclasses.replace(inputs, qrels=labels[1], _read={})
+        other = other_inputs.evaluation()
+        print_load_report(other_inputs)
         names = (labels[0].name, labels[1].name)
         found = [label_agreement(evaluation, other, metric, names=names)
                  for metric in (args.metric or COMPARED)]

@@ -11,8 +11,7 @@ from typing import Any
 
 import orjson
 
-from metrics.cli.inputs import Inputs, load_report_lines
-from metrics.core.evaluate import Evaluation
+from metrics.cli.inputs import Inputs
 from metrics.snapshot import KEY_VARIABLE
 
 
@@ -25,10 +24,10 @@ def read(args: argparse.Namespace) -> Inputs:
     return Inputs.from_arguments(args, report=to_stderr)
 
 
-def print_load_report(evaluation: Evaluation) -> None:
-    """The evaluation's load report (`load_report_lines`) on standard error."""
-    for line in load_report_lines(evaluation):
-        to_stderr(line)
+def print_load_report(inputs: Inputs) -> None:
+    """The evaluation's load report (`load_report_lines`) on standard error, and the whole of
+    it in the file --load-report names."""
+    inputs.report_load()
 
 
 def write_json(document: dict[str, Any]) -> None:

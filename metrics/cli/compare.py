@@ -141,7 +141,7 @@ def compare_command(argv: Sequence[str]) -> int:
         comparison = compare_evaluation(evaluation, **options)
     else:
         comparison = compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **options)
-    print_load_report(evaluation)
+    print_load_report(inputs)
     queries = inputs.queries() if snapshot is None else None
     pieces = (inputs.compared_slices(baseline=comparison.baseline, **options)
               if snapshot is None else [])

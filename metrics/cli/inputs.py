@@ -27,6 +27,7 @@ from metrics.core.files import RunSource, evaluate_files, rereader
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_runs
 from metrics.decide.compare import Comparison
 from metrics.explain.facets import Facet, facets
+from metrics.explain.lists import short_lists
 from metrics.explain.mismatch import id_mismatches
 from metrics.explain.slices import Slice, compare_slices, slice_evaluation
 from metrics.io import (
@@ -236,6 +237,13 @@ def add_input_arguments(parser: argparse.ArgumentParser,
     else:
         parser.add_argument("--format", choices=list(formats), default=formats[0],
                             help=_help("; ".join(f"{f}: {FORMAT_WORDS[f]}" for f in formats)))
+    parser.add_argument(
+        "--load-report",
+        type=Path,
+        metavar="FILE",
+        help="write the whole load report to FILE, every dropped line with its file, line "
+        f"number and reason (standard error counts them and shows the first {DROPPED_SHOWN})",
+    )
     add_convention_arguments(parser)
 
 
@@ -295,22 +303,49 @@ def run_guarded(command: Command, argv: Sequence[str]) -> int:
 # --------------------------------------------------------------------------- reading them
 
 
-def load_report_lines(evaluation: Evaluation) -> list[str]:
-    """What each file held, what was dropped and the loaders' notes; then the queries a run
-    has no list for, and a warning for each run whose ids barely meet the qrels'."""
-    lines = []
+DROPPED_SHOWN = 5  # dropped lines quoted on standard error, a file; the rest are counted
+
+
+def load_report_lines(evaluation: Evaluation, *, whole: bool = False,
+                      written_to: Path | None = None) -> list[str]:
+    """What is wrong first (each run whose ids barely meet the qrels', each run whose lists
+    stop before K), then what each file held, what was dropped and the loaders' notes, and
+    the queries a run has no list for. A file's dropped lines are counted by reason with the
+    first DROPPED_SHOWN quoted (every one with `whole`); `written_to` names the file that
+    holds them all."""
+    lines = [f"warning: {finding.sentence}" for finding in id_mismatches(evaluation)]
+    lines += [f"warning: {found.sentence}" for found in short_lists(evaluation)]
     reports = [evaluation.qrels_report] + [run.report for run in evaluation.runs]
     for report in filter(None, reports):
         lines.append(report.summary())
-        lines += [f"  {report.source}, line {entry.line}: {entry.reason}"
-                  for entry in report.dropped]
+        lines += _dropped_lines(report, whole=whole, written_to=written_to)
         lines += [f"  {report.source}: {note}" for note in report.notes]
     lines += [f"{run.name}: no list for "
               f"{count(len(run.missing_queries), 'qrels query', 'qrels queries')} "
               f"(they score 0): {listing(run.missing_queries, limit=10)}"
               for run in evaluation.runs if run.missing_queries]
-    lines += [f"warning: {finding.sentence}" for finding in id_mismatches(evaluation)]
     return lines
+
+
+def _dropped_lines(report, *, whole: bool, written_to: Path | None) -> list[str]:
+    """A report's dropped lines: each quoted when few (or `whole`); else counted by reason,
+    the first few quoted, and where to find the rest."""
+    dropped = report.dropped
+    quoted = [f"  {report.source}, line {entry.line}: {entry.reason}"
+              for entry in (dropped if whole else dropped[:DROPPED_SHOWN])]
+    if whole or len(dropped) <= DROPPED_SHOWN:
+        return quoted
+    reasons: dict[str, int] = {}
+    for entry in dropped:
+        reasons[entry.reason] = reasons.get(entry.reason, 0) + 1
+    counted = [f"  {report.source}: {count(n, 'line')} dropped: {reason}"
+               for reason, n in sorted(reasons.items(), key=lambda item: -item[1])[:3]
+               if n > 1]
+    rest = len(dropped) - DROPPED_SHOWN
+    where = (f"every one is in {written_to}" if written_to is not None
+             else "--load-report FILE writes every one")
+    return [*counted, *quoted, f"  {report.source}: {count(rest, 'more dropped line')} not "
+            f"shown here ({where})"]
 
 
 def _silent(_line: str) -> None:
@@ -338,6 +373,7 @@ class Inputs:
     price_per_mtok: float | None = None
     measures: Sequence[str] = ()  # figures to score beyond the defaults (--metric)
     report: Callable[[str], None] = _silent  # each load report read, as one line
+    load_report_file: Path | None = None  # where the whole load report is written
     _read: dict[str, Any] = field(default_factory=dict, repr=False)
 
     # the command line's pieces, shared by every program that reads runs from it
@@ -369,7 +405,8 @@ class Inputs:
             corpus_file=getattr(args, "corpus", None), by=getattr(args, "by", None),
             tokens_per_chunk=getattr(args, "tokens_per_chunk", None),
             price_per_mtok=getattr(args, "price_per_mtok", None),
-            measures=tuple(getattr(args, "metric", ())), report=report)
+            measures=tuple(getattr(args, "metric", ())), report=report,
+            load_report_file=getattr(args, "load_report", None))
 
     @property
     def on_sample(self) -> bool:
@@ -403,8 +440,13 @@ class Inputs:
             qrels_format=self.qrels_format, sweep=self.sweep, max_bytes=self.max_bytes)
 
     def report_load(self) -> None:
-        """The evaluation's load report, line by line, to ``report``."""
-        for line in load_report_lines(self.evaluation()):
+        """The evaluation's load report, line by line, to ``report`` (the problems first, the
+        dropped lines counted); the whole report to ``load_report_file`` when given."""
+        evaluation = self.evaluation()
+        if self.load_report_file is not None:
+            whole = load_report_lines(evaluation, whole=True)
+            self.load_report_file.write_text("\n".join(whole) + "\n", encoding="utf-8")
+        for line in load_report_lines(evaluation, written_to=self.load_report_file):
             self.report(line)
 
     @property

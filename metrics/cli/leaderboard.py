@@ -25,8 +25,9 @@ def leaderboard_command(argv: Sequence[str]) -> int:
     add_input_arguments(parser)
     add_metric_argument(parser, "rank on these; default every compared measure")
     args = parser.parse_args(argv)
-    evaluation = read(args).evaluation()
-    print_load_report(evaluation)
+    inputs = read(args)
+    evaluation = inputs.evaluation()
+    print_load_report(inputs)
     board = leaderboard(evaluation, args.metric or None)
     if args.format == "json":
         write_json(board.as_dict())

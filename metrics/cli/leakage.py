@@ -24,6 +24,9 @@ from metrics.vocabulary.gates import EXIT_LEAK, EXIT_OK
 from metrics.vocabulary.leakage import (
     CORPUS,
     DEFAULT_SCOPE,
+    EVERY_QUERY_FLAG,
+    EVERY_QUERY_HELP,
+    LEAKAGE_RULE,
     NGRAM_THRESHOLD,
     SCOPE_FLAG,
     SCOPE_HELP,
@@ -47,12 +50,13 @@ def leakage_command(argv: Sequence[str]) -> int:
     inputs = read(args)
     if not inputs.on_sample and (args.queries is None or args.corpus is None):
         raise UsageError("leakage needs --queries and --corpus (or neither, on the sample)")
-    print_load_report(inputs.evaluation())
+    print_load_report(inputs)
     queries = inputs.queries()
-    leakage = leaks(inputs, queries, scope=args.scope, threshold=args.threshold)
+    leakage = leaks(inputs, queries, scope=args.scope, threshold=args.threshold,
+                    every_query=args.every_query)
     if args.format == "json":
         print(leakage.sentence, file=sys.stderr)
-        write_json(leakage.as_dict() | {"max_leaks": args.max_leaks,
+        write_json(leakage.as_dict() | {"max_leaks": args.max_leaks, "rule": LEAKAGE_RULE,
                                         "queries_checked": leakage.queries_checked,
                                         "chunks_checked": leakage.chunks_checked})
     else:
@@ -69,23 +73,29 @@ def add_leakage_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(SCOPE_FLAG, choices=list(SCOPES), default=DEFAULT_SCOPE, help=SCOPE_HELP)
     parser.add_argument(THRESHOLD_FLAG, type=share, default=NGRAM_THRESHOLD, metavar="SHARE",
                         help=THRESHOLD_HELP)
+    parser.add_argument(EVERY_QUERY_FLAG, action="store_true", help=EVERY_QUERY_HELP)
     parser.add_argument("--max-leaks", type=leak_count, default=0, metavar="N",
                         help=f"exit {EXIT_LEAK} when more than N (query, chunk) leaks are found "
                         "(default 0)")
 
 
-def leaks(inputs: Inputs, queries: Queries, *, scope: str, threshold: float) -> Leakage:
+def leaks(inputs: Inputs, queries: Queries, *, scope: str, threshold: float,
+          every_query: bool = False) -> Leakage:
     """The check in the scope asked: the chunks retrieved or judged, or the whole corpus."""
     if scope == CORPUS:
-        return find_leaks(queries, iter_documents(inputs.corpus_path), threshold=threshold)
+        return find_leaks(queries, iter_documents(inputs.corpus_path), threshold=threshold,
+                          every_query=every_query)
     evaluation = inputs.evaluation()
     candidates = retrieved_or_judged(evaluation.qrels, [run.run for run in evaluation.runs])
-    return find_leaks(queries, inputs.corpus(), threshold=threshold, candidates=candidates)
+    return find_leaks(queries, inputs.corpus(), threshold=threshold, candidates=candidates,
+                      every_query=every_query)
 
 
 def format_leaks(leakage: Leakage, queries: Queries) -> str:
+    rule = ("Every query checked, keyword ones too." if leakage.every_query
+            else f"Rule: {LEAKAGE_RULE}")
     lines = [leakage.sentence, f"Scope '{leakage.scope}': {SCOPES[leakage.scope]}",
-             f"Threshold: {leakage.threshold:g} of a query's word 3-grams in one chunk."]
+             f"Threshold: {leakage.threshold:g} of a query's word 3-grams in one chunk.", rule]
     if leakage.leaks:
         rows = [[leak.query_id, leak.doc_id, leak.kind, f"{leak.overlap:.2f}",
                  _start(queries.text(leak.query_id) or "")] for leak in leakage.leaks]

@@ -40,8 +40,9 @@ def overlap_command(argv: Sequence[str]) -> int:
     parser.add_argument("--p", type=_persistence, default=DEFAULT_PERSISTENCE,
                         metavar="P", help=PERSISTENCE_MEANING)
     args = parser.parse_args(argv)
-    evaluation = read(args).evaluation()
-    print_load_report(evaluation)
+    inputs = read(args)
+    evaluation = inputs.evaluation()
+    print_load_report(inputs)
     if len(evaluation.runs) < 2:
         raise UsageError("overlap needs at least two --run")
     found = overlap(evaluation, p=args.p)

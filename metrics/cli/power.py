@@ -33,8 +33,9 @@ def power_command(argv: Sequence[str]) -> int:
         parser.add_argument(flag, dest=name, type=reader, help=text.replace("%", "%%"),
                             default={"power": POWER, "alpha": ALPHA}.get(name))
     args = parser.parse_args(argv)
-    evaluation = read(args).evaluation()
-    print_load_report(evaluation)
+    inputs = read(args)
+    evaluation = inputs.evaluation()
+    print_load_report(inputs)
     if len(evaluation.runs) < 2:
         raise UsageError("power needs a baseline and at least one candidate --run")
     keys = list(args.metric) or None

@@ -65,7 +65,7 @@ def score_command(argv: Sequence[str]) -> int:
                                   for m in args.metric] or None)
     inputs = read(args)
     evaluation = inputs.evaluation()
-    print_load_report(evaluation)
+    print_load_report(inputs)
     # the figures named, each with what it brings (RBP its residual)
     shown = brought(evaluation.resolve(m) for m in args.metric) or None
     if args.format == "trec_eval":

@@ -29,8 +29,9 @@ def snapshot_command(argv: Sequence[str]) -> int:
     add_metric_argument(parser, "freeze these figures too, beside the default ones")
     args = parser.parse_args(argv)
     key = snapshot_key(args.snapshot_key_file)
-    evaluation = read(args).evaluation()
-    print_load_report(evaluation)
+    inputs = read(args)
+    evaluation = inputs.evaluation()
+    print_load_report(inputs)
     snapshot = Snapshot.from_evaluation(evaluation, label=args.label, key=key)
     save_snapshot(snapshot, args.out, key=key)
     print(

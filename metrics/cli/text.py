@@ -137,11 +137,13 @@ def _run_notes(run: RunEvaluation, *, scored: bool = True) -> str:
     ]
     if not scored:
         return "\n".join([*lines, "  no scored query: no k suggestion and no diagnosis"])
-    lines += [
-        f"  k suggestion: k = {s.k} reaches recall {fmt.figure(s.recall)} of a best "
-        f"{fmt.figure(s.best_recall)} (precision {fmt.figure(s.precision)}, "
-        f"{fmt.figure(s.noise_chunks)} noise chunks per query)",
-    ]
+    if s.advice:
+        lines.append(
+            f"  k suggestion: k = {s.k} reaches recall {fmt.figure(s.recall)} of a best "
+            f"{fmt.figure(s.best_recall)} (precision {fmt.figure(s.precision)}, "
+            f"{fmt.figure(s.noise_chunks)} noise chunks per query)")
+    else:
+        lines.append("  k suggestion: none")
     lines += [f"  reading: {reading}" for reading in s.readings]
     lines += [
         f"  {'FLAGGED' if f.flagged else 'ok':7} {f.failure}: {f.sentence}" for f in run.diagnosis

@@ -26,8 +26,9 @@ def unjudged_command(argv: Sequence[str]) -> int:
                         help=f"write the list as CSV, or as a TREC qrels template "
                         f"({QRELS_TEMPLATE}); default a table, or JSON with --format json")
     args = parser.parse_args(argv)
-    evaluation = read(args).evaluation()
-    print_load_report(evaluation)
+    inputs = read(args)
+    evaluation = inputs.evaluation()
+    print_load_report(inputs)
     found = to_label(evaluation)
     print(to_label_summary(found), file=sys.stderr)
     if args.shape == "csv":

@@ -183,6 +183,13 @@ class Cost:
         return self.current.recall - self.suggested.recall
 
     @property
+    def recall_extra(self) -> float:
+        """The recall the larger of the two cutoffs buys over the smaller (what the sentence
+        says the extra chunks buy, whichever cutoff is larger): never negative, since recall
+        over every relevant id does not fall as k grows."""
+        return abs(self.recall_bought)
+
+    @property
     def sentence(self) -> str:
         return cost_sentence(
             k=self.current.k,
@@ -209,6 +216,7 @@ class Cost:
             "extra_tokens_per_1000": self.extra_tokens_per_1000,
             "extra_cost_per_1000": self.extra_cost_per_1000,
             "recall_bought": self.recall_bought,
+            "recall_extra": self.recall_extra,
             "sentence": self.sentence,
         }
 

@@ -1,5 +1,7 @@
 """What to label next: per query, the unjudged ids in the top K of any run, in the order a
-labeller should grade them (the words and the rules are in metrics/vocabulary/labelling.py).
+labeller should grade them (the words and the rules are in metrics/vocabulary/labelling.py);
+and grades given by hand: merged into a copy of the qrels (never into the loaded ones),
+written as TREC qrels, and the evaluation scored again with them to show what they change.
 
 Everything is read from the evaluation's aligned arrays, which already say of each slot
 whether it holds an id, repeats one above it, or is judged for its query (a grade <= 0
@@ -16,16 +18,18 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.core.evaluate import Evaluation, RunEvaluation
+from metrics.core.evaluate import Evaluation, RunEvaluation, evaluate
+from metrics.core.kernel import SUMMARY_MEASURES
 from metrics.core.prepared import lists_as_read
 from metrics.io.arrow import from_numbers, numbers, strings
+from metrics.io.rows import Qrels
 from metrics.io.spreadsheet import csv_cell
 from metrics.vocabulary.cutoffs import check_k
 from metrics.vocabulary.format import count, listing
@@ -41,6 +45,7 @@ from metrics.vocabulary.labelling import (
     RANKED_BY_JOIN,
     RUNS,
     TREC_WRITABLE,
+    rescored_sentence,
     to_label_sentence,
 )
 
@@ -263,3 +268,115 @@ def _trec_column(text: str, *, first: bool = False) -> bool:
     """Whether a TREC reader reads `text` back as one column (the first, a line's start)."""
     return bool(text) and not _NOT_IN_A_COLUMN.search(text) and not (
         first and text.startswith(_STARTS_A_COMMENT))
+
+
+# --- grades given by hand ------------------------------------------------------------------
+
+Grades = Mapping[tuple[str, str], int]  # (query id, doc id) -> grade
+
+
+def _checked_grades(qrels: Qrels, grades: Grades) -> list[tuple[str, str, int]]:
+    """The grades as (query, doc, grade), checked: a known query, an integer grade, an
+    unjudged pair (a judged one keeps the qrels' grade: nothing overrides a file silently)."""
+    queries = {str(q) for q in qrels.query_ids}
+    judged = set(zip(qrels.query_ids[qrels.query_code].tolist(), qrels.doc.tolist(),
+                     strict=True))
+    out = []
+    for (query, doc), grade in grades.items():
+        if query not in queries:
+            raise ValueError(f"query {query!r} is not in the qrels")
+        if isinstance(grade, bool) or not isinstance(grade, int | np.integer):
+            raise ValueError(f"the grade of {doc!r} for query {query!r} must be an integer, "
+                             f"got {grade!r}")
+        if (query, doc) in judged:
+            raise ValueError(f"{doc!r} is judged for query {query!r} already: its grade is "
+                             "the qrels' (change it in the file)")
+        out.append((str(query), str(doc), int(grade)))
+    return out
+
+
+def merge_labels(qrels: Qrels, grades: Grades) -> Qrels:
+    """A new Qrels: the loaded judgments, then `grades` ((query, doc) -> grade, each for an
+    unjudged pair), as new rows numbered after the file's lines. `qrels` is left as it is."""
+    added = _checked_grades(qrels, grades)
+    query_ids = qrels.query_ids.tolist()
+    query = qrels.query_ids[qrels.query_code].tolist() + [q for q, _, _ in added]
+    doc = qrels.doc.tolist() + [d for _, d, _ in added]
+    grade = qrels.grade.tolist() + [g for _, _, g in added]
+    last = int(qrels.line.max(initial=0))
+    line = qrels.line.tolist() + list(range(last + 1, last + 1 + len(added)))
+    return Qrels.from_rows(f"{qrels.source} + {count(len(added), 'label')}", query_ids, query,
+                           doc, grade, line)
+
+
+def labels_qrels(grades: Grades) -> str:
+    """The grades as TREC qrels lines, 'query_id 0 doc_id grade', in the order given (an id
+    a TREC line cannot hold raises ValueError naming it: TREC_WRITABLE)."""
+    return "".join(_trec_line(query, doc, grade) for (query, doc), grade in grades.items())
+
+
+def merged_qrels(qrels: Qrels, grades: Grades) -> str:
+    """The loaded judgments then the grades, as TREC qrels lines (MERGED_FILE)."""
+    merged = merge_labels(qrels, grades)
+    return "".join(_trec_line(query, doc, int(grade)) for query, doc, grade in zip(
+        merged.query_ids[merged.query_code].tolist(), merged.doc.tolist(),
+        merged.grade.tolist(), strict=True))
+
+
+def _trec_line(query: str, doc: str, grade: int) -> str:
+    if not _trec_column(str(query), first=True) or not _trec_column(str(doc)):
+        raise ValueError(f"{doc!r} of query {query!r} cannot be written as TREC qrels. "
+                         f"{TREC_WRITABLE}")
+    return f"{query} 0 {doc} {grade}\n"
+
+
+@dataclass(frozen=True, eq=False)
+class Rescored:
+    """The evaluation with the loaded qrels (`before`) and with the grades added (`after`):
+    same runs, K and conventions, and the same filter."""
+
+    before: Evaluation
+    after: Evaluation
+    labels: int
+
+    def rows(self) -> list[dict]:
+        """One row per (run, summary measure): its mean before and after, and the change."""
+        return [{"run": old.name, "metric": m.key, "before": old.summary[m.key].mean,
+                 "after": new.summary[m.key].mean,
+                 "difference": new.summary[m.key].mean - old.summary[m.key].mean}
+                for old, new in zip(self.before.runs, self.after.runs, strict=True)
+                for m in SUMMARY_MEASURES]
+
+    @property
+    def changed_queries(self) -> list[str]:
+        """The queries scored under both whose figure changed on some measure in some run."""
+        before, after = self.before, self.after
+        both = before.scored & after.scored
+        changed = np.zeros(len(both), dtype=bool)
+        for old, new in zip(before.runs, after.runs, strict=True):
+            a, b = old.scores.at(before.k), new.scores.at(after.k)
+            for m in SUMMARY_MEASURES:
+                changed |= ~np.isclose(a[m.key], b[m.key])
+        changed |= before.scored != after.scored  # a query newly scored (or no longer)
+        return [str(q) for q in before.query_set.query_ids[changed]]
+
+    @property
+    def sentence(self) -> str:
+        return rescored_sentence(self.labels, len(self.changed_queries),
+                                 len(self.after.scored_ids))
+
+
+def rescore(evaluation: Evaluation, grades: Grades) -> Rescored:
+    """The evaluation scored again with `grades` added to its qrels: the same runs (their
+    lists as loaded), K, conventions and filter. What the grades would change, without
+    changing the loaded qrels."""
+    merged = merge_labels(evaluation.qrels, grades)
+    after = evaluate(merged, [run.run for run in evaluation.runs], evaluation.k,
+                     evaluation.conventions, sweep=evaluation.sweep_range)
+    if evaluation.within is not None:
+        rows = {str(q): i for i, q in enumerate(after.query_set.query_ids)}
+        mask = np.zeros(len(rows), dtype=bool)
+        mask[[rows[str(q)] for q in evaluation.query_set.query_ids[evaluation.within.mask]]] = (
+            True)
+        after = after.restricted(mask, evaluation.within.description)
+    return Rescored(evaluation, after, len(grades))

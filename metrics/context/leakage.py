@@ -1,9 +1,13 @@
 """The leakage check: queries of the evaluation set copied into the corpus they are scored on.
 
-A query leaks into a chunk when its words appear there in order (verbatim), or when that one
-chunk holds at least `threshold` of the query's distinct word 3-grams (ngram). Such a query
-inflates every retriever's score, so the figures on it measure the copy, not the retriever.
-The rules and their words are in metrics/vocabulary/leakage.py.
+A leak is a query's text copied into the corpus. Only the queries that read as a sentence are
+checked (at least SENTENCE_WORDS words of which SENTENCE_FUNCTION_WORDS are function words,
+or LONG_QUERY_WORDS words without them): a keyword query whose words are a chunk's title is
+a match, not a copy. A checked query leaks into a chunk when its words appear there in order
+(verbatim), or when that one chunk holds at least `threshold` of the query's distinct word
+3-grams (ngram). Such a query inflates every retriever's score, so the figures on it measure
+the copy, not the retriever. `every_query=True` checks keyword queries too, under the same
+rules. The rules and their words are in metrics/vocabulary/leakage.py.
 
 Texts are compared as spaced word strings, ' w1 w2 ... wn ' (normalised, case-folded, split
 at non-word characters), so that "these words, in this order, whole" is a C-level `in`:
@@ -35,12 +39,16 @@ from metrics.io.queries import Queries
 from metrics.io.rows import Qrels, Run
 from metrics.vocabulary.leakage import (
     CORPUS,
+    FUNCTION_WORDS,
     KINDS,
+    LONG_QUERY_WORDS,
     MIN_QUERY_WORDS,
     NGRAM,
     NGRAM_SIZE,
     NGRAM_THRESHOLD,
     RETRIEVED,
+    SENTENCE_FUNCTION_WORDS,
+    SENTENCE_WORDS,
     VERBATIM,
     leak_sentence,
     query_leak_sentence,
@@ -79,6 +87,10 @@ class Leakage:
     chunks_checked: int  # chunks read: distinct candidates found, or every document streamed
     short_queries: int = 0  # of those checked, under MIN_QUERY_WORDS words: the exact rule only
     missing_chunks: int = 0  # distinct candidate ids not among the documents (retrieved scope)
+    # queries not checked because they do not read as a sentence (keyword, navigational), of
+    # those the scope would have read (a query with candidates, in the retrieved scope)
+    not_sentences: int = 0
+    every_query: bool = False  # keyword queries checked too
 
     @cached_property
     def leaked_queries(self) -> tuple[str, ...]:
@@ -98,7 +110,8 @@ class Leakage:
 
     @property
     def sentence(self) -> str:
-        return leak_sentence(self.scope, len(self.leaked_queries), self.queries_checked)
+        return leak_sentence(self.scope, len(self.leaked_queries), self.queries_checked,
+                             self.not_sentences)
 
     def query_sentence(self, query_id: str) -> str | None:
         """Where one query was copied, in a sentence; None when it was not."""
@@ -110,6 +123,7 @@ class Leakage:
     def as_dict(self) -> dict[str, object]:
         """The JSON the command line prints."""
         return {"scope": self.scope, "threshold": self.threshold,
+                "every_query": self.every_query, "not_sentences": self.not_sentences,
                 "leaks": [leak.as_dict() for leak in self.leaks]}
 
 
@@ -119,6 +133,7 @@ def find_leaks(
     *,
     threshold: float = NGRAM_THRESHOLD,
     candidates: Mapping[str, Iterable[str]] | None = None,
+    every_query: bool = False,
 ) -> Leakage:
     """The leaks of `queries` into `documents`: a Corpus, or (doc_id, text) or (doc_id, title,
     text) tuples, e.g. `iter_documents(path)`, read once as a stream.
@@ -126,7 +141,9 @@ def find_leaks(
     With `candidates` (query_id -> doc ids, e.g. `retrieved_or_judged(qrels, runs)`), each
     query is checked against its own candidates only (scope "retrieved"); a candidate the
     documents lack is counted, and a query the queries lack is skipped (it has no text).
-    Without, every query is checked against every document (scope "corpus")."""
+    Without, every query is checked against every document (scope "corpus"). Only the
+    queries that read as a sentence (`reads_as_sentence`) are checked, the others counted,
+    unless `every_query`."""
     if isinstance(threshold, bool) or not isinstance(threshold, Real) or not (
         0 < threshold <= 1
     ):
@@ -137,6 +154,13 @@ def find_leaks(
         for i, (query_id, text) in enumerate(zip(queries.ids, queries.texts, strict=True))
     ]
     prepared = [query for query in prepared if query.phrase != " "]  # no word: nothing to find
+    if every_query:
+        skipped = []
+    else:
+        skipped = [query for query in prepared if not query.sentence]
+        prepared = [query for query in prepared if query.sentence]
+    if candidates is not None and isinstance(candidates, Mapping):
+        skipped = [query for query in skipped if query.id in candidates]
     found = _Found(threshold)
     if candidates is None:
         chunks = _scan_all(prepared, _documents(documents), found)
@@ -152,7 +176,22 @@ def find_leaks(
         chunks_checked=chunks,
         short_queries=sum(query.short for query in checked),
         missing_chunks=missing,
+        not_sentences=len(skipped),
+        every_query=bool(every_query),
     )
+
+
+def reads_as_sentence(text: str) -> bool:
+    """Whether the check reads a query: at least SENTENCE_WORDS words of which at least
+    SENTENCE_FUNCTION_WORDS are function words, or at least LONG_QUERY_WORDS words."""
+    return _sentence(_spaced(text).split())
+
+
+def _sentence(words: list[str]) -> bool:
+    if len(words) >= LONG_QUERY_WORDS:
+        return True
+    function = sum(word in FUNCTION_WORDS for word in words)
+    return len(words) >= SENTENCE_WORDS and function >= SENTENCE_FUNCTION_WORDS
 
 
 def retrieved_or_judged(qrels: Qrels, runs: Sequence[Run]) -> dict[str, tuple[str, ...]]:
@@ -205,12 +244,13 @@ class _Query:
     the first n - m + 1 of its n 3-grams when m are needed to leak: a chunk that holds none of
     them cannot hold m, so most candidates are turned away after a few searches."""
 
-    __slots__ = ("index", "id", "phrase", "short", "grams", "gram_texts", "screen")
+    __slots__ = ("index", "id", "phrase", "short", "sentence", "grams", "gram_texts", "screen")
 
     def __init__(self, index: int, query_id: str, text: str, threshold: float):
         self.index, self.id, self.phrase = index, query_id, _spaced(text)
         words = self.phrase.split()
         self.short = len(words) < MIN_QUERY_WORDS
+        self.sentence = _sentence(words)
         self.grams = tuple(dict.fromkeys(_grams(words)))
         self.gram_texts = tuple(f" {' '.join(gram)} " for gram in self.grams)
         n = len(self.grams)

@@ -1,6 +1,9 @@
-"""Reading the figures: query classes, the k suggestion (seed 001), failure classes (seed 003).
+"""Reading the figures: query classes, the k suggestion (seed 001), failure classes (seed 003),
+and what a run's lists allow to be read at all: a run whose lists stop before K (every figure
+past its last rank reads empty slots), and a run that scores nothing (no k advice).
 
-Every threshold is a named constant, stated in the output beside the verdict it produced.
+Every threshold is a named constant, stated in the output beside the verdict it produced; the
+sentences about the lists are in metrics/vocabulary/readings.py.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import numpy as np
 
 from metrics.core.kernel import Scores
 from metrics.vocabulary import QUERY_CLASSES
+from metrics.vocabulary import readings as words
 from metrics.vocabulary.format import count, figure
 
 PLATEAU_SHARE = 0.95  # seed 001: the smallest k reaching 95% of the best recall the lists allow
@@ -46,13 +50,26 @@ class Suggestion:
     current_precision: float
     readings: tuple[str, ...]
     rule: str
+    # False when the run scores nothing (no list for a scored query, or no relevant id in
+    # any list): `k` is then arithmetic only, and the readings say why there is no advice
+    advice: bool = True
+    run_longest: int = 0  # this run's longest list over the scored queries
+    short_queries: int = 0  # scored queries whose list holds fewer than K ids
+    scored_queries: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self) | {"readings": list(self.readings)}
 
     @property
+    def cut(self) -> bool:
+        """Every list of the run stops before K: the figures at K read empty slots."""
+        return self.advice and self.run_longest < self.current_k
+
+    @property
     def sentence(self) -> str:
         """The suggestion and the figures at the chosen K, in one sentence."""
+        if not self.advice:
+            return words.no_advice(self.readings[0])
         return (
             f"k = {self.k} reaches mean recall {figure(self.recall)} of a best "
             f"{figure(self.best_recall)} (precision {figure(self.precision)}, "
@@ -73,6 +90,9 @@ def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: i
     precision_curve = _mean(scores.values["P"][scored])
     noise_curve = _mean(scores.noise[scored])
     best = float(recall_curve[longest - 1])
+    lengths = scores.list_length[scored]
+    run_longest = int(lengths.max(initial=0))
+    short = int((lengths < k).sum())
     reaching = np.flatnonzero(recall_curve[:longest] >= PLATEAU_SHARE * best - 1e-12)
     suggested = int(reaching[0]) + 1 if len(reaching) else longest
     if k <= scores.width:
@@ -81,14 +101,25 @@ def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: i
         current_recall = _mean(scores.hits[scored, k - 1] / relevant[:, 0])
         current_precision = _mean(scores.values["P"][scored, k - 1])
     current_recall, current_precision = float(current_recall), float(current_precision)
-    readings = _readings(
-        best=best,
-        suggested=suggested,
-        current_k=k,
-        recall_at_k=current_recall,
-        precision_at_k=current_precision,
-        ceiling_at_k=precision_ceiling(n_relevant if within is None else n_relevant[within], k),
-    )
+    advice = best > 0
+    if not (lengths > 0).any():
+        readings = (words.no_list_sentence(len(lengths)),)
+        advice = False
+    elif not advice:
+        readings = (words.no_relevant_sentence(),)
+    else:
+        readings = _readings(
+            best=best,
+            suggested=suggested,
+            current_k=k,
+            recall_at_k=current_recall,
+            precision_at_k=current_precision,
+            ceiling_at_k=precision_ceiling(n_relevant if within is None else n_relevant[within],
+                                           k),
+            run_longest=run_longest,
+            short=short,
+            scored=len(lengths),
+        )
     return Suggestion(
         k=suggested,
         recall=float(recall_curve[suggested - 1]),
@@ -102,10 +133,15 @@ def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: i
         readings=readings,
         rule=f"smallest k whose mean Recall@k (over every relevant id) reaches "
         f"{PLATEAU_SHARE:.0%} of the recall at the longest list ({longest})",
+        advice=advice,
+        run_longest=run_longest,
+        short_queries=short,
+        scored_queries=len(lengths),
     )
 
 
-def _readings(*, best, suggested, current_k, recall_at_k, precision_at_k, ceiling_at_k):
+def _readings(*, best, suggested, current_k, recall_at_k, precision_at_k, ceiling_at_k,
+              run_longest, short, scored):
     readings = []
     if best < LOW_RECALL:
         readings.append(
@@ -113,25 +149,30 @@ def _readings(*, best, suggested, current_k, recall_at_k, precision_at_k, ceilin
             "being retrieved at all. Look at chunking, the embedding model and query rewriting "
             "before tuning k."
         )
+    if run_longest < current_k:  # every list stops before K: K cannot be judged on this run
+        return (*readings, words.cut_reading(current_k, run_longest))
+    if short:
+        readings.append(words.partly_short_reading(current_k, short, scored))
+    advice = []
     if suggested > current_k:
-        readings.append(
+        advice.append(
             f"Recall still climbing at k = {current_k} ({figure(recall_at_k)}; "
             f"{PLATEAU_SHARE:.0%} of "
             f"the best is first reached at k = {suggested}): raise k, or improve the ranking so "
             "relevant chunks come sooner."
         )
     elif precision_at_k < LOW_PRECISION * ceiling_at_k:
-        readings.append(
+        advice.append(
             f"Recall flat but precision low at k = {current_k} (P {figure(precision_at_k)}, under "
             f"{LOW_PRECISION:.0%} of the {figure(ceiling_at_k)} the labels allow): lower k to "
             f"{suggested} and save tokens."
         )
-    if not readings:
-        readings.append(
+    if best >= LOW_RECALL and not advice:
+        advice.append(
             f"Recall has reached its plateau by k = {current_k} and precision is within reach of "
             "what the labels allow: k looks well chosen."
         )
-    return tuple(readings)
+    return (*readings, *advice)
 
 
 def _mean(values: np.ndarray) -> np.ndarray:
@@ -164,14 +205,40 @@ def diagnose(
     k: int,
     precision_ceiling: float,
     rr_given_hit: float,
+    run_longest: int | None = None,
+    answered: int | None = None,
 ) -> tuple[Finding, ...]:
-    """Seed 003's failure classes for one run, from its means at K and its query classes."""
+    """Seed 003's failure classes for one run, from its means at K and its query classes;
+    with `run_longest` (its longest list) the short-lists finding; with `answered` (the
+    scored queries it has a list for) a run that answers none gets one finding, no list."""
     counts = {c: int((classes == c).sum()) for c in QUERY_CLASSES}
     n = len(classes)
+    if answered == 0 and n:
+        return (Finding(words.NO_LIST, True, 0.0, "no list for any scored query",
+                        words.no_list_sentence(n)),)
     hit, precision = means["Hit"], means["P"]
     late_share = counts["late_hit"] / n if n else 0.0
-    first_rank = f"{1 / rr_given_hit:.1f}" if rr_given_hit > 0 else "none"
-    buried = rr_given_hit < BURIED_RR or late_share >= LATE_HIT_SHARE
+    found_in_k = rr_given_hit > 0
+    buried = (found_in_k and rr_given_hit < BURIED_RR) or late_share >= LATE_HIT_SHARE
+    if found_in_k:
+        buried_sentence = (
+            f"Where a relevant id is in the top {k}, the first one sits at rank "
+            f"{1 / rr_given_hit:.1f} on average (harmonic mean); late hits (first relevant id "
+            f"below rank {k}): {counts['late_hit']:,} of {n:,}.")
+    else:
+        buried_sentence = words.none_in_top_k(k, counts["late_hit"], n)
+    if buried:
+        buried_sentence += (" Relevant ids that are present but low are easy to lose: a "
+                            "reranker helps.")
+    short = () if run_longest is None else (Finding(
+        words.SHORT_LISTS,
+        run_longest < k,
+        float(run_longest),
+        f"longest list < K = {k}",
+        (f"Its lists stop at rank {run_longest:,}, before K = {k:,}: "
+         f"{words.empty_slots_sentence(k, run_longest)}." if run_longest < k else
+         f"Its longest list holds {run_longest:,} ids, at least K = {k:,}."),
+    ),)
     return (
         Finding(
             "coverage",
@@ -198,13 +265,7 @@ def diagnose(
             rr_given_hit,
             f"mean RR over queries with a hit < {BURIED_RR}, or late hits in at least "
             f"{LATE_HIT_SHARE:.0%} of queries",
-            f"Where a relevant id is in the top {k}, the first one sits at rank {first_rank} on "
-            f"average (harmonic mean); late hits (first relevant id below rank {k}): "
-            f"{counts['late_hit']:,} of {n:,}."
-            + (
-                " Relevant ids that are present but low are easy to lose: a reranker helps."
-                if buried
-                else ""
-            ),
+            buried_sentence,
         ),
+        *short,
     )

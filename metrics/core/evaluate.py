@@ -44,6 +44,7 @@ from metrics.io import LoadReport, Qrels, ReportLine, Run
 from metrics.stats.bootstrap import Resamples, draw_resamples
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs, sweep_bands
+from metrics.vocabulary import format as fmt
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k, check_sweep
 from metrics.vocabulary.names import Spec, default_spec, parse_measure
@@ -351,6 +352,22 @@ class Evaluation:
         run.sweep_memo["intervals", lo, hi] = rows
         return rows
 
+    def to_frame(self) -> pd.DataFrame:
+        """The summary at K as a wide frame: a row per run, a column per measure label
+        ("nDCG@10"), each cell the mean (the intervals are in `summary()`)."""
+        wide = self.summary().pivot(index="run", columns="label", values="mean")
+        return wide.loc[self.run_names, [m.label(self.k) for m in SUMMARY_MEASURES]]
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the summary: runs down, measures across, 'mean [low, high]'."""
+        cells = self.summary().assign(cell=lambda f: [
+            fmt.interval(m, lo, hi) for m, lo, hi in zip(f["mean"], f["low"], f["high"],
+                                                     strict=True)])
+        wide = cells.pivot(index="run", columns="label", values="cell")
+        wide = wide.loc[self.run_names, [m.label(self.k) for m in SUMMARY_MEASURES]]
+        return (wide.to_html() + f"<p><small>K = {self.k}, {len(self.scored_ids):,} scored "
+                "queries; mean [low, high] of each interval.</small></p>")
+
     def sweep(self) -> pd.DataFrame:
         """Means over scored queries at every K of the sweep: run, k, one column a measure."""
         pd = _pandas()
@@ -535,6 +552,8 @@ def _read_run(
     rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
     means = {key: interval.mean for key, interval in summary.items()}
     n_relevant = query_set.n_relevant if within is None else query_set.n_relevant[within]
+    suggestion = suggest_k(scores, query_set.n_relevant, k=k, longest_list=longest,
+                           within=within)
     return RunEvaluation(
         name=run.name,
         run=run,
@@ -542,14 +561,15 @@ def _read_run(
         scores=scores,
         classes=classes,
         summary=summary,
-        suggestion=suggest_k(scores, query_set.n_relevant, k=k, longest_list=longest,
-                             within=within),
+        suggestion=suggestion,
         diagnosis=diagnose(
             means,
             classes,
             k=k,
             precision_ceiling=precision_ceiling(n_relevant, k),
             rr_given_hit=rr_given_hit,
+            run_longest=suggestion.run_longest,
+            answered=int((scores.list_length[scored] > 0).sum()),
         ),
         missing_queries=tuple(str(q) for q in query_set.query_ids[
             ~aligned.answered if within is None else ~aligned.answered & within]),

@@ -105,7 +105,12 @@ def evaluate_files(
     if not runs:
         raise ValueError("give at least one run")
     if qrels is None:
-        qrels, qrels_name = runs[0].source, runs[0].file_name
+        loaded, reports = load_runs(runs, conventions, max_bytes=max_bytes)
+        _labels_in(reports[loaded[0].name], runs[0])
+        labels, qrels_report = read_qrels(runs[0].source, file_name=runs[0].file_name,
+                                          format=qrels_format, max_bytes=max_bytes)
+        return evaluate(labels, loaded, k, conventions, sweep=sweep, reports=reports,
+                        qrels_report=qrels_report)
     # The labels load in a second thread while the runs load: arrow and numpy release the
     # GIL for most of the work. A bad qrels file is still the error reported first.
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -118,6 +123,16 @@ def evaluate_files(
     return evaluate(
         labels, loaded, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report
     )
+
+
+def _labels_in(report: LoadReport, first: RunSource) -> None:
+    """Without qrels the labels come from the first run, which must then be JSONL: any other
+    run carries no labels, and reading it as a qrels file would blame the wrong box."""
+    if report.format != "jsonl":
+        raise ValueError(
+            f"{report.source}: no qrels given, and a {report.format.upper()} run carries no "
+            "labels to score it against: give the labels with --qrels FILE (only a JSONL run "
+            "whose records carry both 'retrieved' and 'relevant' stands without them)")
 
 
 def rereader(runs: Sequence[RunSource], evaluation: Evaluation, *,

@@ -142,6 +142,29 @@ class Comparison:
             )
         raise ValueError(f"unknown metric {metric!r}; compared: {', '.join(self.metrics)}")
 
+    def to_frame(self):
+        """rows() as a pandas frame: one row per (candidate, metric)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows())
+
+    def _repr_html_(self) -> str:
+        """A notebook shows each test: candidate, metric, means, the difference with its
+        interval, better / tie / worse, p adjusted and the verdict."""
+        import pandas as pd
+
+        return pd.DataFrame([{
+            "candidate": t.candidate, "metric": t.metric, "before": fmt.figure(t.before_mean),
+            "after": fmt.figure(t.after_mean),
+            "difference": fmt.difference(t.difference, t.low, t.high),
+            "better / tie / worse": fmt.win_tie_loss(t.wins, t.ties, t.losses),
+            "p adjusted": fmt.p_value(t.p_adjusted), "verdict": self.verdict(t),
+        } for t in self.tests]).to_html(index=False) + (
+            f"<p><small>Against {self.baseline}; paired randomization test, "
+            f"{CORRECTIONS[self.correction]} correction over {self.n_comparisons:,} "
+            "comparisons, alpha "
+            f"{self.alpha:g}.</small></p>")
+
     def rows(self) -> list[dict]:
         """One flat, JSON-friendly dict per test (plain Python types, unrounded floats).
 

@@ -176,3 +176,10 @@ def slice_masks(facet: Facet, query_ids: Sequence[str]) -> list[tuple[str, np.nd
                         dtype=np.int64, count=len(query_ids))
     masks = [(label, codes == i) for i, label in enumerate(order)]
     return [(label, mask) for label, mask in masks if mask.any()]
+
+
+def default_facet(found: dict[str, Facet]) -> str | None:
+    """The facet a view opens on: the file's own first one, the length in words only when the
+    file has none (it is computed for every file, so it says least about this one)."""
+    own = [name for name in found if name != LENGTH]
+    return own[0] if own else next(iter(found), None)

@@ -1,13 +1,17 @@
 """Rank movement: where each id sits in the baseline's list and in a candidate's, for one
-query, and what the candidate did to the top K, in words naming the ids.
+query, and what the candidate did to the top K, in words naming the ids; the two lists side
+by side, rank by rank; and what one query contributes to the mean difference of two runs.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from metrics.core.evaluate import Evaluation
-from metrics.explain.query import first_ranks, query_row
+from metrics.core.kernel import SUMMARY_MEASURES
+from metrics.explain.query import _labels, doc_ids, first_ranks, query_row
 from metrics.vocabulary.format import natural_key
 
 if TYPE_CHECKING:
@@ -85,3 +89,54 @@ def movement_sentence(movement: pd.DataFrame, candidate: str, k: int) -> str:
     return (f"Against the baseline, {candidate} lifted {ids(lifted)} relevant id(s) into the "
             f"top {k} and pushed {ids(pushed)} out of it; it promoted {ids(promoted)} "
             f"non-relevant or unjudged id(s) into the top {k} and pushed {ids(dropped)} out.")
+
+
+def side_by_side(evaluation: Evaluation, a: str, b: str, query_id: str,
+                 depth: int | None = None) -> pd.DataFrame:
+    """Two runs' lists for one query aligned by rank, down to `depth` (default K): at each rank
+    each run's id, its grade and status ("2 · relevant", "unjudged"), whether it is judged
+    (for the judging controls), and where that id first sits in the other run's list (NA: not
+    retrieved). Columns: rank, then a_doc, a_label, a_judged, a_in_b and b_doc, b_label,
+    b_judged, b_in_a."""
+    import pandas as pd
+
+    q = query_row(evaluation, query_id)
+    depth = depth or evaluation.k
+    runs = {"a": evaluation.run(a), "b": evaluation.run(b)}
+    ranks = {side: first_ranks(run, q) for side, run in runs.items()}
+    columns: dict[str, object] = {"rank": np.arange(1, depth + 1)}
+    for side, other in (("a", "b"), ("b", "a")):
+        run = runs[side]
+        width = min(depth, run.aligned.width)
+        ids = list(doc_ids(run, q, width)) + [None] * (depth - width)
+        labels = _labels(run, q, width) + ["no id"] * (depth - width)
+        judged = list(run.aligned.judged[q, :width]) + [False] * (depth - width)
+        columns[f"{side}_doc"] = ids
+        columns[f"{side}_label"] = labels
+        columns[f"{side}_judged"] = [bool(j) for j in judged]
+        columns[f"{side}_in_{other}"] = pd.array(
+            [None if doc is None else ranks[other].get(doc) for doc in ids], dtype="Int64")
+    return pd.DataFrame(columns)
+
+
+def query_contribution(evaluation: Evaluation, a: str, b: str, query_id: str) -> pd.DataFrame:
+    """What one scored query adds to the mean difference between two runs, per summary
+    measure at K: a's and b's values on it, their difference (b - a), its share of the mean
+    difference over the scored queries (difference / scored queries) and that mean
+    difference. Columns: metric (a measure key), a, b, difference, contribution, mean
+    difference."""
+    import pandas as pd
+
+    q = query_row(evaluation, query_id)
+    if not evaluation.scored[q]:
+        raise ValueError(f"query {query_id!r} is not scored: it adds nothing to a mean")
+    n = int(evaluation.scored.sum())
+    at = {name: evaluation.run(name).scores.at(evaluation.k) for name in (a, b)}
+    rows = []
+    for m in SUMMARY_MEASURES:
+        here = at[b][m.key][q] - at[a][m.key][q]
+        mean = float((at[b][m.key][evaluation.scored] - at[a][m.key][evaluation.scored]).mean())
+        rows.append({"metric": m.key, "a": float(at[a][m.key][q]),
+                     "b": float(at[b][m.key][q]), "difference": float(here),
+                     "contribution": float(here) / n, "mean difference": mean})
+    return pd.DataFrame(rows)

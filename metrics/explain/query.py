@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from metrics.core.asked import figures_at
 from metrics.core.evaluate import Evaluation, RunEvaluation
-from metrics.core.kernel import gains
+from metrics.core.kernel import SUMMARY_MEASURES, gains
 from metrics.vocabulary.format import figure, natural_key
 
 if TYPE_CHECKING:
@@ -298,3 +299,32 @@ def _sentences(x: RunExplanation) -> dict[str, str]:
                            f"K, so RR@{k} = {figure(totals['RR'])} (1 / {first} over the full "
                            "list).")
     return sentences
+
+
+def query_figures(evaluation: Evaluation, query_id: str) -> pd.DataFrame:
+    """One query's figures at K, one row per run: its class and every summary figure's
+    per-query value (the engine's own, at the evaluation's K; those asked for after the
+    default measures, each at its own cutoff), columns keyed by figure key."""
+    import pandas as pd
+
+    q = query_row(evaluation, query_id)
+    scored = list(np.flatnonzero(evaluation.scored))
+    place = scored.index(q) if q in scored else None
+    asked = [s for s in evaluation.summary_specs if s in evaluation.asked]
+    rows = []
+    for run in evaluation.runs:
+        at = run.scores.at(evaluation.k)
+        more = figures_at(run.asked, asked, evaluation.k, slice(q, q + 1))
+        rows.append({"run": run.name,
+                     "class": None if place is None else str(run.classes[place]),
+                     **{m.key: float(at[m.key][q]) for m in SUMMARY_MEASURES},
+                     **{key: float(values[0]) for key, values in more.items()}})
+    return pd.DataFrame(rows)
+
+
+def top_ids(evaluation: Evaluation, run: str, query_id: str, n: int) -> list[str]:
+    """The ids at ranks 1..n of a run's list for the query (fewer when the list is shorter;
+    a repeat kept in its slot)."""
+    found = evaluation.run(run)
+    q = query_row(evaluation, query_id)
+    return [doc for doc in doc_ids(found, q, min(n, found.aligned.width)) if doc is not None]

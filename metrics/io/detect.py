@@ -40,7 +40,9 @@ class Layout:
         """The error for a line of `got` columns, saying so when the file looks like the
         other kind (a run given as the qrels, or the qrels as a run)."""
         hint = _LOOKS_LIKE.get((self.expected, got), "") if line == src.first_data_line[0] else ""
-        return src.fail(line, f"expected {self.ncols} columns ({self.expected}), got {got}{hint}")
+        error = src.fail(line, f"expected {self.ncols} columns ({self.expected}), got {got}{hint}")
+        error.belongs = ("run" if "a run file" in hint else "qrels") if hint else None
+        return error
 
 
 _TREC = {
@@ -89,7 +91,10 @@ def detect(src: Source, kind: str, fmt: str) -> str:
         if spec_kind == kind and names & {n for c in spec if c.required for n in c.names}:
             return spec_fmt
     if names & _HEADER_NAMES:
-        raise src.fail(number, f"the header {show(line)} is not a {kind} header")
+        fields = _header_fields(line)[1]
+        error = src.fail(number, _not_a_header(kind, fields))
+        error.belongs = _other_kind(kind, fields)
+        raise error
     if len(SPLIT_WS.split(line)) > 1:
         return "trec"
     raise src.fail(
@@ -97,6 +102,42 @@ def detect(src: Source, kind: str, fmt: str) -> str:
         f"cannot detect the format from {show(line)}: expected TREC columns, "
         "a CSV/TSV or BEIR header, or a JSON object per line",
     )
+
+
+_GIVE_IT = {"qrels": "give it as the qrels, not as a run",
+            "run": "give it as a run, not as the qrels"}
+
+
+def _other_format(kind: str, fields: list[str]) -> str | None:
+    """The format of the other kind's header these fields make (None when they make none)."""
+    other = "run" if kind == "qrels" else "qrels"
+    for (spec_kind, spec_fmt), spec in _HEADERS.items():
+        required = [c for c in spec if c.required]
+        if spec_kind == other and all(set(c.names) & set(fields) for c in required):
+            return spec_fmt
+    return None
+
+
+def _other_kind(kind: str, fields: list[str]) -> str | None:
+    """The other kind, when these header fields are its header."""
+    if _other_format(kind, fields) is None:
+        return None
+    return "run" if kind == "qrels" else "qrels"
+
+
+def _not_a_header(kind: str, fields: list[str]) -> str:
+    """Why a header is not one of `kind`, its columns named as words (no tab escapes), and
+    which box it belongs in when it is the other kind's header."""
+    columns = ", ".join(fields)
+    other = "run" if kind == "qrels" else "qrels"
+    fmt = _other_format(kind, fields)
+    if fmt is not None:
+        return (f"the header names the columns {columns}: it looks like a "
+                f"{_FORMAT_LABEL[fmt]} {other} file; {_GIVE_IT[other]}")
+    wanted = " or ".join(
+        ", ".join(c.header for c in spec if c.required)
+        for (spec_kind, _), spec in _HEADERS.items() if spec_kind == kind)
+    return f"the header names the columns {columns}: a {kind} header names {wanted}"
 
 
 def _header_fields(line: str) -> tuple[str, list[str]]:
@@ -124,11 +165,17 @@ def layout_of(src: Source, kind: str, fmt: str) -> Layout:
     if kind == "run" and not any(found.get(role) for role in _ORDER_ROLES):
         missing.append(" or ".join(_ORDER_ROLES))
     if missing:
-        raise src.fail(
+        other, hint = _other_kind(kind, names), ""
+        if other is not None:
+            hint = (f"; it looks like a {_FORMAT_LABEL[_other_format(kind, names)]} {other} "
+                    f"file; {_GIVE_IT[other]}")
+        error = src.fail(
             number,
             f"{_FORMAT_LABEL[fmt]} header lacks column(s) {', '.join(missing)} "
-            f"(found {show(line, 60)})",
+            f"(found {', '.join(names)}){hint}",
         )
+        error.belongs = other
+        raise error
     columns = {role: names.index(name) for role, name in found.items() if name is not None}
     return Layout(delimiter, len(names), columns, number, f"as in the header on line {number}")
 

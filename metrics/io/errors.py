@@ -7,10 +7,13 @@ from collections.abc import Sequence
 
 
 class LoadError(ValueError):
-    """A file that cannot be loaded; the message is one line, `FILE, line N: problem`."""
+    """A file that cannot be loaded; the message is one line, `FILE, line N: problem`.
+    `belongs` names the kind of file it looks like ("qrels" or "run") when it was given as
+    the other kind, so that a program can say where to put it."""
 
-    def __init__(self, source: str, line: int | None, problem: str) -> None:
-        self.source, self.line, self.problem = source, line, problem
+    def __init__(self, source: str, line: int | None, problem: str, *,
+                 belongs: str | None = None) -> None:
+        self.source, self.line, self.problem, self.belongs = source, line, problem, belongs
         where = source if line is None else f"{source}, line {line}"
         super().__init__(f"{where}: {problem}")
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import pyarrow as pa
 
-from metrics.io.errors import show
+from metrics.io.errors import LoadError, show
 from metrics.io.parsed import Rows
 from metrics.io.report import ReportLine
 from metrics.io.sources import Source
@@ -78,6 +78,12 @@ def _json_records(src: Source, field_name: str, kind: str) -> list[tuple[int, st
         if "query_id" not in record:
             raise src.fail(number, "JSON record has no 'query_id'")
         if field_name not in record:
+            other = {"retrieved": ("relevant", "qrels", "the qrels, not as a run"),
+                     "relevant": ("retrieved", "run", "a run, not as the qrels")}.get(field_name)
+            if other and other[0] in record:  # the other kind's file, in the wrong box
+                raise LoadError(src.name, number, f"JSON record has no {field_name!r}, needed "
+                                f"for {kind}, but has {other[0]!r}: it looks like a JSONL "
+                                f"{other[1]} file; give it as {other[2]}", belongs=other[1])
             raise src.fail(number, f"JSON record has no {field_name!r}, needed for {kind}")
         query = json_id(src, number, record["query_id"], "query_id")
         records.append((number, query, record[field_name]))

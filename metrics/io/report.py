@@ -45,8 +45,8 @@ class LoadReport:
     def summary(self) -> str:
         parts = [
             _count(self.lines_read, "line") + " read",
-            f"{self.lines_used} used",
-            f"{len(self.dropped)} dropped",
+            f"{self.lines_used:,} used",
+            f"{len(self.dropped):,} dropped",
         ]
         if self.kind == "run":
             parts.append(_count(len(self.repeats), "repeat"))
@@ -58,4 +58,4 @@ class LoadReport:
 
 
 def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+    return f"{n} {noun}" if n == 1 else f"{n:,} {noun}s"

@@ -20,7 +20,7 @@ choices, the rules and the sentences read from them), `cutoffs` (K's defaults an
 `limits` (what no figure can say), `slices` (the facet rules and what a slice's figures say),
 `format` (how every figure is written), and one module a feature's words (`budget`, `cost`,
 `coverage`, `fragility`, `fusion`, `gates`, `headline`, `labelling`, `leaderboard`, `agreement`,
-`leakage`, `overlap`, `power`, `risk`).
+`leakage`, `overlap`, `power`, `readings`, `risk`).
 """
 
 from metrics.vocabulary import (
@@ -41,6 +41,7 @@ from metrics.vocabulary import (
     names,
     overlap,
     power,
+    readings,
     risk,
 )
 from metrics.vocabulary.comparisons import (
@@ -68,7 +69,7 @@ from metrics.vocabulary.conventions import (
     measure_help,
     sentences,
 )
-from metrics.vocabulary.leakage import LEAKAGE_RULE, LEAKAGE_RULES
+from metrics.vocabulary.leakage import LEAKAGE_RULE, LEAKAGE_RULES, SENTENCE_RULE
 from metrics.vocabulary.limits import LIMITS
 from metrics.vocabulary.measures import (
     CATALOGUE,
@@ -98,9 +99,9 @@ __all__ = [
     # comparisons, limits, slices, leakage
     "CORRECTIONS", "CORRECTION_MEANING", "WIN_TIE_LOSS", "WIN_TIE_LOSS_MEANING",
     "comparison_method", "LIMITS", "FACET_RULES", "SEARCH_RULE", "SLICE_MIN_QUERIES",
-    "LEAKAGE_RULE", "LEAKAGE_RULES",
+    "LEAKAGE_RULE", "LEAKAGE_RULES", "SENTENCE_RULE",
     # one module a kind of word
     "agreement", "budget", "columns", "comparisons", "cost", "coverage", "cutoffs", "format",
     "fragility", "fusion", "gates", "headline", "labelling", "leaderboard", "names", "overlap",
-    "power", "risk",
+    "power", "readings", "risk",
 ]

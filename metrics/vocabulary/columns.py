@@ -48,6 +48,18 @@ COLUMN_MEANING: dict[str, str] = {
     "ideal_rank_in_run": f"Where {{run}} first returned this id; {MISSING}: never returned, "
     "which still lowers its nDCG.",
     "places_climbed": "Positive: higher in the candidate.",
+    "query_figure": "{run}'s value on this query at K, as the engine scored it.",
+    "query_figures": "Each run's value on this query at K, as the engine scored it.",
+    "query_class": "What the run's top K holds for this query (full, partial, late hit, miss).",
+    "in_other_run": "Where this id first sits in {run}'s list; not retrieved: its list does "
+    "not hold it.",
+    "contribution": "This query's difference divided by the {n:,} scored queries: what it adds "
+    "to the mean difference.",
+    "mean_difference": "The mean of the per-query differences over every scored query.",
+    "query_difference": "{b} minus {a} on this query.",
+    "my_grade": "Your grade for this id on this query (this session only).",
+    "rescored_before": "The mean with the loaded qrels.",
+    "rescored_after": "The mean with the loaded qrels and your labels.",
     "moved": "What {run} did with the id.",
     # DCG and AP written out rank by rank
     "discount": "The discount log2(rank + 1).",
@@ -61,6 +73,8 @@ COLUMN_MEANING: dict[str, str] = {
     "slice_queries": "Scored queries in the slice.",
     "slice_mean": "Mean {metric} over the slice's queries [low, high] of its {level} interval.",
     "mean_interval": "Mean [low, high] of its interval.",
+    "run_table_cell": "The run's mean at K, then its difference from the baseline; ▲ or ▼: "
+    "significantly better or worse (the test and correction are named under the table).",
     "k": "The cutoff.",
     # the precision-recall curve
     "recall_level": "The recall level: the share of the query's relevant ids found so far.",
@@ -86,6 +100,13 @@ COLUMN_MEANING: dict[str, str] = {
     "harmed": "Share of queries losing more than {delta}, with its {level} Wilson interval.",
     "harmed_count": "{harmed:,} of {n:,}; {level} Wilson interval [{low}, {high}].",
     "flip_under": "The other choice, every other convention as in the sidebar.",
+    "shared_feature": "A word of the queries' texts, or a facet value.",
+    "shared_harmed": "How many of the harmed queries hold it.",
+    "shared_rest": "How many of the other scored queries hold it.",
+    "shared_lift": "Its share among the harmed queries over its share among the others "
+    "(blank: none of the others holds it).",
+    "shared_q": "One-sided hypergeometric (Fisher's exact) test, Benjamini-Hochberg over every "
+    "feature weighed.",
     "flip_becomes": "The verdict under that choice.",
     # a fusion of two runs, cross-fitted, against each run alone
     "cross_fitted": "[{low}, {high}]: each query scored at the weight the other half chose; "
@@ -158,7 +179,19 @@ CONTROL_HELP: dict[str, str] = {
     "every_metric": "One panel per metric instead of the chosen one only.",
     "drilldown_query": "Scored queries only: a query with no relevant id cannot be scored "
     "({excluded} excluded).",
-    "whole_list": "Show every returned rank, not only the top K = {k}.",
+    "whole_list": "Show every returned rank ({longest:,} here), not only the top K = {k}.",
+    "previous_query": "The query before this one in the list (key P).",
+    "next_query": "The query after this one in the list (key N).",
+    "side_a": "The run on the left; the baseline by default.",
+    "side_b": "The run on the right, compared with the left one on this query.",
+    "judge": "Grade this unjudged id: 0 for non-relevant, higher for more relevant. Click the "
+    "chosen grade again to take it back.",
+    "my_labels_qrels": "Your grades alone, as TREC qrels lines.",
+    "merged_qrels": "The loaded qrels with your grades added, as TREC qrels: load it as the "
+    "qrels to score with them.",
+    "rescore": "Score every run again with your grades added, and show what changes; the "
+    "pages keep reading the loaded qrels.",
+    "clear_labels": "Forget every grade given in this session.",
     "apply_snapshot": "Re-scores the live runs with the snapshot's K and conventions.",
     "drift_metric": "The metric whose figures the table shows, for every snapshot and run.",
     # downloads: what each file holds
@@ -175,6 +208,8 @@ CONTROL_HELP: dict[str, str] = {
     "the file where the table goes.",
     "pr_curve": "Each run's interpolated precision at trec_eval's 11 recall levels, computed "
     "when you switch it on.",
+    "worst_csv": "Every query the candidate scores lower on this metric, worst first: the "
+    "question, both figures, the difference, and each run's top chunks.",
 }
 
 # the templates above (of either table) -> the fields their caller passes to .format
@@ -201,6 +236,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "page": ("pages", "rows"),
     "movement_query": ("metric",),
     "drilldown_query": ("excluded",),
-    "whole_list": ("k",),
+    "whole_list": ("k", "longest"),
+    "query_figure": ("run",),
+    "in_other_run": ("run",),
+    "contribution": ("n",),
+    "query_difference": ("a", "b"),
     "chart_image": ("kind",),
 }

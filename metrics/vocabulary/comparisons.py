@@ -50,3 +50,20 @@ def comparison_method(comparison) -> dict[str, str]:
         "reference": "The paired t-test and the Wilcoxon signed-rank test (two-sided) are shown "
         "for reference and are not corrected.",
     }
+
+
+# --------------------------------------------------------------------------- the run x metric table
+
+BETTER_MARK = "▲"  # significantly better than the baseline (adjusted p below alpha)
+WORSE_MARK = "▼"  # significantly worse
+NOT_COMPARED = "not compared"  # a measure the comparison left out (Judged@K by default)
+
+
+def run_table_note(baseline: str, method: str, uncompared: list[str]) -> str:
+    """The sentence under the run x metric table: what a cell holds, what its mark says and
+    which test and correction gave it. `method` is comparison_method(...)['test']."""
+    left = (f" {', '.join(uncompared)}: the mean alone ({NOT_COMPARED})." if uncompared
+            else "")
+    return (f"Each cell: the run's mean at K, then its difference from the baseline's "
+            f"({baseline}); {BETTER_MARK} significantly better, {WORSE_MARK} significantly "
+            f"worse, no mark: could be noise. {method}{left}")

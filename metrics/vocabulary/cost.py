@@ -44,6 +44,8 @@ COST_MEANING = {
     "one, as in the k suggestion (read from it, not recomputed).",
     "difference": "The difference: what the chosen K sends beyond the suggested k (chunks, "
     "tokens, cost) and the recall it buys; negative when the suggested k is the larger.",
+    "extra": "The recall the larger of K and the suggested k buys over the smaller, as the "
+    "sentence below says it: the extra chunks' worth.",
 }
 
 

@@ -69,3 +69,28 @@ def to_label_sentence(ids: int, *, k: int, runs: int, queries: int, checked: int
                               queries=count(checked, "query"))
     return SUMMARY.format(ids=count(ids, "unjudged id"), k=f"{k:,}", runs=count(runs, "run"),
                           queries=count(queries, "query"), them="it" if ids == 1 else "them")
+
+
+# --- grades given by hand (the dashboard's inline judging) ----------------------------------
+
+MY_LABELS = (
+    "Grades given here are yours and this session's: every page keeps reading the loaded "
+    "qrels, unchanged. Download them (alone, or merged with the loaded qrels) and load the "
+    "merged file to score with them; 'Rescore with my labels' shows what they would change."
+)
+MY_LABELS_FILE = ("Your grades as TREC qrels lines, 'query_id 0 doc_id grade', in the order "
+                  "given: add them to the qrels, or load the merged file.")
+MERGED_FILE = ("The loaded qrels with your grades added, as TREC qrels: every judgment of the "
+               "loaded file, then yours. Load it as the qrels to score with them.")
+ONLY_UNJUDGED = ("Only an unjudged id can be graded here: an id the qrels judge keeps its "
+                 "grade (change it in the qrels file).")
+RESCORED = ("With your {labels}, {changed} of {queries} {verb} on at least one measure in "
+            "at least one run; the means below read the loaded qrels and then the merged "
+            "ones, at the same K and conventions.")
+
+
+def rescored_sentence(labels: int, changed: int, queries: int) -> str:
+    """'With your 3 labels, 2 of 1,500 queries change ...'."""
+    return RESCORED.format(labels=count(labels, "label"), changed=f"{changed:,}",
+                           queries=count(queries, "scored query", "scored queries"),
+                           verb="changes" if changed == 1 else "change")

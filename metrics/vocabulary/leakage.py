@@ -1,6 +1,12 @@
-"""The leakage check's words: when a query counts as copied into a chunk, the scopes it can
-read, the kinds of leak, and the sentence shown beside the result. Pure words and numbers;
-metrics/leakage.py applies them, the command line and the dashboard print them."""
+"""The leakage check's words: which queries it reads (those that read as a sentence), when a
+query counts as copied into a chunk, the scopes it can read, the kinds of leak, and the
+sentence shown beside the result. Pure words and numbers; metrics/context/leakage.py applies
+them, the command line and the dashboard print them.
+
+Why only sentences: a leak is a query's text copied into the corpus, and a question copied
+word for word is a copy; a keyword or navigational query ("api jira reminder") whose words
+are a chunk's title is the match retrieval is for, not a copy, and it would be flagged on
+every collection whose queries were written from titles."""
 
 from __future__ import annotations
 
@@ -9,6 +15,24 @@ from metrics.vocabulary.format import count
 NGRAM_SIZE = 3  # word 3-grams: one shared word pair is common, three words in a row are not
 NGRAM_THRESHOLD = 0.6  # the default share of a query's 3-grams one chunk must hold
 MIN_QUERY_WORDS = NGRAM_SIZE  # a shorter query has no 3-gram: only the exact rule applies
+
+# which queries are checked: those that read as a sentence, in words a person writes a question
+# with. Words are counted as the check reads them (split at every non-word character).
+SENTENCE_WORDS = 5  # a sentence has at least this many words ...
+SENTENCE_FUNCTION_WORDS = 2  # ... of which at least this many are function words,
+LONG_QUERY_WORDS = 8  # or, in a text without them (another language), at least this many words
+FUNCTION_WORDS = frozenset(
+    "a about after am an and are as at be been before being but by can could did do does for "
+    "from had has have he her his how i if in into is it its me my no not of on or our over "
+    "she should so than that the their them then there these they this those to us was we "
+    "were what when where which who whom whose why will with would you your".split()
+)
+EVERY_QUERY_FLAG = "--every-query"
+EVERY_QUERY_HELP = (
+    "check every query, keyword and navigational ones too (by default only the queries that "
+    "read as a sentence are checked: a keyword query whose words are a chunk's title is a "
+    "match, not a copy)"
+)
 
 THRESHOLD_FLAG = "--threshold"
 THRESHOLD_HELP = (
@@ -39,10 +63,19 @@ KINDS = {  # in order of precedence: a pair that is both is reported once, as th
     "3-grams, not all of them in one run; its overlap is that share.",
 }
 
-LEAKAGE_RULE = (f"A query leaks into a chunk when its words appear there in order, or when that "
+SENTENCE_RULE = (
+    f"A query is checked when it reads as a sentence: at least {SENTENCE_WORDS} words of which "
+    f"at least {SENTENCE_FUNCTION_WORDS} are function words (how, what, why, my, the, is, "
+    f"do...), or at least {LONG_QUERY_WORDS} words in a text without them. Keyword and "
+    "navigational queries are not checked: their words in a chunk's title is what retrieval "
+    "looks for, not a copy."
+)
+LEAKAGE_RULE = (f"A leak is a query's text copied into a chunk. {SENTENCE_RULE} A checked "
+                f"query leaks into a chunk when its words appear there in order, or when that "
                 f"one chunk holds at least {NGRAM_THRESHOLD:.0%} of its word 3-grams.")
 
 LEAKAGE_RULES = {
+    "sentences": SENTENCE_RULE,
     "words": "Texts are compared as words: Unicode-normalised (NFKC), case-folded, and split "
     "at every character that is not a letter, a digit or '_'. Markup and entities are words "
     "like any other: a text is read as plain text.",
@@ -79,22 +112,39 @@ def share(part: int, whole: int) -> str:
     return f"{percent:.1f}%"
 
 
-def leak_sentence(scope: str, leaked: int, checked: int) -> str:
+def leak_sentence(scope: str, leaked: int, checked: int, not_sentences: int = 0) -> str:
     """The one line shown with the result: '12 of 1,946 queries (0.6%) appear in a chunk they
-    are scored against: every retriever's score on them is inflated.'"""
+    are scored against: every retriever's score on them is inflated.', followed, when some
+    queries were not checked because they do not read as a sentence, by how many."""
     if scope not in SCOPES:
         raise ValueError(f"scope must be one of {', '.join(SCOPES)}, got {scope!r}")
+    skipped = not_checked_sentence(not_sentences)
     if not checked:
+        if not_sentences:
+            return f"No query was checked. {skipped}"
         return "No query was checked: none has a chunk to check in the corpus."
     if not leaked:
         where = _CHECKED_AGAINST[scope][checked > 1]
-        return f"None of {count(checked, 'query')} appears in {where}."
-    several = leaked > 1
-    verb = "appear" if several else "appears"
-    return (
-        f"{leaked:,} of {count(checked, 'query')} ({share(leaked, checked)}) {verb} in "
-        f"{_CHECKED_AGAINST[scope][several]}: {_EFFECT[several]}"
-    )
+        found = f"None of {count(checked, 'query')} appears in {where}."
+    else:
+        several = leaked > 1
+        verb = "appear" if several else "appears"
+        of = (count(checked, "checked query", "checked queries") if not_sentences
+              else count(checked, "query"))
+        found = (f"{leaked:,} of {of} ({share(leaked, checked)}) {verb} in "
+                 f"{_CHECKED_AGAINST[scope][several]}: {_EFFECT[several]}")
+    return f"{found} {skipped}" if skipped else found
+
+
+def not_checked_sentence(not_sentences: int) -> str:
+    """'1,320 keyword or navigational queries were not checked (they do not read as a
+    sentence).'; '' when every query read as one."""
+    if not not_sentences:
+        return ""
+    verb = "was" if not_sentences == 1 else "were"
+    noun = count(not_sentences, "keyword or navigational query",
+                 "keyword or navigational queries")
+    return f"{noun} {verb} not checked (they do not read as a sentence)."
 
 
 def query_leak_sentence(found: list[tuple[str, str, float]]) -> str:

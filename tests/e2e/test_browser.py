@@ -109,7 +109,8 @@ def test_compare_page_states_its_test_and_moves_ids(server, page, shots):
           "Biggest gains and losses", "Rank movement", "lifted 2 (d21, d22) relevant id(s)",
           cells=("nDCG@5",))
     # a click on the second gain (q09) picks its query; its link opens the drill-down
-    gains = page.locator('[data-testid="stColumn"]', has_text="Gains").locator(
+    # the gains' table (above the losses', each the page's width)
+    gains = page.locator(".st-key-compare-gains_box").locator(
         '[data-testid="stDataFrame"]').first
     gains.scroll_into_view_if_needed()
     box = gains.bounding_box()

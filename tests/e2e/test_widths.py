@@ -244,6 +244,18 @@ def full_height(page, width: int) -> None:
     time.sleep(0.8)
 
 
+def assert_nothing_clipped(page, shots) -> None:
+    """At each width, a screenshot (`shots`-WIDTH.png) and no clipped element."""
+    found = {}
+    for width in WIDTHS:
+        full_height(page, width)
+        page.screenshot(path=f"{shots}-{width}.png")
+        problems = page.evaluate(FIND_CLIPPED, list(RUNS))
+        if problems:
+            found[f"{width} px"] = list(dict.fromkeys(problems))[:12]
+    assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_nothing_is_clipped_at_1280_and_1920(uploaded, shots, name):
     page = uploaded
@@ -251,14 +263,7 @@ def test_nothing_is_clipped_at_1280_and_1920(uploaded, shots, name):
     page.get_by_test_id("stSidebarNavItems").get_by_role("link", exact=True, name=name).click()
     settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
-    found = {}
-    for width in WIDTHS:
-        full_height(page, width)
-        page.screenshot(path=str(shots / f"widths-{width}-{name.replace(' ', '_')}.png"))
-        problems = page.evaluate(FIND_CLIPPED, list(RUNS))
-        if problems:
-            found[f"{width} px"] = list(dict.fromkeys(problems))[:12]
-    assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+    assert_nothing_clipped(page, shots / f"widths-{name.replace(' ', '_')}")
 
 
 # typed in the sidebar as a user would: one on request, one with a parameter, RBP (and its
@@ -298,14 +303,7 @@ def test_the_measures_added_are_not_clipped(measured, shots, name):
     assert page.locator('[data-testid="stException"]').count() == 0
     page.get_by_test_id("stSidebar").get_by_text("RBP(p=0.9)", exact=True).wait_for(
         state="visible")
-    found = {}
-    for width in WIDTHS:
-        full_height(page, width)
-        page.screenshot(path=str(shots / f"measures-{width}-{name.replace(' ', '_')}.png"))
-        problems = page.evaluate(FIND_CLIPPED, list(RUNS))
-        if problems:
-            found[f"{width} px"] = list(dict.fromkeys(problems))[:12]
-    assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+    assert_nothing_clipped(page, shots / f"measures-{name.replace(' ', '_')}")
 
 
 def test_the_menu_offers_dark_and_the_charts_follow_it(server, page, shots):

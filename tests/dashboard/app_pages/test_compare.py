@@ -172,3 +172,33 @@ def test_every_chart_has_its_image_downloads():
     for page, charts_shown in (("overview", 1), ("sweep", 1), ("heatmap", 1), ("compare", 5)):
         labels = [b.proto.label for b in open_app(page).get("download_button")]
         assert labels.count("PNG") == labels.count("SVG") == charts_shown, page
+
+
+def test_the_harm_section_says_what_the_harmed_queries_share_and_offers_every_loss():
+    app = open_app("compare")
+    said = texts(app)
+    assert "What the queries reranked harms share" in said
+    labels = [d.proto.label for d in app.get("download_button")]
+    assert "Every loss, with the question and top chunks (CSV)" in labels
+
+
+def test_the_overview_shows_every_run_against_the_baseline(sample):
+    from metrics import compare_evaluation, run_table
+
+    app = open_app()
+    tables = [d.value for d in app.dataframe if list(d.value.columns)[:2] == ["Metric",
+                                                                             "baseline"]]
+    expected = run_table(sample, compare_evaluation(sample)).by_metric()
+    assert any(t.equals(expected) for t in tables)
+    assert "Holm correction over the 16 comparisons" in texts(app)
+
+
+def test_rank_movement_opens_on_a_query_that_moved(sample):
+    # q06, a complete miss for both, selected on the drill-down: nothing moves on it
+    app = open_app("drilldown", query="q06")
+    app.switch_page(PAGES["compare"]).run()
+    chosen = app.selectbox(key="compare.query").value
+    paired = compare_evaluation(sample)
+    test = paired.test("reranked", "nDCG@5")
+    moved = dict(zip(paired.query_ids, test.differences, strict=True))
+    assert moved["q06"] == 0 and moved[chosen] != 0

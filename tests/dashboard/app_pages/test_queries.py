@@ -42,7 +42,8 @@ def test_an_uploaded_queries_file_is_shown_escaped():
     assert "queries.tsv: 2 queries read; 2 qrels queries with a text" in texts(app)
     app.switch_page("app_pages/drilldown.py").run()
     app.selectbox(key="drilldown.query").select("q01").run()
-    quoted = [m.value for m in app.markdown if m.value.startswith("> ")]
+    # the question stands beside the id in the query's heading
+    quoted = [m.value for m in app.markdown if m.value.startswith("### q01 · ")]
     source = quoted[0].replace("\\<", "").replace("\\*", "").replace("\\[", "")
     assert "<" not in source and "*" not in source and "[" not in source  # all escaped
     assert texts(app).count(HOSTILE) == 1  # shown exactly, as characters
@@ -63,14 +64,16 @@ def test_the_heatmap_picker_and_the_gains_carry_the_question():
 
 
 def test_the_facet_is_in_the_url_and_read_from_it():
+    # the default is the file's own first facet (intent), not the length computed for any file
+    assert open_app().selectbox(key="overview.facet").value == "intent"
     app = open_app(facet="source")
     assert app.selectbox(key="overview.facet").value == "source"
-    app.selectbox(key="overview.facet").select("intent").run()
-    assert app.query_params["facet"] == "intent"
-    app.selectbox(key="overview.facet").select("query length (words)").run()  # the default
+    app.selectbox(key="overview.facet").select("query length (words)").run()
+    assert app.query_params["facet"] == "query length (words)"
+    app.selectbox(key="overview.facet").select("intent").run()  # the default
     assert "facet" not in app.query_params
     stale = open_app(facet="no such facet")  # a link to other data: the first facet, said
-    assert stale.selectbox(key="overview.facet").value == "query length (words)"
+    assert stale.selectbox(key="overview.facet").value == "intent"
     warnings = " ".join(shown(w.value) for w in stale.warning)
     assert "facet='no such facet' ignored: these queries have no such facet" in warnings
     assert "the default is used" in warnings
@@ -86,7 +89,7 @@ def test_compare_reads_each_slice_as_the_engine_does(sample):
     queries = load_queries(SAMPLE_DIR / "queries.csv")
     expected = compare_slices(
         sample, facets(queries, sample.scored_ids)["intent"], baseline="baseline",
-        candidates=[app.selectbox(key="compare.slice_candidate").value], metrics=["nDCG"],
+        candidates=[app.selectbox(key="compare.candidate").value], metrics=["nDCG"],
         confidence_level=0.95, n_resamples=sample.conventions.n_resamples,
         rng=sample.conventions.seed)
     assert list(table["Slice"]) == [label for label, _ in expected]
@@ -124,7 +127,9 @@ def test_the_slice_chart_draws_each_slice_s_difference_and_interval(sample):
 
 
 def test_a_slice_too_small_to_test_is_named_not_dropped():
-    app = open_app("compare")  # query length: the bin "7" holds one scored query
+    app = open_app("compare")
+    # query length: the bin "7" holds one scored query
+    app.selectbox(key="compare.facet").select("query length (words)").run()
     assert "Not compared, fewer than 2 scored queries: 7." in texts(app)
 
 

@@ -54,8 +54,10 @@ def test_labels_from_a_jsonl_run_when_there_is_no_qrels():
 def test_no_qrels_and_a_trec_run_says_what_is_missing():
     inputs = cache.read_uploads(None, [sample_file("baseline.run")], Conventions())
     assert not inputs.ready
-    assert inputs.problem.startswith("No qrels file: upload one, or make the first run a JSONL")
-    assert "baseline.run" in inputs.problem
+    # a TREC run carries no labels: the labels are asked for, in their box
+    assert inputs.problem.startswith("No qrels file yet: upload the labels in the sidebar's "
+                                     "Qrels box. baseline.run is a TREC run")
+    assert "give it as a run" not in inputs.problem
 
 
 def test_nothing_uploaded():

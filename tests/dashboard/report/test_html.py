@@ -362,3 +362,15 @@ def test_comparison_csv_keeps_every_test_unrounded():
     assert table.loc[0, "p_randomization"] == first.p_randomization
     assert table.loc[0, "difference"] == pytest.approx(first.difference, abs=1e-15)
     assert set(table["verdict"]) == {comparison.verdict(t) for t in comparison.tests}
+
+
+def test_the_report_has_the_run_by_metric_table_with_its_test_named(sample):
+    from metrics import run_table
+
+    comparison = report.default_comparison(sample)
+    text = report.build_html(sample, comparison, generated_on="2026-01-01")
+    section = text[text.index('id="against-baseline"'):]
+    section = section[:section.index("</section>")]
+    table = run_table(sample, comparison)
+    assert table.cell("reranked", "nDCG@5").text in section
+    assert "Holm correction over the 16 comparisons" in section

@@ -282,3 +282,36 @@ def test_a_filtered_report_is_built_and_says_what_it_covers(sample):
     html = report.build_html(chosen, report.default_comparison(chosen), generated_on="2026-12-01")
     assert "over 4 of 9 scored queries: intent = how-to" in html
     assert 'id="snapshot"' not in html and "not embedded as a snapshot" in html
+
+
+def test_every_loss_with_its_question_and_top_chunks():
+    from dashboard.report import exports
+    from metrics import (
+        compare_evaluation,
+        load_queries,
+        load_sample,
+        mentioned_doc_ids,
+        read_corpus,
+    )
+    from metrics.core.sample import SAMPLE_DIR
+
+    evaluation = load_sample()
+    comparison = compare_evaluation(evaluation)
+    queries = load_queries(SAMPLE_DIR / "queries.csv")
+    corpus, _ = read_corpus(SAMPLE_DIR / "corpus.jsonl", mentioned_doc_ids(
+        evaluation.qrels, [run.run for run in evaluation.runs]))
+    frame = exports.worst_queries(evaluation, comparison, "bm25", "nDCG@5", queries, corpus)
+    assert list(frame["query_id"]) == ["q07", "q10", "q04", "q01", "q05"]  # worst first
+    assert list(frame["difference"]) == sorted(frame["difference"])
+    assert frame.loc[0, "question"] == queries.text("q07")
+    top = frame.loc[0, "top 3 of bm25"].split(" | ")
+    assert len(top) == 3 and top[0].startswith(
+        metrics_top(evaluation, "bm25", "q07")[0] + " · ")
+    csv = exports.worst_queries_csv(evaluation, comparison, "bm25", "nDCG@5", queries, corpus)
+    assert csv.splitlines()[0].startswith("query_id,question,baseline (nDCG@5)")
+
+
+def metrics_top(evaluation, run, query):
+    from metrics import top_ids
+
+    return top_ids(evaluation, run, query, 3)

@@ -170,3 +170,17 @@ def test_snapshot_titles_and_unique_names():
     assert frames.snapshot_title({"created": "2025-03-04T05:06:07+00:00"}) == "2025-03-04 05:06"
     assert metrics.distinct_names(["a", "a", "b"]) == ["a", "a (2)", "b"]
 
+
+
+def test_one_querys_figures_keep_the_defaults_across_and_the_added_ones_a_row_each(sample):
+    more = sample.with_measures(["Rprec", "ERR@10", "RBP(p=0.8)"])
+    figures = metrics.query_figures(more, "q03")
+    runs, added = frames.query_figures_table(figures, more)
+    assert list(runs.columns) == ["Run", "Class", *(m.label(5, summary=False)
+                                                    for m in SUMMARY_MEASURES)]
+    assert list(added.index) == ["Rprec", "ERR@10", "RBP(p=0.8)@5", "RBPresid(p=0.8)@5"]
+    assert list(added.columns) == more.run_names
+    by_run = figures.set_index("run")
+    for name in more.run_names:
+        assert added.loc["ERR@10", name] == by_run.loc[name, more.resolve("ERR@10").key]
+    assert frames.query_figures_table(metrics.query_figures(sample, "q03"), sample)[1] is None

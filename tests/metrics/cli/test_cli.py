@@ -266,3 +266,48 @@ def test_json_conventions_carry_the_new_fields(capsys):
     code, out, _ = run_cli(capsys, "--format", "json")
     conventions = json.loads(out)["conventions"]
     assert (conventions["score_precision"], conventions["empty_queries"]) == ("double", "exclude")
+
+
+def test_help_lists_every_command_with_a_line(capsys):
+    from metrics.cli import COMMANDS, main
+
+    assert main(["help"]) == 0
+    listed = capsys.readouterr().out
+    for name in [*COMMANDS, "help"]:
+        assert f"\n  {name} " in listed
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m metrics") and listed in out
+    with pytest.raises(SystemExit):
+        main(["help", "compare"])  # argparse's own --help of that command
+    assert "usage: python -m metrics compare" in capsys.readouterr().out
+    assert main(["help", "nope"]) == 2
+    assert "unknown command 'nope'" in capsys.readouterr().err
+
+
+def test_the_console_script_is_declared():
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).resolve().parents[3] / "pyproject.toml")
+                            .read_text())["project"]
+    assert project["scripts"]["retrieval-compare"] == "metrics.cli:run"
+
+
+def test_the_process_leaves_with_mains_code_and_every_byte_written():
+    """`run` skips the interpreter's teardown (where pyarrow's threads can abort a correct
+    run): the exit code is still main's, and standard output is flushed whole."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "metrics", "--format", "json"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["k"] == 5
+    bad = subprocess.run([sys.executable, "-m", "metrics", "--no-such-flag"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert bad.returncode == 2
+    assert "--no-such-flag" in bad.stderr

@@ -216,3 +216,52 @@ def test_max_input_mb_bounds_what_a_gzip_may_expand_to(capsys, tmp_path):
         "error: bomb.gz: expands beyond the 10 MB limit (--max-input-mb)")
     code, _, err = run_cli(capsys, "--max-input-mb", "0")
     assert code == 2 and "--max-input-mb" in err
+
+
+# --------------------------------------------------------------------------- runs that say little
+
+
+def test_a_run_without_qrels_is_told_to_bring_the_labels(capsys):
+    code, out, err = run_cli(capsys, "--run", str(SAMPLE_DIR / "bm25.run"))
+    assert code == 1 and out == ""
+    assert err.strip() == (
+        "error: bm25.run: no qrels given, and a TREC run carries no labels to score it "
+        "against: give the labels with --qrels FILE (only a JSONL run whose records carry "
+        "both 'retrieved' and 'relevant' stands without them)")
+    assert "give it as a run" not in err
+
+
+def test_a_run_that_meets_no_query_is_diagnosed_first_and_its_lines_counted(capsys, tmp_path):
+    lines = (SAMPLE_DIR / "bm25.run").read_text().splitlines()
+    prefixed = tmp_path / "prefixed.run"
+    prefixed.write_text("".join(f"query_{line}\n" for line in lines))
+    code, out, err = run_cli(capsys, "--qrels", QRELS, "--run", str(prefixed))
+    assert code == 0
+    said = err.strip().splitlines()
+    assert said[0].startswith("warning: run 'prefixed' shares no query id with the qrels")
+    ignored = [line for line in said if "query is not in the qrels: ignored" in line]
+    assert ignored[0] == (f"  prefixed.run: {len(lines)} lines dropped: query is not in the "
+                          "qrels: ignored")
+    assert len(ignored) == 1 + 5  # the count, then the first five lines
+    assert said[-2] == (f"  prefixed.run: {len(lines) - 5} more dropped lines not shown here "
+                        "(--load-report FILE writes every one)")
+    assert "k suggestion: none" in out and "rank none" not in out
+    assert "This run has no list for any of the 9 scored queries" in out
+    whole = tmp_path / "load.txt"
+    code, _, err = run_cli(capsys, "--qrels", QRELS, "--run", str(prefixed), "--load-report",
+                           str(whole))
+    assert f"every one is in {whole}" in err
+    written = whole.read_text().splitlines()
+    assert sum("query is not in the qrels: ignored" in line for line in written) == len(lines)
+
+
+def test_a_run_cut_before_k_is_said_on_standard_error_and_in_its_reading(capsys, tmp_path):
+    cut = tmp_path / "cut.run"
+    cut.write_text("".join(line + "\n" for line in (SAMPLE_DIR / "bm25.run").read_text()
+                           .splitlines() if int(line.split()[3]) <= 3))
+    code, out, err = run_cli(capsys, "--qrels", QRELS, "--run", str(cut), "--k", "5")
+    assert code == 0
+    assert err.splitlines()[0].startswith("warning: cut's lists stop at rank 3 (its longest "
+                                          "list), before K = 5: Precision@5 divides by 5")
+    assert "reading: Its lists stop at rank 3, before K = 5" in out
+    assert "well chosen" not in out and "FLAGGED short lists" in out

@@ -386,6 +386,7 @@ def test_the_vocabulary_declares_flags_and_meanings():
     assert words.FLAGS["tokens_per_chunk"][0] == "--tokens-per-chunk"
     assert words.FLAGS["price_per_mtok"][0] == "--price-per-mtok"
     assert words.UNIT == "per 1,000 queries" and words.QUERIES == 1_000
-    assert set(words.COST_MEANING) == {"chunks", "tokens", "cost", "recall", "difference"}
+    assert set(words.COST_MEANING) == {"chunks", "tokens", "cost", "recall", "difference",
+                                       "extra"}  # the column of the recall the extra chunks buy
     assert "a query whose list is shorter than k sends fewer chunks" in \
         words.COST_MEANING["tokens"]

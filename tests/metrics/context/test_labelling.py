@@ -341,3 +341,49 @@ def test_judged_only_scoring_still_lists_the_ids_it_left_out(seed):
         unjudged="drop")))
     assert len(as_read) > 0
     assert listed(condensed) == listed(as_read)
+
+
+# --- grades given by hand ------------------------------------------------------------------
+
+
+def test_merged_labels_add_rows_and_leave_the_loaded_qrels_alone(sample):
+    from metrics.context.labelling import labels_qrels, merge_labels, merged_qrels
+
+    qrels = sample.qrels
+    rows = len(qrels.grade)
+    merged = merge_labels(qrels, {("q03", "d90"): 2, ("q03", "d91"): 0})
+    assert len(qrels.grade) == rows and len(merged.grade) == rows + 2
+    assert merged.doc.tolist()[-2:] == ["d90", "d91"] and merged.grade.tolist()[-2:] == [2, 0]
+    assert labels_qrels({("q03", "d90"): 2}) == "q03 0 d90 2\n"
+    text = merged_qrels(qrels, {("q03", "d90"): 2})
+    assert text.endswith("q03 0 d90 2\n") and len(text.splitlines()) == rows + 1
+
+
+@pytest.mark.parametrize(("grades", "problem"), [
+    ({("q99", "d1"): 1}, "query 'q99' is not in the qrels"),
+    ({("q03", "d90"): 1.5}, "must be an integer"),
+    ({("q03", "d90"): True}, "must be an integer"),
+    ({("q01", "d01"): 0}, "is judged for query 'q01' already"),
+])
+def test_a_grade_that_cannot_be_merged_is_refused(sample, grades, problem):
+    from metrics.context.labelling import merge_labels
+
+    with pytest.raises(ValueError, match=problem):
+        merge_labels(sample.qrels, grades)
+
+
+def test_rescore_shows_what_the_labels_change_and_equals_scoring_the_merged_qrels(sample):
+    from metrics.context.labelling import merge_labels, rescore
+    from metrics.core.evaluate import evaluate
+
+    grades = {("q03", "d90"): 2, ("q03", "d91"): 1}
+    found = rescore(sample, grades)
+    direct = evaluate(merge_labels(sample.qrels, grades), [r.run for r in sample.runs],
+                      sample.k, sample.conventions)
+    for mine, theirs in zip(found.after.runs, direct.runs, strict=True):
+        assert mine.summary["nDCG"].mean == theirs.summary["nDCG"].mean
+    assert found.before is sample and found.changed_queries == ["q03"]
+    rows = {(r["run"], r["metric"]): r for r in found.rows()}
+    assert rows["baseline", "Hit"]["before"] == pytest.approx(7 / 9)
+    assert rows["baseline", "Hit"]["after"] == pytest.approx(8 / 9)  # q03 now has a hit at 2
+    assert found.sentence.startswith("With your 2 labels, 1 of 9 scored queries changes")

@@ -1,5 +1,10 @@
-"""The leakage check: each rule at its edges, both scopes against a plain-loop oracle on
-random collections, the result's shape and sentence, and the corpus streamed in full.
+"""The leakage check: which queries it reads (those that read as a sentence), each rule at its
+edges, both scopes against a plain-loop oracle on random collections, the result's shape and
+sentence, and the corpus streamed in full.
+
+The rules' mechanics are checked on short made-up queries ("a b c", "cat sat down") that do
+not read as sentences, so those tests check every query (`every_query=True`, the `check`
+below); the tests of the sentence rule use the default.
 
 Run by hand for the timing (not a timed test): `python -m tests.metrics.context.test_leakage`.
 """
@@ -7,6 +12,7 @@ Run by hand for the timing (not a timed test): `python -m tests.metrics.context.
 from __future__ import annotations
 
 import ast
+import functools
 import gzip
 import json
 import math
@@ -20,7 +26,14 @@ import numpy as np
 import pytest
 
 import metrics.vocabulary.leakage as words
-from metrics.context.leakage import Leak, Leakage, _spaced, find_leaks, retrieved_or_judged
+from metrics.context.leakage import (
+    Leak,
+    Leakage,
+    _spaced,
+    find_leaks,
+    reads_as_sentence,
+    retrieved_or_judged,
+)
 from metrics.io import LoadError
 from metrics.io.corpus import Corpus, iter_documents, read_corpus
 from metrics.io.queries import Queries, load_queries
@@ -37,6 +50,9 @@ from metrics.vocabulary.leakage import (
 )
 from tests.metrics.builders import make_qrels, make_run
 
+# the rules' mechanics, on every query whether or not it reads as a sentence
+check = functools.partial(find_leaks, every_query=True)
+
 
 def queries_of(pairs: dict[str, str]) -> Queries:
     return Queries("q.tsv", "tsv", tuple(pairs), tuple(pairs.values()), {},
@@ -49,9 +65,9 @@ def found(result: Leakage) -> list[tuple[str, str, str, float]]:
 
 def both_scopes(queries: Queries, docs: list[tuple], **options) -> list:
     """The leaks of the corpus scope, checked equal to those of every doc as a candidate."""
-    whole = find_leaks(queries, docs, **options)
+    whole = check(queries, docs, **options)
     every = {query: [doc[0] for doc in docs] for query in queries.ids}
-    assert found(find_leaks(queries, docs, candidates=every, **options)) == found(whole)
+    assert found(check(queries, docs, candidates=every, **options)) == found(whole)
     return found(whole)
 
 
@@ -103,6 +119,72 @@ def oracle(queries: Queries, docs: list[tuple[str, str, str]], threshold: float,
                 seen[doc_id] = verdict
         out += [(qid, doc, kind, overlap) for doc, (kind, overlap) in seen.items()]
     return out
+
+
+# --- which queries are checked: those that read as a sentence ---------------------------------
+
+
+@pytest.mark.parametrize(("text", "sentence"), [
+    ("why was my invoice charged twice", True),  # the sample's q05: 6 words, 3 function words
+    ("How do I rotate an API key without downtime?", True),
+    ("set up SAML with Okta step by step", True),  # 8 words
+    ("api jira reminder", False),  # keywords: a title's words
+    ("api jira reminder downgrade billing", False),  # 5 words, no function word
+    ("the api for jira", False),  # 4 words, 2 function words: under 5
+    ("api jira reminder downgrade for the team", True),  # 7 words, 2 function words
+    ("api jira reminder downgrade billing webhook retry", False),  # 7 keywords
+    ("pourquoi ma facture a-t-elle été débitée deux fois", True),  # no English: 10 words
+    ("", False),
+])
+def test_a_query_is_checked_when_it_reads_as_a_sentence(text, sentence):
+    assert reads_as_sentence(text) is sentence
+
+
+def test_keyword_queries_are_not_checked_and_are_counted():
+    queries = queries_of({
+        "kw": "api jira reminder",
+        "nav": "billing faq",
+        "q05": "why was my invoice charged twice",
+        "copied": "How do I rotate an API key without downtime?",
+        "fine": "what does the refund policy say about opened items",
+    })
+    docs = [
+        ("t1", "API: Jira reminder", "Reminders for Jira issues through the API."),
+        ("d41", "Billing FAQ", "Why was my invoice charged twice? Usually it was not."),
+        ("d07", "Keys", "how do i rotate an api key without downtime: rotate it twice"),
+        ("d01", "Refunds", "Opened items can be returned within 30 days."),
+    ]
+    candidates = {"kw": ["t1"], "nav": ["d41"], "q05": ["d41"], "copied": ["d07"],
+                  "fine": ["d01"], "not a query": ["t1"]}
+    for result in (find_leaks(queries, docs), find_leaks(queries, docs, candidates=candidates)):
+        assert [(leak.query_id, leak.doc_id) for leak in result.leaks] == [
+            ("q05", "d41"), ("copied", "d07")]
+        assert (result.queries_checked, result.not_sentences) == (3, 2)
+        assert not result.every_query
+        assert result.sentence.endswith(
+            "2 keyword or navigational queries were not checked (they do not read as a "
+            "sentence).")
+        assert result.sentence.startswith("2 of 3 checked queries (66.7%) appear in")
+    # every query checked: the keyword queries match their chunks' titles exactly
+    every = find_leaks(queries, docs, every_query=True)
+    assert {leak.query_id for leak in every.leaks} == {"kw", "nav", "q05", "copied"}
+    assert every.not_sentences == 0 and every.every_query
+
+
+def test_a_query_without_candidates_is_not_counted_as_skipped():
+    queries = queries_of({"kw": "api jira reminder", "kw2": "billing faq"})
+    result = find_leaks(queries, [("t1", "api jira reminder")], candidates={"kw": ["t1"]})
+    assert (result.queries_checked, result.not_sentences) == (0, 1)
+    assert result.sentence == ("No query was checked. 1 keyword or navigational query was not "
+                               "checked (they do not read as a sentence).")
+
+
+def test_the_sentence_rule_is_declared_and_stated():
+    assert words.SENTENCE_WORDS == 5 and words.SENTENCE_FUNCTION_WORDS == 2
+    assert words.LONG_QUERY_WORDS == 8
+    assert {"how", "what", "why", "my", "the", "is", "do"} <= words.FUNCTION_WORDS
+    assert words.SENTENCE_RULE in words.LEAKAGE_RULE
+    assert LEAKAGE_RULES["sentences"] == words.SENTENCE_RULE
 
 
 # --- verbatim ---------------------------------------------------------------------------------
@@ -177,7 +259,7 @@ def test_repeated_grams_count_once():
 
 def test_the_default_threshold_is_the_vocabularys():
     assert NGRAM_THRESHOLD == 0.6
-    result = find_leaks(queries_of({"q1": "a b c"}), [("d1", "x")])
+    result = check(queries_of({"q1": "a b c"}), [("d1", "x")])
     assert result.threshold == NGRAM_THRESHOLD
 
 
@@ -197,13 +279,13 @@ def test_a_short_query_leaks_only_into_a_chunk_that_is_the_query(query):
     assert both_scopes(queries, docs) == [
         ("q1", "title", VERBATIM, 1.0), ("q1", "text", VERBATIM, 1.0)
     ]
-    result = find_leaks(queries, docs)
+    result = check(queries, docs)
     assert result.short_queries == 1 and result.queries_checked == 1
 
 
 def test_a_query_without_a_word_is_not_checked():
     queries = queries_of({"q1": "?!", "q2": "a b c"})
-    result = find_leaks(queries, [("d1", "?!"), ("d2", "")])
+    result = check(queries, [("d1", "?!"), ("d2", "")])
     assert result.leaks == () and result.queries_checked == 1
 
 
@@ -236,7 +318,7 @@ def test_candidates_limit_each_query_to_its_own_chunks():
         ("d2", "how do vaccines train the immune system"),
         ("d3", "x y z w"),
     ]
-    result = find_leaks(queries, docs, candidates={
+    result = check(queries, docs, candidates={
         "q1": ["d2", "absent", "d2"], "q2": ["d1"], "not a query": ["d3"],
     })
     assert result.scope == RETRIEVED
@@ -249,11 +331,11 @@ def test_leaks_follow_query_order_then_each_querys_candidate_order():
     queries = queries_of({"q1": "one two three", "q2": "four five six"})
     docs = [("d1", "one two three"), ("d2", "four five six one two three"),
             ("d3", "four five six")]
-    result = find_leaks(queries, docs, candidates={"q2": ["d3", "d2"], "q1": ["d2", "d1"]})
+    result = check(queries, docs, candidates={"q2": ["d3", "d2"], "q1": ["d2", "d1"]})
     assert [(leak.query_id, leak.doc_id) for leak in result.leaks] == [
         ("q1", "d2"), ("q1", "d1"), ("q2", "d3"), ("q2", "d2"),
     ]
-    corpus_order = find_leaks(queries, docs)
+    corpus_order = check(queries, docs)
     assert [(leak.query_id, leak.doc_id) for leak in corpus_order.leaks] == [
         ("q1", "d1"), ("q1", "d2"), ("q2", "d2"), ("q2", "d3"),
     ]
@@ -263,9 +345,9 @@ def test_a_repeated_id_in_a_stream():
     queries = queries_of({"q1": "a b c d e"})
     docs = [("d1", "a b c d x"), ("d1", "a b c d e"), ("d2", "z")]
     # the corpus scope reads every line and keeps the strongest leak of the pair, once
-    assert found(find_leaks(queries, docs)) == [("q1", "d1", VERBATIM, 1.0)]
+    assert found(check(queries, docs)) == [("q1", "d1", VERBATIM, 1.0)]
     # the candidates scope keeps an id's first text, as read_corpus does
-    assert found(find_leaks(queries, docs, candidates={"q1": ["d1"]})) == [
+    assert found(check(queries, docs, candidates={"q1": ["d1"]})) == [
         ("q1", "d1", NGRAM, 2 / 3)
     ]
 
@@ -276,10 +358,10 @@ def test_a_corpus_object_and_its_tuples_give_the_same_leaks():
                     ("The quick brown fox jumps.", "a dog", "quick brown fox jumps high"))
     tuples = list(zip(corpus.doc_ids, corpus.titles, corpus.texts, strict=True))
     for candidates in (None, {"q1": ["d3", "d1"], "q2": ["d2"]}):
-        assert found(find_leaks(queries, corpus, candidates=candidates)) == found(
-            find_leaks(queries, tuples, candidates=candidates)
+        assert found(check(queries, corpus, candidates=candidates)) == found(
+            check(queries, tuples, candidates=candidates)
         )
-    assert found(find_leaks(queries, corpus)) == [
+    assert found(check(queries, corpus)) == [
         ("q1", "d1", VERBATIM, 1.0), ("q1", "d3", NGRAM, 2 / 3), ("q2", "d2", VERBATIM, 1.0),
     ]
 
@@ -320,15 +402,15 @@ def random_collection(seed: int):
 @pytest.mark.parametrize("seed", range(60))
 def test_corpus_scope_equals_every_doc_as_candidate_and_the_oracle(seed):
     _, queries, docs, threshold = random_collection(seed)
-    whole = find_leaks(queries, docs, threshold=threshold)
+    whole = check(queries, docs, threshold=threshold)
     assert found(whole) == oracle(queries, docs, threshold)
     unique = list({doc[0]: doc for doc in reversed(docs)}.values())[::-1]  # first of each id
     every = {q: [doc[0] for doc in unique] for q in queries.ids}
-    assert found(find_leaks(queries, unique, threshold=threshold, candidates=every)) == (
+    assert found(check(queries, unique, threshold=threshold, candidates=every)) == (
         oracle(queries, unique, threshold)
     )
-    assert found(find_leaks(queries, unique, threshold=threshold)) == found(
-        find_leaks(queries, unique, threshold=threshold, candidates=every)
+    assert found(check(queries, unique, threshold=threshold)) == found(
+        check(queries, unique, threshold=threshold, candidates=every)
     )
 
 
@@ -337,9 +419,29 @@ def test_candidates_scope_equals_the_oracle(seed):
     rng, queries, docs, threshold = random_collection(seed)
     ids = [doc[0] for doc in docs] + ["absent"]
     candidates = {q: rng.choices(ids, k=rng.randint(0, 8)) for q in queries.ids}
-    result = find_leaks(queries, docs, threshold=threshold, candidates=candidates)
+    result = check(queries, docs, threshold=threshold, candidates=candidates)
     assert found(result) == oracle(queries, docs, threshold, candidates)
     assert result.leaked_queries == tuple(dict.fromkeys(leak[0] for leak in found(result)))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_default_reads_only_sentences_and_agrees_with_the_oracle(seed):
+    rng = random.Random(1000 + seed)
+    vocab = ["how", "do", "i", "the", "my", "invoice", "key", "api", "jira", "rotate"]
+    texts = {f"q{i}": " ".join(rng.choice(vocab) for _ in range(rng.randint(1, 9)))
+             for i in range(rng.randint(1, 12))}
+    queries = queries_of(texts)
+    docs = []
+    for i in range(rng.randint(1, 15)):
+        ws = [rng.choice(vocab) for _ in range(rng.randint(0, 12))]
+        if rng.random() < 0.4:
+            ws[rng.randint(0, len(ws)):0] = rng.choice(list(texts.values())).split()
+        docs.append((f"d{i}", "", " ".join(ws)))
+    sentences = queries_of({q: t for q, t in texts.items() if reads_as_sentence(t)})
+    result = find_leaks(queries, docs)
+    assert found(result) == oracle(sentences, docs, NGRAM_THRESHOLD)
+    assert result.not_sentences == sum(not reads_as_sentence(t) for t in texts.values()
+                                       if oracle_words(t))
 
 
 @pytest.mark.parametrize("seed", range(200))
@@ -403,12 +505,12 @@ def test_unicode_is_normalised_and_case_folded():
 @pytest.mark.parametrize("threshold", [0, -0.1, 1.0001, math.nan, math.inf, "0.6", True, None])
 def test_a_threshold_outside_zero_to_one_is_refused(threshold):
     with pytest.raises(ValueError, match="threshold"):
-        find_leaks(queries_of({"q1": "a b c"}), [("d1", "a b c")], threshold=threshold)
+        check(queries_of({"q1": "a b c"}), [("d1", "a b c")], threshold=threshold)
 
 
 @pytest.mark.parametrize("threshold", [1, 1.0, np.float64(0.6), 1e-9])
 def test_a_threshold_in_zero_to_one_is_taken(threshold):
-    result = find_leaks(queries_of({"q1": "a b c"}), [("d1", "a b c")], threshold=threshold)
+    result = check(queries_of({"q1": "a b c"}), [("d1", "a b c")], threshold=threshold)
     assert result.threshold == float(threshold) and isinstance(result.threshold, float)
 
 
@@ -416,13 +518,13 @@ def test_a_threshold_in_zero_to_one_is_taken(threshold):
                                        [("d1", "a", "b", "c")], ["d1"]])
 def test_documents_of_another_shape_are_refused(documents):
     with pytest.raises(ValueError, match="document"):
-        find_leaks(queries_of({"q1": "a b c"}), documents)
+        check(queries_of({"q1": "a b c"}), documents)
 
 
 @pytest.mark.parametrize("candidates", [[("q1", "d1")], {"q1": "d1"}])
 def test_candidates_of_another_shape_are_refused(candidates):
     with pytest.raises(ValueError, match="candidates"):
-        find_leaks(queries_of({"q1": "a b c"}), [("d1", "a b c")], candidates=candidates)
+        check(queries_of({"q1": "a b c"}), [("d1", "a b c")], candidates=candidates)
 
 
 # --- the result -------------------------------------------------------------------------------
@@ -430,11 +532,13 @@ def test_candidates_of_another_shape_are_refused(candidates):
 
 def test_as_dict_is_the_json_the_command_line_prints():
     queries = queries_of({"q1": "a1 b2 c3 d4 e5 f6 g7 h8 i9 j10", "q2": "one two three"})
-    result = find_leaks(queries, [("d1", "a1 b2 c3 d4 e5 f6 g7"), ("d2", "ONE two, three")])
+    result = check(queries, [("d1", "a1 b2 c3 d4 e5 f6 g7"), ("d2", "ONE two, three")])
     data = json.loads(json.dumps(result.as_dict()))
     assert data == {
         "scope": "corpus",
         "threshold": 0.6,
+        "every_query": True,
+        "not_sentences": 0,
         "leaks": [
             {"query_id": "q1", "doc_id": "d1", "kind": "ngram", "overlap": 0.625},
             {"query_id": "q2", "doc_id": "d2", "kind": "verbatim", "overlap": 1.0},
@@ -448,7 +552,7 @@ def test_as_dict_is_the_json_the_command_line_prints():
 def test_by_query_and_leaked_queries():
     queries = queries_of({"q1": "one two three", "q2": "four five six", "q3": "seven"})
     docs = [("d1", "one two three"), ("d2", "four five six and one two three")]
-    result = find_leaks(queries, docs)
+    result = check(queries, docs)
     assert result.leaked_queries == ("q1", "q2")
     assert [leak.doc_id for leak in result.by_query("q1")] == ["d1", "d2"]
     assert result.by_query("q3") == () and result.by_query("nope") == ()
@@ -474,7 +578,7 @@ def test_the_sentence(scope, leaked, checked, sentence):
 
 def test_the_results_sentence_counts_distinct_queries():
     queries = queries_of({"q1": "one two three", "q2": "four five six"})
-    result = find_leaks(queries, [("d1", "one two three"), ("d2", "one two three")])
+    result = check(queries, [("d1", "one two three"), ("d2", "one two three")])
     assert len(result.leaks) == 2
     assert result.sentence == leak_sentence(CORPUS, 1, 2)
 
@@ -557,9 +661,9 @@ def test_both_scopes_from_files_agree(tmp_path):
     path = tmp_path / "corpus.jsonl"
     path.write_bytes(BEIR)
     queries = load_queries(b"q1\tWhat is the capital of France?\nq2\tParis\n", file_name="q.tsv")
-    whole = find_leaks(queries, iter_documents(str(path)))
+    whole = check(queries, iter_documents(str(path)))
     corpus, _ = read_corpus(str(path), ["d1", "d2"])
-    retrieved = find_leaks(queries, corpus, candidates={"q1": ["d1"], "q2": ["d2"]})
+    retrieved = check(queries, corpus, candidates={"q1": ["d1"], "q2": ["d2"]})
     assert found(whole) == found(retrieved) == [
         ("q1", "d1", VERBATIM, 1.0), ("q2", "d2", VERBATIM, 1.0)
     ]
@@ -589,11 +693,11 @@ def _time_it() -> None:  # pragma: no cover - run by hand
         texts[doc] = "intro " + queries.texts[i].upper() + " outro"
     corpus = Corpus("c", ids, ("",) * n_docs, tuple(texts))
     start = time.process_time()
-    result = find_leaks(queries, corpus, candidates=candidates)
+    result = check(queries, corpus, candidates=candidates)
     print(f"retrieved: {n_queries:,} queries x 100 candidates ({result.chunks_checked:,} "
           f"chunks) in {time.process_time() - start:.2f} s CPU; {result.sentence}")
     start = time.process_time()
-    result = find_leaks(queries, zip(ids[:100_000], texts[:100_000], strict=True))
+    result = check(queries, zip(ids[:100_000], texts[:100_000], strict=True))
     print(f"corpus: {n_queries:,} queries x 100,000 chunks in "
           f"{time.process_time() - start:.2f} s CPU; {result.sentence}")
 

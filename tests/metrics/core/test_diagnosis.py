@@ -65,7 +65,9 @@ def test_buried_when_first_hits_sit_low():
     low = evaluate(
         make_qrels(judgments), [make_run({f"q{i}": ["x", "y", "a"] for i in range(5)})], 3
     )
-    top = evaluate(make_qrels(judgments), [make_run({f"q{i}": ["a"] for i in range(5)})], 3)
+    # lists of K ids: a list of one id read at K = 3 would be flagged as cut short
+    top = evaluate(make_qrels(judgments),
+                   [make_run({f"q{i}": ["a", "x", "y"] for i in range(5)})], 3)
     assert flagged(low.run("run")) == {"buried"}
     assert flagged(top.run("run")) == set()
 
@@ -79,3 +81,71 @@ def test_classes_use_counts_whatever_the_denominator():
         make_qrels(judgments), [make_run(lists)], 5, Conventions(recall_denominator="min")
     ).run("run")
     assert run.classes[0] == "partial"  # R@5 is 1.0 under min(R, K), yet one id lies below 5
+
+
+# --------------------------------------------------------------------------- what the lists allow
+
+
+def cut_and_full(k: int = 20):
+    """30 queries of 3 relevant ids each; 'full' returns 40 ids, 'cut' its first 10 only."""
+    judgments = {f"q{i:02d}": {f"r{i}a": 1, f"r{i}b": 2, f"r{i}c": 1} for i in range(30)}
+    full = {q: [f"n{j}" for j in range(3)] + list(j) + [f"m{j}" for j in range(34)]
+            for q, j in judgments.items()}
+    cut = {q: ids[:10] for q, ids in full.items()}
+    return evaluate(make_qrels(judgments), [make_run(full, "full"), make_run(cut, "cut")], k)
+
+
+def test_a_run_cut_before_k_is_read_as_cut():
+    from metrics.explain.lists import short_lists
+
+    evaluation = cut_and_full(20)
+    cut, full = evaluation.run("cut"), evaluation.run("full")
+    assert cut.suggestion.cut and cut.suggestion.run_longest == 10
+    assert not full.suggestion.cut and full.suggestion.run_longest == 40
+    readings = " ".join(cut.suggestion.readings)
+    assert "Its lists stop at rank 10, before K = 20" in readings
+    assert "well chosen" not in readings and "lower k" not in readings
+    assert "short lists" in flagged(cut) and "short lists" not in flagged(full)
+    finding = next(f for f in cut.diagnosis if f.failure == "short lists")
+    assert finding.figure == 10 and "Precision@20 divides by 20" in finding.sentence
+    found = short_lists(evaluation)
+    assert [(s.run, s.longest, s.k) for s in found] == [("cut", 10, 20)]
+    assert found[0].sentence.startswith("cut's lists stop at rank 10 (its longest list), before "
+                                        "K = 20: Precision@20 divides by 20, so the 10 empty")
+    # at K = 10 the same run is whole
+    assert not short_lists(cut_and_full(10))
+
+
+def test_some_lists_shorter_than_k_are_counted():
+    judgments = {f"q{i}": {"a": 1} for i in range(4)}
+    lists = {f"q{i}": ["a"] + [f"n{j}" for j in range(9 if i else 2)] for i in range(4)}
+    run = evaluate(make_qrels(judgments), [make_run(lists)], 10).run("run")
+    assert not run.suggestion.cut and run.suggestion.short_queries == 1
+    assert run.suggestion.readings[0] == ("1 scored query of 4 has fewer than 10 ids in this "
+                                          "run's list: Precision@10 counts their empty slots "
+                                          "as wrong ids.")
+
+
+def test_a_run_that_meets_no_query_gets_no_k_advice():
+    judgments = {f"q{i}": {"a": 1} for i in range(5)}
+    prefixed = make_run({f"query_q{i}": ["a", "b"] for i in range(5)}, "prefixed")
+    evaluation = evaluate(make_qrels(judgments), [prefixed], 5)
+    run = evaluation.run("prefixed")
+    s = run.suggestion
+    assert not s.advice and not s.cut
+    assert s.sentence.startswith("No k to suggest. This run has no list for any of the 5 scored")
+    words = " ".join([s.sentence, *s.readings, *(f.sentence for f in run.diagnosis)])
+    assert "Suggested K" not in words and "lower k" not in words and "rank none" not in words
+    assert [f.failure for f in run.diagnosis] == ["no list"]
+
+
+def test_a_run_without_a_relevant_id_gets_no_k_advice_and_no_rank_none():
+    judgments = {f"q{i}": {"a": 1} for i in range(5)}
+    run = evaluate(make_qrels(judgments), [make_run({f"q{i}": ["x", "y"] for i in range(5)})],
+                   2).run("run")
+    assert not run.suggestion.advice
+    assert run.suggestion.readings == ("No list of this run holds a relevant id anywhere: every "
+                                       "figure is 0, and no k can be suggested from it.",)
+    buried = next(f for f in run.diagnosis if f.failure == "buried")
+    assert not buried.flagged and "none is buried" in buried.sentence
+    assert "rank none" not in buried.sentence

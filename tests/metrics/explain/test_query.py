@@ -183,3 +183,60 @@ def test_full_list_ap_with_min_denominator_states_the_list_length():
     assert x.ap_denominator == 1
     assert x.sentences["ap"].startswith("AP = (1.000) / 1 = 1.000")
     assert "min(R, the length of this run's list)" in x.sentences["ap"]
+
+
+def test_query_figures_are_the_per_query_values_at_k(sample):
+    from metrics.explain.query import query_figures
+
+    frame = query_figures(sample, "q03")
+    assert list(frame["run"]) == sample.run_names
+    for run in sample.runs:
+        values = sample.per_query_scores(run.name)
+        i = sample.scored_ids.index("q03")
+        row = frame[frame["run"] == run.name].iloc[0]
+        for key in ("P", "R", "nDCG", "AP", "RR", "Hit", "CP", "Judged"):
+            assert row[key] == values[key][i]
+        assert row["class"] == run.classes[i]
+
+
+def test_query_figures_carry_the_figures_asked_for_each_at_its_own_cutoff(sample):
+    from metrics.explain.query import query_figures
+
+    more = sample.with_measures(["Rprec", "ERR@10", "RBP(p=0.8)"])
+    frame = query_figures(more, "q03").set_index("run")
+    i = more.scored_ids.index("q03")
+    for run in more.runs:
+        values = more.per_query_scores(run.name)
+        for key in ("Rprec", "ERR@10", "RBP(p=0.8)", "RBPresid(p=0.8)"):
+            spec = more.resolve(key)
+            assert frame.loc[run.name, spec.key] == values[spec.key][i], (run.name, key)
+    assert more.resolve("ERR@10").key in frame.columns and "nDCG" in frame.columns
+
+
+def test_side_by_side_aligns_two_lists_and_says_where_each_id_sits_in_the_other(sample):
+    from metrics.explain.movement import side_by_side
+    from metrics.explain.query import first_ranks, query_row
+
+    frame = side_by_side(sample, "baseline", "reranked", "q03", depth=7)
+    assert list(frame["rank"]) == list(range(1, 8))
+    q = query_row(sample, "q03")
+    a, b = first_ranks(sample.run("baseline"), q), first_ranks(sample.run("reranked"), q)
+    for row in frame.itertuples(index=False):
+        assert a[row.a_doc] == row.rank or a[row.a_doc] < row.rank  # first occurrence
+        assert (b.get(row.a_doc) if b.get(row.a_doc) else None) == (
+            None if row.a_in_b is pd.NA else row.a_in_b)
+        assert (a.get(row.b_doc) if a.get(row.b_doc) else None) == (
+            None if row.b_in_a is pd.NA else row.b_in_a)
+    assert frame["a_label"].iloc[1] == "unjudged" and not frame["a_judged"].iloc[1]
+
+
+def test_a_querys_contributions_sum_to_the_mean_difference(sample):
+    from metrics.explain.movement import query_contribution
+
+    total = None
+    for query in sample.scored_ids:
+        frame = query_contribution(sample, "baseline", "reranked", query).set_index("metric")
+        total = frame["contribution"] if total is None else total + frame["contribution"]
+    assert np.allclose(total, frame["mean difference"])
+    with pytest.raises(ValueError, match="not scored"):
+        query_contribution(sample, "baseline", "reranked", "q08")

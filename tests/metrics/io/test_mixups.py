@@ -26,9 +26,17 @@ def test_a_ragged_line_further_down_gets_no_such_guess():
 
 
 def test_every_format_example_loads_as_its_kind():
-    from metrics import FORMAT_EXAMPLES
+    from metrics import FORMAT_EXAMPLES, load_queries, read_corpus
 
     for example in FORMAT_EXAMPLES:
+        data = example.text.encode()
+        if example.kind == "queries":  # the optional texts: their own readers
+            assert len(load_queries(data, file_name=example.file_name)) >= 1, example.name
+            continue
+        if example.kind == "corpus":
+            corpus, _ = read_corpus(data, ["d41"], file_name=example.file_name)
+            assert corpus.text("d41"), example.name
+            continue
         load = load_qrels if example.kind == "qrels" else load_run
-        loaded, report = load(example.text.encode(), file_name=example.file_name)
+        loaded, report = load(data, file_name=example.file_name)
         assert report.lines_used >= 1 and not report.dropped, example.name

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics import snapshot as snap
-from metrics.__main__ import main
+from metrics.cli import main
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_qrels
 
 KEY = b"team secret"

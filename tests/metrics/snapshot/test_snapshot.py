@@ -13,7 +13,7 @@ import pytest
 
 from metrics import Conventions, RunSource, evaluate, evaluate_files, load_qrels, load_run
 from metrics import snapshot as snap
-from metrics.__main__ import main
+from metrics.cli import main
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_qrels, sample_runs
 from metrics.decide.compare import compare_evaluation

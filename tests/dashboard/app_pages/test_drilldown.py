@@ -1,0 +1,61 @@
+"""AppTest: the drill-down answers first (the query's figures at K for every run), steps to
+the previous and next query, sets two runs side by side with what the query adds to their
+difference, and takes grades for unjudged ids without touching the loaded qrels."""
+
+from __future__ import annotations
+
+import pytest
+
+from metrics import query_contribution, query_figures, rescore
+from tests.dashboard.conftest import open_app, texts
+
+
+def test_the_figures_at_k_come_first_and_are_the_engines(sample):
+    app = open_app("drilldown", query="q03")
+    table = app.dataframe[0].value
+    assert list(table["Run"]) == sample.run_names
+    engine = query_figures(sample, "q03").set_index("run")
+    for _, row in table.iterrows():
+        for key, label in (("nDCG", "nDCG@5"), ("P", "P@5"), ("Judged", "Judged@5")):
+            assert row[label] == engine.loc[row["Run"], key]
+    assert "q03 · " in texts(app)  # the question beside the id
+
+
+def test_previous_and_next_step_through_the_listed_queries(sample):
+    app = open_app("drilldown")
+    first, second = sample.scored_ids[:2]
+    assert app.selectbox(key="drilldown.query").value == first
+    assert app.button(key="drilldown.previous").disabled
+    app.button(key="drilldown.next").click().run()
+    assert app.selectbox(key="drilldown.query").value == second
+    app.button(key="drilldown.previous").click().run()
+    assert app.selectbox(key="drilldown.query").value == first
+
+
+def test_two_runs_side_by_side_and_what_the_query_adds(sample):
+    app = open_app("drilldown", query="q03")
+    assert app.selectbox(key="drilldown.a").value == "baseline"
+    app.selectbox(key="drilldown.b").select("bm25").run()
+    contribution = app.dataframe[1].value
+    engine = query_contribution(sample, "baseline", "bm25", "q03")
+    assert list(contribution["difference"]) == pytest.approx(list(engine["difference"]))
+    assert "adds" in texts(app) and "to their mean difference" in texts(app)
+
+
+def test_a_grade_given_inline_is_listed_downloadable_and_rescored(sample):
+    app = open_app("drilldown", query="q03")
+    assert "Grade the" in " ".join(e.label for e in app.expander)
+    app.segmented_control(key="judge.q03.d90").set_value("2").run()
+    assert "Your labels (1)" in texts(app)
+    labels = [d for d in app.get("download_button") if "labels" in d.proto.label.lower()]
+    assert labels, "no download of the labels"
+    app.toggle(key="labels.rescore").set_value(True).run()
+    expected = rescore(sample, {("q03", "d90"): 2})
+    assert expected.sentence in texts(app)
+    # the loaded qrels are as they were: the summary on the Overview reads them
+    app.switch_page("app_pages/overview.py").run()
+    summary = app.dataframe[0].value.set_index("Metric")
+    assert summary.loc["Hit@5", "baseline"].startswith("0.778")  # 7 of 9, as loaded
+    app.switch_page("app_pages/drilldown.py").run()
+    app.segmented_control(key="judge.q03.d90").set_value(None).run()  # taken back
+    assert "Your labels" not in texts(app)
