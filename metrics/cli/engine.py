@@ -59,11 +59,17 @@ def spark_score(args: argparse.Namespace, shown) -> int:
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     spark = spark_session(args.spark_master or "local[2]")
     spark.sparkContext.setLogLevel("ERROR")
-    evaluation = evaluate_spark(
-        spark.read.parquet(str(args.qrels)),
-        {name: spark.read.parquet(str(run.source)) for name, run in zip(names, args.run,
-                                                                        strict=True)},
-        args.k or DEFAULT_K, conventions_from(args), sweep=args.sweep)
+    from pyspark.errors import PythonException
+
+    try:
+        evaluation = evaluate_spark(
+            spark.read.parquet(str(args.qrels)),
+            {name: spark.read.parquet(str(run.source)) for name, run in zip(names, args.run,
+                                                                            strict=True)},
+            args.k or DEFAULT_K, conventions_from(args), sweep=args.sweep)
+    except PythonException as error:  # a block refused its rows: the worker's own line
+        lines = [line for line in str(error).splitlines() if line.strip()]
+        raise ValueError(lines[-1].removeprefix("ValueError: ")) from None
     if args.format == "json":
         write_json(spark_dict(evaluation, shown))
     else:

@@ -5,6 +5,7 @@ refusals need no Spark and run by default; the runs through Spark are thorough."
 from __future__ import annotations
 
 import orjson
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -69,6 +70,18 @@ def test_the_command_prints_the_in_memory_summary(spark, tmp_path, capsys):
         assert ours["missing_queries"] == theirs["missing_queries"]
         assert [{k: v for k, v in q.items() if k != "class"} for q in theirs["queries"]] == \
             ours["queries"]
+
+
+@THOROUGH
+def test_a_block_that_refuses_its_rows_is_one_line(spark, tmp_path, capsys):
+    collection = random_collection(42, queries=10)
+    qrels = collection.qrels
+    clash = qrels.iloc[[0]].assign(grade=qrels.grade.iloc[0] + 1)
+    collection = type(collection)(pd.concat([qrels, clash], ignore_index=True),
+                                  collection.runs)
+    assert main(["--engine", "spark", *write(collection, tmp_path)]) != EXIT_OK
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("error: qrels: query ") and "has grade" in err[-1]
 
 
 def metrics_conventions(argv):
