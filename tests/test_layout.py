@@ -19,8 +19,8 @@ DASHBOARD = sorted((ROOT / "dashboard").rglob("*.py"))
 # Each package's folders from the bottom up: a module may import its own folder and the
 # folders below it, never one above. `metrics/__init__.py` (the public API, read lazily) and
 # the entry points (`__main__.py`, `dashboard/app.py`) stand on top of their package.
-ENGINE_LAYERS = ("vocabulary", "io", "stats", "core", "decide", "explain", "context", "snapshot",
-                 "cli")
+ENGINE_LAYERS = ("vocabulary", "io", "stats", "core", "spark", "decide", "explain", "context",
+                 "snapshot", "cli")
 DASHBOARD_LAYERS = ("safe", "views", "report", "data", "state", "layout", "app_pages")
 # the folders whose modules draw, or keep what drawing needs (st.cache_resource, session state)
 DRAWING = {"data", "state", "layout", "app_pages", "app"}

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from metrics.cli.common import print_load_report, read, write_json
+from metrics.cli.engine import add_engine_arguments, spark_score
 from metrics.cli.inputs import (
     Inputs,
     Parser,
@@ -23,6 +24,7 @@ from metrics.cli.inputs import (
     add_input_arguments,
     add_metric_argument,
     add_text_arguments,
+    conventions_from,
     file_report_lines,
     positive_int,
 )
@@ -41,9 +43,9 @@ from metrics.vocabulary.columns import PER_QUERY_COLUMNS
 from metrics.vocabulary.cutoffs import DEFAULT_K
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.identifiers import NORMALIZE_IDS, NORMALIZE_IDS_FLAG
+from metrics.vocabulary.names import parse_measure
 
 FORMATS = ("table", "json", "trec_eval", "latex")
-ENGINES = ("memory", "blocks")
 
 
 def score_command(argv: Sequence[str]) -> int:
@@ -62,21 +64,26 @@ def score_command(argv: Sequence[str]) -> int:
                         help="mark each metric's best run, and the runs not significantly "
                         "worse than it (every run against the best: paired randomization "
                         "tests, Holm over all of them); in the JSON, 'marks'")
-    parser.add_argument("--engine", choices=ENGINES, default="memory",
-                        help="memory (the default): every run held whole, every view; blocks: "
-                        "the runs read a block of queries at a time (Parquet streamed), "
-                        "the same summary and sweep in bounded memory, --format table only")
+    add_engine_arguments(parser)
     parser.add_argument("--block-queries", type=positive_int, default=DEFAULT_BLOCK_QUERIES,
                         metavar="N", help="with --engine blocks: queries scored at once "
                         f"(default {DEFAULT_BLOCK_QUERIES:,})")
     parser.add_argument("--per-query-out", type=Path, metavar="FILE.parquet",
                         help="also write every scored query's figures at K as Parquet, one "
-                        "row per (query, run, figure): " + ", ".join(PER_QUERY_COLUMNS))
+                        "row per (query, run, figure): " + ", ".join(PER_QUERY_COLUMNS)
+                        + " (--engine memory or blocks)")
     args = parser.parse_args(argv)
     if args.per_query and args.format != "trec_eval":
         raise UsageError("-q prints every query's lines of --format trec_eval")
     if args.engine == "blocks":
         return _blocks(args)
+    if args.engine == "spark":
+        if args.per_query_out is not None:
+            raise UsageError("--per-query-out is written by --engine memory or blocks; "
+                             "Spark's per-query figures come from metrics.evaluate_spark")
+        return spark_score(args, [parse_measure(m).settled(args.k or DEFAULT_K,
+                                                           conventions_from(args))
+                                  for m in args.metric] or None)
     inputs = read(args)
     evaluation = inputs.evaluation()
     print_load_report(inputs)

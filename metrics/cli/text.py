@@ -14,10 +14,12 @@ from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.decide.best import BestMarks
 from metrics.decide.compare import CORRECTIONS, Comparison, PairedTest
 from metrics.explain.slices import Slice
+from metrics.spark.evaluate import SparkEvaluation
 from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.comparisons import WIN_TIE_LOSS
 from metrics.vocabulary.names import Spec
+from metrics.vocabulary.spark import WHAT_IT_HOLDS
 
 COMPARISON_HEADER = [
     "metric",
@@ -45,7 +47,7 @@ def format_table(evaluation: Evaluation, marks: BestMarks | None = None,
     conventions, what each figure's own parameters say, counts and readings."""
     specs = evaluation.summary_specs if specs is None else specs
     scored = bool(evaluation.scored.any())
-    lines = _summary_lines(evaluation, marks, specs)
+    lines = summary_lines(evaluation, marks, specs)
     for run in evaluation.runs:
         lines += ["", _run_notes(run, scored=scored)]
     return "\n".join(lines) + "\n"
@@ -54,10 +56,7 @@ def format_table(evaluation: Evaluation, marks: BestMarks | None = None,
 def format_block_table(evaluation: BlockEvaluation) -> str:
     """The block-by-block driver's summary, as ``format_table`` writes it, each run's counts,
     then the sweep: each run's means and intervals at every K."""
-    lines = _summary_lines(evaluation, None, evaluation.summary_specs)
-    for run in evaluation.runs:
-        lines += ["", f"{run.name}: {fmt.count(run.repeats, 'repeated id')}; "
-                  f"{fmt.count(len(run.missing_queries), 'query', 'queries')} without a list"]
+    lines = summary_lines(evaluation, None, evaluation.summary_specs) + _run_counts(evaluation)
     lo, hi = evaluation.sweep_range
     names = [s.measure.summary_key for s in evaluation.summary_specs]
     for run in evaluation.runs:
@@ -70,8 +69,26 @@ def format_block_table(evaluation: BlockEvaluation) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _summary_lines(evaluation: Evaluation | BlockEvaluation, marks: BestMarks | None,
-                   specs: Sequence[Spec]) -> list[str]:
+def format_spark_table(evaluation: SparkEvaluation, specs: Sequence[Spec] | None = None) -> str:
+    """The summary of a Spark evaluation as `format_table` writes an in-memory one (the same
+    lines, down to the conventions), then each run's counts and what the result holds."""
+    lines = summary_lines(evaluation, None, evaluation.summary_specs if specs is None else specs)
+    return "\n".join([*lines, *_run_counts(evaluation), "", WHAT_IT_HOLDS]) + "\n"
+
+
+def _run_counts(evaluation: BlockEvaluation | SparkEvaluation) -> list[str]:
+    """Each run's repeats and queries without a list, a line each after a blank one."""
+    lines = []
+    for run in evaluation.runs:
+        lines += ["", f"{run.name}: {fmt.count(run.repeats, 'repeated id')}; "
+                  f"{fmt.count(len(run.missing_queries), 'query', 'queries')} without a list"]
+    return lines
+
+
+def summary_lines(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
+                  marks: BestMarks | None, specs: Sequence[Spec]) -> list[str]:
+    """The summary's lines: what the means run over, the table of figures, the conventions
+    and what each figure's own parameters say (any driver's result)."""
     k = evaluation.k
     scored = bool(evaluation.scored.any())
     header = ["metric", *evaluation.run_names, "interval"]

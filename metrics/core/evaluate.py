@@ -387,21 +387,6 @@ class Evaluation:
         return pd.concat(frames, ignore_index=True)
 
 
-def figure_notes(specs: Sequence[Spec], conventions: Conventions,
-                 max_grade: int) -> dict[str, str]:
-    """What each figure says beside it (``Evaluation.notes``), given the qrels' highest
-    grade (the one fact of the data a note reads)."""
-    facts = {"max_grade": max_grade}
-    notes = {}
-    for spec in specs:
-        said = spec.words(conventions)
-        if spec.measure.note:
-            said.append(spec.measure.note.format(**facts))
-        if said:
-            notes[spec.key] = "; ".join(said)
-    return notes
-
-
 def evaluate(
     qrels: Qrels,
     runs: Sequence[Run],
@@ -473,6 +458,22 @@ def evaluate_prepared(
     evaluation = Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
                             qrels_report)
     return evaluation.with_measures(measures) if measures else evaluation
+
+
+def figure_notes(specs: Sequence[Spec], conventions: Conventions,
+                 max_grade: int) -> dict[str, str]:
+    """What each figure says beside it when its name sets something or it reads a fact of
+    the data (the qrels' highest grade, `max_grade`), keyed by figure key; a figure with
+    nothing to say is left out. Every driver's result words its notes with this."""
+    facts = {"max_grade": max_grade}
+    notes = {}
+    for spec in specs:
+        said = spec.words(conventions)
+        if spec.measure.note:
+            said.append(spec.measure.note.format(**facts))
+        if said:
+            notes[spec.key] = "; ".join(said)
+    return notes
 
 
 def scored_queries(query_set: QuerySet, conventions: Conventions) -> np.ndarray:

@@ -14,8 +14,10 @@ from metrics.context.cost import Cost
 from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.decide.compare import Comparison
 from metrics.explain.slices import Slice
+from metrics.spark.evaluate import SparkEvaluation
 from metrics.stats.intervals import Interval
 from metrics.vocabulary.names import Spec
+from metrics.vocabulary.spark import WHAT_IT_HOLDS
 
 
 def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
@@ -114,6 +116,45 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec
             for f in run.diagnosis
         ],
         "sweep": _records(sweep_columns),
+    }
+
+
+def spark_dict(evaluation: SparkEvaluation, measures: Sequence[Spec] | None = None
+               ) -> dict[str, Any]:
+    """A Spark evaluation under the same contract, for the figures it holds: the keys of
+    `to_dict` it can fill (k, conventions, query_set; per run its name, repeats, missing
+    queries, summary, per-query figures and, when a sweep was scored, the sweep), and
+    "engine" and "holds" saying what it leaves out."""
+    k = evaluation.k
+    summary = evaluation.summary_specs if measures is None else tuple(measures)
+    per_query = evaluation.query_specs if measures is None else tuple(measures)
+    runs = []
+    for run in evaluation.runs:
+        values = evaluation.per_query_scores(run.name)
+        columns = {
+            "query_id": evaluation.scored_ids,
+            "repeats": run.table.column("repeats").to_numpy()[evaluation.scored].tolist(),
+        } | {spec.label(k, summary=False): values[spec.key].tolist() for spec in per_query}
+        found = {"name": run.name, "repeats": run.repeats,
+                 "missing_queries": list(run.missing_queries),
+                 "summary": _summary_dict(run.summary, k, summary),
+                 "queries": _records(columns)}
+        if evaluation.sweep_range is not None:
+            names = {s.name() for s in summary} | {"k"}
+            found["sweep"] = _records({key: values.tolist() for key, values
+                                       in evaluation.sweep_means(run.name).items()
+                                       if key in names})
+        runs.append(found)
+    return {
+        "k": k,
+        "conventions": evaluation.conventions.as_dict()
+        | {"sentences": evaluation.conventions.sentences()},
+        "query_set": {"queries": len(evaluation.query_ids),
+                      "scored": len(evaluation.scored_ids),
+                      "excluded": evaluation.excluded_ids},
+        "runs": runs,
+        "engine": "spark",
+        "holds": WHAT_IT_HOLDS,
     }
 
 

@@ -1,0 +1,78 @@
+"""The words of the Spark engine: the engines a command can run on, the columns a Spark
+DataFrame must carry, what a Spark evaluation holds and leaves out, and how Spark's own ranking
+measures (`pyspark.ml.evaluation.RankingEvaluator`, `pyspark.mllib.evaluation.RankingMetrics`)
+differ from this engine's. Pure words; metrics/spark computes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_MASTER = "local[2]"
+MASTER_HELP = (f"with --engine spark: the master URL of the session started (default "
+               f"{DEFAULT_MASTER}: two local cores)")
+
+# the columns a DataFrame (or a Parquet file Spark reads) must carry, by role
+QRELS_COLUMNS = ("query_id", "doc_id", "grade")
+RUN_COLUMNS = ("query_id", "doc_id")
+ORDER_COLUMNS = ("rank", "score")  # at least one; the rank orders the list when given
+RUN_NAME_COLUMN = "run"  # a DataFrame holding several runs names each row's run here
+
+ORDER_RULE = ("A Spark run is ordered as a CSV run is: by its rank column (ties in the order "
+              "Spark reads the rows), or without one by score descending, ties by doc_id "
+              "descending.")
+QUERY_ORDER_RULE = ("Queries follow the order Spark reads the qrels in (a single file: the "
+                    "file's order), the first appearance of each, as the in-memory reader "
+                    "orders them; the bootstrap's resampled queries depend on that order, "
+                    "so a partitioned qrels directory may give other intervals (the same "
+                    "means).")
+WHAT_IT_HOLDS = ("A Spark evaluation holds each run's per-query figures at K (and at every K "
+                 "of the sweep, when asked for) and its summary; the lists stay in Spark, so "
+                 "query classes, the k suggestion, the diagnosis and the drill-down are not "
+                 "computed.")
+NO_SPARK = ("the Spark engine needs pyspark (pip install -e \".[spark]\") and a Java runtime "
+            "(Java 17 or 21)")
+ONLY_DEFAULTS = ("--engine spark scores the default figures only; {names} would need the "
+                 "in-memory engine")
+ONLY_FORMATS = "--engine spark writes --format table or json"
+ONLY_PARQUET = ("--engine spark reads Parquet (a file or a directory of them): {path} is not "
+                "one")
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One way a Spark ranking measure differs from this engine's figure of the same name."""
+
+    spark: str  # Spark's name of the figure
+    ours: str  # this engine's summary key
+    cause: str  # what the difference comes from, one sentence
+
+
+# what Spark's RankingEvaluator (metricName=...; RankingMetrics' methods) computes beside
+# this engine's default figures; the README's reconciliation table reads these
+DIFFERENCES: tuple[Difference, ...] = (
+    Difference("precisionAtK", "P",
+               "the same figure (hits in the top K over K, an empty slot a miss): only the "
+               "queries averaged and the repeats differ"),
+    Difference("recallAtK", "R",
+               "the same figure (hits in the top K over every relevant id): only the queries "
+               "averaged and the repeats differ"),
+    Difference("meanAveragePrecisionAtK", "AP",
+               "Spark divides AP@K by min(R, K), this engine by R (trec_eval map_cut_K); "
+               "--recall-denominator min divides as Spark does"),
+    Difference("ndcgAtK", "nDCG",
+               "from Python, Spark reads the labels as a set and gains 1 for each (its Scala "
+               "API alone takes relevance values, gains 2^rel - 1 and reads the ideal order "
+               "from the labels as given, so they must come sorted best first); this engine "
+               "gains the grade and sorts the ideal list itself: on labels read as 0/1 the "
+               "same figure"),
+    Difference("meanAveragePrecision", "AP",
+               "over the whole list, divided by R (trec_eval's map); this engine's AP is read "
+               "at K unless --ap full"),
+)
+EMPTY_QUERIES_DIFFERENCE = (
+    "Spark scores a query without a relevant id 0 and keeps it in the mean; this engine "
+    "excludes it (the seed rule) unless --empty-queries zero, which gives Spark's mean")
+REPEATS_DIFFERENCE = (
+    "Spark reads a repeated id at every rank it appears; this engine keeps its slot and "
+    "scores only its first occurrence")
