@@ -43,7 +43,7 @@ import pyarrow.parquet as pq
 from metrics.core.evaluate import (
     DEFAULT_PER_QUERY,
     DEFAULT_SUMMARY,
-    figure_notes,
+    WithoutLists,
     scored_queries,
 )
 from metrics.core.files import RunSource, distinct_names, read_run
@@ -82,7 +82,7 @@ class BlockRun:
 
 
 @dataclass(frozen=True, eq=False)
-class BlockEvaluation:
+class BlockEvaluation(WithoutLists):
     """What the block-by-block driver gives: the summary at K, the sweep and its bands, and
     every scored query's figures at K (no ranked list is kept)."""
 
@@ -97,29 +97,6 @@ class BlockEvaluation:
     max_grade: int = 1  # the qrels' highest grade (ERR's scale, a note reads it)
     summary_specs: tuple = DEFAULT_SUMMARY
     query_specs: tuple = DEFAULT_PER_QUERY
-
-    def notes(self, specs=None) -> dict[str, str]:
-        """What each figure says beside it, as ``Evaluation.notes``."""
-        return figure_notes(self.summary_specs if specs is None else specs, self.conventions,
-                            self.max_grade)
-
-    @property
-    def run_names(self) -> list[str]:
-        return [run.name for run in self.runs]
-
-    @property
-    def scored_ids(self) -> list[str]:
-        return [str(q) for q in self.query_ids[self.scored]]
-
-    @property
-    def excluded_ids(self) -> list[str]:
-        return [str(q) for q in self.query_ids[~self.scored]]
-
-    def run(self, name: str) -> BlockRun:
-        for run in self.runs:
-            if run.name == name:
-                return run
-        raise ValueError(f"no run named {name!r}; runs: {', '.join(self.run_names)}")
 
     def per_query_tables(self) -> Iterator[pa.Table]:
         """Every scored query's figures at K, a run at a time, as the long table

@@ -460,6 +460,35 @@ def evaluate_prepared(
     return evaluation.with_measures(measures) if measures else evaluation
 
 
+class WithoutLists:
+    """What a driver's result shares when it keeps every query's figures but no ranked list
+    (the block-by-block and Spark drivers): read from its `k`, `conventions`, `query_ids`,
+    `scored`, `runs`, `max_grade` and `summary_specs`."""
+
+    @property
+    def run_names(self) -> list[str]:
+        return [run.name for run in self.runs]
+
+    @property
+    def scored_ids(self) -> list[str]:
+        return [str(q) for q in self.query_ids[self.scored]]
+
+    @property
+    def excluded_ids(self) -> list[str]:
+        return [str(q) for q in self.query_ids[~self.scored]]
+
+    def run(self, name: str):
+        for run in self.runs:
+            if run.name == name:
+                return run
+        raise ValueError(f"no run named {name!r}; runs: {', '.join(self.run_names)}")
+
+    def notes(self, specs: Sequence[Spec] | None = None) -> dict[str, str]:
+        """What each figure says beside it, as `Evaluation.notes` words it."""
+        return figure_notes(self.summary_specs if specs is None else specs, self.conventions,
+                            self.max_grade)
+
+
 def figure_notes(specs: Sequence[Spec], conventions: Conventions,
                  max_grade: int) -> dict[str, str]:
     """What each figure says beside it when its name sets something or it reads a fact of

@@ -29,7 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.core.evaluate import DEFAULT_PER_QUERY, DEFAULT_SUMMARY, figure_notes, scored_queries
+from metrics.core.evaluate import DEFAULT_PER_QUERY, DEFAULT_SUMMARY, WithoutLists, scored_queries
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, compute
 from metrics.core.prepared import prepare
 from metrics.io import Qrels, Run
@@ -95,7 +95,7 @@ class SparkRun:
 
 
 @dataclass(frozen=True, eq=False)
-class SparkEvaluation:
+class SparkEvaluation(WithoutLists):
     """What Spark's evaluation holds (metrics.vocabulary.spark.WHAT_IT_HOLDS): per run its
     per-query figures and summary at K, and the sweep's means and intervals when asked for.
     The in-memory `Evaluation` keeps every run's lists too, for the views that explain one
@@ -110,10 +110,6 @@ class SparkEvaluation:
     max_grade: int = 1  # the qrels' highest grade (ERR's scale), what a note may state
 
     @property
-    def run_names(self) -> list[str]:
-        return [run.name for run in self.runs]
-
-    @property
     def summary_specs(self) -> tuple[Spec, ...]:
         return DEFAULT_SUMMARY
 
@@ -125,24 +121,6 @@ class SparkEvaluation:
     def sweep_specs(self) -> tuple[Spec, ...]:
         return tuple(s for s in DEFAULT_SUMMARY if not s.reads_whole_list and s.cutoff is None)
 
-    @property
-    def scored_ids(self) -> list[str]:
-        return [str(q) for q in self.query_ids[self.scored]]
-
-    @property
-    def excluded_ids(self) -> list[str]:
-        return [str(q) for q in self.query_ids[~self.scored]]
-
-    def run(self, name: str) -> SparkRun:
-        for run in self.runs:
-            if run.name == name:
-                return run
-        raise ValueError(f"no run named {name!r}; runs: {', '.join(self.run_names)}")
-
-    def notes(self, specs: Sequence[Spec] | None = None) -> dict[str, str]:
-        """What each figure says beside it, as `Evaluation.notes` words it."""
-        return figure_notes(self.summary_specs if specs is None else specs, self.conventions,
-                            self.max_grade)
 
     def per_query_scores(self, name: str, k: int | None = None) -> dict[str, np.ndarray]:
         """Scored queries' values at K (default the evaluation's; K or a K of the sweep),
