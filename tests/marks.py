@@ -1,5 +1,6 @@
 """The thorough tests: slow variants of checks the default run already makes (more seeds,
-more levels, the report command end to end, the hostile and width checks in the browser).
+more levels, the report command end to end, the hostile and width checks in the browser,
+the browser checks that upload whole collections, Spark).
 `python -m pytest` leaves them out (pyproject's `-m "not thorough"`, to stay under three
 minutes on two cores); `python -m pytest -m thorough` runs them, and .ci/run runs both."""
 

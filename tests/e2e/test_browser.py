@@ -11,7 +11,10 @@ import re
 import pytest
 
 from tests.e2e.conftest import NO_BROWSER, SAMPLE, TIMEOUT_MS, check, location, settle
+from tests.marks import THOROUGH
 
+# every page opens in Chromium in the run before each commit; the longer sessions (uploads,
+# links, downloads) are THOROUGH: CI runs them
 pytestmark = NO_BROWSER
 
 PAGES = [
@@ -33,6 +36,7 @@ def test_every_page_opens_on_the_sample(server, page, shots, name, path, texts):
     check(page, shots, name, *texts, cells=cells)
 
 
+@THOROUGH
 def test_the_url_carries_the_view(server, page, shots):
     page.goto(f"{server}/drilldown?k=3&gain=exponential&query=q09")
     check(page, shots, "url_state", "K = 3", "q09", "gain exponential")
@@ -68,6 +72,7 @@ def click_a_heatmap_cell(page) -> None:
     pytest.fail("no score cell found on the heatmap")
 
 
+@THOROUGH
 def test_a_heatmap_click_opens_the_drilldown(server, page, shots):
     page.goto(f"{server}/heatmap")
     click_a_heatmap_cell(page)
@@ -75,6 +80,7 @@ def test_a_heatmap_click_opens_the_drilldown(server, page, shots):
     assert re.search(r"[?&]query=q\d\d", location(page))
 
 
+@THOROUGH
 def test_a_malformed_upload_is_reported_and_the_rest_keeps_working(server, page, shots,
                                                                     tmp_path):
     bad = tmp_path / "broken.run"
@@ -103,6 +109,7 @@ EXTERNAL = re.compile(r"""(?:src|href|action|srcset|xlink:href)\s*=\s*["']?\s*(?
                       re.I)
 
 
+@THOROUGH
 def test_compare_page_states_its_test_and_moves_ids(server, page, shots):
     page.goto(f"{server}/compare")
     check(page, shots, "compare", "Holm", "16 comparisons", "reranked against baseline",
@@ -124,6 +131,7 @@ def test_compare_page_states_its_test_and_moves_ids(server, page, shots):
     assert re.search(r"[?&]query=q09\b", location(page))
 
 
+@THOROUGH
 def test_drift_reads_snapshots_and_refuses_another_k(server, page, shots, tmp_path):
     from dashboard.report import exports
     from metrics import load_sample
@@ -145,6 +153,7 @@ def test_drift_reads_snapshots_and_refuses_another_k(server, page, shots, tmp_pa
           cells=("live (now)",))
 
 
+@THOROUGH
 def test_the_report_downloads_from_the_dashboard(server, page, shots, tmp_path):
     page.goto(f"{server}/export")
     check(page, shots, "export", "Report for stakeholders", "Summary for a pull request")
@@ -171,6 +180,7 @@ def test_a_chart_downloads_as_png(server, page, tmp_path):
     assert path.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") and path.stat().st_size > 10_000
 
 
+@THOROUGH
 def test_every_uploaded_run_is_shown_and_a_run_that_meets_no_query_is_named(server, page,
                                                                            shots, tmp_path):
     """Open the sample, then switch to My files: every uploaded run is shown, in upload

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 from tests.e2e.conftest import NO_BROWSER, SAMPLE, TIMEOUT_MS, settle
+from tests.marks import THOROUGH
 
-pytestmark = NO_BROWSER
+pytestmark = [NO_BROWSER, THOROUGH]  # the report read in the browser at 1280 px: CI runs it
 
 SECTION = re.compile(r'<section id="([^"]+)"')
 A4_LANDSCAPE = 1032  # CSS pixels across an A4 landscape page with 12 mm margins

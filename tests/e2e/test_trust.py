@@ -11,8 +11,11 @@ import json
 import re
 
 from tests.e2e.conftest import NO_BROWSER, SAMPLE, check, file_inputs, location, settle
+from tests.marks import THOROUGH
 
-pytestmark = NO_BROWSER
+# whole sessions in the browser, about two minutes of them: CI runs them (`-m thorough`),
+# the run before each commit leaves them to it
+pytestmark = [NO_BROWSER, THOROUGH]
 
 
 def main_text(page) -> str:
