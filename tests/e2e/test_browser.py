@@ -10,7 +10,16 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import NO_BROWSER, SAMPLE, TIMEOUT_MS, check, location, settle
+from tests.e2e.conftest import (
+    NO_BROWSER,
+    SAMPLE,
+    TIMEOUT_MS,
+    check,
+    file_inputs,
+    location,
+    settle,
+    upload,
+)
 from tests.marks import THOROUGH
 
 # every page opens in Chromium in the run before each commit; the longer sessions (uploads,
@@ -85,14 +94,7 @@ def test_a_malformed_upload_is_reported_and_the_rest_keeps_working(server, page,
                                                                     tmp_path):
     bad = tmp_path / "broken.run"
     bad.write_text("q01 Q0 d01 1 high broken\n")
-    page.goto(server)
-    settle(page)
-    page.get_by_text("My files").click()
-    settle(page)
-    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
-    inputs.nth(0).set_input_files(str(SAMPLE / "qrels.txt"))
-    settle(page)
-    inputs.nth(1).set_input_files([str(SAMPLE / "reranked.run"), str(bad)])
+    upload(page, server, str(SAMPLE / "qrels.txt"), [str(SAMPLE / "reranked.run"), str(bad)])
     check(page, shots, "upload_error",
           "broken.run, line 1: score must be a number, got 'high'", "Summary at K = 10",
           cells=("Hit@10",))
@@ -195,14 +197,10 @@ def test_every_uploaded_run_is_shown_and_a_run_that_meets_no_query_is_named(serv
         path = tmp_path / f"{name}.run"
         path.write_text(texts[name])
         paths.append(str(path))
-    page.goto(server)
-    settle(page)
-    page.get_by_text("My files").click()
-    settle(page)
+    inputs = file_inputs(page, server)
     # before any upload: what to upload, with examples and the sample's files
     page.get_by_text("What to upload").first.wait_for(state="visible")
     page.get_by_role("button", name="qrels.txt").wait_for(state="visible")
-    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
     inputs.nth(0).set_input_files(str(SAMPLE / "qrels.txt"))
     settle(page)
     inputs.nth(1).set_input_files(paths[:2])

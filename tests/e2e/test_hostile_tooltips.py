@@ -7,7 +7,7 @@ no image or link to it is made and no hostile emphasis renders.
 
 from __future__ import annotations
 
-from tests.e2e.conftest import NO_BROWSER, SAMPLE, settle
+from tests.e2e.conftest import NO_BROWSER, SAMPLE, settle, upload
 from tests.e2e.test_hostile import assert_no_markup, outside_requests
 from tests.marks import THOROUGH
 
@@ -59,17 +59,8 @@ def test_hostile_names_in_labels_and_tooltips_reach_no_markup(server, page, list
     queries.write_text(f'query_id,text,"{facet}"\n' + "".join(
         f'{q},question {q},"{"a" if i % 2 else f"[v](http://{host}/v)"}"\n'
         for i, q in enumerate(ids)))
-    page.goto(server)
-    settle(page)
-    page.get_by_text("My files").click()
-    settle(page)
-    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
-    inputs.nth(0).set_input_files(str(SAMPLE / "qrels.txt"))
-    settle(page)
-    inputs.nth(1).set_input_files([str(SAMPLE / "baseline.run"), str(SAMPLE / "bm25.run")])
-    settle(page)
-    inputs.nth(2).set_input_files(str(queries))
-    settle(page)
+    upload(page, server, str(SAMPLE / "qrels.txt"),
+           [str(SAMPLE / "baseline.run"), str(SAMPLE / "bm25.run")], queries=str(queries))
     sidebar = page.get_by_test_id("stSidebar")
     # the runs renamed in the sidebar
     sidebar.get_by_text("Rename runs").click()

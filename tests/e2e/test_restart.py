@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.conftest import NO_BROWSER, ROOT, SAMPLE, free_port, settle
+from tests.e2e.conftest import NO_BROWSER, ROOT, SAMPLE, free_port, settle, upload
 from tests.marks import THOROUGH
 
 pytestmark = [NO_BROWSER, THOROUGH]
@@ -50,15 +50,8 @@ def test_after_a_restart_the_page_asks_for_the_uploads_and_keeps_the_settings(pa
     port = free_port()
     server = _start(port)
     try:
-        page.goto(f"http://127.0.0.1:{port}/")
-        settle(page)
-        page.get_by_text("My files").click()
-        settle(page)
-        inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
-        inputs.nth(0).set_input_files(str(SAMPLE / "qrels.txt"))
-        settle(page)
-        inputs.nth(1).set_input_files([str(SAMPLE / "baseline.run"), str(SAMPLE / "bm25.run")])
-        settle(page)
+        upload(page, f"http://127.0.0.1:{port}/", str(SAMPLE / "qrels.txt"),
+               [str(SAMPLE / "baseline.run"), str(SAMPLE / "bm25.run")])
         k = page.get_by_role("spinbutton", name="K (cutoff)")
         k.fill("7")
         k.press("Enter")

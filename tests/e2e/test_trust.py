@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from tests.e2e.conftest import NO_BROWSER, SAMPLE, check, file_inputs, location, settle
+from tests.e2e.conftest import NO_BROWSER, SAMPLE, check, location, settle, upload
 from tests.marks import THOROUGH
 
 # whole sessions in the browser, about two minutes of them: CI runs them (`-m thorough`),
@@ -31,23 +31,6 @@ def caption(page) -> str:
 def go(page, title: str) -> None:
     page.get_by_test_id("stSidebarNavItems").get_by_role("link", exact=True, name=title).click()
     settle(page)
-
-
-def upload(page, server: str, qrels: str | None, runs: list[str], queries: str | None = None,
-           corpus: str | None = None) -> None:
-    inputs = file_inputs(page, server)
-    if qrels:
-        inputs.nth(0).set_input_files(qrels)
-        settle(page)
-    if runs:
-        inputs.nth(1).set_input_files(runs)
-        settle(page)
-    if queries:
-        inputs.nth(2).set_input_files(queries)
-        settle(page)
-    if corpus:
-        inputs.nth(3).set_input_files(corpus)
-        settle(page)
 
 
 def test_open_in_the_drilldown_opens_the_query_it_names(server, page, shots):

@@ -5,27 +5,16 @@ says differ do."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
+from tests.benchmark_scripts import benchmark_script
 from tests.marks import THOROUGH
-
-_PATH = Path(__file__).resolve().parents[3] / "benchmarks" / "spark_reconcile.py"
 
 
 @pytest.fixture(scope="module")
 def reconcile():
-    spec = importlib.util.spec_from_file_location("benchmark_spark_reconcile", _PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    try:
-        spec.loader.exec_module(module)
+    with benchmark_script("spark_reconcile") as module:
         yield module
-    finally:
-        del sys.modules[spec.name]
 
 
 @THOROUGH

@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from metrics.stats.bca import bca_bounds
 from metrics.stats.bootstrap import bootstrap_means, percentile_bounds, resample_counts
 from metrics.stats.intervals import wilson
-
-_PATH = Path(__file__).resolve().parents[3] / "benchmarks" / "coverage.py"
+from tests.benchmark_scripts import benchmark_script
 
 
 @pytest.fixture(scope="module")
 def coverage():
-    spec = importlib.util.spec_from_file_location("benchmark_coverage", _PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    try:
-        spec.loader.exec_module(module)
+    with benchmark_script("coverage") as module:
         yield module
-    finally:
-        del sys.modules[spec.name]
 
 
 SMALL = {"replications": 50, "n_resamples": 200, "seed": 3}
