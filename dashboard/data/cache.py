@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import streamlit as st
 
@@ -73,6 +73,7 @@ KEPT = {
     "cross fit": 4,
     "rescored": 2,  # the last grades given by hand, and the ones before
     "harm profile": 8,
+    "derived": 256,  # the pages' tables, charts and sentences (small), a few views' worth
 }
 # four evaluations of 5 runs x 5,000 queries x 100 ids with their files and aligned runs;
 # the server's own ~300 MB come on top
@@ -82,6 +83,7 @@ SAMPLE, UPLOAD = "sample", "upload"
 SAMPLE_QUERIES = "queries.csv"  # beside the sample's qrels: texts and two facets
 SAMPLE_CORPUS = "corpus.jsonl"  # and the texts of every id its qrels and runs mention
 SOURCES = {SAMPLE: "Bundled sample", UPLOAD: "My files"}
+T = TypeVar("T")
 
 
 class UploadedFile(Protocol):
@@ -418,6 +420,17 @@ def rescored(view: View, grades: dict[tuple[str, str], int]) -> metrics.Rescored
         lambda: metrics.rescore(view.evaluation, grades), files=view.files,
         parents=[view.source], shared=(view.evaluation,),
         on_miss=spinner("Scoring every run again with your labels…"))
+
+
+def derived(view: View, name: str, args: tuple, make: Callable[[], T]) -> T:
+    """What a page builds from the view alone (a table, a chart, its sentences, the power of
+    each test), once per view, `name` and `args` (hashable: every choice it depends on):
+    a rerun that changed nothing it reads takes it from the store. The value is shared by
+    every rerun and session: never change it in place."""
+    # counted alone (what it holds of the evaluation is copies): walking the evaluation's
+    # objects to leave them out would cost more than building most of these
+    return store().get("derived", (view.key, name, args), make, files=view.files,
+                       parents=[view.source])
 
 
 def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:
