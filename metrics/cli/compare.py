@@ -35,6 +35,7 @@ from metrics.decide.compare import (
     regressions,
 )
 from metrics.decide.fragility import Fragility, fragility
+from metrics.cli.judge import add_lambda_argument, ppi_compare
 from metrics.decide.headline import headlines
 from metrics.decide.leaderboard import AllPairs, all_pairs
 from metrics.decide.risk import harm_gate, parse_harm_limits, risks
@@ -102,7 +103,10 @@ def compare_command(argv: Sequence[str]) -> int:
     add_budget_argument(parser)
     add_review_arguments(parser)
     parser.add_argument("--primary", default=PRIMARY, metavar="METRIC", help=PRIMARY_HELP)
+    add_lambda_argument(parser)
     args = parser.parse_args(argv)
+    if args.labels == "ppi":  # the headline and the regression gate, prediction-powered
+        return ppi_compare(args)
     if args.by and args.snapshot is not None:
         raise UsageError("--by compares live runs: a snapshot keeps no query texts")
     if args.all_pairs and args.snapshot is not None:

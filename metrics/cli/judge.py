@@ -18,12 +18,20 @@ from collections.abc import Sequence
 from metrics.cli.common import read, write_json
 from metrics.cli.inputs import Parser, UsageError, add_input_arguments
 from metrics.cli.text import table
-from metrics.context.judge import GradeAgreement, JudgeReport, UnderJudge, judge_report
+from metrics.context.judge import (
+    GradeAgreement,
+    JudgeReport,
+    UnderJudge,
+    judge_report,
+    ppi_headlines,
+    ppi_regressions,
+)
+from metrics.decide.compare import metric_key
 from metrics.stats.ppi import MeanEstimate
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.agreement import NO_SWAP
 from metrics.vocabulary.conventions import CONVENTION_BY_FIELD
-from metrics.vocabulary.gates import EXIT_OK
+from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, gate_failure
 from metrics.vocabulary.headline import PRIMARY
 from metrics.vocabulary.judge import (
     EVERY_QUERY_COUNTS,
@@ -31,6 +39,7 @@ from metrics.vocabulary.judge import (
     LAMBDA_FLAG,
     LAMBDA_HELP,
     NO_UNLABELLED,
+    PPI_REFUSED,
     SAMPLE_CHECK_ALPHA,
     SAMPLE_LOOKS_RANDOM,
     SAMPLE_NOT_RANDOM,
@@ -169,3 +178,54 @@ def sample_lines(report: JudgeReport) -> list[str]:
                         f"{fmt.p_value(c.pvalue)}" for c in flagged)
     return [SAMPLE_NOT_RANDOM.format(runs=", ".join(c.run for c in flagged),
                                      figure=flagged[0].label, details=details)]
+
+
+# flags of compare that read the paired tests of one label set, with the value that means unset
+_ONE_LABEL_SET = {"snapshot": None, "by": None, "all_pairs": False, "fragility": False,
+                  "budget": [], "max_harm": [], "metric": []}
+
+
+def ppi_compare(args: argparse.Namespace) -> int:
+    """compare --labels ppi: each candidate's headline on the primary metric and the
+    --fail-on-regression gates, read from prediction-powered intervals of the per-query
+    differences (exit 3 when a gate fails); the paired comparison table follows."""
+    given = [f"--{name.replace('_', '-')}" for name, unset in _ONE_LABEL_SET.items()
+             if getattr(args, name, unset) != unset]
+    if given:
+        raise UsageError(PPI_REFUSED.format(flags=", ".join(given)))
+    if args.judge_qrels is None or args.qrels is None or len(args.run) < 2:
+        raise UsageError("compare --labels ppi needs --qrels (the human labels), "
+                         "--judge-qrels (the judge's), a baseline and a candidate --run")
+    inputs = read(args)
+    human, judge = inputs.judged()
+    inputs.report_judged()
+    report = judge_report(human, judge, lam=args.ppi_lambda)
+    try:
+        primary = metric_key(args.primary, human.k)
+        gated = [metric_key(label, human.k) for label in args.fail_on_regression]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    said = ppi_headlines(report, primary)
+    gates = []
+    for key in gated:
+        worse = set(ppi_regressions(report, key))
+        gates += [{"gate": "regression", "metric": human.label(key), "candidate": run,
+                   "passed": run not in worse, "method": "ppi"}
+                  for run in human.run_names[1:]]
+    if args.format == "json":
+        write_json({"labels": "ppi", "primary": human.label(primary),
+                    "headline": " ".join(said), "headlines": said, "gates": gates,
+                    "comparisons": [c.as_dict() for c in report.comparisons],
+                    "lambda": "tuned" if report.lam is None else report.lam})
+    else:
+        header = ["difference", "metric", "human only", "judge only", "prediction-powered",
+                  "lambda", "width ppi/human", "bias (judge − human)"]
+        sys.stdout.write("".join(f"{sentence}\n" for sentence in said) + "\n" + "\n".join(
+            table(header, _figure_rows(report.comparisons, paired=True))) + "\n")
+        sys.stdout.write("".join(f"{line}\n" for line in ["", *sample_lines(report)]))
+    for gate in gates:
+        if not gate["passed"]:
+            print(gate_failure("regression", gate["candidate"], gate["metric"],
+                               human.run_names[0]) + " (prediction-powered interval below 0)",
+                  file=sys.stderr)
+    return EXIT_GATE if any(not gate["passed"] for gate in gates) else EXIT_OK

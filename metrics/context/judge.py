@@ -23,10 +23,13 @@ from metrics.io.rows import Qrels
 from metrics.stats.intervals import Interval, wilson
 from metrics.stats.kappa import Kappa, cohens_kappa, linear_weights
 from metrics.stats.ppi import MeanEstimate, clt_mean, ppi_mean
-from metrics.vocabulary.judge import SAMPLE_CHECK_ALPHA, TOO_FEW_LABELLED
+from metrics.vocabulary import format as fmt
+from metrics.vocabulary.headline import BETTER, NO_DIFFERENCE, UNCORRECTED, WORSE
+from metrics.vocabulary.judge import PPI_EVIDENCE, PPI_METHOD, SAMPLE_CHECK_ALPHA, TOO_FEW_LABELLED
 
 __all__ = ["Coverage", "GradeAgreement", "JudgeReport", "SampleCheck", "UnderJudge",
-           "grade_agreement", "judge_report", "label_coverage"]
+           "grade_agreement", "judge_report", "label_coverage", "ppi_headlines",
+           "ppi_regressions", "sample_checks"]
 
 
 # --------------------------------------------------------------------------- the labels
@@ -304,3 +307,40 @@ def sample_checks(judge: Evaluation, labelled: np.ndarray, key: str,
         found.append(SampleCheck(run, label, float(a.mean()), float(b.mean()), p, p < alpha))
     return tuple(found)
 
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def _verdict(found: UnderJudge) -> int:
+    """+1 when the prediction-powered interval of the difference lies above 0, -1 below,
+    0 when it holds 0."""
+    return 1 if found.ppi.low > 0 else -1 if found.ppi.high < 0 else 0
+
+
+def ppi_headlines(report: JudgeReport, key: str) -> list[str]:
+    """Each candidate's headline on one figure (a measure key), read from its
+    prediction-powered interval of the difference from the baseline."""
+    found = [c for c in report.comparisons if c.key == key]
+    if not found:
+        raise ValueError(f"no prediction-powered comparison of {key!r}")
+    n = len(found)
+    sentences = []
+    for c in found:
+        opening = {1: BETTER, -1: WORSE, 0: NO_DIFFERENCE}[_verdict(c)]
+        lam = f"{c.ppi.lam:.2f}" + (" (PPI++)" if report.lam is None else "")
+        method = PPI_METHOD.format(level=fmt.confidence(report.confidence_level), lam=lam,
+                                   labelled=f"{report.n_labelled:,}",
+                                   others=f"{report.n_unlabelled:,}")
+        evidence = PPI_EVIDENCE.format(method=method,
+                                       correction="" if n == 1 else UNCORRECTED.format(n=n))
+        difference = fmt.difference(c.ppi.mean, c.ppi.low, c.ppi.high)
+        sentences.append(opening.format(candidate=c.run, baseline=c.baseline, metric=c.label,
+                                        difference=difference) + f" {evidence}.")
+    return sentences
+
+
+def ppi_regressions(report: JudgeReport, key: str) -> list[str]:
+    """The candidates whose prediction-powered interval of the difference on `key` lies
+    below 0."""
+    return [c.run for c in report.comparisons if c.key == key and _verdict(c) < 0]

@@ -120,3 +120,13 @@ def sample_sentence(n: int, queries: int, seed: int, by: str | None) -> str:
     strata = f", stratified by {by}" if by else ""
     return (f"Drew {count(n, 'query')} of {count(queries, 'query')} to label (seed {seed}"
             f"{strata}).")
+
+
+# --------------------------------------------------------------------------- compare --labels ppi
+
+PPI_METHOD = "prediction-powered, {level}, lambda {lam}, {labelled} human-labelled and {others} judge-only queries"
+PPI_EVIDENCE = "({method}){correction}"
+PPI_GATE = ("--fail-on-regression METRIC under --labels ppi: a candidate whose prediction-"
+            "powered interval of the difference from the baseline lies below 0 fails.")
+PPI_REFUSED = ("--labels ppi compares with prediction-powered intervals only: {flags} read the "
+               "paired tests of one label set (give --labels human or judge for them)")

@@ -108,3 +108,31 @@ def test_sample_for_labelling_refuses_more_than_there_are(paths, capsys):
     assert main(["sample-for-labelling", "--qrels", str(paths["judge"]), "--run",
                  str(paths["bm25"]), "--n", "999"]) == 2
     assert "more queries" in capsys.readouterr()[1]
+
+
+def test_compare_labels_ppi_headline_and_gate_read_the_ppi_intervals(paths, capsys):
+    argv = ["compare", *_inputs(paths, "--labels", "ppi", "--format", "json",
+                                "--fail-on-regression", "nDCG")]
+    code = main(argv)
+    data = json.loads(capsys.readouterr()[0])
+    ndcg = next(c for c in data["comparisons"] if c["metric"] == "nDCG")
+    worse = ndcg["ppi"]["high"] < 0
+    assert code == (3 if worse else 0)
+    assert data["gates"] == [{"gate": "regression", "metric": "nDCG@5", "candidate": "dense",
+                              "passed": not worse, "method": "ppi"}]
+    assert "prediction-powered" in data["headline"]
+    assert f"{ndcg['ppi']['mean']:+.3f}" in data["headline"]
+
+
+def test_compare_labels_ppi_fails_the_gate_of_a_worse_candidate(paths, capsys):
+    # the fixture's runs get better bm25 -> dense -> hybrid: hybrid as the baseline
+    argv = ["compare", "--qrels", str(paths["human"]), "--judge-qrels", str(paths["judge"]),
+            "--run", str(paths["hybrid"]), "--run", str(paths["bm25"]), "--k", "5",
+            "--labels", "ppi", "--fail-on-regression", "nDCG"]
+    assert main(argv) == 3
+    assert "prediction-powered interval below 0" in capsys.readouterr()[1]
+
+
+def test_compare_labels_ppi_refuses_one_label_set_s_flags(paths, capsys):
+    assert main(["compare", *_inputs(paths, "--labels", "ppi", "--fragility")]) == 2
+    assert "--fragility" in capsys.readouterr()[1]
