@@ -23,6 +23,7 @@ from metrics.cli.inputs import (
     confidence,
     positive_int,
 )
+from metrics.cli.judge import add_lambda_argument, ppi_compare
 from metrics.cli.text import format_comparison, format_slice_comparison, table
 from metrics.core.evaluate import Evaluation
 from metrics.decide.budget import judge_comparison, parse_budgets
@@ -35,7 +36,6 @@ from metrics.decide.compare import (
     regressions,
 )
 from metrics.decide.fragility import Fragility, fragility
-from metrics.cli.judge import add_lambda_argument, ppi_compare
 from metrics.decide.headline import headlines
 from metrics.decide.leaderboard import AllPairs, all_pairs
 from metrics.decide.risk import harm_gate, parse_harm_limits, risks
