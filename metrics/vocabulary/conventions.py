@@ -384,11 +384,12 @@ def sentences(conventions) -> dict[str, str]:
 
 def in_words(conventions, *, everything: bool = False) -> list[str]:
     """The conventions in force, a few words each, for a one-line summary. Only the sidebar's
-    conventions unless `everything`."""
+    conventions unless `everything`, or one set elsewhere away from its default (the labels
+    scored against)."""
     values = _values(conventions)
     words = []
     for c in CONVENTIONS:
-        if not (c.in_sidebar or everything):
+        if not (c.in_sidebar or everything or getattr(conventions, c.field) != c.default):
             continue
         if c.choices:
             words.append(c.choice(getattr(conventions, c.field)).words)

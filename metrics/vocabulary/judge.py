@@ -59,6 +59,8 @@ TERMS = {
     "paired": "Each run against the first with the same three constructions on the per-query "
     "differences (run minus baseline): a prediction-powered interval that excludes 0 says "
     "the run differs, read from few human labels and many judge labels.",
+    "width": "The prediction-powered interval's width over the human-only one's: what the "
+    "judge's labels bought (1: nothing; lower is better).",
     "agreement": "Do the two label sets order the runs alike, over the queries both label: "
     "Kendall's tau and tau_AP, and the pairs of runs that swap.",
     "sample_check": "Are the human-labelled queries like the others? Each run's figure under "
@@ -124,9 +126,13 @@ def sample_sentence(n: int, queries: int, seed: int, by: str | None) -> str:
 
 # --------------------------------------------------------------------------- compare --labels ppi
 
-PPI_METHOD = "prediction-powered, {level}, lambda {lam}, {labelled} human-labelled and {others} judge-only queries"
+PPI_METHOD = ("prediction-powered, {level}, lambda {lam}, {labelled} human-labelled and {others} "
+              "judge-only queries")
 PPI_EVIDENCE = "({method}){correction}"
-PPI_GATE = ("--fail-on-regression METRIC under --labels ppi: a candidate whose prediction-"
-            "powered interval of the difference from the baseline lies below 0 fails.")
 PPI_REFUSED = ("--labels ppi compares with prediction-powered intervals only: {flags} read the "
                "paired tests of one label set (give --labels human or judge for them)")
+
+
+def with_interval(words: str, level: str, low: str, high: str) -> str:
+    """A tooltip's words followed by the figure's interval: '... 95% interval [0.4, 0.6].'"""
+    return f"{words} {level} interval [{low}, {high}]."
