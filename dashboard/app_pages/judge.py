@@ -108,22 +108,31 @@ ui.chart(judge_views.intervals_chart(judge_views.intervals_frame(report, metric)
          download=f"judge-{metric}")
 columns_help = {
     "Human only": ui.number_column("Human only", TERMS["human"]),
-    "Lambda": st.column_config.NumberColumn("Lambda", help=TERMS["lambda"], format="%.2f"),
-    "Width PPI / human": st.column_config.NumberColumn(
-        "Width PPI / human", format="%.2f", help=TERMS["width"]),
+    "Lambda": st.column_config.NumberColumn("Lambda", help=TERMS["lambda"], format="%.2f",
+                                            width="small"),
+    "Width ratio": st.column_config.NumberColumn(
+        "Width ratio", format="%.2f", help=TERMS["width"], width="small"),
 }
 config = {way: st.column_config.TextColumn(way, help=TERMS[key])
           for key, way in judge_views.WAYS.items()}
+# narrow columns for the short cells, so that the bias fits at 1280 px
+config |= {"Metric": st.column_config.TextColumn(width="small", pinned=True)}
 config |= {"Bias (judge − human)": st.column_config.TextColumn(help=TERMS["bias"]),
            **{k: v for k, v in columns_help.items() if k != "Human only"}}
-st.dataframe(judge_views.figures_frame(report), hide_index=True, column_config=config)
+runs = list(dict.fromkeys(f.run for f in report.figures))
+for tab, run in zip(st.tabs([safe.md(run) for run in runs]), runs, strict=True):
+    tab.dataframe(judge_views.figures_frame(report, run), hide_index=True,
+                  column_config=config)
 
 if report.comparisons:
     st.header("Each run against the baseline")
     st.caption(safe.md(TERMS["paired"]))
     for sentence in metrics.ppi_headlines(report, PRIMARY if PRIMARY in keys else keys[0]):
         st.markdown(f"- {safe.md(sentence)}")
-    st.dataframe(judge_views.comparisons_frame(report), hide_index=True,
-                 column_config=config)
+    candidates = list(dict.fromkeys(c.run for c in report.comparisons))
+    labels = [safe.md(f"{run} − {report.comparisons[0].baseline}") for run in candidates]
+    for tab, run in zip(st.tabs(labels), candidates, strict=True):
+        tab.dataframe(judge_views.comparisons_frame(report, run), hide_index=True,
+                      column_config=config)
 with st.expander("How these are read", icon=":material/info:"):
     st.markdown("\n".join(f"- {safe.md(words)}" for words in TERMS.values()))

@@ -22,30 +22,34 @@ def _interval(e: MeanEstimate, *, signed: bool = False) -> str:
     return (fmt.difference if signed else fmt.interval)(e.mean, e.low, e.high)
 
 
-def _rows(found, *, signed: bool) -> list[dict]:
+def _rows(found, *, signed: bool, whose: bool) -> list[dict]:
     rows = []
     for f in found:
         width = f.ppi.width / f.human.width if f.human.width > 0 else None
         rows.append({
-            "Run": f.run if f.baseline is None else f"{f.run} − {f.baseline}",
+            **({"Run": f.run if f.baseline is None else f"{f.run} − {f.baseline}"}
+               if whose else {}),
             "Metric": f.label,
             **{WAYS[way]: _interval(getattr(f, way), signed=signed) for way in WAYS},
             "Lambda": f.ppi.lam,
-            "Width PPI / human": width,
+            "Width ratio": width,
             "Bias (judge − human)": _interval(f.bias, signed=True),
         })
     return rows
 
 
-def figures_frame(report: JudgeReport) -> pd.DataFrame:
-    """A row per run and figure: the three intervals, lambda, what the judge bought in width,
-    and its bias."""
-    return pd.DataFrame(_rows(report.figures, signed=False))
+def figures_frame(report: JudgeReport, run: str | None = None) -> pd.DataFrame:
+    """A row per figure (of one run, or of every run with a Run column): the three
+    intervals, lambda, what the judge bought in width, and its bias."""
+    found = [f for f in report.figures if run is None or f.run == run]
+    return pd.DataFrame(_rows(found, signed=False, whose=run is None))
 
 
-def comparisons_frame(report: JudgeReport) -> pd.DataFrame:
-    """A row per candidate and figure: the difference from the baseline three ways."""
-    return pd.DataFrame(_rows(report.comparisons, signed=True))
+def comparisons_frame(report: JudgeReport, run: str | None = None) -> pd.DataFrame:
+    """A row per figure of one candidate (or every candidate, with a Run column): the
+    difference from the baseline three ways."""
+    found = [c for c in report.comparisons if run is None or c.run == run]
+    return pd.DataFrame(_rows(found, signed=True, whose=run is None))
 
 
 def confusion_frame(report: JudgeReport) -> pd.DataFrame:
@@ -91,7 +95,7 @@ def intervals_chart(frame: pd.DataFrame, *, label: str, level: float,
                                                   color=colour, tooltip=tooltip)
     points = base.mark_point(filled=True, size=30).encode(
         x=alt.X("mean:Q"), y=y, yOffset=offset, color=colour, tooltip=tooltip)
-    title = chart_title(f"{label}: three intervals per run",
-                        [vocabulary.judge.TERMS["ppi"].split(";")[0] + "."], width + 200)
+    title = chart_title(f"{label}: three intervals per run", vocabulary.judge.CHART_SUBTITLE,
+                        width)
     return finish(alt.layer(bars, points).properties(title=title, width=width,
                                                      height=alt.Step(12)))

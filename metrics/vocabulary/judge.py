@@ -59,8 +59,8 @@ TERMS = {
     "paired": "Each run against the first with the same three constructions on the per-query "
     "differences (run minus baseline): a prediction-powered interval that excludes 0 says "
     "the run differs, read from few human labels and many judge labels.",
-    "width": "The prediction-powered interval's width over the human-only one's: what the "
-    "judge's labels bought (1: nothing; lower is better).",
+    "width": "Width ratio: the prediction-powered interval's width over the human-only "
+    "one's, what the judge's labels bought (1: nothing; lower is better).",
     "agreement": "Do the two label sets order the runs alike, over the queries both label: "
     "Kendall's tau and tau_AP, and the pairs of runs that swap.",
     "sample_check": "Are the human-labelled queries like the others? Each run's figure under "
@@ -68,6 +68,10 @@ TERMS = {
     "Bonferroni over the runs): a sample chosen by how the runs did fails this, and its "
     "prediction-powered intervals would not be valid.",
 }
+
+# under the chart of the three intervals
+CHART_SUBTITLE = ("Human only: valid but wide. Judge only: narrow, but off by the judge's bias. "
+                  "Prediction-powered: the judge's labels corrected by the human ones.")
 
 # the sample check flags a run whose Bonferroni-corrected p-value falls below this
 SAMPLE_CHECK_ALPHA = 0.01

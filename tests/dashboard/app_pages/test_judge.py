@@ -40,12 +40,20 @@ def test_the_page_shows_the_engine_s_figures(judged_files):
     app = _app(judged_files)
     k = int(app.number_input(key="settings.k").value)
     expected = _expected(judged_files, k)
-    table = next(d.value for d in app.dataframe if "Prediction-powered" in d.value.columns
-                 and "Run" in d.value.columns and "−" not in str(d.value["Run"].iloc[0]))
-    for row, found in zip(table.itertuples(index=False), expected.figures, strict=True):
-        assert row[0] == found.run
-        assert row[2] == fmt.interval(found.human.mean, found.human.low, found.human.high)
-        assert row[4] == fmt.interval(found.ppi.mean, found.ppi.low, found.ppi.high)
+    tables = [d.value for d in app.dataframe if "Prediction-powered" in d.value.columns]
+    # a tab per run, then a tab per candidate against the baseline
+    assert len(tables) == len(RUNS) + len(RUNS) - 1
+    rows = [row for table in tables[:len(RUNS)] for row in table.to_dict("records")]
+    for row, found in zip(rows, expected.figures, strict=True):
+        assert row["Metric"] == found.label
+        assert row["Human only"] == fmt.interval(found.human.mean, found.human.low,
+                                                 found.human.high)
+        assert row["Prediction-powered"] == fmt.interval(found.ppi.mean, found.ppi.low,
+                                                         found.ppi.high)
+    paired = [row for table in tables[len(RUNS):] for row in table.to_dict("records")]
+    for row, found in zip(paired, expected.comparisons, strict=True):
+        assert row["Prediction-powered"] == fmt.difference(found.ppi.mean, found.ppi.low,
+                                                           found.ppi.high)
     said = texts(app)
     assert f"{expected.coverage.both_queries} queries" in said
     assert fmt.figure(expected.grades.kappa.kappa) in [m.value for m in app.metric]
