@@ -52,17 +52,10 @@ if c.human_not_judged:
     st.warning(safe.md(vocabulary.judge.HUMAN_NOT_JUDGED.format(
         queries=fmt.count(len(c.human_not_judged), "query", "queries"),
         ids=fmt.listing(c.human_not_judged, limit=10))), icon=":material/warning:")
-flagged = report.sample_flagged
-if flagged:
-    details = "; ".join(f"{x.run} {fmt.figure(x.labelled_mean)} labelled against "
-                        f"{fmt.figure(x.unlabelled_mean)} the rest, p adj "
-                        f"{fmt.p_value(x.pvalue)}" for x in flagged)
-    st.warning(safe.md(vocabulary.judge.SAMPLE_NOT_RANDOM.removeprefix("warning: ").format(
-        runs=", ".join(x.run for x in flagged), figure=flagged[0].label, details=details)),
-        icon=":material/warning:")
-elif report.sample_checks:
-    st.caption(safe.md(vocabulary.judge.SAMPLE_LOOKS_RANDOM.format(
-        alpha=vocabulary.judge.SAMPLE_CHECK_ALPHA)))
+if report.sample_flagged:
+    st.warning(safe.md(report.sample_sentence), icon=":material/warning:")
+elif report.sample_sentence:
+    st.caption(safe.md(report.sample_sentence))
 st.caption(safe.md(vocabulary.judge.EVERY_QUERY_COUNTS))
 
 st.header("How good is the judge?")

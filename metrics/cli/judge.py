@@ -40,9 +40,6 @@ from metrics.vocabulary.judge import (
     LAMBDA_HELP,
     NO_UNLABELLED,
     PPI_REFUSED,
-    SAMPLE_CHECK_ALPHA,
-    SAMPLE_LOOKS_RANDOM,
-    SAMPLE_NOT_RANDOM,
     TERMS,
     TUNED,
     coverage_sentence,
@@ -168,16 +165,10 @@ def format_judge(report: JudgeReport) -> str:
 
 def sample_lines(report: JudgeReport) -> list[str]:
     """The sample check: a warning naming the runs that tell the two groups apart."""
-    flagged = report.sample_flagged
-    if not report.sample_checks:
+    sentence = report.sample_sentence
+    if not sentence:
         return []
-    if not flagged:
-        return [SAMPLE_LOOKS_RANDOM.format(alpha=SAMPLE_CHECK_ALPHA)]
-    details = "; ".join(f"{c.run} {fmt.figure(c.labelled_mean)} labelled against "
-                        f"{fmt.figure(c.unlabelled_mean)} the rest, p adj "
-                        f"{fmt.p_value(c.pvalue)}" for c in flagged)
-    return [SAMPLE_NOT_RANDOM.format(runs=", ".join(c.run for c in flagged),
-                                     figure=flagged[0].label, details=details)]
+    return [f"warning: {sentence}" if report.sample_flagged else sentence]
 
 
 # flags of compare that read the paired tests of one label set, with the value that means unset

@@ -25,7 +25,14 @@ from metrics.stats.kappa import Kappa, cohens_kappa, linear_weights
 from metrics.stats.ppi import MeanEstimate, clt_mean, ppi_mean
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.headline import BETTER, NO_DIFFERENCE, UNCORRECTED, WORSE
-from metrics.vocabulary.judge import PPI_EVIDENCE, PPI_METHOD, SAMPLE_CHECK_ALPHA, TOO_FEW_LABELLED
+from metrics.vocabulary.judge import (
+    PPI_EVIDENCE,
+    PPI_METHOD,
+    SAMPLE_CHECK_ALPHA,
+    SAMPLE_LOOKS_RANDOM,
+    SAMPLE_NOT_RANDOM,
+    TOO_FEW_LABELLED,
+)
 
 __all__ = ["Coverage", "GradeAgreement", "JudgeReport", "SampleCheck", "UnderJudge",
            "grade_agreement", "judge_report", "label_coverage", "ppi_headlines",
@@ -184,6 +191,22 @@ class JudgeReport:
     @property
     def sample_flagged(self) -> tuple[SampleCheck, ...]:
         return tuple(c for c in self.sample_checks if c.flagged)
+
+    @property
+    def sample_sentence(self) -> str:
+        """The sample check in words: the warning naming the runs that tell the labelled
+        queries from the rest, or that they look like a random sample ("" when nothing
+        could be checked)."""
+        flagged = self.sample_flagged
+        if not self.sample_checks:
+            return ""
+        if not flagged:
+            return SAMPLE_LOOKS_RANDOM.format(alpha=SAMPLE_CHECK_ALPHA)
+        details = "; ".join(f"{c.run} {fmt.figure(c.labelled_mean)} labelled against "
+                            f"{fmt.figure(c.unlabelled_mean)} the rest, p adj "
+                            f"{fmt.p_value(c.pvalue)}" for c in flagged)
+        return SAMPLE_NOT_RANDOM.format(runs=", ".join(c.run for c in flagged),
+                                        figure=flagged[0].label, details=details)
 
     def figure(self, run: str, key: str) -> UnderJudge:
         for found in self.figures:

@@ -78,7 +78,7 @@ SAMPLE_CHECK_ALPHA = 0.01
 SAMPLE_LOOKS_RANDOM = ("The human-labelled queries look like a random sample: no run scores "
                        "them differently from the rest under the judge's labels "
                        "(Bonferroni-corrected p >= {alpha}).")
-SAMPLE_NOT_RANDOM = ("warning: the human-labelled queries do not look like a random sample of "
+SAMPLE_NOT_RANDOM = ("The human-labelled queries do not look like a random sample of "
                      "the queries: under the judge's labels, {runs} score them differently "
                      "from the rest ({figure}: {details}). Prediction-powered intervals assume "
                      "a random sample; draw one with `python -m metrics sample-for-labelling`.")
