@@ -9,6 +9,7 @@ from dashboard.report.command import main as report_main
 from dashboard.report.judge import judge_section
 from metrics import Conventions, RunSource, evaluate_files, judge_report, ppi_headlines
 from metrics import format as fmt
+from tests.marks import THOROUGH
 from tests.metrics.context.judged_files import write_judged
 
 
@@ -35,6 +36,7 @@ def test_the_section_holds_the_engine_s_figures(judged):
     assert judge_section(None, "nDCG") == ""
 
 
+@THOROUGH
 def test_the_report_command_writes_it_with_judge_qrels(judged, tmp_path):
     paths, report = judged
     out = tmp_path / "report.html"
