@@ -99,3 +99,19 @@ def test_ppi_covers_a_biased_judge_s_truth():
         hits["judge"] += clt_mean(judged, confidence_level=0.95).covers(truth.mean())
     assert hits["ppi"] / 1000 >= 0.93
     assert hits["judge"] == 0
+
+
+def test_the_coverage_benchmark_runs_on_a_small_population():
+    """benchmarks/judge_coverage.py's smallest configuration: every (n, figure, interval)
+    row, the judge alone missing the truth it is biased away from."""
+    from tests.benchmark_scripts import benchmark_script
+
+    with benchmark_script("judge_coverage") as script:
+        rows = script.simulate(400, [40], replications=40, judges=2, seed=3)
+        assert len(rows) == 3 * len(script.METHODS)
+        table = script.table(rows)
+    judge_only = [r for r in rows if r["method"] == "judge only"]
+    assert all(abs(r["judge_bias"]) > 0.02 for r in judge_only)
+    assert all(r["coverage"] < 0.5 for r in judge_only)
+    assert all(r["coverage"] >= 0.8 for r in rows if r["method"].startswith("PPI"))
+    assert "| 40 | nDCG@10 B - A | PPI++ (tuned) |" in table
