@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 import streamlit as st
+from streamlit.elements import spinner as streamlit_spinner
 
 import metrics
 from dashboard.data.store import Store
@@ -218,7 +219,17 @@ def store() -> Store:
 
 
 def spinner(text: str):
+    """What a slow step shows while it works (the store's on_miss): Streamlit's spinner,
+    shown after SPINNER_DELAY_S rather than Streamlit's 0.5 s."""
     return functools.partial(st.spinner, text)
+
+
+# Streamlit waits 0.5 s before it shows a spinner, so that a fast step does not flash one;
+# a person who asked for a fusion or every pair should see within 0.2 s that it is under way.
+# The delay is a module constant Streamlit reads when a spinner starts (a test checks it is
+# still there, so an upgrade that renames it fails loudly).
+SPINNER_DELAY_S = 0.1
+streamlit_spinner.DELAY_SECS = SPINNER_DELAY_S
 
 
 def _show(inputs: Inputs) -> Inputs:
@@ -267,6 +278,13 @@ def _load(kind: str, key: str, file_name: str, reading: Conventions,
 
 
 def read_sample(conventions: Conventions) -> Inputs:
+    """The bundled sample, as this session's files."""
+    return _show(sample_inputs(conventions))
+
+
+def sample_inputs(conventions: Conventions) -> Inputs:
+    """The bundled sample read through the store, claimed by no session (what the server's
+    warm-up reads ahead, dashboard/serve.py)."""
     reading = _reading(conventions)
     qrels_path = sample_qrels()
     qrels = _parse("qrels", str(qrels_path), qrels_path.name, Conventions(), qrels_path)
@@ -282,8 +300,8 @@ def read_sample(conventions: Conventions) -> Inputs:
     queries = _parse("queries", str(queries_path), queries_path.name, Conventions(), queries_path)
     corpus_path = sample_qrels().parent / SAMPLE_CORPUS
     corpus = TextFile(corpus_path.name, str(corpus_path), lambda: corpus_path)
-    return _show(Inputs(SAMPLE, qrels, runs, queries=queries, corpus=corpus,
-                        read_again=lambda other: read_runs(_reading(other))))
+    return Inputs(SAMPLE, qrels, runs, queries=queries, corpus=corpus,
+                  read_again=lambda other: read_runs(_reading(other)))
 
 
 def read_uploads(
