@@ -47,6 +47,10 @@ if leaks is not None and leaks.leaks:  # a leaked query inflates every run: say 
 
 primary, labels = session.headline_metric(k)
 snapshots = session.snapshots()
+tested = (st.session_state[session.CORRECTION], float(st.session_state[session.ALPHA]))
+# the run table's tests and the leaderboard's ranks run while the headline and the summary
+# are drawn
+decisions.ahead(lambda: decisions.run_table(view, *tested), lambda: decisions.leaderboard(view))
 if len(session.baseline_options(view, snapshots)) > 1:  # the headline, as Compare states it
     options = session.compare_options(view, snapshots)
     said = (decisions.headlines(view, options, snapshots, primary)
@@ -98,7 +102,6 @@ with st.expander("What each metric certifies, and the conventions behind it",
     st.markdown("\n".join(f"- **{s.label(k)}**: {frames.measure_help(evaluation, s.key)}"
                           for s in evaluation.summary_specs))
 
-tested = (st.session_state[session.CORRECTION], float(st.session_state[session.ALPHA]))
 table = decisions.run_table(view, *tested)
 if table is not None:
     st.subheader(f"Against the baseline, {safe.md(table.baseline)}")

@@ -13,8 +13,8 @@ malformed upload is read once, not on every rerun.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
-import functools
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -23,6 +23,7 @@ from typing import Protocol, TypeVar
 
 import streamlit as st
 from streamlit.elements import spinner as streamlit_spinner
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import metrics
 from dashboard.data.store import Store
@@ -212,16 +213,24 @@ class View:
         return self.key[0][0][0]
 
 
-@st.cache_resource(show_spinner=False)
+_STORE = Store(max_bytes=STORE_BYTES, kept=KEPT)
+
+
 def store() -> Store:
-    """The server's one store (st.cache_resource: created once per process)."""
-    return Store(max_bytes=STORE_BYTES, kept=KEPT)
+    """The server's one store, made with this module (once per process): every session's
+    script thread and the threads a page starts ahead (decisions.ahead) share it."""
+    return _STORE
 
 
 def spinner(text: str):
     """What a slow step shows while it works (the store's on_miss): Streamlit's spinner,
-    shown after SPINNER_DELAY_S rather than Streamlit's 0.5 s."""
-    return functools.partial(st.spinner, text)
+    shown after SPINNER_DELAY_S rather than Streamlit's 0.5 s; nothing on a thread that runs
+    no page (decisions.ahead), which has no page to show it on."""
+    def shown():
+        if get_script_run_ctx(suppress_warning=True) is None:
+            return contextlib.nullcontext()
+        return st.spinner(text)
+    return shown
 
 
 # Streamlit waits 0.5 s before it shows a spinner, so that a fast step does not flash one;
