@@ -122,9 +122,9 @@ def _hidden(relative: str) -> bool:
     return any(part.startswith(("_", ".")) for part in relative.split(os.sep) if part != ".")
 
 
-def _open(name: str, where: object) -> pq.ParquetFile:
+def _open(name: str, where: object, *, pre_buffer: bool = True) -> pq.ParquetFile:
     try:
-        return pq.ParquetFile(where)
+        return pq.ParquetFile(where, pre_buffer=pre_buffer)
     except (pa.ArrowInvalid, OSError) as exc:
         raise LoadError(name, None, f"not a Parquet file ({' '.join(str(exc).split())})") from None
 
@@ -240,7 +240,9 @@ def batches(source: object, file_name: str | None, kind: str, *, roles: tuple[st
                         start + 1, named)
         return
     files = _files(source, file_name)
-    opened = [(name, _open(name, where)) for name, where in files.files]
+    # without pre-buffering: its read cache keeps every row group read so far until the file
+    # is closed (a streamed run would end up held whole, compressed; apache/arrow#39808)
+    opened = [(name, _open(name, where, pre_buffer=False)) for name, where in files.files]
     named = Columnar(files.name, "parquet", {}, np.zeros(0, np.int64),
                      tuple(zip((name for name, _ in opened),
                                np.cumsum([0] + [f.metadata.num_rows for _, f in opened[:-1]]),
