@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -161,8 +162,11 @@ class _Codes:
     def __init__(self, query_ids: np.ndarray) -> None:
         self.position = {str(q): i for i, q in enumerate(query_ids)}
         self.table = pa.array([str(q) for q in query_ids], pa.string())
+        self._dictionary: tuple[pa.Array, np.ndarray] | None = None  # the last one looked up
 
     def of(self, column: pa.Array) -> np.ndarray:
+        if isinstance(column, pa.DictionaryArray) and not column.null_count:
+            return self._of_dictionary(column)
         column = _strings(column)
         if len(column) < 2:
             return np.array([self.position.get(v, -1) for v in column.to_pylist()], np.int64)
@@ -174,6 +178,17 @@ class _Codes:
         else:
             found = _positions(pc.index_in(values, value_set=self.table))
         return np.repeat(found, np.diff(np.r_[starts, len(column)]))
+
+
+    def _of_dictionary(self, column: pa.DictionaryArray) -> np.ndarray:
+        """A dictionary-encoded column: each distinct id looked up once (the batches of one
+        Parquet row group share their dictionary: looked up once for all of them)."""
+        dictionary = column.dictionary
+        last = self._dictionary
+        if last is None or not last[0].equals(dictionary):
+            found = [self.position.get(v, -1) for v in _strings(dictionary).to_pylist()]
+            last = self._dictionary = (dictionary, np.array(found, np.int64))
+        return last[1][numbers(column.indices).astype(np.int64)]
 
 
 def _strings(column: pa.Array) -> pa.Array:
@@ -231,8 +246,9 @@ class _Streamed:
         self._spill = spill
         self._blocks = self._by_block()
 
-    def _batches(self, roles: tuple[str, ...]):
-        return batches(self.spec.source, self.spec.file_name, "run", roles=roles)
+    def _batches(self, roles: tuple[str, ...], *, dictionary: bool = False):
+        return batches(self.spec.source, self.spec.file_name, "run", roles=roles,
+                       dictionary=dictionary)
 
     def _block_of(self, codes: np.ndarray, last: int) -> np.ndarray:
         """The block of each row; a row of a query the qrels do not hold goes with the row
@@ -245,7 +261,7 @@ class _Streamed:
 
     def _first_pass(self) -> tuple[bool, int]:
         grouped, last, rows = True, 0, 0
-        for batch in self._batches(("query",)):
+        for batch in self._batches(("query",), dictionary=True):
             codes = self.codes.of(batch.columns["query"])
             known = codes[codes >= 0]
             self.lengths += np.bincount(known, minlength=len(self.lengths))
@@ -483,17 +499,29 @@ def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: in
     summed = resamples.accumulator([(at_k_width,)] * len(streams)
                                    + [(width * len(boot),)] * len(streams))
     kept = [_Gathered() for _ in streams]
-    for index in range(blocks.count):
+
+    def one_run(index: int, query_set: QuerySet, stream, gathered: _Gathered):
         start, stop = blocks.span(index)
+        at_k, curves = _score_block(stream.block(index), stream, query_set,
+                                    everyone[start:stop], k, c, lo, hi, gathered)
+        return bootstrap_table(at_k), _joined([curves[key] for key in boot])
+
+    def submitted(index: int) -> list[Future]:
+        if index >= blocks.count:
+            return []
         query_set = blocks.query_set(index)
-        scored = everyone[start:stop]
-        tables, sweeps = [], []
-        for stream, gathered in zip(streams, kept, strict=True):
-            at_k, curves = _score_block(stream.block(index), stream, query_set, scored, k,
-                                        c, lo, hi, gathered)
-            tables.append(bootstrap_table(at_k))
-            sweeps.append(np.concatenate([curves[key] for key in boot], axis=1))
-        summed.add(*tables, *sweeps)
+        return [pool.submit(one_run, index, query_set, stream, gathered)
+                for stream, gathered in zip(streams, kept, strict=True)]
+
+    # each run's block is read and scored in a thread of its own (arrow and numpy let go of
+    # the GIL), and the next block while this one's resampled sums are multiplied; a run's
+    # blocks still come one after the other, so what it keeps is kept in order
+    with ThreadPoolExecutor(max_workers=_workers(len(streams))) as pool:
+        pending = submitted(0)
+        for index in range(blocks.count):
+            done = [future.result() for future in pending]
+            pending = submitted(index + 1)
+            summed.add(*(table for table, _ in done), *(sweep for _, sweep in done))
     for stream, gathered in zip(streams, kept, strict=True):
         rest = stream.rest()
         if rest is not None:
@@ -520,6 +548,21 @@ def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: in
                              gathered.repeats, _report(stream, gathered)))
     return BlockEvaluation(k, c, (lo, hi), np.asarray(qrels.query_ids, dtype=object), everyone,
                            tuple(runs), qrels_report, block_queries, blocks.top)
+
+
+def _workers(runs: int) -> int:
+    """Threads scoring a block's runs: one a run, as many as there are cores (at least 2)."""
+    return max(1, min(runs, max(2, os.cpu_count() or 1)))
+
+
+def _joined(curves: list[np.ndarray]) -> np.ndarray:
+    """Curves side by side, (n, sum of widths), written once into one array."""
+    out = np.empty((curves[0].shape[0], sum(curve.shape[1] for curve in curves)))
+    column = 0
+    for curve in curves:
+        out[:, column:column + curve.shape[1]] = curve
+        column += curve.shape[1]
+    return out
 
 
 def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarray, k: int,
@@ -550,7 +593,7 @@ def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarra
         gathered.at_k.setdefault(key, []).append(values)
     curves = {}
     for key, _, method in SWEEP_FIGURES:
-        curve = scores.curve(key, lo, hi)[scored]
+        curve = scores.values[key][scored, lo - 1:hi]  # one copy: the scored rows at lo..hi
         curves[key] = curve
         if method == "wilson":
             hits = curve.sum(axis=0)
