@@ -502,9 +502,9 @@ def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: in
 
     def one_run(index: int, query_set: QuerySet, stream, gathered: _Gathered):
         start, stop = blocks.span(index)
-        at_k, curves = _score_block(stream.block(index), stream, query_set,
-                                    everyone[start:stop], k, c, lo, hi, gathered)
-        return bootstrap_table(at_k), _joined([curves[key] for key in boot])
+        at_k, sweep = _score_block(stream.block(index), stream, query_set,
+                                   everyone[start:stop], k, c, lo, hi, gathered)
+        return bootstrap_table(at_k), sweep
 
     def submitted(index: int) -> list[Future]:
         if index >= blocks.count:
@@ -555,16 +555,6 @@ def _workers(runs: int) -> int:
     return max(1, min(runs, max(2, os.cpu_count() or 1)))
 
 
-def _joined(curves: list[np.ndarray]) -> np.ndarray:
-    """Curves side by side, (n, sum of widths), written once into one array."""
-    out = np.empty((curves[0].shape[0], sum(curve.shape[1] for curve in curves)))
-    column = 0
-    for curve in curves:
-        out[:, column:column + curve.shape[1]] = curve
-        column += curve.shape[1]
-    return out
-
-
 def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarray, k: int,
                  c: Conventions, lo: int, hi: int, gathered: _Gathered):
     """One run's block: aligned, scored by the kernel, and what is kept of it."""
@@ -591,9 +581,15 @@ def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarra
     at_k = {m.key: at[m.key][scored] for m in MEASURES}
     for key, values in at_k.items():
         gathered.at_k.setdefault(key, []).append(values)
-    curves = {}
+    # the bootstrap figures' curves side by side, as the accumulator takes them, each the
+    # scored rows at K = lo..hi copied once into its columns
+    rows = np.flatnonzero(scored)
+    width = hi - lo + 1
+    boot = [key for key, _, method in SWEEP_FIGURES if method == "bootstrap"]
+    table = np.empty((len(rows), width * len(boot)))
+    curves = {key: table[:, i * width:(i + 1) * width] for i, key in enumerate(boot)}
     for key, _, method in SWEEP_FIGURES:
-        curve = scores.values[key][scored, lo - 1:hi]  # one copy: the scored rows at lo..hi
+        curve = _scored_curve(scores.values[key], rows, lo, hi, curves.get(key))
         curves[key] = curve
         if method == "wilson":
             hits = curve.sum(axis=0)
@@ -601,10 +597,24 @@ def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarra
     for m in SUMMARY_MEASURES:
         curve = curves[m.key]
         if curve.shape[1] == 1:  # numpy sums one column pairwise: kept whole, summed at once
-            gathered.columns.setdefault(m.key, []).append(curve[:, 0])
+            gathered.columns.setdefault(m.key, []).append(curve[:, 0].copy())
         else:
             gathered.sums[m.key] = _sequential(gathered.sums.get(m.key), curve)
-    return at_k, curves
+    return at_k, table
+
+
+def _scored_curve(values, rows: np.ndarray, lo: int, hi: int,
+                  out: np.ndarray | None) -> np.ndarray:
+    """A measure's values at K = lo..hi on the given rows, written into `out` when given."""
+    stored = values.view(np.ndarray)
+    if hi > stored.shape[1] or stored.dtype != np.float64:  # past the stored columns
+        curve = np.asarray(values[rows, lo - 1:hi], dtype=float)
+        if out is None:
+            return curve
+        out[:] = curve
+        return out
+    out = np.empty((len(rows), hi - lo + 1)) if out is None else out
+    return np.take(stored[:, lo - 1:hi], rows, axis=0, out=out, mode="clip")
 
 
 def _report(stream, gathered: _Gathered) -> LoadReport:
