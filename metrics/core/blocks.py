@@ -170,7 +170,8 @@ class _Codes:
         column = _strings(column)
         if len(column) < 2:
             return np.array([self.position.get(v, -1) for v in column.to_pylist()], np.int64)
-        changed = numbers(pc.not_equal(column[1:], column[:-1]))
+        # a null id (refused when its rows are read, with their row) starts a group of its own
+        changed = numbers(pc.fill_null(pc.not_equal(column[1:], column[:-1]), True))
         starts = np.flatnonzero(np.r_[True, changed])
         values = column.take(from_numbers(starts))
         if len(starts) * 8 < len(column):  # grouped: a few lookups
