@@ -50,10 +50,12 @@ from metrics import (
 KEPT = {
     "file": 16,  # a qrels and several runs, under both run orders
     "prepared": 2,  # the runs aligned on the labels, per relevance level and identical ids
-    "evaluation": 4,  # a few K / convention settings to flip between without re-scoring
+    "scored": 2,  # every K of every query, under a convention or two to flip between
+    "evaluation": 4,  # a few K read from those, to flip between without reading again
     "measured": 4,  # an evaluation with the figures the sidebar adds, for a few choices
     "pr curve": 4,  # the interpolated precision at the 11 recall levels, per view
     "comparison": 8,  # flip between baselines and candidates without re-testing
+    "headlines": 8,  # their sentences, per comparison
     "id mismatches": 4,
     "live snapshot": 4,
     "facets": 4,
@@ -328,14 +330,19 @@ def _evaluation(key: tuple, k: int, conventions: Conventions, qrels: Qrels,
                 qrels_report: LoadReport | None) -> Evaluation:
     prepared = _prepared(key, conventions.relevance_level, conventions.identical_ids, qrels,
                          runs)
-    return store().get(
-        "evaluation", (key, k, conventions),
+    # the kernel scores every K at once: the first K asked under these conventions is
+    # scored, every other K is read from it (Evaluation.at), which a change of K waits for
+    scored = store().get(
+        "scored", (key, conventions),
         lambda: evaluate_prepared(prepared, k, conventions, reports=reports,
                                   qrels_report=qrels_report),
         files=_files(key),
         parents=[("prepared", (key, conventions.relevance_level, conventions.identical_ids))],
         shared=(prepared, reports, qrels_report),
         on_miss=spinner("Scoring the runs…"))
+    return store().get("evaluation", (key, k, conventions), lambda: scored.at(k),
+                       files=_files(key), parents=[("scored", (key, conventions))],
+                       shared=(scored,))
 
 
 def _files(key: tuple) -> list[str]:
@@ -415,9 +422,12 @@ def rescored(view: View, grades: dict[tuple[str, str], int]) -> metrics.Rescored
 
 def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:
     """Runs whose query or doc ids barely meet the labels' (a prefix, padding, case...)."""
-    return store().get("id mismatches", view.key,
+    # they read the files and the aligned rows only: one look per set of runs, not per K
+    c = view.evaluation.conventions
+    return store().get("id mismatches",
+                       (view.key[0], c.relevance_level, c.identical_ids, c.unjudged),
                        lambda: tuple(metrics.id_mismatches(view.evaluation)),
-                       files=view.files, parents=[view.source], shared=(view.evaluation,))
+                       files=view.files)
 
 
 # --------------------------------------------------------------------------- comparison
