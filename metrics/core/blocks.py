@@ -180,7 +180,6 @@ class _Codes:
             found = _positions(pc.index_in(values, value_set=self.table))
         return np.repeat(found, np.diff(np.r_[starts, len(column)]))
 
-
     def _of_dictionary(self, column: pa.DictionaryArray) -> np.ndarray:
         """A dictionary-encoded column: each distinct id looked up once (the batches of one
         Parquet row group share their dictionary: looked up once for all of them)."""
