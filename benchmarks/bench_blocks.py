@@ -111,8 +111,9 @@ def command(where: Path, engine: str, extra: list[str]) -> list[str]:
             "--max-input-mb", "100000", *extra]
 
 
-def timed(cmd: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak resident memory (GB) of one child process."""
+def timed(cmd: list[str]) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system) and peak resident memory (GB) of one child
+    process (the machine may be shared: CPU time says what the work cost)."""
     start = time.perf_counter()
     with open(os.devnull, "wb") as sink:
         child = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.PIPE, cwd=ROOT)
@@ -122,19 +123,24 @@ def timed(cmd: list[str]) -> tuple[float, float]:
     seconds = time.perf_counter() - start
     if child.returncode:
         raise SystemExit(f"{' '.join(cmd)} failed ({child.returncode}):\n{error}")
-    return seconds, usage.ru_maxrss / 1024 / 1024  # ru_maxrss is in KB on Linux
+    cpu = usage.ru_utime + usage.ru_stime
+    return seconds, cpu, usage.ru_maxrss / 1024 / 1024  # ru_maxrss is in KB on Linux
 
 
 def run(where: Path, engine: str, repeats: int, extra: list[str]) -> None:
-    times, peaks = [], []
+    times, cpus, peaks = [], [], []
     for i in range(repeats):
-        seconds, peak = timed(command(where, engine, extra))
+        load = os.getloadavg()[0]
+        seconds, cpu, peak = timed(command(where, engine, extra))
         times.append(seconds)
+        cpus.append(cpu)
         peaks.append(peak)
-        print(f"  repeat {i + 1}: {seconds:.1f} s, peak {peak:.2f} GB", flush=True)
+        print(f"  repeat {i + 1}: {seconds:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.2f} GB "
+              f"(load average {load:.1f} before, {os.getloadavg()[0]:.1f} after)", flush=True)
     rows = pq.ParquetFile(where / "run0.parquet").metadata.num_rows
     print(f"{where.name}: {RUNS} runs x {rows:,} rows, --engine {engine}: "
-          f"median {statistics.median(times):.1f} s, peak resident memory "
+          f"median {statistics.median(times):.1f} s wall, {statistics.median(cpus):.1f} s CPU, "
+          f"peak resident memory "
           f"{statistics.median(peaks):.2f} GB (median of {repeats}; max {max(peaks):.2f} GB)")
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -161,12 +162,16 @@ class _Codes:
     def __init__(self, query_ids: np.ndarray) -> None:
         self.position = {str(q): i for i, q in enumerate(query_ids)}
         self.table = pa.array([str(q) for q in query_ids], pa.string())
+        self._dictionary: tuple[pa.Array, np.ndarray] | None = None  # the last one looked up
 
     def of(self, column: pa.Array) -> np.ndarray:
+        if isinstance(column, pa.DictionaryArray) and not column.null_count:
+            return self._of_dictionary(column)
         column = _strings(column)
         if len(column) < 2:
             return np.array([self.position.get(v, -1) for v in column.to_pylist()], np.int64)
-        changed = numbers(pc.not_equal(column[1:], column[:-1]))
+        # a null id (refused when its rows are read, with their row) starts a group of its own
+        changed = numbers(pc.fill_null(pc.not_equal(column[1:], column[:-1]), True))
         starts = np.flatnonzero(np.r_[True, changed])
         values = column.take(from_numbers(starts))
         if len(starts) * 8 < len(column):  # grouped: a few lookups
@@ -174,6 +179,16 @@ class _Codes:
         else:
             found = _positions(pc.index_in(values, value_set=self.table))
         return np.repeat(found, np.diff(np.r_[starts, len(column)]))
+
+    def _of_dictionary(self, column: pa.DictionaryArray) -> np.ndarray:
+        """A dictionary-encoded column: each distinct id looked up once (the batches of one
+        Parquet row group share their dictionary: looked up once for all of them)."""
+        dictionary = column.dictionary
+        last = self._dictionary
+        if last is None or not last[0].equals(dictionary):
+            found = [self.position.get(v, -1) for v in _strings(dictionary).to_pylist()]
+            last = self._dictionary = (dictionary, np.array(found, np.int64))
+        return last[1][numbers(column.indices).astype(np.int64)]
 
 
 def _strings(column: pa.Array) -> pa.Array:
@@ -231,8 +246,9 @@ class _Streamed:
         self._spill = spill
         self._blocks = self._by_block()
 
-    def _batches(self, roles: tuple[str, ...]):
-        return batches(self.spec.source, self.spec.file_name, "run", roles=roles)
+    def _batches(self, roles: tuple[str, ...], *, dictionary: bool = False):
+        return batches(self.spec.source, self.spec.file_name, "run", roles=roles,
+                       dictionary=dictionary)
 
     def _block_of(self, codes: np.ndarray, last: int) -> np.ndarray:
         """The block of each row; a row of a query the qrels do not hold goes with the row
@@ -245,7 +261,7 @@ class _Streamed:
 
     def _first_pass(self) -> tuple[bool, int]:
         grouped, last, rows = True, 0, 0
-        for batch in self._batches(("query",)):
+        for batch in self._batches(("query",), dictionary=True):
             codes = self.codes.of(batch.columns["query"])
             known = codes[codes >= 0]
             self.lengths += np.bincount(known, minlength=len(self.lengths))
@@ -483,17 +499,29 @@ def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: in
     summed = resamples.accumulator([(at_k_width,)] * len(streams)
                                    + [(width * len(boot),)] * len(streams))
     kept = [_Gathered() for _ in streams]
-    for index in range(blocks.count):
+
+    def one_run(index: int, query_set: QuerySet, stream, gathered: _Gathered):
         start, stop = blocks.span(index)
+        at_k, sweep = _score_block(stream.block(index), stream, query_set,
+                                   everyone[start:stop], k, c, lo, hi, gathered)
+        return bootstrap_table(at_k), sweep
+
+    def submitted(index: int) -> list[Future]:
+        if index >= blocks.count:
+            return []
         query_set = blocks.query_set(index)
-        scored = everyone[start:stop]
-        tables, sweeps = [], []
-        for stream, gathered in zip(streams, kept, strict=True):
-            at_k, curves = _score_block(stream.block(index), stream, query_set, scored, k,
-                                        c, lo, hi, gathered)
-            tables.append(bootstrap_table(at_k))
-            sweeps.append(np.concatenate([curves[key] for key in boot], axis=1))
-        summed.add(*tables, *sweeps)
+        return [pool.submit(one_run, index, query_set, stream, gathered)
+                for stream, gathered in zip(streams, kept, strict=True)]
+
+    # each run's block is read and scored in a thread of its own (arrow and numpy let go of
+    # the GIL), and the next block while this one's resampled sums are multiplied; a run's
+    # blocks still come one after the other, so what it keeps is kept in order
+    with ThreadPoolExecutor(max_workers=_workers(len(streams))) as pool:
+        pending = submitted(0)
+        for index in range(blocks.count):
+            done = [future.result() for future in pending]
+            pending = submitted(index + 1)
+            summed.add(*(table for table, _ in done), *(sweep for _, sweep in done))
     for stream, gathered in zip(streams, kept, strict=True):
         rest = stream.rest()
         if rest is not None:
@@ -522,6 +550,11 @@ def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: in
                            tuple(runs), qrels_report, block_queries, blocks.top)
 
 
+def _workers(runs: int) -> int:
+    """Threads scoring a block's runs: one a run, as many as there are cores (at least 2)."""
+    return max(1, min(runs, max(2, os.cpu_count() or 1)))
+
+
 def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarray, k: int,
                  c: Conventions, lo: int, hi: int, gathered: _Gathered):
     """One run's block: aligned, scored by the kernel, and what is kept of it."""
@@ -548,9 +581,15 @@ def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarra
     at_k = {m.key: at[m.key][scored] for m in MEASURES}
     for key, values in at_k.items():
         gathered.at_k.setdefault(key, []).append(values)
-    curves = {}
+    # the bootstrap figures' curves side by side, as the accumulator takes them, each the
+    # scored rows at K = lo..hi copied once into its columns
+    rows = np.flatnonzero(scored)
+    width = hi - lo + 1
+    boot = [key for key, _, method in SWEEP_FIGURES if method == "bootstrap"]
+    table = np.empty((len(rows), width * len(boot)))
+    curves = {key: table[:, i * width:(i + 1) * width] for i, key in enumerate(boot)}
     for key, _, method in SWEEP_FIGURES:
-        curve = scores.curve(key, lo, hi)[scored]
+        curve = _scored_curve(scores.values[key], rows, lo, hi, curves.get(key))
         curves[key] = curve
         if method == "wilson":
             hits = curve.sum(axis=0)
@@ -558,10 +597,24 @@ def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarra
     for m in SUMMARY_MEASURES:
         curve = curves[m.key]
         if curve.shape[1] == 1:  # numpy sums one column pairwise: kept whole, summed at once
-            gathered.columns.setdefault(m.key, []).append(curve[:, 0])
+            gathered.columns.setdefault(m.key, []).append(curve[:, 0].copy())
         else:
             gathered.sums[m.key] = _sequential(gathered.sums.get(m.key), curve)
-    return at_k, curves
+    return at_k, table
+
+
+def _scored_curve(values, rows: np.ndarray, lo: int, hi: int,
+                  out: np.ndarray | None) -> np.ndarray:
+    """A measure's values at K = lo..hi on the given rows, written into `out` when given."""
+    stored = values.view(np.ndarray)
+    if hi > stored.shape[1] or stored.dtype != np.float64:  # past the stored columns
+        curve = np.asarray(values[rows, lo - 1:hi], dtype=float)
+        if out is None:
+            return curve
+        out[:] = curve
+        return out
+    out = np.empty((len(rows), hi - lo + 1)) if out is None else out
+    return np.take(stored[:, lo - 1:hi], rows, axis=0, out=out, mode="clip")
 
 
 def _report(stream, gathered: _Gathered) -> LoadReport:

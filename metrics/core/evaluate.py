@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -475,10 +476,15 @@ def evaluate_prepared(
     aligned = [a.padded(width) for a in aligned]
 
     scored = scored_queries(query_set, conventions)
-    rng = np.random.default_rng(conventions.seed)
-    resamples = draw_resamples(int(scored.sum()), n_resamples=conventions.n_resamples, rng=rng)
-    scored_runs = [_score_run(run, a, query_set, conventions, reports)
-                   for run, a in zip(prepared.runs, aligned, strict=True)]
+    # the resampled queries are drawn in a second thread while the runs are scored (numpy
+    # lets go of the GIL for most of either); the draw has the seed's Generator to itself
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        drawing = pool.submit(draw_resamples, int(scored.sum()),
+                              n_resamples=conventions.n_resamples,
+                              rng=np.random.default_rng(conventions.seed))
+        scored_runs = [_score_run(run, a, query_set, conventions, reports)
+                       for run, a in zip(prepared.runs, aligned, strict=True)]
+        resamples = drawing.result()
     evaluated = _read_runs(scored_runs, query_set, scored, conventions, k, resamples, longest)
     evaluation = Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
                             qrels_report)

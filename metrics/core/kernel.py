@@ -164,6 +164,9 @@ class Curves(np.ndarray):
         stored = self.view(np.ndarray)
         inside = columns < stored.shape[1]
         kind = stored.dtype if self._tail is None else np.result_type(stored.dtype, float)
+        if len(columns) > 1 and inside[-1] and (np.diff(columns) == 1).all():
+            # a run of stored columns (a sweep): one copy of a slice, no gather
+            return stored[:, columns[0]:columns[-1] + 1].astype(kind)
         out = np.empty((stored.shape[0], len(columns)), dtype=kind)
         out[:, inside] = stored[:, columns[inside]]
         if self._tail is None:

@@ -122,9 +122,10 @@ def _hidden(relative: str) -> bool:
     return any(part.startswith(("_", ".")) for part in relative.split(os.sep) if part != ".")
 
 
-def _open(name: str, where: object) -> pq.ParquetFile:
+def _open(name: str, where: object, *, pre_buffer: bool = True,
+          read_dictionary: list[str] | None = None) -> pq.ParquetFile:
     try:
-        return pq.ParquetFile(where)
+        return pq.ParquetFile(where, pre_buffer=pre_buffer, read_dictionary=read_dictionary)
     except (pa.ArrowInvalid, OSError) as exc:
         raise LoadError(name, None, f"not a Parquet file ({' '.join(str(exc).split())})") from None
 
@@ -225,9 +226,11 @@ class Batch:
 
 
 def batches(source: object, file_name: str | None, kind: str, *, roles: tuple[str, ...] = (),
-            rows: int = BATCH_ROWS) -> Iterator[Batch]:
+            rows: int = BATCH_ROWS, dictionary: bool = False) -> Iterator[Batch]:
     """A Parquet file, a directory or a table, read `rows` rows at a time (only the
-    columns of `roles`, default every role found): memory holds one batch."""
+    columns of `roles`, default every role found): memory holds one batch. `dictionary`:
+    Parquet string columns come dictionary-encoded, as stored (no string per row is built:
+    half the time for a query column read alone)."""
     if is_table(source):
         table = as_table(source)
         name = file_name or TABLE_NAME
@@ -240,15 +243,19 @@ def batches(source: object, file_name: str | None, kind: str, *, roles: tuple[st
                         start + 1, named)
         return
     files = _files(source, file_name)
-    opened = [(name, _open(name, where)) for name, where in files.files]
+    # without pre-buffering: its read cache keeps every row group read so far until the file
+    # is closed (a streamed run would end up held whole, compressed; apache/arrow#39808)
+    opened = [(name, _open(name, where, pre_buffer=False)) for name, where in files.files]
     named = Columnar(files.name, "parquet", {}, np.zeros(0, np.int64),
                      tuple(zip((name for name, _ in opened),
                                np.cumsum([0] + [f.metadata.num_rows for _, f in opened[:-1]]),
                                strict=True)))
     before = 0
-    for name, handle in opened:
+    for (name, handle), (_, where) in zip(opened, files.files, strict=True):
         found = _roles(name, handle.schema_arrow, kind)
         wanted = {role: found[role] for role in roles or found if role in found}
+        if dictionary:
+            handle = _open(name, where, pre_buffer=False, read_dictionary=list(wanted.values()))
         try:
             for batch in handle.iter_batches(batch_size=rows, columns=list(wanted.values())):
                 yield Batch({role: batch.column(c) for role, c in wanted.items()},

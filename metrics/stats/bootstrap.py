@@ -253,9 +253,13 @@ class Accumulator:
             while rows < count:
                 rows += len(held[used])
                 used += 1
-            joined = held[0] if used == 1 else np.concatenate(held[:used])
-            taken.append(joined[:count])
-            rest = [joined[count:]] if count < len(joined) else []
+            last = held[used - 1]
+            need = len(last) - (rows - count)  # rows of the last piece taken
+            # only the rows taken are copied; the rest of the last piece stays a view of it
+            joined = (last[:need] if used == 1
+                      else np.concatenate([*held[:used - 1], last[:need]]))
+            taken.append(joined)
+            rest = [last[need:]] if need < len(last) else []
             self.pending[index] = rest + held[used:]
         self.pending_rows -= count
         return taken

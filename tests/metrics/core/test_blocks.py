@@ -169,3 +169,50 @@ def test_what_the_driver_refuses(tmp_path):
                              "score": [1.0, 2.0]}), bad)
     with pytest.raises(ValueError, match=r"^bad.parquet, row 2: no doc id \(a null\)$"):
         evaluate_blocks(qrels, [RunSource(bad)], 5)
+
+
+def test_integer_query_ids_and_a_null_query_id_in_the_first_pass(tmp_path):
+    # the first pass reads the query column dictionary-encoded: integer ids are not, and a
+    # null is read the plain way, reported with its row as the loader reports it
+    qrels_path, paths = files(tmp_path, 4)
+    qrels_table = pq.read_table(qrels_path)
+    numbered = {"query_id": [int(q[1:]) for q in qrels_table.column("query_id").to_pylist()],
+                "doc_id": qrels_table.column("doc_id"), "grade": qrels_table.column("grade")}
+    pq.write_table(pa.table(numbered), tmp_path / "qrels_int.parquet")
+    run_paths = []
+    for path in paths:
+        table = pq.read_table(path)
+        ids = [int(q[1:]) if q.startswith("q") else 999 for q in
+               table.column("query_id").to_pylist()]
+        run_paths.append(tmp_path / f"int_{path.name}")
+        pq.write_table(table.set_column(0, "query_id", pa.array(ids)), run_paths[-1])
+    qrels, _ = load_qrels(tmp_path / "qrels_int.parquet")
+    conventions = Conventions(n_resamples=100)
+    loaded = [load_run(p) for p in run_paths]
+    memory = evaluate(qrels, [r for r, _ in loaded], 5, conventions, sweep=(1, 15),
+                      reports={r.name: rep for r, rep in loaded})
+    blocks = evaluate_blocks(qrels, [RunSource(p) for p in run_paths], 5, conventions,
+                             sweep=(1, 15), block_queries=7)
+    assert_same(blocks, memory)
+    bad = tmp_path / "nullq.parquet"
+    pq.write_table(pa.table({"query_id": ["q001", None], "doc_id": ["d1", "d2"],
+                             "score": [1.0, 2.0]}), bad)
+    qrels, _ = load_qrels(qrels_path)
+    with pytest.raises(ValueError, match=r"^nullq.parquet, row 2: no query id \(a null\)$"):
+        evaluate_blocks(qrels, [RunSource(bad)], 5)
+
+
+def test_the_first_run_with_an_error_is_the_one_reported(tmp_path):
+    # the runs of a block are read in threads: the error named is still the first run's
+    qrels_path, _ = files(tmp_path, 1)
+    qrels, _ = load_qrels(qrels_path)
+    paths = []
+    for name, row in (("good", None), ("first", 2), ("second", 1)):
+        docs = ["d1", "d2", "d3"]
+        if row is not None:
+            docs[row - 1] = None
+        paths.append(tmp_path / f"{name}.parquet")
+        pq.write_table(pa.table({"query_id": ["q001"] * 3, "doc_id": docs,
+                                 "score": [3.0, 2.0, 1.0]}), paths[-1])
+    with pytest.raises(ValueError, match=r"^first.parquet, row 2: no doc id \(a null\)$"):
+        evaluate_blocks(qrels, [RunSource(p) for p in paths], 5)

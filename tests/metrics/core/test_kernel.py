@@ -128,3 +128,24 @@ def test_the_driver_is_the_kernel_over_one_block_then_aggregation():
         if key in run.summary:
             assert run.summary[key].mean == pytest.approx(values[evaluation.scored].mean())
     assert run.repeats == int(kernel.repeats[evaluation.scored].sum())
+
+
+def test_a_run_of_stored_columns_reads_as_the_gather_does():
+    # Curves.columns copies a run of stored columns as one slice: the same values and type
+    # as picking the columns one by one, and past the width still the closed form
+    from metrics.core.kernel import Curves, Tail
+
+    stored = np.arange(24, dtype=float).reshape(4, 6)
+    plain = Curves(stored)
+    tailed = Curves(stored, Tail("K", np.array([1.0, 2.0, 3.0, 4.0])))
+    for curves in (plain, tailed):
+        for columns in ([1, 2, 3], [0, 1, 2, 3, 4, 5], [2, 4], [3]):
+            got = curves.columns(np.array(columns))
+            np.testing.assert_array_equal(got, stored[:, columns])
+            assert got.dtype == np.float64 and got.flags.c_contiguous
+    past = tailed.columns(np.array([4, 5, 6, 7]))
+    np.testing.assert_array_equal(past[:, :2], stored[:, 4:6])
+    np.testing.assert_array_equal(past[:, 2:], np.array([1.0, 2.0, 3.0, 4.0])[:, None]
+                                  / np.array([7.0, 8.0]))
+    hits = Curves(np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert hits.columns(np.array([0, 1])).dtype == np.int32

@@ -810,6 +810,44 @@ def test_repeated_ids_of_strings_match_a_plain_loop(pairs):
     assert (rows.tolist(), first.tolist()) == _repeats_by_loop(pairs)
 
 
+# ids that share their last bytes, their length or both
+_LOOKALIKES = ["d1", "e1", "x-00000001", "y-00000001", "x-000000001", "00000001", "10000000",
+               "é1", "1", "0" * 20, "1" + "0" * 19, "q"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from(_LOOKALIKES)), max_size=60),
+       st.integers(0, 3))
+def test_repeated_ids_of_lookalike_and_sliced_ids_match_a_plain_loop(pairs, cut):
+    """Ids alike in their last bytes or their length, shorter and longer than 8 bytes, and a
+    sliced array (its data not at offset 0) give the loop's repeats."""
+    import pyarrow as pa
+
+    from metrics.io import repeated_ids
+
+    whole = [(9, "x-00000001")] * cut + pairs  # rows cut off the front: a slice
+    ids = pa.array([d for _, d in whole], pa.string()).slice(cut)
+    query = np.array([q for q, _ in pairs], dtype=np.int64)
+    rows, first = repeated_ids(query, ids)
+    assert (rows.tolist(), first.tolist()) == _repeats_by_loop(pairs)
+
+
+def test_repeated_ids_of_a_large_run_match_a_plain_loop():
+    """Sixty thousand rows, thousands of repeats: the loop's, in row order."""
+    import pyarrow as pa
+
+    from metrics.io import repeated_ids
+
+    rng = np.random.default_rng(3)
+    pairs = [(int(q), f"doc{int(d)}") for q, d in zip(rng.integers(0, 300, 60_000),
+                                                      rng.integers(0, 2_000, 60_000),
+                                                      strict=True)]
+    query = np.array([q for q, _ in pairs], dtype=np.int64)
+    rows, first = repeated_ids(query, pa.array([d for _, d in pairs], pa.string()))
+    assert len(rows) > 1000
+    assert (rows.tolist(), first.tolist()) == _repeats_by_loop(pairs)
+
+
 def test_a_run_loaded_against_labels_aligns_as_one_loaded_alone(tmp_path):
     """load_run(labels=) codes ids by the labels' doc ids; align must give the same arrays
     as its own string join, including for ids the labels lack and for repeats."""
