@@ -45,6 +45,9 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.core.blocks", name) for name in (
             "evaluate_blocks", "BlockEvaluation", "BlockRun", "DEFAULT_BLOCK_QUERIES")},
         **{name: ("metrics.core.per_query", name) for name in ("long_table", "write_long")},
+        # an evaluation read back from its saved per-query figures (--per-query-out)
+        **{name: ("metrics.core.saved", name) for name in (
+            "read_figures", "SavedEvaluation", "SavedRun")},
         # runs held as Spark DataFrames (pip install -e ".[spark]"; pyspark loaded on use)
         **{name: ("metrics.spark.evaluate", name) for name in (
             "evaluate_spark", "spark_session", "SparkEvaluation", "SparkRun")},
