@@ -132,8 +132,7 @@ class Evaluation:
     @property
     def sweep_specs(self) -> tuple[Spec, ...]:
         """The summary figures a sweep over K draws: those read at K that no cutoff fixes."""
-        return tuple(s for s in self.summary_specs
-                     if not s.reads_whole_list and s.cutoff is None)
+        return sweep_specs_of(self.summary_specs)
 
     def resolve(self, metric: str | Spec) -> Spec:
         """The figure a name, key or label stands for at this K and these conventions:
@@ -305,21 +304,7 @@ class Evaluation:
 
     def summary(self) -> pd.DataFrame:
         """One row per (run, summary measure): mean and interval at K."""
-        pd = _pandas()
-        rows = [
-            {
-                "run": run.name,
-                "metric": s.name(),
-                "label": s.label(self.k),
-                "mean": run.summary[s.key].mean,
-                "low": run.summary[s.key].low,
-                "high": run.summary[s.key].high,
-                "interval": run.summary[s.key].method,
-            }
-            for run in self.runs
-            for s in self.summary_specs
-        ]
-        return pd.DataFrame(rows)
+        return summary_frame(self)
 
     def sweep_means(self, name: str) -> dict[str, np.ndarray]:
         """Mean over scored queries of each summary measure at every K of the sweep."""
@@ -380,11 +365,39 @@ class Evaluation:
 
     def sweep(self) -> pd.DataFrame:
         """Means over scored queries at every K of the sweep: run, k, one column a measure."""
-        pd = _pandas()
-        frames = [
-            pd.DataFrame({"run": run.name, **self.sweep_means(run.name)}) for run in self.runs
-        ]
-        return pd.concat(frames, ignore_index=True)
+        return sweep_frame(self)
+
+
+def sweep_specs_of(summary_specs: Sequence[Spec]) -> tuple[Spec, ...]:
+    """The summary figures a sweep over K draws: those read at K that no cutoff fixes."""
+    return tuple(s for s in summary_specs if not s.reads_whole_list and s.cutoff is None)
+
+
+def summary_frame(evaluation) -> pd.DataFrame:
+    """One row per (run, summary figure): mean and interval at K, of any driver's result
+    (its `k`, `runs` with their `summary`, and `summary_specs`)."""
+    rows = [
+        {
+            "run": run.name,
+            "metric": s.name(),
+            "label": s.label(evaluation.k),
+            "mean": run.summary[s.key].mean,
+            "low": run.summary[s.key].low,
+            "high": run.summary[s.key].high,
+            "interval": run.summary[s.key].method,
+        }
+        for run in evaluation.runs
+        for s in evaluation.summary_specs
+    ]
+    return _pandas().DataFrame(rows)
+
+
+def sweep_frame(evaluation) -> pd.DataFrame:
+    """Means at every K of the sweep, of any driver's result that has `sweep_means(run)`:
+    run, k, one column a measure."""
+    pd = _pandas()
+    return pd.concat([pd.DataFrame({"run": run.name, **evaluation.sweep_means(run.name)})
+                      for run in evaluation.runs], ignore_index=True)
 
 
 def evaluate(

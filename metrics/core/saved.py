@@ -30,10 +30,23 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from metrics.core.asked import summary_methods
-from metrics.core.evaluate import DEFAULT_PER_QUERY, DEFAULT_SUMMARY, WithoutLists
+from metrics.core.evaluate import (
+    DEFAULT_PER_QUERY,
+    DEFAULT_SUMMARY,
+    Evaluation,
+    WithoutLists,
+    evaluate,
+    summary_frame,
+    sweep_frame,
+    sweep_specs_of,
+)
+from metrics.core.files import RunSource
 from metrics.core.per_query import SCHEMA
+from metrics.io import Run
 from metrics.io.errors import LoadError, show
+from metrics.io.loaders import run_name_of
 from metrics.io.names import plain_name
+from metrics.io.one_query import load_query_qrels, load_query_run
 from metrics.io.streams import MAX_INPUT_BYTES
 from metrics.stats.bootstrap import draw_resamples
 from metrics.stats.intervals import Interval
@@ -109,6 +122,30 @@ class SavedEvaluation(WithoutLists):
     max_grade: int = 1
     summary_specs: tuple[Spec, ...] = DEFAULT_SUMMARY
     query_specs: tuple[Spec, ...] = DEFAULT_PER_QUERY
+
+    within = None  # a saved evaluation covers every query it holds: no filter
+    scope = ""
+
+    @property
+    def sweep_specs(self) -> tuple[Spec, ...]:
+        return sweep_specs_of(self.summary_specs)
+
+    def summary(self):
+        """One row per (run, summary figure): mean and interval at K (`Evaluation.summary`)."""
+        return summary_frame(self)
+
+    def sweep(self):
+        """The saved sweep's means: run, k, one column a figure (`Evaluation.sweep`)."""
+        return sweep_frame(self)
+
+    def per_query(self):
+        """One row per (run, scored query) at K: the figures saved; `class` is empty (query
+        classes read the first relevant rank and R, which were not saved)."""
+        import pandas as pd
+
+        return pd.concat([pd.DataFrame({"run": run.name, "query_id": self.scored_ids,
+                                        "class": None, **run.at_k}) for run in self.runs],
+                         ignore_index=True)
 
     @property
     def has_sweep(self) -> bool:
@@ -400,4 +437,53 @@ def _sweep(sweep: dict[str, Sequence[float]] | None,
     return {"k": ks} | {name: np.asarray(values, dtype=float) for name, values in sweep.items()}
 
 
-__all__ = ["SavedEvaluation", "SavedRun", "about", "read_figures"]
+
+
+@dataclass(frozen=True, eq=False)
+class QueryLists:
+    """One query's lists read from the run files beside its saved figures: an in-memory
+    evaluation of that query alone (every explanation reads it), the runs given no file
+    for, and each figure the lists give otherwise than the saved one."""
+
+    query_id: str
+    evaluation: Evaluation | None  # None when the qrels judge no relevant id for it
+    without_file: tuple[str, ...]  # saved runs no run file was given for
+    disagreements: tuple[tuple[str, str, float, float], ...]  # (run, figure label, saved, read)
+
+
+def query_lists(saved: SavedEvaluation, query_id: str, qrels: RunSource,
+                runs: Sequence[RunSource]) -> QueryLists:
+    """`query_id`'s judgments and every run's list for it, read on demand from the files
+    (`metrics.io.one_query`: only that query's rows), scored alone under the saved K and
+    conventions; each run file goes with the saved run of its name (`RunSource.name`, or
+    the file's). A figure the lists give otherwise than the file (beyond 1e-9) is listed:
+    the files are then not those the figures were computed from."""
+    c = saved.conventions
+    judged = load_query_qrels(qrels.source, query_id, file_name=qrels.file_name)
+    lists = []
+    for spec in runs:
+        name = spec.name or run_name_of(spec.file_name or Path(str(spec.source)).name)
+        if name not in saved.run_names:
+            continue
+        run = load_query_run(spec.source, query_id, file_name=spec.file_name, order=c.order,
+                             score_precision=c.score_precision, run_name=name)
+        lists.append(run if run is not None else Run.from_lists(name, {}))
+    given = {run.name for run in lists}
+    without = tuple(name for name in saved.run_names if name not in given)
+    if judged is None or not lists:
+        return QueryLists(query_id, None, without, ())
+    evaluation = evaluate(judged, lists, saved.k, c, sweep=(1, 1))
+    if query_id not in evaluation.scored_ids:
+        return QueryLists(query_id, None, without, ())
+    row = saved.scored_ids.index(query_id)
+    differ = []
+    for run in evaluation.runs:
+        kept = saved.per_query_scores(run.name)
+        for key, values in evaluation.per_query_scores(run.name).items():
+            if key in kept and abs(float(kept[key][row]) - float(values[0])) > 1e-9:
+                differ.append((run.name, saved.label(key, summary=False),
+                               float(kept[key][row]), float(values[0])))
+    return QueryLists(query_id, evaluation, without, tuple(differ))
+
+
+__all__ = ["QueryLists", "SavedEvaluation", "SavedRun", "about", "query_lists", "read_figures"]

@@ -21,7 +21,7 @@ from metrics.core.saved import about, read_figures
 from metrics.io import LoadError, load_qrels, load_run
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.saved import METADATA_KEY
-from tests.metrics.core.test_blocks import collection
+from tests.metrics.core.test_blocks import collection, trec_text
 
 CHOICES = [
     Conventions(n_resamples=120),
@@ -198,3 +198,35 @@ def test_the_command_lines_file_opens_with_its_k_and_conventions(tmp_path, capsy
     memory = evaluate(qrels, [load_run(tmp_path / f"r{i}.parquet", run_name=f"r{i}")[0]
                               for i in range(2)], 7, figures.conventions)
     assert_same_decisions(figures, memory)
+
+
+def test_one_querys_lists_read_on_demand_give_its_saved_figures(tmp_path):
+    qrels_columns, runs = collection(12)
+    pq.write_table(pa.table(qrels_columns), tmp_path / "qrels.parquet")
+    (tmp_path / "r0.run").write_text(trec_text(runs[0]))
+    pq.write_table(pa.table(runs[1]), tmp_path / "r1.parquet", row_group_size=30)
+    qrels, _ = load_qrels(tmp_path / "qrels.parquet")
+    loaded_runs = [load_run(tmp_path / "r0.run")[0], load_run(tmp_path / "r1.parquet")[0]]
+    memory = evaluate(qrels, loaded_runs, 5, Conventions(n_resamples=30, gain="exponential"))
+    figures = saved(tmp_path, memory)
+    sources = [RunSource(tmp_path / "r0.run"), RunSource(tmp_path / "r1.parquet")]
+    for query in figures.scored_ids[:15]:
+        read = metrics.query_lists(figures, query, RunSource(tmp_path / "qrels.parquet"),
+                                   sources)
+        assert read.disagreements == () and read.without_file == ()
+        assert read.evaluation.scored_ids == [query]
+        for run in memory.runs:  # the lists are the whole files' lists for this query
+            one = read.evaluation.run(run.name)
+            row = memory.scored_ids.index(query)
+            assert metrics.top_ids(read.evaluation, run.name, query, 50) == \
+                metrics.top_ids(memory, run.name, query, 50)
+            assert one.scores.at(5)["nDCG"][0] == memory.per_query_scores(run.name)["nDCG"][row]
+    # one run file only: the other is named; another run's file under r1's name disagrees
+    a, b = (memory.per_query_scores(name)["nDCG"] for name in ("r0", "r1"))
+    query = figures.scored_ids[int(np.flatnonzero(a != b)[0])]
+    alone = metrics.query_lists(figures, query, RunSource(tmp_path / "qrels.parquet"),
+                                sources[:1])
+    assert alone.without_file == ("r1",)
+    swapped = metrics.query_lists(figures, query, RunSource(tmp_path / "qrels.parquet"),
+                                  [RunSource(tmp_path / "r0.run", name="r1")])
+    assert ("r1", "nDCG@5") in {(run, label) for run, label, _, _ in swapped.disagreements}
