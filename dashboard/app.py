@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard.state import session, sidebar
+from dashboard.state import saved, session, sidebar
 
 OUT_OF_MEMORY = ("This server ran out of memory drawing the page: load smaller files (fewer "
                  "queries, runs or a shorter queries file), or fewer runs at once.")
@@ -36,6 +36,7 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="expanded",
 )
+saved.prepare()  # figures given on the command line open under My files
 session.init()
 session.publish()  # before st.navigation, which re-writes the URL when the run ends
 page = st.navigation(
@@ -43,7 +44,7 @@ page = st.navigation(
      for i, (script, title, icon) in enumerate(PAGES)]
 )
 try:
-    sidebar.draw()
+    saved.draw() if saved.active() else sidebar.draw()  # saved figures: no lists to score
     page.run()
 except MemoryError:  # said in one line, never a traceback: the server stays up
     st.error(OUT_OF_MEMORY)

@@ -15,7 +15,7 @@ from dashboard import safe
 from dashboard.data import cache, combine, slicing, texts
 from dashboard.data.cache import Inputs, Parsed, Snapshot, View
 from dashboard.report import exports
-from dashboard.state import session
+from dashboard.state import opening, session
 from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
 CORPUS_SLOT = "corpus"  # where the corpus's load report goes, once the view says which ids
@@ -119,6 +119,7 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
             if p)))
         _show_queries(inputs)
         return inputs, {run.key: st.empty() for run in inputs.runs} | {CORPUS_SLOT: st.empty()}
+    opening.uploader()  # an evaluation's saved figures: the next run draws their sidebar
     qrels_file = st.file_uploader(
         "Qrels (the labels)",
         key=session.QRELS_KEY,

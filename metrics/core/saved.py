@@ -147,6 +147,20 @@ class SavedEvaluation(WithoutLists):
                                         "class": None, **run.at_k}) for run in self.runs],
                          ignore_index=True)
 
+    def query_figures(self, query_id: str):
+        """One query's saved figures, a row per run (as `metrics.query_figures`: run, class
+        (empty: not saved), then each summary figure by key)."""
+        import pandas as pd
+
+        ids = self.scored_ids
+        if query_id not in ids:
+            raise ValueError(f"query {query_id!r} is not among the {len(ids):,} queries "
+                             f"{self.source} holds")
+        row = ids.index(query_id)
+        return pd.DataFrame([{"run": run.name, "class": None,
+                              **{s.key: float(run.at_k[s.key][row]) for s in self.summary_specs}}
+                             for run in self.runs])
+
     @property
     def has_sweep(self) -> bool:
         return self.sweep_range is not None and all(r.sweep_means for r in self.runs)

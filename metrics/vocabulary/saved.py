@@ -43,6 +43,8 @@ NEEDS_LISTS: dict[str, str] = {
     "overlap": "overlap between runs, leakage, what to label next and the texts (they read "
                "the ids retrieved)",
     "snapshots": "snapshots and drift (a snapshot fingerprints the qrels and the runs)",
+    "report": "the HTML report and the exports (they write each query's lists, classes and "
+              "the load report)",
 }
 GIVE_RUNS = ("To get them, open the qrels and the run files the figures were computed from "
              "under My files (Qrels and Runs) without an evaluation file; to keep the saved "
@@ -57,3 +59,20 @@ DRILLDOWN_FROM_FILES = ("Query {query}'s lists read on demand from the run files
                         "saved ones at K = {k}.")
 DRILLDOWN_MISSING_RUN = ("No run file named {run} was given: give it beside the others to see "
                          "its list.")
+
+# the dashboard's controls for saved figures
+OPEN_LABEL = "Open an evaluation (saved figures)"
+OPEN_HELP = ("The Parquet file `python -m metrics ... --per-query-out FILE.parquet` writes "
+             "(either engine): every scored query's figures at K. Overview, Compare, the "
+             "heatmap, the K sweep and every decision are computed from it alone, without "
+             "the runs; give the qrels and the runs below as well to read one query's lists "
+             "in the drill-down. Remove it (its ✕) to score the qrels and runs instead.")
+SIDE_FILES = ("Beside saved figures, the qrels and run files are not scored: only the rows of "
+              "the query a page explains are read (Parquet: the row groups that can hold it; "
+              "text: one line at a time). Each run file goes with the saved run of its name "
+              "(the file name without its extensions).")
+COMMAND_LINE = ("Opened from the command line: {file}. Upload another evaluation here to "
+                "replace it.")
+FIXED_SETTINGS = ("K = {k} and the conventions are the file's (below): the figures at other "
+                  "K or under other conventions were not saved.")
+NO_FIGURES_YET = ("The evaluation file was refused, so nothing can be shown: {error}")
