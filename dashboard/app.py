@@ -44,7 +44,10 @@ page = st.navigation(
      for i, (script, title, icon) in enumerate(PAGES)]
 )
 try:
-    saved.draw() if saved.active() else sidebar.draw()  # saved figures: no lists to score
+    if saved.active():  # saved figures: no lists to score, their own sidebar
+        saved.draw()
+    else:
+        sidebar.draw()
     page.run()
 except MemoryError:  # said in one line, never a traceback: the server stays up
     st.error(OUT_OF_MEMORY)

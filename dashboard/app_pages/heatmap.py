@@ -20,9 +20,10 @@ HELP = vocabulary.columns.CONTROL_HELP
 
 view = ui.page(
     "Per-query heatmap",
-    "Where the runs differ, query by query. Each cell is one query's score at K; the strip "
-    "on the left is each run's query class. Click a cell to pick its query, then open it in "
-    "the drill-down.",
+    "Where the runs differ, query by query. Each cell is one query's score at K"
+    + ("" if cache.without_lists(session.view()) else
+       "; the strip on the left is each run's query class")
+    + ". Click a cell to pick its query, then open it in the drill-down.",
 )
 evaluation = view.evaluation
 k = evaluation.k

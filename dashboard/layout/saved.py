@@ -29,16 +29,17 @@ def counts(view: View) -> None:
     recorded), then which of the Overview's sections need the runs."""
     saved = view.evaluation
     st.subheader("What was scored")
-    unknown = "not recorded"
+    def count(n: int | None) -> str:
+        return "not recorded" if n is None else f"{n:,}"
+
     st.dataframe(
-        [{"Run": run.name, "Scored": len(saved.scored_ids),
-          "Excluded": unknown if saved.excluded is None else saved.excluded,
-          "Missing": unknown if run.missing is None else run.missing,
-          "Repeats": unknown if run.repeats is None else run.repeats}
+        [{"Run": run.name, "Scored": f"{len(saved.scored_ids):,}",
+          "Excluded": count(saved.excluded), "Missing": count(run.missing),
+          "Repeats": count(run.repeats)}
          for run in saved.runs],
         hide_index=True,
         column_config={
-            "Scored": st.column_config.NumberColumn(help=MEANING["scored"]),
+            "Scored": st.column_config.TextColumn(help=MEANING["scored"]),
             "Excluded": st.column_config.TextColumn(help=MEANING["excluded"]),
             "Missing": st.column_config.TextColumn(help=MEANING["missing"]),
             "Repeats": st.column_config.TextColumn(help=MEANING["repeats"]),
@@ -150,7 +151,15 @@ def drilldown(view: View) -> None:
         with st.container(border=True):
             st.markdown(f"#### {safe.md(run.name)}")
             st.dataframe(x.ranks, hide_index=True, placeholder="",
-                         column_order=["rank", "doc_id", "label", "gain", "DCG"])
+                         column_order=["rank", "doc_id", "label", "gain", "DCG"],
+                         column_config={
+                             "rank": st.column_config.NumberColumn("Rank"),
+                             "doc_id": st.column_config.TextColumn("Id"),
+                             "label": st.column_config.TextColumn(
+                                 "Grade · status", help=MEANING["grade_status"]),
+                             "gain": ui.number_column(
+                                 "Gain", one.conventions.sentences()["gain"]),
+                             "DCG": ui.number_column("DCG", MEANING["running_dcg"])})
             st.markdown("\n".join(f"- **{name}** · {x.sentences[key]}" for key, name in
                                   (("ndcg", "nDCG"), ("ap", "AP"), ("rr", "RR"))))
 
