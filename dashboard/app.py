@@ -11,6 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard.data import progress
 from dashboard.state import saved, session, sidebar
 
 OUT_OF_MEMORY = ("This server ran out of memory drawing the page: load smaller files (fewer "
@@ -43,6 +44,7 @@ page = st.navigation(
     [st.Page(script, title=title, icon=icon, default=i == 0)
      for i, (script, title, icon) in enumerate(PAGES)]
 )
+progress.main_area()  # a long load's status, in sight at the top of the page
 try:
     if saved.active():  # saved figures: no lists to score, their own sidebar
         saved.draw()

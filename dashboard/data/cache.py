@@ -24,6 +24,7 @@ from typing import Protocol
 import streamlit as st
 
 import metrics
+from dashboard.data import progress
 from dashboard.data.store import Store
 from dashboard.views import frames
 from metrics import (
@@ -228,7 +229,8 @@ def _parse(kind: str, key: str, file_name: str, reading: Conventions,
            source: Path | bytes) -> Parsed:
     """Load one file through the engine's loader (the command line's), once per key."""
     return store().get("file", (kind, key), lambda: _load(kind, key, file_name, reading, source),
-                       files=[key], on_miss=spinner("Reading the files…"))
+                       files=[key], on_miss=functools.partial(progress.reading, file_name,
+                                                              progress.size_of(source)))
 
 
 def _load(kind: str, key: str, file_name: str, reading: Conventions,
@@ -331,14 +333,15 @@ def _evaluation(key: tuple, k: int, conventions: Conventions, qrels: Qrels,
                 qrels_report: LoadReport | None) -> Evaluation:
     prepared = _prepared(key, conventions.relevance_level, conventions.identical_ids, qrels,
                          runs)
+    def scored() -> Evaluation:  # a bar over the runs while they are scored
+        with progress.scoring(len(runs), len(prepared.query_set.query_ids)) as tick:
+            return evaluate_prepared(prepared, k, conventions, reports=reports,
+                                     qrels_report=qrels_report, progress=tick)
     return store().get(
-        "evaluation", (key, k, conventions),
-        lambda: evaluate_prepared(prepared, k, conventions, reports=reports,
-                                  qrels_report=qrels_report),
+        "evaluation", (key, k, conventions), scored,
         files=_files(key),
         parents=[("prepared", (key, conventions.relevance_level, conventions.identical_ids))],
-        shared=(prepared, reports, qrels_report),
-        on_miss=spinner("Scoring the runs…"))
+        shared=(prepared, reports, qrels_report))
 
 
 def _files(key: tuple) -> list[str]:

@@ -119,7 +119,6 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
             if p)))
         _show_queries(inputs)
         return inputs, {run.key: st.empty() for run in inputs.runs} | {CORPUS_SLOT: st.empty()}
-    opening.uploader()  # an evaluation's saved figures: the next run draws their sidebar
     qrels_file = st.file_uploader(
         "Qrels (the labels)",
         key=session.QRELS_KEY,
@@ -142,6 +141,7 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
         key=session.CORPUS_KEY,
         help=HELP["corpus_file"],
     )
+    opening.uploader()  # an evaluation's saved figures: the next run draws their sidebar
     inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file, corpus_file)
     with run_slot:
         _show_parsed(inputs.qrels if qrels_file is not None else None)

@@ -21,7 +21,7 @@ resampled queries.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -138,13 +138,7 @@ class Evaluation:
         """The figure a name, key or label stands for at this K and these conventions:
         'MRR@5', 'RR', 'nDCG', 'P(rel=2)@5', 'Rprec', trec_eval's 'map'. A figure shown is
         found by its key or label; any other name is read (ValueError naming a bad one)."""
-        if isinstance(metric, str):
-            for spec in self.query_specs:
-                if metric in (spec.key, spec.label(self.k), spec.label(self.k, summary=False),
-                              spec.name()):
-                    return spec
-        spec = metric if isinstance(metric, Spec) else parse_measure(metric)
-        return spec.settled(self.k, self.conventions)
+        return resolve_among(self.query_specs, metric, self.k, self.conventions)
 
     def spec(self, key: str) -> Spec:
         """A figure shown, by its key."""
@@ -368,6 +362,19 @@ class Evaluation:
         return sweep_frame(self)
 
 
+def resolve_among(specs: Sequence[Spec], metric: str | Spec, k: int,
+                  conventions: Conventions) -> Spec:
+    """The figure a name, key or label stands for at K and these conventions: one of
+    `specs` found by its key, label or name, else the name read (ValueError naming a bad
+    one) and settled."""
+    if isinstance(metric, str):
+        for spec in specs:
+            if metric in (spec.key, spec.label(k), spec.label(k, summary=False), spec.name()):
+                return spec
+    spec = metric if isinstance(metric, Spec) else parse_measure(metric)
+    return spec.settled(k, conventions)
+
+
 def sweep_specs_of(summary_specs: Sequence[Spec]) -> tuple[Spec, ...]:
     """The summary figures a sweep over K draws: those read at K that no cutoff fixes."""
     return tuple(s for s in summary_specs if not s.reads_whole_list and s.cutoff is None)
@@ -438,8 +445,11 @@ def evaluate_prepared(
     reports: dict[str, LoadReport] | None = None,
     qrels_report: LoadReport | None = None,
     measures: Sequence[Spec | str] = (),
+    progress: Callable[[int, int, str | None], None] | None = None,
 ) -> Evaluation:
-    """evaluate() on runs already aligned by prepare() at the same relevance level."""
+    """evaluate() on runs already aligned by prepare() at the same relevance level.
+    `progress(done, total, run)` is called before each run is scored (its name) and once
+    they all are (None, before the summaries): a caller shows how far scoring has come."""
     conventions = conventions or Conventions()
     check_k(k)
     query_set = prepared.query_set
@@ -465,8 +475,13 @@ def evaluate_prepared(
     scored = scored_queries(query_set, conventions)
     rng = np.random.default_rng(conventions.seed)
     resamples = draw_resamples(int(scored.sum()), n_resamples=conventions.n_resamples, rng=rng)
-    scored_runs = [_score_run(run, a, query_set, conventions, reports)
-                   for run, a in zip(prepared.runs, aligned, strict=True)]
+    scored_runs = []
+    for run, a in zip(prepared.runs, aligned, strict=True):
+        if progress is not None:
+            progress(len(scored_runs), len(prepared.runs), run.name)
+        scored_runs.append(_score_run(run, a, query_set, conventions, reports))
+    if progress is not None:
+        progress(len(scored_runs), len(prepared.runs), None)
     evaluated = _read_runs(scored_runs, query_set, scored, conventions, k, resamples, longest)
     evaluation = Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
                             qrels_report)

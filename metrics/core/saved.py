@@ -36,6 +36,7 @@ from metrics.core.evaluate import (
     Evaluation,
     WithoutLists,
     evaluate,
+    resolve_among,
     summary_frame,
     sweep_frame,
     sweep_specs_of,
@@ -189,13 +190,7 @@ class SavedEvaluation(WithoutLists):
 
     def resolve(self, metric: str | Spec) -> Spec:
         """A figure saved, by key, label or name (as `Evaluation.resolve`, among these)."""
-        if isinstance(metric, str):
-            for spec in self.query_specs:
-                if metric in (spec.key, spec.label(self.k), spec.label(self.k, summary=False),
-                              spec.name()):
-                    return spec
-        spec = metric if isinstance(metric, Spec) else parse_measure(metric)
-        return self.spec(spec.settled(self.k, self.conventions).key)
+        return self.spec(resolve_among(self.query_specs, metric, self.k, self.conventions).key)
 
     def with_measures(self, measures) -> SavedEvaluation:
         """Itself when every figure named was saved; a figure not saved needs the lists
