@@ -46,13 +46,16 @@ PAGES = {
 }
 # innermost first: the first stage whose marker is in a frame's file name takes the sample
 STAGES = (
-    ("Altair spec", ("/altair/", "/jsonschema/", "/referencing/", "dashboard/chart_base.py",
-                     "dashboard/charts.py", "dashboard/comparison_charts.py", "/narwhals/")),
+    ("Altair spec", ("/altair/", "/jsonschema/", "/referencing/", "/narwhals/",
+                     "dashboard/views/chart_base.py", "dashboard/views/charts.py",
+                     "dashboard/views/comparison_charts.py", "dashboard/views/overlap_charts.py",
+                     "dashboard/views/risk_charts.py")),
     ("serialisation", ("/pyarrow/", "/google/protobuf/", "streamlit/dataframe_util.py",
                        "streamlit/elements/lib/column_config_utils.py",
                        "streamlit/elements/arrow.py", "streamlit/elements/vega_charts.py")),
     ("engine", (f"{ROOT / 'metrics'}/",)),
-    ("frames", ("dashboard/frames.py", "dashboard/exports.py", "dashboard/report.py")),
+    ("frames", ("dashboard/views/frames.py", "dashboard/views/highlight.py",
+                "dashboard/report/")),
     ("Streamlit", ("/streamlit/",)),
 )
 INTERVAL_S = 0.001

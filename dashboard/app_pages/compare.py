@@ -121,10 +121,14 @@ few = metrics.few_queries_note(len(comparison.query_ids), evaluation.conventions
 if few:
     st.warning(safe.md(few), icon=":material/warning:")
 
-power = frames.power_by_test(comparison, delta)
+# what each test can detect solves for a difference per test: once per comparison
+power = cache.derived(view, "power", (options, delta),
+                      lambda: frames.power_by_test(comparison, delta))
 for candidate in comparison.candidates:
     st.subheader(f"{safe.md(candidate)} against {safe.md(comparison.baseline)}")
-    table = frames.comparison_table(comparison, candidate, power)
+    table = cache.derived(
+        view, "comparison table", (options, delta, candidate),
+        lambda candidate=candidate: frames.comparison_table(comparison, candidate, power))
     st.dataframe(
         table,
         hide_index=True,
@@ -253,13 +257,16 @@ else:
     session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
     candidate = right.selectbox("Candidate", list(comparison.candidates),
                                 key="compare.candidate", help=HELP["compare_candidate"])
-paired = frames.paired_scores(comparison, metric)
+paired = cache.derived(view, "paired", (options, metric),
+                       lambda: frames.paired_scores(comparison, metric))
 runs = chart_base.run_scale(view.colour_domain)
-ui.chart(comparison_charts.paired_scatter(paired, runs, metric=metric,
-                                          baseline=comparison.baseline),
+ui.chart(cache.derived(view, "paired scatter", (options, metric),
+                       lambda: comparison_charts.paired_scatter(
+                           paired, runs, metric=metric, baseline=comparison.baseline)),
          download=f"before-after-{metric}")
-ui.chart(comparison_charts.difference_bars(paired, runs, metric=metric,
-                                           baseline=comparison.baseline),
+ui.chart(cache.derived(view, "difference bars", (options, metric),
+                       lambda: comparison_charts.difference_bars(
+                           paired, runs, metric=metric, baseline=comparison.baseline)),
          download=f"differences-{metric}")
 review_views.harm(view, comparison, metric, candidate)
 
@@ -305,7 +312,8 @@ def rank_movement() -> None:
     """The chosen query's ranks before and after. A fragment: picking another query or
     depth redraws this section only, not the tables and charts above."""
     session.publish()  # a fragment's rerun skips app.py: keep the link on the chosen query
-    ordered = frames.by_difference(paired, candidate)
+    ordered = cache.derived(view, "by difference", (options, metric, candidate),
+                            lambda: frames.by_difference(paired, candidate))
     differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))
     if not st.session_state.get("compare.movement_opened"):
         # first open: a query selected on another page that did not move shows nothing
@@ -328,9 +336,12 @@ def rank_movement() -> None:
                        key="compare.depth",
                        help=HELP["depth"])
     depth = int(st.session_state["compare.depth"])
-    movement = metrics.rank_movement(evaluation, comparison.baseline, candidate, query, depth)
-    ui.chart(comparison_charts.rank_slope(movement, k=k, depth=depth, baseline=comparison.baseline,
-                               candidate=candidate, query_id=query),
+    moved = (comparison.baseline, candidate, query, depth)
+    movement = cache.derived(view, "movement", moved, lambda: metrics.rank_movement(
+        evaluation, comparison.baseline, candidate, query, depth))
+    ui.chart(cache.derived(view, "rank slope", moved, lambda: comparison_charts.rank_slope(
+                 movement, k=k, depth=depth, baseline=comparison.baseline,
+                 candidate=candidate, query_id=query)),
              download=f"rank-movement-{query}")
     left, right = st.columns([1, 2])
     with left:

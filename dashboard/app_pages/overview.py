@@ -157,7 +157,7 @@ ui.chart(
     ),
     stretch=True,
     download=f"intervals-k{k}",
-    export=exports.interval_chart(evaluation, view.colour_domain),  # landscape
+    export=lambda: exports.interval_chart(evaluation, view.colour_domain),  # landscape
 )
 few = metrics.few_queries_note(len(evaluation.scored_ids), evaluation.conventions.interval_method)
 if few:

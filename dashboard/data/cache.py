@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import streamlit as st
 
@@ -51,10 +51,12 @@ from metrics import (
 KEPT = {
     "file": 16,  # a qrels and several runs, under both run orders
     "prepared": 2,  # the runs aligned on the labels, per relevance level and identical ids
-    "evaluation": 4,  # a few K / convention settings to flip between without re-scoring
+    "scored": 2,  # every K of every query, under a convention or two to flip between
+    "evaluation": 4,  # a few K read from those, to flip between without reading again
     "measured": 4,  # an evaluation with the figures the sidebar adds, for a few choices
     "pr curve": 4,  # the interpolated precision at the 11 recall levels, per view
     "comparison": 8,  # flip between baselines and candidates without re-testing
+    "headlines": 8,  # their sentences, per comparison
     "id mismatches": 4,
     "live snapshot": 4,
     "facets": 4,
@@ -72,6 +74,7 @@ KEPT = {
     "cross fit": 4,
     "rescored": 2,  # the last grades given by hand, and the ones before
     "harm profile": 8,
+    "derived": 256,  # the pages' tables, charts and sentences (small), a few views' worth
     "figures": 2,  # an evaluation opened from its saved figures, and the one before
     "query lists": 16,  # one query's lists read from the run files beside saved figures
 }
@@ -84,6 +87,7 @@ FIGURES = "figures"  # an evaluation opened from its saved per-query figures (no
 SAMPLE_QUERIES = "queries.csv"  # beside the sample's qrels: texts and two facets
 SAMPLE_CORPUS = "corpus.jsonl"  # and the texts of every id its qrels and runs mention
 SOURCES = {SAMPLE: "Bundled sample", UPLOAD: "My files"}
+T = TypeVar("T")
 
 
 class UploadedFile(Protocol):
@@ -333,15 +337,21 @@ def _evaluation(key: tuple, k: int, conventions: Conventions, qrels: Qrels,
                 qrels_report: LoadReport | None) -> Evaluation:
     prepared = _prepared(key, conventions.relevance_level, conventions.identical_ids, qrels,
                          runs)
-    def scored() -> Evaluation:  # a bar over the runs while they are scored
+    # the kernel scores every K at once: the first K asked under these conventions is
+    # scored (a bar over the runs while they are), every other K is read from it
+    # (Evaluation.at), which a change of K waits for
+    def score() -> Evaluation:
         with progress.scoring(len(runs), len(prepared.query_set.query_ids)) as tick:
             return evaluate_prepared(prepared, k, conventions, reports=reports,
                                      qrels_report=qrels_report, progress=tick)
-    return store().get(
-        "evaluation", (key, k, conventions), scored,
+    scored = store().get(
+        "scored", (key, conventions), score,
         files=_files(key),
         parents=[("prepared", (key, conventions.relevance_level, conventions.identical_ids))],
         shared=(prepared, reports, qrels_report))
+    return store().get("evaluation", (key, k, conventions), lambda: scored.at(k),
+                       files=_files(key), parents=[("scored", (key, conventions))],
+                       shared=(scored,))
 
 
 def _files(key: tuple) -> list[str]:
@@ -419,11 +429,25 @@ def rescored(view: View, grades: dict[tuple[str, str], int]) -> metrics.Rescored
         on_miss=spinner("Scoring every run again with your labels…"))
 
 
+def derived(view: View, name: str, args: tuple, make: Callable[[], T]) -> T:
+    """What a page builds from the view alone (a table, a chart, its sentences, the power of
+    each test), once per view, `name` and `args` (hashable: every choice it depends on):
+    a rerun that changed nothing it reads takes it from the store. The value is shared by
+    every rerun and session: never change it in place."""
+    # counted alone (what it holds of the evaluation is copies): walking the evaluation's
+    # objects to leave them out would cost more than building most of these
+    return store().get("derived", (view.key, name, args), make, files=view.files,
+                       parents=[view.source])
+
+
 def id_mismatches(view: View) -> tuple[metrics.IdMismatch, ...]:
     """Runs whose query or doc ids barely meet the labels' (a prefix, padding, case...)."""
-    return store().get("id mismatches", view.key,
+    # they read the files and the aligned rows only: one look per set of runs, not per K
+    c = view.evaluation.conventions
+    return store().get("id mismatches",
+                       (view.key[0], c.relevance_level, c.identical_ids, c.unjudged),
                        lambda: tuple(metrics.id_mismatches(view.evaluation)),
-                       files=view.files, parents=[view.source], shared=(view.evaluation,))
+                       files=view.files)
 
 
 # --------------------------------------------------------------------------- comparison

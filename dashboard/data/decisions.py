@@ -35,8 +35,12 @@ def headlines(view: View, options: CompareOptions, snapshots, primary: str) -> l
     compared = compare(view, replace(options, metrics=(primary,)), snapshots)
     if compared.comparison is None:
         return []
-    return metrics.headlines(compared.comparison,
-                             metrics.MEASURE_BY_KEY[primary].label(view.evaluation.k))
+    # each sentence solves for the difference the query set detects: once per comparison
+    return store().get(
+        "headlines", (view.key, options, primary),
+        lambda: metrics.headlines(compared.comparison,
+                                  metrics.MEASURE_BY_KEY[primary].label(view.evaluation.k)),
+        files=view.files, parents=[view.source])
 
 
 def best_marks(view: View) -> metrics.BestMarks:

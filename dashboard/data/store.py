@@ -134,7 +134,7 @@ class Store:
             self._entries[kind, key] = entry
             self._touch((kind, key))
             evicted = self._evict(kind)
-        if evicted:
+        if evicted >= TRIM_BYTES:
             release_freed_memory()
         return value
 
@@ -200,8 +200,9 @@ class Store:
             return set()
         return {key}.union(*(self._lineage(parent) for parent in entry.parents))
 
-    def _evict(self, newest_kind: str) -> bool:
-        evicted = False
+    def _evict(self, newest_kind: str) -> int:
+        """Drop what is past the bounds; the bytes dropped."""
+        before = self.bytes
         newest = next(reversed(self._entries))
         keep = self._lineage(newest)
         while self.count(newest_kind) > self.kept.get(newest_kind, sys.maxsize):
@@ -210,14 +211,17 @@ class Store:
             if oldest is None:
                 break
             self._drop(oldest)
-            evicted = True
         while self.bytes > self.max_bytes:
             oldest = next((key for key in self._entries if key not in keep), None)
             if oldest is None:
                 break
             self._drop(oldest)
-            evicted = True
-        return evicted
+        return before - self.bytes
+
+
+# the heap is handed back after an eviction of at least this much: a small table leaving
+# (past its kind's count) is not worth malloc_trim's walk over the whole heap
+TRIM_BYTES = 16 * 2**20
 
 
 def release_freed_memory() -> None:

@@ -202,20 +202,21 @@ def number_column(label: str, help: str | None = None, *, width: int | str | Non
 
 
 def chart(figure: alt.TopLevelMixin, *, stretch: bool = False, download: str | None = None,
-          export: alt.TopLevelMixin | None = None, **kwargs):
+          export: Callable[[], alt.TopLevelMixin] | None = None, **kwargs):
     """Charts follow the app's theme (light or dark); faceted ones keep their own width.
 
     With `download` (a file stem, unique on the page), PNG and SVG buttons follow the chart;
     the image is rendered (vl-convert, the report's renderer) only when a button is clicked,
-    from `export` when given (a landscape version for slides and pages).
+    from what `export` builds when given (a landscape version for slides and pages: built
+    then too, not on every rerun).
     """
     shown = st.altair_chart(figure, width="stretch" if stretch else "content",
                             theme="streamlit", **kwargs)
-    image = figure if export is None else export
+    image = (lambda: figure) if export is None else export
     if download:
         with st.container(horizontal=True, gap="small"):
             for kind, (render, mime) in IMAGES.items():
-                download_button(kind, lambda render=render: render(image),
+                download_button(kind, lambda render=render: render(image()),
                                 f"{download}.{kind.lower()}", mime,
                                 key=f"download.{download}.{kind.lower()}",
                                 help=HELP["chart_image"].format(kind=kind),

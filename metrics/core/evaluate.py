@@ -21,6 +21,7 @@ resampled queries.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -191,11 +192,11 @@ class Evaluation:
             yield long_table(self.scored_ids, run.name, self.query_specs,
                              self.per_query_scores(run.name), self.k)
 
-    @property
+    @functools.cached_property  # read on every page of every rerun: built once per object
     def scored_ids(self) -> list[str]:
         return [str(q) for q in self.query_set.query_ids[self.scored]]
 
-    @property
+    @functools.cached_property
     def excluded_ids(self) -> list[str]:
         """Queries left out of every mean: those without a relevant id, unless the
         empty_queries convention scores them 0 (within the filter, when there is one)."""
@@ -240,6 +241,30 @@ class Evaluation:
                           asked=(self.asked, [(r.asked, r.readings) for r in self.runs]))
         within = Within(mask, description, len(self.scored_ids))
         return dataclasses.replace(self, runs=runs, scored=scored, within=within)
+
+    def at(self, k: int) -> Evaluation:
+        """The same evaluation read at another K: the kernel scored every K, so each run's
+        summary, classes, suggestion and diagnosis are read again from the same scores with
+        the same seed, and the figures are those of evaluating at `k`. Nothing is rescored;
+        the sweep (which does not depend on K) is shared. An evaluation with figures asked
+        by name is read at K whole: ask for them again on the result."""
+        check_k(k)
+        if self.asked:
+            raise ValueError("read the evaluation at another K before asking for figures")
+        if k == self.k:
+            return self
+        c, query_set, within = self.conventions, self.query_set, self.within
+        mask = None if within is None else within.mask
+        resamples = draw_resamples(int(self.scored.sum()), n_resamples=c.n_resamples,
+                                   rng=np.random.default_rng(c.seed))
+        lengths = [r.scores.list_length if mask is None else r.scores.list_length[mask]
+                   for r in self.runs]
+        longest = max(int(length.max(initial=0)) for length in lengths)
+        runs = _read_runs([(r.run, r.aligned, r.scores, r.report) for r in self.runs],
+                          query_set, self.scored, c, k, resamples, longest, within=mask)
+        runs = tuple(dataclasses.replace(new, sweep_memo=old.sweep_memo)
+                     for new, old in zip(runs, self.runs, strict=True))
+        return dataclasses.replace(self, k=k, runs=runs)
 
     @property
     def run_names(self) -> list[str]:

@@ -82,7 +82,11 @@ class PairedTest:
 
     def __post_init__(self) -> None:
         for name in ("differences", "before", "after"):
-            values = np.array(getattr(self, name), dtype=float, copy=True)
+            values = getattr(self, name)
+            if (isinstance(values, np.ndarray) and values.dtype == np.float64
+                    and values.flags.owndata and not values.flags.writeable):
+                continue  # frozen already (a test re-adjusted): shared, not copied again
+            values = np.array(values, dtype=float, copy=True)
             values.setflags(write=False)
             object.__setattr__(self, name, values)
 

@@ -38,6 +38,8 @@ which other runs came with it.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -287,12 +289,73 @@ class Accumulator:
 def draw_resamples(n: int, *, n_resamples: int, rng: np.random.Generator) -> Resamples:
     """The resampled queries of a bootstrap over n queries (see the module's docstring):
     the dense table up to DENSE_CELLS cells, drawn from `rng` as ``resample_counts`` draws
-    it; beyond, a blocked draw keyed by two integers taken from `rng` (drawn when asked)."""
-    if n_resamples * n <= DENSE_CELLS:
-        return Resamples(n, n_resamples, dense=resample_counts(n, n_resamples=n_resamples,
-                                                               rng=rng))
-    key = tuple(int(part) for part in rng.integers(0, 2**63, size=2, dtype=np.int64))
-    return Resamples(n, n_resamples, key=key)
+    it; beyond, a blocked draw keyed by two integers taken from `rng` (drawn when asked).
+
+    The same draw from the same Generator state is handed out again (``_DRAWS``): every
+    interval, comparison and ranking of one seed reads the same resamples, and a change of K
+    must not draw them again. `rng` is left where the draw leaves it either way."""
+    dense = n_resamples * n <= DENSE_CELLS
+    key = (n, n_resamples, dense, _state_key(rng.bit_generator.state))
+    kept = _DRAWS.get(key)
+    if kept is not None:
+        resamples, after = kept
+        rng.bit_generator.state = after
+        return resamples
+    if dense:
+        counts = resample_counts(n, n_resamples=n_resamples, rng=rng)
+        counts.flags.writeable = False  # handed out to every caller of this draw
+        resamples = Resamples(n, n_resamples, dense=counts)
+    else:
+        blocked = tuple(int(part) for part in rng.integers(0, 2**63, size=2, dtype=np.int64))
+        resamples = Resamples(n, n_resamples, key=blocked)
+    _DRAWS.put(key, (resamples, rng.bit_generator.state),
+               0 if resamples.dense is None else resamples.dense.nbytes)
+    return resamples
+
+
+def _state_key(state: object) -> object:
+    """A Generator's state (nested dicts of ints and names) as a hashable key."""
+    if isinstance(state, dict):
+        return tuple((name, _state_key(value)) for name, value in sorted(state.items()))
+    if isinstance(state, np.ndarray):  # MT19937 keeps its key as an array
+        return (state.dtype.str, state.tobytes())
+    return state
+
+
+class _Kept:
+    """The last draws, most recent last, within a byte budget (a draw larger than the
+    budget is not kept). Sessions of the dashboard draw from threads: guarded by a lock."""
+
+    def __init__(self, max_bytes: int, max_entries: int) -> None:
+        self.max_bytes, self.max_entries = max_bytes, max_entries
+        self._entries: OrderedDict[object, tuple[object, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: object) -> object | None:
+        with self._lock:
+            if key not in self._entries:
+                return None
+            self._entries.move_to_end(key)
+            return self._entries[key][0]
+
+    def put(self, key: object, value: object, n_bytes: int) -> None:
+        if n_bytes > self.max_bytes:
+            return
+        with self._lock:
+            self._entries[key] = (value, n_bytes)
+            self._entries.move_to_end(key)
+            while (len(self._entries) > self.max_entries
+                   or sum(size for _, size in self._entries.values()) > self.max_bytes):
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+# a few draws (the whole query set and a filter or two, at 10,000 queries 80 MB each)
+KEPT_DRAW_BYTES = 1 << 28
+_DRAWS = _Kept(KEPT_DRAW_BYTES, max_entries=4)
 
 
 def as_resamples(counts: np.ndarray | Resamples) -> Resamples:

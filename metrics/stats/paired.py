@@ -127,10 +127,14 @@ def sign_flip_pvalues(
     count = np.zeros(differences.shape[1], dtype=np.int64)
     rows = max(1, _CHUNK_CELLS // n)
     n_bytes = (n + 7) // 8
+    # one chunk's flips as floats, written over in place: a fresh 32 MB array per chunk
+    # costs more in page faults than the product does
+    chunk = np.empty((min(rows, n_permutations), n))
     for start in range(0, n_permutations, rows):
         size = min(rows, n_permutations - start)
         packed = rng.integers(0, 256, size=(size, n_bytes), dtype=np.uint8)
-        bits = np.unpackbits(packed, axis=1, count=n).astype(np.float64)
+        bits = chunk[:size]
+        np.copyto(bits, np.unpackbits(packed, axis=1, count=n))
         flipped = 2.0 * (bits @ differences) - total
         count += (np.abs(flipped) >= threshold).sum(axis=0)
     return (1.0 + count) / (1.0 + n_permutations)

@@ -18,6 +18,7 @@ against. scipy is imported inside the functions: importing scipy.stats costs the
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Protocol
@@ -205,6 +206,13 @@ def min_detectable_difference(
         return None
     if sd == 0:
         return 0.0
+    return float(_detectable_effect(n, alpha, power) * sd)
+
+
+@functools.lru_cache(maxsize=256)
+def _detectable_effect(n: int, alpha: float, power: float) -> float:
+    """The smallest effect size (difference / sd) detected: it depends on n, alpha and power
+    only, so every test of a comparison (same queries, same levels) solves it once."""
     from scipy import optimize
 
     def short(effect: float) -> float:
@@ -212,8 +220,7 @@ def min_detectable_difference(
 
     start = _z_sum(alpha, power) / math.sqrt(n)  # the normal answer; the t needs more
     high = _bracket_up(short, 0.0, start)
-    effect = optimize.brentq(short, 0.0, high, xtol=_XTOL)
-    return float(effect * sd)
+    return optimize.brentq(short, 0.0, high, xtol=_XTOL)
 
 
 def queries_needed(

@@ -131,7 +131,7 @@ def sample_uploads(conventions=None):
     return cache.read_uploads(*UPLOADED, conventions or Conventions())
 
 
-def test_a_new_k_rescores_but_neither_reloads_nor_realigns(counted):
+def test_a_new_k_is_read_from_the_scores_not_reloaded_realigned_or_rescored(counted):
     inputs = sample_uploads()
     cache.build_view(inputs, ["baseline", "bm25"], {}, 5, Conventions())
     assert (counted["load_run"].calls, counted["prepare"].calls,
@@ -139,7 +139,14 @@ def test_a_new_k_rescores_but_neither_reloads_nor_realigns(counted):
     view = cache.build_view(sample_uploads(), ["baseline", "bm25"], {}, 7, Conventions())
     assert view.evaluation.k == 7
     assert (counted["load_run"].calls, counted["prepare"].calls,
-            counted["evaluate"].calls) == (3, 1, 2)
+            counted["evaluate"].calls) == (3, 1, 1)
+    # the figures are those of scoring at 7
+    fresh = evaluate(inputs.qrels.value, [p.value for p in inputs.usable_runs], 7, Conventions())
+    for name in ("baseline", "bm25"):
+        assert view.evaluation.run(name).summary == fresh.run(name).summary
+    # another convention scores again
+    cache.build_view(sample_uploads(), ["baseline"], {}, 7, Conventions(gain="exponential"))
+    assert counted["evaluate"].calls == 2
 
 
 def test_hiding_showing_reordering_or_renaming_a_run_does_not_rescore(counted):
@@ -154,16 +161,22 @@ def test_hiding_showing_reordering_or_renaming_a_run_does_not_rescore(counted):
     assert alone.runs[0].summary == full.evaluation.run("bm25").summary
 
 
-def test_the_evaluation_cache_holds_at_most_its_bound(counted):
+def test_the_evaluation_caches_hold_at_most_their_bounds(counted):
     inputs = sample_uploads()
+    key = cache.build_view(inputs, ["baseline"], {}, 1, Conventions()).key[0][0]
     ks = range(1, cache.KEPT["evaluation"] + 2)  # one more K than the cache keeps
     for k in ks:
         cache.build_view(inputs, ["baseline"], {}, k, Conventions())
-    assert counted["evaluate"].calls == len(ks)
-    cache.build_view(inputs, ["baseline"], {}, ks[-1], Conventions())  # the newest: kept
-    assert counted["evaluate"].calls == len(ks)
-    cache.build_view(inputs, ["baseline"], {}, ks[0], Conventions())  # the oldest: evicted
-    assert counted["evaluate"].calls == len(ks) + 1
+    assert cache.store().count("evaluation") == cache.KEPT["evaluation"]
+    assert ("evaluation", (key, ks[-1], Conventions())) in cache.store()  # the newest: kept
+    assert ("evaluation", (key, ks[0], Conventions())) not in cache.store()  # the oldest: out
+    gains = [Conventions(gain=g, seed=s) for g in ("linear", "exponential") for s in (1, 2)]
+    for conventions in gains[:cache.KEPT["scored"] + 1]:  # one more than kept
+        cache.build_view(inputs, ["baseline"], {}, 3, conventions)
+    assert cache.store().count("scored") == cache.KEPT["scored"]
+    calls = counted["evaluate"].calls
+    cache.build_view(inputs, ["baseline"], {}, 3, gains[0])  # the oldest: scored again
+    assert counted["evaluate"].calls == calls + 1
 
 
 def test_a_replaced_upload_leaves_the_store_with_everything_computed_from_it(counted):

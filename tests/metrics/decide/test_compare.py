@@ -501,3 +501,4 @@ def test_verdict_counts_read_with_thousands_separators() -> None:
                          n_resamples=200)
     sentence = comparison.verdict(comparison.tests[0])
     assert sentence.startswith("better on 1,150 of 1,200 queries, worse on 50")
+

@@ -245,3 +245,34 @@ def test_an_accumulator_refuses_too_many_or_too_few_rows():
     summed.add(np.zeros((4, 1)))
     with pytest.raises(ValueError, match="4 queries given; the resamples draw 10"):
         summed.finish()
+
+
+def test_the_same_draw_is_handed_out_again_and_leaves_the_generator_where_drawing_would():
+    bootstrap._DRAWS.clear()
+    first_rng = np.random.default_rng(42)
+    first = draw_resamples(500, n_resamples=200, rng=first_rng)
+    again_rng = np.random.default_rng(42)
+    again = draw_resamples(500, n_resamples=200, rng=again_rng)
+    assert again is first  # not drawn twice
+    assert again_rng.random() == first_rng.random()  # the Generator moved on as a draw moves it
+    bootstrap._DRAWS.clear()
+    fresh_rng = np.random.default_rng(42)
+    fresh = draw_resamples(500, n_resamples=200, rng=fresh_rng)
+    np.testing.assert_array_equal(fresh.dense, first.dense)  # the same counts a draw gives
+    after_fresh, after_first = np.random.default_rng(42), np.random.default_rng(42)
+    draw_resamples(500, n_resamples=200, rng=after_first)  # handed out
+    bootstrap.resample_counts(500, n_resamples=200, rng=after_fresh)  # drawn
+    assert after_first.random() == after_fresh.random()
+    with pytest.raises(ValueError):  # handed out read-only: no caller can change another's
+        first.dense[0, 0] = 5
+
+
+def test_the_draws_kept_stay_within_their_bound(monkeypatch):
+    monkeypatch.setattr(bootstrap, "_DRAWS", bootstrap._Kept(3 * 8 * 100 * 50, max_entries=4))
+    for seed in range(5):
+        draw_resamples(50, n_resamples=100, rng=np.random.default_rng(seed))
+    kept = bootstrap._DRAWS._entries
+    assert len(kept) == 3  # three tables of 40 kB fit the 120 kB
+    assert sum(size for _, size in kept.values()) <= 3 * 8 * 100 * 50
+    draw_resamples(400, n_resamples=100, rng=np.random.default_rng(9))  # larger than the bound
+    assert len(kept) == 3  # not kept
