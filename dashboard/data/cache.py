@@ -24,6 +24,7 @@ from typing import Protocol, TypeVar
 import streamlit as st
 
 import metrics
+from dashboard import safe
 from dashboard.data import progress
 from dashboard.data.store import Store
 from dashboard.views import frames
@@ -684,4 +685,5 @@ def query_lists(view: View, inputs: SavedInputs, query_id: str) -> ReadLists:
         return ReadLists(replace(found, evaluation=found.evaluation.select(kept, shown)))
     return store().get("query lists", (view.key, files, query_id), read,
                        files=[inputs.figures.key, *files],
-                       on_miss=spinner(f"Reading query {query_id}'s rows from the run files…"))
+                       on_miss=spinner(f"Reading query {safe.md(query_id)}'s rows from the run "
+                                       "files…"))

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
+from dashboard import safe
 from metrics import format as fmt
 
 SLOT = "_progress.slot"  # the main area's place for the status of a long load, this run
@@ -43,9 +44,10 @@ def size_of(source) -> str:
 def reading(file_name: str, size: str) -> Iterator[None]:
     """A file being read: its status box while the loader runs, then how long it took."""
     started = time.perf_counter()
-    with _place().status(f"Reading {file_name} ({size})…", expanded=False) as box:
+    name = safe.md(file_name)  # a label is Markdown: the name is the upload's own
+    with _place().status(f"Reading {name} ({size})…", expanded=False) as box:
         yield
-        box.update(label=f"Read {file_name} ({size}) in {time.perf_counter() - started:,.1f} s",
+        box.update(label=f"Read {name} ({size}) in {time.perf_counter() - started:,.1f} s",
                    state="complete")
 
 
@@ -59,7 +61,7 @@ def scoring(runs: int, queries: int) -> Iterator[Callable[[int, int, str | None]
         bar = st.progress(0.0, text="Starting…")
 
         def tick(done: int, total: int, run: str | None) -> None:
-            text = (f"Scoring {run} ({done + 1} of {total})…" if run is not None
+            text = (f"Scoring {safe.md(run)} ({done + 1} of {total})…" if run is not None
                     else "Means, intervals and the sweep over the resampled queries…")
             bar.progress(min(done / max(total, 1), 1.0), text=text)
 
