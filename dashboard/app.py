@@ -26,6 +26,7 @@ PAGES = [
     ("app_pages/drilldown.py", "Drill-down", ":material/search:"),
     ("app_pages/compare.py", "Compare", ":material/difference:"),
     ("app_pages/overlap.py", "Overlap", ":material/join_inner:"),
+    ("app_pages/judge.py", "Judge labels", ":material/gavel:"),
     ("app_pages/drift.py", "Drift", ":material/timeline:"),
     ("app_pages/export.py", "Export", ":material/ios_share:"),
     ("app_pages/method_notes.py", "Method notes", ":material/menu_book:"),

@@ -120,6 +120,17 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         "write_trec_run": ("metrics.context.fusion", "write_trec"),
         **{name: ("metrics.context.overlap", name) for name in (
             "overlap", "Overlap", "PairOverlap", "rbo_ext")},
+        # labels from a model judge beside human ones; prediction-powered means
+        **{name: ("metrics.context.judge", name) for name in (
+            "judge_report", "JudgeReport", "UnderJudge", "GradeAgreement", "Coverage",
+            "SampleCheck", "label_coverage", "grade_agreement", "sample_checks",
+            "ppi_headlines", "ppi_regressions")},
+        **{name: ("metrics.context.sampling", name) for name in ("sample_queries",
+                                                                  "allocation")},
+        **{name: ("metrics.stats.ppi", name) for name in ("ppi_mean", "clt_mean",
+                                                           "tuned_lambda", "MeanEstimate")},
+        **{name: ("metrics.stats.kappa", name) for name in ("cohens_kappa", "linear_weights",
+                                                             "Kappa")},
     },
     "snapshots": {
         **{name: ("metrics.snapshot", name) for name in (
@@ -142,6 +153,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "OFFERED_NAMES",
             "trec_eval_name")},
         "AGREEMENT_TERMS": ("metrics.vocabulary.agreement", "AGREEMENT_TERMS"),
+        "JUDGE_TERMS": ("metrics.vocabulary.judge", "TERMS"),
         **{name: ("metrics.vocabulary.cutoffs", name) for name in (
             "SAMPLE_K", "DEFAULT_K", "MAX_K", "DASHBOARD_MAX_K", "MAX_SWEEP", "K_MEANING")},
         "PRIMARY": ("metrics.vocabulary.headline", "PRIMARY"),

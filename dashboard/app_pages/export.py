@@ -84,10 +84,19 @@ except ValueError:  # a price with nothing to price: the Overview says why
     tokens = None
 if tokens is not None:
     written["costs"] = metrics.costs(evaluation, tokens)
+inputs = session.inputs()
+if inputs is not None and inputs.judged:  # the judge's section, at the Judge page's weight
+    lam = st.session_state.get(session.PPI_LAMBDA, vocabulary.judge.TUNED)
+    try:
+        written["judge"] = cache.judged(inputs, view,
+                                        None if lam == vocabulary.judge.TUNED else 1.0)
+    except ValueError:  # too few queries both label: the Judge labels page says why
+        pass
 parts = [name for name, value in (("the questions", view.queries), ("the chunks", corpus),
                                   ("leakage", written["leakage"]),
                                   ("by kind of query", written.get("slices")),
-                                  ("what K costs", written.get("costs"))) if value]
+                                  ("what K costs", written.get("costs")),
+                                  ("the judge's labels", written.get("judge"))) if value]
 if parts:
     st.caption("With your texts, the report also holds " + ", ".join(parts) + ".")
 ui.download_button(

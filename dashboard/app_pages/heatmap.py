@@ -48,10 +48,20 @@ if not classes_known:  # a link may ask for the class order
     session.choose("heatmap.sort", list(sorts), next(iter(sorts)))
 sort = c2.selectbox("Sort queries by", list(sorts), key="heatmap.sort",
                     help=HELP["heatmap_sort"])
-ordered = frames.query_order(evaluation, key, sorts[sort])
-if len(found) < len(ordered):  # the search's queries, in the chosen order
-    kept = set(found)
-    ordered = [query for query in ordered if query in kept]
+searched = tuple(found) if len(found) < len(evaluation.scored_ids) else None
+
+
+def in_order() -> list[str]:
+    ordered = frames.query_order(evaluation, key, sorts[sort])
+    if searched is not None:  # the search's queries, in the chosen order
+        kept = set(searched)
+        ordered = [query for query in ordered if query in kept]
+    return ordered
+
+
+# what the page builds is kept per view and choice (cache.derived): paging, or coming back
+# to a K or a run shown before, redraws it without building it again
+ordered = cache.derived(view, "query order", (key, sort, searched), in_order)
 n_queries = len(ordered)
 most = min(n_queries, MOST_ROWS)
 session.bounded("heatmap.rows", 1, most, default=40)
@@ -68,16 +78,23 @@ every = c5.toggle("All metrics", key="heatmap.every",
 start = (page - 1) * rows
 order = ordered[start:start + rows]
 keys = list(measures) if every else [key]
-every_cell = frames.query_cells(evaluation, keys)
-cells = every_cell[every_cell["query_id"].isin(order)]
-labels = [measures[k_].label(k, summary=False) for k_ in keys]
-row_labels = None
-if view.queries is not None:  # rows named by the start of the question, all of it on hover
-    row_labels = ui.query_labels(view, order, limit=ROW_TEXT)
-    cells = cells.assign(text=cells["query_id"].map(ui.query_texts(view, order)))
+every_cell = cache.derived(view, "query cells", (tuple(keys),),
+                           lambda: frames.query_cells(evaluation, keys))
+
+
+def heatmap():
+    cells = every_cell[every_cell["query_id"].isin(order)]
+    labels = [measures[k_].label(k, summary=False) for k_ in keys]
+    row_labels = None
+    if view.queries is not None:  # rows named by the start of the question, all on hover
+        row_labels = ui.query_labels(view, order, limit=ROW_TEXT)
+        cells = cells.assign(text=cells["query_id"].map(ui.query_texts(view, order)))
+    return charts.query_heatmap(cells, order=order, runs=evaluation.run_names, labels=labels,
+                                k=k, row_labels=row_labels)
+
+
 ui.chart(
-    charts.query_heatmap(cells, order=order, runs=evaluation.run_names, labels=labels, k=k,
-                         row_labels=row_labels),
+    cache.derived(view, "heatmap", (tuple(keys), tuple(order)), heatmap),
     download=f"heatmap-k{k}",
     key=CHART,
     on_select=functools.partial(picking.pick_from_chart, CHART),
@@ -93,25 +110,31 @@ st.caption(f"Showing queries {start + 1:,}–{start + len(order):,} of {n_querie
 
 left, right = st.columns([3, 2], vertical_alignment="bottom")
 with left:
+    named = cache.derived(view, "query labels", (key, sort, searched),
+                          lambda: ui.query_labels(view, ordered))
     query = picking.select_query("heatmap", ordered, label="Query (click a cell, or pick it here)",
-                                 format_func=ui.query_labels(view, ordered).get)
+                                 format_func=named.get)
 with right:
     ui.open_in_drilldown(query)
 
 with st.expander(f"Table view: every query listed above, sorted by {sort}",
                  icon=":material/table:"):
-    chosen = every_cell[every_cell["key"] == key]
-    table = (
-        chosen.pivot(index="query_id", columns="run", values="value")
-        .loc[ordered, evaluation.run_names]
-        .reset_index()
-    )
-    if classes_known:
-        classes = chosen.pivot(index="query_id", columns="run", values="class")
-        table.insert(1, f"class ({view.baseline})",
-                     classes.loc[ordered, view.baseline].to_numpy())
-    if view.queries is not None:
-        table.insert(1, "question", list(ui.query_texts(view, ordered).values()))
+    def listed():
+        chosen = every_cell[every_cell["key"] == key]
+        table = (
+            chosen.pivot(index="query_id", columns="run", values="value")
+            .loc[ordered, evaluation.run_names]
+            .reset_index()
+        )
+        if classes_known:  # saved figures hold no query class
+            classes = chosen.pivot(index="query_id", columns="run", values="class")
+            table.insert(1, f"class ({view.baseline})",
+                         classes.loc[ordered, view.baseline].to_numpy())
+        if view.queries is not None:
+            table.insert(1, "question", list(ui.query_texts(view, ordered).values()))
+        return table
+
+    table = cache.derived(view, "heatmap table", (key, sort, searched), listed)
     help_text = frames.measure_help(evaluation, key)
     st.dataframe(
         table,

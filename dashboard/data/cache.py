@@ -76,6 +76,7 @@ KEPT = {
     "rescored": 2,  # the last grades given by hand, and the ones before
     "harm profile": 8,
     "derived": 256,  # the pages' tables, charts and sentences (small), a few views' worth
+    "judge": 4,  # the judge's report, per view and weight on the judge
     "figures": 2,  # an evaluation opened from its saved figures, and the one before
     "query lists": 16,  # one query's lists read from the run files beside saved figures
 }
@@ -147,6 +148,21 @@ class Inputs:
     corpus: TextFile | None = None  # the optional corpus: read once the ids it must hold are known
     # the same run files read under another reading (the fragility check's other TREC order)
     read_again: Callable[[Conventions], tuple[Parsed, ...]] | None = None
+    judge: Parsed | None = None  # the optional model judge's labels, beside the human qrels
+    human: Parsed | None = None  # the human qrels while the judge's score every page
+
+    @property
+    def judged(self) -> bool:
+        """Both label sets are loaded and readable."""
+        human = self.human or self.qrels
+        return (self.judge is not None and self.judge.value is not None
+                and human is not None and human.value is not None)
+
+    def under(self, labels: str) -> Inputs:
+        """The same inputs scored against the human labels or the judge's."""
+        if labels == "judge" and self.judged:
+            return replace(self, qrels=self.judge, human=self.human or self.qrels)
+        return self
 
     @property
     def usable_runs(self) -> list[Parsed]:
@@ -214,8 +230,8 @@ def _show(inputs: Inputs) -> Inputs:
     """Tell the store which files this session shows now: those it stopped showing, and
     that no other session shows, are dropped with everything computed from them."""
     session = st.session_state.setdefault("_store_session", uuid.uuid4().hex)
-    files = [p.key for p in (inputs.qrels, *inputs.runs, inputs.queries, inputs.corpus)
-             if p is not None]
+    files = [p.key for p in (inputs.qrels, *inputs.runs, inputs.queries, inputs.corpus,
+                             inputs.judge) if p is not None]
     store().show(session, files)
     return inputs
 
@@ -279,6 +295,7 @@ def read_sample(conventions: Conventions) -> Inputs:
 def read_uploads(
     qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], conventions: Conventions,
     queries_file: UploadedFile | None = None, corpus_file: UploadedFile | None = None,
+    judge_file: UploadedFile | None = None,
 ) -> Inputs:
     """Parse uploads. Without a qrels file, the labels come from the first run, which must
     then be a JSONL file whose records carry both `retrieved` and `relevant`."""
@@ -318,8 +335,11 @@ def read_uploads(
         queries_file.getvalue())
     corpus = None if corpus_file is None else TextFile(
         corpus_file.name, f"upload:{corpus_file.file_id}", corpus_file.getvalue)
+    judge = None if judge_file is None else _parse(
+        "qrels", f"upload:{judge_file.file_id}", judge_file.name, Conventions(),
+        judge_file.getvalue())
     return _show(Inputs(UPLOAD, qrels, runs, problem, queries, corpus,
-                        read_again=lambda other: read_runs(_reading(other))))
+                        read_again=lambda other: read_runs(_reading(other)), judge=judge))
 
 
 def _prepared(key: tuple, relevance_level: int, identical_ids: str, qrels: Qrels,
@@ -621,6 +641,8 @@ class SavedInputs:
     def lists_given(self) -> bool:
         return self.qrels is not None and bool(self.runs)
 
+    judged = False  # a judge's labels score the runs again: not beside saved figures
+
 
 def read_saved(key: str, file_name: str, source: Callable[[], Path | bytes]) -> SavedFile:
     """The saved figures of one file, read once per path or upload."""
@@ -687,3 +709,34 @@ def query_lists(view: View, inputs: SavedInputs, query_id: str) -> ReadLists:
                        files=[inputs.figures.key, *files],
                        on_miss=spinner(f"Reading query {safe.md(query_id)}'s rows from the run "
                                        "files…"))
+
+
+def judged(inputs: Inputs, view: View, lam: float | None) -> metrics.JudgeReport:
+    """The judge's report over the view's runs (shown ones, display names and order) at its
+    K and conventions: each label set scores every query (empty_queries 'zero',
+    metrics.vocabulary.judge.EVERY_QUERY_COUNTS), over the whole query set whatever the
+    filter; once per view and weight. A ValueError (too few queries both label) is the
+    caller's to show."""
+    human_file, judge_file = inputs.human or inputs.qrels, inputs.judge
+    conventions = view.evaluation.conventions
+    runs = tuple(parsed.value.renamed(name)
+                 for name, parsed in zip(inputs.run_names, inputs.usable_runs, strict=True))
+    reports = {name: parsed.report
+               for name, parsed in zip(inputs.run_names, inputs.usable_runs, strict=True)}
+    names = dict(view.shown)
+
+    def under(parsed: Parsed, labels: str) -> Evaluation:
+        key = (parsed.key, tuple(p.key for p in inputs.usable_runs))
+        every = replace(conventions, labels=labels, empty_queries="zero")
+        evaluation = _evaluation(key, view.evaluation.k, every, parsed.value, runs, reports,
+                                 parsed.report)
+        return evaluation.select(list(names), names)
+
+    def build() -> metrics.JudgeReport:
+        return metrics.judge_report(under(human_file, "human"), under(judge_file, "judge"),
+                                    lam=lam)
+
+    return store().get("judge", (human_file.key, judge_file.key, view.key, lam), build,
+                       files=[*view.files, human_file.key, judge_file.key],
+                       on_miss=spinner("Setting the judge's labels beside the human ones…"))
+

@@ -146,8 +146,11 @@ def decision_inputs(args: argparse.Namespace, inputs: Inputs,
         review = dict(risks=metrics.risks(comparison), to_label=metrics.to_label(evaluation),
                       fragility=metrics.fragility(evaluation, comparison,
                                                   reread=inputs.rereader()))
+    judge = None
+    if inputs.judge_qrels is not None:  # --judge-qrels: the judge's section
+        judge = metrics.judge_report(*inputs.judged())
     return dict(headline=headline, board=metrics.leaderboard(evaluation), primary=primary,
-                marks=marks, **review)
+                marks=marks, judge=judge, **review)
 
 
 COMMANDS: dict[str, Command] = {"report": report_command}

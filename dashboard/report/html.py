@@ -23,6 +23,7 @@ from typing import Any
 from dashboard import safe
 from dashboard.report import decisions as report_decisions
 from dashboard.report import exports
+from dashboard.report import judge as report_judge
 from dashboard.report import texts as report_texts
 from dashboard.views import frames
 from metrics import (
@@ -378,6 +379,7 @@ def build_html(
     risks: Sequence[Any] | None = None,
     fragility: Any = None,
     to_label: Any = None,
+    judge: Any = None,
 ) -> str:
     """The report as one self-contained HTML page (UTF-8 text).
 
@@ -394,8 +396,9 @@ def build_html(
     (``metrics.best_marks``) marks each metric's best run in the summary. ``risks``
     (``metrics.risks``), ``fragility`` (``metrics.fragility``) and ``to_label``
     (``metrics.to_label``) add the harm, the verdicts under other conventions and what to
-    label next after the comparison. The query set's basis and fingerprints close it, for
-    the reviewer.
+    label next after the comparison; ``judge`` (``metrics.judge_report``) the model judge's
+    agreement, bias and prediction-powered figures on ``primary``. The query set's basis and
+    fingerprints close it, for the reviewer.
     ``embed_data`` keeps the snapshot of the evaluation (``metrics.snapshot.to_snapshot``:
     every per-query figure and the fingerprints) in a ``<script type="application/json"
     id="snapshot">`` block, so that the figures travel with the page; it is never executed.
@@ -420,6 +423,7 @@ def build_html(
         report_texts.slices_section(evaluation, slices, slice_pieces),
         _comparison_section(evaluation, comparison),
         report_decisions.review_section(comparison, risks, fragility, to_label, primary, k),
+        report_judge.judge_section(judge, primary),
         report_texts.examples_section(evaluation, comparison, queries, corpus)
         if queries is not None or corpus is not None else "",
         _diagnosis_section(evaluation),

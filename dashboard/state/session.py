@@ -58,6 +58,9 @@ QRELS_KEY = "load.qrels"
 RUNS_KEY = "load.runs"
 QUERIES_KEY = "load.queries"
 CORPUS_KEY = "load.corpus"
+JUDGE_KEY = "load.judge"  # the model judge's qrels, beside the human ones
+LABELS_SET = "labels.set"  # "human" or "judge": which labels every page scores against
+PPI_LAMBDA = "judge.lambda"  # "tuned" (PPI++) or "1" (plain PPI)
 FACET = "overview.facet"  # the facet the Overview slices by
 FACET_FIRST = "overview.facet_first"  # the data's first facet: the facet's default
 WHERE = "filter.facet"  # the facet a filter reads (None: every query)
@@ -324,7 +327,7 @@ def _earlier_tab() -> dict[str, object]:
 def _uploaded_before(tab: dict[str, object]) -> list[str]:
     """The names of the files an earlier tab's uploaders held."""
     names = []
-    for key in (QRELS_KEY, RUNS_KEY, QUERIES_KEY, CORPUS_KEY):
+    for key in (QRELS_KEY, RUNS_KEY, QUERIES_KEY, CORPUS_KEY, JUDGE_KEY):
         state = tab.get(key)
         try:
             if state.WhichOneof("value") == "file_uploader_state_value":

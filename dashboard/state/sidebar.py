@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import replace
 
 import streamlit as st
 
@@ -27,10 +28,13 @@ def draw() -> View | None:
     """Every section of the sidebar; the view every page then draws from."""
     with st.sidebar:
         loaded, summaries = inputs()
+        labels = _labels(loaded)
+        loaded = loaded.under(labels)
         loaded = fuse_runs(loaded) if loaded.ready else loaded
         shown, names = choose_runs(loaded.run_names) if loaded.ready else ([], {})
         st.divider()
         k, conventions = settings()
+        conventions = replace(conventions, labels=labels)
         added = more_measures(k)
     view = cache.build_view(loaded, shown, names, k, conventions, added)
     _show_corpus(loaded, view, summaries.get(CORPUS_SLOT))
@@ -141,8 +145,17 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
         key=session.CORPUS_KEY,
         help=HELP["corpus_file"],
     )
+    judge_file = st.file_uploader(
+        "Judge's qrels (optional: a model judge's labels)",
+        key=session.JUDGE_KEY,
+        help=HELP["judge_file"],
+    )
+    judge_slot = st.container()
     opening.uploader()  # an evaluation's saved figures: the next run draws their sidebar
-    inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file, corpus_file)
+    inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file, corpus_file,
+                                judge_file)
+    with judge_slot:
+        _show_parsed(inputs.judge)
     with run_slot:
         _show_parsed(inputs.qrels if qrels_file is not None else None)
     summaries = {}
@@ -158,6 +171,17 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
     elif not run_files:
         st.info("Upload a qrels file and at least one run.", icon=":material/upload:")
     return inputs, summaries
+
+
+def _labels(loaded: Inputs) -> str:
+    """With a judge's labels loaded beside the human ones, which of them every page scores
+    against (the labels convention's choices but 'ppi', which the Judge labels page shows)."""
+    if not loaded.judged:
+        return CONVENTION_BY_FIELD["labels"].default
+    convention = CONVENTION_BY_FIELD["labels"]
+    choices = {c.value: c.label for c in convention.choices if c.value != "ppi"}
+    return st.radio(convention.title, list(choices), format_func=choices.get,
+                    key=session.LABELS_SET, horizontal=True, help=HELP["labels"])
 
 
 def query_filter(view: View) -> View:

@@ -1,5 +1,6 @@
 """The command line, one module a command (`score`, `compare`, `snapshot`, `leakage`,
-`leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`), each importing only what
+`leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`, `judge`,
+`sample-for-labelling`), each importing only what
 it runs; `help` lists them (and `help COMMAND` prints one's options). Installed, the command is
 also `retrieval-compare` (pyproject's [project.scripts]), the same as `python -m metrics`.
 `inputs` declares the arguments every command that reads runs shares and reads what they name
@@ -35,6 +36,10 @@ COMMANDS = {
     "fuse": "fuse runs (RRF, CombSUM, CombMNZ, a cross-fitted weight) into a new TREC run",
     "agreement": "whether two measures, two K or two label sets order the runs alike: "
     "Kendall's tau and tau_AP, and the pairs that swap",
+    "judge": "labels from a model judge beside human ones: agreement, bias, and every "
+    "figure's prediction-powered interval beside the human-only and judge-only ones",
+    "sample-for-labelling": "draw the queries to label by hand (seeded, stratified by a "
+    "facet) and write their labelling template",
 }
 DEFAULT_COMMAND = "score"
 HELP = ("help", "-h", "--help")
@@ -52,7 +57,8 @@ def listing() -> str:
 def command(name: str) -> Command:
     """The named command's function, its module imported on first use: `--help` of one
     command and a run of another load only what they need."""
-    return getattr(importlib.import_module(f"{__name__}.{name}"), f"{name}_command")
+    module = name.replace("-", "_")  # sample-for-labelling lives in sample_for_labelling
+    return getattr(importlib.import_module(f"{__name__}.{module}"), f"{module}_command")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

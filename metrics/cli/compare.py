@@ -23,6 +23,7 @@ from metrics.cli.inputs import (
     confidence,
     positive_int,
 )
+from metrics.cli.judge import add_lambda_argument, ppi_compare
 from metrics.cli.text import format_comparison, format_slice_comparison, table
 from metrics.core.evaluate import Evaluation
 from metrics.decide.budget import judge_comparison, parse_budgets
@@ -102,7 +103,10 @@ def compare_command(argv: Sequence[str]) -> int:
     add_budget_argument(parser)
     add_review_arguments(parser)
     parser.add_argument("--primary", default=PRIMARY, metavar="METRIC", help=PRIMARY_HELP)
+    add_lambda_argument(parser)
     args = parser.parse_args(argv)
+    if args.labels == "ppi":  # the headline and the regression gate, prediction-powered
+        return ppi_compare(args)
     if args.by and args.snapshot is not None:
         raise UsageError("--by compares live runs: a snapshot keeps no query texts")
     if args.all_pairs and args.snapshot is not None:

@@ -58,6 +58,7 @@ from metrics.vocabulary.identifiers import (
     NORMALIZE_IDS_FLAG,
     NORMALIZE_IDS_HELP,
 )
+from metrics.vocabulary.judge import JUDGE_FLAG, JUDGE_HELP, JUDGE_NEEDED, PPI_ONLY_HERE
 from metrics.vocabulary.names import NAME_EXAMPLES, parse_measure
 from metrics.vocabulary.slices import LENGTH
 
@@ -239,6 +240,8 @@ def add_input_arguments(parser: argparse.ArgumentParser,
     --format choices the command writes, the first the default."""
     parser.add_argument("--qrels", type=Path, help="labels: TREC, BEIR TSV, CSV, JSONL (.gz ok) or "
                         "Parquet (a file, or a directory of files)")
+    parser.add_argument(JUDGE_FLAG, dest="judge_qrels", type=Path, metavar="FILE",
+                        help=JUDGE_HELP + "; --labels judge scores against them")
     parser.add_argument(
         "--run",
         type=run_source,
@@ -420,6 +423,7 @@ class Inputs:
 
     qrels: Path | None = None
     runs: Sequence[RunSource] = ()
+    judge_qrels: Path | None = None  # a model judge's labels (--labels judge scores on them)
     k: int | None = None
     conventions: Conventions = field(default_factory=Conventions)
     qrels_format: str = "auto"
@@ -462,6 +466,7 @@ class Inputs:
         """The inputs a parsed command line names (flags it lacks keep their defaults)."""
         return cls(
             qrels=args.qrels, runs=tuple(args.run), k=args.k, conventions=conventions_from(args),
+            judge_qrels=getattr(args, "judge_qrels", None),
             qrels_format=args.qrels_format, run_format=args.run_format, sweep=args.sweep,
             max_bytes=args.max_input_mb << 20,
             normalize_ids=getattr(args, "normalize_ids", NORMALIZE_IDS[0]),
@@ -511,6 +516,16 @@ class Inputs:
         return self._once("evaluation", lambda: self._evaluate().with_measures(self.measures))
 
     def _evaluate(self) -> Evaluation:
+        labels = self.conventions.labels
+        if labels == "ppi":
+            raise UsageError(PPI_ONLY_HERE)
+        if labels == "judge" and self.judge_qrels is None:
+            raise UsageError(JUDGE_NEEDED.format(labels=labels))
+        if labels == "judge":  # every figure read under the judge's labels
+            return dataclasses.replace(self, qrels=self.judge_qrels, _read={})._evaluate_human()
+        return self._evaluate_human()
+
+    def _evaluate_human(self) -> Evaluation:
         if self.on_sample:
             return load_sample(self.k or SAMPLE_K, self.conventions, sweep=self.sweep)
         if not self.runs:
@@ -520,6 +535,37 @@ class Inputs:
             self.qrels, self.run_sources, self.k or DEFAULT_K, self.conventions,
             qrels_format=self.qrels_format, sweep=self.sweep, max_bytes=self.max_bytes,
             normalize_ids=self.normalize_ids)
+
+    def judged(self) -> tuple[Evaluation, Evaluation]:
+        """The runs scored against the human labels and against the judge's, each scoring
+        every query (a query without a relevant id scores 0: EVERY_QUERY_COUNTS), for the
+        judge's agreement, bias and prediction-powered figures; each load report goes to
+        ``report``."""
+        if self.judge_qrels is None:
+            raise UsageError(JUDGE_NEEDED.format(labels="ppi"))
+        if self.on_sample:
+            raise UsageError("the judge's figures need your --qrels (the human labels), "
+                             "--judge-qrels and --run files")
+
+        def under(labels: str) -> Inputs:
+            conventions = dataclasses.replace(self.conventions, labels=labels,
+                                              empty_queries="zero")
+            return dataclasses.replace(self, conventions=conventions, _read={})
+
+        return self._once("judged", lambda: tuple(
+            inputs.evaluation() for inputs in (under("human"), under("judge"))))
+
+    def report_judged(self) -> None:
+        """The human labels' load report, then the judge evaluation's whole one: the runs'
+        lines on queries only the judge labels are used there, so the human evaluation's
+        report on the runs (every such line ignored) says nothing new."""
+        human, judge = self.judged()
+        if human.qrels_report is not None:
+            self.report(human.qrels_report.summary())
+            for line in _dropped_lines(human.qrels_report, whole=False, written_to=None):
+                self.report(line)
+        for line in load_report_lines(judge):
+            self.report(line)
 
     def report_load(self) -> None:
         """The evaluation's load report, line by line, to ``report`` (the problems first, the

@@ -131,6 +131,15 @@ CONTROL_HELP: dict[str, str] = {
     "qrels_file": "query_id, doc_id, grade (qid, docid or pid, relevance or label are read "
     f"too). {FORMATS} Leave empty if your first run is a JSONL file whose records carry both "
     "'retrieved' and 'relevant'.",
+    "judge_file": "A model judge's labels over the same queries, in any qrels format "
+    f"(query_id, doc_id, grade). {FORMATS} The Qrels box then holds the human labels, which "
+    "may cover only a random sample of the queries: the Judge labels page sets the two side "
+    "by side and corrects the judge with prediction-powered intervals.",
+    "labels": "Which labels every page scores against: the human qrels, or the judge's "
+    "(every figure then carries the judge's errors uncorrected; the Judge labels page "
+    "measures them).",
+    "ppi_lambda": "The weight on the judge's labels: PPI++ tunes it per figure to make the "
+    "interval narrowest; plain PPI fixes it at 1.",
     "runs_file": f"query_id, doc_id and rank or score (qid, docid or pid are read too). {FORMATS}"
     " Each run is named after its file; rename, hide and reorder below.",
     "queries_file": "query_id and text, and any other column (or BEIR metadata key) as a facet "

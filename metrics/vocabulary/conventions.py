@@ -261,6 +261,31 @@ CONVENTIONS: tuple[Convention, ...] = (
         default="nonrelevant", in_fragility=True,
     ),
     Convention(
+        "labels", "Labels", "--labels", "labels",
+        "Changes every figure when a judge's labels (--judge-qrels) differ from the human "
+        "ones; 'ppi' changes the means and intervals of the judge command and the headline.",
+        "human: the --qrels labels (default); judge: the model judge's --judge-qrels; ppi: "
+        "prediction-powered means that correct the judge's labels with the human ones "
+        "(Angelopoulos et al. 2023)",
+        _choices(
+            ("human", "human (--qrels)",
+             "Figures are scored against the human labels (--qrels).",
+             "human labels"),
+            ("judge", "the judge's (--judge-qrels)",
+             "Figures are scored against the model judge's labels (--judge-qrels): the "
+             "judge's errors go into every figure uncorrected.",
+             "judge's labels"),
+            ("ppi", "prediction-powered (judge corrected by humans)",
+             "Means and intervals are prediction-powered (Angelopoulos et al. 2023, PPI++ "
+             "weight by default): the judge's mean over the queries without human labels "
+             "plus the mean human-minus-judge correction over the human-labelled ones, "
+             "valid when those are a random sample of the queries.",
+             "prediction-powered labels"),
+        ),
+        default="human",
+        in_sidebar=False,
+    ),
+    Convention(
         "interval_method", "Bootstrap interval", "--interval", "interval",
         "Changes only the bootstrap intervals (every figure but Hit@K, and paired differences).",
         "percentile: the seed's percentile bootstrap; bca: bias-corrected and accelerated "
@@ -331,7 +356,7 @@ RULES: dict[str, str] = {
 # the order of Conventions.sentences(), which the JSON keeps
 SENTENCE_ORDER = ("precision", "recall_denominator", "gain", "rr", "ap", "relevance_level",
                   "order", "score_precision", "interval", "interval_method", "judged",
-                  "edge_rules", "empty_queries", "identical_ids", "unjudged")
+                  "edge_rules", "empty_queries", "identical_ids", "unjudged", "labels")
 
 
 def _values(conventions) -> dict[str, str]:
@@ -359,11 +384,12 @@ def sentences(conventions) -> dict[str, str]:
 
 def in_words(conventions, *, everything: bool = False) -> list[str]:
     """The conventions in force, a few words each, for a one-line summary. Only the sidebar's
-    conventions unless `everything`."""
+    conventions unless `everything`, or one set elsewhere away from its default (the labels
+    scored against)."""
     values = _values(conventions)
     words = []
     for c in CONVENTIONS:
-        if not (c.in_sidebar or everything):
+        if not (c.in_sidebar or everything or getattr(conventions, c.field) != c.default):
             continue
         if c.choices:
             words.append(c.choice(getattr(conventions, c.field)).words)

@@ -43,6 +43,8 @@ NEEDS_LISTS: dict[str, str] = {
     "overlap": "overlap between runs, leakage, what to label next and the texts (they read "
                "the ids retrieved)",
     "snapshots": "snapshots and drift (a snapshot fingerprints the qrels and the runs)",
+    "judge": "the judge's labels beside the human ones (each label set scores every run "
+             "again)",
     "report": "the HTML report and the exports (they write each query's lists, classes and "
               "the load report)",
 }

@@ -20,6 +20,7 @@ PAGES = {
     "drilldown": "app_pages/drilldown.py",
     "compare": "app_pages/compare.py",
     "overlap": "app_pages/overlap.py",
+    "judge": "app_pages/judge.py",
     "drift": "app_pages/drift.py",
     "export": "app_pages/export.py",
     "method_notes": "app_pages/method_notes.py",
@@ -74,13 +75,16 @@ def texts(app: AppTest) -> str:
     return shown("\n".join(parts))
 
 
-def upload(app: AppTest, runs, qrels: bytes | None = None, *, queries=None, corpus=None):
+def upload(app: AppTest, runs, qrels: bytes | None = None, *, queries=None, corpus=None,
+           judge=None):
     """"My files" with these uploads: runs as (name, bytes) pairs, the qrels' bytes, and the
-    optional queries file and corpus as (name, bytes); the app run once they are all set."""
+    optional queries file, corpus and judge's qrels as (name, bytes); the app run once they
+    are all set."""
     app.radio(key="load.source").set_value("upload").run()
     if qrels is not None:
         app.file_uploader(key="load.qrels").set_value(("qrels.txt", qrels, "text/plain"))
-    for key, given in (("load.queries", queries), ("load.corpus", corpus)):
+    for key, given in (("load.queries", queries), ("load.corpus", corpus),
+                       ("load.judge", judge)):
         if given is not None:
             app.file_uploader(key=key).set_value((*given, "text/plain"))
     app.file_uploader(key="load.runs").set_value(

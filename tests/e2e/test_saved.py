@@ -1,5 +1,5 @@
 """Saved figures in the real browser (thorough): an evaluation file opened under My files
-("Open an evaluation", the fifth box), the pages that draw from it say so, and with the qrels
+("Open an evaluation", the last box), the pages that draw from it say so, and with the qrels
 and the runs given beside it the drill-down shows one query's lists; at 1280 and 1920 px."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from tests.e2e.conftest import NO_BROWSER, file_inputs, settle
 from tests.marks import THOROUGH
 
 pytestmark = [NO_BROWSER, THOROUGH]
-EVALUATION_BOX = 4  # after qrels, runs, queries and corpus: the other boxes keep their place
+EVALUATION_BOX = 5  # after qrels, runs, queries, corpus and judge: the others keep their place
 
 
 def seen(page, shots, name: str, width: int, *texts: str) -> None:

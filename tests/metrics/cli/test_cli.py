@@ -236,7 +236,11 @@ def test_every_convention_flag_reaches_the_evaluation(convention):
     assert value != convention.default
     parser = Parser()
     add_input_arguments(parser)
-    args = parser.parse_args([convention.flag, str(value)])
+    # the judge's labels need a file of their own (and files of yours, not the sample)
+    files = (["--judge-qrels", str(SAMPLE_DIR / "qrels.txt"), "--qrels",
+              str(SAMPLE_DIR / "qrels.txt"), "--run", str(SAMPLE_DIR / "baseline.run")]
+             if convention.field == "labels" else [])
+    args = parser.parse_args([convention.flag, str(value), *files])
     evaluation = Inputs.from_arguments(args).evaluation()
     assert getattr(evaluation.conventions, convention.field) == value
 

@@ -1,0 +1,369 @@
+"""Labels from a model judge beside human ones: what each set covers, how far the judge
+agrees with the humans on the pairs both grade, its bias on every figure, and every figure's
+human-only, judge-only and prediction-powered means (PPI++, metrics.stats.ppi) with the
+paired comparisons of each run against the first; and whether the human-labelled queries
+look like a random sample, which the prediction-powered intervals assume.
+
+Two evaluations of the same runs go in: one against the human labels, one against the
+judge's, both scoring every query (empty_queries "zero": which queries a human would find
+empty is unknown where no human labelled). The judge's queries are the population; the
+human-labelled queries among them the labelled sample, the rest the unlabelled part.
+The words are declared in metrics.vocabulary.judge; this module only computes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from metrics.core.evaluate import Evaluation
+from metrics.decide.agreement import Agreement, label_agreement
+from metrics.io.rows import Qrels
+from metrics.stats.intervals import Interval, wilson
+from metrics.stats.kappa import Kappa, cohens_kappa, linear_weights
+from metrics.stats.ppi import MeanEstimate, clt_mean, ppi_mean
+from metrics.vocabulary import format as fmt
+from metrics.vocabulary.headline import BETTER, NO_DIFFERENCE, UNCORRECTED, WORSE
+from metrics.vocabulary.judge import (
+    PPI_EVIDENCE,
+    PPI_METHOD,
+    SAMPLE_CHECK_ALPHA,
+    SAMPLE_LOOKS_RANDOM,
+    SAMPLE_NOT_RANDOM,
+    TOO_FEW_LABELLED,
+)
+
+__all__ = ["Coverage", "GradeAgreement", "JudgeReport", "SampleCheck", "UnderJudge",
+           "grade_agreement", "judge_report", "label_coverage", "ppi_headlines",
+           "ppi_regressions", "sample_checks"]
+
+
+# --------------------------------------------------------------------------- the labels
+
+
+def _pairs(qrels: Qrels) -> np.ndarray:
+    """One key per (query, doc) row: the two ids joined by a byte no id holds."""
+    return np.char.add(np.char.add(qrels.query.astype(str), "\x00"), qrels.doc.astype(str))
+
+
+@dataclass(frozen=True)
+class Coverage:
+    human_queries: int
+    judge_queries: int
+    both_queries: int
+    human_pairs: int
+    judge_pairs: int
+    both_pairs: int
+    human_not_judged: tuple[str, ...]  # human-labelled queries the judge never graded
+
+    def as_dict(self) -> dict:
+        return {key: (list(value) if isinstance(value, tuple) else value)
+                for key, value in self.__dict__.items()}
+
+
+def label_coverage(human: Qrels, judge: Qrels) -> Coverage:
+    """How many queries and (query, doc) pairs each label set grades, and both."""
+    human_ids = [str(q) for q in human.query_ids]
+    judged = {str(q) for q in judge.query_ids}
+    both = np.intersect1d(_pairs(human), _pairs(judge))
+    return Coverage(len(human_ids), len(judged), sum(q in judged for q in human_ids),
+                    len(human.grade), len(judge.grade), len(both),
+                    tuple(q for q in human_ids if q not in judged))
+
+
+@dataclass(frozen=True)
+class GradeAgreement:
+    """The judge against the humans on the pairs both grade."""
+
+    grades: tuple[int, ...]  # the categories, ascending: rows (human) and columns (judge)
+    confusion: np.ndarray  # (len(grades), len(grades)) counts
+    kappa: Kappa  # unweighted, on the grades
+    weighted_kappa: Kappa | None  # linear weights on the grades; None for two grades or fewer
+    binary_kappa: Kappa  # on relevant / not relevant at the relevance level
+    false_relevant: Interval  # share of human non-relevant pairs the judge calls relevant
+    false_nonrelevant: Interval  # share of human relevant pairs the judge calls not relevant
+    relevance_level: int
+
+    @property
+    def pairs(self) -> int:
+        return int(self.confusion.sum())
+
+    def as_dict(self) -> dict:
+        def kappa(k: Kappa | None) -> dict | None:
+            return None if k is None else {"kappa": k.kappa, "se": k.se, "low": k.low,
+                                           "high": k.high}
+
+        def rate(i: Interval) -> dict:
+            return {"rate": i.mean, "low": i.low, "high": i.high}
+
+        return {"grades": list(self.grades), "confusion": self.confusion.tolist(),
+                "pairs": self.pairs, "kappa": kappa(self.kappa),
+                "weighted_kappa": kappa(self.weighted_kappa),
+                "binary_kappa": kappa(self.binary_kappa),
+                "false_relevant": rate(self.false_relevant),
+                "false_nonrelevant": rate(self.false_nonrelevant),
+                "relevance_level": self.relevance_level}
+
+
+def grade_agreement(human: Qrels, judge: Qrels, *, relevance_level: int,
+                    confidence_level: float) -> GradeAgreement:
+    """The confusion matrix of grades, kappa (weighted too for graded labels) and the
+    judge's false relevant and false non-relevant rates over the pairs both label."""
+    _, h_rows, j_rows = np.intersect1d(_pairs(human), _pairs(judge), return_indices=True)
+    h, j = human.grade[h_rows], judge.grade[j_rows]
+    grades = np.union1d(h, j).astype(np.int64)
+    size = len(grades)
+    confusion = np.zeros((size, size), dtype=np.int64)
+    np.add.at(confusion, (np.searchsorted(grades, h), np.searchsorted(grades, j)), 1)
+    h_relevant, j_relevant = h >= relevance_level, j >= relevance_level
+    binary = np.array([[np.sum(~h_relevant & ~j_relevant), np.sum(~h_relevant & j_relevant)],
+                       [np.sum(h_relevant & ~j_relevant), np.sum(h_relevant & j_relevant)]])
+    level = confidence_level
+    return GradeAgreement(
+        tuple(int(g) for g in grades), confusion,
+        cohens_kappa(confusion, confidence_level=level),
+        cohens_kappa(confusion, weights=linear_weights(grades), confidence_level=level)
+        if size > 2 else None,
+        cohens_kappa(binary, confidence_level=level),
+        wilson(int(binary[0, 1]), int(binary[0].sum()), confidence_level=level),
+        wilson(int(binary[1, 0]), int(binary[1].sum()), confidence_level=level),
+        relevance_level)
+
+
+# --------------------------------------------------------------------------- the figures
+
+
+@dataclass(frozen=True)
+class UnderJudge:
+    """One figure of one run (or one run's difference from the baseline) three ways, and
+    the judge's bias on it."""
+
+    run: str
+    baseline: str | None  # None for a run's own figure; the first run for a difference
+    key: str  # the measure key
+    label: str  # 'nDCG@10'
+    human: MeanEstimate  # over the human-labelled queries
+    judge: MeanEstimate  # over every judged query, judge labels
+    ppi: MeanEstimate  # prediction-powered
+    bias: MeanEstimate  # judge minus human over the queries both label
+
+    def as_dict(self) -> dict:
+        def estimate(e: MeanEstimate) -> dict:
+            return {"mean": e.mean, "low": e.low, "high": e.high, "se": e.se, "lambda": e.lam,
+                    "n_labelled": e.n_labelled, "n_unlabelled": e.n_unlabelled}
+
+        return {"run": self.run, "baseline": self.baseline, "metric": self.key,
+                "label": self.label, "human": estimate(self.human),
+                "judge": estimate(self.judge), "ppi": estimate(self.ppi),
+                "bias": estimate(self.bias)}
+
+
+@dataclass(frozen=True)
+class SampleCheck:
+    """One run's figure under the judge's labels, human-labelled queries against the rest."""
+
+    run: str
+    label: str
+    labelled_mean: float
+    unlabelled_mean: float
+    pvalue: float  # Mann-Whitney U, two-sided, Bonferroni-corrected over the runs
+    flagged: bool
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class JudgeReport:
+    k: int
+    coverage: Coverage
+    grades: GradeAgreement
+    figures: tuple[UnderJudge, ...]  # every run x summary figure
+    comparisons: tuple[UnderJudge, ...]  # every run but the first x figure, against the first
+    agreements: tuple[Agreement, ...]  # per compared figure, human against judge orderings
+    sample_checks: tuple[SampleCheck, ...]  # per run, on the primary figure
+    lam: float | None  # the weight asked for; None: PPI++'s tuned weight per figure
+    n_labelled: int
+    n_unlabelled: int
+    confidence_level: float
+
+    @property
+    def sample_flagged(self) -> tuple[SampleCheck, ...]:
+        return tuple(c for c in self.sample_checks if c.flagged)
+
+    @property
+    def sample_sentence(self) -> str:
+        """The sample check in words: the warning naming the runs that tell the labelled
+        queries from the rest, or that they look like a random sample ("" when nothing
+        could be checked)."""
+        flagged = self.sample_flagged
+        if not self.sample_checks:
+            return ""
+        if not flagged:
+            return SAMPLE_LOOKS_RANDOM.format(alpha=SAMPLE_CHECK_ALPHA)
+        details = "; ".join(f"{c.run} {fmt.figure(c.labelled_mean)} labelled against "
+                            f"{fmt.figure(c.unlabelled_mean)} the rest, p adj "
+                            f"{fmt.p_value(c.pvalue)}" for c in flagged)
+        return SAMPLE_NOT_RANDOM.format(runs=", ".join(c.run for c in flagged),
+                                        figure=flagged[0].label, details=details)
+
+    def figure(self, run: str, key: str) -> UnderJudge:
+        for found in self.figures:
+            if found.run == run and found.key == key:
+                return found
+        raise ValueError(f"no figure {key!r} for run {run!r}")
+
+    def as_dict(self) -> dict:
+        return {"k": self.k, "coverage": self.coverage.as_dict(),
+                "grades": self.grades.as_dict(),
+                "lambda": "tuned" if self.lam is None else self.lam,
+                "n_labelled": self.n_labelled, "n_unlabelled": self.n_unlabelled,
+                "confidence_level": self.confidence_level,
+                "figures": [f.as_dict() for f in self.figures],
+                "comparisons": [c.as_dict() for c in self.comparisons],
+                "agreements": [a.as_dict() for a in self.agreements],
+                "sample_checks": [c.as_dict() for c in self.sample_checks]}
+
+
+def _three_ways(gold: np.ndarray, predicted: np.ndarray, unlabelled: np.ndarray, *,
+                lam: float | None, level: float, low: float) -> tuple[MeanEstimate, ...]:
+    """Human only, judge only, prediction-powered, and the bias, of one per-query figure
+    in [low, 1] (0 for a figure, -1 for a difference): each interval cut to that range, the
+    bias's to [-1, 1]."""
+    human = clt_mean(gold, confidence_level=level)
+    judge = clt_mean(np.concatenate([predicted, unlabelled]), confidence_level=level)
+    ppi = (ppi_mean(gold, predicted, unlabelled, lam=lam, confidence_level=level)
+           if len(unlabelled) else human)
+    bias = clt_mean(predicted - gold, confidence_level=level)
+    return (*(e.clipped(low, 1.0) for e in (human, judge, ppi)), bias.clipped(-1.0, 1.0))
+
+
+def _check_evaluations(human: Evaluation, judge: Evaluation) -> None:
+    for name, evaluation in (("human", human), ("judge", judge)):
+        if evaluation.conventions.empty_queries != "zero":
+            raise ValueError(f"the {name} evaluation must score every query (empty_queries "
+                             "'zero'): the unlabelled queries' human labels are unknown")
+        if evaluation.within is not None:
+            raise ValueError(f"the {name} evaluation is restricted: give the whole one")
+    if human.run_names != judge.run_names or human.k != judge.k:
+        raise ValueError(f"the two evaluations must hold the same runs at the same K, got "
+                         f"{human.run_names} at {human.k} and {judge.run_names} at {judge.k}")
+
+
+def judge_report(human: Evaluation, judge: Evaluation, *, lam: float | None = None,
+                 primary: str = "nDCG") -> JudgeReport:
+    """Everything about the judge: `human` and `judge` score the same runs at the same K
+    against the human and the judge's labels; `lam` None for PPI++'s tuned weight (per
+    figure), else a fixed one in [0, 1]; `primary` the figure the sample check reads."""
+    _check_evaluations(human, judge)
+    level = judge.conventions.confidence_level
+    coverage = label_coverage(human.qrels, judge.qrels)
+    judged_row = {q: i for i, q in enumerate(judge.scored_ids)}
+    labelled_h = np.array([i for i, q in enumerate(human.scored_ids) if q in judged_row],
+                          dtype=np.int64)
+    labelled_j = np.array([judged_row[human.scored_ids[i]] for i in labelled_h],
+                          dtype=np.int64)
+    if len(labelled_h) < 2:
+        raise ValueError(TOO_FEW_LABELLED.format(n=len(labelled_h)))
+    unlabelled = np.ones(len(judged_row), dtype=bool)
+    unlabelled[labelled_j] = False
+
+    # the compared figures (Judged@K reads the labels' coverage, not the runs)
+    specs = [s for s in human.summary_specs if s.measure.compared]
+    values_h = {r: human.per_query_scores(r) for r in human.run_names}
+    values_j = {r: judge.per_query_scores(r) for r in judge.run_names}
+
+    def parts(run: str, key: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        y = values_h[run][key][labelled_h]
+        f = values_j[run][key]
+        return y, f[labelled_j], f[unlabelled]
+
+    figures, comparisons = [], []
+    baseline = human.run_names[0]
+    for run in human.run_names:
+        for spec in specs:
+            y, f, u = parts(run, spec.key)
+            label = human.label(spec.key)
+            figures.append(UnderJudge(run, None, spec.key, label,
+                                      *_three_ways(y, f, u, lam=lam, level=level, low=0.0)))
+            if run != baseline:
+                y0, f0, u0 = parts(baseline, spec.key)
+                comparisons.append(UnderJudge(
+                    run, baseline, spec.key, label,
+                    *_three_ways(y - y0, f - f0, u - u0, lam=lam, level=level, low=-1.0)))
+
+    mask = np.zeros(len(judged_row), dtype=bool)
+    mask[labelled_j] = True
+    judge_on_labelled = judge.restricted(mask, "the human-labelled queries")
+    agreements = tuple(label_agreement(human, judge_on_labelled, s.key,
+                                       names=("human", "judge"))
+                       for s in specs) if len(human.runs) > 1 else ()
+    checks = sample_checks(judge, mask, primary)
+    return JudgeReport(judge.k, coverage,
+                       grade_agreement(human.qrels, judge.qrels,
+                                       relevance_level=judge.conventions.relevance_level,
+                                       confidence_level=level),
+                       tuple(figures), tuple(comparisons), agreements, checks, lam,
+                       int(mask.sum()), int((~mask).sum()), level)
+
+
+def sample_checks(judge: Evaluation, labelled: np.ndarray, key: str,
+                  *, alpha: float = SAMPLE_CHECK_ALPHA) -> tuple[SampleCheck, ...]:
+    """Each run's figure `key` under the judge's labels, on the labelled queries (a mask over
+    the judge's scored queries) against the rest: Mann-Whitney U, two-sided, Bonferroni over
+    the runs; flagged below `alpha`. Nothing to check when either side is empty."""
+    from scipy.stats import mannwhitneyu
+
+    if labelled.all() or not labelled.any():
+        return ()
+    label = judge.label(key)
+    found = []
+    for run in judge.run_names:
+        values = judge.per_query_scores(run)[key]
+        a, b = values[labelled], values[~labelled]
+        if np.ptp(np.concatenate([a, b])) == 0:
+            p = 1.0  # one value everywhere: nothing tells the two apart
+        else:
+            p = float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
+        p = min(1.0, p * len(judge.run_names))
+        found.append(SampleCheck(run, label, float(a.mean()), float(b.mean()), p, p < alpha))
+    return tuple(found)
+
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def _verdict(found: UnderJudge) -> int:
+    """+1 when the prediction-powered interval of the difference lies above 0, -1 below,
+    0 when it holds 0."""
+    return 1 if found.ppi.low > 0 else -1 if found.ppi.high < 0 else 0
+
+
+def ppi_headlines(report: JudgeReport, key: str) -> list[str]:
+    """Each candidate's headline on one figure (a measure key), read from its
+    prediction-powered interval of the difference from the baseline."""
+    found = [c for c in report.comparisons if c.key == key]
+    if not found:
+        raise ValueError(f"no prediction-powered comparison of {key!r}")
+    n = len(found)
+    sentences = []
+    for c in found:
+        opening = {1: BETTER, -1: WORSE, 0: NO_DIFFERENCE}[_verdict(c)]
+        lam = f"{c.ppi.lam:.2f}" + (" (PPI++)" if report.lam is None else "")
+        method = PPI_METHOD.format(level=fmt.confidence(report.confidence_level), lam=lam,
+                                   labelled=f"{report.n_labelled:,}",
+                                   others=f"{report.n_unlabelled:,}")
+        evidence = PPI_EVIDENCE.format(method=method,
+                                       correction="" if n == 1 else UNCORRECTED.format(n=n))
+        difference = fmt.difference(c.ppi.mean, c.ppi.low, c.ppi.high)
+        sentences.append(opening.format(candidate=c.run, baseline=c.baseline, metric=c.label,
+                                        difference=difference) + f" {evidence}.")
+    return sentences
+
+
+def ppi_regressions(report: JudgeReport, key: str) -> list[str]:
+    """The candidates whose prediction-powered interval of the difference on `key` lies
+    below 0."""
+    return [c.run for c in report.comparisons if c.key == key and _verdict(c) < 0]

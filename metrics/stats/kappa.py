@@ -1,0 +1,78 @@
+"""Cohen's kappa between two raters' grades, on a contingency table, with its large-sample
+standard error (Fleiss, Cohen and Everitt 1969) and a normal interval.
+
+table[i, j] counts the items the first rater graded category i and the second category j.
+Weighted kappa gives partial credit through agreement weights w (1 on the diagonal, less
+further off): kappa = (p_o - p_e) / (1 - p_e) with p_o = sum w p and p_e = sum w r c, where
+r and c are the raters' margins. Unweighted kappa is the identity weights; linear weights
+are 1 - |s_i - s_j| / (s_max - s_min) over the categories' scores s (the grades).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+from metrics.stats.validate import check_fraction
+
+__all__ = ["Kappa", "cohens_kappa", "linear_weights"]
+
+
+@dataclass(frozen=True)
+class Kappa:
+    kappa: float  # nan when undefined (one category only, or no item)
+    se: float
+    low: float
+    high: float
+    weighted: bool
+    items: int
+    confidence_level: float
+
+
+def linear_weights(scores: object) -> np.ndarray:
+    """Agreement weights 1 - |s_i - s_j| / range over the categories' scores."""
+    s = np.asarray(scores, dtype=float)
+    spread = s.max() - s.min() if len(s) else 0.0
+    if spread == 0:
+        return np.ones((len(s), len(s)))
+    return 1 - np.abs(s[:, None] - s[None, :]) / spread
+
+
+def cohens_kappa(table: object, *, weights: object = None,
+                 confidence_level: float) -> Kappa:
+    """Kappa of a square table of counts; `weights` a square agreement-weight matrix (None:
+    unweighted)."""
+    confidence_level = check_fraction("confidence_level", confidence_level)
+    counts = np.asarray(table, dtype=float)
+    if counts.ndim != 2 or counts.shape[0] != counts.shape[1]:
+        raise ValueError(f"a kappa table must be square, got shape {counts.shape}")
+    if (counts < 0).any():
+        raise ValueError("a kappa table holds counts: no cell may be negative")
+    weighted = weights is not None
+    w = np.eye(len(counts)) if weights is None else np.asarray(weights, dtype=float)
+    if w.shape != counts.shape:
+        raise ValueError(f"weights of shape {w.shape} do not fit a table of {counts.shape}")
+    items = int(counts.sum())
+    nan = float("nan")
+    if items == 0:
+        return Kappa(nan, nan, nan, nan, weighted, 0, confidence_level)
+    p = counts / items
+    rows, cols = p.sum(axis=1), p.sum(axis=0)
+    observed = float((w * p).sum())
+    expected = float((w * np.outer(rows, cols)).sum())
+    if expected >= 1:  # every item in one category for both raters: chance explains it all
+        return Kappa(nan, nan, nan, nan, weighted, items, confidence_level)
+    kappa = (observed - expected) / (1 - expected)
+    # Fleiss, Cohen and Everitt (1969): each cell's weight against its row's and column's
+    # mean weights
+    row_mean = w @ cols  # for row i: sum_j w_ij c_j
+    col_mean = rows @ w  # for column j: sum_i r_i w_ij
+    spread = (w - (row_mean[:, None] + col_mean[None, :]) * (1 - kappa)) ** 2
+    variance = ((p * spread).sum() - (kappa - expected * (1 - kappa)) ** 2) / (
+        (1 - expected) ** 2 * items)
+    se = float(np.sqrt(max(variance, 0.0)))
+    half = NormalDist().inv_cdf(1 - (1 - confidence_level) / 2) * se
+    return Kappa(float(kappa), se, float(kappa - half), float(kappa + half), weighted, items,
+                 confidence_level)

@@ -1,0 +1,163 @@
+"""The judge's report against independent figures: the prediction-powered, human-only and
+judge-only intervals against ppi-python on the engine's per-query figures; the confusion
+matrix, rates and bias against plain loops over the files' lines; the label sets' orderings
+against the agreement of two evaluations; the sample check on a sample chosen by a run's
+scores."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from metrics.context.judge import judge_report, label_coverage, sample_checks
+from metrics.core.files import RunSource, evaluate_files
+from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.judge import SAMPLE_CHECK_ALPHA
+from tests.metrics.context.judged_files import write_judged
+
+ppi_py = pytest.importorskip("ppi_py")
+EVERY = Conventions(empty_queries="zero")
+RUNS = ("bm25", "dense", "hybrid")
+
+
+def _evaluations(paths, conventions=EVERY, k=5):
+    runs = [RunSource(paths[name]) for name in RUNS]
+    return (evaluate_files(paths["human"], runs, k, conventions),
+            evaluate_files(paths["judge"], runs, k, conventions))
+
+
+def _lines(path):
+    return {(q, d): int(g) for q, _, d, g in (line.split() for line in
+                                               path.read_text().splitlines())}
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    paths = write_judged(tmp_path_factory.mktemp("judged"))
+    human, judge = _evaluations(paths)
+    return paths, human, judge
+
+
+@pytest.mark.parametrize("lam", [None, 1.0])
+def test_every_ppi_interval_is_ppi_python_s_on_the_per_query_figures(judged, lam):
+    paths, human, judge = judged
+    report = judge_report(human, judge, lam=lam)
+    labelled = set(human.scored_ids)
+    in_sample = np.array([q in labelled for q in judge.scored_ids])
+    order = [judge.scored_ids.index(q) for q in human.scored_ids]
+    for found in report.figures:
+        y = human.per_query_scores(found.run)[found.key]
+        f_all = judge.per_query_scores(found.run)[found.key]
+        low, high = ppi_py.ppi_mean_ci(y, f_all[order], f_all[~in_sample], alpha=0.05, lam=lam)
+        assert found.ppi.low == pytest.approx(max(0.0, float(low[0])), abs=1e-12)
+        assert found.ppi.high == pytest.approx(min(1.0, float(high[0])), abs=1e-12)
+        c_low, c_high = ppi_py.classical_mean_ci(y, alpha=0.05)
+        assert found.human.low == pytest.approx(max(0.0, float(np.ravel(c_low)[0])))
+        assert found.human.high == pytest.approx(min(1.0, float(np.ravel(c_high)[0])))
+        assert found.judge.mean == pytest.approx(f_all.mean())
+        assert found.bias.mean == pytest.approx(np.mean(f_all[order] - y))
+
+
+def test_paired_ppi_is_ppi_python_s_on_the_per_query_differences(judged):
+    paths, human, judge = judged
+    report = judge_report(human, judge)
+    labelled = set(human.scored_ids)
+    in_sample = np.array([q in labelled for q in judge.scored_ids])
+    order = [judge.scored_ids.index(q) for q in human.scored_ids]
+    assert {(c.run, c.baseline) for c in report.comparisons} == {("dense", "bm25"),
+                                                               ("hybrid", "bm25")}
+    for found in report.comparisons:
+        y = (human.per_query_scores(found.run)[found.key]
+             - human.per_query_scores("bm25")[found.key])
+        f = (judge.per_query_scores(found.run)[found.key]
+             - judge.per_query_scores("bm25")[found.key])
+        low, high = ppi_py.ppi_mean_ci(y, f[order], f[~in_sample], alpha=0.05)
+        assert found.ppi.low == pytest.approx(max(-1.0, float(low[0])), abs=1e-12)
+        assert found.ppi.high == pytest.approx(min(1.0, float(high[0])), abs=1e-12)
+
+
+def test_coverage_confusion_and_rates_from_the_lines(judged):
+    paths, human, judge = judged
+    report = judge_report(human, judge)
+    h, j = _lines(paths["human"]), _lines(paths["judge"])
+    both = set(h) & set(j)
+    assert report.coverage.both_pairs == len(both)
+    assert report.coverage.human_queries == len({q for q, _ in h})
+    assert report.coverage.judge_queries == len({q for q, _ in j})
+    grades = report.grades
+    for (q, d) in list(both)[:50]:
+        assert grades.grades.index(h[q, d]) >= 0
+    expected = np.zeros_like(grades.confusion)
+    for pair in both:
+        expected[grades.grades.index(h[pair]), grades.grades.index(j[pair])] += 1
+    assert (grades.confusion == expected).all()
+    negatives = [pair for pair in both if h[pair] < 1]
+    positives = [pair for pair in both if h[pair] >= 1]
+    assert grades.false_relevant.mean == pytest.approx(
+        sum(j[p] >= 1 for p in negatives) / len(negatives))
+    assert grades.false_nonrelevant.mean == pytest.approx(
+        sum(j[p] < 1 for p in positives) / len(positives))
+    assert grades.weighted_kappa is not None  # grades 0, 1, 2
+
+
+def test_orderings_are_the_two_label_sets_over_the_labelled_queries(judged):
+    paths, human, judge = judged
+    report = judge_report(human, judge)
+    ndcg = next(a for a in report.agreements if a.first.startswith("nDCG"))
+    labelled = set(human.scored_ids)
+    judge_means = {run: float(np.mean([v for q, v in zip(judge.scored_ids,
+                                                          judge.per_query_scores(run)["nDCG"],
+                                                          strict=True) if q in labelled]))
+                   for run in RUNS}
+    assert ndcg.means_second == pytest.approx(tuple(judge_means[r] for r in RUNS))
+    assert ndcg.means_first == pytest.approx(tuple(human.run(r).summary["nDCG"].mean
+                                                   for r in RUNS))
+
+
+def test_random_samples_rarely_fail_the_check(judged):
+    """The check's false alarms on truly random samples: at most its level, give or take
+    the Monte Carlo error of 300 draws."""
+    _, _, judge = judged
+    rng = np.random.default_rng(11)
+    alarms = 0
+    for _ in range(300):
+        mask = np.zeros(len(judge.scored_ids), dtype=bool)
+        mask[rng.choice(len(mask), size=20, replace=False)] = True
+        alarms += any(c.flagged for c in sample_checks(judge, mask, "nDCG"))
+    assert alarms / 300 <= SAMPLE_CHECK_ALPHA + 0.02
+
+
+def test_the_queries_a_run_did_best_on_fail_the_check(judged):
+    _, _, judge = judged
+    scores = judge.per_query_scores("hybrid")["nDCG"]
+    mask = np.zeros(len(scores), dtype=bool)
+    mask[np.argsort(-scores, kind="stable")[:20]] = True
+    flagged = [c for c in sample_checks(judge, mask, "nDCG") if c.flagged]
+    assert "hybrid" in {c.run for c in flagged}
+    assert all(c.labelled_mean > c.unlabelled_mean for c in flagged)
+
+
+def test_a_chosen_sample_is_flagged_by_the_report(tmp_path, judged):
+    _, _, judge = judged
+    scores = judge.per_query_scores("hybrid")["nDCG"]
+    best = np.argsort(-scores, kind="stable")[:20]
+    paths = write_judged(tmp_path, chosen=[int(judge.scored_ids[i][1:]) for i in best])
+    assert judge_report(*_evaluations(paths)).sample_flagged
+
+
+def test_evaluations_that_exclude_empty_queries_are_refused(judged):
+    paths, _, _ = judged
+    human, judge = _evaluations(paths, Conventions())
+    with pytest.raises(ValueError, match="every query"):
+        judge_report(human, judge)
+
+
+def test_label_coverage_names_human_queries_the_judge_never_saw(tmp_path):
+    paths = write_judged(tmp_path)
+    with paths["human"].open("a") as extra:
+        extra.write("q_only_human 0 d1 1\n")
+    human, judge = _evaluations(paths)
+    coverage = label_coverage(human.qrels, judge.qrels)
+    assert coverage.human_not_judged == ("q_only_human",)
+    report = judge_report(human, judge)
+    assert report.n_labelled == coverage.both_queries == coverage.human_queries - 1
