@@ -10,7 +10,7 @@ The collection is generated, seeded, into benchmarks/out/ (git-ignored): the qre
 of `--depth` ids per query from benchmarks/generate.py, then `--runs` runs (run1.run, ...)
 that re-rank that run's ids under a seeded noise on its scores, and the replacement runs of
 about 5 MB each (the top ids of every query, re-ranked under another noise). Then
-`python -m streamlit run dashboard/app.py` starts on a free localhost port and headless
+`python -m streamlit run dashboard/serve.py` starts on a free localhost port and headless
 Chromium (Debian's /usr/bin/chromium, driven by Playwright) opens it with the link's
 source=upload ("My files") and measures:
 
@@ -373,12 +373,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+SERVER_SCRIPT = "dashboard/serve.py"  # README's command: the app behind its warm-up
+
+
 def start_server(log: Path) -> tuple[subprocess.Popen, str]:
-    """`streamlit run dashboard/app.py` on a free localhost port; waits for its health check."""
+    """`streamlit run dashboard/serve.py` on a free localhost port; waits for its health
+    check (the server answers at once; its warm-up carries on on a thread)."""
     port = free_port()
     with log.open("wb") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "dashboard/app.py",
+            [sys.executable, "-m", "streamlit", "run", SERVER_SCRIPT,
              "--server.headless", "true", "--server.port", str(port),
              "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
             cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, start_new_session=True,

@@ -88,6 +88,9 @@ if not options.candidates or not options.metrics:
     st.info("Pick at least one candidate and one metric.", icon=":material/info:")
     st.stop()
 
+# the headline's own comparison (its metric alone) runs beside the page's
+decisions.ahead(lambda: decisions.headlines(view, options, snapshots,
+                                            session.headline_metric(k)[0]))
 compared = cache.compare(view, options, snapshots)
 if compared.error:
     st.error(safe.md(compared.error), icon=":material/error:")

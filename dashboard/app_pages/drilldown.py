@@ -28,9 +28,18 @@ evaluation = view.evaluation
 k = evaluation.k
 
 scored = evaluation.scored_ids
-position = {q: i for i, q in enumerate(scored)}
 baseline = evaluation.runs[0]
-labels = ui.query_labels(view, scored, limit=60)
+
+
+def picker_labels() -> dict[str, str]:
+    """Every scored query as the picker lists it: its id, the start of its question and its
+    class for the baseline (built once per view: thousands of them)."""
+    labels = ui.query_labels(view, scored, limit=60)
+    return {q: f"{labels[q]} · {cls.replace('_', ' ')} for {baseline.name}"
+            for q, cls in zip(scored, baseline.classes, strict=True)}
+
+
+picked = cache.derived(view, "drill-down picker", (), picker_labels)
 search, pick, whole_list = st.columns([2, 3, 1.3], vertical_alignment="bottom")
 with search:
     found = picking.search_queries("drilldown", scored, view.queries)
@@ -38,8 +47,7 @@ with pick:
     query = picking.select_query(
         "drilldown",
         found,
-        format_func={q: f"{labels[q]} · {baseline.classes[position[q]].replace('_', ' ')} for "
-                     f"{baseline.name}" for q in found}.get,
+        format_func=picked.get,
         help=HELP["drilldown_query"].format(excluded=len(evaluation.excluded_ids)),
     )
 at = found.index(query)

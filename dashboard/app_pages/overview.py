@@ -47,6 +47,10 @@ if leaks is not None and leaks.leaks:  # a leaked query inflates every run: say 
 
 primary, labels = session.headline_metric(k)
 snapshots = session.snapshots()
+tested = (st.session_state[session.CORRECTION], float(st.session_state[session.ALPHA]))
+# the run table's tests and the leaderboard's ranks run while the headline and the summary
+# are drawn
+decisions.ahead(lambda: decisions.run_table(view, *tested), lambda: decisions.leaderboard(view))
 if len(session.baseline_options(view, snapshots)) > 1:  # the headline, as Compare states it
     options = session.compare_options(view, snapshots)
     said = (decisions.headlines(view, options, snapshots, primary)
@@ -68,7 +72,8 @@ marks = decisions.best_marks(view) if marked else None
 # beside it at 1280 px
 metric_width = frames.label_width(s.label(k) for s in evaluation.summary_specs)
 st.dataframe(
-    frames.summary_table(evaluation, marks),
+    cache.derived(view, "summary table", (marked,),
+                  lambda: frames.summary_table(evaluation, marks)),
     hide_index=True,
     height="content",  # every figure shown, those added in the sidebar too
     # the conventions behind each row are written out just below and in each cell's help:
@@ -97,13 +102,12 @@ with st.expander("What each metric certifies, and the conventions behind it",
     st.markdown("\n".join(f"- **{s.label(k)}**: {frames.measure_help(evaluation, s.key)}"
                           for s in evaluation.summary_specs))
 
-table = decisions.run_table(view, st.session_state[session.CORRECTION],
-                            float(st.session_state[session.ALPHA]))
+table = decisions.run_table(view, *tested)
 if table is not None:
     st.subheader(f"Against the baseline, {safe.md(table.baseline)}")
     # metrics down, runs across, as the summary above: ten metric columns would not fit
     st.dataframe(
-        table.by_metric(), hide_index=True,
+        cache.derived(view, "run table", tested, table.by_metric), hide_index=True,
         column_config={"Metric": st.column_config.TextColumn(pinned=True)} | {
             run: st.column_config.TextColumn(frames.baseline_label(evaluation, run),
                                              help=MEANING["run_table_cell"])
@@ -113,7 +117,8 @@ if table is not None:
 st.subheader("Leaderboard")
 board = decisions.leaderboard(view)
 st.dataframe(
-    frames.leaderboard_table(board, primary), hide_index=True,
+    cache.derived(view, "leaderboard table", (primary,),
+                  lambda: frames.leaderboard_table(board, primary)), hide_index=True,
     column_config={
         "Run": st.column_config.TextColumn(pinned=True),
         "Mean": ui.number_column(labels[primary]),
@@ -128,7 +133,8 @@ st.caption(f"{safe.md(board.sentences(primary)[0])}. On {labels[primary]}, the h
 
 if len(evaluation.runs) > 2:  # two runs have one pair: its order is the leaderboard's
     st.subheader("Do the metrics order the runs alike?")
-    agreements = decisions.agreements(view, primary)
+    agreements = cache.derived(view, "agreements", (primary,),
+                               lambda: decisions.agreements(view, primary))
     st.dataframe(
         frames.agreement_table(agreements), hide_index=True, height="content",
         column_config={
@@ -147,14 +153,14 @@ if len(evaluation.runs) > 2:  # two runs have one pair: its order is the leaderb
                "`python -m metrics agreement` compares two measures, two K or two label sets.")
 
 ui.chart(
-    charts.interval_bars(
+    cache.derived(view, "interval bars", (), lambda: charts.interval_bars(
         frames.scores_summary(evaluation),
         chart_base.run_scale(view.colour_domain),
         k=k,
         confidence_level=evaluation.conventions.confidence_level,
         n_queries=len(evaluation.scored_ids),
         interval_method=evaluation.conventions.interval_method,
-    ),
+    )),
     stretch=True,
     download=f"intervals-k{k}",
     export=lambda: exports.interval_chart(evaluation, view.colour_domain),  # landscape
@@ -196,7 +202,7 @@ if facets:
 
 st.subheader("What was scored")
 st.dataframe(
-    frames.counts_table(evaluation),
+    cache.derived(view, "counts table", (), lambda: frames.counts_table(evaluation)),
     hide_index=True,
     column_config={
         "Scored": st.column_config.NumberColumn(help=MEANING["scored"], format="localized"),

@@ -40,13 +40,20 @@ if not chosen:
     st.info("Pick at least one metric.", icon=":material/info:")
     st.stop()
 
-sweep = frames.sweep_long(evaluation)
-sweep = sweep[sweep["label"].isin(chosen)]
-if bands:
-    sweep = sweep.merge(frames.sweep_intervals(evaluation), on=["run", "k", "metric"])
+
+def swept():
+    sweep = frames.sweep_long(evaluation)
+    sweep = sweep[sweep["label"].isin(chosen)]
+    if bands:
+        sweep = sweep.merge(frames.sweep_intervals(evaluation), on=["run", "k", "metric"])
+    return sweep
+
+
+# built once per view and choice (cache.derived): coming back to a K or a run shown redraws
+sweep = cache.derived(view, "sweep", (tuple(chosen), bands), swept)
 ui.chart(
-    charts.sweep_lines(sweep, chart_base.run_scale(view.colour_domain), k=k, labels=chosen,
-                       bands=bands),
+    cache.derived(view, "sweep chart", (tuple(chosen), bands), lambda: charts.sweep_lines(
+        sweep, chart_base.run_scale(view.colour_domain), k=k, labels=chosen, bands=bands)),
     download=f"k-sweep-k{k}",
 )
 

@@ -13,8 +13,8 @@ malformed upload is read once, not on every rerun.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
-import functools
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 import streamlit as st
+from streamlit.elements import spinner as streamlit_spinner
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import metrics
 from dashboard import safe
@@ -216,14 +218,32 @@ class View:
         return self.key[0][0][0]
 
 
-@st.cache_resource(show_spinner=False)
+_STORE = Store(max_bytes=STORE_BYTES, kept=KEPT)
+
+
 def store() -> Store:
-    """The server's one store (st.cache_resource: created once per process)."""
-    return Store(max_bytes=STORE_BYTES, kept=KEPT)
+    """The server's one store, made with this module (once per process): every session's
+    script thread and the threads a page starts ahead (decisions.ahead) share it."""
+    return _STORE
 
 
 def spinner(text: str):
-    return functools.partial(st.spinner, text)
+    """What a slow step shows while it works (the store's on_miss): Streamlit's spinner,
+    shown after SPINNER_DELAY_S rather than Streamlit's 0.5 s; nothing on a thread that runs
+    no page (decisions.ahead), which has no page to show it on."""
+    def shown():
+        if get_script_run_ctx(suppress_warning=True) is None:
+            return contextlib.nullcontext()
+        return st.spinner(text)
+    return shown
+
+
+# Streamlit waits 0.5 s before it shows a spinner, so that a fast step does not flash one;
+# a person who asked for a fusion or every pair should see within 0.2 s that it is under way.
+# The delay is a module constant Streamlit reads when a spinner starts (a test checks it is
+# still there, so an upgrade that renames it fails loudly).
+SPINNER_DELAY_S = 0.1
+streamlit_spinner.DELAY_SECS = SPINNER_DELAY_S
 
 
 def _show(inputs: Inputs) -> Inputs:
@@ -250,8 +270,8 @@ def _parse(kind: str, key: str, file_name: str, reading: Conventions,
            source: Path | bytes) -> Parsed:
     """Load one file through the engine's loader (the command line's), once per key."""
     return store().get("file", (kind, key), lambda: _load(kind, key, file_name, reading, source),
-                       files=[key], on_miss=functools.partial(progress.reading, file_name,
-                                                              progress.size_of(source)))
+                       files=[key], on_miss=lambda: progress.reading(
+                           file_name, progress.size_of(source)))
 
 
 def _load(kind: str, key: str, file_name: str, reading: Conventions,
@@ -273,6 +293,13 @@ def _load(kind: str, key: str, file_name: str, reading: Conventions,
 
 
 def read_sample(conventions: Conventions) -> Inputs:
+    """The bundled sample, as this session's files."""
+    return _show(sample_inputs(conventions))
+
+
+def sample_inputs(conventions: Conventions) -> Inputs:
+    """The bundled sample read through the store, claimed by no session (what the server's
+    warm-up reads ahead, dashboard/serve.py)."""
     reading = _reading(conventions)
     qrels_path = sample_qrels()
     qrels = _parse("qrels", str(qrels_path), qrels_path.name, Conventions(), qrels_path)
@@ -288,8 +315,8 @@ def read_sample(conventions: Conventions) -> Inputs:
     queries = _parse("queries", str(queries_path), queries_path.name, Conventions(), queries_path)
     corpus_path = sample_qrels().parent / SAMPLE_CORPUS
     corpus = TextFile(corpus_path.name, str(corpus_path), lambda: corpus_path)
-    return _show(Inputs(SAMPLE, qrels, runs, queries=queries, corpus=corpus,
-                        read_again=lambda other: read_runs(_reading(other))))
+    return Inputs(SAMPLE, qrels, runs, queries=queries, corpus=corpus,
+                  read_again=lambda other: read_runs(_reading(other)))
 
 
 def read_uploads(

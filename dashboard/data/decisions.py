@@ -4,11 +4,26 @@ one store; the pages lay them out."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import metrics
 from dashboard.data.cache import CompareOptions, View, compare, spinner, store
 from metrics import COMPARED
+
+# two threads for the decisions a page starts ahead: numpy's products and scipy's tests let
+# go of the interpreter, so they run beside the page drawing what comes before them
+_AHEAD = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ahead")
+
+
+def ahead(*steps: Callable[[], object]) -> None:
+    """Start the steps a page reads further down (comparisons, the leaderboard) on threads
+    of their own; when the page reaches one, the store hands over its value or waits for it
+    (Store.get makes an entry once). A step that fails is made again by the page, which then
+    shows the error."""
+    for step in steps:
+        _AHEAD.submit(step)
 
 
 def leaderboard(view: View) -> metrics.Leaderboard:

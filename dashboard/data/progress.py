@@ -1,7 +1,8 @@
 """What a long load shows while it runs, so that a large upload (a 200 MB Parquet run) never
 leaves a frozen screen: a status box for each file read (its name and size, then the seconds
 it took), and a bar over the runs while they are scored (the engine calls back before each
-run). Drawn only when the work is not in the store already: a cached rerun shows nothing."""
+run). Drawn only when the work is not in the store already (a cached rerun shows nothing),
+and only on the script's thread (a thread that runs no page has none to show it on)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard import safe
 from metrics import format as fmt
@@ -43,6 +45,9 @@ def size_of(source) -> str:
 @contextmanager
 def reading(file_name: str, size: str) -> Iterator[None]:
     """A file being read: its status box while the loader runs, then how long it took."""
+    if get_script_run_ctx(suppress_warning=True) is None:  # a thread with no page to show
+        yield
+        return
     started = time.perf_counter()
     name = safe.md(file_name)  # a label is Markdown: the name is the upload's own
     with _place().status(f"Reading {name} ({size})…", expanded=False) as box:
@@ -55,6 +60,9 @@ def reading(file_name: str, size: str) -> Iterator[None]:
 def scoring(runs: int, queries: int) -> Iterator[Callable[[int, int, str | None], None]]:
     """The runs being scored: a status box holding a bar over the runs, moved by the
     engine's callback (`evaluate_prepared(progress=...)`), then how long it took."""
+    if get_script_run_ctx(suppress_warning=True) is None:  # a thread with no page to show
+        yield lambda done, total, run: None
+        return
     started = time.perf_counter()
     what = f"{fmt.count(runs, 'run')} over {fmt.count(queries, 'query')}"
     with _place().status(f"Scoring {what} at every K…", expanded=True) as box:

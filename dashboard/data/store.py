@@ -97,9 +97,9 @@ class Entry:
 class Store:
     """Least recently used entries out first, past `kept[kind]` entries of a kind or past
     `max_bytes` overall (the newest entry and what it holds always stay); thread-safe, since
-    every session runs its script in its own thread. A value is computed outside the lock:
-    two sessions asking for the same new entry at once may both compute it, and the second
-    one is kept.
+    every session runs its script in its own thread. A value is computed outside the lock,
+    once: a thread asking for an entry another thread is making waits for it (two sessions
+    opening the same files, or a page and the comparisons it started ahead, `ahead`).
 
     An entry that holds another's value (a comparison holds its evaluation) names it as a
     parent: a hit refreshes the parents too, and an entry leaving takes its children with
@@ -109,6 +109,8 @@ class Store:
         self.max_bytes, self.kept = max_bytes, dict(kept)
         self._entries: OrderedDict[tuple, Entry] = OrderedDict()
         self._claims: dict[str, set[str]] = {}  # file key -> the sessions showing it
+        # (kind, key) being made -> (set when done, the thread making it)
+        self._making: dict[tuple, tuple[threading.Event, int]] = {}
         self._lock = threading.RLock()
 
     def get(self, kind: str, key: tuple, make: Callable[[], Any], *, files: Iterable[str] = (),
@@ -118,22 +120,36 @@ class Store:
         (kind, key) of entries whose values it holds; `shared`: the objects it holds that
         other entries own (not counted in its bytes); `on_miss`: a context manager (a
         spinner) to make the value in."""
-        with self._lock:
-            entry = self._entries.get((kind, key))
-            if entry is not None:
-                self._touch((kind, key))
-                return entry.value
-        if on_miss is None:
-            value = make()
-        else:
-            with on_miss():
+        while True:
+            with self._lock:
+                entry = self._entries.get((kind, key))
+                if entry is not None:
+                    self._touch((kind, key))
+                    return entry.value
+                making = self._making.get((kind, key))
+                if making is None:  # this thread makes it
+                    underway = threading.Event()
+                    self._making[kind, key] = (underway, threading.get_ident())
+                    break
+                if making[1] == threading.get_ident():  # asked again while making it
+                    raise RuntimeError(f"the {kind} entry is asked for while it is made")
+            making[0].wait()  # another thread makes it: take theirs (or, if it failed, try)
+        try:
+            if on_miss is None:
                 value = make()
-        entry = Entry(value, kind, nbytes(value, shared=shared), frozenset(files),
-                      tuple(parents))
-        with self._lock:
-            self._entries[kind, key] = entry
-            self._touch((kind, key))
-            evicted = self._evict(kind)
+            else:
+                with on_miss():
+                    value = make()
+            entry = Entry(value, kind, nbytes(value, shared=shared), frozenset(files),
+                          tuple(parents))
+            with self._lock:
+                self._entries[kind, key] = entry
+                self._touch((kind, key))
+                evicted = self._evict(kind)
+        finally:
+            with self._lock:
+                del self._making[kind, key]
+            underway.set()
         if evicted >= TRIM_BYTES:
             release_freed_memory()
         return value

@@ -39,11 +39,12 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def server():
-    """`streamlit run dashboard/app.py` from the repository root, shared by every browser test
-    (each browser context is a session of its own)."""
+    """`streamlit run dashboard/serve.py` (README's command: the app behind its warm-up)
+    from the repository root, shared by every browser test (each browser context is a
+    session of its own)."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "dashboard/app.py",
+        [sys.executable, "-m", "streamlit", "run", "dashboard/serve.py",
          "--server.headless", "true", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
         cwd=ROOT,

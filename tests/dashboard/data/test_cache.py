@@ -4,6 +4,7 @@ malformed file reported by name and line while the others are scored."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -194,3 +195,12 @@ def test_a_replaced_upload_leaves_the_store_with_everything_computed_from_it(cou
     assert cache.store().count("evaluation") == 1
     assert new.evaluation.run_names == old.evaluation.run_names
     assert cache.store().bytes <= cache.STORE_BYTES
+
+
+def test_a_slow_step_says_so_within_a_fifth_of_a_second():
+    """Streamlit's spinner reads its delay from this module constant when it starts."""
+    from streamlit.elements import spinner as streamlit_spinner
+
+    assert streamlit_spinner.DELAY_SECS == cache.SPINNER_DELAY_S <= 0.2
+    source = Path(streamlit_spinner.__file__).read_text()
+    assert "threading.Timer(DELAY_SECS" in source  # read at each start, not bound at import

@@ -106,6 +106,42 @@ def test_sessions_asking_at_once_all_get_a_value():
     assert all(results) and len(results) == 400 and store.count() <= 3
 
 
+def test_an_entry_asked_for_while_another_thread_makes_it_is_made_once():
+    store = Store(max_bytes=2**40, kept={"comparison": 4})
+    started, release = threading.Event(), threading.Event()
+    made = []
+
+    def slow():
+        made.append(1)
+        started.set()
+        release.wait(5)
+        return "tested"
+
+    first = threading.Thread(target=lambda: store.get("comparison", ("a",), slow))
+    first.start()
+    started.wait(5)
+    got = []
+    second = threading.Thread(target=lambda: got.append(store.get("comparison", ("a",), slow)))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # waiting for the first thread's value, not making its own
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert got == ["tested"] and made == [1]
+
+
+def test_a_failed_make_leaves_the_entry_for_the_next_asker():
+    store = Store(max_bytes=2**40, kept={"comparison": 4})
+
+    def fail():
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        store.get("comparison", ("a",), fail)
+    assert store.get("comparison", ("a",), lambda: 3) == 3
+
+
 def test_an_entry_leaving_takes_the_entries_holding_its_value_with_it():
     """A comparison left behind would keep its evaluation's arrays alive, uncounted."""
     store = Store(max_bytes=2**40, kept={"evaluation": 1})
