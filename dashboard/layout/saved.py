@@ -125,7 +125,8 @@ def drilldown(view: View) -> None:
                     for column in figures.columns if column not in ("Run", "Class")})
     if added is not None:
         st.dataframe(added)
-    st.caption(safe.md(f"Saved in {saved.source} at K = {k}. {WORDS.NEEDS_LISTS['classes']}."))
+    classes = WORDS.NEEDS_LISTS["classes"]
+    st.caption(safe.md(f"Saved in {saved.source} at K = {k}. Not saved: {classes}."))
     found_lists = _lists(view, query)
     if found_lists is None:
         return
