@@ -89,8 +89,8 @@ if not options.candidates or not options.metrics:
     st.stop()
 
 # the headline's own comparison (its metric alone) runs beside the page's
-decisions.ahead(lambda: decisions.headlines(view, options, snapshots,
-                                            session.headline_metric(k)[0]))
+headline_metric = session.headline_metric(k)[0]  # read here: the thread sees no session
+decisions.ahead(lambda: decisions.headlines(view, options, snapshots, headline_metric))
 compared = cache.compare(view, options, snapshots)
 if compared.error:
     st.error(safe.md(compared.error), icon=":material/error:")
