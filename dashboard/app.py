@@ -11,7 +11,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard.state import session, sidebar
+from dashboard.data import progress
+from dashboard.state import saved, session, sidebar
 
 OUT_OF_MEMORY = ("This server ran out of memory drawing the page: load smaller files (fewer "
                  "queries, runs or a shorter queries file), or fewer runs at once.")
@@ -37,14 +38,19 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="expanded",
 )
+saved.prepare()  # figures given on the command line open under My files
 session.init()
 session.publish()  # before st.navigation, which re-writes the URL when the run ends
 page = st.navigation(
     [st.Page(script, title=title, icon=icon, default=i == 0)
      for i, (script, title, icon) in enumerate(PAGES)]
 )
+progress.main_area()  # a long load's status, in sight at the top of the page
 try:
-    sidebar.draw()
+    if saved.active():  # saved figures: no lists to score, their own sidebar
+        saved.draw()
+    else:
+        sidebar.draw()
     page.run()
 except MemoryError:  # said in one line, never a traceback: the server stays up
     st.error(OUT_OF_MEMORY)

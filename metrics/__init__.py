@@ -28,6 +28,9 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.core.files", name) for name in (
             "RunSource", "read_qrels", "read_run", "load_runs", "distinct_names",
             "evaluate_files", "rereader")},
+        # one query's rows of a run or qrels file, read on demand in bounded memory
+        **{name: ("metrics.io.one_query", name) for name in (
+            "load_query_run", "load_query_qrels")},
         **{name: ("metrics.core.sample", name) for name in (
             "load_sample", "sample_qrels", "sample_runs", "SAMPLE_DIR")},
         **{name: ("metrics.io.names", name) for name in (
@@ -45,6 +48,9 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.core.blocks", name) for name in (
             "evaluate_blocks", "BlockEvaluation", "BlockRun", "DEFAULT_BLOCK_QUERIES")},
         **{name: ("metrics.core.per_query", name) for name in ("long_table", "write_long")},
+        # an evaluation read back from its saved per-query figures (--per-query-out)
+        **{name: ("metrics.core.saved", name) for name in (
+            "read_figures", "SavedEvaluation", "SavedRun", "query_lists", "QueryLists")},
         # runs held as Spark DataFrames (pip install -e ".[spark]"; pyspark loaded on use)
         **{name: ("metrics.spark.evaluate", name) for name in (
             "evaluate_spark", "spark_session", "SparkEvaluation", "SparkRun")},

@@ -8,7 +8,7 @@ import metrics
 from dashboard import safe
 from dashboard.data import cache, decisions, review, slicing, texts
 from dashboard.layout import review as review_views
-from dashboard.layout import ui
+from dashboard.layout import saved, ui
 from dashboard.report import exports
 from dashboard.state import picking, session
 from dashboard.views import chart_base, comparison_charts, frames, highlight
@@ -166,8 +166,10 @@ for candidate in comparison.candidates:
                           for row in table.itertuples(index=False)))
 
 # the check is drawn here but waited for last: it runs on a thread while the page draws
+lists = not cache.without_lists(view)  # saved figures: no list to rescore or move
 checked = (review.fragility(view, session.inputs(), options, comparison)
-           if st.session_state[session.FRAGILITY] and options.snapshot is None else None)
+           if st.session_state[session.FRAGILITY] and options.snapshot is None and lists
+           else None)
 fragility_slot = st.container()
 
 if options.snapshot is None and len(evaluation.runs) >= 3:
@@ -400,12 +402,20 @@ if options.snapshot:
     st.info("Rank movement needs the baseline's ranked lists, and a snapshot keeps only its "
             "figures: pick a live run as the baseline to see which ids moved.",
             icon=":material/info:")
+elif not lists:  # the query's two lists read from the run files given beside the figures
+    moved = frames.by_difference(paired, candidate)["query_id"].tolist()
+    saved.rank_movement(view, comparison, candidate, picking.select_query(
+        "compare", moved, help=HELP["movement_query"].format(metric=metric)))
 else:
     rank_movement()
 
 
 with fragility_slot:
-    review_views.fragility(view, options, checked)
+    if lists:
+        review_views.fragility(view, options, checked)
+    else:
+        st.header("Would another convention change the verdict?")
+        saved.needs_lists(view, "fragility", stop=False)
 
 st.header("Export")
 left, right = st.columns([1, 2], vertical_alignment="center")

@@ -5,7 +5,7 @@ import streamlit as st
 import metrics
 from dashboard import safe
 from dashboard.data import cache
-from dashboard.layout import ui
+from dashboard.layout import saved, ui
 from dashboard.state import session
 from dashboard.views import chart_base, comparison_charts, frames
 from metrics import SUMMARY_MEASURES, drift_rows, vocabulary
@@ -20,6 +20,7 @@ view = ui.page(
     "loaded in the sidebar is set beside the live figures, metric by metric, but only if it "
     "was scored on the same query set and labels, at the same K, under the same conventions.",
 )
+saved.needs_lists(view, "snapshots")  # saved figures: this page reads the lists
 evaluation = view.unfiltered  # a snapshot freezes every query: drift reads them all
 k = evaluation.k
 if view.whole is not None:

@@ -5,7 +5,7 @@ import streamlit as st
 import metrics
 from dashboard import safe
 from dashboard.data import cache, combine, texts
-from dashboard.layout import labelling, ui
+from dashboard.layout import labelling, saved, ui
 from dashboard.state import picking, session
 from dashboard.views import frames, highlight
 from metrics import CLASS_MEANING, MEASURE_BY_KEY, vocabulary
@@ -14,6 +14,9 @@ from metrics import format as fmt
 MEANING = vocabulary.columns.COLUMN_MEANING
 HELP = vocabulary.columns.CONTROL_HELP
 
+if cache.without_lists(session.view()):  # saved figures: lists read one query at a time
+    saved.drilldown(session.view())
+    st.stop()
 view = ui.page(
     "Drill-down",
     "One query: its question and every run's figures at K first; then two runs side by side "

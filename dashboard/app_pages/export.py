@@ -9,7 +9,7 @@ import metrics
 from dashboard import safe
 from dashboard.data import cache, decisions, slicing, texts
 from dashboard.data import review as review_cache
-from dashboard.layout import ui
+from dashboard.layout import saved, ui
 from dashboard.report import exports
 from dashboard.report import html as report
 from dashboard.report import texts as report_texts
@@ -23,6 +23,7 @@ view = ui.page(
     "Results that leave the dashboard without losing what they mean: every file states its K, "
     "conventions and query set. Each chart also has PNG and SVG buttons under it.",
 )
+saved.needs_lists(view, "report")  # saved figures: this page reads the lists
 evaluation = view.evaluation
 k = evaluation.k
 today = dt.date.today().isoformat()

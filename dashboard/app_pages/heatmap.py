@@ -20,12 +20,15 @@ HELP = vocabulary.columns.CONTROL_HELP
 
 view = ui.page(
     "Per-query heatmap",
-    "Where the runs differ, query by query. Each cell is one query's score at K; the strip "
-    "on the left is each run's query class. Click a cell to pick its query, then open it in "
-    "the drill-down.",
+    "Where the runs differ, query by query. Each cell is one query's score at K"
+    + ("" if cache.without_lists(session.view()) else
+       "; the strip on the left is each run's query class")
+    + ". Click a cell to pick its query, then open it in the drill-down.",
 )
 evaluation = view.evaluation
 k = evaluation.k
+classes_known = not cache.without_lists(view)  # saved figures hold no query classes
+sorts = {name: how for name, how in frames.SORTS.items() if classes_known or how != "class"}
 
 # the figures shown that colour on the 0-1 scale (a count does not)
 measures = {s.key: s for s in evaluation.summary_specs if s.measure.bounded}
@@ -41,13 +44,15 @@ key = c1.selectbox(
     key="heatmap.metric",
     help=HELP["heatmap_metric"],
 )
-sort = c2.selectbox("Sort queries by", list(frames.SORTS), key="heatmap.sort",
+if not classes_known:  # a link may ask for the class order
+    session.choose("heatmap.sort", list(sorts), next(iter(sorts)))
+sort = c2.selectbox("Sort queries by", list(sorts), key="heatmap.sort",
                     help=HELP["heatmap_sort"])
 searched = tuple(found) if len(found) < len(evaluation.scored_ids) else None
 
 
 def in_order() -> list[str]:
-    ordered = frames.query_order(evaluation, key, frames.SORTS[sort])
+    ordered = frames.query_order(evaluation, key, sorts[sort])
     if searched is not None:  # the search's queries, in the chosen order
         kept = set(searched)
         ordered = [query for query in ordered if query in kept]
@@ -98,8 +103,10 @@ ui.chart(
 found_words = (f" found by {safe.md(repr(st.session_state[session.SEARCH]))} among "
                f"{len(evaluation.scored_ids):,}" if n_queries < len(evaluation.scored_ids) else "")
 st.caption(f"Showing queries {start + 1:,}–{start + len(order):,} of {n_queries:,} scored "
-           f"queries{found_words} (page {page:,} of {pages:,}), sorted by {sort}. Classes: "
-           + " · ".join(f"**{c.replace('_', ' ')}**: {CLASS_MEANING[c]}" for c in QUERY_CLASSES))
+           f"queries{found_words} (page {page:,} of {pages:,}), sorted by {sort}. "
+           + ("Classes: " + " · ".join(f"**{c.replace('_', ' ')}**: {CLASS_MEANING[c]}"
+                                       for c in QUERY_CLASSES) if classes_known
+              else f"No class strip: {vocabulary.saved.NEEDS_LISTS['classes']}."))
 
 left, right = st.columns([3, 2], vertical_alignment="bottom")
 with left:
@@ -119,9 +126,10 @@ with st.expander(f"Table view: every query listed above, sorted by {sort}",
             .loc[ordered, evaluation.run_names]
             .reset_index()
         )
-        classes = chosen.pivot(index="query_id", columns="run", values="class")
-        table.insert(1, f"class ({view.baseline})",
-                     classes.loc[ordered, view.baseline].to_numpy())
+        if classes_known:  # saved figures hold no query class
+            classes = chosen.pivot(index="query_id", columns="run", values="class")
+            table.insert(1, f"class ({view.baseline})",
+                         classes.loc[ordered, view.baseline].to_numpy())
         if view.queries is not None:
             table.insert(1, "question", list(ui.query_texts(view, ordered).values()))
         return table

@@ -8,7 +8,7 @@ import streamlit as st
 import metrics
 from dashboard import safe
 from dashboard.data import cache
-from dashboard.layout import ui
+from dashboard.layout import saved, ui
 from dashboard.state import session
 from dashboard.views import judge_views
 from metrics import COMPARED, PRIMARY, vocabulary
@@ -25,6 +25,7 @@ view = ui.page(
     "the human-labelled queries, so the judge's many labels narrow the interval without its "
     "errors moving the estimate.",
 )
+saved.needs_lists(view, "judge")  # saved figures: the judge's labels score the runs again
 inputs = session.inputs()
 if inputs is None or not inputs.judged:
     st.info("Upload a model judge's labels in the sidebar under **My files**, in the "

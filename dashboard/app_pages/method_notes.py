@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from dashboard.layout import ui
+from dashboard.data import cache
+from dashboard.layout import saved, ui
 from metrics import (
     CATALOGUE,
     CLASS_MEANING,
@@ -83,15 +84,18 @@ st.markdown("\n".join(f"- **{name.replace('_', ' ')}**: {meaning}"
                       for name, meaning in CLASS_MEANING.items()))
 
 st.header("The k suggestion and the diagnosis")
-baseline = evaluation.runs[0]
-st.markdown(
-    f"- **Suggested K**: the {baseline.suggestion.rule}. Read it as a plateau detector: past "
-    "it, extra chunks buy little recall and cost tokens.\n"
-    f"- **Recall low at every k** (best recall below {LOW_RECALL}): the right chunks are not "
-    "retrieved at all; look at chunking, the embedding model and query rewriting before K.\n"
-    + "\n".join(f"- **{finding.failure.capitalize()}** is flagged when {finding.threshold}."
-                for finding in baseline.diagnosis)
-)
+if cache.without_lists(view):  # saved figures: no suggestion or diagnosis was kept
+    saved.needs_lists(view, "classes", stop=False)
+else:
+    baseline = evaluation.runs[0]
+    st.markdown(
+        f"- **Suggested K**: the {baseline.suggestion.rule}. Read it as a plateau detector: past "
+        "it, extra chunks buy little recall and cost tokens.\n"
+        f"- **Recall low at every k** (best recall below {LOW_RECALL}): the right chunks are not "
+        "retrieved at all; look at chunking, the embedding model and query rewriting before K.\n"
+        + "\n".join(f"- **{finding.failure.capitalize()}** is flagged when {finding.threshold}."
+                    for finding in baseline.diagnosis)
+    )
 
 st.header("Honest limits")
 st.markdown("\n".join(f"- {limit}" for limit in LIMITS))

@@ -5,7 +5,7 @@ import streamlit as st
 import metrics
 from dashboard import safe
 from dashboard.data import combine
-from dashboard.layout import ui
+from dashboard.layout import saved, ui
 from dashboard.state import session
 from dashboard.views import overlap_charts
 from metrics import COMPARED, SUMMARY_MEASURES, vocabulary
@@ -20,6 +20,7 @@ view = ui.page(
     "only one of them finds, and the recall a perfect fusion of the two could reach: two "
     "runs worth fusing find different relevant ids.",
 )
+saved.needs_lists(view, "overlap")  # saved figures: this page reads the lists
 evaluation = view.evaluation
 k = evaluation.k
 words = vocabulary.overlap

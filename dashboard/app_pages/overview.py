@@ -5,7 +5,7 @@ import streamlit as st
 import metrics
 from dashboard import safe
 from dashboard.data import cache, decisions, slicing, texts
-from dashboard.layout import ui
+from dashboard.layout import saved, ui
 from dashboard.report import exports
 from dashboard.state import session
 from dashboard.views import chart_base, charts, frames
@@ -168,6 +168,9 @@ ui.chart(
 few = metrics.few_queries_note(len(evaluation.scored_ids), evaluation.conventions.interval_method)
 if few:
     st.caption(safe.md(few))
+if cache.without_lists(view):  # saved figures: the sections below read the lists
+    saved.counts(view)
+    st.stop()
 
 facets = slicing.facets(view)
 if facets:

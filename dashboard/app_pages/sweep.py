@@ -4,7 +4,7 @@ interpolated precision-recall curve."""
 import streamlit as st
 
 from dashboard.data import cache
-from dashboard.layout import ui
+from dashboard.layout import saved, ui
 from dashboard.views import chart_base, charts, frames
 from metrics import vocabulary
 
@@ -18,6 +18,8 @@ view = ui.page(
 )
 evaluation = view.evaluation
 k = evaluation.k
+# saved figures: the sweep the file holds, or why there is none; its bands, if saved
+saved_bands = saved.sweep(view) if cache.without_lists(view) else True
 
 labels = {s.label("K"): s for s in evaluation.sweep_specs}
 # the page's whole width: nine metric tags fit side by side (in a column they were cut)
@@ -28,7 +30,7 @@ chosen = st.multiselect(
     key="sweep.metrics",
     help=HELP["sweep_metrics"],
 )
-bands = st.toggle(
+bands = saved_bands and st.toggle(
     "Interval bands",
     key="sweep.bands",
     help=HELP["sweep_bands"].format(
@@ -73,6 +75,7 @@ st.caption(f"Mean {metric} over the {len(evaluation.scored_ids):,} scored querie
            f"the chosen K is {k}.")
 
 st.subheader("Interpolated precision against recall")
+saved.needs_lists(view, "measures")
 if not st.toggle("Precision-recall curve of each run", key="sweep.pr_curve",
                  help=HELP["pr_curve"]):
     st.stop()

@@ -26,6 +26,8 @@ from streamlit.elements import spinner as streamlit_spinner
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import metrics
+from dashboard import safe
+from dashboard.data import progress
 from dashboard.data.store import Store
 from dashboard.views import frames
 from metrics import (
@@ -77,12 +79,15 @@ KEPT = {
     "harm profile": 8,
     "derived": 256,  # the pages' tables, charts and sentences (small), a few views' worth
     "judge": 4,  # the judge's report, per view and weight on the judge
+    "figures": 2,  # an evaluation opened from its saved figures, and the one before
+    "query lists": 16,  # one query's lists read from the run files beside saved figures
 }
 # four evaluations of 5 runs x 5,000 queries x 100 ids with their files and aligned runs;
 # the server's own ~300 MB come on top
 STORE_BYTES = 1152 * 2**20
 SNAPSHOTS_KEPT = 16
 SAMPLE, UPLOAD = "sample", "upload"
+FIGURES = "figures"  # an evaluation opened from its saved per-query figures (no lists)
 SAMPLE_QUERIES = "queries.csv"  # beside the sample's qrels: texts and two facets
 SAMPLE_CORPUS = "corpus.jsonl"  # and the texts of every id its qrels and runs mention
 SOURCES = {SAMPLE: "Bundled sample", UPLOAD: "My files"}
@@ -265,7 +270,8 @@ def _parse(kind: str, key: str, file_name: str, reading: Conventions,
            source: Path | bytes) -> Parsed:
     """Load one file through the engine's loader (the command line's), once per key."""
     return store().get("file", (kind, key), lambda: _load(kind, key, file_name, reading, source),
-                       files=[key], on_miss=spinner("Reading the files…"))
+                       files=[key], on_miss=lambda: progress.reading(
+                           file_name, progress.size_of(source)))
 
 
 def _load(kind: str, key: str, file_name: str, reading: Conventions,
@@ -380,15 +386,17 @@ def _evaluation(key: tuple, k: int, conventions: Conventions, qrels: Qrels,
     prepared = _prepared(key, conventions.relevance_level, conventions.identical_ids, qrels,
                          runs)
     # the kernel scores every K at once: the first K asked under these conventions is
-    # scored, every other K is read from it (Evaluation.at), which a change of K waits for
+    # scored (a bar over the runs while they are), every other K is read from it
+    # (Evaluation.at), which a change of K waits for
+    def score() -> Evaluation:
+        with progress.scoring(len(runs), len(prepared.query_set.query_ids)) as tick:
+            return evaluate_prepared(prepared, k, conventions, reports=reports,
+                                     qrels_report=qrels_report, progress=tick)
     scored = store().get(
-        "scored", (key, conventions),
-        lambda: evaluate_prepared(prepared, k, conventions, reports=reports,
-                                  qrels_report=qrels_report),
+        "scored", (key, conventions), score,
         files=_files(key),
         parents=[("prepared", (key, conventions.relevance_level, conventions.identical_ids))],
-        shared=(prepared, reports, qrels_report),
-        on_miss=spinner("Scoring the runs…"))
+        shared=(prepared, reports, qrels_report))
     return store().get("evaluation", (key, k, conventions), lambda: scored.at(k),
                        files=_files(key), parents=[("scored", (key, conventions))],
                        shared=(scored,))
@@ -617,6 +625,117 @@ def snapshot_file_name(view: View) -> str:
     return f"snapshot-{dt.date.today().isoformat()}-k{view.evaluation.k}.json"
 
 
+
+
+# --------------------------------------------------------------------------- saved figures
+
+
+@dataclass(frozen=True, eq=False)
+class SavedFile:
+    """A file of saved per-query figures read by the engine, or the engine's one-line error."""
+
+    file_name: str
+    key: str  # the path or upload id
+    evaluation: metrics.SavedEvaluation | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class SideFile:
+    """A run or qrels file given beside saved figures: never read whole, only a query's rows
+    when a page asks for them (metrics.query_lists)."""
+
+    file_name: str
+    key: str
+    source: Callable[[], Path | bytes]
+
+
+@dataclass(frozen=True, eq=False)
+class SavedInputs:
+    """What the sidebar opened: the saved figures, and the files given beside them."""
+
+    figures: SavedFile
+    qrels: SideFile | None = None
+    runs: tuple[SideFile, ...] = ()
+    run_names: tuple[str | None, ...] = ()  # the saved run each run file goes with (None: its stem)
+    source: str = FIGURES
+
+    @property
+    def ready(self) -> bool:
+        return self.figures.evaluation is not None
+
+    @property
+    def lists_given(self) -> bool:
+        return self.qrels is not None and bool(self.runs)
+
+    judged = False  # a judge's labels score the runs again: not beside saved figures
+
+
+def read_saved(key: str, file_name: str, source: Callable[[], Path | bytes]) -> SavedFile:
+    """The saved figures of one file, read once per path or upload."""
+    def load() -> SavedFile:
+        try:
+            return SavedFile(file_name, key, metrics.read_figures(source(), file_name=file_name))
+        except ValueError as exc:  # LoadError: the file, the row and what is wrong
+            return SavedFile(file_name, key, error=str(exc))
+        except MemoryError:
+            return SavedFile(file_name, key, error=f"{file_name}: too large to read in this "
+                             "server's memory")
+    return store().get("figures", (key,), load, files=[key],
+                       on_miss=spinner("Reading the saved figures…"))
+
+
+def without_lists(view: View | None) -> bool:
+    """The view shows saved figures: no ranked list and no judgment in memory."""
+    return view is not None and isinstance(view.evaluation, metrics.SavedEvaluation)
+
+
+def build_saved_view(inputs: SavedInputs, shown: Sequence[str],
+                     names: dict[str, str]) -> View | None:
+    """The saved figures' runs shown (original names, display order) under their display
+    names: selected from the evaluation read once, nothing recomputed."""
+    if not inputs.ready or not shown:
+        return None
+    saved = inputs.figures.evaluation
+    key = (inputs.figures.key, ())
+    view_key = (key, tuple((name, names.get(name, name)) for name in shown))
+    return View(saved.select(shown, names), None, (view_key, saved.k, saved.conventions, ()),
+                tuple(names.get(name, name) for name in saved.run_names),
+                frozenset([inputs.figures.key]), ("figures", (inputs.figures.key,)),
+                shown=tuple((name, names.get(name, name)) for name in shown))
+
+
+@dataclass(frozen=True, eq=False)
+class ReadLists:
+    """One query's lists read beside its saved figures, or why they could not be."""
+
+    lists: metrics.QueryLists | None = None
+    error: str | None = None
+
+
+def query_lists(view: View, inputs: SavedInputs, query_id: str) -> ReadLists:
+    """`query_id`'s lists from the run files and its labels from the qrels given beside the
+    saved figures (only its rows are read), under the view's display names; once per query
+    and files."""
+    files = (inputs.qrels.key, *(f.key for f in inputs.runs))
+    shown = dict(view.shown)
+
+    def read() -> ReadLists:
+        sources = [RunSource(f.source(), name=name, file_name=f.file_name)
+                   for f, name in zip(inputs.runs, inputs.run_names, strict=True)]
+        qrels = RunSource(inputs.qrels.source(), file_name=inputs.qrels.file_name)
+        try:
+            found = metrics.query_lists(inputs.figures.evaluation, query_id, qrels, sources)
+        except ValueError as exc:
+            return ReadLists(error=str(exc))
+        if found.evaluation is None:
+            return ReadLists(found)
+        kept = [name for name in shown if name in found.evaluation.run_names]
+        return ReadLists(replace(found, evaluation=found.evaluation.select(kept, shown)))
+    return store().get("query lists", (view.key, files, query_id), read,
+                       files=[inputs.figures.key, *files],
+                       on_miss=spinner(f"Reading query {safe.md(query_id)}'s rows from the run "
+                                       "files…"))
 
 
 def judged(inputs: Inputs, view: View, lam: float | None) -> metrics.JudgeReport:

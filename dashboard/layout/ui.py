@@ -15,6 +15,7 @@ import metrics
 from dashboard import safe
 from dashboard.data import cache
 from dashboard.data.cache import View
+from dashboard.layout import saved_header
 from dashboard.report import exports
 from dashboard.state import session
 from dashboard.views import frames
@@ -34,7 +35,11 @@ IMAGES = {  # format -> (renderer, MIME type)
 def require_view() -> View:
     view = session.view()
     if view is None:
-        nothing_yet()
+        inputs = session.inputs()
+        if isinstance(inputs, cache.SavedInputs):  # an evaluation file refused
+            saved_header.nothing_yet(inputs)
+        else:
+            nothing_yet()
         st.stop()
     if not view.evaluation.scored_ids:
         st.warning("No query of the qrels has a relevant id, so nothing can be scored: check "
@@ -158,6 +163,10 @@ def header(title: str, view: View, intro: str, *, baseline: bool = True) -> None
     st.title(title)
     st.markdown(intro)
     st.caption(conventions_line(view, baseline=baseline))
+    if cache.without_lists(view):  # saved figures: no list to check, the file to name
+        saved_header.banner(view)
+        _conventions_popover(view)
+        return
     for finding in cache.id_mismatches(view):
         st.warning(safe.md(finding.sentence), icon=":material/link_off:")
     for found in metrics.short_lists(view.evaluation):
@@ -173,6 +182,10 @@ def header(title: str, view: View, intro: str, *, baseline: bool = True) -> None
             f"**{box}**: {safe.md(name)}" for box, name in missing.items())
             + ": upload them in the sidebar's boxes of those names for the by-kind view, the "
             "questions and the chunks' texts.", icon=":material/upload:")
+    _conventions_popover(view)
+
+
+def _conventions_popover(view: View) -> None:
     with st.popover("Conventions behind these numbers", icon=":material/rule:"):
         for sentence in view.evaluation.conventions.sentences().values():
             st.markdown(f"- {sentence}")

@@ -16,7 +16,7 @@ from dashboard import safe
 from dashboard.data import cache, combine, slicing, texts
 from dashboard.data.cache import Inputs, Parsed, Snapshot, View
 from dashboard.report import exports
-from dashboard.state import session
+from dashboard.state import opening, session
 from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
 CORPUS_SLOT = "corpus"  # where the corpus's load report goes, once the view says which ids
@@ -151,6 +151,7 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
         help=HELP["judge_file"],
     )
     judge_slot = st.container()
+    opening.uploader()  # an evaluation's saved figures: the next run draws their sidebar
     inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file, corpus_file,
                                 judge_file)
     with judge_slot:

@@ -275,8 +275,10 @@ def query_heatmap(
                             titleAngle=0, titleAlign="right", titleAnchor="start",
                             titleBaseline="bottom", titleY=-6, titlePadding=0))
     asked = [alt.Tooltip("text:N", title="Question")] if "text" in cells else []
+    # saved figures carry no class: no strip, and the ids go on the score panels
+    has_classes = bool(cells["class"].notna().any()) if len(cells) else True
     class_cell = 36 if len(runs) <= 4 else 20
-    class_width = max(class_cell * len(runs), 60)
+    class_width = max(class_cell * len(runs), 60) if has_classes else 0
     long_names = max((len(r) for r in runs), default=0) > 8
     classes = cells.drop_duplicates(["query_id", "run"]).assign(panel=f"Class at K = {k}")
     class_chart = (
@@ -310,7 +312,8 @@ def query_heatmap(
     cell_width = int(min(76, max(14, room // (len(labels) * len(runs)))))
     many = cell_width < 44
     x = _run_x(runs, angle=-90 if long_names or cell_width < 30 else -40)
-    score_base = alt.Chart().encode(x=x, y=alt.Y(f"{field}:N", sort=order, axis=None))
+    score_base = alt.Chart().encode(
+        x=x, y=alt.Y(f"{field}:N", sort=order, axis=None) if has_classes else y)
     rect = score_base.mark_rect(stroke=alt.ExprRef("background"), strokeWidth=0.5).encode(
         color=alt.Color(
             "value:Q",
@@ -323,7 +326,7 @@ def query_heatmap(
             alt.Tooltip("run:N", title="Run"),
             alt.Tooltip("label:N", title="Metric"),
             alt.Tooltip("value:Q", title="Score", format=SCORE_FORMAT),
-            alt.Tooltip("class:N", title="Class"),
+            *([alt.Tooltip("class:N", title="Class")] if has_classes else []),
         ],
     )
     if selection:
@@ -343,14 +346,14 @@ def query_heatmap(
                                  header=alt.Header(labelFontSize=12, labelFontWeight="bold")))
     )
     what = labels[0] if len(labels) == 1 else f"{len(labels)} metrics"
-    return finish(alt.hconcat(class_chart, scores, spacing=8).properties(
-        title=chart_title(
-            f"{what} per query and run at K = {k}",
-            ["Colour is the query's score at K; the left strip is each run's query class "
-             "(hover for its meaning).", "Click a cell to pick its query for the drill-down."],
-            width,
-        )
-    ).resolve_scale(color="independent"))
+    strip = ("the left strip is each run's query class (hover for its meaning)" if has_classes
+             else "no query classes (saved figures do not hold them)")
+    return finish(alt.hconcat(*([class_chart] if has_classes else []), scores, spacing=8)
+                  .properties(title=chart_title(
+                      f"{what} per query and run at K = {k}",
+                      [f"Colour is the query's score at K; {strip}.",
+                       "Click a cell to pick its query for the drill-down."], width))
+                  .resolve_scale(color="independent"))
 
 
 def _run_x(runs: list[str], angle: int = -40) -> alt.X:

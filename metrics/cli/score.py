@@ -36,6 +36,7 @@ from metrics.core.asked import brought
 from metrics.core.blocks import DEFAULT_BLOCK_QUERIES, evaluate_blocks
 from metrics.core.files import read_qrels
 from metrics.core.per_query import write_long
+from metrics.core.saved import about
 from metrics.decide.best import best_marks
 from metrics.decide.compare import compare_evaluation
 from metrics.snapshot.contract import to_dict
@@ -88,7 +89,8 @@ def score_command(argv: Sequence[str]) -> int:
     evaluation = inputs.evaluation()
     print_load_report(inputs)
     if args.per_query_out:
-        write_long(args.per_query_out, evaluation.per_query_tables())
+        write_long(args.per_query_out, evaluation.per_query_tables(),
+                   about(evaluation, "memory"))
     # the figures named, each with what it brings (RBP its residual)
     shown = brought(evaluation.resolve(m) for m in args.metric) or None
     if args.format == "trec_eval":
@@ -149,6 +151,7 @@ def _blocks(args: argparse.Namespace) -> int:
     for line in file_report_lines(evaluation):
         print(line, file=sys.stderr)
     if args.per_query_out:
-        write_long(args.per_query_out, evaluation.per_query_tables())
+        write_long(args.per_query_out, evaluation.per_query_tables(),
+                   about(evaluation, "blocks"))
     sys.stdout.write(format_block_table(evaluation))
     return EXIT_OK

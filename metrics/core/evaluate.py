@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -134,20 +134,13 @@ class Evaluation:
     @property
     def sweep_specs(self) -> tuple[Spec, ...]:
         """The summary figures a sweep over K draws: those read at K that no cutoff fixes."""
-        return tuple(s for s in self.summary_specs
-                     if not s.reads_whole_list and s.cutoff is None)
+        return sweep_specs_of(self.summary_specs)
 
     def resolve(self, metric: str | Spec) -> Spec:
         """The figure a name, key or label stands for at this K and these conventions:
         'MRR@5', 'RR', 'nDCG', 'P(rel=2)@5', 'Rprec', trec_eval's 'map'. A figure shown is
         found by its key or label; any other name is read (ValueError naming a bad one)."""
-        if isinstance(metric, str):
-            for spec in self.query_specs:
-                if metric in (spec.key, spec.label(self.k), spec.label(self.k, summary=False),
-                              spec.name()):
-                    return spec
-        spec = metric if isinstance(metric, Spec) else parse_measure(metric)
-        return spec.settled(self.k, self.conventions)
+        return resolve_among(self.query_specs, metric, self.k, self.conventions)
 
     def spec(self, key: str) -> Spec:
         """A figure shown, by its key."""
@@ -331,21 +324,7 @@ class Evaluation:
 
     def summary(self) -> pd.DataFrame:
         """One row per (run, summary measure): mean and interval at K."""
-        pd = _pandas()
-        rows = [
-            {
-                "run": run.name,
-                "metric": s.name(),
-                "label": s.label(self.k),
-                "mean": run.summary[s.key].mean,
-                "low": run.summary[s.key].low,
-                "high": run.summary[s.key].high,
-                "interval": run.summary[s.key].method,
-            }
-            for run in self.runs
-            for s in self.summary_specs
-        ]
-        return pd.DataFrame(rows)
+        return summary_frame(self)
 
     def sweep_means(self, name: str) -> dict[str, np.ndarray]:
         """Mean over scored queries of each summary measure at every K of the sweep."""
@@ -406,11 +385,52 @@ class Evaluation:
 
     def sweep(self) -> pd.DataFrame:
         """Means over scored queries at every K of the sweep: run, k, one column a measure."""
-        pd = _pandas()
-        frames = [
-            pd.DataFrame({"run": run.name, **self.sweep_means(run.name)}) for run in self.runs
-        ]
-        return pd.concat(frames, ignore_index=True)
+        return sweep_frame(self)
+
+
+def resolve_among(specs: Sequence[Spec], metric: str | Spec, k: int,
+                  conventions: Conventions) -> Spec:
+    """The figure a name, key or label stands for at K and these conventions: one of
+    `specs` found by its key, label or name, else the name read (ValueError naming a bad
+    one) and settled."""
+    if isinstance(metric, str):
+        for spec in specs:
+            if metric in (spec.key, spec.label(k), spec.label(k, summary=False), spec.name()):
+                return spec
+    spec = metric if isinstance(metric, Spec) else parse_measure(metric)
+    return spec.settled(k, conventions)
+
+
+def sweep_specs_of(summary_specs: Sequence[Spec]) -> tuple[Spec, ...]:
+    """The summary figures a sweep over K draws: those read at K that no cutoff fixes."""
+    return tuple(s for s in summary_specs if not s.reads_whole_list and s.cutoff is None)
+
+
+def summary_frame(evaluation) -> pd.DataFrame:
+    """One row per (run, summary figure): mean and interval at K, of any driver's result
+    (its `k`, `runs` with their `summary`, and `summary_specs`)."""
+    rows = [
+        {
+            "run": run.name,
+            "metric": s.name(),
+            "label": s.label(evaluation.k),
+            "mean": run.summary[s.key].mean,
+            "low": run.summary[s.key].low,
+            "high": run.summary[s.key].high,
+            "interval": run.summary[s.key].method,
+        }
+        for run in evaluation.runs
+        for s in evaluation.summary_specs
+    ]
+    return _pandas().DataFrame(rows)
+
+
+def sweep_frame(evaluation) -> pd.DataFrame:
+    """Means at every K of the sweep, of any driver's result that has `sweep_means(run)`:
+    run, k, one column a measure."""
+    pd = _pandas()
+    return pd.concat([pd.DataFrame({"run": run.name, **evaluation.sweep_means(run.name)})
+                      for run in evaluation.runs], ignore_index=True)
 
 
 def evaluate(
@@ -451,8 +471,11 @@ def evaluate_prepared(
     reports: dict[str, LoadReport] | None = None,
     qrels_report: LoadReport | None = None,
     measures: Sequence[Spec | str] = (),
+    progress: Callable[[int, int, str | None], None] | None = None,
 ) -> Evaluation:
-    """evaluate() on runs already aligned by prepare() at the same relevance level."""
+    """evaluate() on runs already aligned by prepare() at the same relevance level.
+    `progress(done, total, run)` is called before each run is scored (its name) and once
+    they all are (None, before the summaries): a caller shows how far scoring has come."""
     conventions = conventions or Conventions()
     check_k(k)
     query_set = prepared.query_set
@@ -482,8 +505,13 @@ def evaluate_prepared(
         drawing = pool.submit(draw_resamples, int(scored.sum()),
                               n_resamples=conventions.n_resamples,
                               rng=np.random.default_rng(conventions.seed))
-        scored_runs = [_score_run(run, a, query_set, conventions, reports)
-                       for run, a in zip(prepared.runs, aligned, strict=True)]
+        scored_runs = []
+        for run, a in zip(prepared.runs, aligned, strict=True):
+            if progress is not None:
+                progress(len(scored_runs), len(prepared.runs), run.name)
+            scored_runs.append(_score_run(run, a, query_set, conventions, reports))
+        if progress is not None:
+            progress(len(scored_runs), len(prepared.runs), None)
         resamples = drawing.result()
     evaluated = _read_runs(scored_runs, query_set, scored, conventions, k, resamples, longest)
     evaluation = Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -12,6 +13,7 @@ import pyarrow.parquet as pq
 
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
 from metrics.vocabulary.names import Spec
+from metrics.vocabulary.saved import METADATA_KEY
 
 _TYPES = {"query_id": pa.string(), "run": pa.string(), "measure": pa.string(),
           "k": pa.int32(), "value": pa.float64()}
@@ -38,12 +40,17 @@ def long_table(query_ids: Sequence[str], run: str, specs: Sequence[Spec],
     return pa.concat_tables(pieces) if pieces else SCHEMA.empty_table()
 
 
-def write_long(path: str | os.PathLike, tables: Iterable[pa.Table]) -> None:
+def write_long(path: str | os.PathLike, tables: Iterable[pa.Table],
+               about: Mapping | None = None) -> None:
     """The tables, one after the other, as one Parquet file (run and figure names
-    dictionary-encoded); a table is written as it comes, so memory holds one."""
-    with pq.ParquetWriter(path, SCHEMA, use_dictionary=["run", "measure"]) as writer:
+    dictionary-encoded); a table is written as it comes, so memory holds one. `about`
+    (`metrics.core.saved.about`: K, conventions, counts, the sweep) goes in the schema's
+    metadata as JSON, so that the file says what its figures were computed under."""
+    schema = SCHEMA if about is None else SCHEMA.with_metadata(
+        {METADATA_KEY: json.dumps(about, allow_nan=False).encode()})
+    with pq.ParquetWriter(path, schema, use_dictionary=["run", "measure"]) as writer:
         for table in tables:
-            writer.write_table(table)
+            writer.write_table(table.replace_schema_metadata(schema.metadata))
 
 
 __all__ = ["SCHEMA", "long_table", "write_long"]

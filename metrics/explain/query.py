@@ -79,6 +79,8 @@ def list_length(evaluation: Evaluation, query_id: str) -> int:
 def doc_ids(run: RunEvaluation, q: int, depth: int) -> np.ndarray:
     """The ids at ranks 1..depth (None past the end of the list)."""
     rows = run.aligned.row[q, :depth]
+    if not (rows >= 0).any():  # no list (a run of no rows has no row 0 to stand in)
+        return np.full(len(rows), None, dtype=object)
     return np.where(rows >= 0, run.run.docs_at(np.maximum(rows, 0)), None)
 
 

@@ -266,6 +266,13 @@ def batches(source: object, file_name: str | None, kind: str, *, roles: tuple[st
                 from None
 
 
+def parquet_files(source: object, file_name: str | None) -> Iterator[tuple[str, pq.ParquetFile]]:
+    """Each Parquet file of a source (a file, a directory, an upload's bytes), opened (its
+    footer read, no data), with the name messages give it."""
+    for name, where in _files(source, file_name).files:
+        yield name, _open(name, where)
+
+
 def roles_of(source: object, file_name: str | None, kind: str) -> dict[str, str]:
     """The roles a Parquet source or a table holds (role -> column), from its schema."""
     if is_table(source):
