@@ -270,8 +270,7 @@ def _parse(kind: str, key: str, file_name: str, reading: Conventions,
            source: Path | bytes) -> Parsed:
     """Load one file through the engine's loader (the command line's), once per key."""
     return store().get("file", (kind, key), lambda: _load(kind, key, file_name, reading, source),
-                       files=[key], on_miss=lambda: progress.reading(
-                           file_name, progress.size_of(source)))
+                       files=[key], on_miss=lambda: progress.reading(file_name, source))
 
 
 def _load(kind: str, key: str, file_name: str, reading: Conventions,

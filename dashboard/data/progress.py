@@ -17,6 +17,10 @@ from dashboard import safe
 from metrics import format as fmt
 
 SLOT = "_progress.slot"  # the main area's place for the status of a long load, this run
+# below these a file is read, or the runs scored, in well under a second: a status box would
+# only flash and then stay on the page saying so ("Read bm25.run (2 KB) in 0.1 s")
+SHOWN_FROM_BYTES = 10 * 10**6
+SHOWN_FROM_ROWS = 200_000  # runs x queries scored
 
 
 def main_area() -> None:
@@ -31,23 +35,34 @@ def _place():
     return st.session_state.get(SLOT) or st
 
 
-def size_of(source) -> str:
-    """A file's size in words ("212 MB"), from an upload's bytes or a path."""
+def bytes_of(source) -> int | None:
+    """A file's size in bytes, from an upload's bytes or a path (None when unknown)."""
     try:
-        n = len(source) if isinstance(source, bytes | bytearray | memoryview) else \
+        return len(source) if isinstance(source, bytes | bytearray | memoryview) else \
             source.stat().st_size
     except (OSError, AttributeError):
+        return None
+
+
+def size_of(source) -> str:
+    """A file's size in words ("212 MB"), from an upload's bytes or a path."""
+    n = bytes_of(source)
+    if n is None:
         return "size unknown"
     # in MB of 10^6 bytes, as the upload box writes the size and bounds it
     return f"{n / 1e6:,.1f} MB" if n >= 1e6 else f"{n / 1e3:,.0f} KB"
 
 
 @contextmanager
-def reading(file_name: str, size: str) -> Iterator[None]:
-    """A file being read: its status box while the loader runs, then how long it took."""
-    if get_script_run_ctx(suppress_warning=True) is None:  # a thread with no page to show
+def reading(file_name: str, source) -> Iterator[None]:
+    """A file being read: its status box while the loader runs, then how long it took
+    (a file under SHOWN_FROM_BYTES shows none)."""
+    n = bytes_of(source)
+    if (get_script_run_ctx(suppress_warning=True) is None  # a thread with no page to show
+            or (n is not None and n < SHOWN_FROM_BYTES)):
         yield
         return
+    size = size_of(source)
     started = time.perf_counter()
     name = safe.md(file_name)  # a label is Markdown: the name is the upload's own
     with _place().status(f"Reading {name} ({size})…", expanded=False) as box:
@@ -59,8 +74,10 @@ def reading(file_name: str, size: str) -> Iterator[None]:
 @contextmanager
 def scoring(runs: int, queries: int) -> Iterator[Callable[[int, int, str | None], None]]:
     """The runs being scored: a status box holding a bar over the runs, moved by the
-    engine's callback (`evaluate_prepared(progress=...)`), then how long it took."""
-    if get_script_run_ctx(suppress_warning=True) is None:  # a thread with no page to show
+    engine's callback (`evaluate_prepared(progress=...)`), then how long it took (fewer
+    than SHOWN_FROM_ROWS runs x queries show none)."""
+    if (get_script_run_ctx(suppress_warning=True) is None  # a thread with no page to show
+            or runs * queries < SHOWN_FROM_ROWS):
         yield lambda done, total, run: None
         return
     started = time.perf_counter()

@@ -12,3 +12,18 @@ def test_sizes_are_written_as_the_upload_box_writes_them(tmp_path):
     path.write_bytes(b"x" * 3_000_000)
     assert size_of(path) == "3.0 MB"
     assert size_of(tmp_path / "gone.parquet") == "size unknown"
+
+
+def test_small_files_read_and_scored_show_no_status_box():
+    """The sample's files read in milliseconds: no "Read bm25.run (2 KB) in 0.1 s" box is
+    left at the top of a page (Compare reads the runs again under the other TREC order)."""
+    from dashboard.data import cache
+    from tests.dashboard.conftest import open_app
+
+    cache.store().clear()
+    for page in ("overview", "compare"):
+        cache.store().clear()  # read and scored on this page's own first run
+        app = open_app(page)
+        labels = [status.label for status in app.get("status")]
+        assert not labels, labels
+    cache.store().clear()
