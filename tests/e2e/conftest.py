@@ -37,14 +37,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server():
-    """`streamlit run dashboard/serve.py` (README's command: the app behind its warm-up)
-    from the repository root, shared by every browser test (each browser context is a
-    session of its own)."""
-    port = free_port()
+SERVER_SCRIPT = "dashboard/serve.py"  # README's command: the app behind its warm-up
+
+
+def start_server(port: int) -> subprocess.Popen:
+    """`streamlit run dashboard/serve.py` from the repository root on `port`, once its
+    health check answers; the test fails with the server's output when it does not."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "dashboard/serve.py",
+        [sys.executable, "-m", "streamlit", "run", SERVER_SCRIPT,
          "--server.headless", "true", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
         cwd=ROOT,
@@ -52,13 +52,13 @@ def server():
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
         try:
-            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as response:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health",
+                                        timeout=2) as response:
                 if response.status == 200:
-                    break
+                    return process
         except OSError:
             pass
         if process.poll() is not None or time.monotonic() > deadline:
@@ -66,7 +66,10 @@ def server():
             output = process.stdout.read().decode(errors="replace")
             pytest.fail(f"streamlit did not start on port {port}:\n{output}")
         time.sleep(0.3)
-    yield base
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    """The server and its children stopped (SIGTERM, then SIGKILL after 10 s)."""
     os.killpg(process.pid, signal.SIGTERM)
     try:
         process.wait(timeout=10)
@@ -74,6 +77,16 @@ def server():
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
     process.stdout.close()
+
+
+@pytest.fixture(scope="session")
+def server():
+    """One server shared by every browser test (each browser context is a session of its
+    own)."""
+    port = free_port()
+    process = start_server(port)
+    yield f"http://127.0.0.1:{port}"
+    stop_server(process)
 
 
 @pytest.fixture(scope="session")

@@ -5,50 +5,25 @@ runs a server of its own, since it stops and starts it."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
-import urllib.request
 
-import pytest
-
-from tests.e2e.conftest import NO_BROWSER, ROOT, SAMPLE, free_port, settle, upload
+from tests.e2e.conftest import (
+    NO_BROWSER,
+    SAMPLE,
+    free_port,
+    settle,
+    start_server,
+    stop_server,
+    upload,
+)
 from tests.marks import THOROUGH
 
 pytestmark = [NO_BROWSER, THOROUGH]
 
 
-def _start(port: int) -> subprocess.Popen:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless",
-         "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
-                return process
-        except OSError:
-            time.sleep(0.3)
-    _stop(process)
-    pytest.fail("streamlit did not start")
-
-
-def _stop(process: subprocess.Popen) -> None:
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-
 def test_after_a_restart_the_page_asks_for_the_uploads_and_keeps_the_settings(page):
     port = free_port()
-    server = _start(port)
+    server = start_server(port)
     try:
         upload(page, f"http://127.0.0.1:{port}/", str(SAMPLE / "qrels.txt"),
                [str(SAMPLE / "baseline.run"), str(SAMPLE / "bm25.run")])
@@ -57,8 +32,8 @@ def test_after_a_restart_the_page_asks_for_the_uploads_and_keeps_the_settings(pa
         k.press("Enter")
         settle(page)
         page.get_by_text("Summary at K = 7").first.wait_for(state="visible")
-        _stop(server)
-        server = _start(port)
+        stop_server(server)
+        server = start_server(port)
         time.sleep(3)  # the tab reconnects
         page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Compare").click()
         settle(page)
@@ -70,4 +45,4 @@ def test_after_a_restart_the_page_asks_for_the_uploads_and_keeps_the_settings(pa
         assert page.locator('[data-testid="stDataFrame"]').count() == 0  # no figures at all
         assert page.locator('[data-testid="stException"]').count() == 0
     finally:
-        _stop(server)
+        stop_server(server)
