@@ -232,14 +232,9 @@ class Evaluation:
         if mask.shape != self.scored.shape:
             raise ValueError(f"mask covers {mask.shape[0]:,} queries; the query set holds "
                              f"{self.scored.shape[0]:,}")
-        c, query_set = self.conventions, self.query_set
         scored = self.scored & mask
-        resamples = draw_resamples(int(scored.sum()), n_resamples=c.n_resamples,
-                                   rng=np.random.default_rng(c.seed))
-        longest = max(int(r.scores.list_length[mask].max(initial=0)) for r in self.runs)
-        runs = _read_runs([(r.run, r.aligned, r.scores, r.report) for r in self.runs],
-                          query_set, scored, c, self.k, resamples, longest, within=mask,
-                          asked=(self.asked, [(r.asked, r.readings) for r in self.runs]))
+        runs = self._read_again(self.k, scored, mask,
+                                asked=(self.asked, [(r.asked, r.readings) for r in self.runs]))
         within = Within(mask, description, len(self.scored_ids))
         return dataclasses.replace(self, runs=runs, scored=scored, within=within)
 
@@ -254,18 +249,25 @@ class Evaluation:
             raise ValueError("read the evaluation at another K before asking for figures")
         if k == self.k:
             return self
-        c, query_set, within = self.conventions, self.query_set, self.within
-        mask = None if within is None else within.mask
-        resamples = draw_resamples(int(self.scored.sum()), n_resamples=c.n_resamples,
-                                   rng=np.random.default_rng(c.seed))
-        lengths = [r.scores.list_length if mask is None else r.scores.list_length[mask]
-                   for r in self.runs]
-        longest = max(int(length.max(initial=0)) for length in lengths)
-        runs = _read_runs([(r.run, r.aligned, r.scores, r.report) for r in self.runs],
-                          query_set, self.scored, c, k, resamples, longest, within=mask)
+        runs = self._read_again(k, self.scored,
+                                None if self.within is None else self.within.mask)
         runs = tuple(dataclasses.replace(new, sweep_memo=old.sweep_memo)
                      for new, old in zip(runs, self.runs, strict=True))
         return dataclasses.replace(self, k=k, runs=runs)
+
+    def _read_again(self, k: int, scored: np.ndarray, mask: np.ndarray | None,
+                    asked=None) -> tuple[RunEvaluation, ...]:
+        """Every run read again from its scores at `k` over the `scored` queries (those of
+        `mask`, a filter, when given), with the seed's resampled queries: what restricting
+        to a filter and reading at another K share."""
+        c = self.conventions
+        resamples = draw_resamples(int(scored.sum()), n_resamples=c.n_resamples,
+                                   rng=np.random.default_rng(c.seed))
+        longest = max(int((r.scores.list_length if mask is None
+                           else r.scores.list_length[mask]).max(initial=0)) for r in self.runs)
+        return _read_runs([(r.run, r.aligned, r.scores, r.report) for r in self.runs],
+                          self.query_set, scored, c, k, resamples, longest, within=mask,
+                          asked=asked)
 
     @property
     def run_names(self) -> list[str]:
