@@ -200,15 +200,7 @@ def upload(page, server: str, qrels: str | None, runs: list[str], queries: str |
     """Opens "My files" on `server` and uploads what is given, each box in turn, settling
     after each."""
     inputs = file_inputs(page, server)
-    if qrels:
-        inputs.nth(0).set_input_files(qrels)
-        settle(page)
-    if runs:
-        inputs.nth(1).set_input_files(runs)
-        settle(page)
-    if queries:
-        inputs.nth(2).set_input_files(queries)
-        settle(page)
-    if corpus:
-        inputs.nth(3).set_input_files(corpus)
-        settle(page)
+    for box, files in enumerate((qrels, runs, queries, corpus)):  # the boxes' order
+        if files:
+            inputs.nth(box).set_input_files(files)
+            settle(page)
