@@ -39,390 +39,407 @@ view = ui.page(
 )
 evaluation = view.evaluation
 k = evaluation.k
-snapshots = session.snapshots()
-baselines = session.baseline_options(view, snapshots)
-if len(baselines) < 2:
-    st.info("Comparing needs a second run: show one more run in the sidebar, or load a "
-            "snapshot (sidebar, Snapshots) to compare the live run against.",
-            icon=":material/info:")
-    st.stop()
-options = session.compare_options(view, snapshots)
-
-left, right = st.columns([2, 3])
-left.selectbox(
-    "Baseline (before)",
-    list(baselines),
-    format_func=baselines.get,
-    key=session.BASELINE,
-    on_change=session.baseline_changed,
-    persist_state="session",
-    help=HELP["baseline"],
-)
-others = [n for n in evaluation.run_names if options.snapshot or n != options.baseline]
-right.multiselect("Candidates (after)", others, key=session.CANDIDATES, persist_state="session",
-                  help=HELP["candidates"])
-measures = {s.key: s for s in evaluation.summary_specs}
-# the metrics on a row of their own: eight tags need the width (in a column they were cut)
-st.multiselect(
-    "Metrics compared",
-    list(measures),
-    format_func={key: s.label(k) for key, s in measures.items()}.get,
-    key=session.METRICS,
-    persist_state="session",
-    help=HELP["metrics"],
-)
-middle, right, _ = st.columns([3, 1, 2], vertical_alignment="bottom")
-middle.radio(
-    "Multiple-comparison correction",
-    list(CORRECTIONS),
-    format_func=CORRECTIONS.get,
-    key=session.CORRECTION,
-    horizontal=True,
-    persist_state="session",
-    help=HELP["correction"],
-)
-right.number_input("Alpha", min_value=session.ALPHA_RANGE[0], max_value=session.ALPHA_RANGE[1],
-                   step=0.01, format="%.3f", key=session.ALPHA, persist_state="session",
-                   help=HELP["alpha"])
-if not options.candidates or not options.metrics:
-    st.info("Pick at least one candidate and one metric.", icon=":material/info:")
-    st.stop()
-
-# the headline's own comparison (its metric alone) runs beside the page's
-headline_metric = session.headline_metric(k)[0]  # read here: the thread sees no session
-decisions.ahead(lambda: decisions.headlines(view, options, snapshots, headline_metric))
-compared = cache.compare(view, options, snapshots)
-if compared.error:
-    st.error(safe.md(compared.error), icon=":material/error:")
-    st.stop()
-comparison = compared.comparison
-if options.snapshot is not None:
-    baseline_snapshot = next(s for s in snapshots if s.key == options.snapshot).data
-    st.caption(f"Snapshot figures: {safe.md(baseline_snapshot.verification)}.")
-    note = metrics.same_run_note(baseline_snapshot, evaluation, run=options.baseline,
-                                 candidates=list(comparison.candidates))
-    if note:
-        st.warning(safe.md(note), icon=":material/content_copy:")
-_, labels = session.headline_metric(k)  # any compared measure, shown in the table or not
-left, right = st.columns([1, 3], vertical_alignment="center")
-primary = left.selectbox("Headline metric", list(labels), format_func=labels.get,
-                         key=session.PRIMARY, help=HELP["primary"])
-with right.container(border=True):
-    st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence
-                          in decisions.headlines(view, options, snapshots, primary)))
-    st.caption(HEADLINE_FAMILY)
-method = vocabulary.comparison_method(comparison)
-left, right = st.columns([1, 3], vertical_alignment="bottom")
-delta = left.number_input(
-    "A difference worth detecting", min_value=1e-6, max_value=1.0, value=None, step=0.01,
-    format="%.3f", key=session.DELTA, placeholder="e.g. 0.02",
-    help=POWER_MEANING["queries_needed"])
-right.caption(safe.md(POWER_METHOD))
-st.markdown(f"**Test:** {method['test']}")
-st.caption(" ".join(method[key] for key in ("interval", "effect", "reference")))
-few = metrics.few_queries_note(len(comparison.query_ids), evaluation.conventions.interval_method)
-if few:
-    st.warning(safe.md(few), icon=":material/warning:")
-
-# what each test can detect solves for a difference per test: once per comparison
-power = cache.derived(view, "power", (options, delta),
-                      lambda: frames.power_by_test(comparison, delta))
-for candidate in comparison.candidates:
-    st.subheader(f"{safe.md(candidate)} against {safe.md(comparison.baseline)}")
-    table = cache.derived(
-        view, "comparison table", (options, delta, candidate),
-        lambda candidate=candidate: frames.comparison_table(comparison, candidate, power))
-    st.dataframe(
-        table,
-        hide_index=True,
-        placeholder="undefined",
-        # the smallest detectable difference is in each reading below: as a column it would
-        # push the table past a 1280-px window
-        column_order=[c for c in table.columns
-                      if c not in ("Reading", "Verdict", "Detectable")],
-        column_config={
-            "Metric": st.column_config.TextColumn("Metric", pinned=True),
-            "Before": ui.number_column("Before", MEANING["baseline_mean"]),
-            "After": ui.number_column("After", MEANING["run_mean"].format(run=safe.md(candidate))),
-            "Difference": st.column_config.NumberColumn(
-                "Difference", help=MEANING["difference"], format="%+.3f"),
-            "Interval": st.column_config.TextColumn(
-                "Interval", help=MEANING["difference_interval"].format(
-                    level=fmt.confidence(comparison.confidence_level),
-                    bootstrap=vocabulary.BOOTSTRAP_NAMES[comparison.interval_method])),
-            vocabulary.WIN_TIE_LOSS: st.column_config.TextColumn(
-                vocabulary.WIN_TIE_LOSS, help=vocabulary.WIN_TIE_LOSS_MEANING),
-            "p": st.column_config.TextColumn("p", help=MEANING["p"]),
-            "p adjusted": st.column_config.TextColumn(
-                "p adj.", help=MEANING["p_adjusted"].format(
-                    correction=CORRECTIONS[comparison.correction],
-                    n=comparison.n_comparisons)),
-            "p t-test": st.column_config.TextColumn("p t-test", help=MEANING["p_t"]),
-            "p Wilcoxon": st.column_config.TextColumn("p Wilcoxon", help=MEANING["p_wilcoxon"]),
-            "Effect size": ui.number_column("Effect size", MEANING["effect_size"]),
-        },
-    )
-    st.markdown("\n".join(f"- **{row.Metric}**: {row.Reading}."
-                          for row in table.itertuples(index=False)))
-
-# the check is drawn here but waited for last: it runs on a thread while the page draws
-lists = not cache.without_lists(view)  # saved figures: no list to rescore or move
-checked = (review.fragility(view, session.inputs(), options, comparison)
-           if st.session_state[session.FRAGILITY] and options.snapshot is None and lists
-           else None)
-fragility_slot = st.container()
-
-if options.snapshot is None and len(evaluation.runs) >= 3:
-    st.header("All runs against all runs")
-    every_pair = st.toggle(
-        f"Compare every pair of runs on {labels[primary]}", key=session.ALL_PAIRS,
-        help=HELP["all_pairs"])
-if options.snapshot is None and len(evaluation.runs) >= 3 and every_pair:
-    pairs = decisions.all_pairs(view, primary, options.correction, options.alpha)
-    st.caption(safe.md(pairs.sentence()) + " " + LEADERBOARD_TERMS["letters"])
-    groups, matrix = frames.pairs_tables(pairs, primary)
-    st.dataframe(groups, hide_index=True, column_config={
-        "Run": st.column_config.TextColumn(pinned=True),
-        "Mean": ui.number_column(labels[primary]),
-        "Group": st.column_config.TextColumn(help=LEADERBOARD_TERMS["letters"])})
-    st.markdown(f"**Adjusted p, each pair on {labels[primary]}**")
-    st.dataframe(matrix, hide_index=True, column_config={
-        "Run": st.column_config.TextColumn(
-            pinned=True, help=MEANING["pair_p"].format(metric=labels[primary]))})
-
-facets = slicing.facets(view)
-if facets and options.snapshot is None:
-    st.header("By kind of query")
-    st.caption("Which kinds of query the candidate helps and which it hurts: the paired "
-               "difference over each slice's queries alone. The correction covers every slice "
-               "shown. " + FACET_RULES["small"])
-    left, middle, right = st.columns(3)
-    session.choose("compare.facet", list(facets), slicing.first_facet(view))
-    facet = left.selectbox("Facet", list(facets), key="compare.facet",
-                           help=" ".join(FACET_RULES[rule] for rule in ("numbers", "categories")))
-    # one candidate for this section and every one below it (query by query, harm)
-    session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
-    slice_candidate = middle.selectbox("Candidate", list(comparison.candidates),
-                                       key="compare.candidate",
-                                       help=HELP["compare_candidate"])
-    keys = {key: measures[key].label(k) for key in options.metrics}
-    session.choose("compare.slice_metric", list(keys), "nDCG" if "nDCG" in keys else
-                   next(iter(keys)))
-    slice_metric = right.selectbox("Metric", list(keys), format_func=keys.get,
-                                   key="compare.slice_metric")
-    pieces = slicing.compare_slices(view, options, facet, slice_candidate, slice_metric)
-    compared = {label for label, _ in pieces}
-    untested = [label for label in facets[facet].bins if label not in compared]
-    if untested:  # a paired test needs two queries: say which slices it could not read
-        st.caption("Not compared, fewer than 2 scored queries: "
-                   + ", ".join(safe.md(label) for label in untested) + ".")
-    if pieces:
-        table = frames.slice_comparison_table(pieces)
-        st.dataframe(
-            table, hide_index=True,
-            column_order=[c for c in table.columns if c not in ("Reading", "low", "high")],
-            column_config={
-                "Slice": st.column_config.TextColumn(facet, pinned=True),
-                "Queries": st.column_config.NumberColumn(format="localized"),
-                "Before": ui.number_column(
-                    "Before", MEANING["run_mean"].format(run=safe.md(comparison.baseline))),
-                "After": ui.number_column(
-                    "After", MEANING["run_mean"].format(run=safe.md(slice_candidate))),
-                "Difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
-                "p adjusted": st.column_config.TextColumn(
-                    "p adj.", help=MEANING["p_adjusted_slices"].format(
-                        correction=CORRECTIONS[options.correction], n=len(pieces))),
-            },
-        )
-        ui.chart(comparison_charts.slice_differences(
-            table, metric=keys[slice_metric], baseline=comparison.baseline,
-            candidate=slice_candidate, facet=facet, small=SLICE_MIN_QUERIES),
-            download=f"slices-{slice_metric}")
-        st.markdown("\n".join(f"- **{safe.md(row.Slice)}** ({row.Queries:,} queries): "
-                               f"{safe.md(row.Reading)}."
-                               for row in table.itertuples(index=False)))
-    else:
-        st.info("No slice holds two scored queries: nothing to compare.",
-                icon=":material/info:")
-
-st.header("Query by query")
-labels = list(comparison.metrics)
-headline = MEASURE_BY_KEY["nDCG"].label(k)
-session.choose("compare.metric", labels, headline if headline in labels else labels[0])
-left, right = st.columns(2)
-metric = left.selectbox("Metric", labels, key="compare.metric",
-                        help=HELP["compare_metric"])
-if facets and options.snapshot is None:  # chosen above, in the by-kind section
-    candidate = st.session_state["compare.candidate"]
-    right.markdown(f"Candidate: **{safe.md(candidate)}** (chosen above, under By kind of "
-                   "query)")
-else:
-    session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
-    candidate = right.selectbox("Candidate", list(comparison.candidates),
-                                key="compare.candidate", help=HELP["compare_candidate"])
-paired = cache.derived(view, "paired", (options, metric),
-                       lambda: frames.paired_scores(comparison, metric))
-runs = chart_base.run_scale(view.colour_domain)
-ui.chart(cache.derived(view, "paired scatter", (options, metric),
-                       lambda: comparison_charts.paired_scatter(
-                           paired, runs, metric=metric, baseline=comparison.baseline)),
-         download=f"before-after-{metric}")
-ui.chart(cache.derived(view, "difference bars", (options, metric),
-                       lambda: comparison_charts.difference_bars(
-                           paired, runs, metric=metric, baseline=comparison.baseline)),
-         download=f"differences-{metric}")
-review_views.harm(view, comparison, metric, candidate)
-
-
-st.subheader(f"Biggest gains and losses of {safe.md(candidate)} in {metric}")
-st.caption("Click a row to pick its query: its rank movement shows below, and the link opens "
-           "it in the drill-down.")
-# one above the other, each the page's width: side by side, a question pushed the figures
-# out of a half-width table
-for gains, title in ((True, "Gains"), (False, "Losses")):
-    changes = frames.biggest_changes(paired, candidate, CHANGES_SHOWN, gains=gains)
-    with st.container(key=f"compare.{title.lower()}_box"):
-        st.markdown(f"**{title}**")
-        if changes.empty:
-            st.caption(f"No query got {'better' if gains else 'worse'}.")
-            continue
-        key = f"compare.{title.lower()}"
-        if view.queries is not None:
-            changes.insert(1, "text", [view.text(q) or "" for q in changes["query_id"]])
-        st.dataframe(
-            changes,
-            hide_index=True,
-            key=key,
-            on_select=functools.partial(picking.pick_from_rows, key,
-                                        list(changes["query_id"])),
-            selection_mode="single-row",
-            column_config={
-                "query_id": st.column_config.TextColumn("Query"),
-                "text": st.column_config.TextColumn("Question", help=MEANING["question"],
-                                                    width="large"),
-                "before": ui.number_column(
-                    "Before", MEANING["run_metric"].format(metric=metric,
-                                                 run=safe.md(comparison.baseline))),
-                "after": ui.number_column(
-                    "After", MEANING["run_metric"].format(metric=metric, run=safe.md(candidate))),
-                "difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
-            },
-        )
 
 
 @st.fragment
-def rank_movement() -> None:
-    """The chosen query's ranks before and after. A fragment: picking another query or
-    depth redraws this section only, not the tables and charts above."""
-    session.publish()  # a fragment's rerun skips app.py: keep the link on the chosen query
-    ordered = cache.derived(view, "by difference", (options, metric, candidate),
-                            lambda: frames.by_difference(paired, candidate))
-    differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))
-    if not st.session_state.get("compare.movement_opened"):
-        # first open: a query selected on another page that did not move shows nothing
-        # here; the largest gain does (a query picked here later is kept, moved or not)
-        st.session_state["compare.movement_opened"] = True
-        if differences.get(st.session_state.get(session.QUERY), 0) == 0:
-            moved = next((q for q, d in differences.items() if d != 0), None)
-            if moved is not None:
-                picking.set_query(moved)
-    left, right = st.columns([3, 1], vertical_alignment="bottom")
-    with left:
-        query = picking.select_query(
-            "compare", list(differences),
-            format_func={q: f"{q} · {metric} {fmt.signed(d)}"
-                         for q, d in differences.items()}.get,
-            help=HELP["movement_query"].format(metric=metric))
-    longest = max(metrics.list_length(evaluation, query), k)
-    session.bounded("compare.depth", 1, longest, default=min(max(2 * k, 10), longest))
-    right.number_input("Down to rank", min_value=1, max_value=longest, step=1,
-                       key="compare.depth",
-                       help=HELP["depth"])
-    depth = int(st.session_state["compare.depth"])
-    moved = (comparison.baseline, candidate, query, depth)
-    movement = cache.derived(view, "movement", moved, lambda: metrics.rank_movement(
-        evaluation, comparison.baseline, candidate, query, depth))
-    ui.chart(cache.derived(view, "rank slope", moved, lambda: comparison_charts.rank_slope(
-                 movement, k=k, depth=depth, baseline=comparison.baseline,
-                 candidate=candidate, query_id=query)),
-             download=f"rank-movement-{query}")
-    left, right = st.columns([1, 2])
-    with left:
-        changes = frames.query_changes(comparison, candidate, query)
-        this = changes[changes["Metric"] == metric].iloc[0]
-        st.metric(f"{metric} of {safe.md(query)}", fmt.figure(this['After']),
-                  delta=f"{fmt.signed(this['Difference'])} against {fmt.figure(this['Before'])}",
-                  border=True)
-        ui.open_in_drilldown(query)
-    with right:
+def comparison_page() -> None:
+    """Everything below the page's top: a fragment, so that a candidate, the metrics, the
+    correction, alpha or any control further down redraws the page's own part only, not the
+    sidebar. A new baseline reruns the whole app: it becomes the first run shown."""
+    session.rerun_app_if_asked()
+    session.publish()  # a fragment's rerun skips app.py: keep the link on what is chosen
+    snapshots = session.snapshots()
+    baselines = session.baseline_options(view, snapshots)
+    if len(baselines) < 2:
+        st.info("Comparing needs a second run: show one more run in the sidebar, or load a "
+                "snapshot (sidebar, Snapshots) to compare the live run against.",
+                icon=":material/info:")
+        st.stop()
+    options = session.compare_options(view, snapshots)
+
+    left, right = st.columns([2, 3])
+    left.selectbox(
+        "Baseline (before)",
+        list(baselines),
+        format_func=baselines.get,
+        key=session.BASELINE,
+        on_change=session.baseline_changed,
+        persist_state="session",
+        help=HELP["baseline"],
+    )
+    others = [n for n in evaluation.run_names if options.snapshot or n != options.baseline]
+    right.multiselect("Candidates (after)", others, key=session.CANDIDATES, persist_state="session",
+                      help=HELP["candidates"])
+    measures = {s.key: s for s in evaluation.summary_specs}
+    # the metrics on a row of their own: eight tags need the width (in a column they were cut)
+    st.multiselect(
+        "Metrics compared",
+        list(measures),
+        format_func={key: s.label(k) for key, s in measures.items()}.get,
+        key=session.METRICS,
+        persist_state="session",
+        help=HELP["metrics"],
+    )
+    middle, right, _ = st.columns([3, 1, 2], vertical_alignment="bottom")
+    middle.radio(
+        "Multiple-comparison correction",
+        list(CORRECTIONS),
+        format_func=CORRECTIONS.get,
+        key=session.CORRECTION,
+        horizontal=True,
+        persist_state="session",
+        help=HELP["correction"],
+    )
+    right.number_input("Alpha", min_value=session.ALPHA_RANGE[0], max_value=session.ALPHA_RANGE[1],
+                       step=0.01, format="%.3f", key=session.ALPHA, persist_state="session",
+                       help=HELP["alpha"])
+    if not options.candidates or not options.metrics:
+        st.info("Pick at least one candidate and one metric.", icon=":material/info:")
+        st.stop()
+
+    # the headline's own comparison (its metric alone) runs beside the page's
+    headline_metric = session.headline_metric(k)[0]  # read here: the thread sees no session
+    decisions.ahead(lambda: decisions.headlines(view, options, snapshots, headline_metric))
+    compared = cache.compare(view, options, snapshots)
+    if compared.error:
+        st.error(safe.md(compared.error), icon=":material/error:")
+        st.stop()
+    comparison = compared.comparison
+    if options.snapshot is not None:
+        baseline_snapshot = next(s for s in snapshots if s.key == options.snapshot).data
+        st.caption(f"Snapshot figures: {safe.md(baseline_snapshot.verification)}.")
+        note = metrics.same_run_note(baseline_snapshot, evaluation, run=options.baseline,
+                                     candidates=list(comparison.candidates))
+        if note:
+            st.warning(safe.md(note), icon=":material/content_copy:")
+    _, labels = session.headline_metric(k)  # any compared measure, shown in the table or not
+    left, right = st.columns([1, 3], vertical_alignment="center")
+    primary = left.selectbox("Headline metric", list(labels), format_func=labels.get,
+                             key=session.PRIMARY, help=HELP["primary"])
+    with right.container(border=True):
+        st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence
+                              in decisions.headlines(view, options, snapshots, primary)))
+        st.caption(HEADLINE_FAMILY)
+    method = vocabulary.comparison_method(comparison)
+    left, right = st.columns([1, 3], vertical_alignment="bottom")
+    delta = left.number_input(
+        "A difference worth detecting", min_value=1e-6, max_value=1.0, value=None, step=0.01,
+        format="%.3f", key=session.DELTA, placeholder="e.g. 0.02",
+        help=POWER_MEANING["queries_needed"])
+    right.caption(safe.md(POWER_METHOD))
+    st.markdown(f"**Test:** {method['test']}")
+    st.caption(" ".join(method[key] for key in ("interval", "effect", "reference")))
+    few = metrics.few_queries_note(len(comparison.query_ids),
+                                   evaluation.conventions.interval_method)
+    if few:
+        st.warning(safe.md(few), icon=":material/warning:")
+
+    # what each test can detect solves for a difference per test: once per comparison
+    power = cache.derived(view, "power", (options, delta),
+                          lambda: frames.power_by_test(comparison, delta))
+    for candidate in comparison.candidates:
+        st.subheader(f"{safe.md(candidate)} against {safe.md(comparison.baseline)}")
+        table = cache.derived(
+            view, "comparison table", (options, delta, candidate),
+            lambda candidate=candidate: frames.comparison_table(comparison, candidate, power))
         st.dataframe(
-            changes,
+            table,
             hide_index=True,
+            placeholder="undefined",
+            # the smallest detectable difference is in each reading below: as a column it would
+            # push the table past a 1280-px window
+            column_order=[c for c in table.columns
+                          if c not in ("Reading", "Verdict", "Detectable")],
             column_config={
-                "Before": ui.number_column(comparison.baseline),
-                "After": ui.number_column(candidate),
-                "Difference": st.column_config.NumberColumn(format="%+.3f"),
+                "Metric": st.column_config.TextColumn("Metric", pinned=True),
+                "Before": ui.number_column("Before", MEANING["baseline_mean"]),
+                "After": ui.number_column(
+                    "After", MEANING["run_mean"].format(run=safe.md(candidate))),
+                "Difference": st.column_config.NumberColumn(
+                    "Difference", help=MEANING["difference"], format="%+.3f"),
+                "Interval": st.column_config.TextColumn(
+                    "Interval", help=MEANING["difference_interval"].format(
+                        level=fmt.confidence(comparison.confidence_level),
+                        bootstrap=vocabulary.BOOTSTRAP_NAMES[comparison.interval_method])),
+                vocabulary.WIN_TIE_LOSS: st.column_config.TextColumn(
+                    vocabulary.WIN_TIE_LOSS, help=vocabulary.WIN_TIE_LOSS_MEANING),
+                "p": st.column_config.TextColumn("p", help=MEANING["p"]),
+                "p adjusted": st.column_config.TextColumn(
+                    "p adj.", help=MEANING["p_adjusted"].format(
+                        correction=CORRECTIONS[comparison.correction],
+                        n=comparison.n_comparisons)),
+                "p t-test": st.column_config.TextColumn("p t-test", help=MEANING["p_t"]),
+                "p Wilcoxon": st.column_config.TextColumn("p Wilcoxon", help=MEANING["p_wilcoxon"]),
+                "Effect size": ui.number_column("Effect size", MEANING["effect_size"]),
             },
         )
-    st.markdown(safe.md(metrics.movement_sentence(movement, candidate, k)))
-    corpus = texts.corpus(view)
-    st.dataframe(
-        frames.with_chunks(movement, corpus),
-        hide_index=True,
-        placeholder="—",
-        column_config={
-            "chunk": st.column_config.TextColumn("Chunk", width="large", help=MEANING["chunk"]),
-            "doc_id": st.column_config.TextColumn("Id"),
-            "grade": st.column_config.NumberColumn("Grade", help=MEANING["grade_unjudged"]),
-            "judged": st.column_config.TextColumn(
-                "Label", help=evaluation.conventions.sentences()["relevance_level"]),
-            "before": st.column_config.NumberColumn(
-                "Rank before", help=MEANING["rank_in_run"].format(
-                    run=safe.md(comparison.baseline)), format="localized"),
-            "after": st.column_config.NumberColumn(
-                "Rank after", help=MEANING["rank_in_run"].format(run=safe.md(candidate)),
-                format="localized"),
-            "climbed": st.column_config.NumberColumn(
-                "Places climbed", format="%+d", help=MEANING["places_climbed"]),
-            "moved": st.column_config.TextColumn("What the candidate did", width="medium",
-                                                 help=MEANING["moved"].format(run=safe.md(candidate))),
-        },
-    )
-    if corpus is not None:
-        with st.expander("The chunks that moved, the question's words marked",
-                         icon=":material/article:"):
-            st.html(highlight.chunks_html(
-                [(None, str(doc), corpus.title(doc), corpus.text(doc), note) for doc, note
-                 in zip(movement["doc_id"], frames.movement_notes(movement), strict=True)],
-                view.text(query)))
+        st.markdown("\n".join(f"- **{row.Metric}**: {row.Reading}."
+                              for row in table.itertuples(index=False)))
 
+    # the check is drawn here but waited for last: it runs on a thread while the page draws
+    lists = not cache.without_lists(view)  # saved figures: no list to rescore or move
+    checked = (review.fragility(view, session.inputs(), options, comparison)
+               if st.session_state[session.FRAGILITY] and options.snapshot is None and lists
+               else None)
+    fragility_slot = st.container()
 
-st.header("Rank movement")
-if options.snapshot:
-    st.info("Rank movement needs the baseline's ranked lists, and a snapshot keeps only its "
-            "figures: pick a live run as the baseline to see which ids moved.",
-            icon=":material/info:")
-elif not lists:  # the query's two lists read from the run files given beside the figures
-    moved = frames.by_difference(paired, candidate)["query_id"].tolist()
-    saved.rank_movement(view, comparison, candidate, picking.select_query(
-        "compare", moved, help=HELP["movement_query"].format(metric=metric)))
-else:
-    rank_movement()
+    if options.snapshot is None and len(evaluation.runs) >= 3:
+        st.header("All runs against all runs")
+        every_pair = st.toggle(
+            f"Compare every pair of runs on {labels[primary]}", key=session.ALL_PAIRS,
+            help=HELP["all_pairs"])
+    if options.snapshot is None and len(evaluation.runs) >= 3 and every_pair:
+        pairs = decisions.all_pairs(view, primary, options.correction, options.alpha)
+        st.caption(safe.md(pairs.sentence()) + " " + LEADERBOARD_TERMS["letters"])
+        groups, matrix = frames.pairs_tables(pairs, primary)
+        st.dataframe(groups, hide_index=True, column_config={
+            "Run": st.column_config.TextColumn(pinned=True),
+            "Mean": ui.number_column(labels[primary]),
+            "Group": st.column_config.TextColumn(help=LEADERBOARD_TERMS["letters"])})
+        st.markdown(f"**Adjusted p, each pair on {labels[primary]}**")
+        st.dataframe(matrix, hide_index=True, column_config={
+            "Run": st.column_config.TextColumn(
+                pinned=True, help=MEANING["pair_p"].format(metric=labels[primary]))})
 
+    facets = slicing.facets(view)
+    if facets and options.snapshot is None:
+        st.header("By kind of query")
+        st.caption("Which kinds of query the candidate helps and which it hurts: the paired "
+                   "difference over each slice's queries alone. The correction covers every slice "
+                   "shown. " + FACET_RULES["small"])
+        left, middle, right = st.columns(3)
+        session.choose("compare.facet", list(facets), slicing.first_facet(view))
+        facet = left.selectbox("Facet", list(facets), key="compare.facet",
+                               help=" ".join(FACET_RULES[rule]
+                                             for rule in ("numbers", "categories")))
+        # one candidate for this section and every one below it (query by query, harm)
+        session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
+        slice_candidate = middle.selectbox("Candidate", list(comparison.candidates),
+                                           key="compare.candidate",
+                                           help=HELP["compare_candidate"])
+        keys = {key: measures[key].label(k) for key in options.metrics}
+        session.choose("compare.slice_metric", list(keys), "nDCG" if "nDCG" in keys else
+                       next(iter(keys)))
+        slice_metric = right.selectbox("Metric", list(keys), format_func=keys.get,
+                                       key="compare.slice_metric")
+        pieces = slicing.compare_slices(view, options, facet, slice_candidate, slice_metric)
+        compared = {label for label, _ in pieces}
+        untested = [label for label in facets[facet].bins if label not in compared]
+        if untested:  # a paired test needs two queries: say which slices it could not read
+            st.caption("Not compared, fewer than 2 scored queries: "
+                       + ", ".join(safe.md(label) for label in untested) + ".")
+        if pieces:
+            table = frames.slice_comparison_table(pieces)
+            st.dataframe(
+                table, hide_index=True,
+                column_order=[c for c in table.columns if c not in ("Reading", "low", "high")],
+                column_config={
+                    "Slice": st.column_config.TextColumn(facet, pinned=True),
+                    "Queries": st.column_config.NumberColumn(format="localized"),
+                    "Before": ui.number_column(
+                        "Before", MEANING["run_mean"].format(run=safe.md(comparison.baseline))),
+                    "After": ui.number_column(
+                        "After", MEANING["run_mean"].format(run=safe.md(slice_candidate))),
+                    "Difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
+                    "p adjusted": st.column_config.TextColumn(
+                        "p adj.", help=MEANING["p_adjusted_slices"].format(
+                            correction=CORRECTIONS[options.correction], n=len(pieces))),
+                },
+            )
+            ui.chart(comparison_charts.slice_differences(
+                table, metric=keys[slice_metric], baseline=comparison.baseline,
+                candidate=slice_candidate, facet=facet, small=SLICE_MIN_QUERIES),
+                download=f"slices-{slice_metric}")
+            st.markdown("\n".join(f"- **{safe.md(row.Slice)}** ({row.Queries:,} queries): "
+                                   f"{safe.md(row.Reading)}."
+                                   for row in table.itertuples(index=False)))
+        else:
+            st.info("No slice holds two scored queries: nothing to compare.",
+                    icon=":material/info:")
 
-with fragility_slot:
-    if lists:
-        review_views.fragility(view, options, checked)
+    st.header("Query by query")
+    labels = list(comparison.metrics)
+    headline = MEASURE_BY_KEY["nDCG"].label(k)
+    session.choose("compare.metric", labels, headline if headline in labels else labels[0])
+    left, right = st.columns(2)
+    metric = left.selectbox("Metric", labels, key="compare.metric",
+                            help=HELP["compare_metric"])
+    if facets and options.snapshot is None:  # chosen above, in the by-kind section
+        candidate = st.session_state["compare.candidate"]
+        right.markdown(f"Candidate: **{safe.md(candidate)}** (chosen above, under By kind of "
+                       "query)")
     else:
-        st.header("Would another convention change the verdict?")
-        saved.needs_lists(view, "fragility", stop=False)
+        session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
+        candidate = right.selectbox("Candidate", list(comparison.candidates),
+                                    key="compare.candidate", help=HELP["compare_candidate"])
+    paired = cache.derived(view, "paired", (options, metric),
+                           lambda: frames.paired_scores(comparison, metric))
+    runs = chart_base.run_scale(view.colour_domain)
+    ui.chart(cache.derived(view, "paired scatter", (options, metric),
+                           lambda: comparison_charts.paired_scatter(
+                               paired, runs, metric=metric, baseline=comparison.baseline)),
+             download=f"before-after-{metric}")
+    ui.chart(cache.derived(view, "difference bars", (options, metric),
+                           lambda: comparison_charts.difference_bars(
+                               paired, runs, metric=metric, baseline=comparison.baseline)),
+             download=f"differences-{metric}")
+    review_views.harm(view, comparison, metric, candidate)
 
-st.header("Export")
-left, right = st.columns([1, 2], vertical_alignment="center")
-with left:
-    ui.download_button("Comparison (CSV)", lambda: exports.comparison_csv(comparison),
-                       f"comparison-k{k}.csv", "text/csv", key="compare.csv",
-                       help=HELP["comparison_csv"])
-with right:
-    st.page_link(ui.EXPORT, label="The HTML report, the Markdown summary and the tables",
-                 icon=":material/ios_share:")
+
+    st.subheader(f"Biggest gains and losses of {safe.md(candidate)} in {metric}")
+    st.caption("Click a row to pick its query: its rank movement shows below, and the link opens "
+               "it in the drill-down.")
+    # one above the other, each the page's width: side by side, a question pushed the figures
+    # out of a half-width table
+    for gains, title in ((True, "Gains"), (False, "Losses")):
+        changes = frames.biggest_changes(paired, candidate, CHANGES_SHOWN, gains=gains)
+        with st.container(key=f"compare.{title.lower()}_box"):
+            st.markdown(f"**{title}**")
+            if changes.empty:
+                st.caption(f"No query got {'better' if gains else 'worse'}.")
+                continue
+            key = f"compare.{title.lower()}"
+            if view.queries is not None:
+                changes.insert(1, "text", [view.text(q) or "" for q in changes["query_id"]])
+            st.dataframe(
+                changes,
+                hide_index=True,
+                key=key,
+                on_select=functools.partial(picking.pick_from_rows, key,
+                                            list(changes["query_id"])),
+                selection_mode="single-row",
+                column_config={
+                    "query_id": st.column_config.TextColumn("Query"),
+                    "text": st.column_config.TextColumn("Question", help=MEANING["question"],
+                                                        width="large"),
+                    "before": ui.number_column(
+                        "Before", MEANING["run_metric"].format(metric=metric,
+                                                     run=safe.md(comparison.baseline))),
+                    "after": ui.number_column(
+                        "After", MEANING["run_metric"].format(metric=metric,
+                                                              run=safe.md(candidate))),
+                    "difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
+                },
+            )
+
+
+    @st.fragment
+    def rank_movement() -> None:
+        """The chosen query's ranks before and after. A fragment inside the page's: picking
+        another query or depth redraws this section only, not the tables and charts above."""
+        session.publish()  # a fragment's rerun skips app.py: keep the link on the chosen query
+        ordered = cache.derived(view, "by difference", (options, metric, candidate),
+                                lambda: frames.by_difference(paired, candidate))
+        differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))
+        if not st.session_state.get("compare.movement_opened"):
+            # first open: a query selected on another page that did not move shows nothing
+            # here; the largest gain does (a query picked here later is kept, moved or not)
+            st.session_state["compare.movement_opened"] = True
+            if differences.get(st.session_state.get(session.QUERY), 0) == 0:
+                moved = next((q for q, d in differences.items() if d != 0), None)
+                if moved is not None:
+                    picking.set_query(moved)
+        left, right = st.columns([3, 1], vertical_alignment="bottom")
+        with left:
+            query = picking.select_query(
+                "compare", list(differences),
+                format_func={q: f"{q} · {metric} {fmt.signed(d)}"
+                             for q, d in differences.items()}.get,
+                help=HELP["movement_query"].format(metric=metric))
+        longest = max(metrics.list_length(evaluation, query), k)
+        session.bounded("compare.depth", 1, longest, default=min(max(2 * k, 10), longest))
+        right.number_input("Down to rank", min_value=1, max_value=longest, step=1,
+                           key="compare.depth",
+                           help=HELP["depth"])
+        depth = int(st.session_state["compare.depth"])
+        moved = (comparison.baseline, candidate, query, depth)
+        movement = cache.derived(view, "movement", moved, lambda: metrics.rank_movement(
+            evaluation, comparison.baseline, candidate, query, depth))
+        ui.chart(cache.derived(view, "rank slope", moved, lambda: comparison_charts.rank_slope(
+                     movement, k=k, depth=depth, baseline=comparison.baseline,
+                     candidate=candidate, query_id=query)),
+                 download=f"rank-movement-{query}")
+        left, right = st.columns([1, 2])
+        with left:
+            changes = frames.query_changes(comparison, candidate, query)
+            this = changes[changes["Metric"] == metric].iloc[0]
+            st.metric(f"{metric} of {safe.md(query)}", fmt.figure(this['After']),
+                      delta=f"{fmt.signed(this['Difference'])} against "
+                            f"{fmt.figure(this['Before'])}",
+                      border=True)
+            ui.open_in_drilldown(query)
+        with right:
+            st.dataframe(
+                changes,
+                hide_index=True,
+                column_config={
+                    "Before": ui.number_column(comparison.baseline),
+                    "After": ui.number_column(candidate),
+                    "Difference": st.column_config.NumberColumn(format="%+.3f"),
+                },
+            )
+        st.markdown(safe.md(metrics.movement_sentence(movement, candidate, k)))
+        corpus = texts.corpus(view)
+        st.dataframe(
+            frames.with_chunks(movement, corpus),
+            hide_index=True,
+            placeholder="—",
+            column_config={
+                "chunk": st.column_config.TextColumn("Chunk", width="large", help=MEANING["chunk"]),
+                "doc_id": st.column_config.TextColumn("Id"),
+                "grade": st.column_config.NumberColumn("Grade", help=MEANING["grade_unjudged"]),
+                "judged": st.column_config.TextColumn(
+                    "Label", help=evaluation.conventions.sentences()["relevance_level"]),
+                "before": st.column_config.NumberColumn(
+                    "Rank before", help=MEANING["rank_in_run"].format(
+                        run=safe.md(comparison.baseline)), format="localized"),
+                "after": st.column_config.NumberColumn(
+                    "Rank after", help=MEANING["rank_in_run"].format(run=safe.md(candidate)),
+                    format="localized"),
+                "climbed": st.column_config.NumberColumn(
+                    "Places climbed", format="%+d", help=MEANING["places_climbed"]),
+                "moved": st.column_config.TextColumn("What the candidate did", width="medium",
+                                                     help=MEANING["moved"].format(run=safe.md(candidate))),
+            },
+        )
+        if corpus is not None:
+            with st.expander("The chunks that moved, the question's words marked",
+                             icon=":material/article:"):
+                st.html(highlight.chunks_html(
+                    [(None, str(doc), corpus.title(doc), corpus.text(doc), note) for doc, note
+                     in zip(movement["doc_id"], frames.movement_notes(movement), strict=True)],
+                    view.text(query)))
+
+
+    st.header("Rank movement")
+    if options.snapshot:
+        st.info("Rank movement needs the baseline's ranked lists, and a snapshot keeps only its "
+                "figures: pick a live run as the baseline to see which ids moved.",
+                icon=":material/info:")
+    elif not lists:  # the query's two lists read from the run files given beside the figures
+        moved = frames.by_difference(paired, candidate)["query_id"].tolist()
+        saved.rank_movement(view, comparison, candidate, picking.select_query(
+            "compare", moved, help=HELP["movement_query"].format(metric=metric)))
+    else:
+        rank_movement()
+
+
+    with fragility_slot:
+        if lists:
+            review_views.fragility(view, options, checked)
+        else:
+            st.header("Would another convention change the verdict?")
+            saved.needs_lists(view, "fragility", stop=False)
+
+    st.header("Export")
+    left, right = st.columns([1, 2], vertical_alignment="center")
+    with left:
+        ui.download_button("Comparison (CSV)", lambda: exports.comparison_csv(comparison),
+                           f"comparison-k{k}.csv", "text/csv", key="compare.csv",
+                           help=HELP["comparison_csv"])
+    with right:
+        st.page_link(ui.EXPORT, label="The HTML report, the Markdown summary and the tables",
+                     icon=":material/ios_share:")
+
+
+comparison_page()

@@ -91,6 +91,7 @@ RUN_OPTIONS = "runs.options"
 RUN_NAME = "runs.name."  # + the run's original name
 SNAPSHOTS = "state.snapshots"
 BASELINE = "compare.baseline"
+APP_RERUN = "state.app_rerun"  # a fragment's callback changed the sidebar: rerun the app
 CANDIDATES = "compare.candidates"
 METRICS = "compare.metrics"
 CORRECTION = "compare.correction"
@@ -593,12 +594,22 @@ def baseline_options(view: View, loaded: list[Snapshot]) -> dict[str, str]:
 
 def baseline_changed() -> None:
     """A new baseline starts from every other run as a candidate; a live run chosen as the
-    baseline becomes the first run shown, so that every page reads the same baseline."""
+    baseline becomes the first run shown, so that every page reads the same baseline. The
+    control is in Compare's fragment, whose rerun would leave the sidebar's runs in their old
+    order: the fragment reruns the whole app (rerun_app_if_asked)."""
+    st.session_state[APP_RERUN] = True
     st.session_state.pop(CANDIDATES, None)
     chosen = st.session_state.get(BASELINE)
     if chosen is None or str(chosen).startswith(SNAPSHOT_BASELINE):
         return
     put_first(chosen)
+
+
+def rerun_app_if_asked() -> None:
+    """Called first in a fragment: a callback that changed what app.py draws (the sidebar)
+    asked for the whole app to run, not the fragment alone."""
+    if st.session_state.pop(APP_RERUN, False):
+        st.rerun()
 
 
 def put_first(display: str) -> None:
