@@ -41,13 +41,11 @@ evaluation = view.evaluation
 k = evaluation.k
 
 
-@st.fragment
+@session.page_fragment
 def comparison_page() -> None:
     """Everything below the page's top: a fragment, so that a candidate, the metrics, the
     correction, alpha or any control further down redraws the page's own part only, not the
     sidebar. A new baseline reruns the whole app: it becomes the first run shown."""
-    session.rerun_app_if_asked()
-    session.publish()  # a fragment's rerun skips app.py: keep the link on what is chosen
     snapshots = session.snapshots()
     baselines = session.baseline_options(view, snapshots)
     if len(baselines) < 2:
@@ -323,11 +321,10 @@ def comparison_page() -> None:
             )
 
 
-    @st.fragment
+    @session.page_fragment
     def rank_movement() -> None:
         """The chosen query's ranks before and after. A fragment inside the page's: picking
         another query or depth redraws this section only, not the tables and charts above."""
-        session.publish()  # a fragment's rerun skips app.py: keep the link on the chosen query
         ordered = cache.derived(view, "by difference", (options, metric, candidate),
                                 lambda: frames.by_difference(paired, candidate))
         differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))

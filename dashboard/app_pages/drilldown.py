@@ -39,12 +39,11 @@ def picker_labels() -> dict[str, str]:
             for q, cls in zip(scored, baseline.classes, strict=True)}
 
 
-@st.fragment
+@session.page_fragment
 def query_view() -> None:
     """Everything below the page's top is one query's: a fragment, so that picking another
     query (the picker, Previous, Next, their keys), the side-by-side pair, the whole list or
     a grade redraws this part only, not the sidebar and the page's top."""
-    session.publish()  # a fragment's rerun skips app.py: keep the link on the chosen query
     picked = cache.derived(view, "drill-down picker", (), picker_labels)
     search, pick, whole_list = st.columns([2, 3, 1.3], vertical_alignment="bottom")
     with search:

@@ -25,6 +25,7 @@ showing anything else in their place.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -596,7 +597,7 @@ def baseline_changed() -> None:
     """A new baseline starts from every other run as a candidate; a live run chosen as the
     baseline becomes the first run shown, so that every page reads the same baseline. The
     control is in Compare's fragment, whose rerun would leave the sidebar's runs in their old
-    order: the fragment reruns the whole app (rerun_app_if_asked)."""
+    order: the fragment reruns the whole app (page_fragment)."""
     st.session_state[APP_RERUN] = True
     st.session_state.pop(CANDIDATES, None)
     chosen = st.session_state.get(BASELINE)
@@ -605,11 +606,18 @@ def baseline_changed() -> None:
     put_first(chosen)
 
 
-def rerun_app_if_asked() -> None:
-    """Called first in a fragment: a callback that changed what app.py draws (the sidebar)
-    asked for the whole app to run, not the fragment alone."""
-    if st.session_state.pop(APP_RERUN, False):
-        st.rerun()
+def page_fragment(draw: Callable[[], None]) -> Callable[[], None]:
+    """st.fragment for a part of a page: its own controls rerun it alone, not app.py. A
+    fragment's rerun skips app.py, so it first runs the whole app when a callback asked for
+    it (one that changed what the sidebar draws) and keeps the link on what is chosen."""
+    @st.fragment
+    @functools.wraps(draw)  # the fragment's identity is the page's function, not this one
+    def drawn() -> None:
+        if st.session_state.pop(APP_RERUN, False):
+            st.rerun()
+        publish()
+        draw()
+    return drawn
 
 
 def put_first(display: str) -> None:
