@@ -74,6 +74,7 @@ def draw() -> View | None:
     """The sidebar over saved figures; the view every page then draws from."""
     with st.sidebar:
         st.radio("Data", list(cache.SOURCES), format_func=cache.SOURCES.get,
+                 index=session.shown_index(session.SOURCE_KEY, list(cache.SOURCES)),
                  key=session.SOURCE_KEY, horizontal=True, on_change=session.source_changed,
                  help=HELP["source"])
         uploader()

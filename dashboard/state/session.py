@@ -362,6 +362,26 @@ def _dropped_query_string() -> list[str]:
     return [f"the whole link ({size} a link may hold) ignored: every setting is its default"]
 
 
+def shown(key: str, fallback: object = None) -> object:
+    """The value a widget shows now, to draw it with as its default too. The browser falls
+    back to a widget's default whenever it re-creates one, and then sends that default as the
+    widget's value (Streamlit 1.67: after "Open q05 in the drill-down" the sidebar's K came
+    back as 1, its minimum, or its runs as none); with the shown value as the default, a
+    re-created widget sends what it showed. (A file uploader takes no default: not covered.)"""
+    return st.session_state.get(key, fallback)
+
+
+def shown_index(key: str, options: Sequence[object]) -> int:
+    """`shown` for a radio or a select box: the position of its value among its options."""
+    value = st.session_state.get(key)
+    return list(options).index(value) if value in options else 0
+
+
+def shown_among(key: str, options: Sequence[object]) -> list:
+    """`shown` for a multiselect: its values that are among its options, in their order."""
+    return [value for value in st.session_state.get(key) or [] if value in options]
+
+
 def keep(keys: Sequence[str]) -> None:
     """Remember the values the widgets drew this run (see init)."""
     for key in keys:

@@ -110,6 +110,7 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
     source = st.radio(
         "Data",
         list(cache.SOURCES),
+        index=session.shown_index(session.SOURCE_KEY, list(cache.SOURCES)),
         format_func=cache.SOURCES.get,
         key=session.SOURCE_KEY,
         horizontal=True,
@@ -181,6 +182,7 @@ def _labels(loaded: Inputs) -> str:
     convention = CONVENTION_BY_FIELD["labels"]
     choices = {c.value: c.label for c in convention.choices if c.value != "ppi"}
     return st.radio(convention.title, list(choices), format_func=choices.get,
+                    index=session.shown_index(session.LABELS_SET, list(choices)),
                     key=session.LABELS_SET, horizontal=True, help=HELP["labels"])
 
 
@@ -195,6 +197,7 @@ def query_filter(view: View) -> View:
     with st.expander("Filter queries", icon=":material/filter_alt:", expanded=facet is not None):
         names = {None: "Every query"} | {name: name for name in facets}
         facet = st.selectbox("Only the queries whose", list(names), format_func=names.get,
+                             index=session.shown_index(session.WHERE, list(names)),
                              key=session.WHERE, on_change=session.filter_facet_changed,
                              help=metrics.FACET_RULES["filter"])
         values: list[str] = []
@@ -202,6 +205,7 @@ def query_filter(view: View) -> View:
             counts = {label: f"{label} ({n:,})" for label, n
                       in zip(facets[facet].bins, facets[facet].counts, strict=True)}
             values = st.multiselect(f"{safe.md(facet)} is one of", list(counts),
+                                    session.shown_among(session.WHERE_VALUES, list(counts)),
                                     key=session.WHERE_VALUES,
                                     format_func=counts.get, placeholder="Pick values")
             if not values:
@@ -218,7 +222,9 @@ def snapshots(view: View | None) -> list[Snapshot]:
                    "fingerprints of the labels and the runs. Load earlier ones to read drift "
                    "(Drift page) or to compare against (Compare page).")
         if view is not None:
-            label = st.text_input("Label of the snapshot", key=session.SNAPSHOT_LABEL_KEY,
+            label = st.text_input("Label of the snapshot",
+                                  session.shown(session.SNAPSHOT_LABEL_KEY, ""),
+                                  key=session.SNAPSHOT_LABEL_KEY,
                                   placeholder="e.g. before the index rebuild")
             evaluation = view.unfiltered  # a snapshot freezes every query, filter or not
             st.download_button(
@@ -265,6 +271,7 @@ def settings() -> tuple[int, Conventions]:
         "K (cutoff)",
         min_value=1,
         max_value=metrics.DASHBOARD_MAX_K,
+        value=session.shown(session.K),
         step=1,
         key=session.K,
         help=metrics.K_MEANING,
@@ -272,6 +279,7 @@ def settings() -> tuple[int, Conventions]:
     with st.expander("Conventions", icon=":material/tune:"):
         chosen = {
             field: st.radio(CONVENTION_BY_FIELD[field].title, list(labels),
+                            index=session.shown_index(session.settings_key(field), list(labels)),
                             format_func=labels.get, key=session.settings_key(field),
                             help=_help(field))
             for field, labels in session.CHOICES.items()
@@ -281,6 +289,7 @@ def settings() -> tuple[int, Conventions]:
             CONVENTION_BY_FIELD["relevance_level"].title,
             min_value=int(session.LEVELS[0]),
             max_value=int(session.LEVELS[1]),
+            value=session.shown(session.settings_key("relevance_level")),
             step=1,
             key=session.settings_key("relevance_level"),
             help=_number_help("relevance_level", current),
@@ -289,6 +298,7 @@ def settings() -> tuple[int, Conventions]:
             CONVENTION_BY_FIELD["confidence_level"].title,
             min_value=session.CONFIDENCE[0],
             max_value=session.CONFIDENCE[1],
+            value=session.shown(session.settings_key("confidence_level")),
             step=0.01,
             format="%.3f",
             key=session.settings_key("confidence_level"),
@@ -310,7 +320,7 @@ def more_measures(k: int) -> tuple[str, ...]:
     chosen = state.get(session.MEASURES) or []
     offered = list(dict.fromkeys([*OFFERED_MEASURES, *chosen]))
     with st.expander("More measures", icon=":material/functions:", expanded=bool(chosen)):
-        st.multiselect("Measures added to every view", offered, key=session.MEASURES,
+        st.multiselect("Measures added to every view", offered, chosen, key=session.MEASURES,
                        format_func=functools.partial(_measure_label, k=k),
                        accept_new_options=True, placeholder="Pick, or type a name",
                        help=HELP["more_measures"])
@@ -342,23 +352,30 @@ def fuse_runs(loaded: Inputs) -> Inputs:
              if not combine.is_fused(p)]
     names = session.display_names(files)
     with st.expander("Fuse runs (hybrid)", icon=":material/merge:"):
-        chosen = st.multiselect("Runs to fuse", files, format_func=names.get, key="fuse.runs",
+        chosen = st.multiselect("Runs to fuse", files, session.shown_among("fuse.runs", files),
+                                format_func=names.get, key="fuse.runs",
                                 help=HELP["fuse_runs"])
         method = st.radio("Method", list(words.METHODS), format_func=words.METHOD_NAMES.get,
+                          index=session.shown_index("fuse.method", list(words.METHODS)),
                           key="fuse.method", horizontal=True, help=words.METHOD_HELP)
         recipe = {"method": method, "runs": chosen, "norm": words.DEFAULT_NORM,
                   "k": words.RRF_K, "weights": None}
         if method == words.RRF:
             recipe["k"] = st.number_input("k of 1/(k + rank)", min_value=0.0,
-                                          max_value=float(words.MAX_RRF_K), value=60.0,
+                                          max_value=float(words.MAX_RRF_K),
+                                          value=session.shown("fuse.k", float(words.RRF_K)),
                                           step=10.0, key="fuse.k", help=words.RRF_K_HELP)
         else:
             recipe["norm"] = st.selectbox("Normalise scores", list(words.NORMS),
+                                          index=session.shown_index("fuse.norm",
+                                                                    list(words.NORMS)),
                                           format_func=words.NORM_NAMES.get, key="fuse.norm",
                                           help=words.NORM_HELP)
         if method == words.COMBSUM and len(chosen) == 2 and st.toggle(
-                "Weighted", key="fuse.weighted", help=words.WEIGHTS_HELP):
-            weight = st.slider(f"Weight of {safe.md(names[chosen[0]])}", 0.0, 1.0, 0.5, 0.05,
+                "Weighted", session.shown("fuse.weighted", False), key="fuse.weighted",
+                help=words.WEIGHTS_HELP):
+            weight = st.slider(f"Weight of {safe.md(names[chosen[0]])}", 0.0, 1.0,
+                               session.shown("fuse.weight", 0.5), 0.05,
                                key="fuse.weight", help=HELP["fuse_weight"])
             recipe["weights"] = [weight, round(1 - weight, 12)]
         if st.button("Add the fused run", disabled=len(chosen) < 2, key="fuse.add"):
@@ -415,6 +432,7 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
     shown = st.multiselect(
         "Runs shown (the first is the baseline)",
         loaded,
+        session.shown_among(session.RUNS, loaded),
         key=session.RUNS,
         format_func=names.get,
         on_change=session.runs_changed,
@@ -424,7 +442,8 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         st.warning(safe.md(problem), icon=":material/edit_off:")
     with st.expander("Rename runs", icon=":material/edit:"):
         for name in loaded:
-            st.text_input(safe.md(name), key=session.RUN_NAME + name, placeholder=name)
+            st.text_input(safe.md(name), session.shown(session.RUN_NAME + name, ""),
+                          key=session.RUN_NAME + name, placeholder=name)
     if not shown:
         st.warning("Pick at least one run to show.", icon=":material/warning:")
     return shown, names
