@@ -93,9 +93,10 @@ class PowerFigure:
 
     @property
     def sentence(self) -> str:
-        """'underpowered: this set can detect 0.043 or more with 80% power' beside a verdict
-        that is not significant; 'this query set detects differences of 0.030 or more with 80%
-        power' beside one that is; then how many queries would detect delta, if named."""
+        """'this query set detects differences of 0.030 or more with 80% power' beside a
+        significant verdict; beside one that is not, 'underpowered for a difference of 0.020:
+        ...' when delta is named and smaller, 'a true difference under 0.043 may not show: ...'
+        when none is; then how many queries would detect delta, if named."""
         return power_sentence(
             queries=self.queries,
             min_detectable_difference=self.min_detectable_difference,

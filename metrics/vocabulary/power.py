@@ -54,7 +54,12 @@ POWER_MEANING = {  # one sentence per JSON key of a pair
 }
 
 # sentence templates; {mde} and {delta} are differences, {power} a percentage
-UNDERPOWERED = "underpowered: this set can detect {mde} or more with {power} power"
+UNDERPOWERED = ("underpowered for a difference of {delta}: this set can detect {mde} or more "
+                "with {power} power")
+# beside a verdict that is not significant, with no difference named: what could go unseen
+# (whether that is underpowered depends on the difference that matters, which was not said)
+UNSEEN = ("a true difference under {mde} may not show: this set can detect {mde} or more with "
+          "{power} power")
 DETECTS = "this query set detects differences of {mde} or more with {power} power"
 ANY_DIFFERENCE = ("every query changed by the same amount, so any non-zero difference is "
                   "detectable")
@@ -79,9 +84,11 @@ def power_sentence(
     queries_needed: int | None = None,
     delta: float | None = None,
 ) -> str:
-    """What the query set can detect, said beside a verdict: 'underpowered: ...' beside one
-    that is not significant (the set may be too small to see a real difference), the plain
-    figure beside one that is; then, with a named difference, how many queries would detect it.
+    """What the query set can detect, said beside a verdict: the plain figure beside one
+    that is significant or when the set detects the named difference; 'underpowered for' the
+    named difference when it cannot; without one, what a verdict that is not significant may
+    miss (a set that detects 0.0001 is not underpowered); then, with a named difference, how
+    many queries would detect it.
     """
     level = confidence(power)
     if min_detectable_difference is None:
@@ -89,8 +96,13 @@ def power_sentence(
     elif min_detectable_difference == 0:
         first = ANY_DIFFERENCE
     else:
-        template = DETECTS if significant else UNDERPOWERED
-        first = template.format(mde=difference(min_detectable_difference), power=level)
+        mde = difference(min_detectable_difference)
+        if significant or (delta is not None and min_detectable_difference <= delta):
+            first = DETECTS.format(mde=mde, power=level)
+        elif delta is not None:
+            first = UNDERPOWERED.format(mde=mde, power=level, delta=difference(delta))
+        else:
+            first = UNSEEN.format(mde=mde, power=level)
     if queries_needed is None or delta is None:
         return first
     needed = NEEDED.format(queries=count(queries_needed, "query"), delta=difference(delta),

@@ -44,7 +44,7 @@ def test_a_significant_loss_and_no_difference_are_said_as_such(rng):
     said = headline(noise, noise.tests[0])
     assert not noise.tests[0].significant
     assert said.startswith("new does not differ significantly from base on nDCG@10: ")
-    assert "underpowered: this set can detect" in said
+    assert "may not show: this set can detect" in said
     same = comparison(before, before)
     assert headline(same, same.tests[0]) == ("new scores as base does on nDCG@10: no query "
                                              "changed.")

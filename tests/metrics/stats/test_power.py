@@ -263,7 +263,7 @@ def test_power_table_reads_every_test_of_a_comparison() -> None:
 def test_power_table_without_delta_has_no_queries_needed() -> None:
     figures = power_table(compare_evaluation(load_sample()), alpha=0.1, power=0.9)
     assert all(f.queries_needed is None for f in figures)
-    assert all(f.sentence.startswith("underpowered: this set can detect ") for f in figures)
+    assert all(f.sentence.startswith("a true difference under ") for f in figures)
     assert all("90% power" in f.sentence and "would detect" not in f.sentence for f in figures)
 
 
@@ -317,14 +317,20 @@ def test_power_table_checks_its_arguments() -> None:
 def test_sentences() -> None:
     assert power_sentence(queries=60, min_detectable_difference=0.0431, power=0.8,
                           significant=False) == (
-        "underpowered: this set can detect 0.043 or more with 80% power")
+        "a true difference under 0.043 may not show: this set can detect 0.043 or more with "
+        "80% power")
     assert power_sentence(queries=60, min_detectable_difference=0.03, power=0.8,
                           significant=True) == (
         "this query set detects differences of 0.030 or more with 80% power")
     assert power_sentence(queries=60, min_detectable_difference=0.0431, power=0.8,
                           significant=False, queries_needed=280, delta=0.02) == (
-        "underpowered: this set can detect 0.043 or more with 80% power; 280 queries would "
-        "detect a difference of 0.020 with 80% power (this set has 60)")
+        "underpowered for a difference of 0.020: this set can detect 0.043 or more with 80% "
+        "power; 280 queries would detect a difference of 0.020 with 80% power (this set has 60)")
+    # not significant, but the set detects the difference named: not underpowered
+    assert power_sentence(queries=600, min_detectable_difference=0.013, power=0.8,
+                          significant=False, queries_needed=280, delta=0.02) == (
+        "this query set detects differences of 0.013 or more with 80% power; 280 queries "
+        "would detect a difference of 0.020 with 80% power (this set has 600)")
     assert power_sentence(queries=1, min_detectable_difference=None, power=0.8,
                           significant=False) == TOO_FEW
     tiny = power_sentence(queries=10**6, min_detectable_difference=0.00031, power=0.8,
