@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -42,13 +43,15 @@ SERVER_SCRIPT = "dashboard/serve.py"  # README's command: the app behind its war
 
 def start_server(port: int) -> subprocess.Popen:
     """`streamlit run dashboard/serve.py` from the repository root on `port`, once its
-    health check answers; the test fails with the server's output when it does not."""
+    health check answers; the test fails with the server's output when it does not. The
+    output goes to a file, not a pipe: a pipe nobody reads blocks the server once it is full."""
+    log = tempfile.TemporaryFile()
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", SERVER_SCRIPT,
          "--server.headless", "true", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
         cwd=ROOT,
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
@@ -63,7 +66,8 @@ def start_server(port: int) -> subprocess.Popen:
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
-            output = process.stdout.read().decode(errors="replace")
+            log.seek(0)
+            output = log.read().decode(errors="replace")
             pytest.fail(f"streamlit did not start on port {port}:\n{output}")
         time.sleep(0.3)
 
@@ -76,7 +80,6 @@ def stop_server(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
-    process.stdout.close()
 
 
 @pytest.fixture(scope="session")
