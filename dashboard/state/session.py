@@ -367,8 +367,12 @@ def shown(key: str, fallback: object = None) -> object:
     back to a widget's default whenever it re-creates one, and then sends that default as the
     widget's value (Streamlit 1.67: after "Open q05 in the drill-down" the sidebar's K came
     back as 1, its minimum, or its runs as none); with the shown value as the default, a
-    re-created widget sends what it showed. (A file uploader takes no default: not covered.)"""
-    return st.session_state.get(key, fallback)
+    re-created widget sends what it showed. (A file uploader takes no default: not covered.)
+    Before the widget has a value here (a tab that outlived its session draws it from the
+    tab's), its declared default, then `fallback`: never None where None is not a value."""
+    if key in st.session_state:
+        return st.session_state[key]
+    return defaults().get(key, fallback)
 
 
 def shown_index(key: str, options: Sequence[object]) -> int:
