@@ -135,8 +135,10 @@ if len(evaluation.runs) > 2:  # two runs have one pair: its order is the leaderb
     st.subheader("Do the metrics order the runs alike?")
     agreements = cache.derived(view, "agreements", (primary,),
                                lambda: decisions.agreements(view, primary))
+    agreement = frames.agreement_table(agreements)
+    swapped = f"Pairs that swap ({labels[primary]}'s order first)"
     st.dataframe(
-        frames.agreement_table(agreements), hide_index=True, height="content",
+        agreement, hide_index=True, height="content",
         column_config={
             "Against": st.column_config.TextColumn(
                 f"Against {labels[primary]}", pinned=True, help=MEANING["agreement_against"],
@@ -144,9 +146,11 @@ if len(evaluation.runs) > 2:  # two runs have one pair: its order is the leaderb
                                          + [a.second for a in agreements])),
             "tau": ui.number_column("Kendall's tau", AGREEMENT_TERMS["tau"]),
             "tau_AP": ui.number_column("tau_AP", AGREEMENT_TERMS["tau_ap"]),
+            # as wide as its longest list of pairs (six runs swap up to fifteen): the table
+            # scrolls sideways instead of cutting the list at its edge
             "Swapped": st.column_config.TextColumn(
-                f"Pairs that swap ({labels[primary]}'s order first)",
-                help=AGREEMENT_TERMS["swapped"]),
+                swapped, help=AGREEMENT_TERMS["swapped"],
+                width=frames.label_width([swapped, *agreement["Swapped"]])),
         })
     st.caption(f"Each run's place by its mean on {labels[primary]}, set against its place "
                f"on every other figure shown. {AGREEMENT_TERMS['order']} "

@@ -3,6 +3,9 @@ every pair's letters, each the engine's figure; the headline metric in the URL."
 
 from __future__ import annotations
 
+import json
+
+from dashboard.views.frames import TABLE_CHAR_WIDTH
 from metrics import all_pairs, headline_comparison, headlines, leaderboard
 from tests.dashboard.conftest import open_app, shown
 
@@ -63,3 +66,12 @@ def test_a_difference_worth_detecting_adds_the_queries_it_needs(sample):
     reranked = [f for f in figures if f.candidate == "reranked"]
     for reading, figure in zip(table["Reading"], reranked, strict=True):
         assert reading.endswith(figure.sentence) and "queries would detect" in reading
+
+
+def test_the_pairs_that_swap_are_as_wide_as_their_longest_list():
+    """A table cell cuts what does not fit: six runs can swap fifteen pairs."""
+    app = open_app("overview")
+    table = next(d for d in app.dataframe if "Swapped" in d.value.columns)
+    column = json.loads(table.proto.columns)["Swapped"]
+    longest = max([column["label"], *table.value["Swapped"]], key=len)
+    assert column["width"] >= len(longest) * TABLE_CHAR_WIDTH
