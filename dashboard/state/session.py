@@ -377,13 +377,13 @@ def shown(key: str, fallback: object = None) -> object:
 
 def shown_index(key: str, options: Sequence[object]) -> int:
     """`shown` for a radio or a select box: the position of its value among its options."""
-    value = st.session_state.get(key)
+    value = shown(key)
     return list(options).index(value) if value in options else 0
 
 
 def shown_among(key: str, options: Sequence[object]) -> list:
     """`shown` for a multiselect: its values that are among its options, in their order."""
-    return [value for value in st.session_state.get(key) or [] if value in options]
+    return [value for value in shown(key) or [] if value in options]
 
 
 def keep(keys: Sequence[str]) -> None:
