@@ -110,12 +110,26 @@ def browser():
         browser.close()
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"report_{report.when}", report)  # read by `page` as it closes
+    return report
+
+
 @pytest.fixture
-def page(browser):
+def page(browser, request):
     context = browser.new_context(viewport={"width": 1500, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     yield page
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:  # what the page showed, for a failure on CI
+        try:
+            shown = f"{location(page)} showed:\n{page.evaluate('document.body.innerText')}"
+        except Exception as error:  # noqa: BLE001 (the page may be gone)
+            shown = f"(page unreadable: {error})"
+        print(f"--- the page at {shown[:6000]}")
     context.close()
 
 
