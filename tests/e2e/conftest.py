@@ -5,6 +5,7 @@ and the helpers that wait for a page to settle and check what it shows.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -39,6 +40,12 @@ def free_port() -> int:
 
 
 SERVER_SCRIPT = "dashboard/serve.py"  # README's command: the app behind its warm-up
+# `streamlit run`, with every thread's stack written to the server's log on SIGUSR1: a test
+# that fails against a server that stopped answering shows where it stood (LIVE, `page`)
+LAUNCH = ("import faulthandler, signal, sys; "
+          "faulthandler.register(signal.SIGUSR1, all_threads=True); "
+          "from streamlit.web.cli import main; sys.argv[0] = 'streamlit'; sys.exit(main())")
+LIVE: dict[int, object] = {}  # pid -> log file of every server running now
 
 
 def start_server(port: int) -> subprocess.Popen:
@@ -47,7 +54,7 @@ def start_server(port: int) -> subprocess.Popen:
     output goes to a file, not a pipe: a pipe nobody reads blocks the server once it is full."""
     log = tempfile.TemporaryFile()
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", SERVER_SCRIPT,
+        [sys.executable, "-c", LAUNCH, "run", SERVER_SCRIPT,
          "--server.headless", "true", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
         cwd=ROOT,
@@ -61,6 +68,7 @@ def start_server(port: int) -> subprocess.Popen:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health",
                                         timeout=2) as response:
                 if response.status == 200:
+                    LIVE[process.pid] = log
                     return process
         except OSError:
             pass
@@ -74,12 +82,25 @@ def start_server(port: int) -> subprocess.Popen:
 
 def stop_server(process: subprocess.Popen) -> None:
     """The server and its children stopped (SIGTERM, then SIGKILL after 10 s)."""
+    LIVE.pop(process.pid, None)
     os.killpg(process.pid, signal.SIGTERM)
     try:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+
+
+def server_logs() -> str:
+    """Every live server's log, each ending with the stacks of its threads now."""
+    parts = []
+    for pid, log in list(LIVE.items()):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGUSR1)
+        time.sleep(0.5)
+        log.seek(0)
+        parts.append(f"--- server {pid}:\n{log.read().decode(errors='replace')[-40_000:]}")
+    return "\n".join(parts)
 
 
 @pytest.fixture(scope="session")
@@ -129,7 +150,7 @@ def page(browser, request):
             shown = f"{location(page)} showed:\n{page.evaluate('document.body.innerText')}"
         except Exception as error:  # noqa: BLE001 (the page may be gone)
             shown = f"(page unreadable: {error})"
-        print(f"--- the page at {shown[:6000]}")
+        print(f"--- the page at {shown[:6000]}\n{server_logs()}")
     context.close()
 
 
