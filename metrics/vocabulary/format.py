@@ -17,14 +17,20 @@ def _missing(value: float | None) -> bool:
     return value is None or not math.isfinite(value)
 
 
+def _shown(value: float) -> float:
+    # rounded as printed, and a value that rounds to zero is zero: -0.0001 is written 0.000,
+    # never '-0.000', a sign without a difference behind it
+    return round(value, DECIMALS) + 0.0
+
+
 def figure(value: float | None) -> str:
     """'0.333'; '—' for a figure that does not exist."""
-    return MISSING if _missing(value) else f"{value:.{DECIMALS}f}"
+    return MISSING if _missing(value) else f"{_shown(value):.{DECIMALS}f}"
 
 
 def signed(value: float | None) -> str:
-    """'+0.135', '-0.060': a difference."""
-    return MISSING if _missing(value) else f"{value:+.{DECIMALS}f}"
+    """'+0.135', '-0.060', '+0.000' for one that rounds to zero: a difference."""
+    return MISSING if _missing(value) else f"{_shown(value):+.{DECIMALS}f}"
 
 
 def interval(mean: float | None, low: float | None, high: float | None) -> str:

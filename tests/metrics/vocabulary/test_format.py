@@ -1,0 +1,28 @@
+"""How figures are written: a value rounds as printed, and one that rounds to zero carries
+no sign of its own."""
+
+import math
+
+import pytest
+
+from metrics.vocabulary import format as fmt
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    (0.1354, "+0.135"), (-0.0604, "-0.060"), (-0.0004, "+0.000"), (-0.0, "+0.000"),
+    (0.0, "+0.000"), (-0.0005001, "-0.001"), (None, fmt.MISSING), (math.nan, fmt.MISSING),
+])
+def test_a_difference_is_signed_only_when_it_shows_one(value, written):
+    assert fmt.signed(value) == written
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    (1 / 3, "0.333"), (-0.0004, "0.000"), (-1e-12, "0.000"), (0.9996, "1.000"),
+    (math.inf, fmt.MISSING),
+])
+def test_a_figure_rounding_to_zero_is_written_without_a_minus(value, written):
+    assert fmt.figure(value) == written
+
+
+def test_an_interval_around_zero_reads_as_the_difference_would():
+    assert fmt.difference(-1e-9, -0.0302, 0.0004) == "+0.000 [-0.030, +0.000]"
