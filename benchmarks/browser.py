@@ -647,8 +647,8 @@ def change_candidate(page, plan: Plan) -> Timing:
 
 def fused_run(page, plan: Plan) -> list[Timing]:
     """The sidebar's "Fuse runs (hybrid)": the first two runs, RRF at a k not used before
-    (set off the clock), "Add the fused run" timed; then the fused run removed (its ✕,
-    off the clock)."""
+    (set off the clock), "Add the fused run" timed; then the fused run removed (its Remove
+    button, off the clock)."""
     area = sidebar(page)
     if not area.get_by_role("button", name="Add the fused run").is_visible():
         area.locator("summary", has_text="Fuse runs").click()
@@ -663,9 +663,8 @@ def fused_run(page, plan: Plan) -> list[Timing]:
         field.fill(str(next(plan.fusion_k)))
         timed(page, lambda: field.press("Enter"))
         timings.append(timed(page, area.get_by_role("button", name="Add the fused run").click))
-        # the ✕ beside the fused run's name is named "close icon" only: its widget key's class
         settle(page)
-        timed(page, area.locator(".st-key-fuse-remove-0 button").first.click)
+        timed(page, area.get_by_role("button", name="Remove", exact=True).first.click)
     return timings
 
 

@@ -388,12 +388,13 @@ def fuse_runs(loaded: Inputs) -> Inputs:
                 st.session_state[session.FUSED] = [*st.session_state[session.FUSED], made]
                 st.rerun()  # the link is written before the sidebar runs
         for i, made in enumerate(st.session_state[session.FUSED]):
-            left, right = st.columns([4, 1], vertical_alignment="center")
+            left, right = st.columns([3, 2], vertical_alignment="center")
             left.caption(safe.md(metrics.vocabulary.fusion.fused_name(
                 made["method"], made["norm"], made["runs"], k=made["k"],
                 weights=made["weights"])))
-            if right.button("", icon=":material/close:", key=f"fuse.remove.{i}",
-                            help=HELP["fuse_remove"]):
+            # a worded button: an icon alone would be named "close" to a screen reader
+            if right.button("Remove", icon=":material/close:", key=f"fuse.remove.{i}",
+                            type="tertiary", help=HELP["fuse_remove"]):
                 recipes = list(st.session_state[session.FUSED])
                 del recipes[i]
                 st.session_state[session.FUSED] = recipes

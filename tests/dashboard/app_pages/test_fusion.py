@@ -40,6 +40,17 @@ def test_the_sidebar_adds_a_fused_run_and_the_link_keeps_it(sample):
     assert "combmnz" in str(app.query_params["fuse"])
 
 
+def test_the_fused_run_s_remove_button_says_so_and_removes_it(sample):
+    app = open_app()
+    app.multiselect(key="fuse.runs").set_value(["baseline", "bm25"]).run()
+    app.button(key="fuse.add").click().run()
+    remove = app.button(key="fuse.remove.0")
+    assert remove.label == "Remove"  # its name to a screen reader, not the icon's "close"
+    remove.click().run()
+    assert "rrf(baseline,bm25)" not in app.dataframe[0].value.columns
+    assert "fuse" not in app.query_params
+
+
 def test_the_weight_search_is_the_engine_s_cross_fitting(sample):
     app = open_app("overlap")
     app.toggle(key="overlap.search").set_value(True).run()
