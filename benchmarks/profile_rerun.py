@@ -1,6 +1,6 @@
 """Where one script run's time goes after a change of K (or of the DCG gain), page by page.
 
-    python benchmarks/profile_rerun.py [--queries 5000] [--runs 5] [--repeats 3]
+    python benchmarks/profile_rerun.py [--queries 5000] [--runs 5] [--repeats 3] [--lines 12]
 
 A measurement, not a test. The browser benchmark's collection (benchmarks/browser.py writes
 it; this script writes it too when missing) is uploaded into the app under
@@ -9,12 +9,17 @@ exponential/linear, as the browser benchmark does, and a sampling profiler (one 
 script thread's stack every millisecond) sorts the run's time into stages by the innermost
 frame that belongs to one:
 
+    waiting         a lock, event or future: waiting for a result another thread makes
     engine          metrics/ (scoring, bootstrap, paired tests, explanations)
     frames          dashboard/frames.py, exports.py, report.py (pandas tables from the engine)
     Altair spec     altair/ and the chart modules (building and validating the spec)
     serialisation   pyarrow, protobuf and Streamlit's marshalling of dataframes and charts
     Streamlit       the rest of Streamlit (widgets, session state, page runner)
     other           everything else (the page scripts' own lines, the standard library)
+
+`--lines N` adds, under each page, the N lines of the dashboard's own code (the innermost
+dashboard frame of each sample: a page's section, a view, a cache step) that the samples
+fall under most, with their stage: which section of the page the time is spent on.
 
 What it cannot see: sending the messages to the browser and the browser's drawing. Those are
 the browser benchmark's total minus its "finished" column (the server's script_finished).
@@ -46,6 +51,9 @@ PAGES = {
 }
 # innermost first: the first stage whose marker is in a frame's file name takes the sample
 STAGES = (
+    # a thread blocked on another's result (a check started ahead, an entry another thread
+    # makes): without this stage the wait counts as the Streamlit code further out
+    ("waiting", ("/threading.py", "/concurrent/futures/")),
     ("Altair spec", ("/altair/", "/jsonschema/", "/referencing/", "/narwhals/",
                      "dashboard/views/chart_base.py", "dashboard/views/charts.py",
                      "dashboard/views/comparison_charts.py", "dashboard/views/overlap_charts.py",
@@ -73,11 +81,22 @@ def stage_of(frame) -> str:
     return "other"
 
 
+def dashboard_line(frame) -> str:
+    """The innermost frame in the dashboard's own code, as 'path:line (function)'."""
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if "dashboard/" in name:
+            return f"{name.split('dashboard/', 1)[1]}:{frame.f_lineno} ({frame.f_code.co_name})"
+        frame = frame.f_back
+    return "?"
+
+
 class Sampler:
     """Samples the stack of every thread running the app script."""
 
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
+        self.lines: Counter[tuple[str, str]] = Counter()  # (stage, dashboard line)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
@@ -94,7 +113,9 @@ class Sampler:
                         break
                     probe = probe.f_back
                 if in_script:
-                    self.counts[stage_of(frame)] += 1
+                    stage = stage_of(frame)
+                    self.counts[stage] += 1
+                    self.lines[stage, dashboard_line(frame)] += 1
             time.sleep(INTERVAL_S)
 
     def __enter__(self) -> Sampler:
@@ -135,6 +156,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=FULL.queries)
     parser.add_argument("--runs", type=int, default=FULL.runs)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--lines", type=int, default=0,
+                        help="under each page, the N dashboard lines most time is spent under")
     args = parser.parse_args()
     config = Config(queries=args.queries, runs=args.runs, depth=FULL.depth, repeats=1,
                     replacements=0)
@@ -151,6 +174,7 @@ def main() -> None:
         if path:
             app.switch_page(path).run()
         runs: list[tuple[float, Counter]] = []
+        lines: Counter[tuple[str, str]] = Counter()
         for repeat in range(2 * args.repeats):
             if repeat % 2 == 0:
                 widget, value = app.number_input(key="settings.k"), ks[repeat // 2 % 2]
@@ -164,11 +188,15 @@ def main() -> None:
             if app.exception:
                 raise SystemExit(f"{page}: {[e.value for e in app.exception]}")
             runs.append((elapsed, sampler.counts))
+            lines.update(sampler.lines)
         whole = statistics.median(e for e, _ in runs) * 1000
         shares = {c: statistics.median(e * counts[c] / max(1, sum(counts.values()))
                                        for e, counts in runs) * 1000 for c in columns}
         print(f"  {page:<18}{whole:>8.0f}ms" + "".join(f"{shares[c]:>12.0f}ms" for c in columns)
               + f"{page_bytes(app) / 1e3:>8.0f}kB")
+        total = max(1, sum(lines.values()))
+        for (stage, line), count in lines.most_common(args.lines):
+            print(f"      {100 * count / total:5.1f}%  {stage:<14}{line}")
 
 
 if __name__ == "__main__":
