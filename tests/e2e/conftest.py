@@ -113,6 +113,23 @@ def server():
     stop_server(process)
 
 
+@pytest.fixture
+def servers():
+    """`servers(port)` starts a server of the test's own; each one still running stops after
+    the test. Asked for before `page`, they outlive it, so that a failure's report (`page`)
+    still reads their stacks."""
+    started: list[subprocess.Popen] = []
+
+    def start(port: int) -> subprocess.Popen:
+        started.append(start_server(port))
+        return started[-1]
+
+    yield start
+    for process in started:
+        if process.pid in LIVE:
+            stop_server(process)
+
+
 @pytest.fixture(scope="session")
 def shots(tmp_path_factory) -> Path:
     folder = os.environ.get("SCREENSHOT_DIR")
