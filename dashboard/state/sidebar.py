@@ -364,7 +364,8 @@ def fuse_runs(loaded: Inputs) -> Inputs:
             recipe["k"] = st.number_input("k of 1/(k + rank)", min_value=0.0,
                                           max_value=float(words.MAX_RRF_K),
                                           value=session.shown("fuse.k", float(words.RRF_K)),
-                                          step=10.0, key="fuse.k", help=words.RRF_K_HELP)
+                                          step=10.0, format="%g",  # 60, not 60.00
+                                          key="fuse.k", help=words.RRF_K_HELP)
         else:
             recipe["norm"] = st.selectbox("Normalise scores", list(words.NORMS),
                                           index=session.shown_index("fuse.norm",
