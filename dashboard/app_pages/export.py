@@ -23,7 +23,6 @@ view = ui.page(
     "Results that leave the dashboard without losing what they mean: every file states its K, "
     "conventions and query set. Each chart also has PNG and SVG buttons under it.",
 )
-saved.needs_lists(view, "report")  # saved figures: this page reads the lists
 evaluation = view.evaluation
 k = evaluation.k
 today = dt.date.today().isoformat()
@@ -44,77 +43,83 @@ if comparison is not None:
              f"{CORRECTIONS[comparison.correction]} correction, alpha {comparison.alpha:g}.")
 
 st.subheader("Report for stakeholders")
-st.markdown(
-    "One HTML file that opens offline and prints on A4 landscape: K, conventions in words, "
-    "the headline and the leaderboard, the summary with intervals and every run against the "
-    "baseline, the interval and K-sweep charts, the comparison with its tests, harm, "
-    "fragility, the diagnosis and the k suggestion, the query set and the fingerprints of the "
-    "labels and of each run, and the honest limits."
-)
-st.caption(about)
-title = st.text_input("Title", value=report.DEFAULT_TITLE, key="export.title")
-primary, _ = session.headline_metric(k)
-headline = (decisions.headlines(view, options, snapshots, primary)
-            if comparison is not None and options.snapshot is None else None)
-board = decisions.leaderboard(view)
-marks = decisions.best_marks(view) if len(evaluation.runs) > 1 else None
-review = {}
-if comparison is not None:
-    review = dict(risks=metrics.risks(comparison, delta=st.session_state[session.HARM_DELTA]),
-                  to_label=review_cache.to_label(view))
-    if options.snapshot is None and st.session_state[session.FRAGILITY]:
-        review["fragility"] = review_cache.fragility(view, session.inputs(), options,
-                                                     comparison)()
-# what the texts add, as `python -m dashboard report --queries --corpus --by` adds it
-corpus = texts.corpus(view)
-written = {"queries": view.queries, "corpus": corpus, "leakage": texts.leakage(view)}
-facets = slicing.facets(view)
-if facets:
-    facet = st.session_state.get(session.FACET)
-    facet = facet if facet in facets else slicing.first_facet(view)
-    written["slices"] = slicing.slices(view, facet)
-    if comparison is not None and options.snapshot is None:
-        written["slice_pieces"] = slicing.report_slices(view, options, facet,
-                                                        report_texts.PRIMARY)
-try:
-    tokens = metrics.chunk_tokens(tokens_per_chunk=st.session_state.get(session.TOKENS),
-                                  price_per_mtok=st.session_state.get(session.PRICE),
-                                  corpus=corpus)
-except ValueError:  # a price with nothing to price: the Overview says why
-    tokens = None
-if tokens is not None:
-    written["costs"] = metrics.costs(evaluation, tokens)
-inputs = session.inputs()
-if inputs is not None and inputs.judged:  # the judge's section, at the Judge page's weight
-    lam = st.session_state.get(session.PPI_LAMBDA, vocabulary.judge.TUNED)
+# saved figures hold no lists: the report and the pull-request summary write each query's
+# lists, classes and the load report; the LaTeX table and the CSVs below need the figures only
+if cache.without_lists(view):
+    saved.needs_lists(view, "report", stop=False)
+    st.caption(vocabulary.saved.EXPORTS_FROM_FIGURES)
+else:
+    st.markdown(
+        "One HTML file that opens offline and prints on A4 landscape: K, conventions in words, "
+        "the headline and the leaderboard, the summary with intervals and every run against the "
+        "baseline, the interval and K-sweep charts, the comparison with its tests, harm, "
+        "fragility, the diagnosis and the k suggestion, the query set and the fingerprints of the "
+        "labels and of each run, and the honest limits."
+    )
+    st.caption(about)
+    title = st.text_input("Title", value=report.DEFAULT_TITLE, key="export.title")
+    primary, _ = session.headline_metric(k)
+    headline = (decisions.headlines(view, options, snapshots, primary)
+                if comparison is not None and options.snapshot is None else None)
+    board = decisions.leaderboard(view)
+    marks = decisions.best_marks(view) if len(evaluation.runs) > 1 else None
+    review = {}
+    if comparison is not None:
+        review = dict(risks=metrics.risks(comparison, delta=st.session_state[session.HARM_DELTA]),
+                      to_label=review_cache.to_label(view))
+        if options.snapshot is None and st.session_state[session.FRAGILITY]:
+            review["fragility"] = review_cache.fragility(view, session.inputs(), options,
+                                                         comparison)()
+    # what the texts add, as `python -m dashboard report --queries --corpus --by` adds it
+    corpus = texts.corpus(view)
+    written = {"queries": view.queries, "corpus": corpus, "leakage": texts.leakage(view)}
+    facets = slicing.facets(view)
+    if facets:
+        facet = st.session_state.get(session.FACET)
+        facet = facet if facet in facets else slicing.first_facet(view)
+        written["slices"] = slicing.slices(view, facet)
+        if comparison is not None and options.snapshot is None:
+            written["slice_pieces"] = slicing.report_slices(view, options, facet,
+                                                            report_texts.PRIMARY)
     try:
-        written["judge"] = cache.judged(inputs, view,
-                                        None if lam == vocabulary.judge.TUNED else 1.0)
-    except ValueError:  # too few queries both label: the Judge labels page says why
-        pass
-parts = [name for name, value in (("the questions", view.queries), ("the chunks", corpus),
-                                  ("leakage", written["leakage"]),
-                                  ("by kind of query", written.get("slices")),
-                                  ("what K costs", written.get("costs")),
-                                  ("the judge's labels", written.get("judge"))) if value]
-if parts:
-    st.caption("With your texts, the report also holds " + ", ".join(parts) + ".")
-ui.download_button(
-    "Download report (HTML)",
-    lambda: report.build_html(evaluation, comparison, title=title or report.DEFAULT_TITLE,
-                              headline=headline, board=board, primary=primary,
-                              marks=marks, **review, **written),
-    f"report-{today}-k{k}.html",
-    "text/html",
-    key="export.report",
-    help=HELP["report_html"],
-    type="primary",
-)
+        tokens = metrics.chunk_tokens(tokens_per_chunk=st.session_state.get(session.TOKENS),
+                                      price_per_mtok=st.session_state.get(session.PRICE),
+                                      corpus=corpus)
+    except ValueError:  # a price with nothing to price: the Overview says why
+        tokens = None
+    if tokens is not None:
+        written["costs"] = metrics.costs(evaluation, tokens)
+    inputs = session.inputs()
+    if inputs is not None and inputs.judged:  # the judge's section, at the Judge page's weight
+        lam = st.session_state.get(session.PPI_LAMBDA, vocabulary.judge.TUNED)
+        try:
+            written["judge"] = cache.judged(inputs, view,
+                                            None if lam == vocabulary.judge.TUNED else 1.0)
+        except ValueError:  # too few queries both label: the Judge labels page says why
+            pass
+    parts = [name for name, value in (("the questions", view.queries), ("the chunks", corpus),
+                                      ("leakage", written["leakage"]),
+                                      ("by kind of query", written.get("slices")),
+                                      ("what K costs", written.get("costs")),
+                                      ("the judge's labels", written.get("judge"))) if value]
+    if parts:
+        st.caption("With your texts, the report also holds " + ", ".join(parts) + ".")
+    ui.download_button(
+        "Download report (HTML)",
+        lambda: report.build_html(evaluation, comparison, title=title or report.DEFAULT_TITLE,
+                                  headline=headline, board=board, primary=primary,
+                                  marks=marks, **review, **written),
+        f"report-{today}-k{k}.html",
+        "text/html",
+        key="export.report",
+        help=HELP["report_html"],
+        type="primary",
+    )
 
-st.subheader("Summary for a pull request")
-st.caption("A Markdown table: copy it with the button at the top right of the block.")
-st.code(exports.summary_markdown(evaluation, comparison), language="markdown",
-        wrap_lines=True)
+    st.subheader("Summary for a pull request")
+    st.caption("A Markdown table: copy it with the button at the top right of the block.")
+    st.code(exports.summary_markdown(evaluation, comparison), language="markdown",
+            wrap_lines=True)
 
 st.subheader("Table for a paper (LaTeX)")
 st.caption("Runs down and every figure shown across, each mean with its interval, the best run "

@@ -45,9 +45,12 @@ NEEDS_LISTS: dict[str, str] = {
     "snapshots": "snapshots and drift (a snapshot fingerprints the qrels and the runs)",
     "judge": "the judge's labels beside the human ones (each label set scores every run "
              "again)",
-    "report": "the HTML report and the exports (they write each query's lists, classes and "
-              "the load report)",
+    "report": "the HTML report and the pull-request summary (they write each query's lists, "
+              "classes and the load report)",
 }
+EXPORTS_FROM_FIGURES = ("The LaTeX table and the CSVs below are written from the saved figures "
+                        "alone; the per-query CSV leaves each query's class blank (it reads the "
+                        "lists).")
 GIVE_RUNS = ("To get them, open the qrels and the run files the figures were computed from "
              "under My files (Qrels and Runs) without an evaluation file; to keep the saved "
              "figures and read one query's lists on demand, give the qrels and the runs beside "

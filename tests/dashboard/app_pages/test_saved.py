@@ -116,3 +116,16 @@ def test_the_command_line_opens_saved_figures_with_the_run_files(tmp_path, monke
         assert "Every figure they give is the saved one" in shown
     finally:
         opening.command_line.cache_clear()
+
+
+def test_export_over_saved_figures_offers_the_tables_the_figures_make():
+    """The report needs the lists; the LaTeX table and the CSVs are the figures', and the
+    LaTeX table from saved figures is the live evaluation's, digit for digit."""
+    app = opened(figures(), "export")
+    labels = [b.proto.label for b in app.get("download_button")]
+    assert {"Download table (LaTeX)", "Summary", "Per query", "Comparison"} <= set(labels)
+    assert "Download report (HTML)" not in labels
+    assert WORDS.EXPORTS_FROM_FIGURES in texts(app)
+    live = open_app("export")
+    latex = [c.value for c in app.code if c.language == "latex"]
+    assert latex and latex == [c.value for c in live.code if c.language == "latex"]
