@@ -119,7 +119,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "CrossFit")},
         "write_trec_run": ("metrics.context.fusion", "write_trec"),
         **{name: ("metrics.context.overlap", name) for name in (
-            "overlap", "Overlap", "PairOverlap", "rbo_ext")},
+            "overlap", "query_overlap", "Overlap", "PairOverlap", "rbo_ext")},
         # labels from a model judge beside human ones; prediction-powered means
         **{name: ("metrics.context.judge", name) for name in (
             "judge_report", "JudgeReport", "UnderJudge", "GradeAgreement", "Coverage",

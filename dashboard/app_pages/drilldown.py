@@ -254,18 +254,19 @@ def query_view() -> None:
 
     if len(evaluation.runs) > 1:
         st.subheader(f"How alike the runs' top {k} are on {safe.md(query)}")
-        found = combine.overlap(view, float(st.session_state[session.RBO_P]))
+        p = float(st.session_state[session.RBO_P])
+        compared = combine.compared_runs(view)
         overlap_words = vocabulary.overlap
-        st.dataframe(combine.for_query(found, query), hide_index=True, column_config={
+        st.dataframe(combine.for_query(view, p, query), hide_index=True, column_config={
             "A": st.column_config.TextColumn(pinned=True),
             **{overlap_words.SHORT_NAMES[key]: ui.number_column(
                 overlap_words.SHORT_NAMES[key], overlap_words.OVERLAP_BY_KEY[key].meaning)
                 for key in overlap_words.OVERLAP_KEYS}})
         st.caption("Every pair of runs on this query; the Overlap page gives the means over every "
                    "query and the rules. " + safe.md(vocabulary.overlap.persistence_sentence(
-                       found.p, k)))
-        if len(found.runs) < len(evaluation.runs):
-            st.caption(safe.md(overlap_words.runs_compared_sentence(len(found.runs),
+                       p, k)))
+        if len(compared) < len(evaluation.runs):
+            st.caption(safe.md(overlap_words.runs_compared_sentence(len(compared),
                                                                     len(evaluation.runs))))
 
 

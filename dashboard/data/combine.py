@@ -73,10 +73,12 @@ def pairs_csv(found: metrics.Overlap) -> str:
     return safe.csv_text(pd.DataFrame(found.rows()))
 
 
-def for_query(found: metrics.Overlap, query_id: str) -> pd.DataFrame:
-    """Each pair's figures on one query (the drill-down, which says K above it)."""
+def for_query(view: View, p: float, query_id: str) -> pd.DataFrame:
+    """Each pair of the compared runs (`compared_runs`) on one query at K with persistence p:
+    the drill-down, which says K above it. That query's lists alone are read, so a change
+    of K does not score every query's overlap."""
     words = vocabulary.overlap
-    rows = found.for_query(query_id)
+    rows = metrics.query_overlap(view.evaluation, query_id, p=p, runs=compared_runs(view))
     return pd.DataFrame({"A": [r["a"] for r in rows], "B": [r["b"] for r in rows],
                          **{words.SHORT_NAMES[key]: [r[key] for r in rows]
                             for key in words.OVERLAP_KEYS}})

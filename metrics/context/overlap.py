@@ -135,8 +135,7 @@ class Overlap:
         try:
             at = self.query_ids.index(str(query_id))
         except ValueError:
-            raise ValueError(f"query {query_id!r} is not among the {len(self.query_ids):,} "
-                             "scored queries") from None
+            raise _not_scored(query_id, len(self.query_ids)) from None
         return [{"a": pair.a, "b": pair.b,
                  **{key: float(pair.values[key][at]) for key in OVERLAP_KEYS}}
                 for pair in self.by_pair]
@@ -243,25 +242,57 @@ def _rbo(x: np.ndarray, s: np.ndarray, l: np.ndarray, p: float) -> np.ndarray:  
     return np.where(l == 0, 1.0, np.where(s == 0, 0.0, rbo))
 
 
-def overlap(evaluation: Evaluation, *, k: int | None = None, p: float = DEFAULT_PERSISTENCE,
-            runs: Sequence[str] | None = None) -> Overlap:
-    """Every unordered pair of `runs` (names, in order; default every run) at K (default the
-    evaluation's) with RBO persistence p: per-query figures over the scored queries and means
-    with the summary's bootstrap intervals."""
-    k = evaluation.k if k is None else k
-    k = check_k(k)
+def query_overlap(evaluation: Evaluation, query_id: str, *, k: int | None = None,
+                  p: float = DEFAULT_PERSISTENCE,
+                  runs: Sequence[str] | None = None) -> list[dict]:
+    """Each pair's figures on one scored query, as Overlap.for_query gives them, computed on
+    that query alone (no other query's lists, no intervals): what one query's view reads."""
+    k, p, names = _checked(evaluation, k, p, runs)
+    at = np.flatnonzero(evaluation.query_set.query_ids == str(query_id))
+    if not len(at) or not evaluation.scored[at[0]]:
+        raise _not_scored(query_id, int(evaluation.scored.sum()))
+    alone = np.zeros_like(evaluation.scored)
+    alone[at[0]] = True
+    pairs, values = _pairs(evaluation, alone, k, p, names)
+    return [{"a": names[i], "b": names[j], **{key: float(v[key][0]) for key in OVERLAP_KEYS}}
+            for (i, j), v in zip(pairs, values, strict=True)]
+
+
+def _not_scored(query_id: str, n_scored: int) -> ValueError:
+    return ValueError(f"query {query_id!r} is not among the {n_scored:,} scored queries")
+
+
+def _checked(evaluation: Evaluation, k: int | None, p: float,
+             runs: Sequence[str] | None) -> tuple[int, float, tuple[str, ...]]:
+    """K (default the evaluation's), p and the run names, each checked."""
+    k = check_k(evaluation.k if k is None else k)
     p = check_persistence(p)
     names = tuple(evaluation.run_names if runs is None else runs)
     if len(set(names)) != len(names):
         raise ValueError(f"run names must be distinct, got {list(names)}")
     if len(names) < 2:
         raise ValueError(f"overlap needs at least two runs, got {list(names)}")
+    return int(k), p, names
+
+
+def _pairs(evaluation: Evaluation, queries: np.ndarray, k: int, p: float,
+           names: Sequence[str]) -> tuple[list[tuple[int, int]], list[dict[str, np.ndarray]]]:
+    """Every unordered pair of the named runs and its per-query figures on `queries` (a mask
+    over the query set)."""
     chosen = [evaluation.run(name) for name in names]
-    scored = evaluation.scored
-    top = _top_lists([r.run for r in chosen], [r.aligned for r in chosen], scored, int(k))
-    n_relevant = evaluation.query_set.n_relevant[scored]
+    top = _top_lists([r.run for r in chosen], [r.aligned for r in chosen], queries, k)
+    n_relevant = evaluation.query_set.n_relevant[queries]
     pairs = list(combinations(range(len(names)), 2))
-    values = [_pair(top, i, j, n_relevant, p) for i, j in pairs]
+    return pairs, [_pair(top, i, j, n_relevant, p) for i, j in pairs]
+
+
+def overlap(evaluation: Evaluation, *, k: int | None = None, p: float = DEFAULT_PERSISTENCE,
+            runs: Sequence[str] | None = None) -> Overlap:
+    """Every unordered pair of `runs` (names, in order; default every run) at K (default the
+    evaluation's) with RBO persistence p: per-query figures over the scored queries and means
+    with the summary's bootstrap intervals."""
+    k, p, names = _checked(evaluation, k, p, runs)
+    pairs, values = _pairs(evaluation, evaluation.scored, k, p, names)
 
     c = evaluation.conventions
     table = np.column_stack([v[key] for v in values for key in OVERLAP_KEYS])

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from metrics import Conventions, evaluate
-from metrics.context.overlap import overlap, rbo_ext
+from metrics.context.overlap import overlap, query_overlap, rbo_ext
 from metrics.stats.bca import bootstrap_bounds
 from metrics.vocabulary.overlap import (
     DEFAULT_PERSISTENCE,
@@ -169,6 +169,28 @@ def test_every_pair_matches_a_plain_loop(seed):
                                        rtol=1e-12, atol=1e-15, err_msg=key)
             assert pair.intervals[key].mean == pytest.approx(
                 expected[pair.a, pair.b][key].mean(), rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_one_query_alone_gives_that_query_s_figures_of_every_pair(seed):
+    """query_overlap scores one query's lists only; its rows are the full overlap's for that
+    query, under every convention the loop above tries (repeats, short lists, levels)."""
+    judgments, lists = collection(seed)
+    rng = np.random.default_rng(2000 + seed)
+    k, p = int(rng.choice([1, 3, 5, 10, 20])), float(rng.choice([0.5, 0.9, 0.97]))
+    conventions = Conventions(relevance_level=int(rng.choice([1, 2])), n_resamples=20,
+                              unjudged="drop" if seed % 2 else "nonrelevant")
+    ev = evaluate(make_qrels(judgments), named_runs(lists), 10, conventions)
+    full = overlap(ev, k=k, p=p)
+    for query in full.query_ids:
+        alone = query_overlap(ev, query, k=k, p=p)
+        assert [(r["a"], r["b"]) for r in alone] == [(x.a, x.b) for x in full.by_pair]
+        for mine, theirs in zip(alone, full.for_query(query), strict=True):
+            for key in OVERLAP_KEYS:
+                assert mine[key] == pytest.approx(theirs[key], rel=1e-12, abs=1e-15), key
+    unscored = sorted(set(judgments) - set(full.query_ids)) or ["never-seen"]
+    with pytest.raises(ValueError, match="is not among the"):
+        query_overlap(ev, unscored[0], k=k, p=p)
 
 
 def test_judged_only_lists_are_the_ones_compared():
