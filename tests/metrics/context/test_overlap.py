@@ -188,9 +188,11 @@ def test_one_query_alone_gives_that_query_s_figures_of_every_pair(seed):
         for mine, theirs in zip(alone, full.for_query(query), strict=True):
             for key in OVERLAP_KEYS:
                 assert mine[key] == pytest.approx(theirs[key], rel=1e-12, abs=1e-15), key
-    unscored = sorted(set(judgments) - set(full.query_ids)) or ["never-seen"]
-    with pytest.raises(ValueError, match="is not among the"):
-        query_overlap(ev, unscored[0], k=k, p=p)
+    for unscored in sorted(set(judgments) - set(full.query_ids))[:1]:
+        with pytest.raises(ValueError, match="is not among the .* scored queries"):
+            query_overlap(ev, unscored, k=k, p=p)
+    with pytest.raises(ValueError, match="'never-seen' is not in the qrels"):
+        query_overlap(ev, "never-seen", k=k, p=p)
 
 
 def test_judged_only_lists_are_the_ones_compared():
