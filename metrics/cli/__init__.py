@@ -94,6 +94,7 @@ def run() -> None:
     process during teardown after a correct run ("terminate called without an active
     exception", apache/arrow#34314), which a CI script would read as a failure; every file
     this tool writes is closed by then, so only the standard streams need flushing."""
+    _system_allocator()
     code = main()
     try:
         sys.stdout.flush()
@@ -101,6 +102,20 @@ def run() -> None:
     except OSError:  # a closed pipe (`| head`): nothing more can be said
         code = code or 1
     os._exit(code)
+
+
+def _system_allocator() -> None:
+    """Arrow's buffers from the C library's malloc rather than its bundled allocator, unless
+    ARROW_DEFAULT_MEMORY_POOL names one. Measured on this tool's own commands (10,000 queries
+    in memory; 300,000 block by block) it was 6 % and 15 % faster, with less time in the
+    kernel and the same or a lower peak: a short-lived process that frees its large buffers
+    at once has no use for an allocator that keeps them for reuse. Set once, before any
+    buffer exists; a library caller's process keeps its own choice."""
+    if os.environ.get("ARROW_DEFAULT_MEMORY_POOL"):
+        return
+    import pyarrow as pa
+
+    pa.set_memory_pool(pa.system_memory_pool())
 
 
 __all__ = ["COMMANDS", "command", "main", "run"]

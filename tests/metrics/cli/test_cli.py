@@ -315,3 +315,26 @@ def test_the_process_leaves_with_mains_code_and_every_byte_written():
                          capture_output=True, text=True, timeout=120, check=False)
     assert bad.returncode == 2
     assert "--no-such-flag" in bad.stderr
+
+
+_POOL_AFTER_RUN = """
+import os, pyarrow as pa, metrics.cli as cli
+cli.main = lambda: print(pa.default_memory_pool().backend_name) or 0
+cli.run()
+"""
+
+
+@pytest.mark.parametrize(("asked", "expected"), [(None, "system"), ("jemalloc", "jemalloc")])
+def test_the_command_allocates_with_malloc_unless_the_environment_names_a_pool(asked, expected):
+    import os
+
+    import pyarrow as pa
+
+    if asked and asked not in pa.supported_memory_backends():
+        pytest.skip(f"this pyarrow has no {asked}")
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    if asked:
+        env["ARROW_DEFAULT_MEMORY_POOL"] = asked
+    shown = subprocess.run([sys.executable, "-c", _POOL_AFTER_RUN], env=env,
+                           capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == expected
