@@ -38,11 +38,12 @@ def read_qrels(
 
 def read_run(
     spec: RunSource, conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES,
-    normalize_ids: str = "none",
+    normalize_ids: str = "none", labels: Qrels | Callable[[], Qrels] | None = None,
 ) -> tuple[Run, LoadReport]:
     """One run file, ordered as the conventions say (rank column or score, and the precision
     scores are compared at), refused beyond `max_bytes` of (expanded) input, its ids read
-    as `normalize_ids` says (as written by default, or in NFC)."""
+    as `normalize_ids` says (as written by default, or in NFC), and matched to `labels`'
+    ids when given (see `load_run`)."""
     return load_run(
         spec.source,
         file_name=spec.file_name,
@@ -52,6 +53,7 @@ def read_run(
         run_name=spec.name,
         max_bytes=max_bytes,
         normalize_ids=normalize_ids,
+        labels=labels,
     )
 
 
@@ -81,11 +83,12 @@ def distinct_names(names: Sequence[str]) -> list[str]:
 
 def load_runs(
     runs: Sequence[RunSource], conventions: Conventions, *, max_bytes: int = MAX_INPUT_BYTES,
-    normalize_ids: str = "none",
+    normalize_ids: str = "none", labels: Qrels | Callable[[], Qrels] | None = None,
 ) -> tuple[list[Run], dict[str, LoadReport]]:
-    """Every run, named distinctly (a renamed run's load report says why)."""
-    loaded = [read_run(spec, conventions, max_bytes=max_bytes, normalize_ids=normalize_ids)
-              for spec in runs]
+    """Every run, named distinctly (a renamed run's load report says why), matched to
+    `labels`' ids when given."""
+    loaded = [read_run(spec, conventions, max_bytes=max_bytes, normalize_ids=normalize_ids,
+                       labels=labels) for spec in runs]
     names = distinct_names([run.name for run, _ in loaded])
     runs_out, reports = [], {}
     for (run, report), name in zip(loaded, names, strict=True):
@@ -123,14 +126,16 @@ def evaluate_files(
                                           format=qrels_format, max_bytes=max_bytes)
         return evaluate(labels, loaded, k, conventions, sweep=sweep, reports=reports,
                         qrels_report=qrels_report)
-    # The labels load in a second thread while the runs load: arrow and numpy release the
-    # GIL for most of the work. A bad qrels file is still the error reported first.
+    # The labels load in a second thread while the runs load (arrow and numpy release the
+    # GIL for most of the work), and each run's ids are matched to them as soon as both are
+    # read. A bad qrels file is still the error reported first.
     with ThreadPoolExecutor(max_workers=1) as pool:
         pending = pool.submit(read_qrels, qrels, file_name=qrels_name, format=qrels_format,
                               max_bytes=max_bytes, normalize_ids=normalize_ids)
         try:
             loaded, reports = load_runs(runs, conventions, max_bytes=max_bytes,
-                                        normalize_ids=normalize_ids)
+                                        normalize_ids=normalize_ids,
+                                        labels=lambda: pending.result()[0])
         finally:
             labels, qrels_report = pending.result()
     return evaluate(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 import numpy as np
@@ -211,7 +212,8 @@ def _finish_qrels(src: Source | Columnar, fmt: str, rows: Rows) -> tuple[Qrels, 
 def load_run(
     source: Input, *, file_name: str | None = None, format: str = "auto",
     order: str = "score", score_precision: str = "double", run_name: str | None = None,
-    labels: Qrels | None = None, max_bytes: int = MAX_INPUT_BYTES, normalize_ids: str = "none",
+    labels: Qrels | Callable[[], Qrels] | None = None, max_bytes: int = MAX_INPUT_BYTES,
+    normalize_ids: str = "none",
 ) -> tuple[Run, LoadReport]:
     """Read a run: TREC (`qid Q0 docid rank score tag`), CSV/TSV with a
     `query_id,doc_id,rank[,score]` header, JSONL (`{"query_id": ..., "retrieved": [ids]}`),
@@ -232,7 +234,10 @@ def load_run(
     `run_name`, by default the file name without its extensions (`baseline.run.gz` ->
     `baseline`).
     Given `labels`, its ids are matched to the labels' doc ids while loading (see
-    `Run.labelled_by`), so that aligning the run to those labels does no string work.
+    `Run.labelled_by`), so that aligning the run to those labels does no string work;
+    `labels` may be a function that gives them, called once the run's rows are read, so that
+    the labels can still be loading meanwhile (the command line reads them in a second
+    thread).
     `source`, `file_name` and `max_bytes` are read as `load_qrels` reads them. A rank column
     that orders a run may not hold a negative rank; a rank given twice in one query is noted,
     its rows kept in line order. `normalize_ids` is read as `load_qrels` reads it.
@@ -245,10 +250,8 @@ def load_run(
     with _within_memory(source, file_name):
         if _columnar(source, file_name, format):
             src = read_columnar(source, file_name, "run", max_bytes)
-            run, report = columnar_run(src, src.columns, src.lines,
-                                       run_name or _run_name(src.name), score_precision,
-                                       normalize_ids)
-            return (run if labels is None else run.labelled_by(labels)), report
+            return columnar_run(src, src.columns, src.lines, run_name or _run_name(src.name),
+                                score_precision, normalize_ids, labels)
         src = open_source(source, file_name, max_bytes)
         fmt = detect(src, "run", format)
         if fmt == "jsonl":
@@ -256,8 +259,7 @@ def load_run(
         else:
             table, rows = _table_rows(src, "run", fmt, normalize_ids)
             rows.score, rows.sort_keys = _run_sort_keys(src, fmt, order, score_precision, table)
-        run, report = _finish_run(src, fmt, rows, run_name or _run_name(src.name))
-        return (run if labels is None else run.labelled_by(labels)), report
+        return _finish_run(src, fmt, rows, run_name or _run_name(src.name), labels)
 
 
 def _run_sort_keys(
@@ -275,10 +277,11 @@ def _run_sort_keys(
 
 
 def columnar_run(src: Columnar, columns: dict[str, pa.Array], lines: np.ndarray, name: str,
-                 score_precision: str = "double",
-                 normalize_ids: str = "none") -> tuple[Run, LoadReport]:
+                 score_precision: str = "double", normalize_ids: str = "none",
+                 labels: Qrels | Callable[[], Qrels] | None = None) -> tuple[Run, LoadReport]:
     """A run from Parquet or table columns by role (all its rows, or the rows of some
-    queries, numbered `lines`), checked and ordered as ``load_run`` orders a CSV run."""
+    queries, numbered `lines`), checked, ordered and labelled as ``load_run`` does a CSV
+    run."""
     if not len(lines):
         raise src.fail(None, "no data rows")
     rows = _normalized(Rows(ids(src, columns["query"], lines, "query"),
@@ -286,7 +289,7 @@ def columnar_run(src: Columnar, columns: dict[str, pa.Array], lines: np.ndarray,
                        normalize_ids)
     rows.score, rows.sort_keys = columnar_sort_keys(src, columns, lines, rows.doc,
                                                     score_precision)
-    return _finish_run(src, src.format, rows, name)
+    return _finish_run(src, src.format, rows, name, labels)
 
 
 def run_name_of(file_name: str) -> str:
@@ -322,7 +325,8 @@ def _sort_keys(
     return [("score", key, "descending"), ("doc", doc, "descending")]
 
 
-def _finish_run(src: Source | Columnar, fmt: str, rows: Rows, name: str) -> tuple[Run, LoadReport]:
+def _finish_run(src: Source | Columnar, fmt: str, rows: Rows, name: str,
+                labels: Qrels | Callable[[], Qrels] | None) -> tuple[Run, LoadReport]:
     name, cleaned = cleaned_name(name)  # as it looks: no hidden characters (io/names.py)
     if cleaned:
         rows.notes.append(cleaned)
@@ -343,7 +347,21 @@ def _finish_run(src: Source | Columnar, fmt: str, rows: Rows, name: str) -> tupl
         score=None if rows.score is None else rows.score[order],
     )
     rows.notes += _tied_ranks(rows, query_codes, query_names, order)
-    return run, _report(src, "run", fmt, rows, _run_repeats(run))
+    if labels is None:
+        return run, _report(src, "run", fmt, rows, _run_repeats(run))
+    # The labels' position of every id (a hash pass) is found in a second thread while this
+    # one finds the repeats (a sort): arrow releases the GIL for both, and labels given as a
+    # function may still be loading.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        coding = pool.submit(_label_codes, run, labels)
+        repeats = _run_repeats(run)
+        qrels, label_code = coding.result()
+    return run.labelled_by(qrels, label_code), _report(src, "run", fmt, rows, repeats)
+
+
+def _label_codes(run: Run, labels: Qrels | Callable[[], Qrels]) -> tuple[Qrels, np.ndarray]:
+    qrels = labels if isinstance(labels, Qrels) else labels()
+    return qrels, run.codes_in(qrels.doc_names)
 
 
 def _tied_ranks(

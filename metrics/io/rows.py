@@ -93,9 +93,12 @@ class Run(_CodedRows):
                    pa.array(doc, pa.string()), np.arange(1, len(doc) + 1, dtype=np.int64),
                    score=score)
 
-    def labelled_by(self, qrels: Qrels) -> Run:
-        """The same run with each row's position among the qrels' doc ids (one hash pass)."""
-        run = replace(self, labels=qrels.doc_names, label_code=self.codes_in(qrels.doc_names))
+    def labelled_by(self, qrels: Qrels, label_code: np.ndarray | None = None) -> Run:
+        """The same run with each row's position among the qrels' doc ids (one hash pass,
+        unless `label_code`, `codes_in(qrels.doc_names)`, was found already)."""
+        if label_code is None:
+            label_code = self.codes_in(qrels.doc_names)
+        run = replace(self, labels=qrels.doc_names, label_code=label_code)
         run.__dict__.update(self._computed())
         return run
 

@@ -848,9 +848,11 @@ def test_repeated_ids_of_a_large_run_match_a_plain_loop():
     assert (rows.tolist(), first.tolist()) == _repeats_by_loop(pairs)
 
 
-def test_a_run_loaded_against_labels_aligns_as_one_loaded_alone(tmp_path):
-    """load_run(labels=) codes ids by the labels' doc ids; align must give the same arrays
-    as its own string join, including for ids the labels lack and for repeats."""
+@pytest.mark.parametrize("labels_as", ["qrels", "function"])
+def test_a_run_loaded_against_labels_aligns_as_one_loaded_alone(tmp_path, labels_as):
+    """load_run(labels=) codes ids by the labels' doc ids (given as Qrels, or as a function
+    called while the run loads); align must give the same arrays as its own string join,
+    including for ids the labels lack and for repeats, and the load report is the same."""
     from metrics.core.ranking import align, prepare_query_set
 
     qrels_path = write(tmp_path, "q.txt", "q1 0 a 2\nq1 0 b 0\nq2 0 c 1\nq3 0 a 1\n")
@@ -861,9 +863,11 @@ def test_a_run_loaded_against_labels_aligns_as_one_loaded_alone(tmp_path):
     )
     run_path = write(tmp_path, "r.run", run_text)
     qrels, _ = load_qrels(qrels_path)
-    labelled, _ = load_run(run_path, labels=qrels)
-    alone, _ = load_run(run_path)
+    labelled, labelled_report = load_run(
+        run_path, labels=qrels if labels_as == "qrels" else lambda: qrels)
+    alone, alone_report = load_run(run_path)
     assert labelled.labels is qrels.doc_names and alone.labels is None
+    assert labelled_report == alone_report and len(alone_report.repeats) == 2
     assert labelled.label_code.tolist() == [-1, 2, 2, -1, 1, 0, 0, 0]
     query_set = prepare_query_set(qrels)
     a, b = align(query_set, labelled, width=5), align(query_set, alone, width=5)
@@ -871,6 +875,21 @@ def test_a_run_loaded_against_labels_aligns_as_one_loaded_alone(tmp_path):
         np.testing.assert_array_equal(getattr(a, field), getattr(b, field), err_msg=field)
     assert a.grade.tolist()[:2] == [[0, 0, 2, 0, 0], [0, 1, 0, 0, 0]]
     assert a.repeat.sum() == 2 and a.ignored_queries == ("q9",)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("r.run", "q1 Q0 a 1 1 t\n"),
+    ("r.csv", "query_id,doc_id,rank\nq1,a,1\n"),
+    ("r.jsonl", '{"query_id": "q1", "retrieved": ["a"]}\n'),
+])
+def test_labels_that_fail_to_load_fail_the_run_load_with_their_own_error(tmp_path, name, text):
+    """A labels function raises its own error (the qrels file's) from load_run, whatever the
+    run's format: it is not swallowed by the thread that calls it."""
+    def labels():
+        raise LoadError("q.txt", 3, "bad grade")
+
+    with pytest.raises(LoadError, match="q.txt.*line 3.*bad grade"):
+        load_run(write(tmp_path, name, text), labels=labels)
 
 
 # --- Run.score: each row's score as read, in the run's order (fusion reads it) ----------
