@@ -330,38 +330,39 @@ def _finish_run(src: Source | Columnar, fmt: str, rows: Rows, name: str,
     name, cleaned = cleaned_name(name)  # as it looks: no hidden characters (io/names.py)
     if cleaned:
         rows.notes.append(cleaned)
-    query_codes, query_names = encode_blocks(rows.query)
     doc = rows.doc if isinstance(rows.doc, pa.Array) else pa.array(rows.doc, pa.string())
-    keys = [("query", query_codes, "ascending"), *rows.sort_keys]
-    table = pa.table({key: _arrow(values) for key, values, _ in keys})
-    order = pc.sort_indices(table, sort_keys=[(key, direction) for key, _, direction in keys])
-    order = numbers(order).astype(np.int64)  # a stable sort: equal keys keep their line order
-    in_order = bool((order[1:] > order[:-1]).all())  # often so: then no copy of the ids
-    run = Run(
-        name=name,
-        source=src.name,
-        query_ids=strings(query_names),
-        query_code=query_codes[order],
-        doc_ids=doc.cast(pa.string()) if in_order else doc.take(from_numbers(order)),
-        line=rows.line[order],
-        score=None if rows.score is None else rows.score[order],
-    )
-    rows.notes += _tied_ranks(rows, query_codes, query_names, order)
-    if labels is None:
-        return run, _report(src, "run", fmt, rows, _run_repeats(run))
-    # The labels' position of every id (a hash pass) is found in a second thread while this
-    # one finds the repeats (a sort): arrow releases the GIL for both, and labels given as a
-    # function may still be loading.
+    # Given labels, the position of every id among theirs (a hash pass) is found in a second
+    # thread while this one orders the rows and finds the repeats (two sorts): arrow releases
+    # the GIL for all three, and labels given as a function may still be loading.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        coding = pool.submit(_label_codes, run, labels)
-        repeats = _run_repeats(run)
+        coding = None if labels is None else pool.submit(_label_codes, doc, labels)
+        query_codes, query_names = encode_blocks(rows.query)
+        keys = [("query", query_codes, "ascending"), *rows.sort_keys]
+        table = pa.table({key: _arrow(values) for key, values, _ in keys})
+        order = pc.sort_indices(table, sort_keys=[(key, direction) for key, _, direction in keys])
+        order = numbers(order).astype(np.int64)  # stable: equal keys keep their line order
+        in_order = bool((order[1:] > order[:-1]).all())  # often so: then no copy of the ids
+        run = Run(
+            name=name,
+            source=src.name,
+            query_ids=strings(query_names),
+            query_code=query_codes[order],
+            doc_ids=doc.cast(pa.string()) if in_order else doc.take(from_numbers(order)),
+            line=rows.line[order],
+            score=None if rows.score is None else rows.score[order],
+        )
+        rows.notes += _tied_ranks(rows, query_codes, query_names, order)
+        report = _report(src, "run", fmt, rows, _run_repeats(run))
+        if coding is None:
+            return run, report
         qrels, label_code = coding.result()
-    return run.labelled_by(qrels, label_code), _report(src, "run", fmt, rows, repeats)
+    return run.labelled_by(qrels, label_code if in_order else label_code[order]), report
 
 
-def _label_codes(run: Run, labels: Qrels | Callable[[], Qrels]) -> tuple[Qrels, np.ndarray]:
+def _label_codes(doc: pa.Array, labels: Qrels | Callable[[], Qrels]) -> tuple[Qrels, np.ndarray]:
+    """Per row in line order: its id's position among the labels' doc ids, -1 where absent."""
     qrels = labels if isinstance(labels, Qrels) else labels()
-    return qrels, run.codes_in(qrels.doc_names)
+    return qrels, index_in(doc.cast(pa.string()), qrels.doc_names)
 
 
 def _tied_ranks(

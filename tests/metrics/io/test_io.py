@@ -856,10 +856,12 @@ def test_a_run_loaded_against_labels_aligns_as_one_loaded_alone(tmp_path, labels
     from metrics.core.ranking import align, prepare_query_set
 
     qrels_path = write(tmp_path, "q.txt", "q1 0 a 2\nq1 0 b 0\nq2 0 c 1\nq3 0 a 1\n")
+    # each query's lines written worst first: loading reorders them (the labels are matched
+    # to the lines as read, then follow that order)
     run_text = "".join(
         f"{q} Q0 {d} {rank} {10 - rank} t\n"
         for q, docs in {"q2": "xcc", "q1": "zbaa", "q9": "a"}.items()
-        for rank, d in enumerate(docs, 1)
+        for rank, d in reversed(list(enumerate(docs, 1)))
     )
     run_path = write(tmp_path, "r.run", run_text)
     qrels, _ = load_qrels(qrels_path)
