@@ -36,7 +36,7 @@ from streamlit.runtime.state.query_params import (
     CLIENT_STATE_QUERY_STRING_MAX_FIELDS,
     CLIENT_STATE_QUERY_STRING_MAX_LENGTH,
 )
-from streamlit.runtime.uploaded_file_manager import DeletedFile
+from streamlit.runtime.uploaded_file_manager import DeletedFile, UploadedFile, UploadedFileRec
 
 import metrics
 from dashboard import safe
@@ -52,6 +52,21 @@ from metrics import (
     SUMMARY_MEASURES,
     Conventions,
 )
+
+
+def _sharing_copy(file: UploadedFile, memo: dict) -> UploadedFile:
+    """An uploaded file's deep copy that shares its bytes (they are immutable) instead of
+    copying them. Streamlit deep-copies every widget's value on every run, so that a script
+    cannot change it in place; for the file inputs that copied every uploaded byte (30 MB
+    for four runs of 2,000 queries) on every click, a third of a rerun's script time. The
+    copy is still a file object of its own (its own read position), as Streamlit's is."""
+    copy = UploadedFile(UploadedFileRec(file.file_id, file.name, file.type, file.getvalue()),
+                        file._file_urls)
+    copy.seek(file.tell())
+    return copy
+
+
+UploadedFile.__deepcopy__ = _sharing_copy
 
 COMPARISONS = metrics.vocabulary.comparisons  # the comparison's declared defaults
 SOURCE_KEY = "load.source"
