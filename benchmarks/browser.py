@@ -40,8 +40,11 @@ source=upload ("My files") and measures:
       weight search ("Search the weight of a weighted CombSUM", Overlap);
     the alternations carry on from page to page, so every action changes something; an
     action undone after an odd number of repeats is undone once more off the clock; median,
-    min and max per page and action, and the median time to the server's script_finished
-    message beside them;
+    min and max per page and action, and beside them the median time to the server's
+    script_finished message and the median time the page's main thread was busy meanwhile
+    ("browser": Chromium's TaskDuration over the action, from the DevTools protocol's
+    Performance.getMetrics: running scripts, style, layout and painting): when it is about
+    the whole wait, the wait is the browser's drawing, not the server;
 (c) the server's resident memory (VmRSS in /proc/<pid>/status of the streamlit process and
     its descendants) after the uploads, then after each of `--replacements` uploads that
     replace the last run (its ✕ in the uploader, then a new ~5 MB file), on the Overview.
@@ -83,7 +86,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -302,6 +305,7 @@ class Timing:
     seconds: float  # the clock
     finished: float  # from the input event to the server's script_finished message
     progress: float | None = None  # to the first progress indication, if one appeared
+    busy: float | None = None  # the page's main thread busy meanwhile (TaskDuration)
 
 
 @dataclass
@@ -451,13 +455,27 @@ def descendants(pid: int) -> list[int]:
 
 def timed(page, action: Callable[[], None], *, chart: bool = False) -> Timing:
     """The clock from the action's input event to the end of the run it starts; with
-    `chart`, to the first chart drawn instead."""
+    `chart`, to the first chart drawn instead; and the main thread's busy time meanwhile."""
+    busy = main_thread_busy(page)
     page.evaluate(ARM_JS)
     action()
     # the pointer off the control at once: a tooltip that the resting pointer would open
     # after its delay is not the action's result
     page.mouse.move(*PARKED_POINTER)
-    return finish(page, chart=chart)
+    timing = finish(page, chart=chart)
+    return replace(timing, busy=None if busy is None else main_thread_busy(page) - busy)
+
+
+_DEVTOOLS: dict[object, object] = {}  # page -> its DevTools protocol session (new_page)
+
+
+def main_thread_busy(page) -> float | None:
+    """Seconds the page's main thread has been busy so far (Chromium's TaskDuration)."""
+    session = _DEVTOOLS.get(page)
+    if session is None:
+        return None
+    metrics = session.send("Performance.getMetrics")["metrics"]
+    return next(m["value"] for m in metrics if m["name"] == "TaskDuration")
 
 
 def finish(page, *, chart: bool = False) -> Timing:
@@ -703,6 +721,8 @@ def new_page(browser):
     context.add_init_script(WATCH_JS)
     page = context.new_page()
     page.set_default_timeout(LOCATE_S * 1000)
+    _DEVTOOLS[page] = context.new_cdp_session(page)
+    _DEVTOOLS[page].send("Performance.enable")
     return page
 
 
@@ -864,17 +884,24 @@ def report_actions(targets: Targets, results: Results) -> list[bool]:
     """(b), one row per (page, action), with the median time to the server's
     script_finished message beside it, as the page handled it: the rest is the browser
     drawing what the run sent and the status widget's fade (a page busy drawing handles the
-    message late, so this part is a floor). A slow action has two rows: to the first
+    message late, so this part is a floor); and the median time the page's main thread was
+    busy over the action, which tells the browser's share. A slow action has two rows: to the first
     progress indication (or to the result, when none appeared before it) and to the result."""
     verdicts = []
-    print(f"\n(b) {'page':<18} {'action':<26}median      min      max   finished   target")
+    print(f"\n(b) {'page':<18} {'action':<26}median      min      max   finished    browser"
+          "   target")
 
-    def row(title: str, action: str, samples: list[float], finished: str, target: float):
+    def row(title: str, action: str, samples: list[float], finished: str, target: float,
+            busy: str = "-"):
         median = statistics.median(samples)
         verdicts.append(median < target)
         print(f"    {title:<18} {action:<26}{median:6.2f} s {min(samples):6.2f} s "
-              f"{max(samples):6.2f} s   {finished:>8}   < {target:g} s  "
+              f"{max(samples):6.2f} s   {finished:>8}   {busy:>8}   < {target:g} s  "
               f"{verdict(verdicts[-1])}")
+
+    def busy(timings: list[Timing]) -> str:
+        seconds = [t.busy for t in timings if t.busy is not None]
+        return f"{statistics.median(seconds):6.2f} s" if seconds else "-"
 
     for title in PAGES:
         for action in PAGE_ACTIONS[title]:
@@ -887,10 +914,10 @@ def report_actions(targets: Targets, results: Results) -> list[bool]:
                          for t in timings]
                 row(title, f"{action}: progress", shown, "-", targets.progress)
                 row(title, f"{action}: result", [t.seconds for t in timings], finished,
-                    targets.result)
+                    targets.result, busy(timings))
             else:
                 row(title, action, [t.seconds for t in timings], finished,
-                    action_target(targets, title, action))
+                    action_target(targets, title, action), busy(timings))
     if results.first_page:
         finished = f"{statistics.median(t.finished for t in results.first_page):6.2f} s"
         row(FRESH_PAGE, FIRST_PAGE, [t.seconds for t in results.first_page], finished,
