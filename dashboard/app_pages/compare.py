@@ -218,6 +218,7 @@ def comparison_page() -> None:
         keys = {key: measures[key].label(k) for key in options.metrics}
         session.choose("compare.slice_metric", list(keys), "nDCG" if "nDCG" in keys else
                        next(iter(keys)))
+        session.relabelled("compare.slice_metric")
         slice_metric = right.selectbox("Metric", list(keys), format_func=keys.get,
                                        key="compare.slice_metric")
         pieces = slicing.compare_slices(view, options, facet, slice_candidate, slice_metric)

@@ -35,6 +35,7 @@ measures = {s.key: s for s in evaluation.summary_specs if s.measure.bounded}
 with st.columns([2, 3])[0]:
     found = picking.search_queries("heatmap", evaluation.scored_ids, view.queries)
 c1, c2, c3, c4, c5 = st.columns([1.8, 2.7, 0.9, 0.9, 1.5], vertical_alignment="bottom")
+session.relabelled("heatmap.metric")
 key = c1.selectbox(
     "Metric",
     list(measures),

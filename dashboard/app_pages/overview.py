@@ -187,6 +187,7 @@ if facets:
         help=" ".join(FACET_RULES[rule] for rule in ("numbers", "categories", "missing",
                                                       "length")))
     labels = {s.key: s.label(k) for s in evaluation.summary_specs}
+    session.relabelled("overview.slice_metric")
     key = right.selectbox("Metric", list(labels), index=list(labels).index("nDCG"),
                           format_func=labels.get, key="overview.slice_metric",
                           help=HELP["slice_metric"])

@@ -737,6 +737,7 @@ def headline_metric(k: int) -> tuple[str, dict[str, str]]:
     draws a picker for."""
     labels = {key: MEASURE_BY_KEY[key].label(k) for key in COMPARED}
     choose(PRIMARY, list(labels), metrics.PRIMARY)
+    relabelled(PRIMARY)
     return st.session_state[PRIMARY], labels
 
 
@@ -760,6 +761,15 @@ def query_filter(facets: dict[str, Sequence[str]]) -> None:
             dropped = listed([v for v in values if v not in kept])
             report_url_problem(f"is={dropped} ignored: not a value of {shorten(facet)!r}")
         state[WHERE_VALUES] = kept
+
+
+def relabelled(key: str) -> None:
+    """Before a keyed choice widget whose options keep their values but not their labels (a
+    measure's label carries K) is drawn: its stored value set again, so that Streamlit sends
+    it with its label of now. Its browser side keeps the label it showed as the value, and
+    went on showing "nDCG@9" at K = 10 beside the figures at 10."""
+    if key in st.session_state:
+        st.session_state[key] = st.session_state[key]
 
 
 def choose(key: str, options: Sequence, default) -> None:

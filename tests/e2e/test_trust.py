@@ -204,3 +204,31 @@ def test_a_shared_link_asks_for_the_queries_and_corpus_files_too(server, page, s
     page.get_by_text("The link was made with").first.wait_for(state="visible")
     text = main_text(page)
     assert "Queries: queries.csv" in text and "Corpus: corpus.jsonl" in text
+
+
+def set_k(page, k: int) -> None:
+    field = page.get_by_role("spinbutton", name="K (cutoff)")
+    field.fill(str(k))
+    field.press("Enter")
+    settle(page)
+
+
+def shown_choice(page, label: str) -> str:
+    """What the first selectbox named `label` shows as chosen."""
+    return page.get_by_role("combobox", name=label, exact=True).first.input_value()
+
+
+def test_a_choice_labelled_with_k_shows_the_k_of_the_page(server, page, shots):
+    """A metric picker's labels carry K ("nDCG@7"); Streamlit's browser side keeps the label
+    it showed as the value, so after a change of K it went on showing the old K beside
+    figures of the new one. Each such picker, drawn at one K, then at another."""
+    pickers = {"/compare": "Headline metric", "/heatmap": "Metric", "/overlap": "Tuned on"}
+    for path, label in pickers.items():
+        page.goto(f"{server}{path}?k=4")
+        settle(page)
+        shown = shown_choice(page, label)
+        assert shown.split()[0].endswith("@4"), (path, shown)
+        set_k(page, 7)
+        shown = shown_choice(page, label)
+        assert shown.split()[0].endswith("@7"), (path, shown)
+    check(page, shots, "trust_choice_follows_k", "K = 7")
