@@ -331,32 +331,41 @@ def _finish_run(src: Source | Columnar, fmt: str, rows: Rows, name: str,
     if cleaned:
         rows.notes.append(cleaned)
     doc = rows.doc if isinstance(rows.doc, pa.Array) else pa.array(rows.doc, pa.string())
-    # Given labels, the position of every id among theirs (a hash pass) is found in a second
-    # thread while this one orders the rows and finds the repeats (two sorts): arrow releases
-    # the GIL for all three, and labels given as a function may still be loading.
+    if labels is None:
+        run, report, _ = _ordered_run(src, fmt, rows, name, doc)
+        return run, report
+    # The position of every id among the labels' (a hash pass) is found in a second thread
+    # while this one orders the rows and finds the repeats (two sorts): arrow releases the
+    # GIL for all three, and labels given as a function may still be loading.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        coding = None if labels is None else pool.submit(_label_codes, doc, labels)
-        query_codes, query_names = encode_blocks(rows.query)
-        keys = [("query", query_codes, "ascending"), *rows.sort_keys]
-        table = pa.table({key: _arrow(values) for key, values, _ in keys})
-        order = pc.sort_indices(table, sort_keys=[(key, direction) for key, _, direction in keys])
-        order = numbers(order).astype(np.int64)  # stable: equal keys keep their line order
-        in_order = bool((order[1:] > order[:-1]).all())  # often so: then no copy of the ids
-        run = Run(
-            name=name,
-            source=src.name,
-            query_ids=strings(query_names),
-            query_code=query_codes[order],
-            doc_ids=doc.cast(pa.string()) if in_order else doc.take(from_numbers(order)),
-            line=rows.line[order],
-            score=None if rows.score is None else rows.score[order],
-        )
-        rows.notes += _tied_ranks(rows, query_codes, query_names, order)
-        report = _report(src, "run", fmt, rows, _run_repeats(run))
-        if coding is None:
-            return run, report
+        coding = pool.submit(_label_codes, doc, labels)
+        run, report, order = _ordered_run(src, fmt, rows, name, doc)
         qrels, label_code = coding.result()
-    return run.labelled_by(qrels, label_code if in_order else label_code[order]), report
+    return run.labelled_by(qrels, label_code if order is None else label_code[order]), report
+
+
+def _ordered_run(src: Source | Columnar, fmt: str, rows: Rows, name: str, doc: pa.Array
+                 ) -> tuple[Run, LoadReport, np.ndarray | None]:
+    """The rows grouped by query in their sort keys' order, the load report, and that order
+    of the lines (None when it is the lines' own)."""
+    query_codes, query_names = encode_blocks(rows.query)
+    keys = [("query", query_codes, "ascending"), *rows.sort_keys]
+    table = pa.table({key: _arrow(values) for key, values, _ in keys})
+    order = pc.sort_indices(table, sort_keys=[(key, direction) for key, _, direction in keys])
+    order = numbers(order).astype(np.int64)  # a stable sort: equal keys keep their line order
+    in_order = bool((order[1:] > order[:-1]).all())  # often so: then no copy of the ids
+    run = Run(
+        name=name,
+        source=src.name,
+        query_ids=strings(query_names),
+        query_code=query_codes[order],
+        doc_ids=doc.cast(pa.string()) if in_order else doc.take(from_numbers(order)),
+        line=rows.line[order],
+        score=None if rows.score is None else rows.score[order],
+    )
+    rows.notes += _tied_ranks(rows, query_codes, query_names, order)
+    report = _report(src, "run", fmt, rows, _run_repeats(run))
+    return run, report, None if in_order else order
 
 
 def _label_codes(doc: pa.Array, labels: Qrels | Callable[[], Qrels]) -> tuple[Qrels, np.ndarray]:
