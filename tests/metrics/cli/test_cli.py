@@ -338,3 +338,25 @@ def test_the_command_allocates_with_malloc_unless_the_environment_names_a_pool(a
     shown = subprocess.run([sys.executable, "-c", _POOL_AFTER_RUN], env=env,
                            capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == expected
+
+
+_HUGE_PAGES_AFTER_RUN = """
+from numpy._core import multiarray
+import metrics.cli as cli
+cli.main = lambda: print(multiarray._set_madvise_hugepage(True)) or 0
+cli.run()
+"""
+
+
+@pytest.mark.parametrize(("asked", "expected"), [(None, "False"), ("1", "True")])
+def test_the_command_keeps_numpy_off_huge_pages_unless_the_environment_asks(asked, expected):
+    """Huge pages cost a fragmented machine's kernel a compaction inside a page fault (see
+    cli._without_huge_pages); the variable numpy reads keeps its say."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    if asked:
+        env["NUMPY_MADVISE_HUGEPAGE"] = asked
+    shown = subprocess.run([sys.executable, "-c", _HUGE_PAGES_AFTER_RUN], env=env,
+                           capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == expected
