@@ -181,12 +181,15 @@ def comparison_page() -> None:
                else None)
     fragility_slot = st.container()
 
-    if options.snapshot is None and len(evaluation.runs) >= 3:
+    @session.page_fragment
+    def every_pair() -> None:
+        """Every pair of runs on the headline metric. A fragment inside the page's: its
+        toggle redraws this section alone, so that the progress of the tests shows at once
+        rather than after the whole page above has been drawn again."""
         st.header("All runs against all runs")
-        every_pair = st.toggle(
-            f"Compare every pair of runs on {labels[primary]}", key=session.ALL_PAIRS,
-            help=HELP["all_pairs"])
-    if options.snapshot is None and len(evaluation.runs) >= 3 and every_pair:
+        if not st.toggle(f"Compare every pair of runs on {labels[primary]}",
+                         key=session.ALL_PAIRS, help=HELP["all_pairs"]):
+            return
         pairs = decisions.all_pairs(view, primary, options.correction, options.alpha)
         st.caption(safe.md(pairs.sentence()) + " " + LEADERBOARD_TERMS["letters"])
         groups, matrix = frames.pairs_tables(pairs, primary)
@@ -198,6 +201,9 @@ def comparison_page() -> None:
         st.dataframe(matrix, hide_index=True, column_config={
             "Run": st.column_config.TextColumn(
                 pinned=True, help=MEANING["pair_p"].format(metric=labels[primary]))})
+
+    if options.snapshot is None and len(evaluation.runs) >= 3:
+        every_pair()
 
     facets = slicing.facets(view)
     if facets and options.snapshot is None:
@@ -257,11 +263,13 @@ def comparison_page() -> None:
                     icon=":material/info:")
 
     st.header("Query by query")
-    labels = list(comparison.metrics)
+    # named apart from `labels`, which every_pair reads again when its own toggle reruns it
+    shown_metrics = list(comparison.metrics)
     headline = MEASURE_BY_KEY["nDCG"].label(k)
-    session.choose("compare.metric", labels, headline if headline in labels else labels[0])
+    session.choose("compare.metric", shown_metrics,
+                   headline if headline in shown_metrics else shown_metrics[0])
     left, right = st.columns(2)
-    metric = left.selectbox("Metric", labels, key="compare.metric",
+    metric = left.selectbox("Metric", shown_metrics, key="compare.metric",
                             help=HELP["compare_metric"])
     if facets and options.snapshot is None:  # chosen above, in the by-kind section
         candidate = st.session_state["compare.candidate"]

@@ -73,8 +73,16 @@ measures = {m.key: m.label(k) for m in SUMMARY_MEASURES if m.key in COMPARED}
 session.relabelled("overlap.metric")
 metric = right.selectbox("Tuned on", list(measures), format_func=measures.get,
                          index=list(measures).index(fusion.TUNE_METRIC), key="overlap.metric")
-if st.toggle("Search the weight of a weighted CombSUM (a few seconds)", key="overlap.search",
-             help=fusion.TUNE_HELP):
+
+
+@session.page_fragment
+def weight_search() -> None:
+    """The weight search and what it found. A fragment: its toggle redraws this section
+    alone, so that the search's progress shows at once rather than after the page above has
+    been drawn again."""
+    if not st.toggle("Search the weight of a weighted CombSUM (a few seconds)",
+                     key="overlap.search", help=fusion.TUNE_HELP):
+        return
     tuned = combine.cross_fit(view, first, second, metric)
     interval = combine.cross_fit_interval(view, tuned)
     alone = {name: evaluation.run(name).summary[metric] for name in (first, second)}
@@ -103,3 +111,6 @@ if st.toggle("Search the weight of a weighted CombSUM (a few seconds)", key="ove
         if recipe not in st.session_state[session.FUSED]:
             st.session_state[session.FUSED] = [*st.session_state[session.FUSED], recipe]
         st.rerun()
+
+
+weight_search()

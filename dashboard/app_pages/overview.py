@@ -63,44 +63,54 @@ if len(session.baseline_options(view, snapshots)) > 1:  # the headline, as Compa
 
 st.subheader(f"Summary at K = {k}")
 level = fmt.confidence(evaluation.conventions.confidence_level)
-marked = len(evaluation.runs) > 1 and st.toggle(
-    "Mark each metric's best run", key=session.MARK_BEST,
-    help=HELP["mark_best"])
-marks = decisions.best_marks(view) if marked else None
-# a label of a figure added with its parameters (RBPresid(p=0.9)@10) gets the room it needs;
-# the interval column then gives way (its words follow the table), so that the runs still fit
-# beside it at 1280 px
-metric_width = frames.label_width(s.label(k) for s in evaluation.summary_specs)
-st.dataframe(
-    cache.derived(view, "summary table", (marked,),
-                  lambda: frames.summary_table(evaluation, marks)),
-    hide_index=True,
-    height="content",  # every figure shown, those added in the sidebar too
-    # the conventions behind each row are written out just below and in each cell's help:
-    # as a column they would push the runs out of a 1280-px window
-    column_order=["Metric", *evaluation.run_names, *([] if metric_width else ["Interval"])],
-    column_config={
-        "Metric": st.column_config.TextColumn(
-            "Metric", pinned=True, help=MEANING["metric_at_k"], width=metric_width),
-        "Interval": st.column_config.TextColumn(
-            "Interval", help=evaluation.conventions.sentences()["interval"]),
-    }
-    | {run: st.column_config.TextColumn(
-        frames.baseline_label(evaluation, run),
-        help=MEANING["run_summary"].format(n=len(evaluation.scored_ids), level=level))
-       for run in evaluation.run_names},
-)
-if metric_width:
-    methods = vocabulary.interval_methods(
-        k, evaluation.conventions.interval_method,
-        [(s.label(k), s.measure.interval) for s in evaluation.summary_specs])
-    st.caption(safe.md(f"{methods[:1].upper()}{methods[1:]}."))
-if marks is not None:
-    st.caption(safe.md(marks.sentence))
-with st.expander("What each metric certifies, and the conventions behind it",
-                 icon=":material/help:"):
-    st.markdown("\n".join(f"- **{s.label(k)}**: {frames.measure_help(evaluation, s.key)}"
-                          for s in evaluation.summary_specs))
+
+
+@session.page_fragment
+def summary() -> None:
+    """The summary table and each metric's best run. A fragment: the marks' toggle redraws
+    this section alone, so that the tests' progress shows at once rather than after the
+    page above has been drawn again."""
+    marked = len(evaluation.runs) > 1 and st.toggle(
+        "Mark each metric's best run", key=session.MARK_BEST,
+        help=HELP["mark_best"])
+    marks = decisions.best_marks(view) if marked else None
+    # a label of a figure added with its parameters (RBPresid(p=0.9)@10) gets the room it needs;
+    # the interval column then gives way (its words follow the table), so that the runs still fit
+    # beside it at 1280 px
+    metric_width = frames.label_width(s.label(k) for s in evaluation.summary_specs)
+    st.dataframe(
+        cache.derived(view, "summary table", (marked,),
+                      lambda: frames.summary_table(evaluation, marks)),
+        hide_index=True,
+        height="content",  # every figure shown, those added in the sidebar too
+        # the conventions behind each row are written out just below and in each cell's help:
+        # as a column they would push the runs out of a 1280-px window
+        column_order=["Metric", *evaluation.run_names, *([] if metric_width else ["Interval"])],
+        column_config={
+            "Metric": st.column_config.TextColumn(
+                "Metric", pinned=True, help=MEANING["metric_at_k"], width=metric_width),
+            "Interval": st.column_config.TextColumn(
+                "Interval", help=evaluation.conventions.sentences()["interval"]),
+        }
+        | {run: st.column_config.TextColumn(
+            frames.baseline_label(evaluation, run),
+            help=MEANING["run_summary"].format(n=len(evaluation.scored_ids), level=level))
+           for run in evaluation.run_names},
+    )
+    if metric_width:
+        methods = vocabulary.interval_methods(
+            k, evaluation.conventions.interval_method,
+            [(s.label(k), s.measure.interval) for s in evaluation.summary_specs])
+        st.caption(safe.md(f"{methods[:1].upper()}{methods[1:]}."))
+    if marks is not None:
+        st.caption(safe.md(marks.sentence))
+    with st.expander("What each metric certifies, and the conventions behind it",
+                     icon=":material/help:"):
+        st.markdown("\n".join(f"- **{s.label(k)}**: {frames.measure_help(evaluation, s.key)}"
+                              for s in evaluation.summary_specs))
+
+
+summary()
 
 table = decisions.run_table(view, *tested)
 if table is not None:

@@ -232,3 +232,22 @@ def test_a_choice_labelled_with_k_shows_the_k_of_the_page(server, page, shots):
         shown = shown_choice(page, label)
         assert shown.split()[0].endswith("@7"), (path, shown)
     check(page, shots, "trust_choice_follows_k", "K = 7")
+
+
+def test_a_section_its_own_switch_redraws_shows_its_result(server, page, shots):
+    """The best-run marks, every pair and the weight search are fragments: their switch
+    reruns that section alone, which reads the names the page's last whole run left behind
+    (one reused further down Compare once made every pair fail on its own rerun)."""
+    sections = [("/", "Mark each metric's best run", "not significantly worse than it"),
+                ("/compare", "Compare every pair of runs", "Adjusted p, each pair on"),
+                ("/overlap", "Search the weight of a weighted CombSUM", "Cross-fitted")]
+    for path, switch, result in sections:
+        page.goto(f"{server}{path}")
+        settle(page)
+        assert result not in main_text(page), path
+        page.locator('[data-testid="stMain"] [data-testid="stCheckbox"]').filter(
+            has_text=switch).locator("label").click()
+        settle(page)
+        assert page.get_by_test_id("stException").count() == 0, path
+        assert result in main_text(page), path
+    check(page, shots, "trust_fragment_switches", "Cross-fitted")
