@@ -242,7 +242,7 @@ def spinner(text: str):
 # a person who asked for a fusion or every pair should see within 0.2 s that it is under way.
 # The delay is a module constant Streamlit reads when a spinner starts (a test checks it is
 # still there, so an upgrade that renames it fails loudly).
-SPINNER_DELAY_S = 0.1
+SPINNER_DELAY_S = 0.05
 streamlit_spinner.DELAY_SECS = SPINNER_DELAY_S
 
 
