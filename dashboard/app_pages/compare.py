@@ -191,7 +191,7 @@ def comparison_page() -> None:
                          key=session.ALL_PAIRS, help=HELP["all_pairs"]):
             return
         pairs = decisions.all_pairs(view, primary, options.correction, options.alpha)
-        st.caption(safe.md(pairs.sentence()) + " " + LEADERBOARD_TERMS["letters"])
+        st.caption(safe.md(pairs.sentence()) + " " + vocabulary.leaderboard.LETTER_GROUPS)
         groups, matrix = frames.pairs_tables(pairs, primary)
         st.dataframe(groups, hide_index=True, column_config={
             "Run": st.column_config.TextColumn(pinned=True),

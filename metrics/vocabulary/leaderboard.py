@@ -15,6 +15,12 @@ from metrics.vocabulary.format import confidence as format_confidence
 # two means of real differences are far apart at this scale (the paired tests use the same).
 TIE_TOLERANCE = 1e-10
 
+# what the letters are, after a sentence that says what sharing one means (letters_sentence,
+# or the start of the "letters" term)
+LETTER_GROUPS = ("Two runs without a common letter differ significantly. Each letter is a "
+                 "largest group of runs no two of which differ significantly, and letters run "
+                 "a, b, c, … in the order of each group's best run. A run can carry several "
+                 "letters.")
 LEADERBOARD_TERMS = {
     "rank": "A run's rank is 1 plus the number of runs whose mean is higher (higher is "
     "better for every summary measure); runs whose means tie share the better rank, and "
@@ -43,9 +49,7 @@ LEADERBOARD_TERMS = {
     "column, the difference of their means (row − column) and the adjusted p of their "
     "test; a run against itself shows a difference of 0 and p = 1.",
     "letters": "Runs that share a letter do not differ significantly at alpha after the "
-    "correction; two runs without a common letter do. Each letter is a largest group of "
-    "runs no two of which differ significantly, and letters run a, b, c, … in the order of "
-    "each group's best run. A run can carry several letters.",
+    "correction. " + LETTER_GROUPS,
 }
 
 # a run's standing in one sentence: "reranked ranks 1 (95% interval 1–2), first in 71% of

@@ -39,8 +39,13 @@ def test_every_pair_s_letters_are_the_engine_s(sample):
     assert not any("Group" in d.value.columns for d in open_app("compare").dataframe)
     app = open_app("compare", pairs="1")
     groups = next(d.value for d in app.dataframe if "Group" in d.value.columns)
-    letters = all_pairs(sample, ["nDCG"]).letters("nDCG@5")
-    assert dict(zip(groups["Run"], groups["Group"], strict=True)) == letters
+    pairs = all_pairs(sample, ["nDCG"])
+    assert dict(zip(groups["Run"], groups["Group"], strict=True)) == pairs.letters("nDCG@5")
+    # the caption says what sharing a letter means once: the test's own sentence, then
+    # what the letters are
+    said = next(shown(c.value) for c in app.caption if "share a letter" in c.value)
+    assert said.count("share a letter") == 1
+    assert said.startswith(pairs.sentence())
 
 
 def test_the_summary_marks_each_metric_s_best_run_when_asked(sample):
