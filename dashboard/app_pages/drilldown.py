@@ -13,6 +13,7 @@ from metrics import format as fmt
 
 MEANING = vocabulary.columns.COLUMN_MEANING
 HELP = vocabulary.columns.CONTROL_HELP
+RUN_TAB = "drilldown.run_tab"  # the run whose ranks are written out (a tab label)
 
 if cache.without_lists(session.view()):  # saved figures: lists read one query at a time
     saved.drilldown(session.view())
@@ -193,10 +194,15 @@ def query_view() -> None:
                + ". Running DCG is the engine's DCG at each rank."
                + (f" Ranks past K = {k} are shown for context; every figure is read at K."
                   if depth > k else ""))
-    for run, x in zip(evaluation.runs, explanations, strict=True):
-        # one run a row: its ranks (and AP's steps) on the left, what they add up to on the right
-        with st.container(border=True):
-            st.markdown(f"#### {safe.md(run.name)}")
+    # a tab a run, only the chosen one drawn: four runs' ranked lists and steps were the
+    # page's heaviest part to draw again on every change (the tabs rerun this fragment alone)
+    labels = [safe.md(run.name) for run in evaluation.runs]
+    session.choose(RUN_TAB, labels, labels[0])
+    tabs = st.tabs(labels, key=RUN_TAB, on_change="rerun")
+    for tab, run, x in zip(tabs, evaluation.runs, explanations, strict=True):
+        if not tab.open:
+            continue
+        with tab:
             table = st.container()
             table.dataframe(
                 frames.with_chunks(x.ranks, corpus),

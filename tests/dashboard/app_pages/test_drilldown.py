@@ -59,3 +59,20 @@ def test_a_grade_given_inline_is_listed_downloadable_and_rescored(sample):
     app.switch_page("app_pages/drilldown.py").run()
     app.segmented_control(key="judge.q03.d90").set_value(None).run()  # taken back
     assert "Your labels" not in texts(app)
+
+
+def test_each_run_s_ranks_are_written_out_under_its_own_tab(sample):
+    """The rank-by-rank part draws the chosen run alone (the first by default): the others'
+    ranked lists are the page's heaviest part, drawn again on every change."""
+    from metrics import explain_run
+
+    sentences = {run.name: explain_run(sample, run, "q04").sentences["dcg"]
+                 for run in sample.runs}
+    assert len(set(sentences.values())) == len(sentences)  # each run's own words
+    app = open_app("drilldown", query="q04")
+    for chosen in (sample.run_names[0], sample.run_names[-1]):
+        if chosen != sample.run_names[0]:
+            app.session_state["drilldown.run_tab"] = chosen
+            app.run()
+        said = texts(app)
+        assert [name for name, dcg in sentences.items() if dcg in said] == [chosen]
