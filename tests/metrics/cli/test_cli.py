@@ -326,18 +326,25 @@ cli.run()
 
 @pytest.mark.parametrize(("asked", "expected"), [(None, "system"), ("jemalloc", "jemalloc")])
 def test_the_command_allocates_with_malloc_unless_the_environment_names_a_pool(asked, expected):
-    import os
 
     import pyarrow as pa
 
     if asked and asked not in pa.supported_memory_backends():
         pytest.skip(f"this pyarrow has no {asked}")
-    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
-    if asked:
-        env["ARROW_DEFAULT_MEMORY_POOL"] = asked
-    shown = subprocess.run([sys.executable, "-c", _POOL_AFTER_RUN], env=env,
-                           capture_output=True, text=True, check=True)
-    assert shown.stdout.strip() == expected
+    assert _printed_after_run(_POOL_AFTER_RUN, "ARROW_DEFAULT_MEMORY_POOL", asked) == expected
+
+
+def _printed_after_run(script: str, variable: str, value: str | None) -> str:
+    """What `script` prints in a fresh process whose environment sets `variable` to `value`
+    (None: leaves it unset)."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != variable}
+    if value:
+        env[variable] = value
+    shown = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                           text=True, check=True)
+    return shown.stdout.strip()
 
 
 _HUGE_PAGES_AFTER_RUN = """
@@ -352,11 +359,4 @@ cli.run()
 def test_the_command_keeps_numpy_off_huge_pages_unless_the_environment_asks(asked, expected):
     """Huge pages cost a fragmented machine's kernel a compaction inside a page fault (see
     cli._without_huge_pages); the variable numpy reads keeps its say."""
-    import os
-
-    env = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
-    if asked:
-        env["NUMPY_MADVISE_HUGEPAGE"] = asked
-    shown = subprocess.run([sys.executable, "-c", _HUGE_PAGES_AFTER_RUN], env=env,
-                           capture_output=True, text=True, check=True)
-    assert shown.stdout.strip() == expected
+    assert _printed_after_run(_HUGE_PAGES_AFTER_RUN, "NUMPY_MADVISE_HUGEPAGE", asked) == expected
