@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-import metrics
 from dashboard import safe
 from dashboard.data import combine
 from dashboard.layout import saved, ui
@@ -103,14 +102,12 @@ def weight_search() -> None:
         **{c: ui.number_column(c) for c in ("Half 1", "Half 2", "Every query")}})
     weight = tuned.in_sample_weight
     original = {display: name for name, display in view.shown}  # recipes name loaded runs
-    if st.button(f"Add the fused run at the weight tuned on every query ({weight:g})",
-                 key="overlap.add"):
-        recipe = metrics.recipe_from({"method": fusion.COMBSUM, "norm": fusion.DEFAULT_NORM,
-                                      "runs": [original[n] for n in (first, second)],
-                                      "weights": [weight, round(1 - weight, 12)]})
-        if recipe not in st.session_state[session.FUSED]:
-            st.session_state[session.FUSED] = [*st.session_state[session.FUSED], recipe]
-        st.rerun()
+    recipe = {"method": fusion.COMBSUM, "norm": fusion.DEFAULT_NORM,
+              "runs": [original[n] for n in (first, second)],
+              "weights": [weight, round(1 - weight, 12)]}
+    st.button(f"Add the fused run at the weight tuned on every query ({weight:g})",
+              key="overlap.add", on_click=session.add_fused, args=(recipe,),
+              kwargs={"whole_app": True})
 
 
 weight_search()

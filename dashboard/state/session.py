@@ -107,6 +107,7 @@ RUN_OPTIONS = "runs.options"
 RUN_NAME = "runs.name."  # + the run's original name
 SNAPSHOTS = "state.snapshots"
 BASELINE = "compare.baseline"
+FUSE_REFUSED = "fuse.refused"  # why the recipe last added was refused: said once, in the sidebar
 APP_RERUN = "state.app_rerun"  # a fragment's callback changed the sidebar: rerun the app
 CANDIDATES = "compare.candidates"
 METRICS = "compare.metrics"
@@ -630,6 +631,23 @@ def baseline_options(view: View, loaded: list[Snapshot]) -> dict[str, str]:
         for run in snapshot.run_names:
             options[snapshot_baseline(snapshot, run)] = f"{run} · snapshot {snapshot.title}"
     return options
+
+
+def add_fused(recipe: dict, *, whole_app: bool = False) -> None:
+    """An Add button's callback: the recipe joins the session's fused runs before the run
+    the click starts, which fuses it and writes it into the link (a second run, started
+    from inside the first, showed the fusion's progress later). `whole_app` for a button
+    inside a fragment, whose rerun would leave the sidebar without the new run. A recipe the
+    engine refuses is kept for the sidebar to say, once."""
+    if whole_app:
+        st.session_state[APP_RERUN] = True
+    try:
+        made = metrics.recipe_from(recipe)
+    except ValueError as error:  # the engine's bounds, whatever the widget allowed
+        st.session_state[FUSE_REFUSED] = str(error)
+        return
+    if made not in st.session_state[FUSED]:
+        st.session_state[FUSED] = [*st.session_state[FUSED], made]
 
 
 def baseline_changed() -> None:

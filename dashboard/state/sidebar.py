@@ -344,22 +344,6 @@ def _measure_label(name: str, *, k: int) -> str:
         return name
 
 
-FUSE_REFUSED = "fuse.refused"  # why the recipe last added was refused: said once, below it
-
-
-def _add_fused(recipe: dict) -> None:
-    """The Add button's callback: the recipe joins the session's before the run the click
-    starts, which fuses it and writes it into the link (a second run, started from inside
-    the first, showed the fusion's progress later)."""
-    try:
-        made = metrics.recipe_from(recipe)
-    except ValueError as error:  # the engine's bounds, whatever the widget allowed
-        st.session_state[FUSE_REFUSED] = str(error)
-        return
-    if made not in st.session_state[session.FUSED]:
-        st.session_state[session.FUSED] = [*st.session_state[session.FUSED], made]
-
-
 def fuse_runs(loaded: Inputs) -> Inputs:
     """Fused runs: each recipe adds a derived run that every view then shows like
     any other, its recipe in its load report; the recipes live in the URL (fuse=)."""
@@ -396,8 +380,8 @@ def fuse_runs(loaded: Inputs) -> Inputs:
                                key="fuse.weight", help=HELP["fuse_weight"])
             recipe["weights"] = [weight, round(1 - weight, 12)]
         st.button("Add the fused run", disabled=len(chosen) < 2, key="fuse.add",
-                  on_click=_add_fused, args=(recipe,))
-        refused = st.session_state.pop(FUSE_REFUSED, None)
+                  on_click=session.add_fused, args=(recipe,))
+        refused = st.session_state.pop(session.FUSE_REFUSED, None)
         if refused:
             st.error(safe.md(refused), icon=":material/error:")
         for i, made in enumerate(st.session_state[session.FUSED]):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from dashboard.state import session
 from metrics import cross_fitted_weights, evaluate, fuse
 from metrics import format as fmt
 from tests.dashboard.conftest import open_app, texts
@@ -60,6 +61,20 @@ def test_the_weight_search_is_the_engine_s_cross_fitting(sample):
     cards = {m.label: m.value for m in app.metric}
     assert cards["Cross-fitted nDCG@5"] == fmt.figure(tuned.mean)
     assert tuned.sentence.split(";")[0] in texts(app).replace("\\", "")
+
+
+def test_the_weight_search_s_button_adds_the_run_at_the_weight_it_found(sample):
+    app = open_app("overlap")
+    app.toggle(key="overlap.search").set_value(True).run()
+    runs = [sample.run("baseline").run, sample.run("reranked").run]
+    tuned = cross_fitted_weights(sample.qrels, runs, metric="nDCG", k=sample.k,
+                                 conventions=sample.conventions)
+    app.button(key="overlap.add").click().run()
+    assert not app.exception
+    _, recipe = fuse(runs, method="combsum",
+                     weights=[tuned.in_sample_weight, 1 - tuned.in_sample_weight])
+    assert recipe.name in app.multiselect(key=session.RUNS).options
+    assert "combsum" in str(app.query_params["fuse"])
 
 
 def test_a_run_fused_after_compare_was_opened_joins_its_candidates(sample):
