@@ -52,7 +52,7 @@ def test_the_fused_run_s_remove_button_says_so_and_removes_it(sample):
     assert "fuse" not in app.query_params
 
 
-def test_the_weight_search_is_the_engine_s_cross_fitting(sample):
+def test_the_weight_search_is_the_engine_s_cross_fitting_and_adds_its_run(sample):
     app = open_app("overlap")
     app.toggle(key="overlap.search").set_value(True).run()
     runs = [sample.run("baseline").run, sample.run("reranked").run]
@@ -61,14 +61,7 @@ def test_the_weight_search_is_the_engine_s_cross_fitting(sample):
     cards = {m.label: m.value for m in app.metric}
     assert cards["Cross-fitted nDCG@5"] == fmt.figure(tuned.mean)
     assert tuned.sentence.split(";")[0] in texts(app).replace("\\", "")
-
-
-def test_the_weight_search_s_button_adds_the_run_at_the_weight_it_found(sample):
-    app = open_app("overlap")
-    app.toggle(key="overlap.search").set_value(True).run()
-    runs = [sample.run("baseline").run, sample.run("reranked").run]
-    tuned = cross_fitted_weights(sample.qrels, runs, metric="nDCG", k=sample.k,
-                                 conventions=sample.conventions)
+    # its button adds the run fused at the weight tuned on every query
     app.button(key="overlap.add").click().run()
     assert not app.exception
     _, recipe = fuse(runs, method="combsum",
