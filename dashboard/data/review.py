@@ -122,7 +122,7 @@ def risk_table(risks: list[metrics.Risk], alpha: float) -> pd.DataFrame:
                    f"{vocabulary.risk.share(r.harm_high)}]" for r in risks],
         "Queries harmed": [f"{r.harmed:,} of {r.n:,}" for r in risks],
         "Mean loss": [None if r.losing == 0 else r.mean_loss for r in risks],
-        "URisk": [r.urisk_at(alpha) for r in risks],
+        "URisk": [metrics.format.zero_as_written(r.urisk_at(alpha)) for r in risks],
         "TRisk": [r.trisk_at(alpha) for r in risks],
         "Reading": [r.reading(alpha) for r in risks],
     })

@@ -210,7 +210,7 @@ def comparison_table(comparison: Comparison, candidate: str,
             "Metric": t.metric,
             "Before": t.before_mean,
             "After": t.after_mean,
-            "Difference": t.difference,
+            "Difference": fmt.zero_as_written(t.difference),
             "Interval": fmt.bounds(t.low, t.high),
             vocabulary.WIN_TIE_LOSS: fmt.win_tie_loss(t.wins, t.ties, t.losses),
             "p": fmt.p_value(t.p_randomization),
@@ -239,7 +239,7 @@ def slice_comparison_table(pieces: list[tuple[str, Comparison]]) -> pd.DataFrame
             "Queries": len(comparison.query_ids),
             "Before": t.before_mean,
             "After": t.after_mean,
-            "Difference": t.difference,
+            "Difference": fmt.zero_as_written(t.difference),
             "Interval": fmt.bounds(t.low, t.high),
             vocabulary.WIN_TIE_LOSS: fmt.win_tie_loss(t.wins, t.ties, t.losses),
             "p adjusted": fmt.p_value(t.p_adjusted),
@@ -425,9 +425,11 @@ def query_figures_table(figures: pd.DataFrame, evaluation: Evaluation,
 
 
 def contribution_table(contribution: pd.DataFrame, k: int) -> pd.DataFrame:
-    """metrics.query_contribution with each measure's per-query label at K."""
-    return contribution.assign(metric=[MEASURE_BY_KEY[key].label(k, summary=False)
-                                       for key in contribution["metric"]])
+    """metrics.query_contribution with each measure's per-query label at K (the mean
+    difference zero where it is written as zero)."""
+    return contribution.assign(
+        metric=[MEASURE_BY_KEY[key].label(k, summary=False) for key in contribution["metric"]],
+        **{"mean difference": contribution["mean difference"].map(fmt.zero_as_written)})
 
 
 def unjudged_in(side: pd.DataFrame) -> list[tuple[str, int | None, int | None]]:

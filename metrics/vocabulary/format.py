@@ -28,6 +28,15 @@ def figure(value: float | None) -> str:
     return MISSING if _missing(value) else f"{_shown(value):.{DECIMALS}f}"
 
 
+def zero_as_written(value: float | None) -> float | None:
+    """The value, or exactly 0.0 when it is written as zero (|value| under half the last
+    decimal): a table that formats its own numbers ('%+.3f' in the dashboard's columns) then
+    writes '+0.000' as `signed` does, never '-0.000'. Missing values stay as they are."""
+    if _missing(value):
+        return value
+    return 0.0 if abs(value) < 0.5 * 10.0 ** -DECIMALS else value
+
+
 def signed(value: float | None) -> str:
     """'+0.135', '-0.060', '+0.000' for one that rounds to zero: a difference."""
     return MISSING if _missing(value) else f"{_shown(value):+.{DECIMALS}f}"

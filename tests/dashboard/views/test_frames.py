@@ -105,6 +105,19 @@ def comparison(sample):
     return compare_evaluation(sample, metrics=["nDCG", "RR", "Hit"], n_permutations=500)
 
 
+def test_a_mean_difference_written_as_zero_is_zero_in_the_table(comparison):
+    """A mean of differences that cancel can be -1e-17: the browser's '%+.3f' wrote it
+    '-0.000' beside the headline's '+0.000'."""
+    import math
+    from dataclasses import replace
+
+    tests = tuple(replace(t, difference=-1e-17) if t.candidate == "bm25" else t
+                  for t in comparison.tests)
+    table = frames.comparison_table(replace(comparison, tests=tests), "bm25")
+    assert [math.copysign(1.0, d) for d in table["Difference"]] == [1.0] * len(table)
+    assert (table["Difference"] == 0.0).all()
+
+
 def test_comparison_table_is_the_engines(comparison):
     table = frames.comparison_table(comparison, "bm25").set_index("Metric")
     assert list(table.index) == ["nDCG@5", "MRR@5", "Hit@5"]  # the order asked for

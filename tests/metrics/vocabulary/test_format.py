@@ -16,6 +16,17 @@ def test_a_difference_is_signed_only_when_it_shows_one(value, written):
     assert fmt.signed(value) == written
 
 
+@pytest.mark.parametrize("value", [0.1354, -0.0604, -0.0004, -1e-17, -0.0, 0.0, -0.0005001,
+                                   0.0004999, -0.00049])
+def test_a_value_a_table_formats_itself_is_zero_where_signed_writes_zero(value):
+    """The dashboard's '%+.3f' columns, given zero_as_written's value, write what signed
+    writes (printf's rounding is Python's '%+.3f'): never '-0.000'."""
+    kept = fmt.zero_as_written(value)
+    assert f"{kept:+.3f}" == fmt.signed(value)
+    assert kept == value or kept == 0.0 and math.copysign(1.0, kept) == 1.0
+    assert fmt.zero_as_written(None) is None and math.isnan(fmt.zero_as_written(math.nan))
+
+
 @pytest.mark.parametrize(("value", "written"), [
     (1 / 3, "0.333"), (-0.0004, "0.000"), (-1e-12, "0.000"), (0.9996, "1.000"),
     (math.inf, fmt.MISSING),
