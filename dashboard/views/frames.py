@@ -452,9 +452,11 @@ def _rank(value) -> int | None:
 
 
 def rescored_table(rescored, k: int) -> pd.DataFrame:
-    """metrics.Rescored.rows(), each measure headed by its label at K."""
+    """metrics.Rescored.rows(), each measure headed by its label at K (the change zero where
+    it is written as zero)."""
     frame = pd.DataFrame(rescored.rows())
-    return frame.assign(metric=[MEASURE_BY_KEY[key].label(k) for key in frame["metric"]])
+    return frame.assign(metric=[MEASURE_BY_KEY[key].label(k) for key in frame["metric"]],
+                        difference=frame["difference"].map(fmt.zero_as_written))
 
 
 def labels_table(grades: dict[tuple[str, str], int]) -> pd.DataFrame:

@@ -197,3 +197,13 @@ def test_one_querys_figures_keep_the_defaults_across_and_the_added_ones_a_row_ea
     for name in more.run_names:
         assert added.loc["ERR@10", name] == by_run.loc[name, more.resolve("ERR@10").key]
     assert frames.query_figures_table(metrics.query_figures(sample, "q03"), sample)[1] is None
+
+
+def test_a_change_of_labels_is_written_as_format_signed_writes_it(sample):
+    """On the sample, d81 graded 2 for q01 lowers nDCG@5's mean by 0.0001 (a better ideal
+    list): the browser's '%+.3f' wrote that '-0.000', where format.signed writes '+0.000'."""
+    rescored = metrics.rescore(sample, {("q01", "d81"): 2})
+    raw = [row["difference"] for row in rescored.rows()]
+    assert any(-0.0005 < d < 0 for d in raw)  # the case this is about
+    table = frames.rescored_table(rescored, sample.k)
+    assert [f"{d:+.3f}" for d in table["difference"]] == [fmt.signed(d) for d in raw]
