@@ -29,12 +29,13 @@ def figure(value: float | None) -> str:
 
 
 def zero_as_written(value: float | None) -> float | None:
-    """The value, or exactly 0.0 when it is written as zero (|value| under half the last
-    decimal): a table that formats its own numbers ('%+.3f' in the dashboard's columns) then
-    writes '+0.000' as `signed` does, never '-0.000'. Missing values stay as they are."""
+    """The value, or exactly 0.0 when it is written as zero (`_shown`'s rule, the one
+    `signed` follows): a table that formats its own numbers ('%+.3f' in the dashboard's
+    columns) then writes '+0.000' as `signed` does, never '-0.000'. Missing values stay as
+    they are."""
     if _missing(value):
         return value
-    return 0.0 if abs(value) < 0.5 * 10.0 ** -DECIMALS else value
+    return 0.0 if _shown(value) == 0 else value
 
 
 def signed(value: float | None) -> str:
