@@ -125,8 +125,9 @@ def _without_huge_pages() -> None:
     memory is fragmented (a machine up for hours, shared) the kernel first compacts memory to
     find one, inside the page fault. Touching an 80 MB array (the bootstrap's resample table
     at 10,000 queries) took 0.01 to 0.57 s that way and a steady 0.04 s without; the command
-    on 10,000 queries x 100 ids went from a median 1.7 s to 1.27 s wall, 0.8 s less in the
-    kernel (benchmarks/bench_engine.py). Set before the first large array."""
+    on benchmarks/bench_engine.py's 10,000 queries x 100 ids went from a median 1.73 s to
+    1.27 s wall and 0.91 s to 0.49 s in the kernel (6 alternating pairs, /usr/bin/time). Set
+    before the first large array."""
     if os.environ.get("NUMPY_MADVISE_HUGEPAGE") is not None:
         return
     from numpy._core import multiarray  # numpy's own switch for the variable above
