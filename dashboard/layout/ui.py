@@ -18,7 +18,7 @@ from dashboard.data.cache import View
 from dashboard.layout import saved_header
 from dashboard.report import exports
 from dashboard.state import session
-from dashboard.views import frames
+from dashboard.views import frames, vega_spec
 from metrics import FORMAT_EXAMPLES, sample_qrels, sample_runs, vocabulary
 from metrics import format as fmt
 
@@ -211,8 +211,11 @@ def chart(figure: alt.TopLevelMixin, *, stretch: bool = False, download: str | N
     from what `export` builds when given (a landscape version for slides and pages: built
     then too, not on every rerun).
     """
-    shown = st.altair_chart(figure, width="stretch" if stretch else "content",
-                            theme="streamlit", **kwargs)
+    # vega_spec names the datasets by position: new data under an unchanged spec is drawn
+    # in place by the browser rather than built again (st.altair_chart names them by hash)
+    shown = st.vega_lite_chart(vega_spec.shown_spec(figure),
+                               width="stretch" if stretch else "content", theme="streamlit",
+                               **kwargs)
     _validated(figure)
     image = (lambda: figure) if export is None else export
     if download:

@@ -20,7 +20,7 @@ import vl_convert as vlc
 import metrics
 from dashboard import safe
 from dashboard.report.texts import first_words
-from dashboard.views import chart_base, charts, frames
+from dashboard.views import chart_base, charts, frames, vega_spec
 from metrics import (
     CORRECTIONS,
     Comparison,
@@ -76,9 +76,7 @@ def _spec(chart: alt.TopLevelMixin | dict) -> dict:
         raise ValueError(
             f"expected an Altair chart or a Vega-Lite dict, got {type(chart).__name__}"
         )
-    # the sweep of a large evaluation can pass Altair's default 5,000-row guard; the data is ours
-    with alt.data_transformers.disable_max_rows():
-        return chart.to_dict()
+    return vega_spec.exported_spec(chart)
 
 
 def chart_svg(chart: alt.TopLevelMixin | dict) -> str:

@@ -11,6 +11,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from dashboard.views import vega_spec
 from dashboard.views.chart_base import (
     CLASS_COLOURS,
     FACET_SPACING,
@@ -34,6 +35,8 @@ from dashboard.views.chart_base import (
 )
 from metrics import CLASS_MEANING, QUERY_CLASSES, vocabulary
 from metrics import format as fmt
+
+CHOSEN_K = "chosen_k"  # the K sweep's dataset of the chosen K (its rule and title read it)
 
 
 def interval_bars(
@@ -148,9 +151,10 @@ def sweep_lines(
     """
     shown = list(dict.fromkeys(sweep["run"]))
     lo, hi = int(sweep["k"].min()), int(sweep["k"].max())
+    # the chosen K is data, not spec (vega_spec): a new K redraws the panels in place
     subtitle = (
         f"Mean over scored queries at every K from {lo} to {hi}; the dashed line marks the "
-        f"chosen K = {k}. Every panel shares the 0-1 scale, so Hit@K and Recall@K compare directly."
+        "chosen K. Every panel shares the 0-1 scale, so Hit@K and Recall@K compare directly."
     )
     if bands:
         subtitle += " Shaded bands: the interval at each K."
@@ -174,25 +178,28 @@ def sweep_lines(
         tooltip += figures("low", "high")
     marked = marked_cutoffs(lo, hi, k)
     if len(marked) < hi - lo + 1:
-        subtitle += (f" Points (tooltips) at {len(marked)} of the {hi - lo + 1} cutoffs, the "
-                     "chosen K among them; the table below holds every K.")
+        spread = len(marked_cutoffs(lo, hi, lo))  # the same for every K but the chosen one
+        subtitle += (f" Points (tooltips) at {spread} cutoffs spread from {lo} to {hi} and "
+                     "at the chosen K; the table below holds every K.")
     layers.append(alt.Chart().mark_line().encode(x=x, y=y, color=colour))
     layers.append(
         alt.Chart().mark_point(size=18, filled=True, opacity=1)
         .encode(x=x, y=y, color=colour, tooltip=tooltip)
-        .transform_filter(alt.FieldOneOfPredicate(field="k", oneOf=marked))
+        .transform_filter(alt.datum.marked)
     )
+    chosen = vega_spec.named(pd.DataFrame({"k": [k]}), CHOSEN_K)
     layers.append(
-        alt.Chart().mark_rule(strokeDash=[5, 4], color="gray").encode(x=alt.datum(k))
+        alt.Chart(chosen).mark_rule(strokeDash=[5, 4], color="gray").encode(x=alt.X("k:Q"))
     )
     return finish(
-        alt.layer(*layers, data=sweep)
+        alt.layer(*layers, data=sweep.assign(marked=sweep["k"].isin(marked)))
         .properties(width=panel, height=170)
         .facet(
             facet=alt.Facet("label:N", sort=labels, title=None,
                             header=alt.Header(labelFontSize=13, labelFontWeight="bold")),
             columns=columns,
-            title=chart_title(f"Every metric against K (chosen K = {k})", subtitle,
+            title=chart_title(vega_spec.text_from("Every metric against K (chosen K = ",
+                                                  CHOSEN_K, "k", ")"), subtitle,
                               Y_AXIS + columns * panel + FACET_SPACING * (columns - 1)),
         )
     )

@@ -45,6 +45,28 @@ def test_every_page_opens_on_the_sample(server, page, shots, name, path, texts):
     check(page, shots, name, *texts, cells=cells)
 
 
+def test_a_new_k_redraws_the_k_sweep_in_place(server, page, shots):
+    """The chosen K is the sweep chart's data, not its spec (dashboard/views/vega_spec.py):
+    after a change of K the same Vega view shows the new K in its title and moves its dashed
+    line, rather than being built again from nothing."""
+    page.goto(f"{server}/sweep")
+    check(page, shots, "sweep_k5", "Every metric against K (chosen K = 5)")
+    chart = page.locator('[data-testid="stVegaLiteChart"] svg.marks').first
+    chart.evaluate("svg => { svg.dataset.drawnAt = 'k5'; }")
+
+    def rule_x() -> list[str]:
+        return chart.evaluate("svg => [...svg.querySelectorAll('.mark-rule line')]"
+                              ".map(line => line.getAttribute('transform'))")
+
+    before = rule_x()
+    field = page.get_by_role("spinbutton", name="K (cutoff)")
+    field.fill("7")
+    field.press("Enter")
+    check(page, shots, "sweep_k7", "Every metric against K (chosen K = 7)")
+    assert chart.evaluate("svg => svg.dataset.drawnAt") == "k5"  # the same view, redrawn
+    assert before and rule_x() != before
+
+
 @THOROUGH
 def test_the_url_carries_the_view(server, page, shots):
     page.goto(f"{server}/drilldown?k=3&gain=exponential&query=q09")

@@ -224,6 +224,9 @@ def test_png_and_svg_exports_are_valid_images(sample):
         assert root.tag == "{http://www.w3.org/2000/svg}svg" and len(svg) > 10_000
         assert float(root.get("width")) > 200 and float(root.get("height")) > 150
     assert exports.chart_png(exports.interval_chart(sample), scale=1).startswith(PNG_MAGIC)
+    # the sweep's title reads the chosen K from the chart's data: written out in the image too
+    assert f"Every metric against K (chosen K = {sample.k})" in exports.chart_svg(
+        exports.sweep_chart(sample))
     with pytest.raises(ValueError, match="Altair chart"):
         exports.chart_svg("not a chart")
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from dashboard.views import chart_base, charts, comparison_charts, frames
+from dashboard.views import chart_base, charts, comparison_charts, frames, vega_spec
 from metrics import QUERY_CLASSES, SUMMARY_MEASURES
 
 ALL_RUNS = ["baseline", "reranked", "bm25"]
@@ -130,15 +130,20 @@ def test_sweep_marks_k_and_shares_the_unit_scale(sample, bands):
     if bands:
         sweep = sweep.merge(frames.sweep_intervals(sample), on=["run", "k", "metric"])
     labels = [m.label("K") for m in SUMMARY_MEASURES]
-    spec = charts.sweep_lines(sweep, chart_base.run_scale(ALL_RUNS), k=5, labels=labels,
-                              bands=bands).to_dict()
-    assert "chosen K = 5" in title_text(spec)
+    spec = vega_spec.shown_spec(charts.sweep_lines(
+        sweep, chart_base.run_scale(ALL_RUNS), k=5, labels=labels, bands=bands))
+    # the chosen K is data the title and the rule read, so that a new K redraws in place
+    title = spec["title"]["text"]["expr"]
+    assert title == f'"Every metric against K (chosen K = " + data("{charts.CHOSEN_K}")[0].k + ")"'
+
+    assert spec["datasets"][charts.CHOSEN_K].to_dict("records") == [{"k": 5}]
     assert spec["facet"]["sort"] == labels
     layers = spec["spec"]["layer"]
     marks = [layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"]
              for layer in layers]
     assert marks == (["area"] if bands else []) + ["line", "point", "rule"]  # points: tooltips
-    assert layers[-1]["encoding"]["x"] == {"datum": 5}
+    assert layers[-1]["data"] == {"name": charts.CHOSEN_K}
+    assert layers[-1]["encoding"]["x"]["field"] == "k"
     x_titles = {x["title"] for x in encodings(spec, "x") if "title" in x}
     assert x_titles == {"K (cutoff)"}
     y = [e for e in encodings(spec, "y") if e.get("field") == "mean"][0]

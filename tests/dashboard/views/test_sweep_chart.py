@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from dashboard.views import chart_base, charts, frames
+from dashboard.views import chart_base, charts, frames, vega_spec
 from dashboard.views.charts import MARKED_CUTOFFS, marked_cutoffs
 
 
@@ -27,11 +27,18 @@ def test_the_points_are_the_marked_cutoffs_and_the_subtitle_says_so(sample):
     sweep = frames.sweep_long(sample)
     long = sweep.assign(k=sweep["k"] * 10)  # as if the lists were ten times as long
     labels = list(dict.fromkeys(sweep["label"]))
-    spec = charts.sweep_lines(long, chart_base.run_scale(sample.run_names), k=50,
-                              labels=labels).to_dict()
+    spec = vega_spec.shown_spec(charts.sweep_lines(long, chart_base.run_scale(sample.run_names),
+                                                   k=50, labels=labels))
     points = [layer for layer in spec["spec"]["layer"] if layer["mark"]["type"] == "point"][0]
-    marked = points["transform"][0]["filter"]["oneOf"]
-    assert marked == marked_cutoffs(10, int(long["k"].max()), 50)
+    assert points["transform"] == [{"filter": {"field": "marked", "equal": True}}] or \
+        points["transform"] == [{"filter": "datum.marked"}]
+    data = spec["datasets"][spec["data"]["name"]]
+    hi = int(long["k"].max())
+    cutoffs = marked_cutoffs(10, hi, 50)
+    assert set(data.loc[data["marked"], "k"]) == set(cutoffs) & set(long["k"])
     subtitle = " ".join(spec["title"]["subtitle"])
-    assert f"Points (tooltips) at {len(marked)} of the" in subtitle
+    spread = len(marked_cutoffs(10, hi, 10))  # without the chosen K: 50 is not among them
+    assert 50 in cutoffs and spread == len(cutoffs) - 1
+    assert f"Points (tooltips) at {spread} cutoffs spread from 10 to {hi} and at the chosen K" \
+        in subtitle
     assert points["encoding"]["tooltip"]
