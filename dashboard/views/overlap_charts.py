@@ -6,6 +6,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from dashboard.views import vega_spec
 from dashboard.views.chart_base import (
     PAD,
     PAGE_WIDTH,
@@ -17,6 +18,7 @@ from dashboard.views.chart_base import (
 )
 
 CELL = 90  # pixels a side
+MATRIX = "overlap_matrix"  # the matrix's dataset, which its title reads
 
 
 def overlap_matrix(frame: pd.DataFrame, runs: list[str], *, title: str,
@@ -34,7 +36,8 @@ def overlap_matrix(frame: pd.DataFrame, runs: list[str], *, title: str,
                alt.Tooltip("mean:Q", title="Mean", format=SCORE_FORMAT),
                alt.Tooltip("low:Q", title="Low", format=SCORE_FORMAT),
                alt.Tooltip("high:Q", title="High", format=SCORE_FORMAT)]
-    base = alt.Chart(frame)
+    # the title (its figure's name holds K) is read from the data: a new K redraws in place
+    base = alt.Chart(vega_spec.named(frame.assign(title=title), MATRIX))
     cells = base.mark_rect().encode(
         x=x, y=y, tooltip=tooltip,
         color=alt.Color("mean:Q", title="Mean", scale=alt.Scale(scheme=SCORE_SCHEME,
@@ -45,4 +48,5 @@ def overlap_matrix(frame: pd.DataFrame, runs: list[str], *, title: str,
     width = side * len(runs)
     return finish(alt.layer(cells, text).properties(
         width=width, height=side * len(runs), autosize=PAD,
-        title=chart_title(title, subtitle, max(width + label_width, 420))))
+        title=chart_title(vega_spec.text_from("", MATRIX, "title"), subtitle,
+                          max(width + label_width, 420))))

@@ -41,8 +41,9 @@ def named(frame: pd.DataFrame, name: str) -> pd.DataFrame:
 def text_from(before: str, dataset: str, field: str, after: str = "") -> alt.ExprRef:
     """Words (a title) holding the first row's `field` of the `named` dataset: the browser
     reads the value from the data, so a new value redraws the chart in place."""
-    return alt.ExprRef(f"{json.dumps(before)} + data({json.dumps(dataset)})[0].{field} + "
-                       f"{json.dumps(after)}")
+    rows = f"data({json.dumps(dataset)})"
+    value = f"(length({rows}) ? {rows}[0][{json.dumps(field)}] : '')"  # no row: no error
+    return alt.ExprRef(f"{json.dumps(before)} + {value} + {json.dumps(after)}")
 
 
 def shown_spec(figure: alt.TopLevelMixin) -> dict[str, Any]:

@@ -133,8 +133,8 @@ def test_sweep_marks_k_and_shares_the_unit_scale(sample, bands):
     spec = vega_spec.shown_spec(charts.sweep_lines(
         sweep, chart_base.run_scale(ALL_RUNS), k=5, labels=labels, bands=bands))
     # the chosen K is data the title and the rule read, so that a new K redraws in place
-    title = spec["title"]["text"]["expr"]
-    assert title == f'"Every metric against K (chosen K = " + data("{charts.CHOSEN_K}")[0].k + ")"'
+    title = spec["title"]["text"]["expr"]  # rendered, it says "chosen K = 5" (test_html)
+    assert f'data("{charts.CHOSEN_K}")' in title and "5" not in title
 
     assert spec["datasets"][charts.CHOSEN_K].to_dict("records") == [{"k": 5}]
     assert spec["facet"]["sort"] == labels
