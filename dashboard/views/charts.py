@@ -176,23 +176,26 @@ def sweep_lines(
             )
         )
         tooltip += figures("low", "high")
-    marked = marked_cutoffs(lo, hi, k)
-    if len(marked) < hi - lo + 1:
-        spread = len(marked_cutoffs(lo, hi, lo))  # the same for every K but the chosen one
-        subtitle += (f" Points (tooltips) at {spread} cutoffs spread from {lo} to {hi} and "
-                     "at the chosen K; the table below holds every K.")
+    points = alt.Chart().mark_point(size=18, filled=True, opacity=1).encode(
+        x=x, y=y, color=colour, tooltip=tooltip)
+    if len(marked_cutoffs(lo, hi, k)) < hi - lo + 1:
+        # the spread cutoffs are spec, the chosen K is read from its dataset (as the title
+        # reads it): the sweep's own rows stay byte for byte the same from one K to the next,
+        # and the browser then replaces only the one-row dataset
+        spread = marked_cutoffs(lo, hi, lo)  # the same for every K but the chosen one
+        subtitle += (f" Points (tooltips) at {len(spread)} cutoffs spread from {lo} to {hi} "
+                     "and at the chosen K; the table below holds every K.")
+        points = points.transform_filter(
+            f"indexof({json.dumps(spread)}, datum.k) >= 0 || "
+            f"datum.k === data({json.dumps(CHOSEN_K)})[0].k")
     layers.append(alt.Chart().mark_line().encode(x=x, y=y, color=colour))
-    layers.append(
-        alt.Chart().mark_point(size=18, filled=True, opacity=1)
-        .encode(x=x, y=y, color=colour, tooltip=tooltip)
-        .transform_filter(alt.datum.marked)
-    )
+    layers.append(points)
     chosen = vega_spec.named(pd.DataFrame({"k": [k]}), CHOSEN_K)
     layers.append(
         alt.Chart(chosen).mark_rule(strokeDash=[5, 4], color="gray").encode(x=alt.X("k:Q"))
     )
     return finish(
-        alt.layer(*layers, data=sweep.assign(marked=sweep["k"].isin(marked)))
+        alt.layer(*layers, data=sweep)
         .properties(width=panel, height=170)
         .facet(
             facet=alt.Facet("label:N", sort=labels, title=None,
