@@ -46,7 +46,8 @@ def test_the_points_are_the_marked_cutoffs_and_the_subtitle_says_so(sample):
     # drawn: a point at each marked cutoff the sweep holds, 50 (read from the chosen K's
     # dataset) among them, for every run in every panel
     root = ET.fromstring(exports.chart_svg(chart))
-    symbols = [path for group in root.iter(f"{SVG}g") if "mark-symbol role-mark" in group.get("class", "")
+    symbols = [path for group in root.iter(f"{SVG}g")
+               if "mark-symbol role-mark" in group.get("class", "")  # not the legend's
                for path in group.iter(f"{SVG}path")]
     shown = set(cutoffs) & set(long["k"])
     assert 50 in shown
