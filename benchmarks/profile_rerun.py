@@ -158,15 +158,21 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--lines", type=int, default=0,
                         help="under each page, the N dashboard lines most time is spent under")
+    parser.add_argument("--new-k", action="store_true",
+                        help="every change of K to a K never used before (the browser "
+                        "benchmark's K (new)), and no change of the gain")
     args = parser.parse_args()
     config = Config(queries=args.queries, runs=args.runs, depth=FULL.depth, repeats=1,
                     replacements=0)
     collection = write_collection(config, DEFAULT_OUT / f"browser_{args.queries}x{FULL.depth}")
     app = open_uploaded(collection.qrels, collection.runs)
     ks, gains = [20, 10], ["exponential", "linear"]
+    unused = iter(k for k in range(11, FULL.depth) if k != 20)  # --new-k: 11, 12, ...
+    changes = (f"{args.repeats} changes to a new K" if args.new_k else
+               f"{args.repeats} changes of K and {args.repeats} of the gain")
     print(f"{args.runs} runs x {args.queries:,} queries x {FULL.depth} ids under AppTest; "
-          f"median ms per script run over {args.repeats} changes of K and "
-          f"{args.repeats} of the gain; sampled every {INTERVAL_S * 1000:.0f} ms")
+          f"median ms per script run over {changes}; sampled every "
+          f"{INTERVAL_S * 1000:.0f} ms")
     columns = [stage for stage, _ in STAGES] + ["other"]
     print(f"  {'page':<18}{'whole run':>10}" + "".join(f"{c:>14}" for c in columns)
           + f"{'sent':>10}")
@@ -175,8 +181,10 @@ def main() -> None:
             app.switch_page(path).run()
         runs: list[tuple[float, Counter]] = []
         lines: Counter[tuple[str, str]] = Counter()
-        for repeat in range(2 * args.repeats):
-            if repeat % 2 == 0:
+        for repeat in range(args.repeats if args.new_k else 2 * args.repeats):
+            if args.new_k:
+                widget, value = app.number_input(key="settings.k"), next(unused)
+            elif repeat % 2 == 0:
                 widget, value = app.number_input(key="settings.k"), ks[repeat // 2 % 2]
             else:
                 widget, value = app.radio(key="settings.gain"), gains[repeat // 2 % 2]
