@@ -7,6 +7,7 @@ import json
 
 import altair as alt
 import pandas as pd
+import pytest
 
 from dashboard.report import exports
 from dashboard.views import overlap_charts, vega_spec
@@ -61,3 +62,10 @@ def test_the_overlap_matrix_title_is_its_data():
     spec = vega_spec.shown_spec(chart)
     assert "Jaccard@10" not in without_data(spec)  # a new K changes the data alone
     assert "Jaccard@10, every pair" in exports.chart_svg(chart)
+
+
+def test_two_frames_under_one_name_are_refused():
+    first = vega_spec.named(pd.DataFrame({"run": ["a"], "mean": [0.1]}), "words")
+    second = first.assign(mean=0.2)  # pandas carries the name (attrs) over to the copy
+    with pytest.raises(ValueError, match="two datasets of one chart are named 'words'"):
+        vega_spec.shown_spec(alt.layer(bars(first), bars(second)))
