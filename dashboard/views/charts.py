@@ -178,11 +178,11 @@ def sweep_lines(
         tooltip += figures("low", "high")
     points = alt.Chart().mark_point(size=18, filled=True, opacity=1).encode(
         x=x, y=y, color=colour, tooltip=tooltip)
-    if len(marked_cutoffs(lo, hi, k)) < hi - lo + 1:
+    spread = marked_cutoffs(lo, hi, lo)  # the same for every K but the chosen one
+    if len(spread) < hi - lo + 1:
         # the spread cutoffs are spec, the chosen K is read from its dataset (as the title
         # reads it): the sweep's own rows stay byte for byte the same from one K to the next,
         # and the browser then replaces only the one-row dataset
-        spread = marked_cutoffs(lo, hi, lo)  # the same for every K but the chosen one
         subtitle += (f" Points (tooltips) at {len(spread)} cutoffs spread from {lo} to {hi} "
                      "and at the chosen K; the table below holds every K.")
         points = points.transform_filter(
