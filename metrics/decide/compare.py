@@ -325,6 +325,7 @@ def compare(
         differences, n_permutations=n_permutations, rng=generator
     )
     p_adjusted = corrections.adjust(p_randomization, correction)
+    p_t, p_wilcoxon = paired.t_pvalues(differences), paired.wilcoxon_pvalues(differences)
 
     tests = tuple(
         PairedTest(
@@ -340,8 +341,8 @@ def compare(
             ties=int((d == 0).sum()),
             losses=int((d < 0).sum()),
             p_randomization=float(p_randomization[j]),
-            p_t=paired.t_pvalue(d),
-            p_wilcoxon=paired.wilcoxon_pvalue(d),
+            p_t=float(p_t[j]),
+            p_wilcoxon=float(p_wilcoxon[j]),
             effect_size=paired.effect_size(d),
             p_adjusted=float(p_adjusted[j]),
             significant=bool(p_adjusted[j] < alpha),

@@ -16,7 +16,9 @@ from metrics.stats.paired import (
     paired_differences,
     sign_flip_pvalues,
     t_pvalue,
+    t_pvalues,
     wilcoxon_pvalue,
+    wilcoxon_pvalues,
 )
 
 __all__ = [
@@ -31,5 +33,7 @@ __all__ = [
     "paired_differences",
     "sign_flip_pvalues",
     "t_pvalue",
+    "t_pvalues",
     "wilcoxon_pvalue",
+    "wilcoxon_pvalues",
 ]

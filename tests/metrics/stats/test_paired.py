@@ -15,7 +15,9 @@ from metrics.stats import (
     paired_differences,
     sign_flip_pvalues,
     t_pvalue,
+    t_pvalues,
     wilcoxon_pvalue,
+    wilcoxon_pvalues,
 )
 from metrics.stats.intervals import bootstrap
 
@@ -44,6 +46,26 @@ def test_the_vectorised_exact_wilcoxon_equals_scipy(seed: int) -> None:
     if not d.any():
         d[0] = 0.25
     assert wilcoxon_pvalue(d) == stats.wilcoxon(d).pvalue
+
+
+@pytest.mark.parametrize("n", [3, 50, 51, 400, 2000])
+def test_every_column_at_once_has_the_digits_of_scipy_on_that_column_alone(n: int) -> None:
+    rng = np.random.default_rng(n)
+    d = np.round(np.column_stack([
+        rng.normal(0.02, 0.2, n),  # no ties
+        rng.integers(-3, 4, n) / 8,  # ties and zeros
+        np.zeros(n),  # nothing moved
+        np.full(n, 0.25),  # one change everywhere
+        np.r_[0.5, np.zeros(n - 1)],  # one query moved
+        rng.normal(0, 0.3, n) * (rng.random(n) < 0.3),  # mostly zeros
+    ]), 12)
+    t, w = t_pvalues(d), wilcoxon_pvalues(d)
+    for j in (0, 1, 4, 5):  # scipy itself, on the column alone, where nothing is pinned
+        column = d[:, j].copy()
+        assert t[j] == stats.ttest_rel(column, np.zeros(n)).pvalue
+        assert w[j] == stats.wilcoxon(column).pvalue
+    assert (t[2], w[2], t[3]) == (1.0, 1.0, 0.0)
+    assert list(t) == [t_pvalue(c) for c in d.T] and list(w) == [wilcoxon_pvalue(c) for c in d.T]
 
 
 def test_constant_differences_are_pinned() -> None:
