@@ -46,15 +46,22 @@ def all_pairs(view: View, metric: str, correction: str, alpha: float) -> metrics
 def headlines(view: View, options: CompareOptions, snapshots, primary: str) -> list[str]:
     """The headline of each candidate on the primary metric (a measure key): the comparison
     of that metric alone, under the Compare page's baseline, candidates, correction and
-    alpha (metrics.headline_comparison's family), cached as Compare's own comparisons."""
-    compared = compare(view, replace(options, metrics=(primary,)), snapshots)
-    if compared.comparison is None:
-        return []
+    alpha (metrics.headline_comparison's family): Compare's own comparison restricted to
+    that metric when it is among those compared (no second set of flips and resamples for
+    one metric), else that metric's comparison, cached as Compare's own comparisons."""
+    label = metrics.MEASURE_BY_KEY[primary].label(view.evaluation.k)
+    compared = compare(view, options, snapshots)
+    if compared.comparison is not None and label in compared.comparison.metrics:
+        comparison = compared.comparison.restricted([label])
+    else:
+        compared = compare(view, replace(options, metrics=(primary,)), snapshots)
+        if compared.comparison is None:
+            return []
+        comparison = compared.comparison
     # each sentence solves for the difference the query set detects: once per comparison
     return store().get(
         "headlines", (view.key, options, primary),
-        lambda: metrics.headlines(compared.comparison,
-                                  metrics.MEASURE_BY_KEY[primary].label(view.evaluation.k)),
+        lambda: metrics.headlines(comparison, label),
         files=view.files, parents=[view.source])
 
 

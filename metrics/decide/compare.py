@@ -135,6 +135,22 @@ class Comparison:
                        n_comparisons=self.n_comparisons if n_comparisons is None
                        else n_comparisons)
 
+    def restricted(self, metrics: Sequence[str]) -> Comparison:
+        """The tests of these compared metrics alone (labels, in this order), corrected over
+        that smaller family under the same correction and alpha: what comparing those metrics
+        alone gives, without drawing the flips and resamples again. Every test reads the same
+        sign flips and resampled queries, column by column, so the p-values are the same; an
+        interval's bounds may differ from a call of their own in the last bits of a float
+        (a resampled mean is a matrix product whose rounding depends on the columns beside)."""
+        unknown = [m for m in metrics if m not in self.metrics]
+        if unknown or not metrics:
+            raise ValueError(f"can only restrict to compared metrics ({', '.join(self.metrics)}), "
+                             f"got {', '.join(unknown) or 'none'}")
+        kept = tuple(dict.fromkeys(metrics))
+        tests = tuple(self.test(c, m) for c in self.candidates for m in kept)
+        narrower = replace(self, metrics=kept, tests=tests, n_comparisons=len(tests))
+        return narrower.adjusted()
+
     def test(self, candidate: str, metric: str) -> PairedTest:
         """The test of one candidate on one metric."""
         for test in self.tests:

@@ -290,6 +290,34 @@ def test_the_same_draws_serve_every_pair() -> None:
     assert a.low == pytest.approx(b.low, abs=1e-12) and a.high == pytest.approx(b.high, abs=1e-12)
 
 
+@pytest.mark.parametrize("correction, method", [("holm", "percentile"), ("bh", "bca"),
+                                                ("none", "percentile")])
+def test_a_comparison_restricted_to_some_metrics_is_those_metrics_compared_alone(
+    correction: str, method: str
+) -> None:
+    data = _many_pairs(n=120)
+    options = dict(n_permutations=2000, correction=correction, alpha=0.05, rng=11,
+                   interval_method=method)
+    together = compare("base", data, _ids(120), **options)
+    for metrics in (["Recall@10"], ["MRR@10", "nDCG@10"]):
+        narrow = together.restricted(metrics)
+        alone = compare("base", data, _ids(120), metrics=metrics, **options)
+        assert (narrow.metrics, narrow.n_comparisons) == (alone.metrics, alone.n_comparisons)
+        assert [(t.candidate, t.metric) for t in narrow.tests] == [
+            (t.candidate, t.metric) for t in alone.tests]
+        for a, b in zip(narrow.tests, alone.tests, strict=True):
+            assert (a.p_randomization, a.p_t, a.p_wilcoxon, a.p_adjusted, a.significant) == (
+                b.p_randomization, b.p_t, b.p_wilcoxon, b.p_adjusted, b.significant)
+            assert a.low == pytest.approx(b.low, abs=1e-12)
+            assert a.high == pytest.approx(b.high, abs=1e-12)
+    # the family shrank: under Holm the adjusted p of one metric alone is smaller
+    if correction == "holm":
+        wide = together.test("worse", "Recall@10").p_adjusted
+        assert together.restricted(["Recall@10"]).test("worse", "Recall@10").p_adjusted < wide
+    with pytest.raises(ValueError, match="compared metrics.*P@10"):
+        together.restricted(["P@10"])
+
+
 # --------------------------------------------------------------------------- intervals
 
 
