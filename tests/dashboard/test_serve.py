@@ -3,6 +3,8 @@ store exactly what the first page asks for, so that page scores nothing itself."
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from dashboard import serve
@@ -33,3 +35,14 @@ def test_after_the_warm_up_the_first_page_scores_nothing(monkeypatch):
     # the run table's comparison too; only the headline's own family is tested on the page
     assert len(compared) <= 1
     cache.store().clear()
+
+
+def test_the_dashboard_process_runs_one_blas_thread():
+    # a fresh interpreter, as the server starts: the dashboard's threads compute side by side
+    # and OpenBLAS's own threads would spin against them (dashboard/__init__.py)
+    script = ("import dashboard, numpy; from threadpoolctl import threadpool_info; "
+              "print(sorted({i['num_threads'] for i in threadpool_info() "
+              "if i['user_api'] == 'blas' and 'scipy_openblas64' in i['filepath']}))")
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           check=True, cwd=Path(__file__).parents[2])
+    assert shown.stdout.strip() == "[1]"
