@@ -180,6 +180,27 @@ def test_the_evaluation_caches_hold_at_most_their_bounds(counted):
     assert counted["evaluate"].calls == calls + 1
 
 
+def test_a_return_to_any_of_the_last_16_k_tests_nothing_again(counted, monkeypatch):
+    # an evaluation leaving the store takes what was computed at its K with it: a person
+    # flipping between K must not wait for the tests again (the browser benchmark's pages
+    # have used 14 K by the time it reaches Compare)
+    compared = Counted(cache.compare_evaluation)
+    monkeypatch.setattr(cache, "compare_evaluation", compared)
+    names = ["baseline", "reranked", "bm25"]
+    options = cache.CompareOptions(names[0], tuple(names[1:]), ("nDCG",), "holm", 0.05)
+
+    def visit(k: int) -> None:
+        view = cache.build_view(sample_uploads(), names, {}, k, Conventions())
+        assert cache.compare(view, options, []).comparison is not None
+
+    ks = range(1, 17)
+    for k in ks:
+        visit(k)
+    assert compared.calls == len(ks)
+    visit(ks[0])  # the first K again, fifteen changes later
+    assert compared.calls == len(ks)
+
+
 def test_a_replaced_upload_leaves_the_store_with_everything_computed_from_it(counted):
     qrels, runs = UPLOADED
     first = cache.read_uploads(qrels, runs, Conventions())
