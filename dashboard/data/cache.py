@@ -53,7 +53,9 @@ from metrics import (
 
 KEPT = {
     "file": 16,  # a qrels and several runs, under both run orders
-    "prepared": 2,  # the runs aligned on the labels, per relevance level and identical ids
+    # the runs aligned on the labels, per relevance level and identical ids, and as the
+    # fragility check reads them in the other run order
+    "prepared": 4,
     "scored": 2,  # every K of every query, under a convention or two to flip between
     # the K read from those, to flip between without reading again: an entry leaving takes
     # every comparison, check and table made at its K with it, so that with 4 a return to a K
