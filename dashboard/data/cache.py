@@ -53,9 +53,7 @@ from metrics import (
 
 KEPT = {
     "file": 16,  # a qrels and several runs, under both run orders
-    # the runs aligned on the labels, per relevance level and identical ids, and as the
-    # fragility check reads them in the other run order
-    "prepared": 4,
+    "prepared": 2,  # the runs aligned on the labels, per relevance level and identical ids
     "scored": 2,  # every K of every query, under a convention or two to flip between
     # the K read from those, to flip between without reading again: an entry leaving takes
     # every comparison, check and table made at its K with it, so that with 4 a return to a K
@@ -78,7 +76,7 @@ KEPT = {
     "all pairs": 8,
     "best marks": 16,
     "fragility": 16,  # per comparison shown, like "comparison"
-    "to label": 8,
+    "to label": 4,  # 32 MB each at 5 runs x 10,000 queries
     "overlap": 16,  # per K, like "evaluation"
     "cross fit": 4,
     "rescored": 2,  # the last grades given by hand, and the ones before

@@ -62,30 +62,16 @@ def fragility(view: View, inputs: Inputs, options: CompareOptions,
 _CHECKS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fragility")
 
 
-def _read_now(inputs: Inputs, view: View) -> Callable[[str], metrics.Prepared | None] | None:
+def _read_now(inputs: Inputs, view: View) -> Callable[[str], list[Run] | None] | None:
     """The runs read in each other TREC order here, on the script's thread (the loads are
-    cached and show a spinner), for the check's thread to take aligned (_aligned)."""
+    cached and show a spinner), for the check's thread to take."""
     reread = rereader(inputs, view)
     if reread is None:
         return None
     current = view.evaluation.conventions.order
     again = {order: reread(order) for order in metrics.CONVENTION_BY_FIELD["order"].values
              if order != current}
-    return lambda order: None if again.get(order) is None else _aligned(view, order,
-                                                                         again[order])
-
-
-def _aligned(view: View, order: str, runs: list[Run]) -> metrics.Prepared:
-    """The runs read in another order aligned on the labels, kept: the id matching does not
-    depend on K, and the check at every other K reuses it (22-60 ms at 4 runs x 2,000
-    queries, several times that beside the page drawing)."""
-    conventions = view.evaluation.conventions
-    return store().get(
-        "prepared", (("read again", order, view.key[0]), conventions.relevance_level,
-                     conventions.identical_ids),
-        lambda: metrics.prepare(view.qrels, runs, relevance_level=conventions.relevance_level,
-                                identical_ids=conventions.identical_ids),
-        files=view.files, shared=(view.qrels, *runs))
+    return again.get
 
 
 def harm_profile(view: View, comparison: Comparison, candidate: str, metric: str,

@@ -22,7 +22,7 @@ import numpy as np
 from metrics.core.asked import Readings
 from metrics.core.evaluate import Evaluation, scored_queries
 from metrics.core.kernel import compute
-from metrics.core.prepared import Prepared, lists_as_read, prepare
+from metrics.core.prepared import lists_as_read, prepare
 from metrics.core.ranking import AlignedRun, QuerySet, prepare_query_set
 from metrics.decide.compare import Comparison
 from metrics.io import Run
@@ -32,11 +32,8 @@ from metrics.vocabulary import CONVENTION_BY_FIELD, CONVENTIONS
 from metrics.vocabulary import fragility as words
 from metrics.vocabulary.conventions import Conventions
 
-# run order -> the compared runs read again in that order (None: no run reads differently),
-# or those runs already aligned on the labels (a Prepared made under the evaluation's
-# relevance level and identical-ids choice): a caller that keeps the alignment, as the
-# dashboard does, spares every check the id matching, which does not depend on K
-Reread = Callable[[str], Sequence[Run] | Prepared | None]
+# run order -> the compared runs read again in that order (None: no run reads differently)
+Reread = Callable[[str], Sequence[Run] | None]
 
 
 @dataclass(frozen=True)
@@ -224,8 +221,7 @@ class _Rescored:
 
 
 def _scores_under(evaluation: Evaluation, names: Sequence[str], specs: Sequence,
-                  field: str, value: object, runs: Sequence[Run] | Prepared | None
-                  ) -> _Rescored:
+                  field: str, value: object, runs: Sequence[Run] | None) -> _Rescored:
     """The compared runs' per-query figures at their K under one other choice (a figure whose
     name sets that convention keeps its own)."""
     conventions = dataclasses.replace(evaluation.conventions, **{field: value})
@@ -233,14 +229,10 @@ def _scores_under(evaluation: Evaluation, names: Sequence[str], specs: Sequence,
     if field == "relevance_level":
         query_set = prepare_query_set(evaluation.qrels, relevance_level=int(value))
     if runs is not None:
-        prepared = runs if isinstance(runs, Prepared) else prepare(
-            evaluation.qrels, list(runs), relevance_level=conventions.relevance_level,
-            identical_ids=conventions.identical_ids)
-        if (prepared.query_set.relevance_level, prepared.identical_ids) != (
-                conventions.relevance_level, conventions.identical_ids):
-            raise ValueError("the runs read again are aligned under another relevance level "
-                             "or identical-ids choice than the evaluation's")
-        aligned = {a.name: a for a in prepared.aligned}
+        prepared = prepare(evaluation.qrels, list(runs),
+                           relevance_level=conventions.relevance_level,
+                           identical_ids=conventions.identical_ids)
+        aligned = dict(zip((r.name for r in runs), prepared.aligned, strict=True))
     else:
         aligned = {name: evaluation.run(name).aligned for name in names}
     # the lists cut at K unless a figure reads past it

@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from metrics import Conventions, compare_evaluation, evaluate, load_qrels, load_run, prepare
+from metrics import Conventions, compare_evaluation, evaluate, load_qrels, load_run
 from metrics.decide.fragility import alternatives, fragility
 from metrics.stats import corrections
 from metrics.vocabulary import fragility as words
@@ -163,33 +163,3 @@ def test_the_other_trec_order_is_read_again(tmp_path):
     assert ("cand", "P@1", "order", "rank", words.UNCLEAR, words.BETTER) in {
         tuple(f.as_dict().values()) for f in flips}
     assert "under Order TREC runs by = rank column" in flips[0].sentence
-
-
-def test_runs_read_again_may_come_aligned_and_give_the_same_flips(tmp_path):
-    """A caller that keeps the other order's alignment (the dashboard) passes a Prepared:
-    the same flips as the runs aligned inside the check; one aligned under another relevance
-    level is refused rather than scored against the wrong labels."""
-    seed_qrels, seed_runs = collection(3)
-    paths = []
-    for run in seed_runs:
-        path = tmp_path / f"{run.name}.run"
-        path.write_text("".join(
-            f"{q} Q0 {d} {r} {round(1 - r / 100, 1)} {run.name}\n"  # tied scores, one decimal
-            for q, d, r in zip(run.query_ids[run.query_code], run.doc_ids.to_pylist(),
-                               np.arange(len(run.doc_ids)) % 10 + 1, strict=True)))
-        paths.append(path)
-    runs = [load_run(path)[0] for path in paths]
-    evaluation = evaluate(seed_qrels, runs, 5)
-    comparison = compare_evaluation(evaluation, **OPTIONS)
-
-    def reread(order):
-        return [load_run(path, order=order)[0] for path in paths]
-
-    as_runs = fragility(evaluation, comparison, reread=reread)
-    aligned = fragility(evaluation, comparison,
-                        reread=lambda order: prepare(seed_qrels, reread(order)))
-    assert ("order", "rank") in as_runs.tried
-    assert aligned.flips == as_runs.flips and aligned.tried == as_runs.tried
-    with pytest.raises(ValueError, match="another relevance level"):
-        fragility(evaluation, comparison,
-                  reread=lambda order: prepare(seed_qrels, reread(order), relevance_level=2))
