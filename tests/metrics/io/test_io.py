@@ -810,17 +810,20 @@ def test_repeated_ids_of_strings_match_a_plain_loop(pairs):
     assert (rows.tolist(), first.tolist()) == _repeats_by_loop(pairs)
 
 
-# ids that share their last bytes, their length or both
+# ids that share their last bytes, their length or both, or their first and last 8 bytes
+# and their length (only the middle differs: the same fingerprint, not the same id)
 _LOOKALIKES = ["d1", "e1", "x-00000001", "y-00000001", "x-000000001", "00000001", "10000000",
-               "é1", "1", "0" * 20, "1" + "0" * 19, "q"]
+               "é1", "1", "0" * 20, "1" + "0" * 19, "q", "prefix00-a-suffix00",
+               "prefix00-b-suffix00", "", "ab", "abc"]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from(_LOOKALIKES)), max_size=60),
        st.integers(0, 3))
 def test_repeated_ids_of_lookalike_and_sliced_ids_match_a_plain_loop(pairs, cut):
-    """Ids alike in their last bytes or their length, shorter and longer than 8 bytes, and a
-    sliced array (its data not at offset 0) give the loop's repeats."""
+    """Ids alike in their last bytes, their length or their fingerprint, empty, shorter and
+    longer than 8 bytes, and a sliced array (its data not at offset 0) give the loop's
+    repeats."""
     import pyarrow as pa
 
     from metrics.io import repeated_ids
