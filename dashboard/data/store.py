@@ -154,6 +154,16 @@ class Store:
             release_freed_memory()
         return value
 
+    def peek(self, kind: str, key: tuple) -> Any:
+        """The value stored under (kind, key) (a use, as a hit of `get` is), or None: nothing
+        is made."""
+        with self._lock:
+            entry = self._entries.get((kind, key))
+            if entry is None:
+                return None
+            self._touch((kind, key))
+            return entry.value
+
     def has(self, kind: str, key: tuple) -> bool:
         with self._lock:
             return (kind, key) in self._entries

@@ -40,7 +40,7 @@ from metrics.core.diagnosis import (
     query_classes,
     suggest_k,
 )
-from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Curves, Scores, compute
+from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Curves, Scores, compute, regained
 from metrics.core.per_query import long_table
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
 from metrics.core.ranking import AlignedRun, QuerySet
@@ -474,10 +474,15 @@ def evaluate_prepared(
     qrels_report: LoadReport | None = None,
     measures: Sequence[Spec | str] = (),
     progress: Callable[[int, int, str | None], None] | None = None,
+    regain: Evaluation | None = None,
 ) -> Evaluation:
     """evaluate() on runs already aligned by prepare() at the same relevance level.
     `progress(done, total, run)` is called before each run is scored (its name) and once
-    they all are (None, before the summaries): a caller shows how far scoring has come."""
+    they all are (None, before the summaries): a caller shows how far scoring has come.
+    `regain`: an evaluation of these same prepared runs under conventions that differ from
+    `conventions` in the DCG gain alone. Each run it scored from the very arrays this one
+    scores keeps its figures that no gain changes (kernel.regained: the same arrays, not
+    copies) and has only DCG, IDCG and nDCG scored again; the result is the same either way."""
     conventions = conventions or Conventions()
     check_k(k)
     query_set = prepared.query_set
@@ -511,7 +516,8 @@ def evaluate_prepared(
         for run, a in zip(prepared.runs, aligned, strict=True):
             if progress is not None:
                 progress(len(scored_runs), len(prepared.runs), run.name)
-            scored_runs.append(_score_run(run, a, query_set, conventions, reports))
+            scored_runs.append(_score_run(run, a, query_set, conventions, reports,
+                                          _regainable(regain, a, query_set, conventions)))
         if progress is not None:
             progress(len(scored_runs), len(prepared.runs), None)
         resamples = drawing.result()
@@ -587,6 +593,7 @@ def _score_run(
     query_set: QuerySet,
     conventions: Conventions,
     reports: dict[str, LoadReport] | None,
+    other_gain: Scores | None = None,
 ) -> _Scored:
     report = (reports or {}).get(run.name)
     if report is not None and len(aligned.ignored_lines):
@@ -594,8 +601,22 @@ def _score_run(
             ReportLine(int(line), "query is not in the qrels: ignored")
             for line in aligned.ignored_lines
         )
-    scores = compute(query_set, aligned, conventions)  # the kernel: the query set is one block
+    if other_gain is None:
+        scores = compute(query_set, aligned, conventions)  # the kernel: the query set is one block
+    else:
+        scores = regained(other_gain, query_set, aligned, conventions.gain)
     return run, aligned, scores, report
+
+
+def _regainable(regain: Evaluation | None, aligned: AlignedRun, query_set: QuerySet,
+                conventions: Conventions) -> Scores | None:
+    """A run's scores in `regain` when they were computed from `aligned` itself, over the
+    same query set, under `conventions` but for the gain; None otherwise."""
+    if regain is None or regain.query_set is not query_set:
+        return None
+    if dataclasses.replace(regain.conventions, gain=conventions.gain) != conventions:
+        return None
+    return next((r.scores for r in regain.runs if r.aligned is aligned), None)
 
 
 def _read_runs(

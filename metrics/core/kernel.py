@@ -368,11 +368,6 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions,
         ap_denominator = np.minimum(n_relevant, length) if clipped else n_relevant
         ap = np.broadcast_to(_per_count(precision_sum[:, -1:], ap_denominator), ap.shape).copy()
 
-    discount = np.log2(cutoff + 1)
-    dcg = np.cumsum(gains(run.grade, conventions.gain) / discount, axis=1)
-    table = ideal_dcg(labels, conventions.gain)
-    idcg = _ideal_columns(labels, conventions.gain, width)
-
     returned = np.cumsum(run.returned, axis=1, dtype=np.int32)
     shape = hits.shape
     # past the width the lists have ended: what they left (hits, their precisions, DCG) stays
@@ -380,7 +375,7 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions,
     relevant = labels.n_relevant
 
     def tail(denominator: str, numerator: np.ndarray | None = None) -> Tail:
-        return Tail(denominator, numerator, relevant, clipped, table)
+        return Tail(denominator, numerator, relevant, clipped)
 
     d_tail = tail("D") if clipped else None  # D = R is constant
     values = {
@@ -390,9 +385,7 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions,
         "Hit": Curves((hits > 0).astype(float)),
         "RR": Curves(rr),
         "AP": Curves(ap, tail("D", precision_sum[:, -1]) if conventions.ap == "cutoff" else None),
-        "DCG": Curves(dcg),
-        "IDCG": Curves(idcg, tail("IDCG")),
-        "nDCG": Curves(_ratio(dcg, idcg), tail("IDCG", dcg[:, -1])),
+        **_gain_curves(labels, run, conventions.gain),
         "CP": Curves(context_precision),
         "Judged": Curves(_per_count(np.cumsum(run.judged, axis=1, dtype=np.int32), returned)),
     }
@@ -411,6 +404,30 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions,
         return scores
     return extend(scores, labels, run, wanted, persistence=persistence,
                   recall_levels=recall_levels)
+
+
+# the figures the DCG gain changes; every other figure of compute() reads no gain
+GAIN_KEYS = ("DCG", "IDCG", "nDCG")
+
+
+def _gain_curves(labels: Labels, run: Ranked, gain: str) -> dict[str, Curves]:
+    width = run.grade.shape[1]
+    dcg = np.cumsum(gains(run.grade, gain) / np.log2(np.arange(2, width + 2, dtype=float)),
+                    axis=1)
+    table = ideal_dcg(labels, gain)
+    idcg = _ideal_columns(labels, gain, width)
+    return {
+        "DCG": Curves(dcg),
+        "IDCG": Curves(idcg, Tail("IDCG", None, labels.n_relevant, ideal=table)),
+        "nDCG": Curves(_ratio(dcg, idcg), Tail("IDCG", dcg[:, -1], labels.n_relevant,
+                                               ideal=table)),
+    }
+
+
+def regained(scores: Scores, labels: Labels, run: Ranked, gain: str) -> Scores:
+    """compute()'s scores of the same block under another DCG gain: the GAIN_KEYS scored
+    again, every other figure the same array (a change of gain alone need not copy them)."""
+    return replace(scores, values={**scores.values, **_gain_curves(labels, run, gain)})
 
 
 def extend(scores: Scores, labels: Labels, run: Ranked, wanted: Collection[str], *,

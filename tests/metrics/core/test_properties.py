@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -177,3 +179,46 @@ def test_evaluations_of_one_prepared_share_its_aligned_runs():
         evaluation = evaluate_prepared(prepared, k)
         for run, aligned in zip(evaluation.runs, prepared.aligned, strict=True):
             assert run.aligned is aligned
+
+
+@settings(max_examples=100, deadline=None)
+@given(collections(), conventions, st.integers(1, 25))
+def test_an_evaluation_regained_from_another_gain_equals_one_scored_afresh(collection, choice,
+                                                                         k):
+    """evaluate_prepared(regain=) under the other gain: every figure the same as scoring
+    afresh (the snapshot holds each one, per query too), the figures no gain changes the very
+    arrays of the evaluation it came from, DCG, IDCG and nDCG scored again."""
+    from metrics.core.kernel import GAIN_KEYS
+    from metrics.snapshot.contract import to_dict
+
+    judgments, lists = collection
+    prepared = prepare(make_qrels(judgments), [make_run(lists, name="a"),
+                                               make_run(dict(reversed(lists.items())),
+                                                        name="b")],
+                       relevance_level=choice.relevance_level)
+    other = dataclasses.replace(
+        choice, gain="linear" if choice.gain == "exponential" else "exponential")
+    before = evaluate_prepared(prepared, k, other)
+    regained = evaluate_prepared(prepared, k, choice, regain=before)
+    fresh = evaluate_prepared(prepared, k, choice)
+    assert to_dict(regained) == to_dict(fresh)
+    for run, was, anew in zip(regained.runs, before.runs, fresh.runs, strict=True):
+        for key, curves in run.scores.values.items():
+            np.testing.assert_array_equal(curves[:, : k + 3], anew.scores.values[key][:, : k + 3])
+            assert (curves is was.scores.values[key]) == (key not in GAIN_KEYS), key
+
+
+def test_regain_is_ignored_unless_only_the_gain_differs():
+    """Another choice beside the gain, or runs prepared again: scored afresh, same figures."""
+    from metrics.core.kernel import GAIN_KEYS
+
+    qrels = make_qrels({"q1": {"a": 2, "b": 1}, "q2": {"c": 1}})
+    runs = [make_run({"q1": ["b", "x", "a"], "q2": ["c", "a"]})]
+    prepared = prepare(qrels, runs)
+    linear = evaluate_prepared(prepared, 2, Conventions(gain="linear"))
+    for choice, source in ((Conventions(gain="exponential", rr="full"), prepared),
+                           (Conventions(gain="exponential"), prepare(qrels, runs))):
+        regained = evaluate_prepared(source, 2, choice, regain=linear)
+        assert regained.summary().equals(evaluate_prepared(source, 2, choice).summary())
+        values, was = regained.run("run").scores.values, linear.run("run").scores.values
+        assert not any(values[key] is was[key] for key in values if key not in GAIN_KEYS)
