@@ -39,7 +39,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from metrics.core.evaluate import (
     DEFAULT_PER_QUERY,
@@ -296,6 +295,8 @@ class _Streamed:
     def _spilled(self) -> Iterator[tuple[int, _Piece]]:
         """Each block's rows written to a Parquet file of its own, in row order, then read
         back a block at a time (rows of queries outside the qrels: one more file, last)."""
+        import pyarrow.parquet as pq  # on use: see metrics.io.parquet._open
+
         writers: dict[int, pq.ParquetWriter] = {}
         schema = None
         for batch in self._batches(self.roles):

@@ -9,7 +9,6 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
 from metrics.vocabulary.names import Spec
@@ -48,6 +47,8 @@ def write_long(path: str | os.PathLike, tables: Iterable[pa.Table],
     metadata as JSON, so that the file says what its figures were computed under."""
     schema = SCHEMA if about is None else SCHEMA.with_metadata(
         {METADATA_KEY: json.dumps(about, allow_nan=False).encode()})
+    import pyarrow.parquet as pq  # on use: see metrics.io.parquet._open
+
     with pq.ParquetWriter(path, schema, use_dictionary=["run", "measure"]) as writer:
         for table in tables:
             writer.write_table(table.replace_schema_metadata(schema.metadata))

@@ -27,7 +27,6 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from metrics.core.asked import summary_methods
 from metrics.core.evaluate import (
@@ -312,6 +311,8 @@ def _summaries(at_ks: list[dict[str, np.ndarray]], specs: Sequence[Spec],
 
 
 def _read(source, name: str, max_bytes: int) -> tuple[pa.Table, dict]:
+    import pyarrow.parquet as pq  # on use: see metrics.io.parquet._open
+
     try:
         file = pq.ParquetFile(pa.BufferReader(source) if isinstance(source, bytes) else source)
     except (pa.ArrowException, OSError) as exc:

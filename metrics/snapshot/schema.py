@@ -26,7 +26,6 @@ import math
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from typing import Any, NoReturn
 
 import numpy as np
@@ -65,6 +64,8 @@ LEGACY_CONVENTIONS = {"score_precision": "float32", "empty_queries": "exclude"}
 
 def tool_version() -> str:
     """The installed version of the retrieval-compare distribution ('unknown' if not installed)."""
+    from importlib import metadata  # on use: 20 ms of imports only a snapshot needs
+
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
