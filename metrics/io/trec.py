@@ -18,22 +18,26 @@ from metrics.io.sources import Source
 
 
 def whitespace_table(src: Source, layout: Layout) -> Table:
-    # Blank and comment lines are left out first (most files have neither, which the bytes
-    # tell cheaply). Then a regular file (one separator character) splits fastest as CSV;
-    # any other goes through the line splitter, which also names a ragged line.
+    # A regular file (one separator character) splits fastest as CSV, its empty lines kept:
+    # a blank line then has too few fields and fails the split, so most files (no blank
+    # line, no comment, which '#' alone tells) are never scanned for one. Otherwise blank and
+    # comment lines are left out first, and the split is tried on what is left; any other
+    # file goes through the line splitter, which also names a ragged line.
     data, lines, comments = src.raw, None, 0  # lines: source line of each line of data
-    if src.has_blank_lines or src.has_comment_lines:
-        data, lines, comments = kept_lines(src.raw, comments=src.has_comment_lines)
+    if src.has_comment_lines:
+        data, lines, comments = kept_lines(src.raw, comments=True)
     separator = _single_separator(src)
     if separator is not None:
-        try:
-            table = read_csv(data, layout, separator)
-        except pa.ArrowInvalid:
-            pass
-        else:
+        table = _split(data, layout, separator)
+        if table is None and lines is None and src.has_blank_lines:
+            data, lines, comments = kept_lines(src.raw, comments=False)
+            table = _split(data, layout, separator)
+        if table is not None:
             if lines is None:
-                lines = np.arange(1, table.num_rows + 1, dtype=np.int64)
-            return Table(pick(table, layout), lines, comments)
+                lines = np.arange(1, len(table["query"]) + 1, dtype=np.int64)
+            return Table(table, lines, comments)
+    if lines is None and src.has_blank_lines:
+        data, lines, comments = kept_lines(src.raw, comments=False)
     tokens = pc.ascii_split_whitespace(pc.ascii_trim_whitespace(read_lines(data)))
     counts = numbers(pc.list_value_length(tokens))
     if lines is None:
@@ -48,6 +52,18 @@ def whitespace_table(src: Source, layout: Layout) -> Table:
     columns = {role: flat.take(from_numbers(starts + i)) for role, i in layout.columns.items()}
     wide = int(np.count_nonzero(counts > layout.ncols))
     return Table(columns, lines, comments, wide)
+
+
+def _split(data, layout: Layout, separator: str) -> dict[str, pa.Array] | None:
+    """The columns by role from pyarrow's CSV split, or None where it cannot tell them: a
+    line with another count of fields (a blank one among them), or a line of separators
+    alone, which splits into empty fields (its query id is empty)."""
+    try:
+        table = pick(read_csv(data, layout, separator, ignore_empty_lines=False), layout)
+    except pa.ArrowInvalid:
+        return None
+    query = table["query"]
+    return None if len(query) and pc.min(pc.binary_length(query)).as_py() == 0 else table
 
 
 def _single_separator(src: Source) -> str | None:

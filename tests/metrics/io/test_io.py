@@ -407,6 +407,19 @@ def test_blank_lines_do_not_shift_line_numbers(tmp_path):
         load_qrels(write(tmp_path, "qrels.txt", "q1 0 d1 1\n\n\n\nq1 0 d2 x\n"))
 
 
+def test_a_line_of_separators_alone_is_a_blank_line(tmp_path):
+    """A line of exactly as many spaces as a row has separators splits into empty fields: it
+    is blank (skipped, as trec_eval skips it), not a row of empty ids, even in a file with no
+    other blank line."""
+    qrels, report = load_qrels(write(tmp_path, "qrels.txt", "q1 0 d1 1\n   \nq1 0 d2 2\n"))
+    assert qrels.line.tolist() == [1, 3] and report.lines_read == 2
+    run, report = load_run(write(tmp_path, "r.run",
+                                 "q1 Q0 d1 1 2.0 t\n     \nq1 Q0 d2 2 1.0 t\n"))
+    assert run.line.tolist() == [1, 3] and report.lines_read == 2
+    tabs, _ = load_qrels(write(tmp_path, "tabs.txt", "q1\t0\td1\t1\n\t\t\t\nq1\t0\td2\t2\n"))
+    assert tabs.line.tolist() == [1, 3]
+
+
 def test_summary_and_with_dropped():
     _, report = load_run(TREC_RUN.encode(), file_name="baseline.run")
     assert report.summary() == "baseline.run: 4 lines read, 4 used, 0 dropped, 0 repeats"
