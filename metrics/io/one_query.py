@@ -191,7 +191,7 @@ def _head_source(head: bytes, name: str) -> Source:
     text = cut.decode("utf-8", "replace").replace("\r", "")
     if text.startswith("\ufeff"):
         text = text[1:]
-    return Source(name, text.encode(), text)
+    return Source(name, text.encode())
 
 
 @contextmanager

@@ -14,13 +14,20 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from metrics.io.errors import LoadError
-from metrics.io.streams import MAX_INPUT_BYTES, STDIN, STDIN_NAME, decode, normalize, read_bounded
+from metrics.io.streams import (
+    MAX_INPUT_BYTES,
+    STDIN,
+    STDIN_NAME,
+    check_text,
+    normalize,
+    read_bounded,
+)
 
 UPLOAD_NAME = "<upload>"
 
 _BLANK = " \t\r\f\v"  # ASCII whitespace other than the newline: what a blank line may hold
 SPLIT_WS = re.compile(r"[ \t\r\f\v]+")
-_NON_BLANK = re.compile(r"[^ \t\r\f\v\n]")
+_NON_BLANK = re.compile(rb"[^ \t\r\f\v\n]")
 # Two patterns, not one with (?:\A|\n): the alternation makes the scan ten times slower.
 _LEADING_BLANK_LINE = re.compile(rb"[ \t\r\f\v]*\n")
 _INNER_BLANK_LINE = re.compile(rb"\n[ \t\r\f\v]*\n")
@@ -32,9 +39,14 @@ COMMENT = "#"
 @dataclass(frozen=True, eq=False)
 class Source:
     name: str
-    raw: bytes  # decompressed; no BOM, no CR, no trailing blank lines
-    text: str
+    raw: bytes  # decompressed; no BOM, no CR, no trailing blank lines; checked as UTF-8
     unit = "line"  # what the load report's line numbers count
+
+    @cached_property
+    def text(self) -> str:
+        """The file as text, made when a reader asks for it (a JSONL file): the table
+        readers read the bytes, and a 35 MB run need not be a 35 MB str too."""
+        return self.raw.decode("utf-8")
 
     def fail(self, line: int | None, problem: str) -> LoadError:
         return LoadError(self.name, line, problem)
@@ -42,7 +54,7 @@ class Source:
     @cached_property
     def first_line(self) -> tuple[int, str]:
         """(line number, text) of the first non-blank line: a CSV/TSV or BEIR header."""
-        return self._line_at(_NON_BLANK.search(self.text).start())
+        return self._line_at(_NON_BLANK.search(self.raw).start())
 
     @cached_property
     def first_data_line(self) -> tuple[int, str]:
@@ -50,19 +62,20 @@ class Source:
         the format (and a TREC file's layout)."""
         if not self.has_comment_lines:
             return self.first_line
-        found = _NON_BLANK.search(self.text)
-        while found is not None and self.text[found.start()] == COMMENT:
-            end = self.text.find("\n", found.start())
-            found = None if end < 0 else _NON_BLANK.search(self.text, end)
+        found = _NON_BLANK.search(self.raw)
+        while found is not None and self.raw[found.start()] == ord(COMMENT):
+            end = self.raw.find(b"\n", found.start())
+            found = None if end < 0 else _NON_BLANK.search(self.raw, end)
         if found is None:
             raise self.fail(None, "no data lines (only comment lines)")
         return self._line_at(found.start())
 
     def _line_at(self, start: int) -> tuple[int, str]:
-        begin = self.text.rfind("\n", 0, start) + 1
-        end = self.text.find("\n", start)
-        line = self.text[begin : end if end >= 0 else len(self.text)]
-        return self.text.count("\n", 0, begin) + 1, line.strip(_BLANK)
+        """(line number, text) of the line holding byte `start`."""
+        begin = self.raw.rfind(b"\n", 0, start) + 1
+        end = self.raw.find(b"\n", start)
+        line = self.raw[begin : end if end >= 0 else len(self.raw)].decode("utf-8")
+        return self.raw.count(b"\n", 0, begin) + 1, line.strip(_BLANK)
 
     @cached_property
     def has_blank_lines(self) -> bool:
@@ -101,10 +114,10 @@ def open_source(
     if not isinstance(source, bytes | bytearray | memoryview):
         source = os.fspath(source)
     raw = _trim_trailing_blank_lines(normalize(read_bounded(source, name, max_bytes)))
-    text = decode(raw, name)
-    if not _NON_BLANK.search(text):
+    check_text(raw, name)
+    if not _NON_BLANK.search(raw):
         raise LoadError(name, None, "empty file (no data lines)")
-    return Source(name, raw, text)
+    return Source(name, raw)
 
 
 def _trim_trailing_blank_lines(raw: bytes) -> bytes:
