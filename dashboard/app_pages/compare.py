@@ -373,7 +373,7 @@ def comparison_page() -> None:
                       delta=f"{fmt.signed(this['Difference'])} against "
                             f"{fmt.figure(this['Before'])}",
                       border=True)
-            ui.open_in_drilldown(query)
+            ui.open_in_drilldown(query, pair=(comparison.baseline, candidate))
         with right:
             st.dataframe(
                 changes,

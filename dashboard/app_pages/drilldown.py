@@ -106,12 +106,13 @@ def query_view() -> None:
     if len(evaluation.runs) > 1:
         st.subheader("Two runs side by side")
         names = evaluation.run_names
-        session.choose("drilldown.a", names, names[0])
-        session.choose("drilldown.b", [n for n in names if n != st.session_state["drilldown.a"]],
-                       next(n for n in names if n != st.session_state["drilldown.a"]))
+        session.choose(session.SIDE_A, names, names[0])
+        first = st.session_state[session.SIDE_A]
+        session.choose(session.SIDE_B, [n for n in names if n != first],
+                       next(n for n in names if n != first))
         left, right = st.columns(2)
-        a = left.selectbox("Left", names, key="drilldown.a", help=HELP["side_a"])
-        b = right.selectbox("Right", [n for n in names if n != a], key="drilldown.b",
+        a = left.selectbox("Left", names, key=session.SIDE_A, help=HELP["side_a"])
+        b = right.selectbox("Right", [n for n in names if n != a], key=session.SIDE_B,
                             help=HELP["side_b"])
         side = metrics.side_by_side(evaluation, a, b, query, depth)
         given = {doc: grade for (q, doc), grade in mine.items() if q == query}

@@ -100,7 +100,8 @@ def _worst(view: View, risk: metrics.Risk, metric: str, candidate: str) -> None:
             "difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
         })
     picked = st.session_state.get(session.QUERY)
-    ui.open_in_drilldown(picked if picked in set(worst["query_id"]) else risk.worst[0][0])
+    ui.open_in_drilldown(picked if picked in set(worst["query_id"]) else risk.worst[0][0],
+                         pair=(view.baseline, candidate))
 
 
 def worst_csv(view: View, comparison: Comparison, candidate: str, metric: str) -> None:

@@ -155,8 +155,23 @@ def page(title: str, intro: str, *, baseline: bool = True) -> View:
     line stating K and the conventions (and the baseline, unless the page has its own
     control that says it: one baseline a page, said once)."""
     view = require_view()
+    if session.arrived():
+        to_top()
     header(title, view, intro, baseline=baseline)
+    for note in session.notes():  # what a link cleared to show what it names
+        st.info(safe.md(note), icon=":material/link:")
     return view
+
+
+# Streamlit keeps the main area's scroll offset across a page link: a link followed from far
+# down Compare opened the drill-down near its bottom. A fixed script, no value in it.
+TO_TOP = ("<script>window.parent.document.querySelector('[data-testid=\"stMain\"]')"
+          "?.scrollTo(0, 0)</script>")
+
+
+def to_top() -> None:
+    """The main area scrolled to its top (a link was followed to this page)."""
+    st.html(TO_TOP, unsafe_allow_javascript=True, width="content")
 
 
 def header(title: str, view: View, intro: str, *, baseline: bool = True) -> None:
@@ -263,12 +278,15 @@ def query_texts(view: View, query_ids: list[str], limit: int = 500) -> dict[str,
     return {query_id: line(query_id) for query_id in query_ids}
 
 
-def open_in_drilldown(query_id: str, *, label: str | None = None) -> None:
-    """A link to the drill-down of `query_id`, which it opens whatever was selected before
-    (the link carries it: session.OPEN). A link, not st.switch_page: switching pages from
-    Python clears every widget (the sidebar's uploads and settings included)."""
+def open_in_drilldown(query_id: str, *, pair: tuple[str, str] | None = None,
+                      label: str | None = None) -> None:
+    """A link to the drill-down of `query_id`, which it opens whatever was selected or
+    searched before, with `pair` (the two runs the page compares) side by side (the link
+    carries both: session.OPEN, session.PAIR). A link, not st.switch_page: switching pages
+    from Python clears every widget (the sidebar's uploads and settings included)."""
+    asked = {session.OPEN: query_id} | ({session.PAIR: list(pair)} if pair else {})
     st.page_link(DRILLDOWN, label=label or f"Open {safe.md(query_id)} in the drill-down",
-                 icon=":material/search:", query_params={session.OPEN: query_id})
+                 icon=":material/search:", query_params=asked)
 
 
 def run_reading(evaluation, run) -> None:

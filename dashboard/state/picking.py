@@ -9,6 +9,7 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
+from dashboard.state import session
 from dashboard.state.session import QUERY, SEARCH, shorten
 
 
@@ -37,7 +38,15 @@ def search_queries(area: str, query_ids: list[str], queries: metrics.Queries | N
     """A search box (its words shared across pages and in the URL's `find`) and the ids of
     `query_ids` it finds, in order; every id when it is empty or finds none (and says so)."""
     key = f"{area}.search"
-    st.session_state[key] = st.session_state.get(SEARCH, "")
+    words = st.session_state.get(SEARCH, "")
+    opened = session.revealed()
+    if words and opened in query_ids and opened not in metrics.find_queries(query_ids, words,
+                                                                            queries):
+        # the search typed earlier would hide the query a link opened: the link wins
+        st.info(f"The search {safe.md(repr(shorten(words)))} was cleared: it hid "
+                f"{safe.md(shorten(opened))}, which the link opened.", icon=":material/link:")
+        words = st.session_state[SEARCH] = ""
+    st.session_state[key] = words
     words = st.text_input(
         "Find a query", key=key, placeholder="id or words of its text" if queries else "id",
         on_change=lambda: st.session_state.__setitem__(SEARCH, st.session_state[key]),
@@ -55,6 +64,7 @@ def select_query(area: str, options: list[str], *, label: str = "Query",
     """A query picker that shares its value (and the URL's `query`) across pages; an
     unknown query (a link to other data, say) falls back to the first, and says so."""
     current = st.session_state.get(QUERY)
+    session.shown_revealed()
     if current not in options:
         if current is not None:
             st.warning(f"Query {safe.md(shorten(str(current)))} is not among the scored "

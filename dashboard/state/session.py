@@ -10,9 +10,11 @@ parse is ignored and reported, whatever went wrong with it (each parameter on it
 value never stops the others, nor the page); so is a query string Streamlit dropped whole for
 its length.
 
-One parameter is not state but a request: `open=QUERY`, which every "open in the drill-down"
-link carries, makes that query the selected one on arrival (whatever was selected before)
-and leaves the URL.
+Two parameters are not state but a request: `open=QUERY`, which every "open in the
+drill-down" link carries, and `pair=A&pair=B`, the runs it compares. A link is a change of
+view: on arrival the query is the selected one (whatever was selected before), the pair is
+set side by side, and whatever would hide the query (a search typed earlier, the sidebar's
+filter) is cleared, with a note that says so (`open_query`). Both leave the URL.
 
 A tab can outlive its session: after a server restart (or once a session has ended) the
 browser still shows the last page and sends its widgets' values with its next click, to a new
@@ -101,6 +103,12 @@ LINK_FILES = "state.link_files"  # the uploaded files' names, as the URL carries
 LINK_QUERIES = "state.link_queries"  # the uploaded queries file's name, as the URL carries it
 LINK_CORPUS = "state.link_corpus"  # the uploaded corpus file's name
 OPEN = "open"  # a link's request: select this query on arrival (not kept in the URL)
+PAIR = "pair"  # with it, the two runs to set side by side (not kept in the URL either)
+REVEAL = "state.reveal"  # the query a link opened: a filter hiding it is cleared, once
+NOTES = "state.notes"  # what a change of view cleared, said once at the top of the page
+ARRIVED = "state.arrived"  # a link was followed: its page opens at its top
+SIDE_A = "drilldown.a"  # the drill-down's two runs side by side
+SIDE_B = "drilldown.b"
 K = "settings.k"
 RUNS = "runs.shown"
 RUN_OPTIONS = "runs.options"
@@ -314,8 +322,10 @@ def init() -> None:
         st.session_state[READY] = True
     opened = st.query_params.get(OPEN)
     if opened is not None:  # a link asked for this query: it is the selected one now
-        st.session_state[QUERY] = opened
+        open_query(opened, st.query_params.get_all(PAIR))
         del st.query_params[OPEN]
+    if PAIR in st.query_params:
+        del st.query_params[PAIR]
     for key, value in defaults().items():
         if key in tab:
             continue  # the earlier tab's widget value: Streamlit draws the widget with it
@@ -323,6 +333,43 @@ def init() -> None:
         # stopped early); the widget would then come back at its minimum, not at the value
         # the user chose. The last value drawn is kept under a key of our own.
         st.session_state.setdefault(key, st.session_state.get(KEPT + key, value))
+
+
+def open_query(query: str, pair: Sequence[str] = ()) -> None:
+    """A link's change of view: `query` selected, `pair` (two run names) side by side, and
+    the query revealed: a search or filter that would hide it is cleared where it is drawn
+    (`revealed`)."""
+    st.session_state[QUERY] = query
+    st.session_state[REVEAL] = query
+    st.session_state[ARRIVED] = True
+    if len(pair) == 2 and pair[0] != pair[1]:
+        st.session_state[SIDE_A], st.session_state[SIDE_B] = pair
+
+
+def revealed() -> str | None:
+    """The query a link opened, until a page has shown it."""
+    return st.session_state.get(REVEAL)
+
+
+def shown_revealed() -> None:
+    """A page showed (or could not show) the query a link opened: the request is done."""
+    st.session_state.pop(REVEAL, None)
+
+
+def say(note: str) -> None:
+    """What a change of view did that the reader did not ask for (a filter cleared), said
+    once at the top of the next page drawn."""
+    st.session_state[NOTES] = [*st.session_state.get(NOTES, []), note]
+
+
+def arrived() -> bool:
+    """A link was followed to this page (asked once: the page opens at its top)."""
+    return bool(st.session_state.pop(ARRIVED, False))
+
+
+def notes() -> list[str]:
+    """The notes said since the last page was drawn (they are said once)."""
+    return st.session_state.pop(NOTES, [])
 
 
 def _earlier_tab() -> dict[str, object]:

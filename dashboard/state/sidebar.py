@@ -193,6 +193,7 @@ def query_filter(view: View) -> View:
     if not facets:
         return view
     session.query_filter({name: facet.bins for name, facet in facets.items()})
+    _reveal(view)
     facet = st.session_state.get(session.WHERE)
     with st.expander("Filter queries", icon=":material/filter_alt:", expanded=facet is not None):
         names = {None: "Every query"} | {name: name for name in facets}
@@ -212,6 +213,20 @@ def query_filter(view: View) -> View:
                 st.caption("Pick one value or more: until then every query is shown.")
     session.keep([session.WHERE, session.WHERE_VALUES])
     return slicing.filtered(view, facet, values) if facet is not None and values else view
+
+
+def _reveal(view: View) -> None:
+    """A filter that hides the query a link opened is cleared before it is drawn (the link
+    names that query: it wins), and a note says so."""
+    state = st.session_state
+    opened, facet, values = session.revealed(), state.get(session.WHERE), state.get(
+        session.WHERE_VALUES)
+    if (opened not in view.evaluation.scored_ids or facet is None or not values
+            or opened in slicing.filtered(view, facet, values).evaluation.scored_ids):
+        return
+    state[session.WHERE], state[session.WHERE_VALUES] = None, []
+    session.say(f"The sidebar's filter ({facet} is one of {', '.join(values)}) was cleared: "
+                f"it hid {opened}, which the link opened.")
 
 
 def snapshots(view: View | None) -> list[Snapshot]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -90,3 +91,13 @@ def upload(app: AppTest, runs, qrels: bytes | None = None, *, queries=None, corp
     app.file_uploader(key="load.runs").set_value(
         [(name, data, "text/plain") for name, data in runs]).run()
     return app
+
+
+def follow(app: AppTest, link) -> AppTest:
+    """What a click on a page link does in the browser: the link's query string becomes the
+    URL's (st.page_link replaces it), then its page runs, in the same session."""
+    app.query_params = {name: values if len(values) > 1 else values[0] for name, values
+                        in parse_qs(link.proto.query_string, keep_blank_values=True).items()}
+    target = next(path for path in PAGES.values()
+                  if path and Path(path).stem == link.proto.page)
+    return app.switch_page(target).run()

@@ -153,6 +153,28 @@ def test_compare_page_states_its_test_and_moves_ids(server, page, shots):
     settle(page)
     page.get_by_text("nDCG@5 = DCG@5 / IDCG@5").first.wait_for(state="visible")
     assert re.search(r"[?&]query=q09\b", location(page))
+    # with the pair Compare compared side by side
+    assert page.locator(".st-key-drilldown-b input").input_value() == "reranked"
+
+
+MAIN_SCROLL = "document.querySelector('[data-testid=stMain]').scrollTop"
+
+
+@THOROUGH
+def test_a_link_far_down_compare_opens_the_drilldown_at_its_top(server, page):
+    """Streamlit keeps the main area's scroll offset across a page link: the drill-down
+    opened near its bottom, below the query it was opened for."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{server}/compare")
+    settle(page)
+    link = page.locator("[data-testid=stPageLink-NavLink]", has_text="in the drill-down").last
+    link.scroll_into_view_if_needed()
+    settle(page)
+    assert page.evaluate(MAIN_SCROLL) > 3_000
+    link.click()
+    page.wait_for_function("() => location.pathname.endsWith('/drilldown')")
+    settle(page)
+    assert page.evaluate(MAIN_SCROLL) == 0
 
 
 @THOROUGH
