@@ -439,7 +439,7 @@ def unjudged_in(side: pd.DataFrame) -> list[tuple[str, int | None, int | None]]:
     for row in side.itertuples(index=False):
         for doc, judged, side_name in ((row.a_doc, row.a_judged, "a"),
                                        (row.b_doc, row.b_judged, "b")):
-            if doc is None or judged or doc in seen:
+            if pd.isna(doc) or judged or doc in seen:  # an empty slot (NaN in a str column)
                 continue
             a_rank = row.rank if side_name == "a" else _rank(row.b_in_a)
             b_rank = row.rank if side_name == "b" else _rank(row.a_in_b)

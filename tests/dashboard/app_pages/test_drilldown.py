@@ -76,3 +76,12 @@ def test_each_run_s_ranks_are_written_out_under_its_own_tab(sample):
             app.run()
         said = texts(app)
         assert [name for name, dcg in sentences.items() if dcg in said] == [chosen]
+
+
+def test_an_empty_slot_is_not_offered_for_grading():
+    """With unjudged ids dropped, q06's lists end before K: their empty slots (NaN in a
+    pandas 3 str column) were offered as an unjudged id named "nan"."""
+    app = open_app("drilldown", query="q06", unjudged="drop", k="3")
+    grades = [c.key for c in app.get("button_group") if (c.key or "").startswith("judge.")]
+    assert grades == []
+    assert "nan" not in texts(app).split()
