@@ -20,6 +20,7 @@ import textwrap
 import altair as alt
 
 from metrics import QUERY_CLASSES
+from metrics import format as fmt
 
 # Okabe & Ito (2008), "Color universal design": black left out (it vanishes on the dark
 # theme), the others ordered so that the first four differ most, in hue and in lightness
@@ -33,7 +34,9 @@ RUN_PALETTE = OKABE_ITO
 CLASS_COLOURS = dict(zip(QUERY_CLASSES, ("#0072B2", "#009E73", "#CC79A7", "#D55E00"),
                          strict=True))
 SCORE_SCHEME = "viridis"  # perceptually even, colour-blind safe, dark at 0 and light at 1
-SCORE_FORMAT = ".3f"  # three decimals wherever a figure is shown
+# a figure and a difference as metrics.format writes them, in d3-format (what Vega reads)
+SCORE_FORMAT = f".{fmt.DECIMALS}f"
+SIGNED_FORMAT = f"+.{fmt.DECIMALS}f"
 UNIT = alt.Scale(domain=[0, 1], nice=False)
 UNIT_TICKS = [0, 0.2, 0.4, 0.6, 0.8, 1]
 # a 0-1 scale with room for a mark drawn at 0 or 1 (a point's radius), ticks still 0 to 1
@@ -112,7 +115,7 @@ def finish(chart):
 
 
 def figures(*fields: str) -> list[alt.Tooltip]:
-    """Tooltips of a mean and its interval bounds ("mean", "low", "high"), three decimals."""
+    """Tooltips of a mean and its interval bounds ("mean", "low", "high"), as figures."""
     return [alt.Tooltip(f"{name}:Q", title=name.capitalize(), format=SCORE_FORMAT)
             for name in fields]
 

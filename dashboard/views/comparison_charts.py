@@ -16,6 +16,7 @@ from dashboard.views.chart_base import (
     PAGE_WIDTH,
     ROW_HEIGHT,
     SCORE_FORMAT,
+    SIGNED_FORMAT,
     UNIT,
     UNIT_TICKS,
     Y_AXIS,
@@ -52,7 +53,7 @@ def _paired_tooltip(baseline: str, metric: str) -> list[alt.Tooltip]:
         alt.Tooltip("run:N", title="Candidate"),
         alt.Tooltip("before:Q", title=f"{metric} of {baseline}", format=SCORE_FORMAT),
         alt.Tooltip("after:Q", title=f"{metric} of the candidate", format=SCORE_FORMAT),
-        alt.Tooltip("difference:Q", title="Difference", format="+.3f"),
+        alt.Tooltip("difference:Q", title="Difference", format=SIGNED_FORMAT),
     ]
 
 
@@ -237,8 +238,8 @@ def _bars_per_column(columns: pd.DataFrame, runs: alt.Scale, shown: list[str], *
     highest difference among them and through 0: the outline of their bars."""
     ranks = "format(datum.first, ',') + (datum.last > datum.first ? '–' + " \
             "format(datum.last, ',') : '')"
-    spread = "format(datum.low, '+.3f') + (datum.high > datum.low ? ' to ' + " \
-             "format(datum.high, '+.3f') : '')"
+    spread = f"format(datum.low, '{SIGNED_FORMAT}') + (datum.high > datum.low ? ' to ' + " \
+             f"format(datum.high, '{SIGNED_FORMAT}') : '')"
     bars = alt.Chart().transform_calculate(
         start="datum.first - 1", top="max(datum.high, 0)", bottom="min(datum.low, 0)",
         queries="datum.last - datum.first + 1", ranks=ranks, spread=spread,
@@ -461,9 +462,9 @@ def slice_differences(table: pd.DataFrame, *, metric: str, baseline: str, candid
                        scale=alt.Scale(domain=list(SIGN_COLOURS),
                                        range=list(SIGN_COLOURS.values())))
     tooltip = [alt.Tooltip("Slice:N", title=facet), alt.Tooltip("Queries:Q"),
-               alt.Tooltip("Difference:Q", format="+.3f"),
-               alt.Tooltip("low:Q", title="Low", format="+.3f"),
-               alt.Tooltip("high:Q", title="High", format="+.3f"),
+               alt.Tooltip("Difference:Q", format=SIGNED_FORMAT),
+               alt.Tooltip("low:Q", title="Low", format=SIGNED_FORMAT),
+               alt.Tooltip("high:Q", title="High", format=SIGNED_FORMAT),
                alt.Tooltip("p adjusted:N", title="p adjusted")]
     base = alt.Chart(data)
     bars = base.mark_rule(strokeWidth=2).encode(y=y, x="low:Q", x2="high:Q", color=colour,
