@@ -89,7 +89,8 @@ def comparison_page() -> None:
         help=HELP["correction"],
     )
     right.number_input("Alpha", min_value=session.ALPHA_RANGE[0], max_value=session.ALPHA_RANGE[1],
-                       step=0.01, format="%.3f", key=session.ALPHA, persist_state="session",
+                       step=0.01, format=fmt.FIGURE_PATTERN, key=session.ALPHA,
+                       persist_state="session",
                        help=HELP["alpha"])
     if not options.candidates or not options.metrics:
         st.info("Pick at least one candidate and one metric.", icon=":material/info:")
@@ -122,7 +123,7 @@ def comparison_page() -> None:
     left, right = st.columns([1, 3], vertical_alignment="bottom")
     delta = left.number_input(
         "A difference worth detecting", min_value=1e-6, max_value=1.0, value=None, step=0.01,
-        format="%.3f", key=session.DELTA, placeholder="e.g. 0.02",
+        format=fmt.FIGURE_PATTERN, key=session.DELTA, placeholder="e.g. 0.02",
         help=POWER_MEANING["queries_needed"])
     right.caption(safe.md(POWER_METHOD))
     st.markdown(f"**Test:** {method['test']}")
@@ -153,8 +154,7 @@ def comparison_page() -> None:
                 "Before": ui.number_column("Before", MEANING["baseline_mean"]),
                 "After": ui.number_column(
                     "After", MEANING["run_mean"].format(run=safe.md(candidate))),
-                "Difference": st.column_config.NumberColumn(
-                    "Difference", help=MEANING["difference"], format="%+.3f"),
+                "Difference": ui.signed_column("Difference", MEANING["difference"]),
                 "Interval": st.column_config.TextColumn(
                     "Interval", help=MEANING["difference_interval"].format(
                         level=fmt.confidence(comparison.confidence_level),
@@ -245,7 +245,7 @@ def comparison_page() -> None:
                         "Before", MEANING["run_mean"].format(run=safe.md(comparison.baseline))),
                     "After": ui.number_column(
                         "After", MEANING["run_mean"].format(run=safe.md(slice_candidate))),
-                    "Difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
+                    "Difference": ui.signed_column("Difference"),
                     "p adjusted": st.column_config.TextColumn(
                         "p adj.", help=MEANING["p_adjusted_slices"].format(
                             correction=CORRECTIONS[options.correction], n=len(pieces))),
@@ -325,7 +325,7 @@ def comparison_page() -> None:
                     "after": ui.number_column(
                         "After", MEANING["run_metric"].format(metric=metric,
                                                               run=safe.md(candidate))),
-                    "difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
+                    "difference": ui.signed_column("Difference"),
                 },
             )
 
@@ -381,7 +381,7 @@ def comparison_page() -> None:
                 column_config={
                     "Before": ui.number_column(comparison.baseline),
                     "After": ui.number_column(candidate),
-                    "Difference": st.column_config.NumberColumn(format="%+.3f"),
+                    "Difference": ui.signed_column(None),
                 },
             )
         st.markdown(safe.md(metrics.movement_sentence(movement, candidate, k)))
@@ -402,8 +402,8 @@ def comparison_page() -> None:
                 "after": st.column_config.NumberColumn(
                     "Rank after", help=MEANING["rank_in_run"].format(run=safe.md(candidate)),
                     format="localized"),
-                "climbed": st.column_config.NumberColumn(
-                    "Places climbed", format="%+d", help=MEANING["places_climbed"]),
+                "climbed": ui.number_column("Places climbed", MEANING["places_climbed"],
+                                            pattern=fmt.PLACES_PATTERN),
                 "moved": st.column_config.TextColumn("What the candidate did", width="medium",
                                                      help=MEANING["moved"].format(run=safe.md(candidate))),
             },

@@ -130,14 +130,12 @@ def query_view() -> None:
             "metric": st.column_config.TextColumn("Metric", pinned=True),
             "a": ui.number_column(a, MEANING["query_figure"].format(run=safe.md(a))),
             "b": ui.number_column(b, MEANING["query_figure"].format(run=safe.md(b))),
-            "difference": st.column_config.NumberColumn(
-                "Difference", format="%+.3f",
-                help=MEANING["query_difference"].format(a=safe.md(a), b=safe.md(b))),
-            "contribution": st.column_config.NumberColumn(
-                "Adds to the mean", format="%+.4f",
-                help=MEANING["contribution"].format(n=n_scored)),
-            "mean difference": st.column_config.NumberColumn(
-                "Mean difference", format="%+.3f", help=MEANING["mean_difference"]),
+            "difference": ui.signed_column(
+                "Difference", MEANING["query_difference"].format(a=safe.md(a), b=safe.md(b))),
+            "contribution": ui.number_column(
+                "Adds to the mean", MEANING["contribution"].format(n=n_scored),
+                pattern=fmt.CONTRIBUTION_PATTERN),
+            "mean difference": ui.signed_column("Mean difference", MEANING["mean_difference"]),
         })
         headline = contribution[contribution["metric"] == MEASURE_BY_KEY["nDCG"].label(
             k, summary=False)].iloc[0]

@@ -102,10 +102,9 @@ ui.chart(judge_views.intervals_chart(judge_views.intervals_frame(report, metric)
          download=f"judge-{metric}")
 columns_help = {
     "Human only": ui.number_column("Human only", TERMS["human"]),
-    "Lambda": st.column_config.NumberColumn("Lambda", help=TERMS["lambda"], format="%.2f",
-                                            width="small"),
-    "Width ratio": st.column_config.NumberColumn(
-        "Width ratio", format="%.2f", help=TERMS["width"], width="small"),
+    "Lambda": ui.number_column("Lambda", TERMS["lambda"], width="small",
+                               pattern=fmt.WEIGHT_PATTERN),
+    "Width ratio": ui.number_column("Width ratio", TERMS["width"], width="small"),
 }
 config = {way: st.column_config.TextColumn(way, help=TERMS[key])
           for key, way in judge_views.WAYS.items()}

@@ -30,7 +30,8 @@ if len(evaluation.runs) < 2:
 
 left, right = st.columns([1, 2], vertical_alignment="bottom")
 p = left.number_input("RBO persistence p", min_value=0.01, max_value=0.99, step=0.05,
-                      format="%.2f", key=session.RBO_P, help=words.PERSISTENCE_MEANING)
+                      format=fmt.PARAMETER_PATTERN, key=session.RBO_P,
+                      help=words.PERSISTENCE_MEANING)
 figures = {"jaccard": words.label("jaccard", k), "rbo": words.label("rbo", k),
            combine.ONLY_IN: f"Relevant only in the row's run@{k}",
            "hybrid_ceiling": words.label("hybrid_ceiling", k)}
@@ -98,7 +99,7 @@ def weight_search() -> None:
     st.markdown(safe.md(tuned.sentence) + f" Interval of the cross-fitted mean: "
                 f"[{fmt.figure(interval.low)}, {fmt.figure(interval.high)}].")
     st.dataframe(combine.cross_fit_table(tuned), hide_index=True, column_config={
-        "Weight": st.column_config.NumberColumn(f"Weight of {first}", format="%.1f"),
+        "Weight": ui.number_column(f"Weight of {first}", pattern=fmt.PARAMETER_PATTERN),
         **{c: ui.number_column(c) for c in ("Half 1", "Half 2", "Every query")}})
     weight = tuned.in_sample_weight
     original = {display: name for name, display in view.shown}  # recipes name loaded runs

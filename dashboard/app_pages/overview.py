@@ -285,8 +285,7 @@ else:
             "cost at k": st.column_config.NumberColumn("$ at suggested k", format=money),
             "recall at K": ui.number_column("Recall at K", COST_MEANING["recall"]),
             "recall at k": ui.number_column("Recall at suggested k", COST_MEANING["recall"]),
-            "recall extra": st.column_config.NumberColumn(
-                "Extra recall", format="%+.3f", help=COST_MEANING["extra"]),
+            "recall extra": ui.signed_column("Extra recall", COST_MEANING["extra"]),
         })
     st.caption(safe.md(tokens.sentence) + " " + " ".join(
         f"**{safe.md(c.run)}**: {safe.md(c.sentence)}" for c in run_costs))

@@ -6,6 +6,7 @@ import streamlit as st
 from dashboard.data import cache
 from dashboard.layout import saved, ui
 from dashboard.views import chart_base, charts, frames
+from metrics import format as fmt
 from metrics import vocabulary
 
 MEANING = vocabulary.columns.COLUMN_MEANING
@@ -87,8 +88,8 @@ st.dataframe(
     levels.reset_index(),
     hide_index=True,
     height="content",  # the 11 levels
-    column_config={"recall": st.column_config.NumberColumn(
-        "Recall level", format="%.1f", pinned=True, help=MEANING["recall_level"])}
+    column_config={"recall": ui.number_column(
+        "Recall level", MEANING["recall_level"], pattern=fmt.PARAMETER_PATTERN, pinned=True)}
     | {run: ui.progress(run, MEANING["interpolated_precision"].format(run=run))
        for run in evaluation.run_names},
 )

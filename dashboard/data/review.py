@@ -139,7 +139,8 @@ def worst_losses(risk: metrics.Risk, view: View) -> pd.DataFrame:
 def shared_table(found: metrics.HarmProfile) -> pd.DataFrame:
     """What the harmed queries share, one row per word or facet value, with the counts."""
     def share(part: int, whole: int) -> str:
-        return f"{part:,} of {whole:,} ({100 * part / whole:.1f}%)" if whole else "—"
+        return f"{part:,} of {whole:,} ({metrics.format.percent_of(part, whole)})" if whole \
+            else metrics.format.MISSING
 
     return pd.DataFrame({
         "Feature": [f"{vocabulary.risk.FEATURE_KINDS[s.kind]}: {s.value}" for s in found.shared],

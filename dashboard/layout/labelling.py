@@ -98,5 +98,5 @@ def my_labels(view: View) -> None:
                          "metric": st.column_config.TextColumn("Metric"),
                          "before": ui.number_column("Loaded qrels", MEANING["rescored_before"]),
                          "after": ui.number_column("With my labels", MEANING["rescored_after"]),
-                         "difference": st.column_config.NumberColumn("Change", format="%+.3f"),
+                         "difference": ui.signed_column("Change"),
                      })

@@ -32,7 +32,7 @@ def harm(view: View, comparison: Comparison, metric: str, candidate: str) -> Non
     left, right = st.columns([1, 2], vertical_alignment="bottom")
     delta = left.number_input(
         "Harmed when it loses more than", min_value=0.0, max_value=1.0, step=0.01,
-        format="%.3f", key=session.HARM_DELTA, persist_state="session",
+        format=metrics.format.FIGURE_PATTERN, key=session.HARM_DELTA, persist_state="session",
         help=words.RISK_MEANING["harm_share"])
     alphas = [str(a) for a in words.RISK_ALPHAS]
     alpha = float(right.radio(
@@ -71,10 +71,8 @@ def harm(view: View, comparison: Comparison, metric: str, candidate: str) -> Non
                     delta=words.delta_words(delta),
                     level=metrics.format.confidence(comparison.confidence_level))),
             "Mean loss": ui.number_column("Mean loss", words.RISK_MEANING["mean_loss"]),
-            "URisk": st.column_config.NumberColumn(format="%+.3f",
-                                                   help=words.RISK_MEANING["urisk"]),
-            "TRisk": st.column_config.NumberColumn(format="%+.2f",
-                                                   help=words.RISK_MEANING["trisk"]),
+            "URisk": ui.signed_column("URisk", words.RISK_MEANING["urisk"]),
+            "TRisk": ui.signed_column("TRisk", words.RISK_MEANING["trisk"]),
             "Reading": st.column_config.TextColumn(width="medium"),
         })
     _worst(view, chosen, metric, candidate)
@@ -97,7 +95,7 @@ def _worst(view: View, risk: metrics.Risk, metric: str, candidate: str) -> None:
         column_config={
             "query_id": st.column_config.TextColumn("Query"),
             "text": st.column_config.TextColumn("Question", width="large"),
-            "difference": st.column_config.NumberColumn("Difference", format="%+.3f"),
+            "difference": ui.signed_column("Difference"),
         })
     picked = st.session_state.get(session.QUERY)
     ui.open_in_drilldown(picked if picked in set(worst["query_id"]) else risk.worst[0][0],
@@ -139,8 +137,8 @@ def shared(view: View, comparison: Comparison, candidate: str, metric: str,
                 help=MEANING["shared_harmed"]),
             "Other queries holding it": st.column_config.TextColumn(
                 help=MEANING["shared_rest"]),
-            "Times as common": st.column_config.NumberColumn(
-                format="%.1f", help=MEANING["shared_lift"]),
+            "Times as common": ui.number_column(
+                None, MEANING["shared_lift"], pattern=metrics.format.RATIO_PATTERN),
             "p adjusted": st.column_config.TextColumn(help=MEANING["shared_q"]),
         })
     st.caption(safe.md(words.SHARED_METHOD))

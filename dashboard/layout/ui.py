@@ -22,7 +22,6 @@ from dashboard.views import frames, vega_spec
 from metrics import FORMAT_EXAMPLES, sample_qrels, sample_runs, vocabulary
 from metrics import format as fmt
 
-SCORE_FORMAT = "%.3f"  # three decimals everywhere
 HELP = vocabulary.columns.CONTROL_HELP
 DRILLDOWN = "app_pages/drilldown.py"  # page paths for links, relative to app.py
 EXPORT = "app_pages/export.py"
@@ -207,14 +206,24 @@ def _conventions_popover(view: View) -> None:
 
 
 def progress(label: str, help: str | None = None) -> st.column_config.Column:
-    """A [0, 1] score as a progress bar with three decimals."""
-    return st.column_config.ProgressColumn(label, help=help, format=SCORE_FORMAT,
+    """A [0, 1] score as a progress bar, written as a figure."""
+    return st.column_config.ProgressColumn(label, help=help, format=fmt.FIGURE_PATTERN,
                                            min_value=0.0, max_value=1.0)
 
 
-def number_column(label: str, help: str | None = None, *, width: int | str | None = None
-                  ) -> st.column_config.Column:
-    return st.column_config.NumberColumn(label, help=help, format=SCORE_FORMAT, width=width)
+def number_column(label: str | None, help: str | None = None, *,
+                  width: int | str | None = None, pattern: str = fmt.FIGURE_PATTERN,
+                  **options) -> st.column_config.Column:
+    """A column of numbers written as the engine writes them: figures, or what `pattern`
+    (one of metrics.format's patterns) says; `options` are NumberColumn's own (pinned, ...)."""
+    return st.column_config.NumberColumn(label, help=help, format=pattern, width=width,
+                                         **options)
+
+
+def signed_column(label: str | None, help: str | None = None, *,
+                  width: int | str | None = None) -> st.column_config.Column:
+    """A column of differences, signed as the engine signs one: +0.135, +0.000."""
+    return number_column(label, help, width=width, pattern=fmt.SIGNED_PATTERN)
 
 
 def chart(figure: alt.TopLevelMixin, *, stretch: bool = False, download: str | None = None,

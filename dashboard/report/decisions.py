@@ -40,7 +40,7 @@ def leaderboard_section(board: Leaderboard | None, metric: str) -> str:
     level = fmt.confidence(board.confidence_level)
     standings = board.standings(metric)
     rows = [[s.run, fmt.figure(s.mean), str(s.rank), f"{s.rank_low}–{s.rank_high}",
-             f"{s.p_best:.0%}"] for s in standings]
+             vocabulary.leaderboard.share(s.p_best)] for s in standings]
     label = MEASURE_BY_KEY[metric_key(metric, board.k)].label(board.k)
     sentences = "".join(f"<li>{safe.html(s)}</li>" for s in board.sentences(metric))
     return (f'<section id="leaderboard"><h2>Leaderboard on {safe.html(label)}</h2>'

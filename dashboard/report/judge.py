@@ -18,8 +18,7 @@ COLUMNS = ["Run", "Human only", "Judge only", "Prediction-powered", "Lambda", "W
 def _rows(frame, key_label: str) -> list[list[str]]:
     rows = frame[frame["Metric"] == key_label]
     return [[row["Run"], row["Human only"], row["Judge only"], row["Prediction-powered"],
-             fmt.MISSING if row["Lambda"] is None else f"{row['Lambda']:.2f}",
-             fmt.MISSING if row["Width ratio"] is None else f"{row['Width ratio']:.2f}",
+             fmt.weight(row["Lambda"]), fmt.figure(row["Width ratio"]),
              row["Bias (judge − human)"]] for row in rows.to_dict("records")]
 
 

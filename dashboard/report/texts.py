@@ -261,7 +261,8 @@ def leakage_section(leakage: Leakage | None, queries: Queries | None = None) -> 
               "Chunks that hold it (kind, share of its word 3-grams)"]
     rows = [
         [query, *([_question(queries, query)] if queries is not None else []),
-         "; ".join(f"{leak.doc_id} ({leak.kind}, {leak.overlap:.2f})"
+         "; ".join(f"{leak.doc_id} ({leak.kind}, "
+                   f"{vocabulary.leakage.ngram_share(leak.overlap)})"
                    for leak in leakage.by_query(query))]
         for query in leaked[:LEAKED_SHOWN]
     ]

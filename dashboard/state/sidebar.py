@@ -315,7 +315,7 @@ def settings() -> tuple[int, Conventions]:
             max_value=session.CONFIDENCE[1],
             value=session.shown(session.settings_key("confidence_level")),
             step=0.01,
-            format="%.3f",
+            format=metrics.format.FIGURE_PATTERN,
             key=session.settings_key("confidence_level"),
             help=_number_help("confidence_level", current),
         )
@@ -379,7 +379,7 @@ def fuse_runs(loaded: Inputs) -> Inputs:
             recipe["k"] = st.number_input("k of 1/(k + rank)", min_value=0.0,
                                           max_value=float(words.MAX_RRF_K),
                                           value=session.shown("fuse.k", float(words.RRF_K)),
-                                          step=10.0, format="%g",  # 60, not 60.00
+                                          step=10.0, format=metrics.format.PARAMETER_PATTERN,
                                           key="fuse.k", help=words.RRF_K_HELP)
         else:
             recipe["norm"] = st.selectbox("Normalise scores", list(words.NORMS),

@@ -19,17 +19,24 @@ import textwrap
 
 import altair as alt
 
+from metrics import QUERY_CLASSES
+from metrics import format as fmt
+
 # Okabe & Ito (2008), "Color universal design": black left out (it vanishes on the dark
 # theme), the others ordered so that the first four differ most, in hue and in lightness
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
              "#999999")
 RUN_PALETTE = OKABE_ITO
-# query classes, best to worst: blues for a relevant id within K, orange to vermilion without
-# (Okabe-Ito hues; lightness also orders them, so they hold in greyscale)
-CLASS_COLOURS = {"full": "#0072B2", "partial": "#56B4E9", "late_hit": "#E69F00",
-                 "miss": "#D55E00"}
+# the engine's query classes, best to worst, each in a hue of its own: blue and bluish green
+# for a relevant id within K, reddish purple and vermilion for none; four Okabe-Ito colours
+# that stay apart under each common colour-vision deficiency (two shades of one blue, as
+# "full" and "partial" were, read as one class)
+CLASS_COLOURS = dict(zip(QUERY_CLASSES, ("#0072B2", "#009E73", "#CC79A7", "#D55E00"),
+                         strict=True))
 SCORE_SCHEME = "viridis"  # perceptually even, colour-blind safe, dark at 0 and light at 1
-SCORE_FORMAT = ".3f"  # three decimals wherever a figure is shown
+# a figure and a difference as metrics.format writes them, in d3-format (what Vega reads)
+SCORE_FORMAT = f".{fmt.DECIMALS}f"
+SIGNED_FORMAT = f"+.{fmt.DECIMALS}f"
 UNIT = alt.Scale(domain=[0, 1], nice=False)
 UNIT_TICKS = [0, 0.2, 0.4, 0.6, 0.8, 1]
 # a 0-1 scale with room for a mark drawn at 0 or 1 (a point's radius), ticks still 0 to 1
@@ -73,12 +80,14 @@ def run_colour(runs: alt.Scale, shown: list[str], title: str = "Run", *,
                orient: str = "right", width: int = PAGE_WIDTH, legend: bool = True
                ) -> alt.Color:
     """The colour channel of runs; its legend names every run whole (to the right, or above
-    or below the chart in as many columns as fit `width`)."""
+    or below the chart in as many columns as fit `width`), each in its full colour."""
     if not legend:
         return alt.Color("run:N", scale=runs, legend=None)
     options = {"columns": legend_columns(shown, width)} if orient in ("top", "bottom") else {}
+    # symbolOpacity: a legend shared by several layers takes the first one's opacity, and
+    # the faint interval bands under the lines faded it
     return alt.Color("run:N", scale=runs, legend=alt.Legend(
-        title=title, values=shown, labelLimit=0, orient=orient, **options))
+        title=title, values=shown, labelLimit=0, orient=orient, symbolOpacity=1, **options))
 
 
 def wrap(lines: str | list[str], width: int = PAGE_WIDTH) -> list[str]:
@@ -106,7 +115,7 @@ def finish(chart):
 
 
 def figures(*fields: str) -> list[alt.Tooltip]:
-    """Tooltips of a mean and its interval bounds ("mean", "low", "high"), three decimals."""
+    """Tooltips of a mean and its interval bounds ("mean", "low", "high"), as figures."""
     return [alt.Tooltip(f"{name}:Q", title=name.capitalize(), format=SCORE_FORMAT)
             for name in fields]
 

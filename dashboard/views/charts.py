@@ -267,7 +267,7 @@ def query_heatmap(
     `cells` is long: query_id, run, label, value, class. Rows follow `order`; clicking a cell
     selects its query (a point selection named `selection`, read by the page). The whole
     chart (query ids, class strip and score panels) fits in `width` pixels; run names are
-    written upright under their columns when they are long or the columns narrow.
+    written above their columns, upright when they are long or the columns narrow.
     `row_labels` (query id -> label, e.g. the id and the start of its text) name the rows in
     its place; a "text" column in `cells` is shown whole in the tooltips.
     """
@@ -368,9 +368,11 @@ def query_heatmap(
 
 def _run_x(runs: list[str], angle: int = -40) -> alt.X:
     """Runs across, in display order, every name shown whole (slanted, or upright when long
-    or narrow)."""
+    or narrow) above the rows: at 40 rows the chart is taller than a screen, and a reader
+    starts at the top."""
     return alt.X("run:N", sort=runs, title=None,
-                 axis=alt.Axis(labelAngle=angle, labelOverlap=False, labelLimit=0))
+                 axis=alt.Axis(labelAngle=angle, labelOverlap=False, labelLimit=0,
+                               orient="top"))
 
 
 def _class_meaning_expr() -> str:

@@ -16,6 +16,7 @@ from dashboard.views.chart_base import (
     PAGE_WIDTH,
     ROW_HEIGHT,
     SCORE_FORMAT,
+    SIGNED_FORMAT,
     UNIT,
     UNIT_TICKS,
     Y_AXIS,
@@ -38,6 +39,11 @@ FEW_QUERIES = 40  # up to this many queries, the difference chart names each one
 MOST_BARS = 400  # beyond this many queries, a difference panel draws columns of several
 MANY_POINTS = 300  # above this many (query, candidate) points the scatter shows density
 DENSITY_STEP = 0.05  # the side of a density cell on the 0-1 scales
+# a cell's colour is the number of queries in it, on a log scale (one query still shows): one
+# blue from faint to strong, the faint end the one nearer the background in either theme, and
+# the legend is that scale (a run's colour per panel, the panels' names already say)
+DENSITY_COLOURS = alt.Scale(type="log", scheme="blues",
+                            reverse=alt.ExprRef("luminance(background) < 0.5"))
 BIN_EPSILON = 1e-14  # Vega's bias against floating-point error when it bins (0.15 in [0.15, 0.2))
 
 
@@ -47,7 +53,7 @@ def _paired_tooltip(baseline: str, metric: str) -> list[alt.Tooltip]:
         alt.Tooltip("run:N", title="Candidate"),
         alt.Tooltip("before:Q", title=f"{metric} of {baseline}", format=SCORE_FORMAT),
         alt.Tooltip("after:Q", title=f"{metric} of the candidate", format=SCORE_FORMAT),
-        alt.Tooltip("difference:Q", title="Difference", format="+.3f"),
+        alt.Tooltip("difference:Q", title="Difference", format=SIGNED_FORMAT),
     ]
 
 
@@ -93,7 +99,7 @@ def paired_scatter(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, baseli
     `paired` is frames.paired_scores: run (the candidate), query_id, before, after, difference.
     """
     if len(paired) > MANY_POINTS:
-        return _paired_density(paired, runs, metric=metric, baseline=baseline, width=width)
+        return _paired_density(paired, metric=metric, baseline=baseline, width=width)
     shown = list(dict.fromkeys(paired["run"]))
     x, y = _paired_axes(metric, baseline)
     points = alt.Chart(paired).mark_circle(size=70, opacity=0.75, stroke=alt.ExprRef(
@@ -140,11 +146,11 @@ def density_cells(paired: pd.DataFrame, step: float = DENSITY_STEP) -> pd.DataFr
                          "after_end": bound[row + 1], "queries": counts[where]})
 
 
-def _paired_density(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, baseline: str,
+def _paired_density(paired: pd.DataFrame, *, metric: str, baseline: str,
                     width: int) -> alt.FacetChart:
-    """The paired scatter for many queries: one panel per candidate, in its colour, each
-    cell's opacity the number of queries in it (a log scale: one query still shows). No
-    notes in the corners, where the cells are: the subtitle says which side is better.
+    """The paired scatter for many queries: one panel per candidate, each cell's colour the
+    number of queries in it (DENSITY_COLOURS), the legend that colour scale. No notes in the
+    corners, where the cells are: the subtitle says which side is better.
 
     The cells are counted here (density_cells), not in the browser: the chart carries one
     row per non-empty cell, at most (1 / DENSITY_STEP)^2 a candidate, whatever the number of
@@ -158,11 +164,9 @@ def _paired_density(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, basel
               for side in ("before", "after")}
     cells = alt.Chart().transform_calculate(**ranges).mark_rect().encode(
         x=x, x2="before_end:Q", y=y, y2="after_end:Q",
-        color=run_colour(runs, shown, legend=False),
-        opacity=alt.Opacity("queries:Q", scale=alt.Scale(type="log", range=[0.2, 1]),
-                            legend=alt.Legend(title="Queries in a cell", orient="bottom",
-                                              direction="horizontal", symbolType="square",
-                                              symbolFillColor=MUTED, symbolStrokeWidth=0)),
+        color=alt.Color("queries:Q", scale=DENSITY_COLOURS,
+                        legend=alt.Legend(title="Queries in a cell", orient="bottom",
+                                          direction="horizontal", format="d")),
         tooltip=[
             alt.Tooltip("run:N", title="Candidate"),
             alt.Tooltip("before range:N", title=f"{metric} of {baseline}"),
@@ -179,7 +183,7 @@ def _paired_density(paired: pd.DataFrame, runs: alt.Scale, *, metric: str, basel
                columns=columns,
                title=chart_title(f"{metric} per query, before and after",
                             f"{n:,} queries: each panel counts the queries in each cell, the "
-                            "stronger the colour the more. Above the dashed diagonal the "
+                            "stronger the blue the more. Above the dashed diagonal the "
                             f"candidate scored higher than {baseline} (improved), below it "
                             "lower (worse); on it, the same.", width))
         .resolve_axis(x="independent")  # under each panel, not under an empty slot too
@@ -234,8 +238,8 @@ def _bars_per_column(columns: pd.DataFrame, runs: alt.Scale, shown: list[str], *
     highest difference among them and through 0: the outline of their bars."""
     ranks = "format(datum.first, ',') + (datum.last > datum.first ? '–' + " \
             "format(datum.last, ',') : '')"
-    spread = "format(datum.low, '+.3f') + (datum.high > datum.low ? ' to ' + " \
-             "format(datum.high, '+.3f') : '')"
+    spread = f"format(datum.low, '{SIGNED_FORMAT}') + (datum.high > datum.low ? ' to ' + " \
+             f"format(datum.high, '{SIGNED_FORMAT}') : '')"
     bars = alt.Chart().transform_calculate(
         start="datum.first - 1", top="max(datum.high, 0)", bottom="min(datum.low, 0)",
         queries="datum.last - datum.first + 1", ranks=ranks, spread=spread,
@@ -458,9 +462,9 @@ def slice_differences(table: pd.DataFrame, *, metric: str, baseline: str, candid
                        scale=alt.Scale(domain=list(SIGN_COLOURS),
                                        range=list(SIGN_COLOURS.values())))
     tooltip = [alt.Tooltip("Slice:N", title=facet), alt.Tooltip("Queries:Q"),
-               alt.Tooltip("Difference:Q", format="+.3f"),
-               alt.Tooltip("low:Q", title="Low", format="+.3f"),
-               alt.Tooltip("high:Q", title="High", format="+.3f"),
+               alt.Tooltip("Difference:Q", format=SIGNED_FORMAT),
+               alt.Tooltip("low:Q", title="Low", format=SIGNED_FORMAT),
+               alt.Tooltip("high:Q", title="High", format=SIGNED_FORMAT),
                alt.Tooltip("p adjusted:N", title="p adjusted")]
     base = alt.Chart(data)
     bars = base.mark_rule(strokeWidth=2).encode(y=y, x="low:Q", x2="high:Q", color=colour,

@@ -6,7 +6,15 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from dashboard.views.chart_base import PAD, PAGE_WIDTH, Y_AXIS, chart_title, finish
+from dashboard.views.chart_base import (
+    PAD,
+    PAGE_WIDTH,
+    SIGNED_FORMAT,
+    Y_AXIS,
+    chart_title,
+    finish,
+)
+from metrics import format as fmt
 
 # harmed in vermilion, a smaller loss in orange, a gain in blue (Okabe-Ito: told apart by
 # hue and by lightness)
@@ -32,8 +40,8 @@ def loss_histogram(bins: pd.DataFrame, ties: int, *, metric: str, candidate: str
         color=colour, order=alt.Order("side:N", sort="descending"), tooltip=tooltip)
     rule = alt.Chart(pd.DataFrame({"at": [-delta]})).mark_rule(
         color="#D55E00", strokeDash=[5, 3], strokeWidth=2).encode(
-        x="at:Q", tooltip=[alt.Tooltip("at:Q", title="Harm threshold", format="+.3f")])
-    subtitle = (f"Left of the dashed line at {-delta:+.3f} a query is harmed (it loses more "
+        x="at:Q", tooltip=[alt.Tooltip("at:Q", title="Harm threshold", format=SIGNED_FORMAT)])
+    subtitle = (f"Left of the dashed line at {fmt.signed(-delta)} a query is harmed (it loses more "
                 f"than {delta:g}). {ties:,} queries that did not change are left out.")
     return finish(alt.layer(bars, rule).properties(
         width=width - Y_AXIS, height=200, autosize=PAD,

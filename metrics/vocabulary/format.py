@@ -89,6 +89,37 @@ def confidence(level: float) -> str:
     return f"{percent:g}%"
 
 
+WEIGHT_DECIMALS = 2  # a weight in [0, 1]: the prediction-powered lambda
+
+
+def weight(value: float | None) -> str:
+    """'0.47': a weight in [0, 1] (the prediction-powered lambda); '—' when there is none."""
+    return MISSING if _missing(value) else f"{value:.{WEIGHT_DECIMALS}f}"
+
+
+def percent_of(part: int, whole: int) -> str:
+    """'0.6%' of a whole; '<0.1%' for a share that is not zero but would print as one, '—'
+    of nothing."""
+    if not whole:
+        return MISSING
+    percent = 100 * part / whole
+    return "<0.1%" if 0 < percent < 0.05 else f"{percent:.1f}%"
+
+
+# What formats its own numbers (a table's column, a number input: Streamlit reads a printf
+# pattern, not a function) writes them with these patterns, made from the same decimals as
+# the functions above: a table reads as the sentence beside it, and the dashboard holds no
+# pattern of its own (tests/dashboard/test_formats.py).
+FIGURE_PATTERN = f"%.{DECIMALS}f"  # as `figure`: 0.333 (a score, a mean, a threshold)
+SIGNED_PATTERN = f"%+.{DECIMALS}f"  # as `signed`: +0.135 (a difference, URisk, TRisk)
+# a query's part of a mean difference over many queries: one decimal more, or most read 0
+CONTRIBUTION_PATTERN = f"%+.{DECIMALS + 1}f"
+WEIGHT_PATTERN = f"%.{WEIGHT_DECIMALS}f"  # as `weight`: 0.47
+RATIO_PATTERN = "%.1f"  # how many times as common: 2.4
+PARAMETER_PATTERN = "%g"  # a parameter as a measure's or a method's name writes it: 0.9, 60
+PLACES_PATTERN = "%+d"  # places a rank moved: +3, -2
+
+
 def count(n: int, noun: str, plural: str | None = None) -> str:
     """'1 query', '1,946 queries'."""
     if n == 1:

@@ -10,7 +10,7 @@ every collection whose queries were written from titles."""
 
 from __future__ import annotations
 
-from metrics.vocabulary.format import count
+from metrics.vocabulary.format import count, percent_of
 
 NGRAM_SIZE = 3  # word 3-grams: one shared word pair is common, three words in a row are not
 NGRAM_THRESHOLD = 0.6  # the default share of a query's 3-grams one chunk must hold
@@ -104,14 +104,6 @@ _EFFECT = ("every retriever's score on it is inflated.", "every retriever's scor
            "inflated.")
 
 
-def share(part: int, whole: int) -> str:
-    """'0.6%'; '<0.1%' for a share that is not zero but would print as one."""
-    percent = 100 * part / whole if whole else 0.0
-    if 0 < percent < 0.05:
-        return "<0.1%"
-    return f"{percent:.1f}%"
-
-
 def leak_sentence(scope: str, leaked: int, checked: int, not_sentences: int = 0) -> str:
     """The one line shown with the result: '12 of 1,946 queries (0.6%) appear in a chunk they
     are scored against: every retriever's score on them is inflated.', followed, when some
@@ -131,7 +123,7 @@ def leak_sentence(scope: str, leaked: int, checked: int, not_sentences: int = 0)
         verb = "appear" if several else "appears"
         of = (count(checked, "checked query", "checked queries") if not_sentences
               else count(checked, "query"))
-        found = (f"{leaked:,} of {of} ({share(leaked, checked)}) {verb} in "
+        found = (f"{leaked:,} of {of} ({percent_of(leaked, checked)}) {verb} in "
                  f"{_CHECKED_AGAINST[scope][several]}: {_EFFECT[several]}")
     return f"{found} {skipped}" if skipped else found
 
@@ -147,10 +139,16 @@ def not_checked_sentence(not_sentences: int) -> str:
     return f"{noun} {verb} not checked (they do not read as a sentence)."
 
 
+def ngram_share(overlap: float) -> str:
+    """'67%': a leak's overlap, the share of the query's word 3-grams the chunk holds."""
+    return f"{overlap:.0%}"
+
+
 def query_leak_sentence(found: list[tuple[str, str, float]]) -> str:
     """One query's leaks, (doc_id, kind, overlap) each: 'This question is copied into chunk
     d41 (verbatim): every retriever's score on it is inflated.'"""
-    parts = [f"{doc} ({'verbatim' if kind == VERBATIM else f'{overlap:.0%} of its 3-grams'})"
+    parts = [f"{doc} (" + ("verbatim" if kind == VERBATIM
+                           else f"{ngram_share(overlap)} of its 3-grams") + ")"
              for doc, kind, overlap in found]
     noun = "chunk" if len(parts) == 1 else "chunks"
     return f"This question is copied into {noun} {', '.join(parts)}: {_EFFECT[False]}"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from metrics.vocabulary.format import MISSING, confidence, count, figure, signed
+from metrics.vocabulary.format import MISSING, confidence, count, figure, percent_of, signed
 
 HARM_DELTA = 0.05  # a query is harmed when it loses more than this (in the metric's units)
 RISK_ALPHAS = (1, 5)  # risk aversions: a loss weighs 1 + α times a gain of the same size
@@ -229,9 +229,6 @@ FEATURE_KINDS = {"word": "word", "facet": "facet value"}
 def shared_sentence(kind: str, value: str, harmed_with: int, harmed: int, rest_with: int,
                     rest: int) -> str:
     """'"without": in 244 of 270 harmed queries (90.4%) against 1 of 1,230 others (0.1%)'."""
-    def share(part: int, whole: int) -> str:
-        return f"{100 * part / whole:.1f}%" if whole else "—"
-
     return (f"{FEATURE_KINDS[kind]} {value!r}: in {harmed_with:,} of {harmed:,} harmed queries "
-            f"({share(harmed_with, harmed)}) against {rest_with:,} of {rest:,} others "
-            f"({share(rest_with, rest)})")
+            f"({percent_of(harmed_with, harmed)}) against {rest_with:,} of {rest:,} others "
+            f"({percent_of(rest_with, rest)})")

@@ -116,7 +116,9 @@ FIND_CLIPPED = """(runs) => {
         }
       }
     }
-    const legend = [...svg.querySelectorAll('.role-legend-label text')].map(t => t.textContent);
+    // a log scale's legend leaves the labels between its round numbers empty: no name cut
+    const legend = [...svg.querySelectorAll('.role-legend-label text')].map(t => t.textContent)
+      .filter(l => l);
     if (legend.some(l => runs.includes(l)) || legend.some(l => runs.some(r => r.startsWith(l)))) {
       const whole = runs.filter(r => legend.includes(r));
       if (!legend.every(l => !runs.some(r => r !== l && r.startsWith(l)))) {

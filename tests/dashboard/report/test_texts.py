@@ -122,7 +122,7 @@ def test_the_sample_report_warns_of_the_planted_leak(sample_report, sample_texts
     assert leakage.leaked_queries == ("q05",)
     box = section(sample_report, "leakage")
     assert f'<div class="warning" role="note"><b>Leakage.</b> {safe.html(leakage.sentence)}' in box
-    assert "<td>q05</td>" in box and "d41 (verbatim, 1.00)" in box
+    assert "<td>q05</td>" in box and "d41 (verbatim, 100%)" in box
     assert safe.html(queries.text("q05")) in box
     # the warning comes first: a leaked query inflates every figure below it
     assert sample_report.index('id="leakage"') < sample_report.index('id="basis"')

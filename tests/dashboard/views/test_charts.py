@@ -252,10 +252,9 @@ def test_many_points_are_shown_as_density_one_panel_per_candidate():
     assert cells["encoding"]["x"]["bin"] == cells["encoding"]["y"]["bin"] == "binned"
     assert [cells["encoding"][c]["field"] for c in ("x2", "y2")] == ["before_end", "after_end"]
     assert spec["resolve"] == {"axis": {"x": "independent"}}  # no axis under an empty slot
-    assert cells["encoding"]["opacity"]["field"] == "queries"
+    assert cells["encoding"]["color"]["field"] == "queries"
     assert all(row["before_end"] - row["before"] == pytest.approx(
         comparison_charts.DENSITY_STEP) for row in rows_of(spec))
-    assert cells["encoding"]["color"]["scale"]["domain"] == ALL_RUNS
     assert diagonal_of(spec["spec"]["layer"])["x2"] == {"datum": 1}
     # the panels fit the page's column
     columns = spec["columns"]
@@ -450,7 +449,7 @@ def test_density_cells_count_every_pair_once_as_vega_would(large):
         ("after range", "nDCG@10 of the candidate"), ("queries", "Queries")]
     assert {t["as"]: t["calculate"] for t in cells["transform"]}["before range"] == \
         "format(datum.before, '') + ' – ' + format(datum.before_end, '')"
-    assert cells["encoding"]["opacity"]["scale"] == {"type": "log", "range": [0.2, 1]}
+    assert cells["encoding"]["color"]["scale"]["type"] == "log"
 
 
 def test_difference_columns_cover_every_query_once_in_sorted_order(large):
