@@ -5,10 +5,11 @@ import streamlit as st
 import metrics
 from dashboard import safe
 from dashboard.data import cache, combine, texts
+from dashboard.data import query as written_out
 from dashboard.layout import labelling, saved, ui
 from dashboard.state import picking, session
 from dashboard.views import frames, highlight
-from metrics import CLASS_MEANING, MEASURE_BY_KEY, vocabulary
+from metrics import CLASS_MEANING, vocabulary
 from metrics import format as fmt
 
 MEANING = vocabulary.columns.COLUMN_MEANING
@@ -65,15 +66,14 @@ def query_view() -> None:
                   disabled=at == len(found) - 1, shortcut="N", help=HELP["next_query"],
                   on_click=picking.set_query, args=(found[min(at + 1, len(found) - 1)],))
         st.caption(f"Query {at + 1:,} of {len(found):,} listed.")
-    longest = metrics.list_length(evaluation, query)
+    longest = written_out.longest(view, query)
     whole = whole_list.toggle("Whole list", key="drilldown.whole",
                               help=HELP["whole_list"].format(k=k, longest=longest))
-    depth = max(longest, k) if whole else k
-
-    explanations = [metrics.explain_run(evaluation, run, query, depth) for run in evaluation.runs]
+    shown = written_out.written(view, query, whole=whole)
+    depth, explanations = shown.depth, shown.explanations
     corpus = texts.corpus(view)  # None without a corpus file: no chunk column, no chunk texts
     CHUNK = st.column_config.TextColumn("Chunk", width="large", help=MEANING["chunk"])
-    n_relevant = explanations[0].n_relevant
+    n_relevant = shown.n_relevant
     text = view.text(query)
     st.markdown(f"### {safe.md(query)}" + ("" if text is None else  # the question, escaped
                                           f" · {safe.md(' '.join(text.split()))}"))
@@ -85,8 +85,7 @@ def query_view() -> None:
         st.warning(safe.md(copied), icon=":material/content_copy:")
 
     # the answer first: every run's figures on this query at K
-    figures, added = frames.query_figures_table(metrics.query_figures(evaluation, query),
-                                                evaluation)
+    figures, added = shown.figures, shown.added
     st.dataframe(
         figures, hide_index=True,
         column_config={
@@ -114,16 +113,15 @@ def query_view() -> None:
         a = left.selectbox("Left", names, key=session.SIDE_A, help=HELP["side_a"])
         b = right.selectbox("Right", [n for n in names if n != a], key=session.SIDE_B,
                             help=HELP["side_b"])
-        side = metrics.side_by_side(evaluation, a, b, query, depth)
+        both = written_out.pair(view, a, b, query, depth)
         given = {doc: grade for (q, doc), grade in mine.items() if q == query}
         st.html(highlight.side_by_side_html(
-            side, a, b,
+            both.side, a, b,
             None if corpus is None else (lambda doc: None if corpus.text(doc) is None
                                          and not corpus.title(doc) else
                                          (corpus.title(doc) or "", corpus.text(doc))),
             text, vocabulary.readings.where_in, given))
-        contribution = frames.contribution_table(
-            metrics.query_contribution(evaluation, a, b, query), k)
+        contribution = both.contribution
         n_scored = len(evaluation.scored_ids)
         st.markdown("**What this query adds to the difference between them**")
         st.dataframe(contribution, hide_index=True, column_config={
@@ -137,19 +135,14 @@ def query_view() -> None:
                 pattern=fmt.CONTRIBUTION_PATTERN),
             "mean difference": ui.signed_column("Mean difference", MEANING["mean_difference"]),
         })
-        headline = contribution[contribution["metric"] == MEASURE_BY_KEY["nDCG"].label(
-            k, summary=False)].iloc[0]
-        st.caption(safe.md(vocabulary.readings.contribution_sentence(
-            headline["metric"], a, b, headline["difference"], headline["contribution"],
-            headline["mean difference"], n_scored)))
-        unjudged = frames.unjudged_in(side)
-        labelling.judge(view, query, unjudged, a, b, corpus)
+        st.caption(safe.md(both.sentence))
+        labelling.judge(view, query, both.unjudged, a, b, corpus)
 
     labelling.my_labels(view)
 
     st.subheader("The ideal list that gives IDCG")
-    ideal = frames.with_chunks(metrics.ideal_table(evaluation, query), corpus)
-    idcg = explanations[0].totals["IDCG"]
+    ideal = frames.with_chunks(shown.ideal, corpus)
+    idcg = shown.idcg
     ranks_in = {f"rank in {run.name}": run.name for run in evaluation.runs}
     # two tables from the one frame, so that every column fits beside the others at 1280 px: the
     # ideal list, then where each run returned its ids (a column per run, headed by its name)
@@ -242,7 +235,7 @@ def query_view() -> None:
             st.markdown(f"**Context precision** · {x.sentences['cp']}")
             st.markdown(x.sentences["ap_vs_cp"])
             st.markdown(f"**RR** · {x.sentences['rr']}")
-            added = metrics.explain_figures(evaluation, run, query)  # the sidebar's measures
+            added = written_out.added_figures(view, run.name, query)  # the sidebar's measures
             if added:
                 with st.expander("The measures added, written out", expanded=True,
                                  icon=":material/functions:"):
