@@ -138,8 +138,7 @@ def shared(view: View, comparison: Comparison, candidate: str, metric: str,
                 help=MEANING["shared_harmed"]),
             "Other queries holding it": st.column_config.TextColumn(
                 help=MEANING["shared_rest"]),
-            "Times as common": st.column_config.NumberColumn(
-                format="%.1f", help=MEANING["shared_lift"]),
+            "Times as common": st.column_config.TextColumn(help=MEANING["shared_lift"]),
             "p adjusted": st.column_config.TextColumn(help=MEANING["shared_q"]),
         })
     st.caption(safe.md(words.SHARED_METHOD))
