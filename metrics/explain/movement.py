@@ -121,7 +121,8 @@ def side_by_side(evaluation: Evaluation, a: str, b: str, query_id: str,
         ids = list(doc_ids(run, q, width)) + [None] * (depth - width)
         labels = _labels(run, q, width) + ["no id"] * (depth - width)
         judged = list(run.aligned.judged[q, :width]) + [False] * (depth - width)
-        columns[f"{side}_doc"] = ids
+        # object, so that an empty slot stays None (a string column would make it nan)
+        columns[f"{side}_doc"] = pd.Series(ids, dtype=object)
         columns[f"{side}_label"] = labels
         columns[f"{side}_judged"] = [bool(j) for j in judged]
         columns[f"{side}_in_{other}"] = pd.array(

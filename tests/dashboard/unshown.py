@@ -5,6 +5,7 @@ why (metrics.format.undefined)."""
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -31,16 +32,26 @@ def cells(element) -> list[str]:
     config = json.loads(element.proto.columns or "{}")
     order = list(element.proto.column_order) or list(frame.columns)
     drawn = [c for c in order if c in frame.columns and not config.get(c, {}).get("hidden")]
-    placeholder = element.proto.placeholder or DRAWN_MISSING
+    # an optional field: an empty placeholder given draws an empty cell
+    placeholder = (element.proto.placeholder if element.proto.HasField("placeholder")
+                   else DRAWN_MISSING)
     return [placeholder if _missing(value) else str(value)
             for column in drawn for value in frame[column].tolist()]
 
 
+def _html_text(body: str) -> str:
+    """What st.html shows: its text, without style blocks, tags and entities."""
+    body = re.sub(r"(?s)<style.*?</style>", " ", body)
+    return html.unescape(re.sub(r"<[^>]+>", " ", body))
+
+
 def page_words(app: AppTest) -> str:
-    """The page's words as a reader sees them: its text elements, metrics and tab labels."""
+    """The page's words as a reader sees them: its text elements, metrics, tab and expander
+    labels, and the text of its HTML blocks (the side-by-side lists, the marked chunks)."""
     extra = [shown(f"{m.label} {m.value}") for m in app.metric]
     extra += [shown(t.label) for t in app.tabs]
     extra += [shown(e.label) for e in app.expander]
+    extra += [_html_text(h.proto.body) for h in app.get("html")]
     return "\n".join([texts(app), *extra])
 
 

@@ -247,6 +247,20 @@ def test_side_by_side_aligns_two_lists_and_says_where_each_id_sits_in_the_other(
     assert frame["a_label"].iloc[1] == "unjudged" and not frame["a_judged"].iloc[1]
 
 
+def test_side_by_side_leaves_an_empty_slot_none_never_nan():
+    """A list shorter than the depth: its slots past the end hold no id. A string column
+    (pandas 3 infers one) made them nan, which the drill-down showed as an id 'nan' with a
+    grade control of its own."""
+    from metrics.explain.movement import side_by_side
+
+    qrels = make_qrels({"q": {"a": 1}})
+    evaluation = evaluate(qrels, [make_run({"q": ["a", "x"]}, name="short"),
+                                  make_run({"q": ["x", "a", "y", "z"]}, name="long")], 4)
+    frame = side_by_side(evaluation, "short", "long", "q")
+    assert list(frame["a_doc"]) == ["a", "x", None, None]
+    assert list(frame["a_label"][2:]) == ["no id", "no id"]
+
+
 def test_a_querys_contributions_sum_to_the_mean_difference(sample):
     from metrics.explain.movement import query_contribution
 
