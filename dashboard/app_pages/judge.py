@@ -77,9 +77,6 @@ for column, (name, kappa, words) in zip(columns[:2], kappas, strict=True):
         column.metric(name, fmt.figure(kappa.kappa), border=True,
                       help=vocabulary.judge.with_interval(
                           words, level, fmt.figure(kappa.low), fmt.figure(kappa.high)))
-if grades.binary_kappa.undefined:  # no card of its own: the reason, as for the others
-    undefined.append((f"Binary kappa (relevant from grade {grades.relevance_level})",
-                      grades.binary_kappa.undefined))
 for column, (name, rate, key) in zip(columns[2:], (
         ("False relevant rate", grades.false_relevant, "false_relevant"),
         ("False non-relevant rate", grades.false_nonrelevant, "false_nonrelevant")),

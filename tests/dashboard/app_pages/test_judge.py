@@ -113,9 +113,9 @@ def test_with_humans_on_every_query_the_page_reads_the_human_only_figures(
 
 
 def test_human_labels_with_one_class_show_undefined_figures_with_their_reasons(tmp_path):
-    """Humans who graded only relevant ids: the false relevant rate has no denominator and
-    binary kappa one human class. The card reads undefined with the reason, never 0.000; the
-    ids the judge calls relevant that no human graded are counted beside the rates."""
+    """Humans who graded only relevant ids: the false relevant rate has no denominator. The
+    card reads undefined with the reason, never 0.000; the other rate says what it is a share
+    of; the ids the judge calls relevant that no human graded are counted beside the rates."""
     paths = write_judged(tmp_path)
     lines = paths["human"].read_text().splitlines()
     paths["human"].write_text("".join(f"{line}\n" for line in lines
@@ -128,7 +128,6 @@ def test_human_labels_with_one_class_show_undefined_figures_with_their_reasons(t
     grades = _expected(paths, k).grades
     said = texts(app)
     assert fmt.undefined(grades.false_relevant.undefined) in said
-    assert fmt.undefined(grades.binary_kappa.undefined) in said
     assert grades.false_nonrelevant.basis in said
     assert fmt.count(grades.relevant_ungraded, "id") in said
     assert forbidden(app) == []
