@@ -61,7 +61,7 @@ RISK_METHOD = (
 SAFER = "reliably safer than the baseline"
 RISKIER = "reliably riskier than the baseline"
 NOT_DIFFERENT = "not reliably different in risk"
-UNDEFINED = "undefined: every query changed by the same amount"
+UNDEFINED = undefined("every query changed by the same amount")
 READINGS = {
     SAFER: f"TRisk above {TRISK_THRESHOLD:g}: the gains outweigh the weighed losses by more "
     "than twice their standard error.",
