@@ -57,6 +57,8 @@ if report.sample_flagged:
     st.warning(safe.md(report.sample_sentence), icon=":material/warning:")
 elif report.sample_sentence:
     st.caption(safe.md(report.sample_sentence))
+if not report.n_unlabelled:
+    st.info(safe.md(vocabulary.judge.NO_UNLABELLED), icon=":material/info:")
 st.caption(safe.md(vocabulary.judge.EVERY_QUERY_COUNTS))
 
 st.header("How good is the judge?")
@@ -64,9 +66,13 @@ grades = report.grades
 columns = st.columns(4)
 kappas = [("Cohen's kappa", grades.kappa, TERMS["kappa"]),
           ("Weighted kappa", grades.weighted_kappa, TERMS["weighted_kappa"])]
+undefined = []  # (figure, why) of each card without a value, said under the cards
 for column, (name, kappa, words) in zip(columns[:2], kappas, strict=True):
     if kappa is None:
         column.metric(name, fmt.MISSING, border=True, help=words)
+    elif kappa.undefined:
+        column.metric(name, fmt.UNDEFINED, border=True, help=words)
+        undefined.append((name, kappa.undefined))
     else:
         column.metric(name, fmt.figure(kappa.kappa), border=True,
                       help=vocabulary.judge.with_interval(
@@ -75,9 +81,21 @@ for column, (name, rate, key) in zip(columns[2:], (
         ("False relevant rate", grades.false_relevant, "false_relevant"),
         ("False non-relevant rate", grades.false_nonrelevant, "false_nonrelevant")),
         strict=True):
-    column.metric(name, fmt.figure(rate.mean), border=True,
-                  help=vocabulary.judge.with_interval(TERMS[key], level, fmt.figure(rate.low),
-                                                      fmt.figure(rate.high)))
+    if rate.undefined:
+        column.metric(name, fmt.UNDEFINED, border=True, help=TERMS[key])
+        undefined.append((name, rate.undefined))
+    else:
+        # the value and what it is a share of: the card never hides its denominator
+        column.metric(name, fmt.figure(rate.mean), border=True,
+                      help=vocabulary.judge.with_interval(TERMS[key], level,
+                                                          fmt.figure(rate.low),
+                                                          fmt.figure(rate.high)))
+        column.caption(safe.md(rate.basis))
+for name, why in undefined:
+    st.caption(safe.md(f"{name}: {fmt.undefined(why)}."))
+if grades.relevant_ungraded:
+    st.warning(safe.md(vocabulary.judge.UNGRADED_RELEVANT.format(
+        ids=fmt.count(grades.relevant_ungraded, "id"))), icon=":material/warning:")
 st.caption(safe.md(f"{TERMS['confusion']} {fmt.count(grades.pairs, 'pair')}."))
 st.dataframe(judge_views.confusion_frame(report), hide_index=True)
 
@@ -85,9 +103,10 @@ if report.agreements:
     st.subheader("Does the judge order the runs as the humans do?")
     st.caption(safe.md(TERMS["agreement"]))
     st.dataframe(judge_views.agreement_frame(report), hide_index=True, column_config={
-        "Kendall's tau": ui.number_column("Kendall's tau",
-                                          vocabulary.agreement.AGREEMENT_TERMS["tau"]),
-        "tau_AP": ui.number_column("tau_AP", vocabulary.agreement.AGREEMENT_TERMS["tau_ap"])})
+        "Kendall's tau": st.column_config.TextColumn(
+            "Kendall's tau", help=vocabulary.agreement.AGREEMENT_TERMS["tau"]),
+        "tau_AP": st.column_config.TextColumn(
+            "tau_AP", help=vocabulary.agreement.AGREEMENT_TERMS["tau_ap"])})
 
 st.header("Every figure three ways")
 st.caption(safe.md(f"At K = {report.k}: {fmt.count(report.n_labelled, 'human-labelled query')}"
@@ -100,18 +119,18 @@ metric = st.selectbox("Figure", keys, format_func=labels.get,
 ui.chart(judge_views.intervals_chart(judge_views.intervals_frame(report, metric),
                                      label=labels[metric], level=report.confidence_level),
          download=f"judge-{metric}")
+# lambda and the width ratio are the engine's words: a number, or undefined with why (sized
+# to their cells: narrow for a number, wide enough to read the reason)
 columns_help = {
-    "Human only": ui.number_column("Human only", TERMS["human"]),
-    "Lambda": ui.number_column("Lambda", TERMS["lambda"], width="small",
-                               pattern=fmt.WEIGHT_PATTERN),
-    "Width ratio": ui.number_column("Width ratio", TERMS["width"], width="small"),
+    "Lambda": st.column_config.TextColumn("Lambda", help=TERMS["lambda"]),
+    "Width ratio": st.column_config.TextColumn("Width ratio", help=TERMS["width"]),
 }
 config = {way: st.column_config.TextColumn(way, help=TERMS[key])
           for key, way in judge_views.WAYS.items()}
 # narrow columns for the short cells, so that the bias fits at 1280 px
 config |= {"Metric": st.column_config.TextColumn(width="small", pinned=True)}
 config |= {"Bias (judge − human)": st.column_config.TextColumn(help=TERMS["bias"]),
-           **{k: v for k, v in columns_help.items() if k != "Human only"}}
+           **columns_help}
 runs = list(dict.fromkeys(f.run for f in report.figures))
 for tab, run in zip(st.tabs([safe.md(run) for run in runs]), runs, strict=True):
     tab.dataframe(judge_views.figures_frame(report, run), hide_index=True,

@@ -154,8 +154,8 @@ if len(evaluation.runs) > 2:  # two runs have one pair: its order is the leaderb
                 f"Against {labels[primary]}", pinned=True, help=MEANING["agreement_against"],
                 width=frames.label_width([f"Against {labels[primary]}"]
                                          + [a.second for a in agreements])),
-            "tau": ui.number_column("Kendall's tau", AGREEMENT_TERMS["tau"]),
-            "tau_AP": ui.number_column("tau_AP", AGREEMENT_TERMS["tau_ap"]),
+            "tau": st.column_config.TextColumn("Kendall's tau", help=AGREEMENT_TERMS["tau"]),
+            "tau_AP": st.column_config.TextColumn("tau_AP", help=AGREEMENT_TERMS["tau_ap"]),
             # as wide as its longest list of pairs (six runs swap up to fifteen): the table
             # scrolls sideways instead of cutting the list at its edge
             "Swapped": st.column_config.TextColumn(

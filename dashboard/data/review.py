@@ -146,8 +146,9 @@ def shared_table(found: metrics.HarmProfile) -> pd.DataFrame:
         "Feature": [f"{vocabulary.risk.FEATURE_KINDS[s.kind]}: {s.value}" for s in found.shared],
         "Harmed queries holding it": [share(s.harmed_with, s.harmed) for s in found.shared],
         "Other queries holding it": [share(s.rest_with, s.rest) for s in found.shared],
-        # none of the others holds it: no ratio to give (the counts say so)
-        "Times as common": [None if s.lift == float("inf") else s.lift for s in found.shared],
+        # none of the others holds it: the ratio is undefined, and says why
+        "Times as common": [vocabulary.risk.times(s.lift, s.lift_undefined)
+                            for s in found.shared],
         "p adjusted": [metrics.format.p_value(s.q) for s in found.shared],
     })
 

@@ -49,8 +49,9 @@ def judge(view: View, query: str, unjudged: list[tuple[str, int | None, int | No
             key = f"judge.{query}.{doc}"
             st.session_state[key] = (str(mine[(query, doc)]) if (query, doc) in mine
                                      else None)
+            # the label is hidden, and read out as written (its aria-label): safe.label
             right.segmented_control(
-                f"Grade of {safe.md(doc)}", options, key=key, label_visibility="collapsed",
+                f"Grade of {safe.label(doc)}", options, key=key, label_visibility="collapsed",
                 help=HELP["judge"],
                 on_change=_graded, args=(view.qrels_key, query, doc, key))
 

@@ -137,8 +137,7 @@ def shared(view: View, comparison: Comparison, candidate: str, metric: str,
                 help=MEANING["shared_harmed"]),
             "Other queries holding it": st.column_config.TextColumn(
                 help=MEANING["shared_rest"]),
-            "Times as common": ui.number_column(
-                None, MEANING["shared_lift"], pattern=metrics.format.RATIO_PATTERN),
+            "Times as common": st.column_config.TextColumn(help=MEANING["shared_lift"]),
             "p adjusted": st.column_config.TextColumn(help=MEANING["shared_q"]),
         })
     st.caption(safe.md(words.SHARED_METHOD))

@@ -17,9 +17,7 @@ COLUMNS = ["Run", "Human only", "Judge only", "Prediction-powered", "Lambda", "W
 
 def _rows(frame, key_label: str) -> list[list[str]]:
     rows = frame[frame["Metric"] == key_label]
-    return [[row["Run"], row["Human only"], row["Judge only"], row["Prediction-powered"],
-             fmt.weight(row["Lambda"]), fmt.figure(row["Width ratio"]),
-             row["Bias (judge − human)"]] for row in rows.to_dict("records")]
+    return [[row[column] for column in COLUMNS] for row in rows.to_dict("records")]
 
 
 def judge_section(report: JudgeReport | None, primary: str) -> str:
@@ -33,12 +31,14 @@ def judge_section(report: JudgeReport | None, primary: str) -> str:
     primary = primary if primary in keys else keys[0]  # a figure the judge's report holds
     label = next(f.label for f in report.figures if f.key == primary)
     level = fmt.confidence(report.confidence_level)
-    kappas = [f"Cohen's kappa {fmt.interval(g.kappa.kappa, g.kappa.low, g.kappa.high)}"]
-    if g.weighted_kappa is not None:
-        w = g.weighted_kappa
-        kappas.append(f"weighted kappa {fmt.interval(w.kappa, w.low, w.high)}")
-    rates = [f"false relevant rate {fmt.interval(*_triple(g.false_relevant))}",
-             f"false non-relevant rate {fmt.interval(*_triple(g.false_nonrelevant))}"]
+    kappas = [f"{name} {fmt.interval(k.kappa, k.low, k.high, why=k.undefined)}"
+              for name, k in (("Cohen's kappa", g.kappa), ("weighted kappa", g.weighted_kappa),
+                              (f"binary kappa (relevant from grade {g.relevance_level})",
+                               g.binary_kappa)) if k is not None]
+    rates = [f"{name} {fmt.interval(r.mean, r.low, r.high, why=r.undefined)}"
+             + ("" if r.undefined else f", {r.basis}")
+             for name, r in (("false relevant rate", g.false_relevant),
+                             ("false non-relevant rate", g.false_nonrelevant))]
     covered = words.coverage_sentence(c.human_queries, c.judge_queries, c.both_queries,
                                       c.human_pairs, c.judge_pairs, c.both_pairs)
     parts = [
@@ -47,6 +47,11 @@ def judge_section(report: JudgeReport | None, primary: str) -> str:
         f"<p>On the {g.pairs:,} pairs both label ({level} intervals): "
         f"{safe.html('; '.join(kappas + rates))}.</p>",
     ]
+    if g.relevant_ungraded:
+        ungraded = words.UNGRADED_RELEVANT.format(ids=fmt.count(g.relevant_ungraded, "id"))
+        parts.append(f"<p>{safe.html(ungraded)}</p>")
+    if not report.n_unlabelled:
+        parts.append(f"<p>{safe.html(words.NO_UNLABELLED)}</p>")
     if report.sample_flagged:
         parts.append(f'<p class="warning">{safe.html(report.sample_sentence)}</p>')
     if report.comparisons:
@@ -64,7 +69,3 @@ def judge_section(report: JudgeReport | None, primary: str) -> str:
     parts.append(f'<p class="note">{safe.html(words.EVERY_QUERY_COUNTS)} '
                  f"{safe.html(notes)}</p></section>")
     return "".join(parts)
-
-
-def _triple(interval) -> tuple[float, float, float]:
-    return interval.mean, interval.low, interval.high

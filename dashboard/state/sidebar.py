@@ -205,7 +205,7 @@ def query_filter(view: View) -> View:
         if facet is not None:
             counts = {label: f"{label} ({n:,})" for label, n
                       in zip(facets[facet].bins, facets[facet].counts, strict=True)}
-            values = st.multiselect(f"{safe.md(facet)} is one of", list(counts),
+            values = st.multiselect(f"{safe.label(facet)} is one of", list(counts),
                                     session.shown_among(session.WHERE_VALUES, list(counts)),
                                     key=session.WHERE_VALUES,
                                     format_func=counts.get, placeholder="Pick values")
@@ -390,7 +390,7 @@ def fuse_runs(loaded: Inputs) -> Inputs:
         if method == words.COMBSUM and len(chosen) == 2 and st.toggle(
                 "Weighted", session.shown("fuse.weighted", False), key="fuse.weighted",
                 help=words.WEIGHTS_HELP):
-            weight = st.slider(f"Weight of {safe.md(names[chosen[0]])}", 0.0, 1.0,
+            weight = st.slider(f"Weight of {safe.label(names[chosen[0]])}", 0.0, 1.0,
                                session.shown("fuse.weight", 0.5), 0.05,
                                key="fuse.weight", help=HELP["fuse_weight"])
             recipe["weights"] = [weight, round(1 - weight, 12)]
@@ -455,7 +455,7 @@ def choose_runs(loaded: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         st.warning(safe.md(problem), icon=":material/edit_off:")
     with st.expander("Rename runs", icon=":material/edit:"):
         for name in loaded:
-            st.text_input(safe.md(name), session.shown(session.RUN_NAME + name, ""),
+            st.text_input(safe.label(name), session.shown(session.RUN_NAME + name, ""),
                           key=session.RUN_NAME + name, placeholder=name)
     if not shown:
         st.warning("Pick at least one run to show.", icon=":material/warning:")

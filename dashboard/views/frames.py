@@ -395,7 +395,9 @@ def pr_curve(evaluation: Evaluation) -> pd.DataFrame:
 def agreement_table(agreements) -> pd.DataFrame:
     """One row per ordering compared with the reference: tau, tau_AP, the pairs that swap."""
     return pd.DataFrame(
-        [{"Against": a.second, "tau": a.tau, "tau_AP": a.tau_ap,
+        # tau as written: a number, or undefined with why (an ordering that ties every run)
+        [{"Against": a.second, "tau": vocabulary.agreement.tau_text(a.tau, a.tau_undefined),
+          "tau_AP": vocabulary.agreement.tau_text(a.tau_ap, a.tau_ap_undefined),
           "Swapped": "; ".join(vocabulary.agreement.SWAP.format(a=x, b=y)
                                for x, y in a.swapped) or vocabulary.agreement.NO_SWAP}
          for a in agreements], columns=["Against", "tau", "tau_AP", "Swapped"])

@@ -23,19 +23,18 @@ def _interval(e: MeanEstimate, *, signed: bool = False) -> str:
 
 
 def _rows(found, *, signed: bool, whose: bool) -> list[dict]:
-    rows = []
-    for f in found:
-        width = f.ppi.width / f.human.width if f.human.width > 0 else None
-        rows.append({
-            **({"Run": f.run if f.baseline is None else f"{f.run} − {f.baseline}"}
-               if whose else {}),
-            "Metric": f.label,
-            **{WAYS[way]: _interval(getattr(f, way), signed=signed) for way in WAYS},
-            "Lambda": f.ppi.lam,
-            "Width ratio": width,
-            "Bias (judge − human)": _interval(f.bias, signed=True),
-        })
-    return rows
+    # lambda and the width ratio as the engine's words write them: a figure without a value
+    # (no judge-only query to weigh, no human-only width) says why, never None
+    ratio = vocabulary.judge.ratio
+    return [{
+        **({"Run": f.run if f.baseline is None else f"{f.run} − {f.baseline}"}
+           if whose else {}),
+        "Metric": f.label,
+        **{WAYS[way]: _interval(getattr(f, way), signed=signed) for way in WAYS},
+        "Lambda": ratio(f.ppi.lam, f.lambda_undefined),
+        "Width ratio": ratio(f.width_ratio, f.width_undefined),
+        "Bias (judge − human)": _interval(f.bias, signed=True),
+    } for f in found]
 
 
 def figures_frame(report: JudgeReport, run: str | None = None) -> pd.DataFrame:
@@ -62,8 +61,10 @@ def confusion_frame(report: JudgeReport) -> pd.DataFrame:
 
 
 def agreement_frame(report: JudgeReport) -> pd.DataFrame:
+    tau = vocabulary.agreement.tau_text  # a number, or undefined with why (a tie of every run)
     return pd.DataFrame([{
-        "Metric": a.first.rsplit(" (", 1)[0], "Kendall's tau": a.tau, "tau_AP": a.tau_ap,
+        "Metric": a.first.rsplit(" (", 1)[0], "Kendall's tau": tau(a.tau, a.tau_undefined),
+        "tau_AP": tau(a.tau_ap, a.tau_ap_undefined),
         "Swapped (as humans order them)": "; ".join(f"{x} > {y}" for x, y in a.swapped)
         or vocabulary.agreement.NO_SWAP} for a in report.agreements])
 

@@ -23,8 +23,7 @@ from metrics.cli.inputs import Parser, UsageError, add_input_arguments, add_metr
 from metrics.cli.text import table
 from metrics.decide.agreement import Agreement, label_agreement, measure_agreements
 from metrics.vocabulary import COMPARED
-from metrics.vocabulary import format as fmt
-from metrics.vocabulary.agreement import AGREEMENT_HELP, AGREEMENT_TERMS, NO_SWAP
+from metrics.vocabulary.agreement import AGREEMENT_HELP, AGREEMENT_TERMS, NO_SWAP, tau_text
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.headline import PRIMARY
 
@@ -74,7 +73,8 @@ def agreement_command(argv: Sequence[str]) -> int:
 
 def format_agreements(found: Sequence[Agreement]) -> str:
     """One row per pair of orderings: tau, tau_AP and the pairs that swap."""
-    rows = [[a.first, a.second, fmt.figure(a.tau), fmt.figure(a.tau_ap),
+    rows = [[a.first, a.second, tau_text(a.tau, a.tau_undefined),
+             tau_text(a.tau_ap, a.tau_ap_undefined),
              "; ".join(f"{x} > {y}" for x, y in a.swapped) or NO_SWAP] for a in found]
     lines = table(["first", "second", "tau", "tau_AP", "swapped (as the first orders them)"],
                   rows)

@@ -29,7 +29,7 @@ from metrics.context.judge import (
 from metrics.decide.compare import metric_key
 from metrics.stats.ppi import MeanEstimate
 from metrics.vocabulary import format as fmt
-from metrics.vocabulary.agreement import NO_SWAP
+from metrics.vocabulary.agreement import NO_SWAP, tau_text
 from metrics.vocabulary.conventions import CONVENTION_BY_FIELD
 from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, gate_failure
 from metrics.vocabulary.headline import PRIMARY
@@ -42,7 +42,9 @@ from metrics.vocabulary.judge import (
     PPI_REFUSED,
     TERMS,
     TUNED,
+    UNGRADED_RELEVANT,
     coverage_sentence,
+    ratio,
 )
 
 
@@ -97,10 +99,6 @@ def _difference(e: MeanEstimate) -> str:
     return fmt.difference(e.mean, e.low, e.high)
 
 
-def _lambda(e: MeanEstimate) -> str:
-    return fmt.MISSING if e.lam is None else f"{e.lam:.2f}"
-
-
 def format_grades(grades: GradeAgreement) -> list[str]:
     """The confusion matrix (human grades down, the judge's across), kappa and the rates."""
     header = ["human \\ judge", *(str(g) for g in grades.grades)]
@@ -112,19 +110,22 @@ def format_grades(grades: GradeAgreement) -> list[str]:
                grades.binary_kappa)]
     if grades.weighted_kappa is not None:
         kappas.insert(1, ("weighted kappa (linear)", grades.weighted_kappa))
-    lines += [f"{name}: {fmt.interval(k.kappa, k.low, k.high)}" for name, k in kappas]
+    lines += [f"{name}: {fmt.interval(k.kappa, k.low, k.high, why=k.undefined)}"
+              for name, k in kappas]
     for name, rate in (("false relevant rate", grades.false_relevant),
                        ("false non-relevant rate", grades.false_nonrelevant)):
-        lines.append(f"{name}: {fmt.interval(rate.mean, rate.low, rate.high)}")
+        written = fmt.interval(rate.mean, rate.low, rate.high, why=rate.undefined)
+        lines.append(f"{name}: {written}" + ("" if rate.undefined else f", {rate.basis}"))
+    if grades.relevant_ungraded:
+        lines.append(UNGRADED_RELEVANT.format(ids=fmt.count(grades.relevant_ungraded, "id")))
     return lines
 
 
 def _figure_rows(found: Sequence[UnderJudge], paired: bool) -> list[list[str]]:
     write = _difference if paired else _estimate
     return [[*([f.run] if not paired else [f"{f.run} − {f.baseline}"]), f.label,
-             write(f.human), write(f.judge), write(f.ppi), _lambda(f.ppi),
-             fmt.figure(f.ppi.width / f.human.width) if f.human.width > 0 else fmt.MISSING,
-             _difference(f.bias)] for f in found]
+             write(f.human), write(f.judge), write(f.ppi), ratio(f.ppi.lam, f.lambda_undefined),
+             ratio(f.width_ratio, f.width_undefined), _difference(f.bias)] for f in found]
 
 
 def format_judge(report: JudgeReport) -> str:
@@ -149,7 +150,8 @@ def format_judge(report: JudgeReport) -> str:
                   *table(["difference", *header[1:]],
                          _figure_rows(report.comparisons, paired=True))]
     if report.agreements:
-        rows = [[a.first, a.second, fmt.figure(a.tau), fmt.figure(a.tau_ap),
+        rows = [[a.first, a.second, tau_text(a.tau, a.tau_undefined),
+                 tau_text(a.tau_ap, a.tau_ap_undefined),
                  "; ".join(f"{x} > {y}" for x, y in a.swapped) or NO_SWAP]
                 for a in report.agreements]
         lines += ["", "Do the label sets order the runs alike (the queries both label)?",

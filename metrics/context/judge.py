@@ -20,21 +20,28 @@ import numpy as np
 from metrics.core.evaluate import Evaluation
 from metrics.decide.agreement import Agreement, label_agreement
 from metrics.io.rows import Qrels
-from metrics.stats.intervals import Interval, wilson
+from metrics.stats.intervals import wilson
 from metrics.stats.kappa import Kappa, cohens_kappa, linear_weights
 from metrics.stats.ppi import MeanEstimate, clt_mean, ppi_mean
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.headline import BETTER, NO_DIFFERENCE, UNCORRECTED, WORSE
 from metrics.vocabulary.judge import (
+    HUMAN_JUDGES,
+    HUMAN_ONLY_METHOD,
+    NO_JUDGE_ONLY,
+    NO_WIDTH,
     PPI_EVIDENCE,
     PPI_METHOD,
     SAMPLE_CHECK_ALPHA,
     SAMPLE_LOOKS_RANDOM,
     SAMPLE_NOT_RANDOM,
     TOO_FEW_LABELLED,
+    rate_basis,
+    rate_undefined,
+    ratio,
 )
 
-__all__ = ["Coverage", "GradeAgreement", "JudgeReport", "SampleCheck", "UnderJudge",
+__all__ = ["Coverage", "GradeAgreement", "JudgeReport", "Rate", "SampleCheck", "UnderJudge",
            "grade_agreement", "judge_report", "label_coverage", "ppi_headlines",
            "ppi_regressions", "sample_checks"]
 
@@ -73,6 +80,45 @@ def label_coverage(human: Qrels, judge: Qrels) -> Coverage:
 
 
 @dataclass(frozen=True)
+class Rate:
+    """One of the judge's error rates: `part` of the `whole` pairs both label sets grade that
+    the humans judge one way, with its Wilson interval; undefined (nan, and why) when no such
+    pair exists, never 0."""
+
+    part: int
+    whole: int  # the denominator: the pairs the rate is a share of
+    mean: float
+    low: float
+    high: float
+    basis: str  # what it counts, of what: '110 of the 534 pairs both label sets grade ...'
+    undefined: str  # why it has no value; "" when it has one
+
+    def as_dict(self) -> dict:
+        """The rate for JSON: null where it has no value, beside the reason."""
+        shown = (None, None, None) if self.undefined else (self.mean, self.low, self.high)
+        return {**dict(zip(("rate", "low", "high"), shown, strict=True)), "count": self.part,
+                "of": self.whole, "basis": self.basis, "undefined": self.undefined or None}
+
+
+def _rate(part: int, whole: int, human_judge: str, level: float) -> Rate:
+    basis = rate_basis(part, whole, human_judge)
+    if whole == 0:
+        nan = float("nan")
+        return Rate(0, 0, nan, nan, nan, basis, rate_undefined(human_judge))
+    found = wilson(part, whole, confidence_level=level)
+    return Rate(part, whole, found.mean, found.low, found.high, basis, "")
+
+
+def _kappa_dict(k: Kappa | None) -> dict | None:
+    """A kappa for JSON: null where it has no value, beside the reason."""
+    if k is None:
+        return None
+    names = ("kappa", "se", "low", "high")
+    values = (None,) * 4 if k.undefined else (k.kappa, k.se, k.low, k.high)
+    return {**dict(zip(names, values, strict=True)), "undefined": k.undefined or None}
+
+
+@dataclass(frozen=True)
 class GradeAgreement:
     """The judge against the humans on the pairs both grade."""
 
@@ -81,37 +127,38 @@ class GradeAgreement:
     kappa: Kappa  # unweighted, on the grades
     weighted_kappa: Kappa | None  # linear weights on the grades; None for two grades or fewer
     binary_kappa: Kappa  # on relevant / not relevant at the relevance level
-    false_relevant: Interval  # share of human non-relevant pairs the judge calls relevant
-    false_nonrelevant: Interval  # share of human relevant pairs the judge calls not relevant
+    false_relevant: Rate  # share of human non-relevant pairs the judge calls relevant
+    false_nonrelevant: Rate  # share of human relevant pairs the judge calls not relevant
     relevance_level: int
+    # (query, doc) pairs on human-labelled queries that the judge calls relevant and no human
+    # graded: the judge's error no rate can see, as neither rate's denominator holds them
+    relevant_ungraded: int = 0
 
     @property
     def pairs(self) -> int:
         return int(self.confusion.sum())
 
     def as_dict(self) -> dict:
-        def kappa(k: Kappa | None) -> dict | None:
-            return None if k is None else {"kappa": k.kappa, "se": k.se, "low": k.low,
-                                           "high": k.high}
-
-        def rate(i: Interval) -> dict:
-            return {"rate": i.mean, "low": i.low, "high": i.high}
-
         return {"grades": list(self.grades), "confusion": self.confusion.tolist(),
-                "pairs": self.pairs, "kappa": kappa(self.kappa),
-                "weighted_kappa": kappa(self.weighted_kappa),
-                "binary_kappa": kappa(self.binary_kappa),
-                "false_relevant": rate(self.false_relevant),
-                "false_nonrelevant": rate(self.false_nonrelevant),
+                "pairs": self.pairs, "kappa": _kappa_dict(self.kappa),
+                "weighted_kappa": _kappa_dict(self.weighted_kappa),
+                "binary_kappa": _kappa_dict(self.binary_kappa),
+                "false_relevant": self.false_relevant.as_dict(),
+                "false_nonrelevant": self.false_nonrelevant.as_dict(),
+                "relevant_ungraded": self.relevant_ungraded,
                 "relevance_level": self.relevance_level}
 
 
 def grade_agreement(human: Qrels, judge: Qrels, *, relevance_level: int,
                     confidence_level: float) -> GradeAgreement:
     """The confusion matrix of grades, kappa (weighted too for graded labels) and the
-    judge's false relevant and false non-relevant rates over the pairs both label."""
-    _, h_rows, j_rows = np.intersect1d(_pairs(human), _pairs(judge), return_indices=True)
+    judge's false relevant and false non-relevant rates over the pairs both label; and the
+    pairs of the human-labelled queries the judge calls relevant that no human graded."""
+    human_keys, judge_keys = _pairs(human), _pairs(judge)
+    _, h_rows, j_rows = np.intersect1d(human_keys, judge_keys, return_indices=True)
     h, j = human.grade[h_rows], judge.grade[j_rows]
+    on_labelled = np.isin(judge.query.astype(str), human.query_ids.astype(str))
+    ungraded = on_labelled & (judge.grade >= relevance_level) & ~np.isin(judge_keys, human_keys)
     grades = np.union1d(h, j).astype(np.int64)
     size = len(grades)
     confusion = np.zeros((size, size), dtype=np.int64)
@@ -120,15 +167,16 @@ def grade_agreement(human: Qrels, judge: Qrels, *, relevance_level: int,
     binary = np.array([[np.sum(~h_relevant & ~j_relevant), np.sum(~h_relevant & j_relevant)],
                        [np.sum(h_relevant & ~j_relevant), np.sum(h_relevant & j_relevant)]])
     level = confidence_level
+    named = {"confidence_level": level, "raters": ("the humans", "the judge"), "item": "pair"}
     return GradeAgreement(
         tuple(int(g) for g in grades), confusion,
-        cohens_kappa(confusion, confidence_level=level),
-        cohens_kappa(confusion, weights=linear_weights(grades), confidence_level=level)
-        if size > 2 else None,
-        cohens_kappa(binary, confidence_level=level),
-        wilson(int(binary[0, 1]), int(binary[0].sum()), confidence_level=level),
-        wilson(int(binary[1, 0]), int(binary[1].sum()), confidence_level=level),
-        relevance_level)
+        cohens_kappa(confusion, **named),
+        cohens_kappa(confusion, weights=linear_weights(grades), **named) if size > 2 else None,
+        cohens_kappa(binary, **named),
+        _rate(int(binary[0, 1]), int(binary[0].sum()), HUMAN_JUDGES["false_relevant"], level),
+        _rate(int(binary[1, 0]), int(binary[1].sum()), HUMAN_JUDGES["false_nonrelevant"],
+              level),
+        relevance_level, int(ungraded.sum()))
 
 
 # --------------------------------------------------------------------------- the figures
@@ -145,8 +193,30 @@ class UnderJudge:
     label: str  # 'nDCG@10'
     human: MeanEstimate  # over the human-labelled queries
     judge: MeanEstimate  # over every judged query, judge labels
-    ppi: MeanEstimate  # prediction-powered
+    ppi: MeanEstimate  # prediction-powered (the human-only one when no query is judge-only)
     bias: MeanEstimate  # judge minus human over the queries both label
+
+    @property
+    def lambda_undefined(self) -> str:
+        """Why the weight on the judge has no value ("" when it has one): every query is
+        human-labelled, so the prediction-powered figure is the human-only one."""
+        return NO_JUDGE_ONLY if self.ppi.lam is None else ""
+
+    @property
+    def width_ratio(self) -> float:
+        """The prediction-powered interval's width over the human-only one's (nan when the
+        human-only interval has no width: see `width_undefined`)."""
+        return self.ppi.width / self.human.width if self.human.width > 0 else float("nan")
+
+    @property
+    def width_undefined(self) -> str:
+        return "" if self.human.width > 0 else NO_WIDTH
+
+    @property
+    def undefined(self) -> dict[str, str]:
+        """The figures without a value, each with why."""
+        return {name: why for name, why in (("lambda", self.lambda_undefined),
+                                            ("width_ratio", self.width_undefined)) if why}
 
     def as_dict(self) -> dict:
         def estimate(e: MeanEstimate) -> dict:
@@ -156,7 +226,9 @@ class UnderJudge:
         return {"run": self.run, "baseline": self.baseline, "metric": self.key,
                 "label": self.label, "human": estimate(self.human),
                 "judge": estimate(self.judge), "ppi": estimate(self.ppi),
-                "bias": estimate(self.bias)}
+                "bias": estimate(self.bias),
+                "width_ratio": None if self.width_undefined else self.width_ratio,
+                "undefined": self.undefined}
 
 
 @dataclass(frozen=True)
@@ -343,18 +415,22 @@ def _verdict(found: UnderJudge) -> int:
 
 def ppi_headlines(report: JudgeReport, key: str) -> list[str]:
     """Each candidate's headline on one figure (a measure key), read from its
-    prediction-powered interval of the difference from the baseline."""
+    prediction-powered interval of the difference from the baseline (the human-only one, and
+    said so, when every query is human-labelled)."""
     found = [c for c in report.comparisons if c.key == key]
     if not found:
         raise ValueError(f"no prediction-powered comparison of {key!r}")
     n = len(found)
+    level = fmt.confidence(report.confidence_level)
     sentences = []
     for c in found:
         opening = {1: BETTER, -1: WORSE, 0: NO_DIFFERENCE}[_verdict(c)]
-        lam = f"{c.ppi.lam:.2f}" + (" (PPI++)" if report.lam is None else "")
-        method = PPI_METHOD.format(level=fmt.confidence(report.confidence_level), lam=lam,
-                                   labelled=f"{report.n_labelled:,}",
-                                   others=f"{report.n_unlabelled:,}")
+        if c.lambda_undefined:  # no query is judge-only: the interval is the human-only one
+            method = HUMAN_ONLY_METHOD.format(level=level, labelled=f"{report.n_labelled:,}")
+        else:
+            lam = ratio(c.ppi.lam) + (" (PPI++)" if report.lam is None else "")
+            method = PPI_METHOD.format(level=level, lam=lam, labelled=f"{report.n_labelled:,}",
+                                       others=f"{report.n_unlabelled:,}")
         evidence = PPI_EVIDENCE.format(method=method,
                                        correction="" if n == 1 else UNCORRECTED.format(n=n))
         difference = fmt.difference(c.ppi.mean, c.ppi.low, c.ppi.high)

@@ -32,7 +32,7 @@ from metrics.io.arrow import from_numbers, numbers, strings
 from metrics.io.rows import Qrels
 from metrics.io.spreadsheet import csv_cell
 from metrics.vocabulary.cutoffs import check_k
-from metrics.vocabulary.format import count, listing
+from metrics.vocabulary.format import count, listing, zero_as_written
 from metrics.vocabulary.labelling import (
     BEST_RANK,
     COLUMNS,
@@ -361,9 +361,16 @@ class Rescored:
         return [str(q) for q in before.query_set.query_ids[changed]]
 
     @property
+    def means_changed(self) -> int:
+        """The rows whose change is not zero as written (three decimals): what the table
+        shows as moved."""
+        return sum(zero_as_written(row["difference"]) != 0 for row in self.rows())
+
+    @property
     def sentence(self) -> str:
         return rescored_sentence(self.labels, len(self.changed_queries),
-                                 len(self.after.scored_ids))
+                                 len(self.after.scored_ids), self.means_changed,
+                                 len(self.rows()))
 
 
 def rescore(evaluation: Evaluation, grades: Grades) -> Rescored:

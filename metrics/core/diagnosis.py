@@ -220,16 +220,9 @@ def diagnose(
     late_share = counts["late_hit"] / n if n else 0.0
     found_in_k = rr_given_hit > 0
     buried = (found_in_k and rr_given_hit < BURIED_RR) or late_share >= LATE_HIT_SHARE
-    if found_in_k:
-        buried_sentence = (
-            f"Where a relevant id is in the top {k}, the first one sits at rank "
-            f"{1 / rr_given_hit:.1f} on average (harmonic mean); late hits (first relevant id "
-            f"below rank {k}): {counts['late_hit']:,} of {n:,}.")
-    else:
-        buried_sentence = words.none_in_top_k(k, counts["late_hit"], n)
-    if buried:
-        buried_sentence += (" Relevant ids that are present but low are easy to lose: a "
-                            "reranker helps.")
+    # each part of the rule with its verdict: the sentence says which one raised the flag
+    buried_sentence = words.buried_sentence(k, rr_given_hit, counts["late_hit"], n,
+                                            rr_below=BURIED_RR, late_share=LATE_HIT_SHARE)
     short = () if run_longest is None else (Finding(
         words.SHORT_LISTS,
         run_longest < k,

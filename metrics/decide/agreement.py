@@ -12,7 +12,7 @@ import numpy as np
 
 from metrics.core.evaluate import Evaluation
 from metrics.stats.agreement import discordant_pairs, kendall_tau, order, tau_ap
-from metrics.vocabulary.agreement import agreement_sentence
+from metrics.vocabulary.agreement import TAU_ALL_TIED, UNDEFINED, agreement_sentence
 
 __all__ = ["Agreement", "agreement", "label_agreement", "measure_agreements"]
 
@@ -39,16 +39,41 @@ class Agreement:
         return tuple(self.runs[i] for i in order(self.means_second))
 
     @property
+    def tau_undefined(self) -> str:
+        """Why tau has no value ("" when it has one): fewer than two runs, or an ordering
+        that ties every run."""
+        if len(self.runs) < 2:
+            return UNDEFINED
+        tied = [name for name, means in ((self.first, self.means_first),
+                                         (self.second, self.means_second))
+                if len(set(means)) == 1]
+        return TAU_ALL_TIED.format(ordering=tied[0]) if tied else ""
+
+    @property
+    def tau_ap_undefined(self) -> str:
+        """Why tau_AP has no value: fewer than two runs (it orders ties as given)."""
+        return UNDEFINED if len(self.runs) < 2 else ""
+
+    @property
+    def undefined(self) -> dict[str, str]:
+        """The figures without a value, each with why."""
+        return {name: why for name, why in (("tau", self.tau_undefined),
+                                            ("tau_ap", self.tau_ap_undefined)) if why}
+
+    @property
     def sentence(self) -> str:
         n = len(self.runs)
         return agreement_sentence(self.first, self.second, self.tau, self.tau_ap,
-                                  len(self.swapped), n * (n - 1) // 2)
+                                  len(self.swapped), n * (n - 1) // 2,
+                                  tau_why=self.tau_undefined)
 
     def as_dict(self) -> dict:
         return {"first": self.first, "second": self.second,
                 "order_first": list(self.order_first), "order_second": list(self.order_second),
-                "tau": self.tau, "tau_ap": self.tau_ap,
-                "swapped": [list(pair) for pair in self.swapped], "sentence": self.sentence}
+                "tau": None if self.tau_undefined else self.tau,
+                "tau_ap": None if self.tau_ap_undefined else self.tau_ap,
+                "swapped": [list(pair) for pair in self.swapped], "sentence": self.sentence,
+                "undefined": self.undefined}
 
 
 def agreement(first: str, second: str, means_first: Mapping[str, float],

@@ -20,6 +20,7 @@ from metrics.stats import benjamini_hochberg
 from metrics.vocabulary.leakage import FUNCTION_WORDS
 from metrics.vocabulary.risk import (
     HARM_DELTA,
+    NO_OTHER_HOLDS,
     SHARED_MIN_QUERIES,
     SHARED_SHOWN,
     shared_sentence,
@@ -43,10 +44,16 @@ class Shared:
 
     @property
     def lift(self) -> float:
-        """The share of harmed queries that hold it over the share of the others."""
+        """The share of harmed queries that hold it over the share of the others; nan when
+        none of the others holds it (see `lift_undefined`)."""
         mine = self.harmed_with / self.harmed if self.harmed else 0.0
         theirs = self.rest_with / self.rest if self.rest else 0.0
-        return float("inf") if theirs == 0 and mine else (mine / theirs if theirs else 0.0)
+        return mine / theirs if theirs else float("nan")
+
+    @property
+    def lift_undefined(self) -> str:
+        """Why the lift has no value ("" when it has one)."""
+        return "" if self.rest_with else NO_OTHER_HOLDS
 
     @property
     def sentence(self) -> str:

@@ -12,7 +12,7 @@ import numpy as np
 from metrics.core.evaluate import Evaluation
 from metrics.core.kernel import SUMMARY_MEASURES
 from metrics.explain.query import _labels, doc_ids, first_ranks, query_row
-from metrics.vocabulary.format import natural_key
+from metrics.vocabulary.format import count, listing, natural_key
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -79,16 +79,26 @@ def rank_movement(evaluation: Evaluation, baseline: str, candidate: str, query_i
 
 
 def movement_sentence(movement: pd.DataFrame, candidate: str, k: int) -> str:
-    """What the candidate did to the top K, in one sentence naming the ids."""
-    def ids(what: str) -> str:
-        chosen = list(movement.loc[movement["moved"] == what, "doc_id"])
-        return f"{len(chosen)} ({', '.join(chosen)})" if chosen else "none"
+    """What the candidate did to the top K, in one sentence naming the ids: 'Against the
+    baseline, reranked lifted 2 relevant ids (d21, d22) into the top 5 and pushed none out of
+    it; it promoted no non-relevant or unjudged id into the top 5 and pushed 1 (d92) out.'"""
+    def chosen(what: str) -> list[str]:
+        return [str(d) for d in movement.loc[movement["moved"] == what, "doc_id"]]
+
+    def ids(what: str, noun: str) -> str:  # the first of a clause: 'no id', '2 ids (a, b)'
+        found = chosen(what)
+        return f"no {noun}" if not found else f"{count(len(found), noun)} ({listing(found)})"
+
+    def more(what: str) -> str:  # the second, its noun said: 'none', '2 (a, b)'
+        found = chosen(what)
+        return f"{len(found):,} ({listing(found)})" if found else "none"
 
     lifted, pushed = MOVES[True, False, True], MOVES[True, True, False]
     promoted, dropped = MOVES[False, False, True], MOVES[False, True, False]
-    return (f"Against the baseline, {candidate} lifted {ids(lifted)} relevant id(s) into the "
-            f"top {k} and pushed {ids(pushed)} out of it; it promoted {ids(promoted)} "
-            f"non-relevant or unjudged id(s) into the top {k} and pushed {ids(dropped)} out.")
+    return (f"Against the baseline, {candidate} lifted {ids(lifted, 'relevant id')} into the "
+            f"top {k} and pushed {more(pushed)} out of it; it promoted "
+            f"{ids(promoted, 'non-relevant or unjudged id')} into the top {k} and pushed "
+            f"{more(dropped)} out.")
 
 
 def side_by_side(evaluation: Evaluation, a: str, b: str, query_id: str,
@@ -111,7 +121,8 @@ def side_by_side(evaluation: Evaluation, a: str, b: str, query_id: str,
         ids = list(doc_ids(run, q, width)) + [None] * (depth - width)
         labels = _labels(run, q, width) + ["no id"] * (depth - width)
         judged = list(run.aligned.judged[q, :width]) + [False] * (depth - width)
-        columns[f"{side}_doc"] = ids
+        # object, so that an empty slot stays None (a string column would make it nan)
+        columns[f"{side}_doc"] = pd.Series(ids, dtype=object)
         columns[f"{side}_label"] = labels
         columns[f"{side}_judged"] = [bool(j) for j in judged]
         columns[f"{side}_in_{other}"] = pd.array(

@@ -1,7 +1,8 @@
 """What each accepted file looks like: a few lines of every format and what its columns
 mean, for the people choosing what to upload: the labels, the runs, and the optional queries
 and corpus files (the dashboard's empty "My files" screen shows them; the loaders are the
-rule, and a test reads every example back through them)."""
+rule, and a test reads every example back through them, and finds an example of every text
+format each reader accepts: Parquet, a binary table, is named in the words instead)."""
 
 from __future__ import annotations
 
@@ -66,6 +67,13 @@ FORMAT_EXAMPLES: tuple[FormatExample, ...] = (
         '"metadata": {"intent": "troubleshooting"}}\n', "queries.jsonl",
     ),
     FormatExample(
+        "queries", "JSONL",
+        "one query a line: query_id, text, and any other key is a facet (a metadata object's "
+        "keys too).",
+        '{"query_id": "q01", "text": "why was my invoice charged twice", '
+        '"intent": "troubleshooting"}\n', "queries.jsonl",
+    ),
+    FormatExample(
         "queries", "CSV/TSV with a header",
         "query_id (or qid) and text (or query); every other column is a facet.",
         "query_id,text,intent\nq01,why was my invoice charged twice,troubleshooting\n",
@@ -82,6 +90,13 @@ FORMAT_EXAMPLES: tuple[FormatExample, ...] = (
         "the runs mention are kept.",
         '{"_id": "d41", "title": "Billing FAQ", "text": "Why was my invoice charged twice? '
         'Usually it was not."}\n', "corpus.jsonl",
+    ),
+    FormatExample(
+        "corpus", "JSONL",
+        "one chunk a line: doc_id, text, and title (may be absent). Only the ids the qrels and "
+        "the runs mention are kept.",
+        '{"doc_id": "d41", "text": "Why was my invoice charged twice? Usually it was not."}\n',
+        "chunks.jsonl",
     ),
     FormatExample(
         "corpus", "TSV without a header",

@@ -6,6 +6,10 @@ Weighted kappa gives partial credit through agreement weights w (1 on the diagon
 further off): kappa = (p_o - p_e) / (1 - p_e) with p_o = sum w p and p_e = sum w r c, where
 r and c are the raters' margins. Unweighted kappa is the identity weights; linear weights
 are 1 - |s_i - s_j| / (s_max - s_min) over the categories' scores s (the grades).
+
+Kappa is undefined (nan, with the reason in words) without an item, and when a rater gives
+every item the same category: then p_o = p_e whatever the other rater does, so the formula
+gives 0 (or 0/0) without measuring any agreement.
 """
 
 from __future__ import annotations
@@ -16,19 +20,21 @@ from statistics import NormalDist
 import numpy as np
 
 from metrics.stats.validate import check_fraction
+from metrics.vocabulary.agreement import KAPPA_FULL_CREDIT, KAPPA_NO_ITEM, KAPPA_ONE_CATEGORY
 
 __all__ = ["Kappa", "cohens_kappa", "linear_weights"]
 
 
 @dataclass(frozen=True)
 class Kappa:
-    kappa: float  # nan when undefined (one category only, or no item)
+    kappa: float  # nan when undefined (no item, or a rater with one category): see `undefined`
     se: float
     low: float
     high: float
     weighted: bool
     items: int
     confidence_level: float
+    undefined: str = ""  # why kappa has no value, in words; "" when it has one
 
 
 def linear_weights(scores: object) -> np.ndarray:
@@ -40,10 +46,12 @@ def linear_weights(scores: object) -> np.ndarray:
     return 1 - np.abs(s[:, None] - s[None, :]) / spread
 
 
-def cohens_kappa(table: object, *, weights: object = None,
-                 confidence_level: float) -> Kappa:
+def cohens_kappa(table: object, *, weights: object = None, confidence_level: float,
+                 raters: tuple[str, str] = ("the first rater", "the second rater"),
+                 item: str = "item") -> Kappa:
     """Kappa of a square table of counts; `weights` a square agreement-weight matrix (None:
-    unweighted)."""
+    unweighted). `raters` (rows', columns') and `item` name them in the reason an undefined
+    kappa gives."""
     confidence_level = check_fraction("confidence_level", confidence_level)
     counts = np.asarray(table, dtype=float)
     if counts.ndim != 2 or counts.shape[0] != counts.shape[1]:
@@ -57,13 +65,19 @@ def cohens_kappa(table: object, *, weights: object = None,
     items = int(counts.sum())
     nan = float("nan")
     if items == 0:
-        return Kappa(nan, nan, nan, nan, weighted, 0, confidence_level)
+        return Kappa(nan, nan, nan, nan, weighted, 0, confidence_level,
+                     KAPPA_NO_ITEM.format(item=item))
     p = counts / items
     rows, cols = p.sum(axis=1), p.sum(axis=0)
+    single = [name for name, margin in zip(raters, (rows, cols), strict=True)
+              if np.count_nonzero(margin) < 2]
+    if single:  # p_o = p_e whatever the other rater does: no agreement to measure
+        return Kappa(nan, nan, nan, nan, weighted, items, confidence_level,
+                     KAPPA_ONE_CATEGORY.format(raters=" and ".join(single), item=item))
     observed = float((w * p).sum())
     expected = float((w * np.outer(rows, cols)).sum())
-    if expected >= 1:  # every item in one category for both raters: chance explains it all
-        return Kappa(nan, nan, nan, nan, weighted, items, confidence_level)
+    if expected >= 1:  # weights that credit every disagreement in full: chance explains all
+        return Kappa(nan, nan, nan, nan, weighted, items, confidence_level, KAPPA_FULL_CREDIT)
     kappa = (observed - expected) / (1 - expected)
     # Fleiss, Cohen and Everitt (1969): each cell's weight against its row's and column's
     # mean weights

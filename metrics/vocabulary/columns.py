@@ -114,7 +114,7 @@ COLUMN_MEANING: dict[str, str] = {
     "shared_harmed": "How many of the harmed queries hold it.",
     "shared_rest": "How many of the other scored queries hold it.",
     "shared_lift": "Its share among the harmed queries over its share among the others "
-    "(blank: none of the others holds it).",
+    "(undefined when none of the others holds it).",
     "shared_q": "One-sided hypergeometric (Fisher's exact) test, Benjamini-Hochberg over every "
     "feature weighed.",
     "flip_becomes": "The verdict under that choice.",

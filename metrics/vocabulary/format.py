@@ -11,6 +11,9 @@ import unicodedata
 
 DECIMALS = 3  # three decimals wherever a figure is shown
 MISSING = "—"  # a figure that does not exist (no scored query, an undefined effect size)
+# a figure the data leave without a value (a kappa with one class, a rate with no
+# denominator): the engine holds nan and the reason; JSON writes null beside the reason
+UNDEFINED = "undefined"
 
 
 def _missing(value: float | None) -> bool:
@@ -43,8 +46,12 @@ def signed(value: float | None) -> str:
     return MISSING if _missing(value) else f"{_shown(value):+.{DECIMALS}f}"
 
 
-def interval(mean: float | None, low: float | None, high: float | None) -> str:
-    """'0.333 [0.199, 0.467]'."""
+def interval(mean: float | None, low: float | None, high: float | None, *,
+             why: str = "") -> str:
+    """'0.333 [0.199, 0.467]'; with `why` (the reason a figure has no value) 'undefined
+    (why)'."""
+    if why:
+        return undefined(why)
     if _missing(mean):
         return MISSING
     return f"{figure(mean)} [{figure(low)}, {figure(high)}]"
@@ -80,7 +87,13 @@ def p_equals(p: float | None) -> str:
 
 def effect(value: float | None) -> str:
     """An effect size; 'undefined' when every query moved by the same amount."""
-    return "undefined" if _missing(value) else f"{value:.{DECIMALS}f}"
+    return UNDEFINED if _missing(value) else f"{value:.{DECIMALS}f}"
+
+
+def undefined(reason: str) -> str:
+    """An undefined figure with why, one way everywhere: 'undefined (the humans use one
+    category for every pair)'."""
+    return f"{UNDEFINED} ({reason})"
 
 
 def confidence(level: float) -> str:

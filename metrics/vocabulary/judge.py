@@ -7,7 +7,7 @@ metrics.context.judge computes the figures."""
 
 from __future__ import annotations
 
-from metrics.vocabulary.format import count
+from metrics.vocabulary.format import count, undefined
 
 JUDGE_FLAG = "--judge-qrels"
 JUDGE_HELP = ("the model judge's labels, any qrels format (.gz and Parquet too), beside "
@@ -37,10 +37,12 @@ TERMS = {
     "large-sample standard error (Fleiss, Cohen and Everitt 1969).",
     "weighted_kappa": "Weighted kappa with linear weights over the grades: a grade one step "
     "off earns partial credit (shown when more than two grades occur).",
-    "false_relevant": "False relevant rate: of the pairs humans judge not relevant, the share "
-    "the judge calls relevant (Wilson interval).",
-    "false_nonrelevant": "False non-relevant rate: of the pairs humans judge relevant, the "
-    "share the judge calls not relevant (Wilson interval).",
+    "false_relevant": "False relevant rate: of the pairs both label sets grade that the humans "
+    "judge not relevant, the share the judge calls relevant (Wilson interval). An id the judge "
+    "calls relevant that no human graded is not among them: the count beside the rates says "
+    "how many there are, and the bias column what they do to each figure.",
+    "false_nonrelevant": "False non-relevant rate: of the pairs both label sets grade that the "
+    "humans judge relevant, the share the judge calls not relevant (Wilson interval).",
     "bias": "Bias: the figure's mean under the judge's labels minus under the human labels, "
     "over the queries both label, with its paired interval (normal, on the per-query "
     "differences); positive when the judge flatters the run.",
@@ -82,8 +84,11 @@ SAMPLE_NOT_RANDOM = ("The human-labelled queries do not look like a random sampl
                      "the queries: under the judge's labels, {runs} score them differently "
                      "from the rest ({figure}: {details}). Prediction-powered intervals assume "
                      "a random sample; draw one with `python -m metrics sample-for-labelling`.")
-NO_UNLABELLED = ("Every judged query is human-labelled: the prediction-powered figures are the "
-                 "human-only ones.")
+PPI_IS_HUMAN_ONLY = "the prediction-powered figures are the human-only ones"
+NO_UNLABELLED = f"Every judged query is human-labelled: {PPI_IS_HUMAN_ONLY}."
+# why a figure has no value (shown as metrics.vocabulary.format.undefined(reason))
+NO_JUDGE_ONLY = "no judge-only query"  # lambda, when every query is human-labelled
+NO_WIDTH = "the human-only interval has no width"  # the width ratio
 HUMAN_NOT_JUDGED = ("{queries} human-labelled but not judged, left out of the bias and the "
                     "prediction-powered figures: {ids}")
 TOO_FEW_LABELLED = ("prediction-powered figures need at least 2 queries labelled by both the "
@@ -102,10 +107,38 @@ def coverage_sentence(human_queries: int, judge_queries: int, both_queries: int,
             f"{count(both_queries, 'query')}, {count(both_pairs, 'pair')}.")
 
 
+# the judge's two error rates read over the pairs both label sets grade, split by the human
+# label: what each is a share of, and why it has no value when there is no such pair
+HUMAN_JUDGES = {"false_relevant": "not relevant", "false_nonrelevant": "relevant"}
+
+
+def rate_basis(part: int, whole: int, human_judge: str) -> str:
+    """'110 of the 534 pairs both label sets grade that the humans judge not relevant'."""
+    pairs = "the 1 pair" if whole == 1 else f"the {whole:,} pairs"
+    return f"{part:,} of {pairs} both label sets grade that the humans judge {human_judge}"
+
+
+def rate_undefined(human_judge: str) -> str:
+    """Why a rate has no value: its denominator holds no pair."""
+    return f"no pair both label sets grade is one the humans judge {human_judge}"
+
+
+UNGRADED_RELEVANT = ("On the human-labelled queries the judge also calls {ids} relevant that no "
+                     "human graded: no rate above counts them; the bias column shows what they "
+                     "do to each figure.")
+LAMBDA_DECIMALS = 2  # the weight on the judge and the width ratio are written to 2 decimals
+
+
+def ratio(value: float | None, why: str = "") -> str:
+    """A weight or a ratio of widths: '0.42'; with `why`, the reason it has no value,
+    'undefined (why)'."""
+    return undefined(why) if why else f"{value:.{LAMBDA_DECIMALS}f}"
+
+
 def width_sentence(label: str, run: str, ppi: float, human: float) -> str:
     """What the judge bought: the prediction-powered interval's width against human-only."""
     if human <= 0:
-        return f"{label}, {run}: the human-only interval has no width to compare."
+        return f"{label}, {run}: {NO_WIDTH} to compare."
     return (f"{label}, {run}: the prediction-powered interval is {ppi / human:.0%} of the "
             f"human-only one's width ({ppi:.3f} against {human:.3f}).")
 
@@ -132,6 +165,9 @@ def sample_sentence(n: int, queries: int, seed: int, by: str | None) -> str:
 
 PPI_METHOD = ("prediction-powered, {level}, lambda {lam}, {labelled} human-labelled and {others} "
               "judge-only queries")
+# no query is judge-only: there is no weight to give, and the interval is the human-only one
+HUMAN_ONLY_METHOD = ("human labels only, {level}, {labelled} human-labelled queries: every "
+                     f"judged query is human-labelled, so {PPI_IS_HUMAN_ONLY}")
 PPI_EVIDENCE = "({method}){correction}"
 PPI_REFUSED = ("--labels ppi compares with prediction-powered intervals only: {flags} read the "
                "paired tests of one label set (give --labels human or judge for them)")

@@ -8,7 +8,7 @@ command line and the dashboard print them.
 
 from __future__ import annotations
 
-from metrics.vocabulary.format import count
+from metrics.vocabulary.format import DECIMALS, count, signed
 
 UNJUDGED = (
     "An unjudged id is one a run returns in its top K, at its first occurrence in that run's "
@@ -85,12 +85,24 @@ MERGED_FILE = ("The loaded qrels with your grades added, as TREC qrels: every ju
 ONLY_UNJUDGED = ("Only an unjudged id can be graded here: an id the qrels judge keeps its "
                  "grade (change it in the qrels file).")
 RESCORED = ("With your {labels}, {changed} of {queries} {verb} on at least one measure in "
-            "at least one run; the means below read the loaded qrels and then the merged "
-            "ones, at the same K and conventions.")
+            "at least one run; {means}. The means below read the loaded qrels and then the "
+            "merged ones, at the same K and conventions.")
 
 
-def rescored_sentence(labels: int, changed: int, queries: int) -> str:
-    """'With your 3 labels, 2 of 1,500 queries change ...'."""
+def rescored_sentence(labels: int, changed: int, queries: int, means_changed: int,
+                      means: int) -> str:
+    """'With your 3 labels, 2 of 1,500 scored queries change ...; 4 of the 16 means below
+    change at 3 decimals. ...': the means counted as the table writes them, so that a
+    change too small to show is said, never left to read as +0.000 beside 'changes'."""
+    if means_changed:
+        said = (f"{means_changed:,} of the {means:,} means below "
+                f"{'changes' if means_changed == 1 else 'change'} at {DECIMALS} decimals")
+    elif changed:  # a change on a few queries, averaged over many, rounds to zero
+        said = (f"averaged over every query, no mean below changes at {DECIMALS} decimals: "
+                f"each change is smaller than {0.5 * 10 ** -DECIMALS:g}, written "
+                f"{signed(0.0)}")
+    else:
+        said = "no mean below changes"
     return RESCORED.format(labels=count(labels, "label"), changed=f"{changed:,}",
                            queries=count(queries, "scored query", "scored queries"),
-                           verb="changes" if changed == 1 else "change")
+                           verb="changes" if changed == 1 else "change", means=said)

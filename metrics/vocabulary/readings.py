@@ -6,7 +6,7 @@ by side). Pure words; metrics/core/diagnosis.py decides when each applies.
 
 from __future__ import annotations
 
-from metrics.vocabulary.format import count, signed
+from metrics.vocabulary.format import count, figure, signed
 
 SHORT_LISTS = "short lists"  # the finding of a run whose lists stop before K
 NO_LIST = "no list"  # the finding of a run with no list for any scored query
@@ -74,10 +74,34 @@ def no_advice(reason: str) -> str:
     return f"No k to suggest. {reason}"
 
 
-def none_in_top_k(k: int, late: int, scored: int) -> str:
-    """The 'buried' finding when no query has a relevant id in its top K."""
-    return (f"No query has a relevant id in its top {k:,}, so none is buried there; late hits "
-            f"(first relevant id below rank {k:,}): {late:,} of {scored:,}.")
+def buried_sentence(k: int, rr_given_hit: float, late: int, scored: int, *,
+                    rr_below: float, late_share: float) -> str:
+    """The 'buried' finding in words, each part of its rule read with its verdict, so that
+    the sentence says what raised the flag: the first relevant id low in the top K (mean RR
+    over the queries with one there below `rr_below`: rank 2 or lower on average), or below
+    K altogether for at least `late_share` of the scored queries (a late hit: present in the
+    list, never in the window)."""
+    share = late / scored if scored else 0.0
+    low_in_k = 0 < rr_given_hit < rr_below
+    late_flag = share >= late_share
+    if rr_given_hit > 0:
+        where = (f"Where a relevant id is in the top {k:,}, the first one sits at rank "
+                 f"{1 / rr_given_hit:.1f} on average (harmonic mean: mean RR "
+                 f"{figure(rr_given_hit)}, ") + (
+            f"below {figure(rr_below)}): buried in the window" if low_in_k else
+            f"at least {figure(rr_below)}): near the top")
+    else:
+        where = f"No query has a relevant id in its top {k:,}, so none is buried there"
+    joined = "; but " if late_flag and not low_in_k and rr_given_hit > 0 else "; "
+    late_words = (f"{late:,} of {count(scored, 'query')} ({share:.0%}) "
+                  f"{'finds its' if late == 1 else 'find their'} first relevant id only below "
+                  f"rank {k:,} ({'a late hit' if late == 1 else 'late hits'}), ") + (
+        f"at least {late_share:.0%}: buried below the window" if late_flag else
+        f"under {late_share:.0%}")
+    sentence = f"{where}{joined}{late_words}."
+    if low_in_k or late_flag:
+        sentence += " Relevant ids that are present but low are easy to lose: a reranker helps."
+    return sentence
 
 
 # --- one query, two runs side by side ------------------------------------------------------

@@ -13,7 +13,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from metrics.vocabulary.format import MISSING, confidence, count, figure, percent_of, signed
+from metrics.vocabulary.format import (
+    MISSING,
+    confidence,
+    count,
+    figure,
+    percent_of,
+    signed,
+    undefined,
+)
 
 HARM_DELTA = 0.05  # a query is harmed when it loses more than this (in the metric's units)
 RISK_ALPHAS = (1, 5)  # risk aversions: a loss weighs 1 + α times a gain of the same size
@@ -61,7 +69,7 @@ RISK_METHOD = (
 SAFER = "reliably safer than the baseline"
 RISKIER = "reliably riskier than the baseline"
 NOT_DIFFERENT = "not reliably different in risk"
-UNDEFINED = "undefined: every query changed by the same amount"
+UNDEFINED = undefined("every query changed by the same amount")
 READINGS = {
     SAFER: f"TRisk above {TRISK_THRESHOLD:g}: the gains outweigh the weighed losses by more "
     "than twice their standard error.",
@@ -224,6 +232,16 @@ SHARED_METHOD = (
     "feature weighed; listed most significant first."
 )
 FEATURE_KINDS = {"word": "word", "facet": "facet value"}
+# a feature's lift (its share among the harmed over its share among the others) has no value
+# when none of the others holds it: the counts beside it say how it stands
+NO_OTHER_HOLDS = "none of the other queries holds it"
+LIFT_DECIMALS = 1
+
+
+def times(lift: float, why: str = "") -> str:
+    """How many times as common among the harmed: '12.5'; 'undefined (why)' without a
+    value."""
+    return undefined(why) if why else f"{lift:.{LIFT_DECIMALS}f}"
 
 
 def shared_sentence(kind: str, value: str, harmed_with: int, harmed: int, rest_with: int,

@@ -19,8 +19,9 @@ HOST = "127.0.0.1:9"
 IMAGE = f"![i](http://{HOST}/i.png)"
 LINK = f"[l](http://{HOST}/l)"
 FILE_IMAGE = "![i](i.png)"  # a file name holds no "/"
-# raw Markdown that renders as an image, a link, emphasis, a formula or a directive
-MARKUP = re.compile(r"!\[|\]\(|\*\*|(?<!\\)\$|:red\[|<img")
+# raw Markdown that renders as an image, a link, emphasis, a formula or a directive (an
+# escaped bracket closes no link text: a widget label, safe.label, leaves "(" as it is)
+MARKUP = re.compile(r"!\[|(?<!\\)\]\(|\*\*|(?<!\\)\$|:red\[|<img")
 # the fields of an element that Streamlit renders as Markdown; selectbox and multiselect
 # options are plain text (their dropdowns render none), radio, pills and select-slider
 # options are Markdown

@@ -69,3 +69,30 @@ def test_every_csv_export_neutralises_hostile_ids():
         cells = [cell for row in csv.reader(io.StringIO(text)) for cell in row]
         assert not any(cell.startswith(safe.FORMULA_STARTS) for cell in cells), cells
         assert "'@run" in cells
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"ab1 .:/@#>-+=()[]!*_~`$|\\&;<>w\n", "http", "www",
+                                  "&amp;", "&#42;", ":red[", ":smile:", "1.", "__"]),
+                max_size=12).map("".join) | st.text())
+def test_a_widget_label_shows_exactly_the_characters_and_forms_no_markup(text):
+    """An input widget's label is Markdown (inline) and, as written, its aria-label: it is
+    escaped only where a construct could open, so a reader sees the characters and a screen
+    reader hears no needless backslash."""
+    flat = safe._LINE_BREAKS.sub(" ", text)
+    written = safe.label(text)
+    assert shown(written) == flat
+    apart = re.sub(r":color\[(?:\\.|[^\\\]])*\]", "", written)
+    unescaped = [c for i, c in enumerate(apart)
+                 if c in "*_[]<>`$|~" and (i == 0 or apart[i - 1] != "\\")]
+    assert not unescaped
+    assert not re.search(r"(?<!\\)&#?\w+;", apart)  # no entity decoded into other characters
+    assert not re.search(r"(?<!\\):[^\s:]*[:\[]", apart)  # no directive, icon or emoji code
+
+
+@pytest.mark.parametrize("text", ["uuid.uuid1", "os.path.join", "q.tsv (v2)", "a:b c",
+                                  "run-2 / dense, k=10", "a & b"])
+def test_a_label_without_markup_is_written_as_it_is(text):
+    """'Grade of uuid\\.uuid1' was read out by screen readers: md escapes every punctuation
+    character, which a widget's aria-label (the label as written) keeps."""
+    assert safe.label(text) == text

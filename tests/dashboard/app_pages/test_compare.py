@@ -114,7 +114,7 @@ def test_gains_losses_and_rank_movement(engine):
     assert first_loss["query_id"] == "q05"
     # the largest gain is the query shown by default; its rank movement names the ids
     assert app.selectbox(key="compare.query").value == "q03"
-    assert "reranked lifted 2 (d21, d22) relevant id(s) into the top 5" in texts(app)
+    assert "reranked lifted 2 relevant ids (d21, d22) into the top 5" in texts(app)
     links = [link.proto.label for link in app.get("page_link")]
     assert "Open q03 in the drill-down" in links
     # the harm section's link opens its worst loss (q03 gained): one link per section

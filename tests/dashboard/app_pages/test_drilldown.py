@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from metrics import query_contribution, query_figures, rescore
-from tests.dashboard.conftest import open_app, texts
+from metrics.core.sample import SAMPLE_DIR
+from tests.dashboard.conftest import open_app, texts, upload
 
 
 def test_the_figures_at_k_come_first_and_are_the_engines(sample):
@@ -85,3 +86,19 @@ def test_an_empty_slot_is_not_offered_for_grading():
     grades = [c.key for c in app.get("button_group") if (c.key or "").startswith("judge.")]
     assert grades == []
     assert "nan" not in texts(app).split()
+
+
+def test_a_grade_control_s_label_is_read_out_without_markdown_escapes():
+    """The grade control's label is hidden and read out as written (Streamlit hands it to
+    the aria-label): an id such as uuid.uuid1 is read as 'Grade of uuid.uuid1', not
+    'Grade of uuid\\.uuid1'; Markup in an id is still escaped."""
+    runs = [(name, (SAMPLE_DIR / name).read_bytes()) for name in ("baseline.run", "bm25.run")]
+    extra = b"q03 Q0 uuid.uuid1 1 99.0 x\nq03 Q0 a*b 2 98.0 x\n"
+    runs[0] = (runs[0][0], extra + runs[0][1])
+    app = upload(open_app(), runs, (SAMPLE_DIR / "qrels.txt").read_bytes())
+    app.switch_page("app_pages/drilldown.py").run()
+    app.selectbox(key="drilldown.query").select("q03").run()
+    assert not app.exception, [e.value for e in app.exception]
+    labels = {c.key: c.label for c in app.segmented_control}
+    assert labels["judge.q03.uuid.uuid1"] == "Grade of uuid.uuid1"
+    assert labels["judge.q03.a*b"] == "Grade of a\\*b"

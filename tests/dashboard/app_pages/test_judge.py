@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from metrics import Conventions, RunSource, evaluate_files, judge_report
+from metrics import Conventions, RunSource, evaluate_files, judge_report, ppi_headlines, vocabulary
 from metrics import format as fmt
 from tests.dashboard.conftest import PAGES, open_app, texts, upload
+from tests.dashboard.unshown import forbidden
 from tests.metrics.context.judged_files import write_judged
 
 RUNS = ("bm25", "dense")
@@ -67,7 +68,7 @@ def test_plain_ppi_is_a_choice(judged_files):
     k = int(app.number_input(key="settings.k").value)
     expected = _expected(judged_files, k, lam=1.0)
     table = next(d.value for d in app.dataframe if "Lambda" in d.value.columns)
-    assert set(table["Lambda"]) == {1.0}
+    assert set(table["Lambda"]) == {"1.00"}
     assert table["Prediction-powered"].iloc[0] == fmt.interval(
         expected.figures[0].ppi.mean, expected.figures[0].ppi.low, expected.figures[0].ppi.high)
 
@@ -87,3 +88,46 @@ def test_labels_judge_scores_every_page_against_the_judge(judged_files):
 def test_without_a_judge_the_page_says_where_to_upload_one():
     app = open_app("judge")
     assert "Judge's qrels" in texts(app)
+
+
+@pytest.fixture(scope="module")
+def every_query_labelled(tmp_path_factory):
+    return write_judged(tmp_path_factory.mktemp("judged_all"), chosen=list(range(60)))
+
+
+def test_with_humans_on_every_query_the_page_reads_the_human_only_figures(
+        every_query_labelled):
+    """No query is judge-only: "Each run against the baseline" used to raise a TypeError
+    formatting the missing weight, and the table showed "Lambda: None". The page says what
+    the command line says, and every weight is undefined with its reason."""
+    app = _app(every_query_labelled)
+    said = texts(app)
+    assert vocabulary.judge.NO_UNLABELLED in said
+    k = int(app.number_input(key="settings.k").value)
+    expected = _expected(every_query_labelled, k)
+    for sentence in ppi_headlines(expected, "nDCG"):
+        assert sentence in said and vocabulary.judge.PPI_IS_HUMAN_ONLY in sentence
+    for table in (d.value for d in app.dataframe if "Lambda" in d.value.columns):
+        assert set(table["Lambda"]) == {fmt.undefined(vocabulary.judge.NO_JUDGE_ONLY)}
+    assert forbidden(app) == []
+
+
+def test_human_labels_with_one_class_show_undefined_figures_with_their_reasons(tmp_path):
+    """Humans who graded only relevant ids: the false relevant rate has no denominator. The
+    card reads undefined with the reason, never 0.000; the other rate says what it is a share
+    of; the ids the judge calls relevant that no human graded are counted beside the rates."""
+    paths = write_judged(tmp_path)
+    lines = paths["human"].read_text().splitlines()
+    paths["human"].write_text("".join(f"{line}\n" for line in lines
+                                      if int(line.split()[3]) >= 1))
+    app = _app(paths)
+    cards = {m.label: m.value for m in app.metric}
+    assert cards["False relevant rate"] == fmt.UNDEFINED
+    assert cards["False non-relevant rate"] != fmt.UNDEFINED
+    k = int(app.number_input(key="settings.k").value)
+    grades = _expected(paths, k).grades
+    said = texts(app)
+    assert fmt.undefined(grades.false_relevant.undefined) in said
+    assert grades.false_nonrelevant.basis in said
+    assert fmt.count(grades.relevant_ungraded, "id") in said
+    assert forbidden(app) == []

@@ -6,6 +6,7 @@ against the headline's; a bad name is named with the closest names and left out.
 from __future__ import annotations
 
 from metrics import load_sample, measure_agreements
+from metrics.vocabulary.agreement import tau_text
 from metrics.vocabulary.format import interval as format_interval
 from tests.dashboard.app_pages.test_app import summary_cells
 from tests.dashboard.conftest import open_app, shown, texts
@@ -33,7 +34,7 @@ def test_the_overview_sets_every_ordering_against_the_headline():
     keys = [s.key for s in engine.summary_specs if s.measure.compared]
     expected = measure_agreements(engine, keys, against="nDCG")
     assert list(table["Against"]) == [a.second for a in expected]
-    assert list(table["tau"]) == [a.tau for a in expected]
+    assert list(table["tau"]) == [tau_text(a.tau, a.tau_undefined) for a in expected]
     assert "Do the metrics order the runs alike?" in texts(app)
 
 

@@ -5,13 +5,16 @@ labels."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from metrics.cli import main
 from metrics.context.judge import judge_report
 from metrics.core.files import RunSource, evaluate_files
+from metrics.vocabulary import format as fmt
 from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.judge import NO_JUDGE_ONLY, NO_UNLABELLED, PPI_IS_HUMAN_ONLY
 from tests.metrics.context.judged_files import write_judged
 
 pytest.importorskip("ppi_py")
@@ -136,3 +139,40 @@ def test_compare_labels_ppi_fails_the_gate_of_a_worse_candidate(paths, capsys):
 def test_compare_labels_ppi_refuses_one_label_set_s_flags(paths, capsys):
     assert main(["compare", *_inputs(paths, "--labels", "ppi", "--fragility")]) == 2
     assert "--fragility" in capsys.readouterr()[1]
+
+
+def test_with_every_query_human_labelled_the_commands_read_the_human_only_figures(
+        tmp_path, capsys):
+    """No judge-only query: compare --labels ppi formatted the missing weight (a TypeError);
+    judge wrote lambda as '—'. Both say the prediction-powered figures are the human-only
+    ones, the weight undefined with why."""
+    every = write_judged(tmp_path, chosen=list(range(60)))
+    assert main(["compare", *_inputs(every, "--labels", "ppi")]) == 0
+    out = capsys.readouterr()[0]
+    assert PPI_IS_HUMAN_ONLY in out and "None" not in out
+    assert main(["judge", *_inputs(every)]) == 0
+    out = capsys.readouterr()[0]
+    assert NO_UNLABELLED in out
+    assert fmt.undefined(NO_JUDGE_ONLY) in out
+    assert not re.search(r"\bNone\b|\bnan\b", out)
+
+
+def test_human_labels_with_one_class_are_written_undefined_with_their_reasons(tmp_path, capsys):
+    paths = write_judged(tmp_path)
+    lines = paths["human"].read_text().splitlines()
+    paths["human"].write_text("".join(f"{line}\n" for line in lines
+                                      if int(line.split()[3]) >= 1))
+    assert main(["judge", *_inputs(paths)]) == 0
+    out = capsys.readouterr()[0]
+    assert "false relevant rate: undefined (no pair both label sets grade is one the humans " \
+           "judge not relevant)" in out
+    assert re.search(r"Cohen's kappa \(relevant from grade 1\): undefined \(the humans gave "
+                     r"every pair the same category", out)
+    assert "false non-relevant rate: 0." in out and "pairs both label sets grade that the " \
+           "humans judge relevant" in out
+    assert not re.search(r"\bNone\b|\bnan\b", out)
+    assert main(["judge", *_inputs(paths, "--format", "json")]) == 0
+    grades = json.loads(capsys.readouterr()[0])["grades"]
+    assert grades["false_relevant"]["rate"] is None
+    assert grades["false_relevant"]["undefined"].startswith("no pair")
+    assert grades["binary_kappa"]["kappa"] is None and grades["binary_kappa"]["undefined"]

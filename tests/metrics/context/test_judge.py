@@ -9,10 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from metrics.context.judge import judge_report, label_coverage, sample_checks
+from metrics.context.judge import judge_report, label_coverage, ppi_headlines, sample_checks
 from metrics.core.files import RunSource, evaluate_files
+from metrics.vocabulary import format as fmt
 from metrics.vocabulary.conventions import Conventions
-from metrics.vocabulary.judge import SAMPLE_CHECK_ALPHA
+from metrics.vocabulary.judge import PPI_IS_HUMAN_ONLY, SAMPLE_CHECK_ALPHA
 from tests.metrics.context.judged_files import write_judged
 
 ppi_py = pytest.importorskip("ppi_py")
@@ -161,3 +162,56 @@ def test_label_coverage_names_human_queries_the_judge_never_saw(tmp_path):
     assert coverage.human_not_judged == ("q_only_human",)
     report = judge_report(human, judge)
     assert report.n_labelled == coverage.both_queries == coverage.human_queries - 1
+
+
+def test_with_every_query_human_labelled_the_headline_reads_the_human_only_figures(tmp_path):
+    """No query is judge-only: there is nothing to weigh the judge on, so the
+    prediction-powered figures are the human-only ones, and the headline says so (it used to
+    format the missing weight and raise a TypeError)."""
+    paths = write_judged(tmp_path, queries=30, chosen=list(range(30)))
+    report = judge_report(*_evaluations(paths))
+    assert report.n_unlabelled == 0
+    said = ppi_headlines(report, "nDCG")
+    assert len(said) == len(RUNS) - 1
+    for sentence, found in zip(said, [c for c in report.comparisons if c.key == "nDCG"],
+                               strict=True):
+        assert PPI_IS_HUMAN_ONLY in sentence
+        assert "lambda" not in sentence and "None" not in sentence
+        assert fmt.difference(found.human.mean, found.human.low, found.human.high) in sentence
+    for found in (*report.figures, *report.comparisons):
+        assert found.lambda_undefined and found.ppi == found.human
+
+
+def test_human_labels_without_a_non_relevant_grade_leave_the_rate_and_kappa_undefined(
+        tmp_path):
+    """Humans who graded only relevant ids (as a pool of positives often is): no pair both
+    grade is human non-relevant, so the false relevant rate has no denominator and binary
+    kappa one human class. Both are undefined with their reasons, never 0.000 [0.000, 0.000];
+    the ids the judge calls relevant that no human graded, the judge's error no rate sees,
+    are counted from the lines."""
+    paths = write_judged(tmp_path)
+    human_lines = [line for line in paths["human"].read_text().splitlines()
+                   if int(line.split()[3]) >= 1]
+    paths["human"].write_text("".join(f"{line}\n" for line in human_lines))
+    report = judge_report(*_evaluations(paths))
+    g = report.grades
+    rate = g.false_relevant
+    assert (rate.part, rate.whole) == (0, 0)
+    assert np.isnan([rate.mean, rate.low, rate.high]).all()
+    assert rate.undefined == "no pair both label sets grade is one the humans judge not relevant"
+    assert np.isnan(g.binary_kappa.kappa)
+    assert g.binary_kappa.undefined.startswith("the humans gave every pair the same category")
+    h, j = _lines(paths["human"]), _lines(paths["judge"])
+    labelled = {q for q, _ in h}
+    assert g.relevant_ungraded == sum(grade >= 1 and q in labelled and (q, d) not in h
+                                      for (q, d), grade in j.items())
+    assert g.relevant_ungraded > 0
+    # the other rate still has its denominator: the human-relevant pairs both grade
+    positives = [pair for pair in set(h) & set(j)]
+    assert g.false_nonrelevant.whole == len(positives)
+    assert g.false_nonrelevant.basis.startswith(
+        f"{g.false_nonrelevant.part:,} of the {len(positives):,} pairs both label sets grade")
+    document = g.as_dict()
+    assert document["false_relevant"]["undefined"] == rate.undefined
+    assert document["binary_kappa"]["undefined"] == g.binary_kappa.undefined
+    assert document["false_nonrelevant"]["undefined"] is None

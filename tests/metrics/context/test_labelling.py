@@ -387,3 +387,28 @@ def test_rescore_shows_what_the_labels_change_and_equals_scoring_the_merged_qrel
     assert rows["baseline", "Hit"]["before"] == pytest.approx(7 / 9)
     assert rows["baseline", "Hit"]["after"] == pytest.approx(8 / 9)  # q03 now has a hit at 2
     assert found.sentence.startswith("With your 2 labels, 1 of 9 scored queries changes")
+
+
+def test_rescore_counts_the_means_that_change_as_the_table_writes_them(sample):
+    """One label on one query of 3,000 moves every mean by less than half a unit of the
+    third decimal: the table writes every change +0.000, so the sentence must not read as if
+    the means moved ('1 of 3,000 queries changes' beside a column of +0.000)."""
+    from metrics.context.labelling import rescore
+    from metrics.vocabulary import format as fmt
+
+    ids = [f"q{i}" for i in range(3000)]
+    qrels = make_qrels({q: {"r": 1} for q in ids})
+    evaluation = evaluate(qrels, [make_run({q: ["r", "x", "y", "u", "v"] for q in ids})], 5,
+                          Conventions())
+    found = rescore(evaluation, {("q7", "v"): 1})
+    assert found.changed_queries == ["q7"]
+    written = [fmt.signed(row["difference"]) for row in found.rows()]
+    assert set(written) == {"+0.000"} and found.means_changed == 0
+    assert found.sentence.startswith("With your 1 label, 1 of 3,000 scored queries changes")
+    assert f"no mean below changes at {fmt.DECIMALS} decimals" in found.sentence
+    assert "+0.000" in found.sentence
+    # the sample: the count of changed means is the count of changes written as non-zero
+    moved = rescore(sample, {("q03", "d90"): 2, ("q03", "d91"): 1})
+    shown = sum(fmt.signed(row["difference"]) != "+0.000" for row in moved.rows())
+    assert 0 < moved.means_changed == shown
+    assert f"{shown} of the {len(moved.rows())} means below change" in moved.sentence

@@ -149,3 +149,33 @@ def test_a_run_without_a_relevant_id_gets_no_k_advice_and_no_rank_none():
     buried = next(f for f in run.diagnosis if f.failure == "buried")
     assert not buried.flagged and "none is buried" in buried.sentence
     assert "rank none" not in buried.sentence
+
+
+def _buried(lists: dict[str, list[str]], k: int):
+    judgments = {q: {"a": 1} for q in lists}
+    run = evaluate(make_qrels(judgments), [make_run(lists)], k).run("run")
+    return next(f for f in run.diagnosis if f.failure == "buried")
+
+
+def test_the_buried_sentence_says_which_part_of_its_rule_raised_the_flag():
+    """The sample's baseline was flagged 'buried' beside 'the first relevant id sits at rank
+    1.2 on average': the flag came from its late hits (1 of 9 queries finds its first
+    relevant id only below K, at least 10%), which the sentence did not say. Each part of the
+    rule is read with its verdict."""
+    top = ["a", "x", "y"]
+    late = ["x", "y", "z", "a"]  # the relevant id below K = 3: a late hit
+    low = ["x", "y", "a"]  # at rank 3: RR 1/3 < 0.5
+    by_late = _buried({**{f"q{i}": top for i in range(8)}, "q8": late}, 3)
+    assert by_late.flagged
+    assert "sits at rank 1.0 on average" in by_late.sentence
+    assert "near the top; but 1 of 9 queries (11%) finds its first relevant id only below " \
+           "rank 3 (a late hit), at least 10%: buried below the window." in by_late.sentence
+    by_rank = _buried({f"q{i}": low for i in range(9)}, 3)
+    assert by_rank.flagged
+    assert "rank 3.0 on average" in by_rank.sentence
+    assert "below 0.500): buried in the window" in by_rank.sentence
+    assert "0 of 9 queries (0%) find their first relevant id only below rank 3 (late hits), " \
+           "under 10%." in by_rank.sentence
+    fine = _buried({f"q{i}": top for i in range(9)}, 3)
+    assert not fine.flagged and "buried" not in fine.sentence
+    assert "reranker" not in fine.sentence and "near the top" in fine.sentence

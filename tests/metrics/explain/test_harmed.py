@@ -3,11 +3,14 @@ exact test (one-sided), and the order."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from scipy import stats
 
 from metrics import compare, harm_profile
 from metrics.io.queries import Queries
+from metrics.vocabulary.risk import NO_OTHER_HOLDS, times
 
 
 def comparison_of(differences: dict[str, float]):
@@ -56,3 +59,16 @@ def test_nothing_harmed_shares_nothing():
     profile = harm_profile(comparison_of({q: 0.1 for q in texts}), "cand", "m@5",
                            queries_of(texts, {q: "k" for q in texts}))
     assert profile.harmed == 0 and profile.shared == ()
+
+
+def test_a_feature_no_other_query_holds_has_an_undefined_lift_with_its_reason():
+    """'without' is held by 10 harmed queries and none of the others: its share among them
+    over theirs divides by zero, so the lift is undefined and says why, not inf or None."""
+    texts = {f"q{i}": ("without header" if i < 4 else "as csv") for i in range(12)}
+    differences = {q: -0.5 if i < 4 else 0.1 for i, q in enumerate(texts)}
+    profile = harm_profile(comparison_of(differences), "cand", "m@5",
+                           queries_of(texts, {q: "k" for q in texts}), delta=0.05)
+    word = next(s for s in profile.shared if s.value == "without")
+    assert word.rest_with == 0
+    assert math.isnan(word.lift) and word.lift_undefined == NO_OTHER_HOLDS
+    assert times(word.lift, word.lift_undefined) == f"undefined ({NO_OTHER_HOLDS})"

@@ -111,8 +111,25 @@ def test_rank_movement_says_what_the_candidate_did(sample):
     assert moved.loc["d90", "judged"] == "unjudged" and pd.isna(moved.loc["d90", "grade"])
     assert list(moved.index[:3]) == ["d21", "d23", "d22"]  # the candidate's order
     sentence = movement.movement_sentence(moved.reset_index(), "reranked", 5)
-    assert "lifted 2 (d21, d22) relevant id(s) into the top 5" in sentence
+    assert "lifted 2 relevant ids (d21, d22) into the top 5" in sentence
     assert "pushed 2 (d92, d93) out" in sentence
+
+
+@pytest.mark.parametrize("lifted,words", [
+    ([], "lifted no relevant id into the top 5 and pushed none out of it"),
+    (["d1"], "lifted 1 relevant id (d1) into the top 5 and pushed none out of it"),
+    (["d1", "d2", "d3"], "lifted 3 relevant ids (d1, d2, d3) into the top 5"),
+])
+def test_the_movement_sentence_is_english_for_none_one_and_many(lifted, words):
+    """'lifted none relevant id(s)' read as a slip: each count is written as English."""
+    frame = pd.DataFrame({"doc_id": [*lifted, "n1"],
+                          "moved": [movement.MOVES[True, False, True]] * len(lifted)
+                          + [movement.MOVES[False, True, False]]})
+    sentence = movement.movement_sentence(frame, "reranked", 5)
+    assert words in sentence
+    assert "promoted no non-relevant or unjudged id into the top 5 and pushed 1 (n1) out." in (
+        sentence)
+    assert "(s)" not in sentence and "none relevant" not in sentence
 
 
 def test_rank_movement_keeps_relevant_ids_that_were_never_returned(sample):
@@ -228,6 +245,20 @@ def test_side_by_side_aligns_two_lists_and_says_where_each_id_sits_in_the_other(
         assert (a.get(row.b_doc) if a.get(row.b_doc) else None) == (
             None if row.b_in_a is pd.NA else row.b_in_a)
     assert frame["a_label"].iloc[1] == "unjudged" and not frame["a_judged"].iloc[1]
+
+
+def test_side_by_side_leaves_an_empty_slot_none_never_nan():
+    """A list shorter than the depth: its slots past the end hold no id. A string column
+    (pandas 3 infers one) made them nan, which the drill-down showed as an id 'nan' with a
+    grade control of its own."""
+    from metrics.explain.movement import side_by_side
+
+    qrels = make_qrels({"q": {"a": 1}})
+    evaluation = evaluate(qrels, [make_run({"q": ["a", "x"]}, name="short"),
+                                  make_run({"q": ["x", "a", "y", "z"]}, name="long")], 4)
+    frame = side_by_side(evaluation, "short", "long", "q")
+    assert list(frame["a_doc"]) == ["a", "x", None, None]
+    assert list(frame["a_label"][2:]) == ["no id", "no id"]
 
 
 def test_a_querys_contributions_sum_to_the_mean_difference(sample):

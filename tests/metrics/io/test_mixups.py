@@ -40,3 +40,29 @@ def test_every_format_example_loads_as_its_kind():
         load = load_qrels if example.kind == "qrels" else load_run
         loaded, report = load(data, file_name=example.file_name)
         assert report.lines_used >= 1 and not report.dropped, example.name
+
+
+def test_every_text_format_a_reader_accepts_has_an_example():
+    """The empty My files screen lists FORMAT_EXAMPLES: a format the readers accept but no
+    example shows (queries as {"query_id", "text"} JSONL was one) is one a newcomer never
+    learns of. Parquet, a binary table, cannot be shown as lines."""
+    from metrics import FORMAT_EXAMPLES, load_queries, read_corpus
+    from metrics.io.corpus import CORPUS_FORMATS
+    from metrics.io.loaders import QRELS_FORMATS, RUN_FORMATS
+    from metrics.io.queries import QUERIES_FORMATS
+
+    def format_of(example) -> str:
+        data = example.text.encode()
+        if example.kind == "queries":
+            return load_queries(data, file_name=example.file_name).format
+        if example.kind == "corpus":
+            return read_corpus(data, ["d41"], file_name=example.file_name)[1].format
+        load = load_qrels if example.kind == "qrels" else load_run
+        return load(data, file_name=example.file_name)[1].format
+
+    shown = {(e.kind, format_of(e)) for e in FORMAT_EXAMPLES}
+    accepted = {(kind, f) for kind, formats in (("qrels", QRELS_FORMATS), ("run", RUN_FORMATS),
+                                                ("queries", QUERIES_FORMATS),
+                                                ("corpus", CORPUS_FORMATS))
+                for f in formats if f != "parquet"}
+    assert accepted - shown == set()

@@ -90,3 +90,20 @@ def test_measure_agreements_read_the_evaluations_means():
     means = [run.summary["RR"].mean for run in evaluation.runs]
     assert found.first == "nDCG@5" and found.second == "MRR@5"
     assert list(found.means_second) == means
+
+
+def test_an_ordering_that_ties_every_run_leaves_tau_undefined_with_its_reason():
+    """Two runs both at Hit@10 = 1.000 under one label set: tau-b has no strictly ordered
+    pair to divide by, so tau is undefined; it says so in the sentence, the JSON (null
+    beside the reason) and the cells, never 'nan' or None. tau_AP orders the tie as given."""
+    found = agreement("Hit@10 (human)", "Hit@10 (judge)", {"a": 1.0, "b": 1.0},
+                      {"a": 0.9, "b": 1.0})
+    assert math.isnan(found.tau) and not math.isnan(found.tau_ap)
+    assert found.tau_undefined == "Hit@10 (human) ties every run, so it orders no pair"
+    assert found.tau_ap_undefined == ""
+    assert "nan" not in found.sentence
+    assert f"tau undefined ({found.tau_undefined})" in found.sentence
+    document = found.as_dict()
+    assert document["tau"] is None and document["undefined"] == {"tau": found.tau_undefined}
+    defined = agreement("x", "y", {"a": 1.0, "b": 0.5}, {"a": 0.9, "b": 1.0})
+    assert defined.tau_undefined == "" and defined.as_dict()["undefined"] == {}

@@ -57,3 +57,25 @@ def test_undefined_kappa_is_nan_not_a_number_made_up():
     assert np.isnan(cohens_kappa([[0, 0], [0, 0]], confidence_level=0.95).kappa)
     with pytest.raises(ValueError, match="square"):
         cohens_kappa([[1, 2, 3]], confidence_level=0.95)
+
+
+@pytest.mark.parametrize("table,single", [
+    ([[0, 0], [7, 5]], "the first rater"),  # the first rater calls every item category 1
+    ([[0, 4], [0, 9]], "the second rater"),
+    ([[5, 0], [0, 0]], "the first rater and the second rater"),
+    ([[0, 3, 0], [0, 6, 0], [0, 2, 0]], "the second rater"),
+])
+def test_a_rater_with_one_category_leaves_kappa_undefined_with_its_reason(table, single):
+    """With one category from a rater, observed agreement equals chance whatever the other
+    rater does: the formula gives 0 with a zero-width interval, which would read as 'no
+    agreement, measured precisely'. It is undefined, and says why."""
+    for weights in (None, linear_weights(np.arange(len(table)))):
+        found = cohens_kappa(table, weights=weights, confidence_level=0.95)
+        assert np.isnan([found.kappa, found.low, found.high]).all()
+        assert found.undefined.startswith(single + " gave every item the same category")
+    named = cohens_kappa(table, confidence_level=0.95, raters=("the humans", "the judge"),
+                         item="pair")
+    assert "every pair the same category" in named.undefined
+    assert cohens_kappa([[0, 0], [0, 0]], confidence_level=0.95).undefined == (
+        "no item is graded by both raters")
+    assert cohens_kappa(_table(0, 2), confidence_level=0.95).undefined == ""
