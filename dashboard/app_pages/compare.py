@@ -7,6 +7,7 @@ import streamlit as st
 import metrics
 from dashboard import safe
 from dashboard.data import cache, decisions, review, slicing, texts
+from dashboard.data import query as written_out
 from dashboard.layout import review as review_views
 from dashboard.layout import saved, ui
 from dashboard.report import exports
@@ -107,8 +108,7 @@ def comparison_page() -> None:
     if options.snapshot is not None:
         baseline_snapshot = next(s for s in snapshots if s.key == options.snapshot).data
         st.caption(f"Snapshot figures: {safe.md(baseline_snapshot.verification)}.")
-        note = metrics.same_run_note(baseline_snapshot, evaluation, run=options.baseline,
-                                     candidates=list(comparison.candidates))
+        note = cache.same_run_note(view, baseline_snapshot, options, comparison.candidates)
         if note:
             st.warning(safe.md(note), icon=":material/content_copy:")
     _, labels = session.headline_metric(k)  # any compared measure, shown in the table or not
@@ -352,15 +352,15 @@ def comparison_page() -> None:
                 format_func={q: f"{q} · {metric} {fmt.signed(d)}"
                              for q, d in differences.items()}.get,
                 help=HELP["movement_query"].format(metric=metric))
-        longest = max(metrics.list_length(evaluation, query), k)
+        longest = max(written_out.longest(view, query), k)
         session.bounded("compare.depth", 1, longest, default=min(max(2 * k, 10), longest))
         right.number_input("Down to rank", min_value=1, max_value=longest, step=1,
                            key="compare.depth",
                            help=HELP["depth"])
         depth = int(st.session_state["compare.depth"])
         moved = (comparison.baseline, candidate, query, depth)
-        movement = cache.derived(view, "movement", moved, lambda: metrics.rank_movement(
-            evaluation, comparison.baseline, candidate, query, depth))
+        found = written_out.movement(view, *moved)
+        movement = found.table
         ui.chart(cache.derived(view, "rank slope", moved, lambda: comparison_charts.rank_slope(
                      movement, k=k, depth=depth, baseline=comparison.baseline,
                      candidate=candidate, query_id=query)),
@@ -384,7 +384,7 @@ def comparison_page() -> None:
                     "Difference": ui.signed_column(None),
                 },
             )
-        st.markdown(safe.md(metrics.movement_sentence(movement, candidate, k)))
+        st.markdown(safe.md(found.sentence))
         corpus = texts.corpus(view)
         st.dataframe(
             frames.with_chunks(movement, corpus),

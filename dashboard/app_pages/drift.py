@@ -2,15 +2,13 @@
 
 import streamlit as st
 
-import metrics
 from dashboard import safe
-from dashboard.data import cache
+from dashboard.data import drift as drifted
 from dashboard.layout import saved, ui
 from dashboard.state import session
 from dashboard.views import chart_base, comparison_charts, frames
-from metrics import SUMMARY_MEASURES, drift_rows, vocabulary
+from metrics import SUMMARY_MEASURES, vocabulary
 
-LIVE = "live (now)"
 MEANING = vocabulary.columns.COLUMN_MEANING
 HELP = vocabulary.columns.CONTROL_HELP
 
@@ -38,16 +36,9 @@ if not loaded:
     )
     st.stop()
 
-live = cache.live_snapshot(view)
-comparable, refused = [], []
-for snapshot in sorted(loaded, key=lambda s: s.data.header.created):
-    try:
-        snapshot.data.check_comparable(evaluation, flags=False)  # the sidebar sets them here
-        comparable.append(snapshot)
-    except ValueError as exc:
-        refused.append((snapshot, str(exc)))
-
-for snapshot, message in refused:
+found = drifted.drift(view, loaded)  # the sidebar sets K and the conventions to compare under
+live, comparable = found.live, found.comparable
+for snapshot, message in found.refused:
     with st.container(border=True):
         st.error(f"**{safe.md(snapshot.file_name)}** is not drawn: {safe.md(message)}",
                  icon=":material/block:")
@@ -72,13 +63,10 @@ for snapshot, message in refused:
 if not comparable:
     st.stop()
 
-try:
-    rows = drift_rows([s.data for s in comparable] + [live])
-except ValueError as exc:  # the engine's refusal, should two snapshots disagree
-    st.error(safe.md(exc), icon=":material/block:")
+if found.error:  # the engine's refusal, should two snapshots disagree
+    st.error(safe.md(found.error), icon=":material/block:")
     st.stop()
-points = metrics.distinct_names([s.title for s in comparable] + [LIVE])
-drift = frames.drift_frame(rows, points)
+drift, points = found.frame, list(found.points)
 names = tuple(dict.fromkeys(drift["run"]))
 runs = chart_base.run_scale(view.colour_domain + tuple(n for n in names
                                                    if n not in view.colour_domain))

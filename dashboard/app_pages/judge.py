@@ -5,7 +5,6 @@ judge labels; whether the human-labelled queries look like a random sample."""
 
 import streamlit as st
 
-import metrics
 from dashboard import safe
 from dashboard.data import cache
 from dashboard.layout import saved, ui
@@ -139,7 +138,7 @@ for tab, run in zip(st.tabs([safe.md(run) for run in runs]), runs, strict=True):
 if report.comparisons:
     st.header("Each run against the baseline")
     st.caption(safe.md(TERMS["paired"]))
-    for sentence in metrics.ppi_headlines(report, PRIMARY if PRIMARY in keys else keys[0]):
+    for sentence in cache.ppi_headlines(report, PRIMARY if PRIMARY in keys else keys[0]):
         st.markdown(f"- {safe.md(sentence)}")
     candidates = list(dict.fromkeys(c.run for c in report.comparisons))
     labels = [safe.md(f"{run} − {report.comparisons[0].baseline}") for run in candidates]

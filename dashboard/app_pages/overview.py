@@ -4,7 +4,7 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
-from dashboard.data import cache, decisions, slicing, texts
+from dashboard.data import cache, costs, decisions, slicing, texts
 from dashboard.layout import saved, ui
 from dashboard.report import exports
 from dashboard.state import session
@@ -243,8 +243,7 @@ for start in range(0, len(evaluation.runs), ACROSS):
             ui.run_reading(evaluation, run)
 
 st.subheader(f"What K = {k} costs")
-corpus = texts.corpus(view)
-estimate = metrics.chunk_tokens(corpus=corpus) if corpus is not None and len(corpus) else None
+estimate = costs.priced(view, None, None).estimate  # the corpus's, for the placeholder
 left, right = st.columns(2)
 given = left.number_input(
     "Tokens per chunk", min_value=1.0, max_value=10_000_000.0, value=None, step=10.0,
@@ -254,16 +253,15 @@ given = left.number_input(
 price = right.number_input(
     "Price per million input tokens ($)", min_value=0.0, max_value=10_000.0, value=None,
     step=0.05, key=session.PRICE, placeholder="optional", help=COST_MEANING["cost"])
-try:
-    tokens = metrics.chunk_tokens(tokens_per_chunk=given, price_per_mtok=price, corpus=corpus)
-except ValueError as exc:  # a price with nothing to price, an empty corpus: the engine's words
-    st.info(safe.md(str(exc)), icon=":material/info:")
-    tokens = None
+cost = costs.priced(view, given, price)  # what the inputs hold now
+if cost.problem:  # a price with nothing to price, an empty corpus: the engine's words
+    st.info(safe.md(cost.problem), icon=":material/info:")
+tokens = cost.tokens
 if tokens is None:
     st.caption("Give the mean tokens per chunk (or load a corpus, which gives words × 1.3) "
                "to see what each run's context costs at K and at its suggested k.")
 else:
-    run_costs = metrics.costs(evaluation, tokens)
+    run_costs = cost.runs
     table = frames.cost_table(run_costs)
     money = "dollar" if tokens.priced else None
     st.dataframe(

@@ -632,6 +632,14 @@ def read_snapshots(files: Sequence[UploadedFile]) -> list[Snapshot]:
     return [_read_snapshot(f"upload:{f.file_id}", f.name, f.getvalue()) for f in files]
 
 
+def same_run_note(view: View, snapshot: metrics.Snapshot, options: CompareOptions,
+                  candidates: Sequence[str]) -> str | None:
+    """Whether a candidate is the very run the snapshot froze as the baseline (their lists'
+    fingerprints agree): the comparison would then read noise as a difference."""
+    return metrics.same_run_note(snapshot, view.evaluation, run=options.baseline,
+                                 candidates=list(candidates))
+
+
 def live_snapshot(view: View) -> metrics.Snapshot:
     """The live evaluation as a snapshot (what Drift sets beside the loaded ones)."""
     return store().get(
@@ -787,3 +795,9 @@ def judged(inputs: Inputs, view: View, lam: float | None) -> metrics.JudgeReport
                        files=[*view.files, human_file.key, judge_file.key],
                        on_miss=spinner("Setting the judge's labels beside the human ones…"))
 
+
+
+def ppi_headlines(report: metrics.JudgeReport, primary: str) -> list[str]:
+    """Each candidate against the baseline on `primary` (a measure key), from few human
+    labels and many judge labels, in a sentence."""
+    return metrics.ppi_headlines(report, primary)
