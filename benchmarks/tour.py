@@ -4,12 +4,16 @@ Chromium, set K, open every page and screenshot it whole at each width.
 
     python benchmarks/tour.py [OUT_DIR] [--widths 1280,1920] [--k 10] [--pages Overview,...]
                               [--extras] [--query 1002]
+    python benchmarks/tour.py OUT_DIR --collection benchmarks/out/stdlib   # a real collection
 
-OUT_DIR (default benchmarks/out/tour/) gets <width>-<page>.png, and report-<width>.png of the
-Export page's HTML report opened in the browser. The collection is written first when absent
-(benchmarks/out/collection/). `--extras` uploads the run cut to its top 10 and the one whose
-query ids meet none too. A look, not a test: it prints where each screenshot went and any
-exception box a page showed.
+OUT_DIR (default benchmarks/out/tour/) gets <width>-<page>.png (the whole page),
+first-<width>-<page>.png (what a reader sees before scrolling: 1280 x 800, 1920 x 1080), and
+report-<width>.png of the Export page's HTML report opened in the browser. `--collection DIR`
+uploads the files benchmarks/stdlib_collection.py writes instead (qrels.txt, every *.run,
+queries.csv, corpus.jsonl, and judge.txt in the judge's box). Without it, the generated
+collection is written first when absent (benchmarks/out/collection/). `--extras` uploads
+the run cut to its top 10 and the one whose query ids meet none too. A look, not a test: it
+prints where each screenshot went and any exception box a page showed.
 """
 
 from __future__ import annotations
@@ -33,8 +37,9 @@ from benchmarks.collection import write_collection  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
+FIRST_SCREEN = {1280: 800, 1920: 1080}  # width -> a laptop's and a monitor's window height
 PAGES = ("Overview", "K sweep", "Per-query heatmap", "Drill-down", "Compare", "Overlap",
-         "Drift", "Export", "Method notes")
+         "Judge labels", "Drift", "Export", "Method notes")
 SETTLE = """() => new Promise(resolve => {
     let timer; const done = () => { observer.disconnect(); resolve(true); };
     const observer = new MutationObserver(() => { clearTimeout(timer);
@@ -77,15 +82,24 @@ def main() -> None:
     parser.add_argument("--pages", default=",".join(PAGES))
     parser.add_argument("--extras", action="store_true")
     parser.add_argument("--query", default=None, help="the query the drill-down opens")
+    parser.add_argument("--collection", type=Path, default=None,
+                        help="a folder as benchmarks/stdlib_collection.py writes it")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    if not (COLLECTION / "runs_extra" / "prefixed.trec").exists():
-        write_collection(COLLECTION, extras=True)
-    runs = [COLLECTION / "runs" / f"{name}.trec" for name in ("bm25", "dense", "hybrid",
-                                                              "reranker")]
-    if args.extras:
-        runs += sorted((COLLECTION / "runs_extra").glob("*.trec"))
+    if args.collection is not None:
+        folder = args.collection
+        boxes = ([folder / "qrels.txt"], sorted(folder.glob("*.run")),
+                 [folder / "queries.csv"], [folder / "corpus.jsonl"], [folder / "judge.txt"])
+    else:
+        if not (COLLECTION / "runs_extra" / "prefixed.trec").exists():
+            write_collection(COLLECTION, extras=True)
+        runs = [COLLECTION / "runs" / f"{name}.trec" for name in ("bm25", "dense", "hybrid",
+                                                                  "reranker")]
+        if args.extras:
+            runs += sorted((COLLECTION / "runs_extra").glob("*.trec"))
+        boxes = ([COLLECTION / "qrels" / "test.tsv"], runs, [COLLECTION / "queries.jsonl"],
+                 [COLLECTION / "corpus.jsonl"])
     args.out.mkdir(parents=True, exist_ok=True)
     port = free_port()
     server = subprocess.Popen(
@@ -111,9 +125,7 @@ def main() -> None:
             settle(page)
             inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
             started = time.perf_counter()
-            for i, files in enumerate(([COLLECTION / "qrels" / "test.tsv"], runs,
-                                       [COLLECTION / "queries.jsonl"],
-                                       [COLLECTION / "corpus.jsonl"])):
+            for i, files in enumerate(boxes):
                 inputs.nth(i).set_input_files([str(f) for f in files])
                 settle(page)
             print(f"uploaded in {time.perf_counter() - started:.1f} s")
@@ -133,8 +145,11 @@ def main() -> None:
                     page.keyboard.press("Enter")
                     settle(page)
                 for width in widths:
-                    page.set_viewport_size({"width": width, "height": 1000})
+                    first = FIRST_SCREEN.get(width, 1000)
+                    page.set_viewport_size({"width": width, "height": first})
                     settle(page)
+                    page.screenshot(path=str(args.out / f"first-{width}-{title.replace(' ', '_')}"
+                                                        ".png"))
                     path = args.out / f"{width}-{title.replace(' ', '_')}.png"
                     shoot(page, path, width)
                     errors = page.locator('[data-testid="stException"]').all_inner_texts()
