@@ -57,7 +57,7 @@ from metrics.io.errors import LoadError
 from metrics.io.loaders import columnar_run, run_name_of
 from metrics.io.parquet import Columnar, batches, is_parquet, is_table, roles_of
 from metrics.io.streams import MAX_INPUT_BYTES
-from metrics.stats.bootstrap import BLOCK_QUERIES, draw_resamples
+from metrics.stats.bootstrap import BLOCK_QUERIES, resampled_queries
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import SWEEP_FIGURES, bands_of, bootstrap_table, summaries_of
 from metrics.vocabulary.conventions import Conventions
@@ -493,7 +493,7 @@ def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: in
     lo, hi = sweep
     everyone = scored_queries(prepare_query_set(qrels, relevance_level=c.relevance_level), c)
     n = int(everyone.sum())
-    resamples = draw_resamples(n, n_resamples=c.n_resamples, rng=np.random.default_rng(c.seed))
+    resamples = resampled_queries(n, seed=c.seed, n_resamples=c.n_resamples)
     boot = [key for key, _, method in SWEEP_FIGURES if method == "bootstrap"]
     width = (hi - lo + 1)
     at_k_width = bootstrap_table({m.key: np.zeros(1) for m in SUMMARY_MEASURES}).shape[1]

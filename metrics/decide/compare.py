@@ -421,7 +421,9 @@ def compare_evaluation(
     or any name a figure is asked by ("MRR@10", "P(rel=2)@5", "Rprec", trec_eval's "map"),
     scored first when the evaluation does not show them yet, and appear in the Comparison
     under their labels ("nDCG@10", "MRR@10"). `queries`, a mask over the scored queries,
-    compares on those only (a slice)."""
+    compares on those only (a slice). The options are ``compare``'s; the interval's level and
+    method, the resamples and the seed default to the evaluation's conventions
+    (``drawn_as_the_summary``)."""
     baseline = baseline or evaluation.run_names[0]
     evaluation, keys = figures_of(evaluation, metrics)
     labels = {key: evaluation.label(key) for key in keys}
@@ -431,15 +433,27 @@ def compare_evaluation(
     for name in names:
         values = evaluation.per_query_scores(name)
         scores[name] = {labels[key]: values[key][chosen] for key in keys}
-    options.setdefault("interval_method", evaluation.conventions.interval_method)
     return compare(
         baseline,
         scores,
         [q for q, kept in zip(evaluation.scored_ids, chosen, strict=True) if kept],
         candidates=names[1:],
         metrics=list(labels.values()),
-        **options,
+        **drawn_as_the_summary(evaluation, options),
     )
+
+
+def drawn_as_the_summary(evaluation: Evaluation, options: dict[str, Any]) -> dict[str, Any]:
+    """``compare``'s options with what the evaluation's conventions set filled in where not
+    given: the interval's level and method, the resamples and the seed (None: the seed). A
+    comparison on the evaluation thus resamples its queries as the summary, a slice and the
+    leaderboard do, whichever caller asks (the command line, the dashboard, the report)."""
+    c = evaluation.conventions
+    options = {"confidence_level": c.confidence_level, "n_resamples": c.n_resamples,
+               "interval_method": c.interval_method} | options
+    if options.get("rng") is None:
+        options["rng"] = c.seed
+    return options
 
 
 def figures_of(evaluation: Evaluation, metrics: Sequence[str | Spec] | None

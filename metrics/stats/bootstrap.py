@@ -317,6 +317,24 @@ def draw_resamples(n: int, *, n_resamples: int, rng: np.random.Generator) -> Res
     return resamples
 
 
+def resampled_queries(n: int, *, seed: int, n_resamples: int) -> Resamples:
+    """The resampled queries of a bootstrap over n queries on `seed`: ``draw_resamples``
+    from a fresh Generator on the seed. Every seeded bootstrap draws through here (the
+    summary and its sweep, a restricted or sliced evaluation, the leaderboard, the overlap,
+    a cross-fitted mean, the block and Spark drivers, a saved evaluation), and a comparison
+    on a seed draws the same first from its own Generator on it, so one figure over the same
+    queries, seed and resamples has one interval whichever path computes it."""
+    return draw_resamples(n, n_resamples=n_resamples, rng=np.random.default_rng(seed))
+
+
+def resamples_from(rng: np.random.Generator | int, n: int, *, n_resamples: int) -> Resamples:
+    """The resampled queries of a function that takes scipy's `rng`: a Generator's draw (the
+    Generator moves on) or an integer seed's (``resampled_queries``)."""
+    if isinstance(rng, np.random.Generator):
+        return draw_resamples(n, n_resamples=n_resamples, rng=rng)
+    return resampled_queries(n, seed=rng, n_resamples=n_resamples)
+
+
 def _state_key(state: object) -> object:
     """A Generator's state (nested dicts of ints and names) as a hashable key."""
     if isinstance(state, dict):

@@ -9,7 +9,7 @@ from statistics import NormalDist
 import numpy as np
 
 from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.bootstrap import check_confidence, draw_resamples
+from metrics.stats.bootstrap import check_confidence, resamples_from
 from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
 
 __all__ = ["Interval", "bootstrap", "wilson"]
@@ -47,15 +47,16 @@ def bootstrap(
     *,
     confidence_level: float = DEFAULT_CONFIDENCE,
     n_resamples: int = DEFAULT_RESAMPLES,
-    rng: np.random.Generator,
+    rng: np.random.Generator | int,
     method: str = "percentile",
 ) -> list[Interval]:
     """Bootstrap interval of the mean of each column of values (n, m): percentile (the
-    seed's) or BCa (`method`, the interval_method convention)."""
+    seed's) or BCa (`method`, the interval_method convention), over the resampled queries
+    a Generator draws (it moves on) or an integer seed's (the summary's draw on that seed)."""
     values = np.asarray(values, dtype=float)
     if values.ndim == 1:
         values = values[:, None]
-    resamples = draw_resamples(values.shape[0], n_resamples=n_resamples, rng=rng)
+    resamples = resamples_from(rng, values.shape[0], n_resamples=n_resamples)
     low, high = bootstrap_bounds(values, resamples.means(values)[0],
                                  confidence_level=confidence_level, method=method)
     means = values.mean(axis=0) if values.shape[0] else np.zeros(values.shape[1])
