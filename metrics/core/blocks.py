@@ -60,6 +60,7 @@ from metrics.io.streams import MAX_INPUT_BYTES
 from metrics.stats.bootstrap import BLOCK_QUERIES, resampled_queries
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import SWEEP_FIGURES, bands_of, bootstrap_table, summaries_of
+from metrics.stats.validate import check_count
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k, check_sweep
 
@@ -450,8 +451,7 @@ def evaluate_blocks(
     check_k(k)
     if not runs:
         raise ValueError("give at least one run")
-    if not isinstance(block_queries, int) or block_queries < 1:
-        raise ValueError(f"block_queries must be a positive integer, got {block_queries!r}")
+    block_queries = check_count("block_queries", block_queries)
     if c.interval_method != "percentile":
         raise ValueError("the block-by-block engine draws percentile intervals: BCa reads "
                          "every query's figure at every K of the sweep (use the in-memory "

@@ -30,7 +30,11 @@ from metrics.stats import CORRECTIONS, benjamini_hochberg, corrections, holm, pa
 from metrics.vocabulary import COMPARED
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION, DEFAULT_PERMUTATIONS
-from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
+from metrics.vocabulary.conventions import (
+    CONVENTION_BY_FIELD,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+)
 from metrics.vocabulary.names import Spec, parse_measure
 
 __all__ = [
@@ -311,20 +315,12 @@ def compare(
     interval_method
         The paired bootstrap's interval: "percentile" (the seed's) or "bca".
     """
-    ids, chosen, metric_names = validate.check_selection(
-        baseline, scores, query_ids, candidates, metrics
-    )
-    corrections.check_correction(correction)
-    confidence_level = validate.check_fraction("confidence_level", confidence_level)
-    alpha = validate.check_fraction("alpha", alpha)
-    n_resamples = validate.check_count("n_resamples", n_resamples)
-    n_permutations = validate.check_count("n_permutations", n_permutations)
-    generator, seed = validate.check_rng(rng)
-
+    (ids, chosen, metric_names, before, after, confidence_level, alpha, n_resamples,
+     n_permutations, generator, seed) = _compare_iv(
+        baseline, scores, query_ids, candidates, metrics, correction, confidence_level, alpha,
+        n_resamples, n_permutations, rng, interval_method)
     n = len(ids)
-    before = {metric: validate.check_scores(scores, baseline, metric, n) for metric in metric_names}
-    pairs = [(candidate, metric) for candidate in chosen for metric in metric_names]
-    after = {pair: validate.check_scores(scores, pair[0], pair[1], n) for pair in pairs}
+    pairs = list(after)
 
     # One column of per-query differences per pair, rounded so float noise is a tie.
     differences = paired.paired_differences(
@@ -383,6 +379,31 @@ def compare(
         tests=tests,
         interval_method=interval_method,
     )
+
+
+def _compare_iv(baseline: str, scores: object, query_ids: object, candidates: object,
+                metrics: object, correction: object, confidence_level: object, alpha: object,
+                n_resamples: object, n_permutations: object, rng: object,
+                interval_method: object) -> tuple:
+    """compare's arguments checked and normalised: the ids, candidates and metrics, the
+    baseline's scores by metric and each (candidate, metric) pair's, the levels and counts,
+    and the Generator with the seed it was made from (None for a Generator passed)."""
+    ids, chosen, metric_names = validate.check_selection(
+        baseline, scores, query_ids, candidates, metrics
+    )
+    corrections.check_correction(correction)
+    confidence_level = validate.check_fraction("confidence_level", confidence_level)
+    alpha = validate.check_fraction("alpha", alpha)
+    n_resamples = validate.check_count("n_resamples", n_resamples)
+    n_permutations = validate.check_count("n_permutations", n_permutations)
+    generator, seed = validate.check_rng(rng)
+    CONVENTION_BY_FIELD["interval_method"].choice(interval_method)
+    n = len(ids)
+    before = {metric: validate.check_scores(scores, baseline, metric, n) for metric in metric_names}
+    after = {(candidate, metric): validate.check_scores(scores, candidate, metric, n)
+             for candidate in chosen for metric in metric_names}
+    return (ids, chosen, metric_names, before, after, confidence_level, alpha, n_resamples,
+            n_permutations, generator, seed)
 
 
 def regressions(comparison: Comparison, metric: str, *, alpha: float | None = None) -> list[str]:

@@ -45,6 +45,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.stats.validate import check_fraction
+
 _DRAWS_PER_BLOCK = 1 << 18
 DENSE_CELLS = 1 << 27  # resamples x queries drawn whole, as always, up to this many
 BLOCK_QUERIES = 1 << 12  # queries in a block of the blocked draw
@@ -52,11 +54,6 @@ BLOCK_CELLS = 1 << 22  # resample x query counts held at once in the blocked dra
 _PLACED_CELLS = 1 << 16  # cells a block's draws are placed on in one step (fits the cache)
 _TREE, _BLOCK = 0, 1  # the two kinds of Generator a blocked draw keys
 KEEP_BYTES = 1 << 28  # rows an Accumulator over the dense draw keeps to multiply at once
-
-
-def check_confidence(confidence_level: float) -> None:
-    if not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level must lie in (0, 1), got {confidence_level!r}")
 
 
 def resample_counts(n: int, *, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -400,7 +397,6 @@ def percentile_bounds(
     distribution: np.ndarray, *, confidence_level: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval of a bootstrap distribution along axis 0."""
-    check_confidence(confidence_level)
-    alpha = 1 - confidence_level
+    alpha = 1 - check_fraction("confidence_level", confidence_level)
     low, high = np.quantile(distribution, [alpha / 2, 1 - alpha / 2], axis=0)
     return low, high
