@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-import numpy as np
 import pandas as pd
 
 import metrics
@@ -154,5 +153,5 @@ def cross_fit_interval(view: View, found: metrics.CrossFit) -> metrics.Interval:
     """The cross-fitted mean's bootstrap interval, drawn as the summary's."""
     c = view.evaluation.conventions
     return metrics.bootstrap(found.per_query, confidence_level=c.confidence_level,
-                             n_resamples=c.n_resamples, rng=np.random.default_rng(c.seed),
+                             n_resamples=c.n_resamples, rng=c.seed,
                              method=c.interval_method)[0]

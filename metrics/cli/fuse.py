@@ -9,8 +9,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from metrics.cli.common import refuse_own_input, write_json, write_out
 from metrics.cli.inputs import Parser, UsageError, add_input_arguments, conventions_from
 from metrics.context.fusion import (
@@ -96,7 +94,7 @@ def fuse_command(argv: Sequence[str]) -> int:
     if tuned is not None:
         interval = bootstrap(tuned.per_query, confidence_level=conventions.confidence_level,
                              n_resamples=conventions.n_resamples,
-                             rng=np.random.default_rng(conventions.seed),
+                             rng=conventions.seed,
                              method=conventions.interval_method)[0]
         print(f"{tuned.sentence} Interval of the cross-fitted mean: "
               f"[{figure(interval.low)}, {figure(interval.high)}].", file=sys.stderr)

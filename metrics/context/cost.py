@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from numbers import Real
 
 import numpy as np
 
 from metrics.core.evaluate import Evaluation, RunEvaluation
+from metrics.stats.validate import check_number
 from metrics.vocabulary.cost import (
     QUERIES,
     SOURCES,
@@ -32,17 +32,6 @@ MAX_TOKENS_PER_CHUNK = 10_000_000  # longer than any model's context window: a t
 MILLION = 1_000_000
 
 
-def _number(name: str, value: object, *, minimum: float, strict: bool) -> float:
-    """A finite real number above (strict) or at `minimum`, as a float; ValueError otherwise."""
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise ValueError(f"{name} must be a number, got {value!r}")
-    number = float(value)
-    if not math.isfinite(number) or number < minimum or (strict and number == minimum):
-        bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
-        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
-    return number
-
-
 @dataclass(frozen=True)
 class ChunkTokens:
     """Mean input tokens of one chunk, where that figure came from, and the price of a million
@@ -54,7 +43,7 @@ class ChunkTokens:
     words_per_chunk: float | None = None  # the corpus's mean, when source == "corpus"
 
     def __post_init__(self) -> None:
-        tokens = _number("tokens_per_chunk", self.tokens_per_chunk, minimum=0, strict=True)
+        tokens = check_number("tokens_per_chunk", self.tokens_per_chunk, low=0, low_open=True)
         if tokens > MAX_TOKENS_PER_CHUNK:
             raise ValueError(
                 f"tokens_per_chunk must be at most {MAX_TOKENS_PER_CHUNK:,} (longer than any "
@@ -64,14 +53,14 @@ class ChunkTokens:
         if self.source not in SOURCES:
             raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {self.source!r}")
         if self.price_per_mtok is not None:
-            price = _number("price_per_mtok", self.price_per_mtok, minimum=0, strict=False)
+            price = check_number("price_per_mtok", self.price_per_mtok, low=0)
             object.__setattr__(self, "price_per_mtok", price)
         if self.source == "given":
             if self.words_per_chunk is not None:
                 raise ValueError("words_per_chunk belongs to a corpus estimate: a given "
                                  f"tokens_per_chunk has none, got {self.words_per_chunk!r}")
             return
-        words = _number("words_per_chunk", self.words_per_chunk, minimum=0, strict=True)
+        words = check_number("words_per_chunk", self.words_per_chunk, low=0, low_open=True)
         object.__setattr__(self, "words_per_chunk", words)
         if not math.isclose(tokens, words * TOKENS_PER_WORD, rel_tol=1e-9):
             raise ValueError(
@@ -83,7 +72,7 @@ class ChunkTokens:
     def from_words(cls, words_per_chunk: float, *,
                    price_per_mtok: float | None = None) -> ChunkTokens:
         """Estimated from a corpus's mean words per chunk: × TOKENS_PER_WORD."""
-        words = _number("words_per_chunk", words_per_chunk, minimum=0, strict=True)
+        words = check_number("words_per_chunk", words_per_chunk, low=0, low_open=True)
         return cls(words * TOKENS_PER_WORD, "corpus", price_per_mtok, words)
 
     @classmethod

@@ -10,7 +10,6 @@ every query at once. A weight search pools once and sums again for each weight.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,8 +21,10 @@ from metrics.io import Qrels, Run
 from metrics.io.arrow import from_numbers, numbers, strings
 from metrics.io.codes import encode
 from metrics.io.errors import show
+from metrics.stats.validate import check_rng, is_number
 from metrics.vocabulary import fusion as words
 from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.cutoffs import check_k
 from metrics.vocabulary.measures import MEASURE_BY_KEY
 
 __all__ = ["CrossFit", "FusionRecipe", "check_rrf_k", "check_weight_values", "cross_fitted_weights",
@@ -112,15 +113,9 @@ def _check_choice(what: str, value: object, allowed: dict) -> None:
 
 
 def _number(value: object) -> float | None:
-    """A real number as a float, or None: not a bool, not beyond float range (a 400-digit
-    integer), not nan or infinite."""
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
+    """A number as a float, or None: not a bool, not beyond float range (a 400-digit
+    integer), not nan or infinite (``is_number``)."""
+    return float(value) if is_number(value) else None
 
 
 def check_rrf_k(k: object, what: str = "rrf_k", given: str | None = None) -> int | float:
@@ -367,8 +362,9 @@ def cross_fitted_weights(qrels: Qrels, runs: Sequence[Run], *, metric: str = wor
     if grid.ndim != 1 or not len(grid) or not ((grid >= 0) & (grid <= 1)).all() \
             or len(np.unique(grid)) != len(grid):
         raise ValueError(f"grid must hold distinct weights in [0, 1], got {grid.tolist()}")
+    k = check_k(k)
     conventions = conventions or Conventions()
-    rng = np.random.default_rng(conventions.seed if rng is None else rng)
+    rng, _ = check_rng(conventions.seed if rng is None else rng)
 
     pool = _pool(runs)
     contributions = _contributions(pool, runs, words.COMBSUM, norm, None)

@@ -31,6 +31,7 @@ from metrics.core.prepared import lists_as_read
 from metrics.io.arrow import from_numbers, numbers, strings
 from metrics.io.rows import Qrels
 from metrics.io.spreadsheet import csv_cell
+from metrics.stats.validate import is_number
 from metrics.vocabulary.cutoffs import check_k
 from metrics.vocabulary.format import count, listing, zero_as_written
 from metrics.vocabulary.labelling import (
@@ -285,7 +286,7 @@ def _checked_grades(qrels: Qrels, grades: Grades) -> list[tuple[str, str, int]]:
     for (query, doc), grade in grades.items():
         if query not in queries:
             raise ValueError(f"query {query!r} is not in the qrels")
-        if isinstance(grade, bool) or not isinstance(grade, int | np.integer):
+        if not is_number(grade, integer=True):
             raise ValueError(f"the grade of {doc!r} for query {query!r} must be an integer, "
                              f"got {grade!r}")
         if (query, doc) in judged:

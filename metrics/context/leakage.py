@@ -32,11 +32,11 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from numbers import Real
 
 from metrics.io.corpus import Corpus
 from metrics.io.queries import Queries
 from metrics.io.rows import Qrels, Run
+from metrics.stats.validate import check_number
 from metrics.vocabulary.leakage import (
     CORPUS,
     FUNCTION_WORDS,
@@ -144,11 +144,7 @@ def find_leaks(
     Without, every query is checked against every document (scope "corpus"). Only the
     queries that read as a sentence (`reads_as_sentence`) are checked, the others counted,
     unless `every_query`."""
-    if isinstance(threshold, bool) or not isinstance(threshold, Real) or not (
-        0 < threshold <= 1
-    ):
-        raise ValueError(f"threshold must be a number in (0, 1], got {threshold!r}")
-    threshold = float(threshold)
+    threshold = check_number("threshold", threshold, low=0, high=1, low_open=True)
     prepared = [
         _Query(i, query_id, text, threshold)
         for i, (query_id, text) in enumerate(zip(queries.ids, queries.texts, strict=True))

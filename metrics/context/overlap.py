@@ -6,7 +6,7 @@ ceiling (the recall a perfect fusion of the two could reach).
   written; the reference the vectorised figures are tested and explained against.
 - ``overlap``: every pair's per-query figures over the evaluation's scored queries, in
   query-set order, and their means with the summary's bootstrap intervals (the same
-  resampled queries: a fresh Generator on the conventions' seed).
+  resampled queries: ``resampled_queries`` on the conventions' seed).
 
 Vectorised: the ids in every run's top K (repeats dropped, the ids below moving up within
 the K slots) are coded once, and each distinct (query, id) becomes a group holding its
@@ -33,7 +33,7 @@ from metrics.explain.query import query_row
 from metrics.io import Run
 from metrics.io.arrow import from_numbers, numbers
 from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.bootstrap import draw_resamples
+from metrics.stats.bootstrap import resampled_queries
 from metrics.stats.intervals import Interval
 from metrics.stats.validate import check_fraction
 from metrics.vocabulary.cutoffs import check_k
@@ -298,7 +298,7 @@ def overlap(evaluation: Evaluation, *, k: int | None = None, p: float = DEFAULT_
     c = evaluation.conventions
     table = np.column_stack([v[key] for v in values for key in OVERLAP_KEYS])
     n = table.shape[0]
-    resamples = draw_resamples(n, n_resamples=c.n_resamples, rng=np.random.default_rng(c.seed))
+    resamples = resampled_queries(n, seed=c.seed, n_resamples=c.n_resamples)
     # the resampled means of a few columns at a time: many runs make many pairs, and all
     # their means at once would hold resamples x 5 x pairs floats
     low, high = np.empty(table.shape[1]), np.empty(table.shape[1])

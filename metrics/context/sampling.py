@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.stats.validate import check_count
+from metrics.stats.validate import check_count, check_generator, check_integer
 from metrics.vocabulary.judge import SAMPLE_TOO_LARGE
 
 __all__ = ["allocation", "sample_queries"]
@@ -19,6 +19,7 @@ __all__ = ["allocation", "sample_queries"]
 def allocation(sizes: Sequence[int], n: int) -> list[int]:
     """Each stratum's share of n, proportional to its size: the floors, then one more to the
     largest remainders (ties to the stratum listed first); never more than a stratum holds."""
+    n = check_integer("n", n)
     sizes = np.asarray(sizes, dtype=np.int64)
     total = int(sizes.sum())
     if n > total:
@@ -36,6 +37,7 @@ def sample_queries(query_ids: Sequence[str], n: int, *, rng: np.random.Generator
     """n of the queries, in their given order: a simple random sample, or with `strata`
     (each query's stratum, in the same order) a proportional stratified one."""
     n = check_count("n", n)
+    rng = check_generator(rng)
     ids = [str(q) for q in query_ids]
     if len(set(ids)) != len(ids):
         raise ValueError("the queries to sample from must be distinct")

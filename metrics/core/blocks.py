@@ -57,9 +57,10 @@ from metrics.io.errors import LoadError
 from metrics.io.loaders import columnar_run, run_name_of
 from metrics.io.parquet import Columnar, batches, is_parquet, is_table, roles_of
 from metrics.io.streams import MAX_INPUT_BYTES
-from metrics.stats.bootstrap import BLOCK_QUERIES, draw_resamples
+from metrics.stats.bootstrap import BLOCK_QUERIES, resampled_queries
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import SWEEP_FIGURES, bands_of, bootstrap_table, summaries_of
+from metrics.stats.validate import check_count
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k, check_sweep
 
@@ -450,8 +451,7 @@ def evaluate_blocks(
     check_k(k)
     if not runs:
         raise ValueError("give at least one run")
-    if not isinstance(block_queries, int) or block_queries < 1:
-        raise ValueError(f"block_queries must be a positive integer, got {block_queries!r}")
+    block_queries = check_count("block_queries", block_queries)
     if c.interval_method != "percentile":
         raise ValueError("the block-by-block engine draws percentile intervals: BCa reads "
                          "every query's figure at every K of the sweep (use the in-memory "
@@ -493,7 +493,7 @@ def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: in
     lo, hi = sweep
     everyone = scored_queries(prepare_query_set(qrels, relevance_level=c.relevance_level), c)
     n = int(everyone.sum())
-    resamples = draw_resamples(n, n_resamples=c.n_resamples, rng=np.random.default_rng(c.seed))
+    resamples = resampled_queries(n, seed=c.seed, n_resamples=c.n_resamples)
     boot = [key for key, _, method in SWEEP_FIGURES if method == "bootstrap"]
     width = (hi - lo + 1)
     at_k_width = bootstrap_table({m.key: np.zeros(1) for m in SUMMARY_MEASURES}).shape[1]

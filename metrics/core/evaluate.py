@@ -46,7 +46,7 @@ from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudg
 from metrics.core.ranking import AlignedRun, QuerySet
 from metrics.io import LoadReport, Qrels, ReportLine, Run
 from metrics.io.names import plain_name
-from metrics.stats.bootstrap import Resamples, draw_resamples
+from metrics.stats.bootstrap import Resamples, resampled_queries
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs, sweep_bands
 from metrics.vocabulary import format as fmt
@@ -165,8 +165,8 @@ class Evaluation:
             return self
         c, query_set = self.conventions, self.query_set
         readings = Readings(self.qrels, query_set, c, self.runs[0].aligned.width)
-        resamples = draw_resamples(int(self.scored.sum()), n_resamples=c.n_resamples,
-                                   rng=np.random.default_rng(c.seed))
+        resamples = resampled_queries(int(self.scored.sum()), seed=c.seed,
+                                      n_resamples=c.n_resamples)
         scored = [readings.score(run.aligned, run.run, run.scores, new) for run in self.runs]
         summaries = summarise_runs(
             [figures_at(curves, new, self.k, self.scored) for _, curves, _ in scored],
@@ -261,8 +261,7 @@ class Evaluation:
         `mask`, a filter, when given), with the seed's resampled queries: what restricting
         to a filter and reading at another K share."""
         c = self.conventions
-        resamples = draw_resamples(int(scored.sum()), n_resamples=c.n_resamples,
-                                   rng=np.random.default_rng(c.seed))
+        resamples = resampled_queries(int(scored.sum()), seed=c.seed, n_resamples=c.n_resamples)
         longest = max(int((r.scores.list_length if mask is None
                            else r.scores.list_length[mask]).max(initial=0)) for r in self.runs)
         return _read_runs([(r.run, r.aligned, r.scores, r.report) for r in self.runs],
@@ -509,9 +508,8 @@ def evaluate_prepared(
     # the resampled queries are drawn in a second thread while the runs are scored (numpy
     # lets go of the GIL for most of either); the draw has the seed's Generator to itself
     with ThreadPoolExecutor(max_workers=1) as pool:
-        drawing = pool.submit(draw_resamples, int(scored.sum()),
-                              n_resamples=conventions.n_resamples,
-                              rng=np.random.default_rng(conventions.seed))
+        drawing = pool.submit(resampled_queries, int(scored.sum()), seed=conventions.seed,
+                              n_resamples=conventions.n_resamples)
         scored_runs = []
         for run, a in zip(prepared.runs, aligned, strict=True):
             if progress is not None:

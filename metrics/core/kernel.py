@@ -45,8 +45,8 @@ from metrics.vocabulary.measures import PERSISTENCE, STANDARD_RECALL
 from metrics.vocabulary.names import recall_spec
 
 __all__ = ["MAX_K", "MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Curves", "Figures",
-           "LabelRows", "Labels", "Measure", "Ranked", "Scores", "Tail", "compute", "gains",
-           "ideal_dcg"]
+           "LabelRows", "Labels", "Measure", "Ranked", "Scores", "Tail", "compute",
+           "discount", "gains", "ideal_dcg"]
 
 
 class Labels(Protocol):
@@ -298,6 +298,12 @@ def gains(grades: np.ndarray, gain: str) -> np.ndarray:
     return positive if gain == "linear" else np.exp2(positive) - 1
 
 
+def discount(ranks: int) -> np.ndarray:
+    """DCG's discount log2(rank + 1) at ranks 1..`ranks`: the one that DCG, IDCG and nDCG
+    divide by here and that the explainer's rank tables show."""
+    return np.log2(np.arange(2, ranks + 2, dtype=float))
+
+
 # labels of a block -> {gain: IDCG}: computed once per block's labels, shared by every run
 _IDEAL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -309,8 +315,7 @@ def ideal_dcg(labels: Labels, gain: str) -> np.ndarray:
     tables = _IDEAL.setdefault(labels, {})
     if gain not in tables:
         ideal = labels.ideal
-        discount = np.log2(np.arange(2, ideal.shape[1] + 2, dtype=float))
-        tables[gain] = np.cumsum(gains(ideal, gain) / discount, axis=1)
+        tables[gain] = np.cumsum(gains(ideal, gain) / discount(ideal.shape[1]), axis=1)
     return tables[gain]
 
 
@@ -412,8 +417,7 @@ GAIN_KEYS = ("DCG", "IDCG", "nDCG")
 
 def _gain_curves(labels: Labels, run: Ranked, gain: str) -> dict[str, Curves]:
     width = run.grade.shape[1]
-    dcg = np.cumsum(gains(run.grade, gain) / np.log2(np.arange(2, width + 2, dtype=float)),
-                    axis=1)
+    dcg = np.cumsum(gains(run.grade, gain) / discount(width), axis=1)
     table = ideal_dcg(labels, gain)
     idcg = _ideal_columns(labels, gain, width)
     return {

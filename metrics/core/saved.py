@@ -3,7 +3,7 @@ per-query figures (`--per-query-out FILE.parquet`, `metrics.core.per_query`), wi
 
 The table holds every scored query's figures at K, in the order the evaluation scored them
 (the qrels' order). Everything aggregation computes reads those alone: the means and
-intervals (`summarise_runs` over `draw_resamples` on the recorded seed, so the same resampled
+intervals (`summarise_runs` over `resampled_queries` on the recorded seed, so the same resampled
 queries and the same digits as the driver that wrote the file), and every decision of
 `metrics.decide` that reads per-query figures at K (paired comparisons, the leaderboard, best
 marks, the run table, gates). What the writer records beside the figures (`about`: K, the
@@ -48,7 +48,7 @@ from metrics.io.loaders import run_name_of
 from metrics.io.names import plain_name
 from metrics.io.one_query import load_query_qrels, load_query_run
 from metrics.io.streams import MAX_INPUT_BYTES
-from metrics.stats.bootstrap import draw_resamples
+from metrics.stats.bootstrap import resampled_queries
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs
 from metrics.vocabulary.conventions import Conventions
@@ -296,9 +296,8 @@ def _summaries(at_ks: list[dict[str, np.ndarray]], specs: Sequence[Spec],
     the resampled queries, the figures asked for by name in their own call on the same draw
     (as `Evaluation.with_measures` does)."""
     def draw():
-        return draw_resamples(len(next(iter(at_ks[0].values()))),
-                              n_resamples=conventions.n_resamples,
-                              rng=np.random.default_rng(conventions.seed))
+        return resampled_queries(len(next(iter(at_ks[0].values()))), seed=conventions.seed,
+                                 n_resamples=conventions.n_resamples)
 
     summaries = summarise_runs([{s.key: at_k[s.key] for s in DEFAULT_SUMMARY} for at_k in at_ks],
                                draw(), conventions)

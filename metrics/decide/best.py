@@ -17,7 +17,7 @@ import numpy as np
 
 from metrics.core.evaluate import Evaluation
 from metrics.decide.compare import CORRECTIONS, DEFAULT_PERMUTATIONS, compare_evaluation, figures_of
-from metrics.stats import corrections
+from metrics.stats import corrections, validate
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK, MARKS_SENTENCE, TIE_TOLERANCE
 
@@ -48,6 +48,8 @@ def best_marks(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
     """The marks for every metric (keys or labels; default the compared measures), each run
     tested against the best with the conventions' seed, one correction over all of them."""
     corrections.check_correction(correction)
+    alpha = validate.check_fraction("alpha", alpha)
+    n_permutations = validate.check_count("n_permutations", n_permutations)
     evaluation, keys = figures_of(evaluation, metrics)
     names = evaluation.run_names
     tested, marks = [], {}

@@ -15,11 +15,11 @@ The words are in ``metrics.vocabulary.budget``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrics.decide.compare import Comparison, PairedTest, metric_spec
+from metrics.stats.validate import check_number, is_number
 from metrics.vocabulary.budget import (
     CANNOT_TELL,
     PARSE_ERRORS,
@@ -65,10 +65,7 @@ class Budget:
         if not isinstance(self.metric_label, str) or not self.metric_label:
             raise ValueError(f"a budget's metric must be a label, got {self.metric_label!r}")
         amount = self.amount
-        if isinstance(amount, bool) or not isinstance(amount, int | float):
-            raise ValueError(f"budget on {self.metric_label}: {PARSE_ERRORS['amount']}, "
-                             f"got {amount!r}")
-        if not math.isfinite(amount) or amount < 0:
+        if not is_number(amount) or amount < 0:
             raise ValueError(f"budget on {self.metric_label}: {PARSE_ERRORS['amount']}, "
                              f"got {amount!r}")
         object.__setattr__(self, "amount", float(amount))
@@ -84,12 +81,9 @@ class Budget:
         (on the same queries) when relative."""
         if not self.relative:
             return self.amount
-        if isinstance(baseline_mean, bool) or not isinstance(baseline_mean, int | float):
-            raise ValueError(f"baseline_mean must be a number, got {baseline_mean!r}")
-        if not math.isfinite(baseline_mean) or baseline_mean < 0:
-            raise ValueError(f"a relative budget needs a finite baseline mean >= 0, "
-                             f"got {baseline_mean!r}")
-        return self.amount / 100 * float(baseline_mean)
+        baseline_mean = check_number("baseline_mean", baseline_mean, low=0,
+                                     meaning="the baseline mean a relative budget is a share of")
+        return self.amount / 100 * baseline_mean
 
 
 @dataclass(frozen=True)
@@ -166,7 +160,7 @@ def parse_budget(text: str, k: int) -> Budget:
         raise ValueError(
             f"budget {text!r}: amount {written!r} is not a number; {PARSE_ERRORS['amount']}"
         ) from None
-    if not math.isfinite(amount) or amount < 0:
+    if not is_number(amount) or amount < 0:
         raise ValueError(f"budget {text!r}: amount {written!r}: {PARSE_ERRORS['amount']}")
     return Budget(label, amount, relative)
 
@@ -206,7 +200,7 @@ def judge(
     if test.metric != budget.metric_label:
         raise ValueError(f"the budget is on {budget.metric_label}, the test on {test.metric}")
     low, high = float(test.low), float(test.high)
-    if not (math.isfinite(low) and math.isfinite(high)) or low > high:
+    if not (is_number(low) and is_number(high)) or low > high:
         raise ValueError(f"the interval of {test.candidate} on {test.metric} must be finite "
                          f"with low <= high, got [{low!r}, {high!r}]")
     limit = budget.limit(test.before_mean)

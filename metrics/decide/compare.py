@@ -30,7 +30,11 @@ from metrics.stats import CORRECTIONS, benjamini_hochberg, corrections, holm, pa
 from metrics.vocabulary import COMPARED
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION, DEFAULT_PERMUTATIONS
-from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
+from metrics.vocabulary.conventions import (
+    CONVENTION_BY_FIELD,
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+)
 from metrics.vocabulary.names import Spec, parse_measure
 
 __all__ = [
@@ -311,20 +315,12 @@ def compare(
     interval_method
         The paired bootstrap's interval: "percentile" (the seed's) or "bca".
     """
-    ids, chosen, metric_names = validate.check_selection(
-        baseline, scores, query_ids, candidates, metrics
-    )
-    corrections.check_correction(correction)
-    confidence_level = validate.check_fraction("confidence_level", confidence_level)
-    alpha = validate.check_fraction("alpha", alpha)
-    n_resamples = validate.check_count("n_resamples", n_resamples)
-    n_permutations = validate.check_count("n_permutations", n_permutations)
-    generator, seed = validate.check_rng(rng)
-
+    (ids, chosen, metric_names, before, after, confidence_level, alpha, n_resamples,
+     n_permutations, generator, seed) = _compare_iv(
+        baseline, scores, query_ids, candidates, metrics, correction, confidence_level, alpha,
+        n_resamples, n_permutations, rng, interval_method)
     n = len(ids)
-    before = {metric: validate.check_scores(scores, baseline, metric, n) for metric in metric_names}
-    pairs = [(candidate, metric) for candidate in chosen for metric in metric_names]
-    after = {pair: validate.check_scores(scores, pair[0], pair[1], n) for pair in pairs}
+    pairs = list(after)
 
     # One column of per-query differences per pair, rounded so float noise is a tie.
     differences = paired.paired_differences(
@@ -385,6 +381,31 @@ def compare(
     )
 
 
+def _compare_iv(baseline: str, scores: object, query_ids: object, candidates: object,
+                metrics: object, correction: object, confidence_level: object, alpha: object,
+                n_resamples: object, n_permutations: object, rng: object,
+                interval_method: object) -> tuple:
+    """compare's arguments checked and normalised: the ids, candidates and metrics, the
+    baseline's scores by metric and each (candidate, metric) pair's, the levels and counts,
+    and the Generator with the seed it was made from (None for a Generator passed)."""
+    ids, chosen, metric_names = validate.check_selection(
+        baseline, scores, query_ids, candidates, metrics
+    )
+    corrections.check_correction(correction)
+    confidence_level = validate.check_fraction("confidence_level", confidence_level)
+    alpha = validate.check_fraction("alpha", alpha)
+    n_resamples = validate.check_count("n_resamples", n_resamples)
+    n_permutations = validate.check_count("n_permutations", n_permutations)
+    generator, seed = validate.check_rng(rng)
+    CONVENTION_BY_FIELD["interval_method"].choice(interval_method)
+    n = len(ids)
+    before = {metric: validate.check_scores(scores, baseline, metric, n) for metric in metric_names}
+    after = {(candidate, metric): validate.check_scores(scores, candidate, metric, n)
+             for candidate in chosen for metric in metric_names}
+    return (ids, chosen, metric_names, before, after, confidence_level, alpha, n_resamples,
+            n_permutations, generator, seed)
+
+
 def regressions(comparison: Comparison, metric: str, *, alpha: float | None = None) -> list[str]:
     """Candidates significantly worse than the baseline on metric, in candidate order.
 
@@ -421,7 +442,9 @@ def compare_evaluation(
     or any name a figure is asked by ("MRR@10", "P(rel=2)@5", "Rprec", trec_eval's "map"),
     scored first when the evaluation does not show them yet, and appear in the Comparison
     under their labels ("nDCG@10", "MRR@10"). `queries`, a mask over the scored queries,
-    compares on those only (a slice)."""
+    compares on those only (a slice). The options are ``compare``'s; the interval's level and
+    method, the resamples and the seed default to the evaluation's conventions
+    (``drawn_as_the_summary``)."""
     baseline = baseline or evaluation.run_names[0]
     evaluation, keys = figures_of(evaluation, metrics)
     labels = {key: evaluation.label(key) for key in keys}
@@ -431,15 +454,27 @@ def compare_evaluation(
     for name in names:
         values = evaluation.per_query_scores(name)
         scores[name] = {labels[key]: values[key][chosen] for key in keys}
-    options.setdefault("interval_method", evaluation.conventions.interval_method)
     return compare(
         baseline,
         scores,
         [q for q, kept in zip(evaluation.scored_ids, chosen, strict=True) if kept],
         candidates=names[1:],
         metrics=list(labels.values()),
-        **options,
+        **drawn_as_the_summary(evaluation, options),
     )
+
+
+def drawn_as_the_summary(evaluation: Evaluation, options: dict[str, Any]) -> dict[str, Any]:
+    """``compare``'s options with what the evaluation's conventions set filled in where not
+    given: the interval's level and method, the resamples and the seed (None: the seed). A
+    comparison on the evaluation thus resamples its queries as the summary, a slice and the
+    leaderboard do, whichever caller asks (the command line, the dashboard, the report)."""
+    c = evaluation.conventions
+    options = {"confidence_level": c.confidence_level, "n_resamples": c.n_resamples,
+               "interval_method": c.interval_method} | options
+    if options.get("rng") is None:
+        options["rng"] = c.seed
+    return options
 
 
 def figures_of(evaluation: Evaluation, metrics: Sequence[str | Spec] | None

@@ -3,8 +3,8 @@ pair of runs compared, read as compact significance letters.
 
 - ``leaderboard``: per metric, each run's mean and rank, the interval of its rank and the
   share of resamples in which it ranks first, from the paired bootstrap over queries. The
-  resamples are the summary intervals' (``draw_resamples`` from a fresh Generator on the
-  conventions' seed, every metric in one pass over them) and the same queries are drawn
+  resamples are the summary intervals' (``resampled_queries`` on the conventions' seed,
+  every metric in one pass over them) and the same queries are drawn
   for every run, so one run's rank in a resample is read against the others' on the same
   queries.
 - ``all_pairs``: every unordered pair (the earlier run as the baseline) through the paired
@@ -34,7 +34,7 @@ from metrics.decide.compare import (
     metric_label,
 )
 from metrics.stats import CORRECTIONS, corrections, validate
-from metrics.stats.bootstrap import Resamples, as_resamples, draw_resamples
+from metrics.stats.bootstrap import Resamples, as_resamples, resampled_queries
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,
@@ -203,8 +203,8 @@ def leaderboard(evaluation: Evaluation, metrics: Sequence[str] | None = None) ->
     names = evaluation.run_names
     scores = [evaluation.per_query_scores(name) for name in names]
     n = len(evaluation.scored_ids)
-    resamples = draw_resamples(n, n_resamples=conventions.n_resamples,
-                               rng=np.random.default_rng(conventions.seed))
+    resamples = resampled_queries(n, seed=conventions.seed,
+                                  n_resamples=conventions.n_resamples)
     tables = [np.column_stack([s[key] for s in scores]).reshape(n, len(names)) for key in keys]
     table = {}
     for key, values, resampled in zip(keys, tables, resamples.means(*tables), strict=True):
@@ -386,8 +386,6 @@ def all_pairs(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
     names = evaluation.run_names
     if len(names) < 2:
         raise ValueError("all pairs needs at least two runs")
-    options.setdefault("confidence_level", evaluation.conventions.confidence_level)
-    options.setdefault("n_resamples", evaluation.conventions.n_resamples)
     evaluation, keys = _figures(evaluation, metrics)
     pieces = tuple(
         compare_evaluation(evaluation, baseline=baseline, candidates=names[i + 1:],

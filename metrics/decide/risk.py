@@ -54,31 +54,20 @@ _TOLERANCE = 1e-12
 def _as_differences(values: object, minimum: int) -> np.ndarray:
     """values as a float array of shape (queries,) or (queries, columns), at least `minimum`
     queries, every value finite."""
-    differences = np.asarray(values, dtype=float)
-    if differences.ndim not in (1, 2):
-        raise ValueError(f"differences must be a 1-D or 2-D array (queries first), "
-                         f"got shape {differences.shape}")
-    if differences.shape[0] < minimum:
-        raise ValueError(f"need the differences of at least {minimum} "
-                         f"quer{'y' if minimum == 1 else 'ies'}, got {differences.shape[0]}")
-    if not np.isfinite(differences).all():
-        raise ValueError("differences must be finite, got nan or inf")
-    return differences
+    return validate.check_values("differences", values, ndim=(1, 2), least=minimum)
 
 
-def is_harmed(differences: np.ndarray, delta: float) -> np.ndarray:
+def is_harmed(differences: object, delta: float) -> np.ndarray:
     """Which queries lose more than delta (a loss of exactly delta is not harm)."""
-    return np.asarray(differences) < -delta - _TOLERANCE
+    return _harmed(_as_differences(differences, 0), _check_delta(delta))
 
 
-def _is_number(value: object) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int | float | np.integer | np.floating)
+def _harmed(differences: np.ndarray, delta: float) -> np.ndarray:
+    return differences < -delta - _TOLERANCE
 
 
 def _check_alpha(alpha: object) -> float:
-    if not _is_number(alpha) or not math.isfinite(alpha) or alpha < 0:
-        raise ValueError(f"a risk aversion α must be a finite number >= 0, got {alpha!r}")
-    return float(alpha)
+    return validate.check_number("a risk aversion α", alpha, low=0)
 
 
 def _weighed(differences: np.ndarray, alpha: float) -> np.ndarray:
@@ -97,7 +86,11 @@ def urisk(differences: object, alpha: float) -> float | np.ndarray:
     """URisk_α = mean of z over the queries: a float for differences of shape (n,), one value
     per column, shape (m,), for (n, m). Needs at least 1 query."""
     d = _as_differences(differences, 1)
-    return _shaped(_weighed(d, _check_alpha(alpha)).mean(axis=-1), d)
+    return _urisk(d, _check_alpha(alpha))
+
+
+def _urisk(d: np.ndarray, alpha: float) -> float | np.ndarray:
+    return _shaped(_weighed(d, alpha).mean(axis=-1), d)
 
 
 def trisk(differences: object, alpha: float) -> float | np.ndarray:
@@ -111,8 +104,11 @@ def trisk(differences: object, alpha: float) -> float | np.ndarray:
     and URisk's sign says which way. Equality is tested exactly, not on s_z, which float
     summation can leave at 1e-17 for equal values.
     """
-    d = _as_differences(differences, MIN_QUERIES)
-    z = _weighed(d, _check_alpha(alpha))
+    return _trisk(_as_differences(differences, MIN_QUERIES), _check_alpha(alpha))
+
+
+def _trisk(d: np.ndarray, alpha: float) -> float | np.ndarray:
+    z = _weighed(d, alpha)
     constant = (z == z[..., :1]).all(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = z.mean(axis=-1) / (z.std(axis=-1, ddof=1) / np.sqrt(z.shape[-1]))
@@ -204,10 +200,7 @@ def _json_float(value: float) -> float | None:
 
 
 def _check_delta(delta: object) -> float:
-    if not _is_number(delta) or not 0 <= delta <= 1:  # also refuses nan
-        raise ValueError(f"delta must be a number from 0 to 1 (the metric's units), "
-                         f"got {delta!r}")
-    return float(delta)
+    return validate.check_number("delta", delta, low=0, high=1, meaning="the metric's units")
 
 
 def _check_alphas(alphas: object) -> tuple[float, ...]:
@@ -221,9 +214,7 @@ def _check_alphas(alphas: object) -> tuple[float, ...]:
 
 
 def _check_worst(worst: object) -> int:
-    if isinstance(worst, bool) or not isinstance(worst, int | np.integer) or worst < 0:
-        raise ValueError(f"worst must be an integer >= 0, got {worst!r}")
-    return int(worst)
+    return validate.check_integer("worst", worst)
 
 
 def _worst(column: np.ndarray, ids: Sequence[str], keep: int) -> tuple[tuple[str, float], ...]:
@@ -257,10 +248,10 @@ def _risks(differences: np.ndarray, query_ids: Sequence[str], names: Sequence[tu
                          f"got {len(query_ids)}")
     ids = [str(q) for q in query_ids]
     n = d.shape[0]
-    u = np.array([urisk(d, alpha) for alpha in alphas]).reshape(len(alphas), -1)
-    t = np.array([trisk(d, alpha) for alpha in alphas]).reshape(len(alphas), -1)
+    u = np.array([_urisk(d, alpha) for alpha in alphas]).reshape(len(alphas), -1)
+    t = np.array([_trisk(d, alpha) for alpha in alphas]).reshape(len(alphas), -1)
     rows = np.ascontiguousarray(d.T)  # summed pairwise, as one column alone (see _weighed)
-    harmed = is_harmed(rows, delta).sum(axis=1)
+    harmed = _harmed(rows, delta).sum(axis=1)
     losses = rows < 0
     losing = losses.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -331,7 +322,7 @@ class HarmLimit:
         if not isinstance(self.metric_label, str) or not self.metric_label:
             raise ValueError(f"a harm limit's metric must be a label, got {self.metric_label!r}")
         share = self.share
-        if not _is_number(share) or not 0 <= share <= 1:
+        if not validate.is_number(share) or not 0 <= share <= 1:
             raise ValueError(f"harm limit on {self.metric_label}: {HARM_PARSE_ERRORS['share']}, "
                              f"got {share!r}")
         try:
@@ -390,7 +381,7 @@ def _parse_number(written: str, text: str, part: str) -> float:
     except ValueError:
         raise ValueError(f"harm limit {text!r}: {part.upper()} {written!r} is not a number; "
                          f"{HARM_PARSE_ERRORS[part]}") from None
-    if not math.isfinite(value):
+    if not validate.is_number(value):
         raise ValueError(f"harm limit {text!r}: {part.upper()} {written!r}: "
                          f"{HARM_PARSE_ERRORS[part]}")
     return value
@@ -438,6 +429,7 @@ def judge_harm(test: object, limit: HarmLimit, *,
                confidence_level: float = DEFAULT_CONFIDENCE) -> HarmVerdict:
     """Hold one paired test's harm share (differences below -δ over n) to a limit; passed when
     the share is at most the limit (exactly on it passes)."""
+    confidence_level = validate.check_fraction("confidence_level", confidence_level)
     if not isinstance(limit, HarmLimit):
         raise ValueError(f"judge_harm needs a HarmLimit, got {type(limit).__name__}")
     if getattr(test, "metric", None) != limit.metric_label:
@@ -446,12 +438,12 @@ def judge_harm(test: object, limit: HarmLimit, *,
     d = _as_differences(getattr(test, "differences", None), 1)
     if d.ndim != 1:
         raise ValueError(f"a test's differences must be 1-D, got shape {d.shape}")
-    harmed = int(is_harmed(d, limit.delta).sum())
+    harmed = int(_harmed(d, limit.delta).sum())
     interval = wilson(harmed, d.size, confidence_level=confidence_level)
     return HarmVerdict(
         candidate=str(test.candidate), metric=limit.metric_label, limit=limit, harmed=harmed,
         n=int(d.size), harm_share=interval.mean, low=interval.low, high=interval.high,
-        confidence_level=float(confidence_level),
+        confidence_level=confidence_level,
         passed=bool(interval.mean <= limit.share + _TOLERANCE),
     )
 

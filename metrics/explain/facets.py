@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.io.queries import Queries, Value
+from metrics.stats.validate import is_number
 from metrics.vocabulary.format import figure, natural_key
 from metrics.vocabulary.slices import LENGTH, MAX_BINS, MISSING, OTHER, TOP_CATEGORIES
 
@@ -74,13 +75,9 @@ def facet(name: str, query_ids: Sequence[str], values: Sequence[Value]) -> Facet
     """One facet from each query's value (None where missing): a number facet when every
     present value is a number, else a category facet."""
     present = [value for value in values if value is not None]
-    if present and all(_is_number(value) for value in present):
+    if present and all(is_number(value) for value in present):
         return _number_facet(name, query_ids, values)
     return _category_facet(name, query_ids, values)
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _number_facet(name: str, query_ids: Sequence[str], values: Sequence[Value]) -> Facet:

@@ -17,6 +17,7 @@ from metrics.decide.risk import is_harmed
 from metrics.explain.facets import facets as query_facets
 from metrics.io.queries import Queries
 from metrics.stats import benjamini_hochberg
+from metrics.stats.validate import check_integer
 from metrics.vocabulary.leakage import FUNCTION_WORDS
 from metrics.vocabulary.risk import (
     HARM_DELTA,
@@ -74,10 +75,12 @@ class HarmProfile:
 def harm_profile(comparison: Comparison, candidate: str, metric: str, queries: Queries, *,
                  delta: float = HARM_DELTA, shown: int = SHARED_SHOWN) -> HarmProfile:
     """The words and facet values over-represented among the queries `candidate` harms on
-    `metric` (those losing more than `delta`) against the other compared queries."""
+    `metric` (those losing more than `delta`) against the other compared queries, the
+    `shown` most significant."""
+    shown = check_integer("shown", shown)
     test = comparison.test(candidate, metric)
     ids = list(comparison.query_ids)
-    harmed = is_harmed(test.differences, delta)
+    harmed = is_harmed(test.differences, delta)  # refuses a delta outside [0, 1]
     features: dict[tuple[str, str], np.ndarray] = {}
     texts = [queries.text(q) or "" for q in ids]
     vocabulary: dict[str, list[int]] = {}

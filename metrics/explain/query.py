@@ -17,7 +17,7 @@ import numpy as np
 
 from metrics.core.asked import figures_at
 from metrics.core.evaluate import Evaluation, RunEvaluation
-from metrics.core.kernel import SUMMARY_MEASURES, gains
+from metrics.core.kernel import SUMMARY_MEASURES, discount, gains
 from metrics.vocabulary.format import figure, natural_key
 
 if TYPE_CHECKING:
@@ -114,9 +114,8 @@ def _labels(run: RunEvaluation, q: int, depth: int) -> list[str]:
 
 def _dcg_parts(grade: np.ndarray, gain: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """gain, discount log2(rank + 1) and their ratio at ranks 1..len(grade)."""
-    g = gains(grade, gain)
-    discount = np.log2(np.arange(2, len(grade) + 2))
-    return g, discount, g / discount
+    g, d = gains(grade, gain), discount(len(grade))
+    return g, d, g / d
 
 
 def rank_table(evaluation: Evaluation, run: RunEvaluation, q: int, depth: int) -> pd.DataFrame:
@@ -124,7 +123,7 @@ def rank_table(evaluation: Evaluation, run: RunEvaluation, q: int, depth: int) -
 
     aligned = run.aligned
     grade = aligned.grade[q, :depth]
-    gain, discount, ratio = _dcg_parts(grade, evaluation.conventions.gain)
+    gain, by_rank, ratio = _dcg_parts(grade, evaluation.conventions.gain)
     return pd.DataFrame(
         {
             "rank": np.arange(1, depth + 1),
@@ -136,7 +135,7 @@ def rank_table(evaluation: Evaluation, run: RunEvaluation, q: int, depth: int) -
             "relevant": aligned.relevant[q, :depth],
             "repeat": aligned.repeat[q, :depth],
             "gain": gain,
-            "discount": discount,
+            "discount": by_rank,
             "gain / discount": ratio,
             "DCG": run.scores.values["DCG"][q, :depth],  # the engine's running DCG@rank
         }
@@ -155,7 +154,7 @@ def ideal_table(evaluation: Evaluation, query_id: str) -> pd.DataFrame:
                    key=lambda pair: (-pair[1], natural_key(str(pair[0]))))
     n = len(pairs)
     grade = np.array([g for _, g in pairs], dtype=np.int64)
-    gain, discount, ratio = _dcg_parts(grade, evaluation.conventions.gain)
+    gain, by_rank, ratio = _dcg_parts(grade, evaluation.conventions.gain)
     idcg = evaluation.runs[0].scores.values["IDCG"][q, :n]  # read past the lists too
     frame = pd.DataFrame(
         {
@@ -163,7 +162,7 @@ def ideal_table(evaluation: Evaluation, query_id: str) -> pd.DataFrame:
             "doc_id": [d for d, _ in pairs],
             "grade": grade,
             "gain": gain,
-            "discount": discount,
+            "discount": by_rank,
             "gain / discount": ratio,
             "IDCG": idcg,  # the engine's running IDCG@rank
             "within K": np.arange(1, n + 1) <= evaluation.k,

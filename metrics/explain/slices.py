@@ -2,7 +2,8 @@
 
 A slice's figures are what evaluating its scored queries alone would give: each query's
 values do not depend on the other queries, and the bootstrap draws its resampled queries
-from a fresh Generator on the conventions' seed, as evaluate() does for the whole set.
+on the conventions' seed (``resampled_queries``), as evaluate() does for the whole set: a
+slice that holds every scored query has the summary's intervals.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from metrics.core.evaluate import Evaluation
 from metrics.decide.compare import Comparison, compare_evaluation
 from metrics.explain.facets import Facet, slice_masks
 from metrics.stats import corrections
-from metrics.stats.bootstrap import draw_resamples
+from metrics.stats.bootstrap import resampled_queries
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
@@ -45,8 +46,8 @@ def slice_evaluation(evaluation: Evaluation, facet: Facet) -> list[Slice]:
     slices = []
     for label, mask in slice_masks(facet, evaluation.scored_ids):
         n = int(mask.sum())
-        resamples = draw_resamples(n, n_resamples=conventions.n_resamples,
-                                   rng=np.random.default_rng(conventions.seed))
+        resamples = resampled_queries(n, seed=conventions.seed,
+                                      n_resamples=conventions.n_resamples)
         values = [{key: values[mask] for key, values in scores.items()}
                   for scores in at_k.values()]
         summaries = summarise_runs(values, resamples, conventions)

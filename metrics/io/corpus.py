@@ -178,10 +178,7 @@ def read_corpus(
     `max_bytes` read (after gzip expansion), or a gzip that expands like a bomb."""
     check_choice("format", format, ("auto", *CORPUS_FORMATS))
     check_max_bytes(max_bytes)
-    if not isinstance(max_text_bytes, int) or isinstance(max_text_bytes, bool) or (
-        max_text_bytes < 1
-    ):
-        raise ValueError(f"max_text_bytes must be a positive integer, got {max_text_bytes!r}")
+    check_max_bytes(max_text_bytes, "max_text_bytes")
     want = _wanted(wanted)
     name = source_name(source, file_name)
     try:

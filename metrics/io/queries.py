@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import os
 import re
 from collections.abc import Iterable
@@ -46,6 +45,7 @@ from metrics.io.sources import Source, open_source, source_name
 from metrics.io.streams import MAX_INPUT_BYTES, MAX_INPUT_FLAG, check_max_bytes
 from metrics.io.tables import check_line_lengths
 from metrics.vocabulary.format import count, listing
+from metrics.vocabulary.numeric import is_number
 
 QUERIES_FORMATS = ("tsv", "csv", "beir", "jsonl")
 REPORT_FIRST = 10  # ids a report lists of each kind: enough to see a pattern, short to read
@@ -359,7 +359,8 @@ def _present(value: object) -> object:
 
 
 def _number(value: object) -> int | float | None:
-    """A finite number that float arithmetic can hold, or None."""
+    """A finite number that float arithmetic can hold (an integer beyond float range could
+    not be binned), or None."""
     if isinstance(value, str):
         if not _NUMBER.fullmatch(value):
             return None
@@ -367,12 +368,7 @@ def _number(value: object) -> int | float | None:
             value = int(value) if _INTEGER.fullmatch(value) else float(value)
         except ValueError:  # more digits than Python converts
             return None
-    elif isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        return value if math.isfinite(float(value)) else None
-    except OverflowError:  # an integer beyond float range: binning could not order it
-        return None
+    return value if is_number(value) else None
 
 
 # --- the report ------------------------------------------------------------------------

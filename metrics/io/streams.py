@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from metrics.io.errors import LoadError
 from metrics.vocabulary.format import shortened
+from metrics.vocabulary.numeric import is_number
 
 # 512 MiB of expanded input: about 15 million TREC run lines (a 1,000-deep run over 15,000
 # queries). Loading a file holds it about four times over (bytes, text, columns), and
@@ -45,9 +46,10 @@ _BINARY_BYTES = (b"\x00", b"\x01")
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
-def check_max_bytes(max_bytes: object) -> None:
-    if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1:
-        raise ValueError(f"max_bytes must be a positive integer, got {max_bytes!r}")
+def check_max_bytes(max_bytes: object, name: str = "max_bytes") -> None:
+    """A bound in bytes: a positive integer (a bool is not)."""
+    if not is_number(max_bytes, integer=True) or max_bytes < 1:
+        raise ValueError(f"{name} must be a positive integer, got {max_bytes!r}")
 
 
 def read_bounded(source: str | bytes, name: str, max_bytes: int) -> bytes:

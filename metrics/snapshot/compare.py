@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import Comparison, compare, figures_of
+from metrics.decide.compare import Comparison, compare, drawn_as_the_summary, figures_of
 from metrics.snapshot.codec import as_snapshot
 from metrics.snapshot.comparable import Basis, differences, evaluation_basis, refusal
 from metrics.snapshot.fingerprint import fingerprint_run, short
@@ -91,7 +91,8 @@ def compare_with_snapshot(
     "NAME (snapshot DATE)" in the Comparison; the candidates are the Evaluation's runs (default
     all). Refuses (ValueError) a snapshot of another query set or labels, K or conventions.
     ``metrics`` are measure keys or names (the snapshot must hold their per-query figures);
-    ``options`` go to ``metrics.decide.compare.compare``.
+    ``options`` go to ``metrics.decide.compare.compare``; the interval's level and method, the
+    resamples and the seed default to the evaluation's conventions.
     """
     snapshot = as_snapshot(snapshot)
     snapshot.check_comparable(evaluation)
@@ -107,8 +108,8 @@ def compare_with_snapshot(
     for name in names:
         values = evaluation.per_query_scores(name)
         scores[name] = {evaluation.label(key): values[key] for key in keys}
-    options.setdefault("interval_method", evaluation.conventions.interval_method)
-    return compare(baseline, scores, ids, candidates=names, metrics=list(before), **options)
+    return compare(baseline, scores, ids, candidates=names, metrics=list(before),
+                   **drawn_as_the_summary(evaluation, options))
 
 
 def same_runs(

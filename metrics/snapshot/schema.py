@@ -22,7 +22,6 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 import json
-import math
 import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -51,6 +50,7 @@ from metrics.snapshot.integrity import (
     resolve_key,
     seal,
 )
+from metrics.stats.validate import is_number
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.names import Spec, default_spec, parse_measure
@@ -348,10 +348,6 @@ def measure_columns(k: int) -> frozenset[str]:
     return frozenset(m.label(k, summary=False) for m in MEASURES)
 
 
-def is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
 # --------------------------------------------------------------------------- reading a JSON value
 
 _RUN_KEYS = ("name", "fingerprint", "summary", "queries", "repeats", "missing_queries",
@@ -406,7 +402,7 @@ def parse(data: object, source: str, *, key: Key = FROM_ENVIRONMENT,
         fail("expected a JSON object")
     header = _header(data.get("snapshot"), fail)
     k = data.get("k")
-    if not _is_int(k) or k < 1:
+    if not is_number(k, integer=True) or k < 1:
         fail(f"k must be a positive integer, got {show(k)}")
     conventions, sentences = _conventions(data.get("conventions"), fail)
     query_set = data.get("query_set")
@@ -415,7 +411,7 @@ def parse(data: object, source: str, *, key: Key = FROM_ENVIRONMENT,
     counts = {}
     for name in ("queries", "scored"):
         value = query_set.get(name)
-        if value is not None and (not _is_int(value) or value < 0):
+        if value is not None and (not is_number(value, integer=True) or value < 0):
             fail(f"query_set.{name} must be a count, got {show(value)}")
         counts[name] = value
     excluded = _ids(query_set.get("excluded", []), "query_set.excluded", fail)
@@ -431,10 +427,6 @@ def parse(data: object, source: str, *, key: Key = FROM_ENVIRONMENT,
     verification = check(data, secret, source, allow_unsigned=allow_unsigned)
     return Snapshot(header, k, conventions, query_set["fingerprint"], parsed, excluded,
                     counts["queries"], counts["scored"], sentences, verification)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _name(text: str) -> str:
@@ -536,7 +528,7 @@ def _header(header: object, fail: Refusal) -> Header:
     if not isinstance(header, Mapping) or header.get("format") != FORMAT:
         fail(f'no "snapshot" header with format "{FORMAT}"')
     version = header.get("version")
-    if not _is_int(version):
+    if not is_number(version, integer=True):
         fail(f"snapshot version must be an integer, got {show(version)}")
     if version > VERSION:
         fail(
@@ -587,7 +579,7 @@ def _run(i: int, run: object, k: int, fail: Refusal) -> SnapshotRun:
     if not isinstance(run["fingerprint"], str):
         bad(f"fingerprint must be a string, got {show(run['fingerprint'])}")
     repeats = run.get("repeats")
-    if repeats is not None and (not _is_int(repeats) or repeats < 0):
+    if repeats is not None and (not is_number(repeats, integer=True) or repeats < 0):
         bad(f"repeats must be a count, got {show(repeats)}")
     lists = {key: None if run.get(key) is None
              else _ids(run[key], f"run {show(name)}: {key}", fail)

@@ -35,7 +35,7 @@ from metrics.core.prepared import prepare
 from metrics.io import Qrels, Run
 from metrics.io.arrow import numbers, strings
 from metrics.io.codes import encode, encode_blocks, repeated_pairs
-from metrics.stats.bootstrap import draw_resamples
+from metrics.stats.bootstrap import resampled_queries
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs, sweep_bands
 from metrics.vocabulary.conventions import Conventions
@@ -390,8 +390,8 @@ def _aggregate(table: pa.Table, names: Sequence[str], k: int, conventions: Conve
     first = per_run[0]
     query_ids = strings(first.column("query_id").combine_chunks()).astype(object)
     scored = first.column("scored").to_numpy(zero_copy_only=False)
-    resamples = draw_resamples(int(scored.sum()), n_resamples=conventions.n_resamples,
-                               rng=np.random.default_rng(conventions.seed))
+    resamples = resampled_queries(int(scored.sum()), seed=conventions.seed,
+                                  n_resamples=conventions.n_resamples)
     at_ks = [{m.key: rows.column(f"{m.key}@{k}").to_numpy()[scored] for m in SUMMARY_MEASURES}
              for rows in per_run]
     summaries = summarise_runs(at_ks, resamples, conventions)

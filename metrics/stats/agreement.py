@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from metrics.stats.validate import check_values
+
 __all__ = ["discordant_pairs", "kendall_tau", "order", "tau_ap"]
 
 
@@ -26,10 +28,7 @@ def kendall_tau(a: np.ndarray, b: np.ndarray) -> float:
     """Kendall's tau-b between the orderings two score arrays give the same items."""
     from scipy.stats import kendalltau
 
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"two orderings of the same items need arrays of one shape, got "
-                         f"{a.shape} and {b.shape}")
+    a, b = _orderings_iv(a, b)
     if len(a) < 2:
         return float("nan")
     return float(kendalltau(a, b).statistic)
@@ -38,10 +37,7 @@ def kendall_tau(a: np.ndarray, b: np.ndarray) -> float:
 def tau_ap(first: np.ndarray, second: np.ndarray) -> float:
     """tau_AP of the second ordering against the first (not symmetric: the first is the
     reference, as human labels against a judge's, or a trusted measure against another)."""
-    first, second = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
-    if first.shape != second.shape or first.ndim != 1:
-        raise ValueError(f"two orderings of the same items need arrays of one shape, got "
-                         f"{first.shape} and {second.shape}")
+    first, second = _orderings_iv(first, second)
     n = len(first)
     if n < 2:
         return float("nan")
@@ -52,6 +48,16 @@ def tau_ap(first: np.ndarray, second: np.ndarray) -> float:
     earlier = np.tri(n, k=-1, dtype=bool)  # j comes before i under the second
     agreeing = (above & earlier).sum(axis=1)[1:]
     return float(2 / (n - 1) * (agreeing / np.arange(1, n)).sum() - 1)
+
+
+def _orderings_iv(a: object, b: object) -> tuple[np.ndarray, np.ndarray]:
+    """Two orderings of the same items: one finite score per item each, as float arrays."""
+    a = check_values("scores", a, ndim=1, rows="items")
+    b = check_values("scores", b, ndim=1, rows="items")
+    if a.shape != b.shape:
+        raise ValueError(f"two orderings of the same items need arrays of one shape, got "
+                         f"{a.shape} and {b.shape}")
+    return a, b
 
 
 def discordant_pairs(a: np.ndarray, b: np.ndarray) -> list[tuple[int, int]]:

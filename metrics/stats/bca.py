@@ -34,7 +34,7 @@ from statistics import NormalDist
 import numpy as np
 
 from metrics.stats.bootstrap import Resamples, as_resamples, percentile_bounds
-from metrics.stats.validate import check_fraction
+from metrics.stats.validate import check_fraction, check_values
 
 __all__ = ["BcaBounds", "bca_bounds", "bca_from_counts"]
 
@@ -88,13 +88,8 @@ def _quantiles(distribution: np.ndarray, levels: np.ndarray) -> np.ndarray:
     )
 
 
-def _as_matrix(name: str, array: object) -> np.ndarray:
-    matrix = np.asarray(array, dtype=float)
-    if matrix.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array, got shape {matrix.shape}")
-    if not np.isfinite(matrix).all():
-        raise ValueError(f"{name} must be finite, got nan or inf")
-    return matrix
+def _as_matrix(name: str, array: object, rows: str = "queries") -> np.ndarray:
+    return check_values(name, array, ndim=2, rows=rows)
 
 
 def bca_bounds(
@@ -104,7 +99,7 @@ def bca_bounds(
     (n_resamples, m): the resampled means of the same columns. No queries: (0, 0), the mean
     ``metrics.stats.intervals.bootstrap`` reports for them."""
     values = _as_matrix("values", values)
-    distribution = _as_matrix("distribution", distribution)
+    distribution = _as_matrix("distribution", distribution, "resamples")
     confidence_level = check_fraction("confidence_level", confidence_level)
     n, m = values.shape
     if distribution.shape[1] != m or distribution.shape[0] < 1:

@@ -45,6 +45,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.stats.validate import check_fraction
+
 _DRAWS_PER_BLOCK = 1 << 18
 DENSE_CELLS = 1 << 27  # resamples x queries drawn whole, as always, up to this many
 BLOCK_QUERIES = 1 << 12  # queries in a block of the blocked draw
@@ -52,11 +54,6 @@ BLOCK_CELLS = 1 << 22  # resample x query counts held at once in the blocked dra
 _PLACED_CELLS = 1 << 16  # cells a block's draws are placed on in one step (fits the cache)
 _TREE, _BLOCK = 0, 1  # the two kinds of Generator a blocked draw keys
 KEEP_BYTES = 1 << 28  # rows an Accumulator over the dense draw keeps to multiply at once
-
-
-def check_confidence(confidence_level: float) -> None:
-    if not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level must lie in (0, 1), got {confidence_level!r}")
 
 
 def resample_counts(n: int, *, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -317,6 +314,24 @@ def draw_resamples(n: int, *, n_resamples: int, rng: np.random.Generator) -> Res
     return resamples
 
 
+def resampled_queries(n: int, *, seed: int, n_resamples: int) -> Resamples:
+    """The resampled queries of a bootstrap over n queries on `seed`: ``draw_resamples``
+    from a fresh Generator on the seed. Every seeded bootstrap draws through here (the
+    summary and its sweep, a restricted or sliced evaluation, the leaderboard, the overlap,
+    a cross-fitted mean, the block and Spark drivers, a saved evaluation), and a comparison
+    on a seed draws the same first from its own Generator on it, so one figure over the same
+    queries, seed and resamples has one interval whichever path computes it."""
+    return draw_resamples(n, n_resamples=n_resamples, rng=np.random.default_rng(seed))
+
+
+def resamples_from(rng: np.random.Generator | int, n: int, *, n_resamples: int) -> Resamples:
+    """The resampled queries of a function that takes scipy's `rng`: a Generator's draw (the
+    Generator moves on) or an integer seed's (``resampled_queries``)."""
+    if isinstance(rng, np.random.Generator):
+        return draw_resamples(n, n_resamples=n_resamples, rng=rng)
+    return resampled_queries(n, seed=rng, n_resamples=n_resamples)
+
+
 def _state_key(state: object) -> object:
     """A Generator's state (nested dicts of ints and names) as a hashable key."""
     if isinstance(state, dict):
@@ -382,7 +397,6 @@ def percentile_bounds(
     distribution: np.ndarray, *, confidence_level: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval of a bootstrap distribution along axis 0."""
-    check_confidence(confidence_level)
-    alpha = 1 - confidence_level
+    alpha = 1 - check_fraction("confidence_level", confidence_level)
     low, high = np.quantile(distribution, [alpha / 2, 1 - alpha / 2], axis=0)
     return low, high

@@ -24,7 +24,7 @@ import numpy as np
 
 from metrics.stats.bca import bootstrap_bounds
 from metrics.stats.bootstrap import draw_resamples
-from metrics.stats.validate import check_count, check_fraction
+from metrics.stats.validate import check_count, check_fraction, check_generator, check_values
 
 __all__ = [
     "effect_size",
@@ -58,22 +58,7 @@ _WILCOXON_EXACT = 50
 
 def _as_differences(values: object, ndim: int) -> np.ndarray:
     """values as a float array of ndim dimensions, at least 2 queries, every value finite."""
-    differences = np.asarray(values, dtype=float)
-    if differences.ndim != ndim:
-        raise ValueError(
-            f"differences must be a {ndim}-D array (queries first), got shape {differences.shape}"
-        )
-    if differences.shape[0] < 2:
-        raise ValueError(f"need the differences of at least 2 queries, got {differences.shape[0]}")
-    if not np.isfinite(differences).all():
-        raise ValueError("differences must be finite, got nan or inf")
-    return differences
-
-
-def _check_generator(rng: object) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError(f"rng must be a numpy Generator, got {rng!r}")
-    return rng
+    return check_values("differences", values, ndim=ndim, least=2)
 
 
 def _is_constant(differences: np.ndarray) -> bool:
@@ -108,7 +93,7 @@ def paired_bootstrap(
     differences = _as_differences(differences, 2)
     confidence_level = check_fraction("confidence_level", confidence_level)
     n_resamples = check_count("n_resamples", n_resamples)
-    rng = _check_generator(rng)
+    rng = check_generator(rng)
     resamples = draw_resamples(differences.shape[0], n_resamples=n_resamples, rng=rng)
     return bootstrap_bounds(differences, resamples.means(differences)[0],
                             confidence_level=confidence_level, method=method)
@@ -127,7 +112,7 @@ def sign_flip_pvalues(
     """
     differences = _as_differences(differences, 2)
     n_permutations = check_count("n_permutations", n_permutations)
-    rng = _check_generator(rng)
+    rng = check_generator(rng)
     n, _ = differences.shape
     total = differences.sum(axis=0)
     threshold = np.abs(total) - _TIE_TOLERANCE * n  # compared on sums: mean * n

@@ -25,7 +25,7 @@ from typing import Protocol
 
 import numpy as np
 
-from metrics.stats.validate import check_fraction
+from metrics.stats.validate import check_fraction, check_integer, check_number
 from metrics.vocabulary.power import ALPHA, MIN_QUERIES, POWER, power_sentence
 
 __all__ = [
@@ -118,26 +118,16 @@ def check_levels(alpha: object, power: object) -> tuple[float, float]:
 
 
 def _check_sd(sd: object) -> float:
-    if isinstance(sd, bool) or not isinstance(sd, int | float | np.integer | np.floating):
-        raise ValueError(f"sd must be a finite number >= 0, got {sd!r}")
-    if not math.isfinite(sd) or sd < 0:
-        raise ValueError(f"sd must be a finite number >= 0, got {sd!r}")
-    return float(sd)
+    return check_number("sd", sd, low=0)
 
 
 def check_delta(delta: object) -> float:
-    if isinstance(delta, bool) or not isinstance(delta, int | float | np.integer | np.floating):
-        raise ValueError(f"delta must be a finite number > 0, got {delta!r}")
-    if not math.isfinite(delta) or delta <= 0:
-        raise ValueError(f"delta must be a finite number > 0 (a difference worth detecting), "
-                         f"got {delta!r}")
-    return float(delta)
+    return check_number("delta", delta, low=0, low_open=True,
+                        meaning="a difference worth detecting")
 
 
 def _check_n(n: object) -> int:
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
-        raise ValueError(f"n must be a whole number of queries >= 0, got {n!r}")
-    return int(n)
+    return check_integer("n", n, what="a whole number of queries")
 
 
 def _power(effect: float, n: float, alpha: float) -> float:
@@ -178,11 +168,7 @@ def detection_power(delta: float, sd: float, n: int, *, alpha: float = ALPHA) ->
     1.0 when sd is 0 and delta is not (every query moves by delta: the t statistic is
     infinite); ValueError below 2 queries.
     """
-    if isinstance(delta, bool) or not isinstance(delta, int | float | np.integer | np.floating):
-        raise ValueError(f"delta must be a finite number, got {delta!r}")
-    if not math.isfinite(delta):
-        raise ValueError(f"delta must be a finite number, got {delta!r}")
-    delta = abs(float(delta))  # two-sided: a loss is detected as readily as a gain
+    delta = abs(check_number("delta", delta))  # two-sided: a loss is as readily detected
     sd, n = _check_sd(sd), _check_n(n)
     alpha = check_fraction("alpha", alpha)
     if n < MIN_QUERIES:
@@ -203,6 +189,10 @@ def min_detectable_difference(
     """
     sd, n = _check_sd(sd), _check_n(n)
     alpha, power = check_levels(alpha, power)
+    return _min_detectable_difference(sd, n, alpha, power)
+
+
+def _min_detectable_difference(sd: float, n: int, alpha: float, power: float) -> float | None:
     if n < MIN_QUERIES:
         return None
     if sd == 0:
@@ -236,6 +226,10 @@ def queries_needed(
     """
     sd, delta = _check_sd(sd), check_delta(delta)
     alpha, power = check_levels(alpha, power)
+    return _queries_needed(sd, delta, alpha, power)
+
+
+def _queries_needed(sd: float, delta: float, alpha: float, power: float) -> int:
     if sd == 0:
         return MIN_QUERIES
     effect = delta / sd
@@ -290,10 +284,10 @@ def power_figure(
         queries=n,
         sd_difference=sd,
         min_detectable_difference=(
-            None if sd is None else min_detectable_difference(sd, n, alpha, power)
+            None if sd is None else _min_detectable_difference(sd, n, alpha, power)
         ),
         queries_needed=(
-            None if sd is None or delta is None else queries_needed(sd, delta, alpha, power)
+            None if sd is None or delta is None else _queries_needed(sd, delta, alpha, power)
         ),
         alpha=alpha,
         power=power,

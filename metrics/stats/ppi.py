@@ -22,7 +22,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from metrics.stats.validate import check_fraction
+from metrics.stats.validate import check_fraction, check_number
 
 __all__ = ["MeanEstimate", "clt_mean", "ppi_mean", "tuned_lambda"]
 
@@ -104,11 +104,8 @@ def ppi_mean(gold: object, predicted: object, predicted_unlabelled: object, *,
     if len(y) != len(f):
         raise ValueError(f"gold and predicted must cover the same labelled queries, got "
                          f"{len(y)} and {len(f)} values")
-    if lam is None:
-        lam = tuned_lambda(y, f, f_unlabelled)
-    elif not 0 <= lam <= 1:
-        raise ValueError(f"lam must lie in [0, 1], got {lam!r}")
-    lam = float(lam)
+    lam = (tuned_lambda(y, f, f_unlabelled) if lam is None
+           else check_number("lam", lam, low=0, high=1))
     rectifier = y - lam * f
     mean = float(lam * f_unlabelled.mean() + rectifier.mean())
     se = float(np.sqrt(np.var(lam * f_unlabelled) / len(f_unlabelled)

@@ -17,13 +17,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from metrics.stats.bca import bootstrap_bounds
-from metrics.stats.bootstrap import Resamples, as_resamples, draw_resamples
+from metrics.stats.bootstrap import Resamples, as_resamples, resampled_queries
 from metrics.stats.intervals import Interval, wilson
 from metrics.vocabulary import SUMMARY_MEASURES
 from metrics.vocabulary.conventions import Conventions
 
 __all__ = ["bands_of", "bootstrap_table", "summaries_of", "summarise", "summarise_runs",
-           "sweep_bands", "sweep_resamples"]
+           "sweep_bands"]
 
 
 # the default summary: each summary measure's key -> its interval
@@ -98,22 +98,16 @@ def sweep_bands(curves: dict[str, np.ndarray], ks: range, conventions: Conventio
     """(k, name, low, high) for every figure at every K of ``ks``, from each figure's
     per-query values at those K (the scored queries, (n, len(ks))); `figures` are (curve key,
     name, interval), default the summary measures. One bootstrap call covers every (figure,
-    K) column, drawn from a fresh Generator on the seed."""
+    K) column, on the summary's resampled queries (the same seed and n)."""
     c = conventions
     n = next(iter(curves.values())).shape[0]
     boot = [np.asarray(curves[key], dtype=float) for key, _, method in figures
             if method == "bootstrap"]
     values = np.concatenate(boot, axis=1) if boot else None
-    distribution = (sweep_resamples(n, c).means(values)[0] if boot else None)
+    distribution = (resampled_queries(n, seed=c.seed, n_resamples=c.n_resamples)
+                    .means(values)[0] if boot else None)
     hits = {key: curves[key].sum(axis=0) for key, _, method in figures if method == "wilson"}
     return bands_of(values, distribution, hits, n, ks, c, figures)
-
-
-def sweep_resamples(n: int, conventions: Conventions) -> Resamples:
-    """The sweep's resampled queries: drawn from a fresh Generator on the seed, so the same
-    as the summary's."""
-    return draw_resamples(n, n_resamples=conventions.n_resamples,
-                          rng=np.random.default_rng(conventions.seed))
 
 
 def bands_of(values: np.ndarray | None, distribution: np.ndarray | None,

@@ -1,8 +1,13 @@
-"""Checks of the arguments of the statistics: names, counts, fractions, random generators,
+"""Checks of the arguments of the statistics and of every public entry point above them:
+numbers (one predicate, ``is_number``, declared in ``metrics.vocabulary.numeric``), counts,
+fractions, bounded numbers, random generators and seeds, arrays of per-query values, names,
 and the runs, query ids and per-query scores a paired comparison is given.
 
-Each returns the value in the type the computation uses, or raises ValueError naming the bad
-value (never ``assert``: the checks must survive ``python -O``).
+A public function validates and normalises every argument at its top, as scipy's
+``_resampling.py`` does with one ``_iv`` function per entry point, and hands the values on to
+code that checks nothing again. Each check returns the value in the type the computation
+uses, or raises ValueError naming the argument and the bad value (never ``assert``: the checks
+must survive ``python -O``).
 """
 
 from __future__ import annotations
@@ -12,14 +17,20 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from metrics.vocabulary.conventions import DEFAULT_SEED
+from metrics.vocabulary.numeric import is_number
 
 __all__ = [
     "check_count",
     "check_fraction",
+    "check_generator",
+    "check_integer",
     "check_names",
+    "check_number",
     "check_rng",
     "check_scores",
     "check_selection",
+    "check_values",
+    "is_number",
 ]
 
 
@@ -47,32 +58,110 @@ def check_names(kind: str, names: object, allowed: Sequence[str], where: str) ->
 
 def check_count(name: str, value: object) -> int:
     """value as an int if it is a positive integer (a bool is not)."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+    if not is_number(value, integer=True) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def check_integer(name: str, value: object, *, low: int = 0, what: str = "an integer") -> int:
+    """value as an int if it is an integer (a bool is not) of at least `low`; `what` names
+    it in the message ("a whole number of queries")."""
+    if not is_number(value, integer=True) or value < low:
+        raise ValueError(f"{name} must be {what} >= {low}, got {value!r}")
     return int(value)
 
 
 def check_fraction(name: str, value: object) -> float:
     """value as a float if it is a number strictly between 0 and 1 (a bool is not)."""
-    if isinstance(value, bool) or not isinstance(value, int | float | np.floating):
+    if not is_number(value):
         raise ValueError(f"{name} must be a number strictly between 0 and 1, got {value!r}")
     if not 0 < value < 1:
         raise ValueError(f"{name} must lie strictly between 0 and 1, got {value!r}")
     return float(value)
 
 
-def check_rng(rng: object) -> tuple[np.random.Generator, int | None]:
-    """(generator, seed) from a Generator (seed None), a non-negative integer seed, or None
-    (``DEFAULT_SEED``)."""
-    if rng is None:
+def check_number(name: str, value: object, *, low: float | None = None,
+                 high: float | None = None, low_open: bool = False, high_open: bool = False,
+                 meaning: str = "") -> float:
+    """value as a float if it is a finite number (a bool is not) within the bounds given
+    (each included unless open); `meaning`, in parentheses after the bounds, says what it
+    is ("the metric's units")."""
+    inside = is_number(value) and (
+        low is None or (value > low if low_open else value >= low)) and (
+        high is None or (value < high if high_open else value <= high))
+    if not inside:
+        said = f" ({meaning})" if meaning else ""
+        raise ValueError(f"{name} must be {_bounded(low, high, low_open, high_open)}{said}, "
+                         f"got {value!r}")
+    return float(value)
+
+
+def _bounded(low: float | None, high: float | None, low_open: bool, high_open: bool) -> str:
+    """'a finite number >= 0', 'a number from 0 to 1', 'a number in (0, 1]'..."""
+    if low is None and high is None:
+        return "a finite number"
+    if high is None:
+        return f"a finite number {'>' if low_open else '>='} {_shown(low)}"
+    if low is None:
+        return f"a finite number {'<' if high_open else '<='} {_shown(high)}"
+    if low_open and high_open:
+        return f"a number strictly between {_shown(low)} and {_shown(high)}"
+    if not (low_open or high_open):
+        return f"a number from {_shown(low)} to {_shown(high)}"
+    return (f"a number in {'(' if low_open else '['}{_shown(low)}, "
+            f"{_shown(high)}{')' if high_open else ']'}")
+
+
+def _shown(bound: float) -> str:
+    return f"{bound:,}" if float(bound).is_integer() else f"{bound:g}"
+
+
+def check_generator(rng: object) -> np.random.Generator:
+    """rng if it is a numpy Generator (what a draw that must go on from it takes)."""
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator, got {rng!r}")
+    return rng
+
+
+def check_rng(rng: object, *, none: bool = True) -> tuple[np.random.Generator, int | None]:
+    """(generator, seed) from a Generator (seed None), a non-negative integer seed, or, when
+    `none` allows it, None (``DEFAULT_SEED``)."""
+    if rng is None and none:
         return np.random.default_rng(DEFAULT_SEED), DEFAULT_SEED
     if isinstance(rng, np.random.Generator):
         return rng, None
-    if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
+    if is_number(rng, integer=True) and rng >= 0:
         return np.random.default_rng(int(rng)), int(rng)
-    raise ValueError(
-        f"rng must be a numpy Generator, a non-negative integer seed or None, got {rng!r}"
-    )
+    allowed = ", a non-negative integer seed or None" if none else " or a non-negative integer seed"
+    raise ValueError(f"rng must be a numpy Generator{allowed}, got {rng!r}")
+
+
+_SINGULAR = {"queries": "query", "resamples": "resample", "items": "item"}
+
+
+def check_values(name: str, values: object, *, ndim: int | tuple[int, ...],
+                 least: int = 0, rows: str = "queries") -> np.ndarray:
+    """values as a float array of `ndim` dimensions (or one of them), `rows` first, at least
+    `least` rows, every value a finite number; ValueError naming the first that is not."""
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise ValueError(f"{name} must be numbers: {error}") from None
+    dims = (ndim,) if isinstance(ndim, int) else ndim
+    if array.ndim not in dims:
+        shown = " or ".join(f"{d}-D" for d in dims)
+        raise ValueError(f"{name} must be a {shown} array ({rows} first), got shape "
+                         f"{array.shape}")
+    one = _SINGULAR.get(rows, rows)
+    if array.shape[0] < least:
+        raise ValueError(f"need the {name} of at least {least} {one if least == 1 else rows}, "
+                         f"got {array.shape[0]}")
+    finite = np.isfinite(array)
+    if not finite.all():
+        place = np.argwhere(~finite)[0]
+        raise ValueError(f"{name} must be finite, got {array[tuple(place)]} for {one} "
+                         f"{place[0]}")
+    return array
 
 
 def check_selection(
@@ -139,10 +228,4 @@ def check_scores(
             f"scores of run {run!r} for {metric!r} have shape {values.shape}, "
             f"expected ({n},) -- one per query id, in the same order"
         )
-    if not np.isfinite(values).all():
-        first = int(np.flatnonzero(~np.isfinite(values))[0])
-        raise ValueError(
-            f"scores of run {run!r} for {metric!r} must be finite, got {values[first]!r} "
-            f"for query {first}"
-        )
-    return values
+    return check_values(f"scores of run {run!r} for {metric!r}", values, ndim=1)

@@ -15,6 +15,7 @@ from typing import Literal
 
 from metrics.vocabulary.format import confidence as format_confidence
 from metrics.vocabulary.measures import INTERVAL_NAMES, SUMMARY_MEASURES, Measure
+from metrics.vocabulary.numeric import is_number
 
 # --------------------------------------------------------------------------- conventions
 
@@ -40,14 +41,18 @@ class Domain:
     high: float | None = None
     strict: bool = False
 
-    def check(self, field: str, value: object) -> None:
-        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise ValueError(f"{field} must be an integer, got {value!r}")
+    def check(self, field: str, value: object) -> int | float:
+        """value in its kind (a numpy number as a plain one), or ValueError naming it."""
+        if not is_number(value, integer=self.kind is int):
+            if self.kind is int:
+                raise ValueError(f"{field} must be an integer, got {value!r}")
+            raise ValueError(self.refusal.format(field=field, value=value))
         below = value <= self.low if self.strict else value < self.low
         above = self.high is not None and (value >= self.high if self.strict
                                            else value > self.high)
         if below or above:
             raise ValueError(self.refusal.format(field=field, value=value))
+        return self.kind(value)
 
 
 @dataclass(frozen=True)
@@ -465,8 +470,8 @@ def _check(self) -> None:
             if value not in c.values:
                 raise ValueError(f"{c.field} must be one of {', '.join(c.values)}, "
                                  f"got {value!r}")
-        else:
-            c.domain.check(c.field, value)
+        else:  # a plain int or float, as the JSON and the sentences write it
+            object.__setattr__(self, c.field, c.domain.check(c.field, value))
 
 
 def _as_dict(self) -> dict:

@@ -5,7 +5,7 @@ the one check of a K and of a sweep that the engine, the command line and the da
 
 from __future__ import annotations
 
-import numbers
+from metrics.vocabulary.numeric import is_number
 
 SAMPLE_K = 5  # the bundled sample of seed 000 is read at K = 5
 DEFAULT_K = 10  # on the user's files, in the command line and the dashboard
@@ -22,8 +22,7 @@ K_MEANING = ("Every figure is read in the top K ids of each list, so changing K 
 
 def is_cutoff(k: object, *, ceiling: int = MAX_K) -> bool:
     """Whether k is an integer (not a bool) from 1 to the ceiling."""
-    return (isinstance(k, numbers.Integral) and not isinstance(k, bool)
-            and 1 <= k <= ceiling)
+    return is_number(k, integer=True) and 1 <= k <= ceiling
 
 
 def check_k(k: object, *, name: str = "k") -> int:

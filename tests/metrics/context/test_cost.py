@@ -283,7 +283,7 @@ def test_source_and_words_must_agree():
         ChunkTokens(390, "guessed")
     with pytest.raises(ValueError, match="words_per_chunk belongs to a corpus estimate"):
         ChunkTokens(390, "given", words_per_chunk=300)
-    with pytest.raises(ValueError, match="words_per_chunk must be a number"):
+    with pytest.raises(ValueError, match="words_per_chunk must be a finite number > 0, got None"):
         ChunkTokens(390, "corpus")
     with pytest.raises(ValueError, match=r"words_per_chunk × 1.3 = 390 tokens, got .* 400"):
         ChunkTokens(400, "corpus", words_per_chunk=300)

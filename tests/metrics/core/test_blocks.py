@@ -162,8 +162,9 @@ def test_what_the_driver_refuses(tmp_path):
     qrels, _ = load_qrels(qrels_path)
     with pytest.raises(ValueError, match="percentile intervals: BCa reads"):
         evaluate_blocks(qrels, [RunSource(paths[0])], 5, Conventions(interval_method="bca"))
-    with pytest.raises(ValueError, match="block_queries must be a positive integer"):
-        evaluate_blocks(qrels, [RunSource(paths[0])], 5, block_queries=0)
+    for bad_size in (0, True, 2.0):  # True once passed as a block of one query
+        with pytest.raises(ValueError, match="block_queries must be a positive integer"):
+            evaluate_blocks(qrels, [RunSource(paths[0])], 5, block_queries=bad_size)
     bad = tmp_path / "bad.parquet"
     pq.write_table(pa.table({"query_id": ["q001", "q001"], "doc_id": ["d1", None],
                              "score": [1.0, 2.0]}), bad)

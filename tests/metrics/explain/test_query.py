@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from metrics import Conventions, evaluate, load_sample
+from metrics.core.kernel import discount
 from metrics.explain import movement
 from metrics.explain import query as explain
 from metrics.vocabulary import CHOICES
@@ -271,3 +272,20 @@ def test_a_querys_contributions_sum_to_the_mean_difference(sample):
     assert np.allclose(total, frame["mean difference"])
     with pytest.raises(ValueError, match="not scored"):
         query_contribution(sample, "baseline", "reranked", "q08")
+
+
+@pytest.mark.parametrize("gain", ["linear", "exponential"])
+def test_the_tables_divide_by_the_engine_s_discount_to_the_bit(gain):
+    """The rank tables and the ideal list show the discount DCG, IDCG and nDCG divide by
+    (metrics.core.kernel.discount), so their running sums are the engine's floats exactly."""
+    evaluation = load_sample(10, Conventions(gain=gain))
+    for query_id in evaluation.scored_ids:
+        q = explain.query_row(evaluation, query_id)
+        ideal = explain.ideal_table(evaluation, query_id)
+        np.testing.assert_array_equal(ideal["discount"], np.log2(ideal["rank"] + 1.0))
+        np.testing.assert_array_equal(ideal["gain / discount"].cumsum(), ideal["IDCG"])
+        for run in evaluation.runs:
+            ranks = explain.explain_run(evaluation, run, query_id).ranks
+            np.testing.assert_array_equal(ranks["discount"], discount(len(ranks)))
+            np.testing.assert_array_equal(ranks["gain / discount"].cumsum(), ranks["DCG"])
+            assert ranks["DCG"].iloc[-1] == run.scores.values["DCG"][q, 9]

@@ -102,8 +102,8 @@ def test_a_selection_reads_each_run_s_sweep_once_and_as_the_full_evaluation(monk
     full = {(run, at, key): (low, high)
             for run, at, key, low, high in evaluation.sweep_intervals()}
     calls = []
-    original = summary_module.sweep_resamples
-    monkeypatch.setattr(summary_module, "sweep_resamples",
+    original = summary_module.resampled_queries
+    monkeypatch.setattr(summary_module, "resampled_queries",
                         lambda *a, **kw: calls.append(1) or original(*a, **kw))
     picked = evaluation.select(names[::-1][:2], {names[-1]: "renamed"})
     again = picked.sweep_intervals()

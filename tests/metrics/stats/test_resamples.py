@@ -19,6 +19,7 @@ from metrics.stats.bootstrap import (
     bootstrap_means,
     draw_resamples,
     resample_counts,
+    resampled_queries,
 )
 from tests.metrics.builders import make_qrels, make_run
 
@@ -276,3 +277,80 @@ def test_the_draws_kept_stay_within_their_bound(monkeypatch):
     assert sum(size for _, size in kept.values()) <= 3 * 8 * 100 * 50
     draw_resamples(400, n_resamples=100, rng=np.random.default_rng(9))  # larger than the bound
     assert len(kept) == 3  # not kept
+
+
+@pytest.mark.parametrize("n", [0, 7, 3_000])
+def test_the_seeded_draw_is_the_dense_table_drawn_on_the_seed(n):
+    """resampled_queries(n, seed) is the draw every interval read before it had one home:
+    the dense table from a fresh Generator on the seed."""
+    drawn = resampled_queries(n, seed=11, n_resamples=120)
+    np.testing.assert_array_equal(
+        drawn.counts(), resample_counts(n, n_resamples=120, rng=np.random.default_rng(11)))
+    assert not np.array_equal(drawn.counts(), resampled_queries(
+        n, seed=12, n_resamples=120).counts()) or n == 0
+
+
+# conventions no default matches: a path that reads a default instead of them shows
+UNUSUAL = {"seed": 7, "n_resamples": 300, "confidence_level": 0.9}
+
+
+def one_bin(evaluation) -> metrics.Facet:
+    """A facet whose one bin holds every scored query."""
+    queries = metrics.load_queries(("query_id,text,kind\n" + "".join(
+        f"{q},text,all\n" for q in evaluation.scored_ids)).encode(), file_name="q.csv")
+    return metrics.facets(queries, evaluation.scored_ids)["kind"]
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_a_mean_has_one_interval_whichever_path_computes_it(method):
+    """A run's mean over every scored query: the summary's interval, a slice's that holds
+    every query, the evaluation restricted to every query, and the sweep's band at K (the
+    same draw; its product over every K's column may round a last bit differently)."""
+    qrels, runs = collection(150)
+    evaluation = metrics.evaluate(qrels, runs, 5,
+                                  metrics.Conventions(interval_method=method, **UNUSUAL))
+    (whole,) = metrics.slice_evaluation(evaluation, one_bin(evaluation))
+    every = evaluation.restricted(np.ones(len(evaluation.scored), dtype=bool), "every query")
+    bands = {(run, key): (low, high) for run, k, key, low, high in evaluation.sweep_intervals()
+             if k == 5}
+    for run in evaluation.runs:
+        for key, interval in run.summary.items():
+            assert interval.confidence_level == 0.9
+            assert whole.summary[run.name][key] == interval
+            assert every.run(run.name).summary[key] == interval
+            band = bands[run.name, metrics.MEASURE_BY_KEY[key].summary_key]
+            assert band == pytest.approx((interval.low, interval.high),
+                                                         rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_a_difference_has_one_interval_and_p_whichever_path_computes_it(method):
+    """A candidate's difference from the baseline: compare_evaluation as the command line
+    (the level and the seed), the dashboard (the level, the resamples and the seed) and a
+    script (nothing) call it, every pair's, the headline's, a slice holding every query, a
+    snapshot of the baseline: one interval and one p, drawn on the conventions' seed and
+    resamples. (A comparison without options once drew on the default seed and 1,000
+    resamples, and one with the level and seed alone on 1,000 resamples.)"""
+    qrels, runs = collection(150)
+    c = metrics.Conventions(interval_method=method, **UNUSUAL)
+    evaluation = metrics.evaluate(qrels, runs, 5, c)
+    plain = metrics.compare_evaluation(evaluation)
+    assert (plain.seed, plain.n_resamples, plain.confidence_level) == (7, 300, 0.9)
+    paths = {
+        "command line": metrics.compare_evaluation(
+            evaluation, confidence_level=c.confidence_level, rng=c.seed),
+        "dashboard": metrics.compare_evaluation(
+            evaluation, confidence_level=c.confidence_level, n_resamples=c.n_resamples,
+            rng=c.seed),
+        "every pair": metrics.all_pairs(evaluation).comparisons[0],
+        "slice": metrics.compare_slices(evaluation, one_bin(evaluation))[0][1],
+        "snapshot": metrics.compare_with_snapshot(
+            evaluation, metrics.to_snapshot(evaluation), run="r0", candidates=["r1", "r2"]),
+    }
+    for test in plain.tests:
+        label = test.metric
+        headline = metrics.headline_comparison(evaluation, label, baseline="r0")
+        for name, comparison in [*paths.items(), ("headline", headline)]:
+            other = comparison.test(test.candidate, label)
+            assert (other.low, other.high, other.p_randomization) == (
+                test.low, test.high, test.p_randomization), (name, test.candidate, label)
