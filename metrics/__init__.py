@@ -37,7 +37,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "plain_name", "rename_refusal", "hidden_characters")},
         # what a command line names, read once: the parser every program that reads runs
         # shares (python -m metrics, python -m dashboard report)
-        "Inputs": ("metrics.cli.inputs", "Inputs"),
+        "Inputs": ("metrics.inputs.reading", "Inputs"),
     },
     "evaluate": {
         "Conventions": ("metrics.vocabulary.conventions", "Conventions"),
@@ -60,7 +60,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
                                                                 "LOW_RECALL")},
     },
     "compare and decide": {
-        **{name: ("metrics.decide.compare", name) for name in (
+        **{name: ("metrics.stats.comparison", name) for name in (
             "compare", "compare_evaluation", "Comparison", "PairedTest", "CORRECTIONS",
             "DEFAULT_PERMUTATIONS", "metric_key", "regressions")},
         **{name: ("metrics.decide.headline", name) for name in (
@@ -172,8 +172,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         "format": ("metrics.vocabulary.format", None),
         **{name: ("metrics.io.spreadsheet", name) for name in ("csv_cell", "FORMULA_STARTS")},
         # a paper's table and trec_eval's three columns, as the command line writes them
-        "latex_table": ("metrics.cli.latex", "latex_table"),
-        "trec_eval_text": ("metrics.cli.trec_eval", "trec_eval_text"),
+        "latex_table": ("metrics.outputs.latex", "latex_table"),
+        "trec_eval_text": ("metrics.outputs.trec_eval", "trec_eval_text"),
     },
 }
 

@@ -21,7 +21,7 @@ DASHBOARD = sorted((ROOT / "dashboard").rglob("*.py"))
 # the entry points (`__main__.py`, `dashboard/app.py`, `dashboard/serve.py`) stand on top of
 # their package.
 ENGINE_LAYERS = ("vocabulary", "io", "stats", "core", "spark", "decide", "explain", "context",
-                 "snapshot", "cli")
+                 "snapshot", "inputs", "outputs", "cli")
 DASHBOARD_LAYERS = ("safe", "views", "report", "data", "state", "layout", "app_pages")
 # the folders whose modules draw, or keep what drawing needs (st.cache_resource, session state)
 DRAWING = {"data", "state", "layout", "app_pages", "app", "serve"}

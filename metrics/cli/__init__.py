@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from metrics.cli.inputs import Command, run_guarded
+from metrics.inputs.reading import Command, run_guarded
 from metrics.vocabulary.gates import EXIT_USAGE
 
 # the first argument names the command; without one, `score`. One line each, for `help`

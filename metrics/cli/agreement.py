@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import Parser, UsageError, add_input_arguments, add_metric_argument
-from metrics.cli.text import table
 from metrics.decide.agreement import Agreement, label_agreement, measure_agreements
+from metrics.inputs.reading import Parser, UsageError, add_input_arguments, add_metric_argument
+from metrics.outputs.text import table
 from metrics.vocabulary import COMPARED
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.agreement import AGREEMENT_HELP, AGREEMENT_TERMS, NO_SWAP

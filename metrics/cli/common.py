@@ -1,6 +1,6 @@
 """What every command prints the same way: the inputs read with their load reports on standard
 error, the load report of an evaluation, the JSON writer, and the snapshot key's flag. The
-arguments themselves, and the reading of what they name, are `metrics.cli.inputs`."""
+arguments themselves, and the reading of what they name, are `metrics.inputs.reading`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from metrics.cli.inputs import Inputs, UsageError
+from metrics.inputs.reading import Inputs, UsageError
 from metrics.snapshot import KEY_VARIABLE
 from metrics.vocabulary.format import shortened, terminal
 

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from metrics.cli.common import add_snapshot_key_argument, print_load_report, read, write_json
-from metrics.cli.inputs import (
+from metrics.cli.judge import add_lambda_argument, ppi_compare
+from metrics.core.evaluate import Evaluation
+from metrics.decide.budget import judge_comparison, parse_budgets
+from metrics.decide.fragility import Fragility, fragility
+from metrics.decide.headline import headlines
+from metrics.decide.leaderboard import AllPairs, all_pairs
+from metrics.decide.risk import harm_gate, parse_harm_limits, risks
+from metrics.inputs.reading import (
     Parser,
     UsageError,
     add_input_arguments,
@@ -23,11 +30,12 @@ from metrics.cli.inputs import (
     confidence,
     positive_int,
 )
-from metrics.cli.judge import add_lambda_argument, ppi_compare
-from metrics.cli.text import format_comparison, format_slice_comparison, table
-from metrics.core.evaluate import Evaluation
-from metrics.decide.budget import judge_comparison, parse_budgets
-from metrics.decide.compare import (
+from metrics.io import Queries
+from metrics.outputs.text import format_comparison, format_slice_comparison, table
+from metrics.snapshot import Snapshot, compare_with_snapshot, same_run_note, snapshot_key
+from metrics.snapshot import load as load_snapshot
+from metrics.snapshot.contract import comparison_dict, slice_rows
+from metrics.stats.comparison import (
     DEFAULT_PERMUTATIONS,
     Comparison,
     compare_evaluation,
@@ -35,14 +43,6 @@ from metrics.decide.compare import (
     metric_label,
     regressions,
 )
-from metrics.decide.fragility import Fragility, fragility
-from metrics.decide.headline import headlines
-from metrics.decide.leaderboard import AllPairs, all_pairs
-from metrics.decide.risk import harm_gate, parse_harm_limits, risks
-from metrics.io import Queries
-from metrics.snapshot import Snapshot, compare_with_snapshot, same_run_note, snapshot_key
-from metrics.snapshot import load as load_snapshot
-from metrics.snapshot.contract import comparison_dict, slice_rows
 from metrics.vocabulary import fragility as fragility_words
 from metrics.vocabulary import risk as risk_words
 from metrics.vocabulary.budget import BUDGET_FLAG, BUDGET_HELP

@@ -7,9 +7,9 @@ import sys
 from collections.abc import Sequence
 
 from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import Parser, add_input_arguments, add_metric_argument
-from metrics.cli.text import table
 from metrics.decide.leaderboard import Leaderboard, leaderboard
+from metrics.inputs.reading import Parser, add_input_arguments, add_metric_argument
+from metrics.outputs.text import table
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS

@@ -8,7 +8,8 @@ import sys
 from collections.abc import Sequence
 
 from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import (
+from metrics.context.leakage import Leakage, find_leaks, retrieved_or_judged
+from metrics.inputs.reading import (
     Inputs,
     Parser,
     UsageError,
@@ -16,9 +17,8 @@ from metrics.cli.inputs import (
     add_text_arguments,
     positive_int,
 )
-from metrics.cli.text import table
-from metrics.context.leakage import Leakage, find_leaks, retrieved_or_judged
 from metrics.io import Queries, iter_documents
+from metrics.outputs.text import table
 from metrics.vocabulary.format import count, listing
 from metrics.vocabulary.gates import EXIT_LEAK, EXIT_OK
 from metrics.vocabulary.leakage import (

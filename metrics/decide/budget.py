@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from metrics.decide.compare import Comparison, PairedTest, metric_spec
+from metrics.stats.comparison import Comparison, PairedTest, metric_spec
 from metrics.vocabulary.budget import (
     CANNOT_TELL,
     PARSE_ERRORS,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import (
+from metrics.stats.comparison import (
     CORRECTIONS,
     Comparison,
     PairedTest,

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.decide.budget import one_per_metric, split_limit
-from metrics.decide.compare import Comparison
 from metrics.stats import validate
+from metrics.stats.comparison import Comparison
 from metrics.stats.intervals import wilson
 from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE
 from metrics.vocabulary.format import natural_key

@@ -2,7 +2,7 @@
 
 Every key here is documented in README and read by snapshots (`metrics.snapshot`), so keys
 are only ever added. Metric names carry the chosen K; floats stay unrounded (the text writers
-in `metrics.cli.text` round for people, this does not).
+in `metrics.outputs.text` round for people, this does not).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 from metrics.context.cost import Cost
 from metrics.core.evaluate import Evaluation, RunEvaluation
-from metrics.decide.compare import Comparison
 from metrics.explain.slices import Slice
 from metrics.spark.evaluate import SparkEvaluation
+from metrics.stats.comparison import Comparison
 from metrics.stats.intervals import Interval
 from metrics.vocabulary.names import Spec
 from metrics.vocabulary.spark import WHAT_IT_HOLDS

@@ -9,9 +9,9 @@ import sys
 import pytest
 
 from metrics.cli import main
-from metrics.cli.inputs import Inputs, Parser, add_input_arguments
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES
 from metrics.core.sample import SAMPLE_DIR, load_sample
+from metrics.inputs.reading import Inputs, Parser, add_input_arguments
 from metrics.vocabulary import CONVENTIONS, Convention
 
 

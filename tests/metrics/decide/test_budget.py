@@ -18,7 +18,7 @@ from metrics.decide.budget import (
     parse_budget,
     parse_budgets,
 )
-from metrics.decide.compare import PairedTest, compare_evaluation
+from metrics.stats.comparison import PairedTest, compare_evaluation
 from metrics.vocabulary.budget import (
     BUDGET_METHOD,
     CANNOT_TELL,

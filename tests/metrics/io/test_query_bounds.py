@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.cli.inputs import Inputs, ReadingOutOfMemory, run_guarded
+from metrics.inputs.reading import Inputs, ReadingOutOfMemory, run_guarded
 from metrics.io import LoadError, load_queries
 from metrics.io.queries import MAX_QUERY_LINES
 from tests.marks import THOROUGH

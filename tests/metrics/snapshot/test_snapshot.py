@@ -16,7 +16,7 @@ from metrics import snapshot as snap
 from metrics.cli import main
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_qrels, sample_runs
-from metrics.decide.compare import compare_evaluation
+from metrics.stats.comparison import compare_evaluation
 from tests.metrics.builders import make_qrels, make_run
 
 QRELS_ROWS = [("q1", "d1", 2), ("q1", "d2", 0), ("q2", "d3", 1), ("q2", "d4", 1), ("q3", "d5", 0)]

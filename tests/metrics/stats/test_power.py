@@ -11,8 +11,8 @@ from scipy import integrate, optimize, stats
 from statsmodels.stats.power import TTestPower
 
 from metrics.core.sample import load_sample
-from metrics.decide.compare import compare, compare_evaluation
 from metrics.decide.power import power_report, power_table
+from metrics.stats.comparison import compare, compare_evaluation
 from metrics.stats.power import (
     PowerFigure,
     detection_power,

@@ -12,9 +12,9 @@ from metrics.context.cost import Cost
 from metrics.core.blocks import BlockEvaluation
 from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.decide.best import BestMarks
-from metrics.decide.compare import CORRECTIONS, Comparison, PairedTest
 from metrics.explain.slices import Slice
 from metrics.spark.evaluate import SparkEvaluation
+from metrics.stats.comparison import CORRECTIONS, Comparison, PairedTest
 from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.comparisons import WIN_TIE_LOSS

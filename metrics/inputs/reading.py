@@ -27,7 +27,6 @@ from metrics.core.blocks import BlockEvaluation
 from metrics.core.evaluate import Evaluation
 from metrics.core.files import RunSource, evaluate_files, rereader
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_runs
-from metrics.decide.compare import Comparison
 from metrics.explain.facets import Facet, facets
 from metrics.explain.lists import short_lists
 from metrics.explain.mismatch import id_mismatches
@@ -45,6 +44,7 @@ from metrics.io import (
     queries_report,
     read_corpus,
 )
+from metrics.stats.comparison import Comparison
 from metrics.vocabulary import CONVENTIONS, Convention
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cost import FLAGS as COST_FLAGS

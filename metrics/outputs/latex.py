@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import CORRECTIONS, Comparison
+from metrics.stats.comparison import CORRECTIONS, Comparison
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.conventions import interval_methods
 from metrics.vocabulary.names import Spec
