@@ -61,8 +61,10 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
     },
     "compare and decide": {
         **{name: ("metrics.stats.comparison", name) for name in (
-            "compare", "compare_evaluation", "Comparison", "PairedTest", "CORRECTIONS",
-            "DEFAULT_PERMUTATIONS", "metric_key", "regressions")},
+            "compare", "Comparison", "PairedTest", "CORRECTIONS", "DEFAULT_PERMUTATIONS",
+            "regressions")},
+        **{name: ("metrics.core.compare", name) for name in ("compare_evaluation",
+                                                              "metric_key")},
         **{name: ("metrics.decide.headline", name) for name in (
             "headline", "headlines", "headline_comparison")},
         **{name: ("metrics.decide.leaderboard", name) for name in (

@@ -15,6 +15,7 @@ from typing import Any
 
 from metrics.cli.common import add_snapshot_key_argument, print_load_report, read, write_json
 from metrics.cli.judge import add_lambda_argument, ppi_compare
+from metrics.core.compare import compare_evaluation, metric_key, metric_label
 from metrics.core.evaluate import Evaluation
 from metrics.decide.budget import judge_comparison, parse_budgets
 from metrics.decide.fragility import Fragility, fragility
@@ -35,14 +36,7 @@ from metrics.outputs.text import format_comparison, format_slice_comparison, tab
 from metrics.snapshot import Snapshot, compare_with_snapshot, same_run_note, snapshot_key
 from metrics.snapshot import load as load_snapshot
 from metrics.snapshot.contract import comparison_dict, slice_rows
-from metrics.stats.comparison import (
-    DEFAULT_PERMUTATIONS,
-    Comparison,
-    compare_evaluation,
-    metric_key,
-    metric_label,
-    regressions,
-)
+from metrics.stats.comparison import DEFAULT_PERMUTATIONS, Comparison, regressions
 from metrics.vocabulary import fragility as fragility_words
 from metrics.vocabulary import risk as risk_words
 from metrics.vocabulary.budget import BUDGET_FLAG, BUDGET_HELP

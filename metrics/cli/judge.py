@@ -24,9 +24,9 @@ from metrics.context.judge import (
     ppi_headlines,
     ppi_regressions,
 )
+from metrics.core.compare import metric_key
 from metrics.inputs.reading import Parser, UsageError, add_input_arguments
 from metrics.outputs.text import table
-from metrics.stats.comparison import metric_key
 from metrics.stats.ppi import MeanEstimate
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.agreement import NO_SWAP

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from metrics.cli.common import print_load_report, read, write_json
+from metrics.core.compare import compare_evaluation
 from metrics.decide.power import power_report, power_table
 from metrics.inputs.reading import Parser, UsageError, add_input_arguments, add_metric_argument
 from metrics.outputs.text import table
-from metrics.stats.comparison import compare_evaluation
 from metrics.stats.power import PowerFigure
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.gates import EXIT_OK

@@ -20,6 +20,7 @@ from metrics.cli.engine import add_engine_arguments, spark_score
 from metrics.context.cost import costs
 from metrics.core.asked import brought
 from metrics.core.blocks import DEFAULT_BLOCK_QUERIES, evaluate_blocks
+from metrics.core.compare import compare_evaluation
 from metrics.core.files import read_qrels
 from metrics.core.per_query import write_long
 from metrics.core.saved import about
@@ -39,7 +40,6 @@ from metrics.outputs.latex import latex_table
 from metrics.outputs.text import format_block_table, format_costs, format_slices, format_table
 from metrics.outputs.trec_eval import trec_eval_text
 from metrics.snapshot.contract import to_dict
-from metrics.stats.comparison import compare_evaluation
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
 from metrics.vocabulary.cutoffs import DEFAULT_K
 from metrics.vocabulary.gates import EXIT_OK

@@ -19,7 +19,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from metrics.stats.comparison import Comparison, PairedTest, metric_spec
+from metrics.core.compare import metric_spec
+from metrics.stats.comparison import Comparison, PairedTest
 from metrics.vocabulary.budget import (
     CANNOT_TELL,
     PARSE_ERRORS,

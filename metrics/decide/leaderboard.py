@@ -25,16 +25,11 @@ from typing import Any
 
 import numpy as np
 
+from metrics.core.compare import compare_evaluation, figures_of, metric_label
 from metrics.core.evaluate import Evaluation
 from metrics.stats import CORRECTIONS, corrections, validate
 from metrics.stats.bootstrap import Resamples, as_resamples, draw_resamples
-from metrics.stats.comparison import (
-    DEFAULT_PERMUTATIONS,
-    Comparison,
-    compare_evaluation,
-    figures_of,
-    metric_label,
-)
+from metrics.stats.comparison import DEFAULT_PERMUTATIONS, Comparison
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,

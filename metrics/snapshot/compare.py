@@ -8,12 +8,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from metrics.core.compare import figures_of
 from metrics.core.evaluate import Evaluation
 from metrics.snapshot.codec import as_snapshot
 from metrics.snapshot.comparable import Basis, differences, evaluation_basis, refusal
 from metrics.snapshot.fingerprint import fingerprint_run, short
 from metrics.snapshot.schema import Snapshot, created_minute, tool_version
-from metrics.stats.comparison import Comparison, compare, figures_of
+from metrics.stats.comparison import Comparison, compare
 from metrics.vocabulary import MEASURE_BY_KEY
 from metrics.vocabulary.format import listing
 

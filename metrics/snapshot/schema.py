@@ -30,6 +30,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from metrics.core.compare import DEFAULT_COMPARED
 from metrics.core.evaluate import Evaluation
 from metrics.snapshot.comparable import (
     CONVENTION_FIELDS,
@@ -50,7 +51,6 @@ from metrics.snapshot.integrity import (
     resolve_key,
     seal,
 )
-from metrics.stats.comparison import DEFAULT_COMPARED
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.names import Spec, default_spec, parse_measure

@@ -11,7 +11,7 @@ from dashboard.report import exports
 from dashboard.report import html as report
 from metrics import format as fmt
 from metrics import power_table
-from metrics.stats.comparison import compare_evaluation
+from metrics.core.compare import compare_evaluation
 from tests.dashboard.conftest import PAGES, open_app, texts
 
 
