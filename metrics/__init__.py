@@ -77,12 +77,13 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.stats.power", name) for name in (
             "PowerFigure", "min_detectable_difference", "queries_needed")},
         **{name: ("metrics.decide.risk", name) for name in (
-            "risks", "Risk", "HarmLimit", "HarmVerdict", "parse_harm_limits", "harm_gate",
-            "is_harmed")},
+            "risks", "Risk", "HarmLimit", "HarmVerdict", "parse_harm_limits", "harm_gate")},
+        "is_harmed": ("metrics.stats.paired", "is_harmed"),
         **{name: ("metrics.decide.fragility", name) for name in (
             "fragility", "Fragility", "Flip")},
-        **{name: ("metrics.decide.agreement", name) for name in (
-            "Agreement", "agreement", "measure_agreements", "label_agreement")},
+        **{name: ("metrics.stats.agreement", name) for name in ("Agreement", "agreement")},
+        "measure_agreements": ("metrics.decide.agreement", "measure_agreements"),
+        "label_agreement": ("metrics.context.judge", "label_agreement"),
         **{name: ("metrics.stats.agreement", name) for name in ("kendall_tau", "tau_ap")},
     },
     "explain": {

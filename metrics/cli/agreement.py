@@ -18,10 +18,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from metrics.cli.common import print_load_report, read, write_json
-from metrics.decide.agreement import Agreement, label_agreement, measure_agreements
+from metrics.cli.common import print_load_report, read
+from metrics.context.judge import label_agreement
+from metrics.decide.agreement import measure_agreements
 from metrics.inputs.reading import Parser, UsageError, add_input_arguments, add_metric_argument
+from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
+from metrics.stats.agreement import Agreement
 from metrics.vocabulary import COMPARED
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.agreement import AGREEMENT_HELP, AGREEMENT_TERMS, NO_SWAP

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from metrics.cli.common import add_snapshot_key_argument, print_load_report, read, write_json
+from metrics.cli.common import add_snapshot_key_argument, print_load_report, read
 from metrics.cli.judge import add_lambda_argument, ppi_compare
 from metrics.core.compare import compare_evaluation, metric_key, metric_label
 from metrics.core.evaluate import Evaluation
@@ -32,10 +32,10 @@ from metrics.inputs.reading import (
     positive_int,
 )
 from metrics.io import Queries
+from metrics.outputs.documents import comparison_dict, slice_rows, write_json
 from metrics.outputs.text import format_comparison, format_slice_comparison, table
 from metrics.snapshot import Snapshot, compare_with_snapshot, same_run_note, snapshot_key
 from metrics.snapshot import load as load_snapshot
-from metrics.snapshot.contract import comparison_dict, slice_rows
 from metrics.stats.comparison import DEFAULT_PERMUTATIONS, Comparison, regressions
 from metrics.vocabulary import fragility as fragility_words
 from metrics.vocabulary import risk as risk_words

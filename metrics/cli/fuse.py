@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from metrics.cli.common import refuse_own_input, write_json, write_out
+from metrics.cli.common import refuse_own_input, write_out
 from metrics.context.fusion import (
     check_rrf_k,
     check_weight_values,
@@ -21,6 +21,7 @@ from metrics.context.fusion import (
 )
 from metrics.core.files import load_runs, read_qrels
 from metrics.inputs.reading import Parser, UsageError, add_input_arguments, conventions_from
+from metrics.outputs.documents import write_json
 from metrics.stats.intervals import bootstrap
 from metrics.vocabulary import fusion as words
 from metrics.vocabulary.format import figure

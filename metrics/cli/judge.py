@@ -15,7 +15,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from metrics.cli.common import read, write_json
+from metrics.cli.common import read
 from metrics.context.judge import (
     GradeAgreement,
     JudgeReport,
@@ -26,6 +26,7 @@ from metrics.context.judge import (
 )
 from metrics.core.compare import metric_key
 from metrics.inputs.reading import Parser, UsageError, add_input_arguments
+from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
 from metrics.stats.ppi import MeanEstimate
 from metrics.vocabulary import format as fmt

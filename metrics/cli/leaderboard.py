@@ -6,9 +6,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from metrics.cli.common import print_load_report, read, write_json
+from metrics.cli.common import print_load_report, read
 from metrics.decide.leaderboard import Leaderboard, leaderboard
 from metrics.inputs.reading import Parser, add_input_arguments, add_metric_argument
+from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.gates import EXIT_OK

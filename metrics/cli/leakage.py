@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from metrics.cli.common import print_load_report, read, write_json
+from metrics.cli.common import print_load_report, read
 from metrics.context.leakage import Leakage, find_leaks, retrieved_or_judged
 from metrics.inputs.reading import (
     Inputs,
@@ -18,6 +18,7 @@ from metrics.inputs.reading import (
     positive_int,
 )
 from metrics.io import Queries, iter_documents
+from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
 from metrics.vocabulary.format import count, listing
 from metrics.vocabulary.gates import EXIT_LEAK, EXIT_OK

@@ -7,10 +7,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from metrics.cli.common import print_load_report, read, write_json
+from metrics.cli.common import print_load_report, read
 from metrics.core.compare import compare_evaluation
 from metrics.decide.power import power_report, power_table
 from metrics.inputs.reading import Parser, UsageError, add_input_arguments, add_metric_argument
+from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
 from metrics.stats.power import PowerFigure
 from metrics.vocabulary import format as fmt

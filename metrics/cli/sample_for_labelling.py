@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.cli.common import print_load_report, read, write_json
+from metrics.cli.common import print_load_report, read
 from metrics.context.labelling import to_csv, to_label, to_qrels_template, trec_unwritable
 from metrics.context.sampling import sample_queries
 from metrics.core.evaluate import evaluate
@@ -28,6 +28,7 @@ from metrics.inputs.reading import (
     positive_int,
 )
 from metrics.io.rows import Qrels
+from metrics.outputs.documents import write_json
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.judge import SAMPLE_RULE, sample_sentence
 from metrics.vocabulary.labelling import QRELS_TEMPLATE

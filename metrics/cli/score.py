@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from metrics.cli.common import print_load_report, read, write_json
+from metrics.cli.common import print_load_report, read
 from metrics.cli.engine import add_engine_arguments, spark_score
 from metrics.context.cost import costs
 from metrics.core.asked import brought
@@ -36,10 +36,10 @@ from metrics.inputs.reading import (
     file_report_lines,
     positive_int,
 )
+from metrics.outputs.documents import score_document, write_json
 from metrics.outputs.latex import latex_table
 from metrics.outputs.text import format_block_table, format_costs, format_slices, format_table
 from metrics.outputs.trec_eval import trec_eval_text
-from metrics.snapshot.contract import to_dict
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
 from metrics.vocabulary.cutoffs import DEFAULT_K
 from metrics.vocabulary.gates import EXIT_OK
@@ -112,7 +112,7 @@ def score_command(argv: Sequence[str]) -> int:
     tokens = inputs.tokens()
     run_costs = costs(evaluation, tokens) if tokens is not None else ()
     if args.format == "json":
-        document = to_dict(evaluation, slices, run_costs, shown)
+        document = score_document(evaluation, slices, run_costs, shown)
         if marks is not None:
             document["marks"] = {"sentence": marks.sentence, "metrics": marks.marks}
         write_json(document)

@@ -20,6 +20,7 @@ from metrics.decide.budget import one_per_metric, split_limit
 from metrics.stats import validate
 from metrics.stats.comparison import Comparison
 from metrics.stats.intervals import wilson
+from metrics.stats.paired import DIFFERENCE_NOISE, is_harmed
 from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE
 from metrics.vocabulary.format import natural_key
 from metrics.vocabulary.risk import (
@@ -42,10 +43,9 @@ __all__ = [
     "parse_harm_limit", "parse_harm_limits", "risk", "risk_rows", "risks", "trisk", "urisk",
 ]
 
-# A difference within this distance of -δ counts as on it (not harm), and a share within it of
-# the limit as on it (passes): comparison differences are rounded to 12 decimals
-# (metrics.stats.paired), so a smaller gap is float noise.
-_TOLERANCE = 1e-12
+# A share within this distance of the limit counts as on it (passes): comparison differences
+# are rounded to 12 decimals (metrics.stats.paired), so a smaller gap is float noise.
+_TOLERANCE = DIFFERENCE_NOISE
 
 
 # --------------------------------------------------------------------------- URisk and TRisk
@@ -64,11 +64,6 @@ def _as_differences(values: object, minimum: int) -> np.ndarray:
     if not np.isfinite(differences).all():
         raise ValueError("differences must be finite, got nan or inf")
     return differences
-
-
-def is_harmed(differences: np.ndarray, delta: float) -> np.ndarray:
-    """Which queries lose more than delta (a loss of exactly delta is not harm)."""
-    return np.asarray(differences) < -delta - _TOLERANCE
 
 
 def _is_number(value: object) -> bool:
