@@ -35,9 +35,11 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "load_sample", "sample_qrels", "sample_runs", "SAMPLE_DIR")},
         **{name: ("metrics.io.names", name) for name in (
             "plain_name", "rename_refusal", "hidden_characters")},
-        # what a command line names, read once: the parser every program that reads runs
-        # shares (python -m metrics, python -m dashboard report)
+        # what a command line names, read once, and the flags that name it: what every
+        # program that reads runs shares (python -m metrics, python -m dashboard report)
         "Inputs": ("metrics.inputs.reading", "Inputs"),
+        **{name: ("metrics.inputs.arguments", name) for name in (
+            "command_parser", "UsageError", "run_guarded")},
     },
     "evaluate": {
         "Conventions": ("metrics.vocabulary.conventions", "Conventions"),

@@ -35,7 +35,7 @@ from metrics import (
 )
 
 Command = Callable[[Sequence[str]], int]
-UsageError = Inputs.UsageError
+UsageError = metrics.UsageError
 TEXT_FLAGS = ("queries", "corpus", "by", "tokens_per_chunk", "price_per_mtok")
 
 
@@ -44,9 +44,12 @@ def _to_stderr(line: str) -> None:
 
 
 def report_command(argv: Sequence[str]) -> int:
-    parser = Inputs.parser(
+    # the flags python -m metrics reads runs with (the inputs, the conventions, the texts and
+    # --metric), built below both front ends (metrics.command_parser)
+    parser = metrics.command_parser(
         "python -m dashboard report",
         "Write the self-contained HTML report (or print the Markdown summary).",
+        texts=True, cost=True, metric="report these figures too, beside the default ones",
         conflict_handler="resolve",  # --format below replaces the scoring commands' table/json
     )
     parser.add_argument(
@@ -63,8 +66,6 @@ def report_command(argv: Sequence[str]) -> int:
         action="store_true",
         help="leave out the comparison of each run with the first",
     )
-    Inputs.add_text_arguments(parser, cost=True)
-    Inputs.add_metric_argument(parser, "report these figures too, beside the default ones")
     parser.add_argument("--primary", default=metrics.PRIMARY, metavar="METRIC",
                         help=metrics.vocabulary.headline.PRIMARY_HELP)
     args = parser.parse_args(argv)
@@ -163,8 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if not argv or argv[0] not in COMMANDS:
         given = f"unknown command {argv[0]!r}" if argv else "no command given"
-        return Inputs.run_guarded(_usage_error(f"{given}; expected: {', '.join(COMMANDS)}"), [])
-    return Inputs.run_guarded(COMMANDS[argv[0]], argv[1:])
+        return metrics.run_guarded(_usage_error(f"{given}; expected: {', '.join(COMMANDS)}"), [])
+    return metrics.run_guarded(COMMANDS[argv[0]], argv[1:])
 
 
 def _usage_error(message: str) -> Command:

@@ -21,7 +21,7 @@ from pathlib import Path
 from metrics.cli.common import print_load_report, read
 from metrics.context.judge import label_agreement
 from metrics.decide.agreement import measure_agreements
-from metrics.inputs.reading import Parser, UsageError, add_input_arguments, add_metric_argument
+from metrics.inputs.arguments import Parser, UsageError, add_input_arguments, add_metric_argument
 from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
 from metrics.stats.agreement import Agreement

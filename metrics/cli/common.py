@@ -11,7 +11,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from metrics.inputs.reading import Inputs, UsageError
+from metrics.inputs.arguments import UsageError
+from metrics.inputs.reading import Inputs
 from metrics.snapshot import KEY_VARIABLE
 from metrics.vocabulary.format import shortened, terminal
 

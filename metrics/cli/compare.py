@@ -22,7 +22,7 @@ from metrics.decide.fragility import Fragility, fragility
 from metrics.decide.headline import headlines
 from metrics.decide.leaderboard import AllPairs, all_pairs
 from metrics.decide.risk import harm_gate, parse_harm_limits, risks
-from metrics.inputs.reading import (
+from metrics.inputs.arguments import (
     Parser,
     UsageError,
     add_input_arguments,

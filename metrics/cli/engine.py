@@ -11,7 +11,7 @@ import warnings
 from pathlib import Path
 
 from metrics.core.evaluate import DEFAULT_SUMMARY
-from metrics.inputs.reading import UsageError, conventions_from
+from metrics.inputs.arguments import UsageError, conventions_from
 from metrics.outputs.documents import write_json
 from metrics.outputs.text import format_spark_table
 from metrics.snapshot.contract import spark_dict

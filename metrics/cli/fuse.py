@@ -20,7 +20,7 @@ from metrics.context.fusion import (
     write_trec,
 )
 from metrics.core.files import load_runs, read_qrels
-from metrics.inputs.reading import Parser, UsageError, add_input_arguments, conventions_from
+from metrics.inputs.arguments import Parser, UsageError, add_input_arguments, conventions_from
 from metrics.outputs.documents import write_json
 from metrics.stats.intervals import bootstrap
 from metrics.vocabulary import fusion as words

@@ -25,7 +25,7 @@ from metrics.context.judge import (
     ppi_regressions,
 )
 from metrics.core.compare import metric_key
-from metrics.inputs.reading import Parser, UsageError, add_input_arguments
+from metrics.inputs.arguments import Parser, UsageError, add_input_arguments
 from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
 from metrics.stats.ppi import MeanEstimate

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from metrics.cli.common import print_load_report, read
 from metrics.decide.leaderboard import Leaderboard, leaderboard
-from metrics.inputs.reading import Parser, add_input_arguments, add_metric_argument
+from metrics.inputs.arguments import Parser, add_input_arguments, add_metric_argument
 from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
 from metrics.vocabulary import format as fmt

@@ -9,14 +9,14 @@ from collections.abc import Sequence
 
 from metrics.cli.common import print_load_report, read
 from metrics.context.leakage import Leakage, find_leaks, retrieved_or_judged
-from metrics.inputs.reading import (
-    Inputs,
+from metrics.inputs.arguments import (
     Parser,
     UsageError,
     add_input_arguments,
     add_text_arguments,
     positive_int,
 )
+from metrics.inputs.reading import Inputs
 from metrics.io import Queries, iter_documents
 from metrics.outputs.documents import write_json
 from metrics.outputs.text import table

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from metrics.cli.common import print_load_report, read
 from metrics.context.overlap import check_persistence, overlap
-from metrics.inputs.reading import Parser, UsageError, add_input_arguments
+from metrics.inputs.arguments import Parser, UsageError, add_input_arguments
 from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
 from metrics.vocabulary.format import figure

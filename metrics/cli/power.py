@@ -10,7 +10,7 @@ from typing import Any
 from metrics.cli.common import print_load_report, read
 from metrics.core.compare import compare_evaluation
 from metrics.decide.power import power_report, power_table
-from metrics.inputs.reading import Parser, UsageError, add_input_arguments, add_metric_argument
+from metrics.inputs.arguments import Parser, UsageError, add_input_arguments, add_metric_argument
 from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
 from metrics.stats.power import PowerFigure

@@ -20,7 +20,7 @@ from metrics.cli.common import print_load_report, read
 from metrics.context.labelling import to_csv, to_label, to_qrels_template, trec_unwritable
 from metrics.context.sampling import sample_queries
 from metrics.core.evaluate import evaluate
-from metrics.inputs.reading import (
+from metrics.inputs.arguments import (
     Parser,
     UsageError,
     add_input_arguments,

@@ -25,17 +25,16 @@ from metrics.core.files import read_qrels
 from metrics.core.per_query import write_long
 from metrics.core.saved import about
 from metrics.decide.best import best_marks
-from metrics.inputs.reading import (
-    Inputs,
+from metrics.inputs.arguments import (
     Parser,
     UsageError,
     add_input_arguments,
     add_metric_argument,
     add_text_arguments,
     conventions_from,
-    file_report_lines,
     positive_int,
 )
+from metrics.inputs.reading import Inputs, file_report_lines
 from metrics.outputs.documents import score_document, write_json
 from metrics.outputs.latex import latex_table
 from metrics.outputs.text import format_block_table, format_costs, format_slices, format_table

@@ -11,7 +11,8 @@ import pytest
 from metrics.cli import main
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES
 from metrics.core.sample import SAMPLE_DIR, load_sample
-from metrics.inputs.reading import Inputs, Parser, add_input_arguments
+from metrics.inputs.arguments import Parser, add_input_arguments
+from metrics.inputs.reading import Inputs
 from metrics.vocabulary import CONVENTIONS, Convention
 
 

@@ -10,7 +10,7 @@ import pytest
 from metrics.cli import main
 from metrics.core.sample import SAMPLE_DIR, load_sample
 from metrics.explain.mismatch import id_mismatches, run_mismatches
-from metrics.inputs.reading import run_guarded
+from metrics.inputs.arguments import run_guarded
 from tests.metrics.builders import make_qrels, make_run
 
 QRELS = str(SAMPLE_DIR / "qrels.txt")
