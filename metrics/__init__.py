@@ -3,9 +3,9 @@
 Per-query figures first, means and intervals after; conventions stated, not implied. This
 module is the whole public API: the dashboard, the report and scripts import ``metrics`` and
 nothing below it. It is grouped in sections below (load, evaluate, compare and decide,
-explain, context, snapshots, vocabulary, formatting); each name is imported from its home the
-first time it is read (PEP 562), so ``import metrics`` loads nothing else, and a script pays
-only for what it uses.
+explain, context, snapshots, vocabulary, formatting, outputs); each name is imported from its
+home the first time it is read (PEP 562), so ``import metrics`` loads nothing else, and a
+script pays only for what it uses. No name lives in the command line (``metrics.cli``).
 
     import metrics
     evaluation = metrics.evaluate_files("qrels.txt", [metrics.RunSource("bm25.run")], k=10)
@@ -65,8 +65,11 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.stats.comparison", name) for name in (
             "compare", "Comparison", "PairedTest", "CORRECTIONS", "DEFAULT_PERMUTATIONS",
             "regressions")},
-        **{name: ("metrics.core.compare", name) for name in ("compare_evaluation",
-                                                              "metric_key")},
+        **{name: ("metrics.core.compare", name) for name in (
+            "compare_evaluation", "metric_key", "comparison_settings")},
+        # each run against the first: what every output compares unless told otherwise
+        **{name: ("metrics.decide.baseline", name) for name in ("baseline_comparison",
+                                                                 "picked_at_k")},
         **{name: ("metrics.decide.headline", name) for name in (
             "headline", "headlines", "headline_comparison")},
         **{name: ("metrics.decide.leaderboard", name) for name in (
@@ -176,9 +179,14 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
     "formatting": {
         "format": ("metrics.vocabulary.format", None),
         **{name: ("metrics.io.spreadsheet", name) for name in ("csv_cell", "FORMULA_STARTS")},
-        # a paper's table and trec_eval's three columns, as the command line writes them
+    },
+    "outputs": {
+        # what both front ends write: a paper's table, trec_eval's three columns, and the
+        # report's contents (the Export page and python -m dashboard report lay it out)
         "latex_table": ("metrics.outputs.latex", "latex_table"),
         "trec_eval_text": ("metrics.outputs.trec_eval", "trec_eval_text"),
+        **{name: ("metrics.outputs.report", name) for name in ("report_contents",
+                                                                "ReportContents")},
     },
 }
 

@@ -17,14 +17,23 @@ import numpy as np
 from metrics.core.evaluate import Evaluation
 from metrics.stats.comparison import Comparison, compare
 from metrics.vocabulary import COMPARED
+from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.names import Spec, parse_measure
 
-__all__ = ["DEFAULT_COMPARED", "compare_evaluation", "figures_of", "metric_key", "metric_label",
-           "metric_spec"]
+__all__ = ["DEFAULT_COMPARED", "compare_evaluation", "comparison_settings", "figures_of",
+           "metric_key", "metric_label", "metric_spec"]
 
 # the family compared by default: every summary measure at K except Judged@K, which says how
-# far the labels reach, not how good the ranking is
+# far the labels reach, not how good the ranking is; the user's picks replace it
 DEFAULT_COMPARED = COMPARED  # declared in the vocabulary
+
+
+def comparison_settings(conventions: Conventions) -> dict[str, Any]:
+    """What every comparison of an evaluation takes from its conventions: the interval's
+    level, the bootstrap resamples and the seed (the same draws as the summary's). Every
+    front end compares with these, so that one pair gives one p on every page and file."""
+    return dict(confidence_level=conventions.confidence_level,
+                n_resamples=conventions.n_resamples, rng=conventions.seed)
 
 
 def compare_evaluation(
