@@ -97,7 +97,8 @@ else:
 st.subheader("Table for a paper (LaTeX)")
 st.caption("Runs down and every figure shown across, each mean with its interval, the best run "
            "of each column in bold; daggers mark the Compare page's significant differences "
-           "from its baseline, whose test and correction the caption names. Needs booktabs.")
+           "from its baseline, whose test and correction the caption names. Needs booktabs and "
+           "graphicx.")
 latex = metrics.latex_table(evaluation, comparison)
 ui.download_button("Download table (LaTeX)", lambda: latex, f"table-{today}-k{k}.tex",
                    "application/x-tex", key="export.latex", help=HELP["latex_table"])

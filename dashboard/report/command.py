@@ -35,32 +35,36 @@ def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr)
 
 
-def report_command(argv: Sequence[str]) -> int:
-    # the flags python -m metrics reads runs with (the inputs, the conventions, the texts and
-    # --metric), built below both front ends (metrics.command_parser)
-    parser = metrics.command_parser(
+def parser() -> argparse.ArgumentParser:
+    """The command's flags: python -m metrics's for the inputs, the conventions, the texts
+    and --metric (metrics.command_parser, below both front ends), then the report's own."""
+    flags = metrics.command_parser(
         "python -m dashboard report",
         "Write the self-contained HTML report (or print the Markdown summary).",
         texts=True, cost=True, metric="report these figures too, beside the default ones",
         conflict_handler="resolve",  # --format below replaces the scoring commands' table/json
     )
-    parser.add_argument(
+    flags.add_argument(
         "--format",
         choices=["html", "markdown"],
         default="html",
         help="html: the full report (needs --out); markdown: the summary table, to standard "
         "output unless --out is given",
     )
-    parser.add_argument("--out", type=Path, metavar="FILE", help="where to write the report")
-    parser.add_argument("--title", default=None, help="the report's title")
-    parser.add_argument(
+    flags.add_argument("--out", type=Path, metavar="FILE", help="where to write the report")
+    flags.add_argument("--title", default=None, help="the report's title")
+    flags.add_argument(
         "--no-comparison",
         action="store_true",
         help="leave out the comparison of each run with the first",
     )
-    parser.add_argument("--primary", default=metrics.PRIMARY, metavar="METRIC",
-                        help=metrics.vocabulary.headline.PRIMARY_HELP)
-    args = parser.parse_args(argv)
+    flags.add_argument("--primary", default=metrics.PRIMARY, metavar="METRIC",
+                       help=metrics.vocabulary.headline.PRIMARY_HELP)
+    return flags
+
+
+def report_command(argv: Sequence[str]) -> int:
+    args = parser().parse_args(argv)
     if args.format == "html" and args.out is None:
         raise UsageError("the HTML report needs --out FILE")
     given = [f"--{flag.replace('_', '-')}" for flag in TEXT_FLAGS
@@ -77,7 +81,7 @@ def report_command(argv: Sequence[str]) -> int:
 
     evaluation = inputs.evaluation()
     inputs.report_load()
-    comparison = None if args.no_comparison else metrics.baseline_comparison(evaluation)
+    comparison = compared(args, evaluation)
     if args.format == "markdown":
         text = exports.summary_markdown(evaluation, comparison)
     else:
@@ -89,6 +93,13 @@ def report_command(argv: Sequence[str]) -> int:
     args.out.write_text(text, encoding="utf-8")
     print(f"{args.format} report written to {args.out}", file=sys.stderr)
     return 0
+
+
+def compared(args: argparse.Namespace,
+             evaluation: metrics.Evaluation) -> metrics.Comparison | None:
+    """Each run against the first, as python -m metrics compare and the LaTeX table compare
+    them (metrics.baseline_comparison); none with --no-comparison."""
+    return None if args.no_comparison else metrics.baseline_comparison(evaluation)
 
 
 def contents(args: argparse.Namespace, inputs: metrics.Inputs,

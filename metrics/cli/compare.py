@@ -15,7 +15,7 @@ from typing import Any
 
 from metrics.cli.common import add_snapshot_key_argument, print_load_report, read
 from metrics.cli.judge import add_lambda_argument, ppi_compare
-from metrics.core.compare import compare_evaluation, metric_key, metric_label
+from metrics.core.compare import compare_evaluation, comparison_settings, metric_key, metric_label
 from metrics.core.evaluate import Evaluation
 from metrics.decide.budget import judge_comparison, parse_budgets
 from metrics.decide.fragility import Fragility, fragility
@@ -131,13 +131,14 @@ def compare_command(argv: Sequence[str]) -> int:
                                  *harm_keys(args, evaluation.k)] if key not in keys]
     else:
         harm_keys(args, evaluation.k)  # a bad limit fails before any test runs
+    # the family (the figures named, else the compared family) and the conventions' draws,
+    # as every output compares (metrics.decide.baseline)
     options = dict(
         metrics=keys,
         correction=args.correction,
         alpha=args.alpha,
-        confidence_level=evaluation.conventions.confidence_level,
         n_permutations=args.permutations,
-        rng=evaluation.conventions.seed,
+        **comparison_settings(evaluation.conventions),
     )
     if snapshot is None:
         comparison = compare_evaluation(evaluation, **options)

@@ -20,10 +20,10 @@ from metrics.cli.engine import add_engine_arguments, spark_score
 from metrics.context.cost import costs
 from metrics.core.asked import brought
 from metrics.core.blocks import DEFAULT_BLOCK_QUERIES, evaluate_blocks
-from metrics.core.compare import compare_evaluation
 from metrics.core.files import read_qrels
 from metrics.core.per_query import write_long
 from metrics.core.saved import about
+from metrics.decide.baseline import baseline_comparison, picked_at_k
 from metrics.decide.best import best_marks
 from metrics.inputs.arguments import (
     Parser,
@@ -96,13 +96,10 @@ def score_command(argv: Sequence[str]) -> int:
         sys.stdout.write(trec_eval_text(evaluation, shown, per_query=args.per_query))
         return EXIT_OK
     if args.format == "latex":
-        # significance against the first run, on the figures shown at K (a comparison is
-        # made at one K: a figure whose name fixes another is shown untested)
-        keys = [s.key for s in shown or evaluation.summary_specs if s.cutoff is None]
-        comparison = (compare_evaluation(evaluation, metrics=keys,
-                                         rng=evaluation.conventions.seed)
-                      if len(evaluation.runs) > 1 and len(evaluation.scored_ids) > 1 and keys
-                      else None)
+        # the daggers: compare's own comparison against the first run (the figures named at
+        # K, not what they bring, else the compared family): one verdict per pair in both
+        picked = [evaluation.resolve(m) for m in args.metric]
+        comparison = baseline_comparison(evaluation, picked_at_k(picked))
         sys.stdout.write(latex_table(evaluation, comparison, shown))
         return EXIT_OK
     marks = (best_marks(evaluation, [s.key for s in shown] if shown else None)
