@@ -68,8 +68,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.core.compare", name) for name in (
             "compare_evaluation", "metric_key", "comparison_settings")},
         # each run against the first: what every output compares unless told otherwise
-        **{name: ("metrics.decide.baseline", name) for name in ("baseline_comparison",
-                                                                 "picked_at_k")},
+        "baseline_comparison": ("metrics.decide.baseline", "baseline_comparison"),
         **{name: ("metrics.decide.headline", name) for name in (
             "headline", "headlines", "headline_comparison")},
         **{name: ("metrics.decide.leaderboard", name) for name in (
