@@ -315,9 +315,9 @@ def _ratio(value: float | None) -> str:
 def profile(qrels_path: Path, run_path: Path, repeats: int) -> None:
     """Stages of `python -m metrics ... --format json`, each a median of `repeats` runs."""
     import metrics
-    from metrics.cli.common import write_json
     from metrics.core.kernel import compute
     from metrics.core.ranking import align, prepare_query_set
+    from metrics.outputs.documents import write_json
     from metrics.snapshot.contract import to_dict
 
     def median(task: Callable[[], object]) -> float:

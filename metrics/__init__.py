@@ -3,9 +3,9 @@
 Per-query figures first, means and intervals after; conventions stated, not implied. This
 module is the whole public API: the dashboard, the report and scripts import ``metrics`` and
 nothing below it. It is grouped in sections below (load, evaluate, compare and decide,
-explain, context, snapshots, vocabulary, formatting); each name is imported from its home the
-first time it is read (PEP 562), so ``import metrics`` loads nothing else, and a script pays
-only for what it uses.
+explain, context, snapshots, vocabulary, formatting, outputs); each name is imported from its
+home the first time it is read (PEP 562), so ``import metrics`` loads nothing else, and a
+script pays only for what it uses. No name lives in the command line (``metrics.cli``).
 
     import metrics
     evaluation = metrics.evaluate_files("qrels.txt", [metrics.RunSource("bm25.run")], k=10)
@@ -35,9 +35,11 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "load_sample", "sample_qrels", "sample_runs", "SAMPLE_DIR")},
         **{name: ("metrics.io.names", name) for name in (
             "plain_name", "rename_refusal", "hidden_characters")},
-        # what a command line names, read once: the parser every program that reads runs
-        # shares (python -m metrics, python -m dashboard report)
-        "Inputs": ("metrics.cli.inputs", "Inputs"),
+        # what a command line names, read once, and the flags that name it: what every
+        # program that reads runs shares (python -m metrics, python -m dashboard report)
+        "Inputs": ("metrics.inputs.reading", "Inputs"),
+        **{name: ("metrics.inputs.arguments", name) for name in (
+            "command_parser", "UsageError", "run_guarded")},
     },
     "evaluate": {
         "Conventions": ("metrics.vocabulary.conventions", "Conventions"),
@@ -60,9 +62,13 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
                                                                 "LOW_RECALL")},
     },
     "compare and decide": {
-        **{name: ("metrics.decide.compare", name) for name in (
-            "compare", "compare_evaluation", "Comparison", "PairedTest", "CORRECTIONS",
-            "DEFAULT_PERMUTATIONS", "metric_key", "regressions")},
+        **{name: ("metrics.stats.comparison", name) for name in (
+            "compare", "Comparison", "PairedTest", "CORRECTIONS", "DEFAULT_PERMUTATIONS",
+            "regressions")},
+        **{name: ("metrics.core.compare", name) for name in (
+            "compare_evaluation", "metric_key", "comparison_settings")},
+        # each run against the first: what every output compares unless told otherwise
+        "baseline_comparison": ("metrics.decide.baseline", "baseline_comparison"),
         **{name: ("metrics.decide.headline", name) for name in (
             "headline", "headlines", "headline_comparison")},
         **{name: ("metrics.decide.leaderboard", name) for name in (
@@ -75,12 +81,13 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.stats.power", name) for name in (
             "PowerFigure", "min_detectable_difference", "queries_needed")},
         **{name: ("metrics.decide.risk", name) for name in (
-            "risks", "Risk", "HarmLimit", "HarmVerdict", "parse_harm_limits", "harm_gate",
-            "is_harmed")},
+            "risks", "Risk", "HarmLimit", "HarmVerdict", "parse_harm_limits", "harm_gate")},
+        "is_harmed": ("metrics.stats.paired", "is_harmed"),
         **{name: ("metrics.decide.fragility", name) for name in (
             "fragility", "Fragility", "Flip")},
-        **{name: ("metrics.decide.agreement", name) for name in (
-            "Agreement", "agreement", "measure_agreements", "label_agreement")},
+        **{name: ("metrics.stats.agreement", name) for name in ("Agreement", "agreement")},
+        "measure_agreements": ("metrics.decide.agreement", "measure_agreements"),
+        "label_agreement": ("metrics.context.judge", "label_agreement"),
         **{name: ("metrics.stats.agreement", name) for name in ("kendall_tau", "tau_ap")},
     },
     "explain": {
@@ -171,9 +178,14 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
     "formatting": {
         "format": ("metrics.vocabulary.format", None),
         **{name: ("metrics.io.spreadsheet", name) for name in ("csv_cell", "FORMULA_STARTS")},
-        # a paper's table and trec_eval's three columns, as the command line writes them
-        "latex_table": ("metrics.cli.latex", "latex_table"),
-        "trec_eval_text": ("metrics.cli.trec_eval", "trec_eval_text"),
+    },
+    "outputs": {
+        # what both front ends write: a paper's table, trec_eval's three columns, and the
+        # report's contents (the Export page and python -m dashboard report lay it out)
+        "latex_table": ("metrics.outputs.latex", "latex_table"),
+        "trec_eval_text": ("metrics.outputs.trec_eval", "trec_eval_text"),
+        **{name: ("metrics.outputs.report", name) for name in ("report_contents",
+                                                                "ReportContents")},
     },
 }
 

@@ -1,7 +1,9 @@
 """The shape DESIGN.md asks for, checked on the code itself: every import (at the top of a
-module, inside a function, under TYPE_CHECKING) runs one way between folders, none closes a
-cycle, the engine never reaches the dashboard, the dashboard reaches the engine only through
-`metrics`, and only the folders that draw import Streamlit."""
+module, inside a function, under TYPE_CHECKING) runs one way between folders, down the floors
+and never sideways to a folder beside it on its floor, none closes a cycle, the engine never
+reaches the dashboard, the dashboard reaches the engine only through `metrics` (each name it
+reads there resolved to its home, which is never the command line), and only the folders that
+draw import Streamlit."""
 
 from __future__ import annotations
 
@@ -16,13 +18,20 @@ ROOT = Path(__file__).resolve().parents[1]
 ENGINE = sorted((ROOT / "metrics").rglob("*.py"))
 DASHBOARD = sorted((ROOT / "dashboard").rglob("*.py"))
 
-# Each package's folders from the bottom up: a module may import its own folder and the
-# folders below it, never one above. `metrics/__init__.py` (the public API, read lazily) and
+# Each package's floors from the bottom up, each floor its folders: a module may import its
+# own folder and the floors below its own, never a folder beside it on its floor (what two of
+# them share moves down) nor one above. `metrics/__init__.py` (the public API, read lazily) and
 # the entry points (`__main__.py`, `dashboard/app.py`, `dashboard/serve.py`) stand on top of
 # their package.
-ENGINE_LAYERS = ("vocabulary", "io", "stats", "core", "spark", "decide", "explain", "context",
-                 "snapshot", "cli")
-DASHBOARD_LAYERS = ("safe", "views", "report", "data", "state", "layout", "app_pages")
+ENGINE_FLOORS = (("vocabulary",), ("io",), ("stats",), ("core",), ("spark",),
+                 ("decide", "explain", "context", "snapshot"),  # side by side
+                 ("inputs", "outputs"),  # below both front ends: reading and writing
+                 ("cli",))
+DASHBOARD_FLOORS = tuple((folder,) for folder in (
+    "safe", "views", "report", "data", "state", "layout", "app_pages"))
+ENGINE_LAYERS = tuple(folder for floor in ENGINE_FLOORS for folder in floor)
+DASHBOARD_LAYERS = tuple(folder for floor in DASHBOARD_FLOORS for folder in floor)
+COMMAND_LINE = "metrics.cli"
 # the folders whose modules draw, or keep what drawing needs (st.cache_resource, session state)
 DRAWING = {"data", "state", "layout", "app_pages", "app", "serve"}
 PURE_ENGINE_LIBRARIES = {"streamlit", "altair", "dashboard"}
@@ -80,39 +89,58 @@ def relative(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
 
-def layer_of(name: str, layers: tuple[str, ...]) -> int | None:
-    """The position of a module's folder among the layers; None for the package itself and
-    its entry points, which stand above every layer."""
+def floor_of(name: str, floors: tuple[tuple[str, ...], ...]) -> int | None:
+    """The floor a module's folder stands on; None for the package itself and its entry
+    points, which stand above every floor."""
     place = folder(name)
-    return layers.index(place) if place in layers else None
+    return next((i for i, floor in enumerate(floors) if place in floor), None)
+
+
+def not_allowed(here: str, target: str, floors: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether a module of `here` may not import `target`: one above its floor, or one in
+    another folder of its own floor (sideways), or the package itself."""
+    mine, theirs = floor_of(here, floors), floor_of(target, floors)
+    if theirs is None:
+        return True
+    return theirs > mine or (theirs == mine and folder(target) != folder(here))
 
 
 @pytest.mark.parametrize("path", ENGINE, ids=relative)
-def test_engine_imports_run_down_the_layers(path):
-    here = layer_of(module_name(path), ENGINE_LAYERS)
-    if here is None:
-        assert module_name(path) in {"metrics", "metrics.__main__"}, (
+def test_engine_imports_run_down_the_floors(path):
+    name = module_name(path)
+    if floor_of(name, ENGINE_FLOORS) is None:
+        assert name in {"metrics", "metrics.__main__"}, (
             f"{relative(path)} stands in no folder of {ENGINE_LAYERS}")
         return
-    upward = [f"line {line}: {name}" for line, name in project_imports(path, "metrics")
-              if name == "metrics" or layer_of(name, ENGINE_LAYERS) is None
-              or layer_of(name, ENGINE_LAYERS) > here]
-    assert not upward, (f"{relative(path)} ({ENGINE_LAYERS[here]}) imports from above or from "
-                        f"the public API: {upward}")
+    wrong = [f"line {line}: {target}" for line, target in project_imports(path, "metrics")
+             if not_allowed(name, target, ENGINE_FLOORS)]
+    assert not wrong, (f"{relative(path)} ({folder(name)}) imports from above, from beside it "
+                       f"on its floor or from the public API: {wrong}")
 
 
 @pytest.mark.parametrize("path", DASHBOARD, ids=relative)
-def test_dashboard_imports_run_down_the_layers(path):
-    here = layer_of(module_name(path), DASHBOARD_LAYERS)
-    if here is None:
-        assert module_name(path) in {"dashboard", "dashboard.__main__", "dashboard.app",
-                                     "dashboard.serve"}, (
+def test_dashboard_imports_run_down_the_floors(path):
+    name = module_name(path)
+    if floor_of(name, DASHBOARD_FLOORS) is None:
+        assert name in {"dashboard", "dashboard.__main__", "dashboard.app",
+                        "dashboard.serve"}, (
             f"{relative(path)} stands in no folder of {DASHBOARD_LAYERS}")
         return
-    upward = [f"line {line}: {name}" for line, name in project_imports(path, "dashboard")
-              if name != "dashboard" and (layer_of(name, DASHBOARD_LAYERS) is None
-                                          or layer_of(name, DASHBOARD_LAYERS) > here)]
-    assert not upward, f"{relative(path)} ({DASHBOARD_LAYERS[here]}) imports from above: {upward}"
+    upward = [f"line {line}: {target}" for line, target in project_imports(path, "dashboard")
+              if target != "dashboard" and not_allowed(name, target, DASHBOARD_FLOORS)]
+    assert not upward, f"{relative(path)} ({folder(name)}) imports from above: {upward}"
+
+
+def test_sideways_is_refused():
+    """The rule itself: a folder may not import its neighbour on the same floor, but may
+    import its own folder and any floor below."""
+    assert not_allowed("metrics.explain.slices", "metrics.decide.best", ENGINE_FLOORS)
+    assert not_allowed("metrics.snapshot.schema", "metrics.context.cost", ENGINE_FLOORS)
+    assert not_allowed("metrics.outputs.text", "metrics.inputs.reading", ENGINE_FLOORS)
+    assert not_allowed("metrics.core.compare", "metrics.decide.best", ENGINE_FLOORS)
+    assert not not_allowed("metrics.decide.best", "metrics.decide.headline", ENGINE_FLOORS)
+    assert not not_allowed("metrics.decide.best", "metrics.core.compare", ENGINE_FLOORS)
+    assert not not_allowed("metrics.cli.score", "metrics.outputs.text", ENGINE_FLOORS)
 
 
 def test_no_module_imports_the_public_api_or_a_cycle():
@@ -150,6 +178,52 @@ def test_no_module_imports_the_public_api_or_a_cycle():
 def test_the_dashboard_imports_metrics_and_nothing_below_it(path):
     below = [name for name in statement_modules(path) if name.startswith("metrics.")]
     assert not below, f"{relative(path)} imports {below}: import `metrics` instead"
+
+
+def public_homes() -> dict[str, str]:
+    """Each public name of `metrics` -> the module it is read from (its home)."""
+    import metrics
+
+    return {name: module for name, (module, _) in metrics._HOMES.items()}
+
+
+def public_reads(path: Path) -> list[tuple[int, str, str]]:
+    """(line, name, home) for every public name a module reads: `from metrics import X` and
+    `metrics.X`, each resolved to the module the public API takes it from."""
+    homes = public_homes()
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module == "metrics" and not node.level:
+            found += [(node.lineno, alias.name, homes.get(alias.name, "?"))
+                      for alias in node.names]
+        elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+              and node.value.id == "metrics" and node.attr in homes):
+            found.append((node.lineno, node.attr, homes[node.attr]))
+    return found
+
+
+def test_no_public_name_lives_in_the_command_line():
+    """The public API takes every name from a module of the engine below the command line:
+    `cli/` parses arguments, and nothing a script or the dashboard uses lives there."""
+    homes = public_homes()
+    in_cli = sorted(name for name, home in homes.items()
+                    if home == COMMAND_LINE or home.startswith(COMMAND_LINE + "."))
+    assert not in_cli, f"public names whose home is {COMMAND_LINE}: {in_cli}"
+    unknown = sorted(name for name, home in homes.items() if home not in MODULES)
+    assert not unknown, f"public names whose home is no module of the engine: {unknown}"
+
+
+@pytest.mark.parametrize("path", DASHBOARD, ids=relative)
+def test_the_dashboard_reaches_no_command_line_through_the_public_api(path):
+    """`from metrics import X` resolved to X's home: the lazy public API hides which module
+    the dashboard really uses, and none of them may be the command line."""
+    reads = public_reads(path)
+    unknown = [f"line {line}: {name}" for line, name, home in reads if home == "?"]
+    assert not unknown, f"{relative(path)} imports names metrics does not export: {unknown}"
+    wrong = [f"line {line}: {name} ({home})" for line, name, home in reads
+             if floor_of(home, ENGINE_FLOORS) is None
+             or floor_of(home, ENGINE_FLOORS) > floor_of("metrics.outputs", ENGINE_FLOORS)]
+    assert not wrong, f"{relative(path)} reaches the command line: {wrong}"
 
 
 @pytest.mark.parametrize("path", DASHBOARD, ids=relative)

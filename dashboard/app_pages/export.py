@@ -7,12 +7,11 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
-from dashboard.data import cache, decisions, slicing, texts
-from dashboard.data import review as review_cache
+from dashboard.data import cache, slicing, texts
+from dashboard.data import report as report_data
 from dashboard.layout import saved, ui
 from dashboard.report import exports
 from dashboard.report import html as report
-from dashboard.report import texts as report_texts
 from dashboard.state import session
 from metrics import CORRECTIONS, vocabulary
 
@@ -58,57 +57,31 @@ else:
     )
     st.caption(about)
     title = st.text_input("Title", value=report.DEFAULT_TITLE, key="export.title")
-    primary, _ = session.headline_metric(k)
-    headline = (decisions.headlines(view, options, snapshots, primary)
-                if comparison is not None and options.snapshot is None else None)
-    board = decisions.leaderboard(view)
-    marks = decisions.best_marks(view) if len(evaluation.runs) > 1 else None
-    review = {}
-    if comparison is not None:
-        review = dict(risks=metrics.risks(comparison, delta=st.session_state[session.HARM_DELTA]),
-                      to_label=review_cache.to_label(view))
-        if options.snapshot is None and st.session_state[session.FRAGILITY]:
-            review["fragility"] = review_cache.fragility(view, session.inputs(), options,
-                                                         comparison)()
-    # what the texts add, as `python -m dashboard report --queries --corpus --by` adds it
+    # what the report holds is the engine's one decision (metrics.report_contents, as python
+    # -m dashboard report's), given this page's choices: the Compare page's comparison, the
+    # harm threshold, the fragility switch, the facet, the token figure, the judge's weight
     corpus = texts.corpus(view)
-    written = {"queries": view.queries, "corpus": corpus, "leakage": texts.leakage(view)}
     facets = slicing.facets(view)
-    if facets:
-        facet = st.session_state.get(session.FACET)
-        facet = facet if facet in facets else slicing.first_facet(view)
-        written["slices"] = slicing.slices(view, facet)
-        if comparison is not None and options.snapshot is None:
-            written["slice_pieces"] = slicing.report_slices(view, options, facet,
-                                                            report_texts.PRIMARY)
+    facet = st.session_state.get(session.FACET)
     try:
         tokens = metrics.chunk_tokens(tokens_per_chunk=st.session_state.get(session.TOKENS),
                                       price_per_mtok=st.session_state.get(session.PRICE),
                                       corpus=corpus)
     except ValueError:  # a price with nothing to price: the Overview says why
         tokens = None
-    if tokens is not None:
-        written["costs"] = metrics.costs(evaluation, tokens)
-    inputs = session.inputs()
-    if inputs is not None and inputs.judged:  # the judge's section, at the Judge page's weight
-        lam = st.session_state.get(session.PPI_LAMBDA, vocabulary.judge.TUNED)
-        try:
-            written["judge"] = cache.judged(inputs, view,
-                                            None if lam == vocabulary.judge.TUNED else 1.0)
-        except ValueError:  # too few queries both label: the Judge labels page says why
-            pass
-    parts = [name for name, value in (("the questions", view.queries), ("the chunks", corpus),
-                                      ("leakage", written["leakage"]),
-                                      ("by kind of query", written.get("slices")),
-                                      ("what K costs", written.get("costs")),
-                                      ("the judge's labels", written.get("judge"))) if value]
-    if parts:
-        st.caption("With your texts, the report also holds " + ", ".join(parts) + ".")
+    lam = st.session_state.get(session.PPI_LAMBDA, vocabulary.judge.TUNED)
+    contents = report_data.contents(
+        view, session.inputs(), comparison, options if comparison is not None else None,
+        primary=session.headline_metric(k)[0],
+        harm_delta=st.session_state[session.HARM_DELTA],
+        check_fragility=bool(st.session_state[session.FRAGILITY]),
+        facet=(facet if facet in facets else slicing.first_facet(view)) if facets else None,
+        tokens=tokens, lam=None if lam == vocabulary.judge.TUNED else 1.0)
+    if contents.holds:
+        st.caption("With your texts, the report also holds " + ", ".join(contents.holds) + ".")
     ui.download_button(
         "Download report (HTML)",
-        lambda: report.build_html(evaluation, comparison, title=title or report.DEFAULT_TITLE,
-                                  headline=headline, board=board, primary=primary,
-                                  marks=marks, **review, **written),
+        lambda: report.build_report(contents, title=title or report.DEFAULT_TITLE),
         f"report-{today}-k{k}.html",
         "text/html",
         key="export.report",
@@ -124,7 +97,8 @@ else:
 st.subheader("Table for a paper (LaTeX)")
 st.caption("Runs down and every figure shown across, each mean with its interval, the best run "
            "of each column in bold; daggers mark the Compare page's significant differences "
-           "from its baseline, whose test and correction the caption names. Needs booktabs.")
+           "from its baseline, whose test and correction the caption names. Needs booktabs and "
+           "graphicx.")
 latex = metrics.latex_table(evaluation, comparison)
 ui.download_button("Download table (LaTeX)", lambda: latex, f"table-{today}-k{k}.tex",
                    "application/x-tex", key="export.latex", help=HELP["latex_table"])

@@ -554,9 +554,8 @@ def _compare(view: View, options: CompareOptions,
 
 def resampling(conventions: Conventions) -> dict[str, object]:
     """What every comparison takes from the conventions: the interval's level, the bootstrap
-    resamples and the seed (the same draws as the summary's)."""
-    return dict(confidence_level=conventions.confidence_level,
-                n_resamples=conventions.n_resamples, rng=conventions.seed)
+    resamples and the seed (the same draws as the summary's, and as the command line's)."""
+    return metrics.comparison_settings(conventions)
 
 
 def _compared(options: CompareOptions, evaluation: Evaluation,

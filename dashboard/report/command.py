@@ -25,17 +25,9 @@ from pathlib import Path
 
 import metrics
 from dashboard.report import exports
-from metrics import (
-    Comparison,
-    Inputs,
-    compare_slices,
-    find_leaks,
-    retrieved_or_judged,
-    slice_evaluation,
-)
 
 Command = Callable[[Sequence[str]], int]
-UsageError = Inputs.UsageError
+UsageError = metrics.UsageError
 TEXT_FLAGS = ("queries", "corpus", "by", "tokens_per_chunk", "price_per_mtok")
 
 
@@ -43,31 +35,36 @@ def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr)
 
 
-def report_command(argv: Sequence[str]) -> int:
-    parser = Inputs.parser(
+def parser() -> argparse.ArgumentParser:
+    """The command's flags: python -m metrics's for the inputs, the conventions, the texts
+    and --metric (metrics.command_parser, below both front ends), then the report's own."""
+    flags = metrics.command_parser(
         "python -m dashboard report",
         "Write the self-contained HTML report (or print the Markdown summary).",
+        texts=True, cost=True, metric="report these figures too, beside the default ones",
         conflict_handler="resolve",  # --format below replaces the scoring commands' table/json
     )
-    parser.add_argument(
+    flags.add_argument(
         "--format",
         choices=["html", "markdown"],
         default="html",
         help="html: the full report (needs --out); markdown: the summary table, to standard "
         "output unless --out is given",
     )
-    parser.add_argument("--out", type=Path, metavar="FILE", help="where to write the report")
-    parser.add_argument("--title", default=None, help="the report's title")
-    parser.add_argument(
+    flags.add_argument("--out", type=Path, metavar="FILE", help="where to write the report")
+    flags.add_argument("--title", default=None, help="the report's title")
+    flags.add_argument(
         "--no-comparison",
         action="store_true",
         help="leave out the comparison of each run with the first",
     )
-    Inputs.add_text_arguments(parser, cost=True)
-    Inputs.add_metric_argument(parser, "report these figures too, beside the default ones")
-    parser.add_argument("--primary", default=metrics.PRIMARY, metavar="METRIC",
-                        help=metrics.vocabulary.headline.PRIMARY_HELP)
-    args = parser.parse_args(argv)
+    flags.add_argument("--primary", default=metrics.PRIMARY, metavar="METRIC",
+                       help=metrics.vocabulary.headline.PRIMARY_HELP)
+    return flags
+
+
+def report_command(argv: Sequence[str]) -> int:
+    args = parser().parse_args(argv)
     if args.format == "html" and args.out is None:
         raise UsageError("the HTML report needs --out FILE")
     given = [f"--{flag.replace('_', '-')}" for flag in TEXT_FLAGS
@@ -75,7 +72,7 @@ def report_command(argv: Sequence[str]) -> int:
     if args.format == "markdown" and given:
         raise UsageError(f"{', '.join(given)}: for the HTML report; the Markdown summary "
                          "holds the summary table only")
-    inputs = Inputs.from_arguments(args, report=_to_stderr)
+    inputs = metrics.Inputs.from_arguments(args, report=_to_stderr)
     if args.by and args.queries is None and not inputs.on_sample:
         raise UsageError("--by needs --queries")
 
@@ -84,13 +81,12 @@ def report_command(argv: Sequence[str]) -> int:
 
     evaluation = inputs.evaluation()
     inputs.report_load()
-    comparison = None if args.no_comparison else report.default_comparison(evaluation)
+    comparison = compared(args, evaluation)
     if args.format == "markdown":
         text = exports.summary_markdown(evaluation, comparison)
     else:
-        text = report.build_html(evaluation, comparison, title=args.title or report.DEFAULT_TITLE,
-                                 **text_inputs(inputs, comparison),
-                                 **decision_inputs(args, inputs, comparison))
+        text = report.build_report(contents(args, inputs, comparison),
+                                   title=args.title or report.DEFAULT_TITLE)
     if args.out is None:
         sys.stdout.write(text)
         return 0
@@ -99,58 +95,33 @@ def report_command(argv: Sequence[str]) -> int:
     return 0
 
 
-def text_inputs(inputs: Inputs, comparison: Comparison | None) -> dict:
-    """build_html's text keywords from --queries, --corpus, --by and the cost flags (the
-    sample's queries and corpus on the sample); each file is read once."""
-    from dashboard.report.texts import PRIMARY  # the measure the examples are read on
-
-    evaluation = inputs.evaluation()
-    queries = inputs.queries()
-    corpus = inputs.corpus()
-    facet = inputs.facet()  # UsageError: --by without queries
-    slices = slice_pieces = leakage = None
-    if facet is not None:
-        slices = slice_evaluation(evaluation, facet)
-        if comparison is not None:
-            slice_pieces = compare_slices(
-                evaluation, facet, baseline=comparison.baseline, metrics=[PRIMARY],
-                confidence_level=evaluation.conventions.confidence_level,
-                rng=evaluation.conventions.seed)
-    if queries is not None and corpus is not None:
-        candidates = retrieved_or_judged(evaluation.qrels, [run.run for run in evaluation.runs])
-        leakage = find_leaks(queries, corpus, candidates=candidates)
-    tokens = inputs.tokens()  # what K costs, when a token figure, a price or --corpus asks
-    costs = None if tokens is None else metrics.costs(evaluation, tokens)
-    return dict(queries=queries, corpus=corpus, slices=slices, slice_pieces=slice_pieces,
-                leakage=leakage, costs=costs)
+def compared(args: argparse.Namespace,
+             evaluation: metrics.Evaluation) -> metrics.Comparison | None:
+    """Each run against the first, as python -m metrics compare and the LaTeX table compare
+    them (metrics.baseline_comparison); none with --no-comparison."""
+    return None if args.no_comparison else metrics.baseline_comparison(evaluation)
 
 
-def decision_inputs(args: argparse.Namespace, inputs: Inputs,
-                    comparison: Comparison | None) -> dict:
-    """build_html's opening: the headline on --primary (its own family) and the leaderboard;
-    with a comparison, its harm, its fragility and what to label next."""
+def contents(args: argparse.Namespace, inputs: metrics.Inputs,
+             comparison: metrics.Comparison | None) -> metrics.ReportContents:
+    """The report's contents (metrics.report_contents, as the Export page's) from what the
+    command line names: --primary, the texts (--queries, --corpus, the sample's on the sample),
+    --by, the token cost and --judge-qrels; the harm threshold and the fragility check at
+    their defaults. Each file is read once."""
     evaluation = inputs.evaluation()
     try:
         primary = metrics.metric_key(args.primary, evaluation.k)
     except ValueError as error:
         raise UsageError(f"--primary: {error}") from None
-    headline = None
-    if comparison is not None:
-        alone = metrics.headline_comparison(
-            evaluation, primary, confidence_level=evaluation.conventions.confidence_level,
-            rng=evaluation.conventions.seed)
-        headline = metrics.headlines(alone, metrics.MEASURE_BY_KEY[primary].label(evaluation.k))
-    marks = metrics.best_marks(evaluation) if len(evaluation.runs) > 1 else None
-    review = {}
-    if comparison is not None:
-        review = dict(risks=metrics.risks(comparison), to_label=metrics.to_label(evaluation),
-                      fragility=metrics.fragility(evaluation, comparison,
-                                                  reread=inputs.rereader()))
-    judge = None
-    if inputs.judge_qrels is not None:  # --judge-qrels: the judge's section
-        judge = metrics.judge_report(*inputs.judged())
-    return dict(headline=headline, board=metrics.leaderboard(evaluation), primary=primary,
-                marks=marks, judge=judge, **review)
+    queries, corpus = inputs.queries(), inputs.corpus()
+    return metrics.report_contents(
+        evaluation, comparison, primary=primary,
+        reread=inputs.rereader() if comparison is not None else None,
+        queries=queries, corpus=corpus,
+        facet=inputs.facet(),  # UsageError: --by without queries
+        tokens=inputs.tokens(),  # what K costs, when a token figure, a price or --corpus asks
+        judge=(metrics.judge_report(*inputs.judged())
+               if inputs.judge_qrels is not None else None))
 
 
 COMMANDS: dict[str, Command] = {"report": report_command}
@@ -163,8 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if not argv or argv[0] not in COMMANDS:
         given = f"unknown command {argv[0]!r}" if argv else "no command given"
-        return Inputs.run_guarded(_usage_error(f"{given}; expected: {', '.join(COMMANDS)}"), [])
-    return Inputs.run_guarded(COMMANDS[argv[0]], argv[1:])
+        return metrics.run_guarded(_usage_error(f"{given}; expected: {', '.join(COMMANDS)}"), [])
+    return metrics.run_guarded(COMMANDS[argv[0]], argv[1:])
 
 
 def _usage_error(message: str) -> Command:

@@ -40,8 +40,8 @@ from metrics import (
     Leaderboard,
     Leakage,
     Queries,
+    ReportContents,
     Slice,
-    compare_evaluation,
     evaluation_fingerprints,
     run_table,
     to_snapshot,
@@ -50,7 +50,7 @@ from metrics import (
 )
 from metrics import format as fmt
 
-__all__ = ["DEFAULT_TITLE", "REFERENCES", "build_html", "default_comparison"]
+__all__ = ["DEFAULT_TITLE", "REFERENCES", "build_html", "build_report"]
 
 DEFAULT_TITLE = "Retrieval comparison"
 
@@ -70,18 +70,6 @@ REFERENCES = (
     "Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate. Journal of "
     "the Royal Statistical Society B 57.",
 )
-
-def default_comparison(evaluation: Evaluation) -> Comparison | None:
-    """The first run as baseline against the others, as ``python -m metrics compare`` does by
-    default (Holm, 10,000 sign flips, the conventions' seed); None if there is nothing to
-    compare (one run, or fewer than two scored queries)."""
-    if len(evaluation.runs) < 2 or len(evaluation.scored_ids) < 2:
-        return None
-    return compare_evaluation(
-        evaluation,
-        confidence_level=evaluation.conventions.confidence_level,
-        rng=evaluation.conventions.seed,
-    )
 
 
 def _level(evaluation: Evaluation) -> str:
@@ -383,8 +371,8 @@ def build_html(
 ) -> str:
     """The report as one self-contained HTML page (UTF-8 text).
 
-    ``comparison`` (e.g. ``default_comparison(evaluation)`` or the dashboard's own) adds the
-    comparison tables; without it there is none. ``generated_on`` defaults to today.
+    ``comparison`` (e.g. ``metrics.baseline_comparison(evaluation)`` or the dashboard's own)
+    adds the comparison tables; without it there is none. ``generated_on`` defaults to today.
     The texts add sections (``dashboard.report_texts``), each only when given: ``queries``
     or ``corpus`` the examples (with a comparison: each candidate's biggest gains and losses
     in nDCG, the question and its top chunks' first words), ``slices``
@@ -448,6 +436,14 @@ def build_html(
     out.write("\n".join(part for part in body if part))
     out.write("\n</body>\n</html>\n")
     return out.getvalue()
+
+
+def build_report(contents: ReportContents, *, title: str = DEFAULT_TITLE,
+                 generated_on: _dt.date | str | None = None, embed_data: bool = True) -> str:
+    """The report of what metrics.report_contents decided it holds (the Export page's and
+    python -m dashboard report's one call), laid out by build_html."""
+    return build_html(**contents.keywords(), title=title, generated_on=generated_on,
+                      embed_data=embed_data)
 
 
 def _created(generated_on: _dt.date | str) -> _dt.datetime | None:

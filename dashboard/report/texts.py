@@ -51,7 +51,7 @@ __all__ = [
     "slices_section",
 ]
 
-PRIMARY = "nDCG"  # the measure the examples and the slices are read on
+PRIMARY = vocabulary.report.EXAMPLES_ON  # the measure the examples and the slices are read on
 EXAMPLES = 5  # gains and as many losses per candidate
 TOP_CHUNKS = 3  # the candidate's chunks shown with each example
 FIRST_WORDS = 12  # of each chunk's text

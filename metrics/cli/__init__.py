@@ -1,13 +1,14 @@
 """The command line, one module a command (`score`, `compare`, `snapshot`, `leakage`,
 `leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`, `judge`,
-`sample-for-labelling`), each importing only what
-it runs; `help` lists them (and `help COMMAND` prints one's options). Installed, the command is
-also `retrieval-compare` (pyproject's [project.scripts]), the same as `python -m metrics`.
-`inputs` declares the arguments every command that reads runs shares and reads what they name
-(`Inputs`, public as `metrics.Inputs`: the dashboard's report command parses with it too);
-`common` prints what every command prints the same way (load reports, JSON); `text` writes the
-plain-text tables, `trec_eval` trec_eval's three columns and `latex` a paper's table. The JSON
-contract is `metrics.snapshot.contract`.
+`sample-for-labelling`), each parsing its arguments and importing only what it runs; `help`
+lists them (and `help COMMAND` prints one's options). Installed, the command is also
+`retrieval-compare` (pyproject's [project.scripts]), the same as `python -m metrics`.
+
+Argument parsing only: the flags every command that reads runs shares, and the reading of what
+they name (`Inputs`), are `metrics.inputs` (the dashboard's report command parses and reads
+with them too); what a command writes (the text tables, JSON, trec_eval's three columns, a
+paper's table) is `metrics.outputs`; `common` prints what every command prints the same way
+(load reports on standard error). The JSON contract is `metrics.snapshot.contract`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from metrics.cli.inputs import Command, run_guarded
+from metrics.inputs.arguments import Command, run_guarded
 from metrics.vocabulary.gates import EXIT_USAGE
 
 # the first argument names the command; without one, `score`. One line each, for `help`

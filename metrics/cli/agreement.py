@@ -18,12 +18,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import Parser, UsageError, add_input_arguments, add_metric_argument
-from metrics.cli.text import table
-from metrics.decide.agreement import Agreement, label_agreement, measure_agreements
+from metrics.cli.common import print_load_report, read
+from metrics.context.judge import label_agreement
+from metrics.decide.agreement import measure_agreements
+from metrics.inputs.arguments import Parser, UsageError, add_input_arguments, add_metric_argument
+from metrics.outputs.documents import write_json
+from metrics.outputs.text import format_agreements
 from metrics.vocabulary import COMPARED
-from metrics.vocabulary.agreement import AGREEMENT_HELP, AGREEMENT_TERMS, NO_SWAP, tau_text
+from metrics.vocabulary.agreement import AGREEMENT_HELP
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.headline import PRIMARY
 
@@ -69,17 +71,6 @@ def agreement_command(argv: Sequence[str]) -> int:
     else:
         sys.stdout.write(format_agreements(found))
     return EXIT_OK
-
-
-def format_agreements(found: Sequence[Agreement]) -> str:
-    """One row per pair of orderings: tau, tau_AP and the pairs that swap."""
-    rows = [[a.first, a.second, tau_text(a.tau, a.tau_undefined),
-             tau_text(a.tau_ap, a.tau_ap_undefined),
-             "; ".join(f"{x} > {y}" for x, y in a.swapped) or NO_SWAP] for a in found]
-    lines = table(["first", "second", "tau", "tau_AP", "swapped (as the first orders them)"],
-                  rows)
-    lines += ["", *(f"  - {AGREEMENT_TERMS[key]}" for key in ("order", "tau", "tau_ap"))]
-    return "\n".join(lines) + "\n"
 
 
 __doc__ += f"\n{AGREEMENT_HELP[0].upper()}{AGREEMENT_HELP[1:]}."

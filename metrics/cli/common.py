@@ -1,6 +1,7 @@
 """What every command prints the same way: the inputs read with their load reports on standard
-error, the load report of an evaluation, the JSON writer, and the snapshot key's flag. The
-arguments themselves, and the reading of what they name, are `metrics.cli.inputs`."""
+error, the load report of an evaluation, and the snapshot key's flag. The arguments
+themselves, and the reading of what they name, are `metrics.inputs.reading`; the JSON
+documents and their writer, `metrics.outputs.documents`."""
 
 from __future__ import annotations
 
@@ -9,11 +10,9 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-import orjson
-
-from metrics.cli.inputs import Inputs, UsageError
+from metrics.inputs.arguments import UsageError
+from metrics.inputs.reading import Inputs
 from metrics.snapshot import KEY_VARIABLE
 from metrics.vocabulary.format import shortened, terminal
 
@@ -57,13 +56,6 @@ def print_load_report(inputs: Inputs) -> None:
     """The evaluation's load report (`load_report_lines`) on standard error, and the whole of
     it in the file --load-report names."""
     inputs.report_load()
-
-
-def write_json(document: dict[str, Any]) -> None:
-    """The document as one line on standard output. orjson writes the per-query records of
-    10,000 queries in 10 ms where json.dumps takes 85 ms (benchmarks/bench_engine.py
-    --profile), and it writes null, never an invalid NaN."""
-    sys.stdout.write(orjson.dumps(document, option=orjson.OPT_SERIALIZE_NUMPY).decode() + "\n")
 
 
 def add_snapshot_key_argument(parser: argparse.ArgumentParser, what: str) -> None:

@@ -13,8 +13,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from metrics.cli.common import add_snapshot_key_argument, print_load_report, read, write_json
-from metrics.cli.inputs import (
+from metrics.cli.common import add_snapshot_key_argument, print_load_report, read
+from metrics.cli.judge import add_lambda_argument, ppi_compare
+from metrics.core.compare import compare_evaluation, comparison_settings, metric_key, metric_label
+from metrics.core.evaluate import Evaluation
+from metrics.decide.budget import judge_comparison, parse_budgets
+from metrics.decide.fragility import fragility
+from metrics.decide.headline import headlines
+from metrics.decide.leaderboard import AllPairs, all_pairs
+from metrics.decide.risk import harm_gate, parse_harm_limits
+from metrics.inputs.arguments import (
     Parser,
     UsageError,
     add_input_arguments,
@@ -23,31 +31,28 @@ from metrics.cli.inputs import (
     confidence,
     positive_int,
 )
-from metrics.cli.judge import add_lambda_argument, ppi_compare
-from metrics.cli.text import format_comparison, format_slice_comparison, table
-from metrics.core.evaluate import Evaluation
-from metrics.decide.budget import judge_comparison, parse_budgets
-from metrics.decide.compare import (
-    DEFAULT_PERMUTATIONS,
-    Comparison,
-    compare_evaluation,
-    metric_key,
-    metric_label,
-    regressions,
+from metrics.outputs.documents import (
+    add_risk,
+    all_pairs_json,
+    comparison_dict,
+    fragility_json,
+    slice_rows,
+    snapshot_source,
+    write_json,
 )
-from metrics.decide.fragility import Fragility, fragility
-from metrics.decide.headline import headlines
-from metrics.decide.leaderboard import AllPairs, all_pairs
-from metrics.decide.risk import harm_gate, parse_harm_limits, risks
-from metrics.io import Queries
-from metrics.snapshot import Snapshot, compare_with_snapshot, same_run_note, snapshot_key
+from metrics.outputs.text import (
+    format_all_pairs,
+    format_comparison,
+    format_review,
+    format_slice_comparison,
+)
+from metrics.snapshot import compare_with_snapshot, same_run_note, snapshot_key
 from metrics.snapshot import load as load_snapshot
-from metrics.snapshot.contract import comparison_dict, slice_rows
+from metrics.stats.comparison import DEFAULT_PERMUTATIONS, Comparison, regressions
 from metrics.vocabulary import fragility as fragility_words
 from metrics.vocabulary import risk as risk_words
 from metrics.vocabulary.budget import BUDGET_FLAG, BUDGET_HELP
 from metrics.vocabulary.comparisons import ALPHA, CORRECTIONS, DEFAULT_CORRECTION
-from metrics.vocabulary.format import figure, signed
 from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, gate_failure
 from metrics.vocabulary.headline import PRIMARY, PRIMARY_HELP
 
@@ -137,13 +142,14 @@ def compare_command(argv: Sequence[str]) -> int:
                                  *harm_keys(args, evaluation.k)] if key not in keys]
     else:
         harm_keys(args, evaluation.k)  # a bad limit fails before any test runs
+    # the family (the figures named, else the compared family) and the conventions' draws,
+    # as every output compares (metrics.decide.baseline)
     options = dict(
         metrics=keys,
         correction=args.correction,
         alpha=args.alpha,
-        confidence_level=evaluation.conventions.confidence_level,
         n_permutations=args.permutations,
-        rng=evaluation.conventions.seed,
+        **comparison_settings(evaluation.conventions),
     )
     if snapshot is None:
         comparison = compare_evaluation(evaluation, **options)
@@ -218,27 +224,6 @@ def regression_gates(comparison: Comparison, metrics: list[str]) -> list[dict[st
     return gates
 
 
-def snapshot_source(snapshot: Snapshot, path: Path, run_name: str | None,
-                    note: str | None = None) -> dict[str, Any]:
-    """What the baseline of a comparison against a snapshot was, how its figures were
-    verified, and the same-run note if any (for the JSON output)."""
-    header = snapshot.header
-    run = snapshot.run(run_name)
-    return {
-        "file": str(path),
-        "created": header.created,
-        "label": header.label,
-        "tool_version": header.tool_version,
-        "run": run.name,
-        "run_fingerprint": run.fingerprint,
-        "query_set_fingerprint": snapshot.query_set_fingerprint,
-        "figures_fingerprint": header.figures_fingerprint,
-        "verification": snapshot.verification,
-        "verified": snapshot.verified,
-        "same_run": note,
-    }
-
-
 # --------------------------------------------------------------------------- every pair
 
 
@@ -256,26 +241,6 @@ def pairs_from(args: argparse.Namespace, evaluation: Evaluation,
         return None
     chosen = {key: value for key, value in options.items() if key not in ("metrics", "rng")}
     return all_pairs(evaluation, options.get("metrics"), **chosen)
-
-
-def all_pairs_json(pairs: AllPairs) -> dict[str, Any]:
-    """What --all-pairs puts in the compare JSON: every pair's rows, and the matrices and
-    letters per metric."""
-    return {"comparisons": [row for c in pairs.comparisons for row in c.rows()],
-            "n_comparisons": pairs.n_comparisons, "all_pairs": pairs.as_dict()}
-
-
-def format_all_pairs(evaluation: Evaluation, pairs: AllPairs) -> str:
-    """Every baseline's table of tests, then each metric's letters, best first."""
-    parts = [format_comparison(evaluation, comparison) for comparison in pairs.comparisons]
-    rows = [[label, *(f"{run} {letter}" for run, letter in pairs.letters(label).items())]
-            for label in pairs.metrics]
-    width = max(len(row) for row in rows)
-    rows = [row + [""] * (width - len(row)) for row in rows]
-    parts.append("\n".join(["Significance letters (best first)", pairs.sentence(),
-                            *table(["metric", *(["run letters"] + [""] * (width - 2))], rows)])
-                 + "\n")
-    return "\n".join(parts)
 
 
 # --------------------------------------------------------------------------- budgets
@@ -347,20 +312,6 @@ def harm_keys(args: argparse.Namespace, k: int) -> list[str]:
         raise UsageError(str(error)) from None
 
 
-def add_risk(data: dict[str, Any], comparison: Comparison, delta: float,
-             queries: Queries | None = None) -> None:
-    """Each row of the comparison's own tests gains "risk" (slices' rows keep theirs out);
-    with a queries file, each of the worst losses carries its query's text."""
-    found = {(r.candidate, r.metric): r.as_dict() for r in risks(comparison, delta=delta)}
-    if queries is not None:
-        for risk in found.values():
-            for loss in risk["worst"]:
-                loss["text"] = queries.text(loss["query_id"])
-    for row in data.get("comparisons", []):
-        if row["baseline"] == comparison.baseline and "slice" not in row:
-            row["risk"] = found.get((row["candidate"], row["metric"]))
-
-
 def harm_gates(args: argparse.Namespace, comparison: Comparison, k: int) -> list[dict[str, Any]]:
     """--max-harm: one gate per (metric, candidate)."""
     if not args.max_harm:
@@ -369,31 +320,3 @@ def harm_gates(args: argparse.Namespace, comparison: Comparison, k: int) -> list
     return [{"gate": "harm", **verdict.as_dict(), "sentence": verdict.sentence}
             for verdict in verdicts]
 
-
-def fragility_json(found: Fragility) -> dict[str, Any]:
-    return {"fragility": found.rows(), "fragility_summary": found.summary,
-            "fragility_tried": [{"convention": c, "choice": v} for c, v in found.tried],
-            "fragility_skipped": [{"convention": c, "why": why} for c, why in found.skipped]}
-
-
-def format_review(comparison: Comparison, delta: float, found: Fragility | None) -> str:
-    """The risk table (every candidate and metric) and, when asked, the fragility check."""
-    rows = []
-    for risk in risks(comparison, delta=delta):
-        rows.append([risk.candidate, risk.metric,
-                     f"{risk_words.share(risk.harm_share)} [{risk_words.share(risk.harm_low)}, "
-                     f"{risk_words.share(risk.harm_high)}]",
-                     figure(risk.mean_loss),  # — when no query loses (nan)
-                     *(signed(value) for pair in zip(risk.urisk, risk.trisk, strict=True)
-                       for value in pair)])
-    alphas = [risk_words.alpha_key(a) for a in risk_words.RISK_ALPHAS]
-    header = ["candidate", "metric", f"harmed (> {risk_words.delta_words(delta)})", "mean loss",
-              *(f"{name} α={a}" for a in alphas for name in ("URisk", "TRisk"))]
-    out = [f"\nRisk against {comparison.baseline} (TRisk beyond ±"
-           f"{risk_words.TRISK_THRESHOLD:g}: reliably safer or riskier):\n",
-           "\n".join(table(header, rows)) + "\n"]
-    if found is not None:
-        out.append(f"\nFragility: {found.summary}\n")
-        out += [f"  {flip.sentence}\n" for flip in found.flips]
-        out += [f"  not tried: {convention} ({why})\n" for convention, why in found.skipped]
-    return "".join(out)

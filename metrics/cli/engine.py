@@ -10,10 +10,10 @@ import sys
 import warnings
 from pathlib import Path
 
-from metrics.cli.common import write_json
-from metrics.cli.inputs import UsageError, conventions_from
-from metrics.cli.text import format_spark_table
 from metrics.core.evaluate import DEFAULT_SUMMARY
+from metrics.inputs.arguments import UsageError, conventions_from
+from metrics.outputs.documents import write_json
+from metrics.outputs.text import format_spark_table
 from metrics.snapshot.contract import spark_dict
 from metrics.spark.evaluate import evaluate_spark, spark_session
 from metrics.vocabulary.cutoffs import DEFAULT_K

@@ -9,8 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from metrics.cli.common import refuse_own_input, write_json, write_out
-from metrics.cli.inputs import Parser, UsageError, add_input_arguments, conventions_from
+from metrics.cli.common import refuse_own_input, write_out
 from metrics.context.fusion import (
     check_rrf_k,
     check_weight_values,
@@ -19,6 +18,8 @@ from metrics.context.fusion import (
     write_trec,
 )
 from metrics.core.files import load_runs, read_qrels
+from metrics.inputs.arguments import Parser, UsageError, add_input_arguments, conventions_from
+from metrics.outputs.documents import write_json
 from metrics.stats.intervals import bootstrap
 from metrics.vocabulary import fusion as words
 from metrics.vocabulary.format import figure

@@ -15,9 +15,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from metrics.cli.common import read, write_json
-from metrics.cli.inputs import Parser, UsageError, add_input_arguments
-from metrics.cli.text import table
+from metrics.cli.common import read
 from metrics.context.judge import (
     GradeAgreement,
     JudgeReport,
@@ -26,7 +24,10 @@ from metrics.context.judge import (
     ppi_headlines,
     ppi_regressions,
 )
-from metrics.decide.compare import metric_key
+from metrics.core.compare import metric_key
+from metrics.inputs.arguments import Parser, UsageError, add_input_arguments
+from metrics.outputs.documents import write_json
+from metrics.outputs.text import table
 from metrics.stats.ppi import MeanEstimate
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.agreement import NO_SWAP, tau_text

@@ -6,13 +6,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import Parser, add_input_arguments, add_metric_argument
-from metrics.cli.text import table
-from metrics.decide.leaderboard import Leaderboard, leaderboard
-from metrics.vocabulary import format as fmt
+from metrics.cli.common import print_load_report, read
+from metrics.decide.leaderboard import leaderboard
+from metrics.inputs.arguments import Parser, add_input_arguments, add_metric_argument
+from metrics.outputs.documents import write_json
+from metrics.outputs.text import format_leaderboard
 from metrics.vocabulary.gates import EXIT_OK
-from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS
 
 
 def leaderboard_command(argv: Sequence[str]) -> int:
@@ -35,16 +34,3 @@ def leaderboard_command(argv: Sequence[str]) -> int:
         sys.stdout.write(format_leaderboard(board))
     return EXIT_OK
 
-
-def format_leaderboard(board: Leaderboard) -> str:
-    """One table per metric, best first: mean, rank, rank interval, P(best)."""
-    level = fmt.confidence(board.confidence_level)
-    lines = [f"Leaderboard at K = {board.k} over {fmt.count(board.n_queries, 'scored query')}: "
-             f"{fmt.count(board.n_resamples, 'paired bootstrap resample')}, seed {board.seed}",
-             f"  - {LEADERBOARD_TERMS['rank_interval']}", f"  - {LEADERBOARD_TERMS['p_best']}"]
-    for label, standings in board.metrics.items():
-        rows = [[s.run, fmt.figure(s.mean), str(s.rank), f"{s.rank_low}–{s.rank_high}",
-                 f"{s.p_best:.1%}"] for s in standings]
-        lines += ["", f"{label}:", *table(["run", "mean", "rank", f"{level} rank interval",
-                                           "P(best)"], rows)]
-    return "\n".join(lines) + "\n"

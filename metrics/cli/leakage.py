@@ -7,19 +7,20 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import (
-    Inputs,
+from metrics.cli.common import print_load_report, read
+from metrics.context.leakage import Leakage, find_leaks, retrieved_or_judged
+from metrics.inputs.arguments import (
     Parser,
     UsageError,
     add_input_arguments,
     add_text_arguments,
     positive_int,
 )
-from metrics.cli.text import table
-from metrics.context.leakage import Leakage, find_leaks, retrieved_or_judged
+from metrics.inputs.reading import Inputs
 from metrics.io import Queries, iter_documents
-from metrics.vocabulary.format import count, listing
+from metrics.outputs.documents import write_json
+from metrics.outputs.text import format_leaks
+from metrics.vocabulary.format import count
 from metrics.vocabulary.gates import EXIT_LEAK, EXIT_OK
 from metrics.vocabulary.leakage import (
     CORPUS,
@@ -89,24 +90,6 @@ def leaks(inputs: Inputs, queries: Queries, *, scope: str, threshold: float,
     candidates = retrieved_or_judged(evaluation.qrels, [run.run for run in evaluation.runs])
     return find_leaks(queries, inputs.corpus(), threshold=threshold, candidates=candidates,
                       every_query=every_query)
-
-
-def format_leaks(leakage: Leakage, queries: Queries) -> str:
-    rule = ("Every query checked, keyword ones too." if leakage.every_query
-            else f"Rule: {LEAKAGE_RULE}")
-    lines = [leakage.sentence, f"Scope '{leakage.scope}': {SCOPES[leakage.scope]}",
-             f"Threshold: {leakage.threshold:g} of a query's word 3-grams in one chunk.", rule]
-    if leakage.leaks:
-        rows = [[leak.query_id, leak.doc_id, leak.kind, f"{leak.overlap:.2f}",
-                 _start(queries.text(leak.query_id) or "")] for leak in leakage.leaks]
-        lines += ["", *table(["query", "chunk", "kind", "overlap", "question"], rows)]
-        lines += ["", "leaked queries: " + listing(list(leakage.leaked_queries), limit=20)]
-    return "\n".join(lines) + "\n"
-
-
-def _start(text: str, limit: int = 60) -> str:
-    words = " ".join(text.split())
-    return words if len(words) <= limit else words[:limit - 1] + "…"
 
 
 def share(text: str) -> float:

@@ -7,10 +7,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import Parser, UsageError, add_input_arguments
-from metrics.cli.text import table
+from metrics.cli.common import print_load_report, read
 from metrics.context.overlap import check_persistence, overlap
+from metrics.inputs.arguments import Parser, UsageError, add_input_arguments
+from metrics.outputs.documents import write_json
+from metrics.outputs.text import table
 from metrics.vocabulary.format import figure
 from metrics.vocabulary.overlap import (
     DEFAULT_PERSISTENCE,

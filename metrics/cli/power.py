@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any
 
-from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import Parser, UsageError, add_input_arguments, add_metric_argument
-from metrics.cli.text import table
-from metrics.decide.compare import compare_evaluation
+from metrics.cli.common import print_load_report, read
+from metrics.core.compare import compare_evaluation
 from metrics.decide.power import power_report, power_table
-from metrics.stats.power import PowerFigure
-from metrics.vocabulary import format as fmt
+from metrics.inputs.arguments import Parser, UsageError, add_input_arguments, add_metric_argument
+from metrics.outputs.documents import write_json
+from metrics.outputs.text import format_power
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.power import ALPHA, POWER, POWER_METHOD
 from metrics.vocabulary.power import FLAGS as POWER_FLAGS
@@ -53,19 +51,3 @@ def power_command(argv: Sequence[str]) -> int:
         sys.stdout.write(format_power(report, figures))
     return EXIT_OK
 
-
-def format_power(report: dict[str, Any], figures: Sequence[PowerFigure]) -> str:
-    rows = [[p["baseline"], p["candidate"], p["metric"], f"{p['queries']:,}",
-             fmt.figure(p["sd_difference"]), _maybe(p["min_detectable_difference"]),
-             "—" if p["queries_needed"] is None else f"{p['queries_needed']:,}"]
-            for p in report["pairs"]]
-    needed = f"queries for {report['delta']:g}" if report["delta"] is not None else "needed"
-    lines = [POWER_METHOD, f"alpha {report['alpha']:g}, power {report['power']:.0%}", "",
-             *table(["baseline", "candidate", "metric", "queries", "sd of diff.",
-                     "detectable", needed], rows), ""]
-    lines += [f"  {f.candidate} {f.metric}: {f.sentence}" for f in figures]
-    return "\n".join(lines) + "\n"
-
-
-def _maybe(value: float | None) -> str:
-    return "—" if value is None else fmt.figure(value)

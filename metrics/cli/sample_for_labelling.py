@@ -16,18 +16,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import (
+from metrics.cli.common import print_load_report, read
+from metrics.context.labelling import to_csv, to_label, to_qrels_template, trec_unwritable
+from metrics.context.sampling import sample_queries
+from metrics.core.evaluate import evaluate
+from metrics.inputs.arguments import (
     Parser,
     UsageError,
     add_input_arguments,
     add_text_arguments,
     positive_int,
 )
-from metrics.context.labelling import to_csv, to_label, to_qrels_template, trec_unwritable
-from metrics.context.sampling import sample_queries
-from metrics.core.evaluate import evaluate
 from metrics.io.rows import Qrels
+from metrics.outputs.documents import write_json
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.judge import SAMPLE_RULE, sample_sentence
 from metrics.vocabulary.labelling import QRELS_TEMPLATE

@@ -15,31 +15,30 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from metrics.cli.common import print_load_report, read, write_json
+from metrics.cli.common import print_load_report, read
 from metrics.cli.engine import add_engine_arguments, spark_score
-from metrics.cli.inputs import (
-    Inputs,
-    Parser,
-    UsageError,
-    add_input_arguments,
-    add_metric_argument,
-    add_text_arguments,
-    conventions_from,
-    file_report_lines,
-    positive_int,
-)
-from metrics.cli.latex import latex_table
-from metrics.cli.text import format_block_table, format_costs, format_slices, format_table
-from metrics.cli.trec_eval import trec_eval_text
 from metrics.context.cost import costs
 from metrics.core.asked import brought
 from metrics.core.blocks import DEFAULT_BLOCK_QUERIES, evaluate_blocks
 from metrics.core.files import read_qrels
 from metrics.core.per_query import write_long
 from metrics.core.saved import about
+from metrics.decide.baseline import baseline_comparison, picked_at_k
 from metrics.decide.best import best_marks
-from metrics.decide.compare import compare_evaluation
-from metrics.snapshot.contract import to_dict
+from metrics.inputs.arguments import (
+    Parser,
+    UsageError,
+    add_input_arguments,
+    add_metric_argument,
+    add_text_arguments,
+    conventions_from,
+    positive_int,
+)
+from metrics.inputs.reading import Inputs, file_report_lines
+from metrics.outputs.documents import score_document, write_json
+from metrics.outputs.latex import latex_table
+from metrics.outputs.text import format_block_table, format_costs, format_slices, format_table
+from metrics.outputs.trec_eval import trec_eval_text
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
 from metrics.vocabulary.cutoffs import DEFAULT_K
 from metrics.vocabulary.gates import EXIT_OK
@@ -97,13 +96,10 @@ def score_command(argv: Sequence[str]) -> int:
         sys.stdout.write(trec_eval_text(evaluation, shown, per_query=args.per_query))
         return EXIT_OK
     if args.format == "latex":
-        # significance against the first run, on the figures shown at K (a comparison is
-        # made at one K: a figure whose name fixes another is shown untested)
-        keys = [s.key for s in shown or evaluation.summary_specs if s.cutoff is None]
-        comparison = (compare_evaluation(evaluation, metrics=keys,
-                                         rng=evaluation.conventions.seed)
-                      if len(evaluation.runs) > 1 and len(evaluation.scored_ids) > 1 and keys
-                      else None)
+        # the daggers: compare's own comparison against the first run (the figures named at
+        # K, not what they bring, else the compared family): one verdict per pair in both
+        picked = [evaluation.resolve(m) for m in args.metric]
+        comparison = baseline_comparison(evaluation, picked_at_k(picked))
         sys.stdout.write(latex_table(evaluation, comparison, shown))
         return EXIT_OK
     marks = (best_marks(evaluation, [s.key for s in shown] if shown else None)
@@ -112,7 +108,7 @@ def score_command(argv: Sequence[str]) -> int:
     tokens = inputs.tokens()
     run_costs = costs(evaluation, tokens) if tokens is not None else ()
     if args.format == "json":
-        document = to_dict(evaluation, slices, run_costs, shown)
+        document = score_document(evaluation, slices, run_costs, shown)
         if marks is not None:
             document["marks"] = {"sentence": marks.sentence, "metrics": marks.marks}
         write_json(document)

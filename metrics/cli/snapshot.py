@@ -14,7 +14,7 @@ from metrics.cli.common import (
     refuse_own_input,
     write_out,
 )
-from metrics.cli.inputs import Parser, add_input_arguments, add_metric_argument
+from metrics.inputs.arguments import Parser, add_input_arguments, add_metric_argument
 from metrics.snapshot import Snapshot, snapshot_key
 from metrics.snapshot import save as save_snapshot
 from metrics.vocabulary.format import count

@@ -6,11 +6,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.inputs import Parser, add_input_arguments
-from metrics.cli.text import table
+from metrics.cli.common import print_load_report, read
 from metrics.context.labelling import summary as to_label_summary
 from metrics.context.labelling import to_csv, to_label, to_qrels_template, trec_unwritable
+from metrics.inputs.arguments import Parser, add_input_arguments
+from metrics.outputs.documents import write_json
+from metrics.outputs.text import table
 from metrics.vocabulary.labelling import QRELS_TEMPLATE
 from metrics.vocabulary.labelling import UNJUDGED as UNJUDGED_MEANING
 

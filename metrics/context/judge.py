@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.core.evaluate import Evaluation
-from metrics.decide.agreement import Agreement, label_agreement
 from metrics.io.rows import Qrels
+from metrics.stats.agreement import Agreement, agreement
 from metrics.stats.intervals import wilson
 from metrics.stats.kappa import Kappa, cohens_kappa, linear_weights
 from metrics.stats.ppi import MeanEstimate, clt_mean, ppi_mean
@@ -42,8 +42,8 @@ from metrics.vocabulary.judge import (
 )
 
 __all__ = ["Coverage", "GradeAgreement", "JudgeReport", "Rate", "SampleCheck", "UnderJudge",
-           "grade_agreement", "judge_report", "label_coverage", "ppi_headlines",
-           "ppi_regressions", "sample_checks"]
+           "grade_agreement", "judge_report", "label_agreement", "label_coverage",
+           "ppi_headlines", "ppi_regressions", "sample_checks"]
 
 
 # --------------------------------------------------------------------------- the labels
@@ -443,3 +443,15 @@ def ppi_regressions(report: JudgeReport, key: str) -> list[str]:
     """The candidates whose prediction-powered interval of the difference on `key` lies
     below 0."""
     return [c.run for c in report.comparisons if c.key == key and _verdict(c) < 0]
+
+
+def label_agreement(first: Evaluation, second: Evaluation, metric: str, *,
+                    names: tuple[str, str]) -> Agreement:
+    """One figure's orderings of the same runs under two label sets (two evaluations of the
+    same runs: human and judge labels, two assessors), `names` naming each label set."""
+    first, second = first.with_measures([metric]), second.with_measures([metric])
+    key_first, key_second = first.resolve(metric).key, second.resolve(metric).key
+    label = first.label(key_first)
+    return agreement(f"{label} ({names[0]})", f"{label} ({names[1]})",
+                     {run.name: run.summary[key_first].mean for run in first.runs},
+                     {run.name: run.summary[key_second].mean for run in second.runs})

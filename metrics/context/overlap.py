@@ -29,7 +29,6 @@ import pyarrow as pa
 
 from metrics.core.evaluate import Evaluation
 from metrics.core.ranking import AlignedRun
-from metrics.explain.query import query_row
 from metrics.io import Run
 from metrics.io.arrow import from_numbers, numbers
 from metrics.stats.bca import bootstrap_bounds
@@ -249,7 +248,7 @@ def query_overlap(evaluation: Evaluation, query_id: str, *, k: int | None = None
     """Each pair's figures on one scored query, as Overlap.for_query gives them, computed on
     that query alone (no other query's lists, no intervals): what one query's view reads."""
     k, p, names = _checked(evaluation, k, p, runs)
-    row = query_row(evaluation, str(query_id))  # one not in the qrels is refused there
+    row = evaluation.query_set.row(str(query_id))  # one not in the qrels is refused there
     if not evaluation.scored[row]:
         raise _not_scored(query_id, int(evaluation.scored.sum()))
     alone = np.zeros_like(evaluation.scored)

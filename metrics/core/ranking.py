@@ -83,6 +83,13 @@ class QuerySet:
     def excluded_ids(self) -> list[str]:
         return [str(q) for q in self.query_ids[~self.scored]]
 
+    def row(self, query_id: str) -> int:
+        """The row of a query of the qrels (ValueError naming one that is not there)."""
+        rows = np.flatnonzero(self.query_ids == query_id)
+        if not len(rows):
+            raise ValueError(f"query {query_id!r} is not in the qrels")
+        return int(rows[0])
+
     def rows(self, rows: slice | np.ndarray) -> LabelRows:
         """Some queries' labels (a slice or an index of rows): a block for the kernel."""
         return LabelRows(self.n_relevant[rows], self.ideal[rows], self.n_nonrelevant[rows],

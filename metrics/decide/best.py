@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.core.compare import compare_evaluation, figures_of
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import CORRECTIONS, DEFAULT_PERMUTATIONS, compare_evaluation, figures_of
 from metrics.stats import corrections, validate
+from metrics.stats.comparison import CORRECTIONS, DEFAULT_PERMUTATIONS
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK, MARKS_SENTENCE, TIE_TOLERANCE
 

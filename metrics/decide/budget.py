@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from metrics.decide.compare import Comparison, PairedTest, metric_spec
+from metrics.core.compare import metric_spec
+from metrics.stats.comparison import Comparison, PairedTest
 from metrics.stats.validate import check_number, is_number
 from metrics.vocabulary.budget import (
     CANNOT_TELL,

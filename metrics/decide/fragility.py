@@ -24,10 +24,10 @@ from metrics.core.evaluate import Evaluation, scored_queries
 from metrics.core.kernel import compute
 from metrics.core.prepared import lists_as_read, prepare
 from metrics.core.ranking import AlignedRun, QuerySet, prepare_query_set
-from metrics.decide.compare import Comparison
 from metrics.io import Run
 from metrics.stats import corrections, paired
 from metrics.stats.bootstrap import draw_resamples
+from metrics.stats.comparison import Comparison
 from metrics.vocabulary import CONVENTION_BY_FIELD, CONVENTIONS
 from metrics.vocabulary import fragility as words
 from metrics.vocabulary.conventions import Conventions

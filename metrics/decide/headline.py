@@ -9,14 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from metrics.core.compare import compare_evaluation, metric_key
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import (
-    CORRECTIONS,
-    Comparison,
-    PairedTest,
-    compare_evaluation,
-    metric_key,
-)
+from metrics.stats.comparison import CORRECTIONS, Comparison, PairedTest
 from metrics.stats.power import power_figure
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.headline import (

@@ -8,8 +8,8 @@ pair of runs compared, read as compact significance letters.
   for every run, so one run's rank in a resample is read against the others' on the same
   queries.
 - ``all_pairs``: every unordered pair (the earlier run as the baseline) through the paired
-  randomization test of ``metrics.decide.compare``, with one correction over every pair and metric;
-  per metric a matrix of adjusted p and of differences, and the compact letter display.
+  randomization test of ``metrics.stats.comparison``, with one correction over every pair and
+  metric; per metric a matrix of adjusted p and of differences, and the compact letter display.
 
 The words (rank rule, ties, intervals, letters) are declared in
 ``metrics.vocabulary.leaderboard``; this module only computes.
@@ -25,16 +25,11 @@ from typing import Any
 
 import numpy as np
 
+from metrics.core.compare import compare_evaluation, figures_of, metric_label
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import (
-    DEFAULT_PERMUTATIONS,
-    Comparison,
-    compare_evaluation,
-    figures_of,
-    metric_label,
-)
 from metrics.stats import CORRECTIONS, corrections, validate
 from metrics.stats.bootstrap import Resamples, as_resamples, resampled_queries
+from metrics.stats.comparison import DEFAULT_PERMUTATIONS, Comparison
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,

@@ -3,7 +3,7 @@ arithmetic on one test's differences is ``metrics.stats.power``)."""
 
 from __future__ import annotations
 
-from metrics.decide.compare import Comparison
+from metrics.stats.comparison import Comparison
 from metrics.stats.power import PowerFigure, check_delta, check_levels, power_figure
 from metrics.vocabulary.power import ALPHA, POWER
 

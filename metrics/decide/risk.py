@@ -17,9 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.decide.budget import one_per_metric, split_limit
-from metrics.decide.compare import Comparison
 from metrics.stats import validate
+from metrics.stats.comparison import Comparison
 from metrics.stats.intervals import wilson
+from metrics.stats.paired import DIFFERENCE_NOISE, check_delta
+from metrics.stats.paired import harmed as beyond  # the harm rule, on checked arrays
 from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE
 from metrics.vocabulary.format import natural_key
 from metrics.vocabulary.risk import (
@@ -42,10 +44,9 @@ __all__ = [
     "parse_harm_limit", "parse_harm_limits", "risk", "risk_rows", "risks", "trisk", "urisk",
 ]
 
-# A difference within this distance of -δ counts as on it (not harm), and a share within it of
-# the limit as on it (passes): comparison differences are rounded to 12 decimals
-# (metrics.stats.paired), so a smaller gap is float noise.
-_TOLERANCE = 1e-12
+# A share within this distance of the limit counts as on it (passes): comparison differences
+# are rounded to 12 decimals (metrics.stats.paired), so a smaller gap is float noise.
+_TOLERANCE = DIFFERENCE_NOISE
 
 
 # --------------------------------------------------------------------------- URisk and TRisk
@@ -57,13 +58,6 @@ def _as_differences(values: object, minimum: int) -> np.ndarray:
     return validate.check_values("differences", values, ndim=(1, 2), least=minimum)
 
 
-def is_harmed(differences: object, delta: float) -> np.ndarray:
-    """Which queries lose more than delta (a loss of exactly delta is not harm)."""
-    return _harmed(_as_differences(differences, 0), _check_delta(delta))
-
-
-def _harmed(differences: np.ndarray, delta: float) -> np.ndarray:
-    return differences < -delta - _TOLERANCE
 
 
 def _check_alpha(alpha: object) -> float:
@@ -199,10 +193,6 @@ def _json_float(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _check_delta(delta: object) -> float:
-    return validate.check_number("delta", delta, low=0, high=1, meaning="the metric's units")
-
-
 def _check_alphas(alphas: object) -> tuple[float, ...]:
     if isinstance(alphas, str) or not isinstance(alphas, Sequence) or not alphas:
         raise ValueError(f"alphas must be a non-empty sequence of numbers >= 0, got {alphas!r}")
@@ -237,7 +227,7 @@ def _risks(differences: np.ndarray, query_ids: Sequence[str], names: Sequence[tu
            worst: object) -> tuple[Risk, ...]:
     """One Risk per column of differences (n, m); names are (candidate, metric) per column."""
     d = _as_differences(differences, MIN_QUERIES)
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     alphas = _check_alphas(alphas)
     level = validate.check_fraction("confidence_level", confidence_level)
     keep = _check_worst(worst)
@@ -251,7 +241,7 @@ def _risks(differences: np.ndarray, query_ids: Sequence[str], names: Sequence[tu
     u = np.array([_urisk(d, alpha) for alpha in alphas]).reshape(len(alphas), -1)
     t = np.array([_trisk(d, alpha) for alpha in alphas]).reshape(len(alphas), -1)
     rows = np.ascontiguousarray(d.T)  # summed pairwise, as one column alone (see _weighed)
-    harmed = _harmed(rows, delta).sum(axis=1)
+    harmed = beyond(rows, delta).sum(axis=1)
     losses = rows < 0
     losing = losses.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -326,7 +316,7 @@ class HarmLimit:
             raise ValueError(f"harm limit on {self.metric_label}: {HARM_PARSE_ERRORS['share']}, "
                              f"got {share!r}")
         try:
-            delta = _check_delta(self.delta)
+            delta = check_delta(self.delta)
         except ValueError:
             raise ValueError(f"harm limit on {self.metric_label}: {HARM_PARSE_ERRORS['delta']}, "
                              f"got {self.delta!r}") from None
@@ -438,7 +428,7 @@ def judge_harm(test: object, limit: HarmLimit, *,
     d = _as_differences(getattr(test, "differences", None), 1)
     if d.ndim != 1:
         raise ValueError(f"a test's differences must be 1-D, got shape {d.shape}")
-    harmed = int(_harmed(d, limit.delta).sum())
+    harmed = int(beyond(d, limit.delta).sum())
     interval = wilson(harmed, d.size, confidence_level=confidence_level)
     return HarmVerdict(
         candidate=str(test.candidate), metric=limit.metric_label, limit=limit, harmed=harmed,

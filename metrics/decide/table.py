@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import Comparison, PairedTest
+from metrics.stats.comparison import Comparison, PairedTest
 from metrics.vocabulary import SUMMARY_MEASURES
 from metrics.vocabulary.comparisons import (
     BETTER_MARK,

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as scipy_stats
 
-from metrics.decide.compare import Comparison
-from metrics.decide.risk import is_harmed
 from metrics.explain.facets import facets as query_facets
 from metrics.io.queries import Queries
 from metrics.stats import benjamini_hochberg
+from metrics.stats.comparison import Comparison
+from metrics.stats.paired import is_harmed
 from metrics.stats.validate import check_integer
 from metrics.vocabulary.leakage import FUNCTION_WORDS
 from metrics.vocabulary.risk import (

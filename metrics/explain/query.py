@@ -64,10 +64,8 @@ class RunExplanation:
 
 
 def query_row(evaluation: Evaluation, query_id: str) -> int:
-    rows = np.flatnonzero(evaluation.query_set.query_ids == query_id)
-    if not len(rows):
-        raise ValueError(f"query {query_id!r} is not in the qrels")
-    return int(rows[0])
+    """The query's row in the evaluation's arrays (QuerySet.row)."""
+    return evaluation.query_set.row(query_id)
 
 
 def list_length(evaluation: Evaluation, query_id: str) -> int:

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.core.compare import compare_evaluation
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import Comparison, compare_evaluation
 from metrics.explain.facets import Facet, slice_masks
 from metrics.stats import corrections
 from metrics.stats.bootstrap import resampled_queries
+from metrics.stats.comparison import Comparison
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION

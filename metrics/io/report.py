@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+DROPPED_SHOWN = 5  # dropped lines quoted on standard error, a file; the rest are counted
+
 
 @dataclass(frozen=True)
 class ReportLine:

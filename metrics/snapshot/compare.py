@@ -8,12 +8,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from metrics.core.compare import drawn_as_the_summary, figures_of
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import Comparison, compare, drawn_as_the_summary, figures_of
 from metrics.snapshot.codec import as_snapshot
 from metrics.snapshot.comparable import Basis, differences, evaluation_basis, refusal
 from metrics.snapshot.fingerprint import fingerprint_run, short
 from metrics.snapshot.schema import Snapshot, created_minute, tool_version
+from metrics.stats.comparison import Comparison, compare
 from metrics.vocabulary import MEASURE_BY_KEY
 from metrics.vocabulary.format import listing
 
@@ -91,7 +92,7 @@ def compare_with_snapshot(
     "NAME (snapshot DATE)" in the Comparison; the candidates are the Evaluation's runs (default
     all). Refuses (ValueError) a snapshot of another query set or labels, K or conventions.
     ``metrics`` are measure keys or names (the snapshot must hold their per-query figures);
-    ``options`` go to ``metrics.decide.compare.compare``; the interval's level and method, the
+    ``options`` go to ``metrics.stats.comparison.compare``; the interval's level and method, the
     resamples and the seed default to the evaluation's conventions.
     """
     snapshot = as_snapshot(snapshot)

@@ -1,8 +1,11 @@
-"""The JSON contract for scripts: an Evaluation, and a paired Comparison, as plain dicts.
+"""The JSON contract of an Evaluation: the document `python -m metrics --format json` prints
+and every snapshot holds (`metrics.snapshot`), as plain dicts; and a Spark evaluation's, for
+the keys it can fill.
 
-Every key here is documented in README and read by snapshots (`metrics.snapshot`), so keys
-are only ever added. Metric names carry the chosen K; floats stay unrounded (the text writers
-in `metrics.cli.text` round for people, this does not).
+Every key here is documented in README and read by snapshots, so keys are only ever added.
+Metric names carry the chosen K; floats stay unrounded (the text writers in
+`metrics.outputs.text` round for people, this does not). What a command adds around it (the
+slices, the costs, a comparison) is written by `metrics.outputs.documents`.
 """
 
 from __future__ import annotations
@@ -10,38 +13,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from metrics.context.cost import Cost
 from metrics.core.evaluate import Evaluation, RunEvaluation
-from metrics.decide.compare import Comparison
-from metrics.explain.slices import Slice
 from metrics.spark.evaluate import SparkEvaluation
 from metrics.stats.intervals import Interval
 from metrics.vocabulary.names import Spec
 from metrics.vocabulary.spark import WHAT_IT_HOLDS
 
 
-def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
-            costs: Sequence[Cost] = (), measures: Sequence[Spec] | None = None
-            ) -> dict[str, Any]:
-    """The JSON contract documented in README: metric names carry the chosen K. With
-    slices (--by), each run carries its summary per slice, shaped like its own summary;
-    with costs (--tokens-per-chunk, --corpus), what its context costs at K and at k. The
-    figures are the evaluation's (the defaults, then those asked for), or `measures` alone
-    (score --metric); figures asked for add "measures": what each one's name sets."""
+def to_dict(evaluation: Evaluation, measures: Sequence[Spec] | None = None) -> dict[str, Any]:
+    """The JSON contract documented in README: metric names carry the chosen K. The figures
+    are the evaluation's (the defaults, then those asked for), or `measures` alone (score
+    --metric); figures asked for add "measures": what each one's name sets."""
     k = evaluation.k
     summary = evaluation.summary_specs if measures is None else tuple(measures)
     per_query = evaluation.query_specs if measures is None else tuple(measures)
-    runs = [_run_dict(evaluation, run, summary, per_query) for run in evaluation.runs]
-    for run, cost in zip(runs, costs, strict=False):
-        run["cost"] = cost.as_dict()
-    if slices:
-        for run in runs:
-            run["slices"] = [
-                {"facet": piece.facet, "value": piece.value, "queries": piece.queries,
-                 "too_small": piece.too_small,
-                 "summary": _summary_dict(piece.summary[run["name"]], k, summary)}
-                for piece in slices
-            ]
     document = {
         "k": k,
         "conventions": evaluation.conventions.as_dict()
@@ -51,7 +36,7 @@ def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
             "scored": len(evaluation.scored_ids),
             "excluded": evaluation.excluded_ids,
         },
-        "runs": runs,
+        "runs": [_run_dict(evaluation, run, summary, per_query) for run in evaluation.runs],
     }
     if evaluation.asked or measures is not None:
         document["measures"] = measures_dict(
@@ -69,7 +54,7 @@ def measures_dict(evaluation: Evaluation, specs: Sequence[Spec]) -> dict[str, di
             for spec in specs}
 
 
-def _summary_dict(summary: dict[str, Interval], k: int,
+def summary_dict(summary: dict[str, Interval], k: int,
                   specs: Sequence[Spec]) -> dict[str, dict[str, Any]]:
     return {
         spec.label(k): {
@@ -102,7 +87,7 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec
         "repeats": run.repeats,
         "missing_queries": list(run.missing_queries),
         "ignored_queries": list(run.aligned.ignored_queries),
-        "summary": _summary_dict(run.summary, k, summary),
+        "summary": summary_dict(run.summary, k, summary),
         "queries": _records(columns),
         "suggestion": run.suggestion.as_dict(),
         "diagnosis": [
@@ -137,7 +122,7 @@ def spark_dict(evaluation: SparkEvaluation, measures: Sequence[Spec] | None = No
         } | {spec.label(k, summary=False): values[spec.key].tolist() for spec in per_query}
         found = {"name": run.name, "repeats": run.repeats,
                  "missing_queries": list(run.missing_queries),
-                 "summary": _summary_dict(run.summary, k, summary),
+                 "summary": summary_dict(run.summary, k, summary),
                  "queries": _records(columns)}
         if evaluation.sweep_range is not None:
             names = {s.name() for s in summary} | {"k"}
@@ -161,29 +146,3 @@ def spark_dict(evaluation: SparkEvaluation, measures: Sequence[Spec] | None = No
 def _records(columns: dict[str, list]) -> list[dict[str, Any]]:
     keys = list(columns)
     return [dict(zip(keys, row, strict=True)) for row in zip(*columns.values(), strict=True)]
-
-
-def comparison_dict(evaluation: Evaluation, comparison: Comparison) -> dict[str, Any]:
-    """A pure function of the inputs (no timestamp): identical calls print identical bytes."""
-    return {
-        "k": evaluation.k,
-        "conventions": evaluation.conventions.as_dict(),
-        "query_set": {"scored": len(evaluation.scored_ids), "excluded": evaluation.excluded_ids},
-        "baseline": comparison.baseline,
-        "candidates": list(comparison.candidates),
-        "metrics": list(comparison.metrics),
-        "test": "paired randomization (sign flip), two-sided",
-        "correction": comparison.correction,
-        "n_comparisons": comparison.n_comparisons,
-        "alpha": comparison.alpha,
-        "n_permutations": comparison.n_permutations,
-        "n_resamples": comparison.n_resamples,
-        "seed": comparison.seed,
-        "comparisons": comparison.rows(),
-    }
-
-
-def slice_rows(facet: str, pieces: Sequence[tuple[str, Comparison]]) -> list[dict]:
-    """compare --by: every slice's comparison rows, each naming its facet and slice."""
-    return [row | {"facet": facet, "slice": label}
-            for label, comparison in pieces for row in comparison.rows()]

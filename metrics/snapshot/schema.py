@@ -30,7 +30,6 @@ from typing import Any, NoReturn
 import numpy as np
 
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import DEFAULT_COMPARED
 from metrics.snapshot.comparable import (
     CONVENTION_FIELDS,
     Basis,
@@ -51,7 +50,7 @@ from metrics.snapshot.integrity import (
     seal,
 )
 from metrics.stats.validate import is_number
-from metrics.vocabulary import MEASURE_BY_KEY, MEASURES
+from metrics.vocabulary import COMPARED, MEASURE_BY_KEY, MEASURES
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.names import Spec, default_spec, parse_measure
 
@@ -325,7 +324,7 @@ class Snapshot:
             raise ValueError(f"snapshot run {chosen.name!r} does not pair: " + "; ".join(parts))
         order = [position[q] for q in ids]
         scores = {}
-        for key in metrics or DEFAULT_COMPARED:
+        for key in metrics or COMPARED:
             spec = key if isinstance(key, Spec) else default_spec(MEASURE_BY_KEY[key])
             column = chosen.per_query.get(spec.label(self.k, summary=False))
             if column is None:

@@ -1,4 +1,6 @@
-"""Do two orderings of the same items agree? Kendall's tau and tau_AP, on arrays.
+"""Do two orderings of the same items agree? Kendall's tau and tau_AP, on arrays; and, for
+two orderings of the same runs by their means, the Agreement that names them and the pairs
+that swap (what decide's measure_agreements and the judge's label_agreement both return).
 
 An ordering is given by one score per item, higher first. Kendall's tau is tau-b (ties in
 either ordering counted as neither concordant nor discordant, scipy.stats.kendalltau's
@@ -12,11 +14,15 @@ the reversed one, and undefined (nan) for fewer than two items.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 import numpy as np
 
 from metrics.stats.validate import check_values
+from metrics.vocabulary.agreement import TAU_ALL_TIED, UNDEFINED, agreement_sentence
 
-__all__ = ["discordant_pairs", "kendall_tau", "order", "tau_ap"]
+__all__ = ["Agreement", "agreement", "discordant_pairs", "kendall_tau", "order", "tau_ap"]
 
 
 def order(scores: np.ndarray) -> np.ndarray:
@@ -67,3 +73,78 @@ def discordant_pairs(a: np.ndarray, b: np.ndarray) -> list[tuple[int, int]]:
     i, j = np.triu_indices(len(a), k=1)
     swapped = np.sign(a[i] - a[j]) * np.sign(b[i] - b[j]) < 0
     return [(int(x), int(y)) for x, y in zip(i[swapped], j[swapped], strict=True)]
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Two orderings of the same runs and how far they agree."""
+
+    first: str  # what orders the runs first: a label, "nDCG@10 (qrels a.txt)"
+    second: str
+    means_first: tuple[float, ...]  # per run, in the runs' order
+    means_second: tuple[float, ...]
+    runs: tuple[str, ...]
+    tau: float
+    tau_ap: float  # the second ordering against the first
+    swapped: tuple[tuple[str, str], ...]  # (a, b): the first puts a above b, the second below
+
+    @property
+    def order_first(self) -> tuple[str, ...]:
+        return tuple(self.runs[i] for i in order(self.means_first))
+
+    @property
+    def order_second(self) -> tuple[str, ...]:
+        return tuple(self.runs[i] for i in order(self.means_second))
+
+    @property
+    def tau_undefined(self) -> str:
+        """Why tau has no value ("" when it has one): fewer than two runs, or an ordering
+        that ties every run."""
+        if len(self.runs) < 2:
+            return UNDEFINED
+        tied = [name for name, means in ((self.first, self.means_first),
+                                         (self.second, self.means_second))
+                if len(set(means)) == 1]
+        return TAU_ALL_TIED.format(ordering=tied[0]) if tied else ""
+
+    @property
+    def tau_ap_undefined(self) -> str:
+        """Why tau_AP has no value: fewer than two runs (it orders ties as given)."""
+        return UNDEFINED if len(self.runs) < 2 else ""
+
+    @property
+    def undefined(self) -> dict[str, str]:
+        """The figures without a value, each with why."""
+        return {name: why for name, why in (("tau", self.tau_undefined),
+                                            ("tau_ap", self.tau_ap_undefined)) if why}
+
+    @property
+    def sentence(self) -> str:
+        n = len(self.runs)
+        return agreement_sentence(self.first, self.second, self.tau, self.tau_ap,
+                                  len(self.swapped), n * (n - 1) // 2,
+                                  tau_why=self.tau_undefined)
+
+    def as_dict(self) -> dict:
+        return {"first": self.first, "second": self.second,
+                "order_first": list(self.order_first), "order_second": list(self.order_second),
+                "tau": None if self.tau_undefined else self.tau,
+                "tau_ap": None if self.tau_ap_undefined else self.tau_ap,
+                "swapped": [list(pair) for pair in self.swapped], "sentence": self.sentence,
+                "undefined": self.undefined}
+
+
+def agreement(first: str, second: str, means_first: Mapping[str, float],
+              means_second: Mapping[str, float]) -> Agreement:
+    """Two orderings of the runs both mappings hold (run -> mean), in the first's order."""
+    runs = tuple(means_first)
+    if set(runs) != set(means_second):
+        raise ValueError(f"the two orderings must hold the same runs, got {sorted(runs)} and "
+                         f"{sorted(means_second)}")
+    a = np.array([means_first[r] for r in runs], dtype=float)
+    b = np.array([means_second[r] for r in runs], dtype=float)
+    swapped = []
+    for i, j in discordant_pairs(a, b):
+        swapped.append((runs[i], runs[j]) if a[i] > a[j] else (runs[j], runs[i]))
+    return Agreement(first, second, tuple(a.tolist()), tuple(b.tolist()), runs,
+                     kendall_tau(a, b), tau_ap(a, b), tuple(swapped))

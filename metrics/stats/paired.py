@@ -24,10 +24,20 @@ import numpy as np
 
 from metrics.stats.bca import bootstrap_bounds
 from metrics.stats.bootstrap import draw_resamples
-from metrics.stats.validate import check_count, check_fraction, check_generator, check_values
+from metrics.stats.validate import (
+    check_count,
+    check_fraction,
+    check_generator,
+    check_number,
+    check_values,
+)
 
 __all__ = [
+    "DIFFERENCE_NOISE",
     "effect_size",
+    "check_delta",
+    "harmed",
+    "is_harmed",
     "paired_bootstrap",
     "paired_differences",
     "sign_flip_pvalues",
@@ -40,6 +50,9 @@ __all__ = [
 # Per-query differences are rounded to this many decimals before anything else, so that two
 # scores that differ only by float noise (0.1 + 0.2 vs 0.3) count as a tie, not a win.
 _DECIMALS = 12
+# A difference within this distance of a threshold counts as on it: below the rounding above,
+# a gap is float noise.
+DIFFERENCE_NOISE = 1e-12
 # A permuted mean within this distance of the observed mean counts as "at least as extreme":
 # means of scores in [0, 1] that differ by less are float noise, and counting them as ties can
 # only make the p-value (very slightly) more conservative.
@@ -74,6 +87,23 @@ def paired_differences(after: np.ndarray, before: np.ndarray) -> np.ndarray:
     differences = np.round(after - before, _DECIMALS)
     differences[differences == 0] = 0.0  # no -0.0 after rounding
     return differences
+
+
+def is_harmed(differences: object, delta: object) -> np.ndarray:
+    """Which queries lose more than delta (a loss of exactly delta is not harm): the harm
+    the risk figures count and the queries a harm profile reads; the arguments checked."""
+    return harmed(check_values("differences", differences, ndim=(1, 2), least=0),
+                  check_delta(delta))
+
+
+def harmed(differences: np.ndarray, delta: float) -> np.ndarray:
+    """is_harmed's rule on checked arguments: a loss beyond delta and float noise."""
+    return differences < -delta - DIFFERENCE_NOISE
+
+
+def check_delta(delta: object) -> float:
+    """A harm threshold: a number from 0 to 1, in the metric's units."""
+    return check_number("delta", delta, low=0, high=1, meaning="the metric's units")
 
 
 def paired_bootstrap(

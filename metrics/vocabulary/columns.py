@@ -223,8 +223,8 @@ CONTROL_HELP: dict[str, str] = {
     "overlap_csv": "One row per pair: every figure's mean and bounds, as the command line's "
     "JSON.",
     "to_label_csv": "One row per query and id, most wanted first.",
-    "latex_table": "A booktabs table: load the booktabs package in the preamble, then input "
-    "the file where the table goes.",
+    "latex_table": "A booktabs table: load the booktabs and graphicx packages in the preamble, "
+    "then input the file where the table goes (it shrinks to the text's width when wider).",
     "pr_curve": "Each run's interpolated precision at trec_eval's 11 recall levels, computed "
     "when you switch it on.",
     "worst_csv": "Every query the candidate scores lower on this metric, worst first: the "

@@ -8,17 +8,16 @@ from __future__ import annotations
 import pytest
 
 from dashboard.report import exports
-from dashboard.report import html as report
+from metrics import baseline_comparison, power_table
 from metrics import format as fmt
-from metrics import power_table
-from metrics.decide.compare import compare_evaluation
+from metrics.core.compare import compare_evaluation
 from tests.dashboard.conftest import PAGES, open_app, texts
 
 
 @pytest.fixture(scope="module")
 def engine(sample):
     """The comparison the page shows by default: the engine's defaults, the sample's seed."""
-    return report.default_comparison(sample)
+    return baseline_comparison(sample)
 
 
 def table(app, candidate: str):

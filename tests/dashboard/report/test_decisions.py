@@ -31,15 +31,14 @@ def test_the_report_says_what_each_change_harms_and_whether_its_verdicts_hold(sa
                                                                              tmp_path):
     import html as html_lib
 
-    from dashboard.report.html import default_comparison
-    from metrics import fragility, risks, to_label, to_label_summary
+    from metrics import baseline_comparison, fragility, risks, to_label, to_label_summary
     from metrics.core.files import rereader
     from metrics.core.sample import sample_runs
 
     out = tmp_path / "r.html"
     assert main(["report", "--out", str(out)]) == 0
     page = html_lib.unescape(out.read_text())
-    comparison = default_comparison(sample)
+    comparison = baseline_comparison(sample)
     for risk in risks(comparison):
         if risk.metric == "nDCG@5":
             assert risk.sentence in page

@@ -16,6 +16,7 @@ from html.parser import HTMLParser
 import pandas as pd
 import pytest
 
+import metrics
 from dashboard import safe
 from dashboard.__main__ import main
 from dashboard.report import exports
@@ -86,7 +87,7 @@ def sample():
 
 @pytest.fixture(scope="module")
 def sample_comparison(sample):
-    return report.default_comparison(sample)
+    return metrics.baseline_comparison(sample)
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +114,7 @@ def hostile(tmp_path_factory):
     evaluation = evaluate_files(
         qrels, [RunSource(first, name=HOSTILE), RunSource(second, name=ATTRIBUTE)], 2
     )
-    comparison = report.default_comparison(evaluation)
+    comparison = metrics.baseline_comparison(evaluation)
     text = report.build_html(evaluation, comparison, title=f"Report {HOSTILE}")
     return evaluation, comparison, text
 
@@ -267,7 +268,7 @@ def test_csv_exports_round_trip(sample):
 
 def test_no_comparison_for_a_single_run():
     evaluation = evaluate_files(sample_qrels(), [RunSource(SAMPLE_DIR / "bm25.run")], 5)
-    assert report.default_comparison(evaluation) is None
+    assert metrics.baseline_comparison(evaluation) is None
 
 
 def test_report_module_does_not_import_streamlit():
@@ -358,7 +359,7 @@ def test_the_dashboards_snapshot_file_is_a_snapshot_the_engine_reads(tmp_path):
 
 def test_comparison_csv_keeps_every_test_unrounded():
     sample = load_sample()
-    comparison = report.default_comparison(sample)
+    comparison = metrics.baseline_comparison(sample)
     table = pd.read_csv(io.StringIO(exports.comparison_csv(comparison)))
     assert len(table) == len(comparison.tests) == 16
     first = comparison.tests[0]
@@ -370,7 +371,7 @@ def test_comparison_csv_keeps_every_test_unrounded():
 def test_the_report_has_the_run_by_metric_table_with_its_test_named(sample):
     from metrics import run_table
 
-    comparison = report.default_comparison(sample)
+    comparison = metrics.baseline_comparison(sample)
     text = report.build_html(sample, comparison, generated_on="2026-01-01")
     section = text[text.index('id="against-baseline"'):]
     section = section[:section.index("</section>")]

@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+import metrics
 from dashboard import safe
 from dashboard.__main__ import main
 from dashboard.report import exports
@@ -146,7 +147,7 @@ def test_the_sample_report_says_what_k_costs(sample_report):
 
 def test_the_report_without_texts_has_none_of_their_sections(fast_charts):
     evaluation = load_sample()
-    text = report.build_html(evaluation, report.default_comparison(evaluation),
+    text = report.build_html(evaluation, metrics.baseline_comparison(evaluation),
                              generated_on="2024-05-01", embed_data=False)
     for name in ("examples", "slices", "leakage", "cost"):
         assert f'id="{name}"' not in text
@@ -155,7 +156,7 @@ def test_the_report_without_texts_has_none_of_their_sections(fast_charts):
 
 def test_examples_leave_out_a_source_not_given_and_mark_a_missing_value(sample_texts):
     evaluation, queries, corpus = sample_texts
-    comparison = report.default_comparison(evaluation)
+    comparison = metrics.baseline_comparison(evaluation)
     ids_only = report_texts.examples_section(evaluation, comparison)
     assert "<th>Question</th>" not in ids_only and "chunk-words" not in ids_only
     assert "<code>" in ids_only and "Give --queries and --corpus" in ids_only
@@ -279,7 +280,7 @@ def test_a_filtered_report_is_built_and_says_what_it_covers(sample):
 
     intent = facets(load_queries(SAMPLE_DIR / "queries.csv"), sample.scored_ids)["intent"]
     chosen = filter_evaluation(sample, intent, ["how-to"])
-    html = report.build_html(chosen, report.default_comparison(chosen), generated_on="2026-12-01")
+    html = report.build_html(chosen, metrics.baseline_comparison(chosen), generated_on="2026-12-01")
     assert "over 4 of 9 scored queries: intent = how-to" in html
     assert 'id="snapshot"' not in html and "not embedded as a snapshot" in html
 

@@ -185,7 +185,7 @@ def test_heatmap_with_every_metric_has_one_panel_each(sample):
 
 @pytest.fixture(scope="module")
 def comparison(sample):
-    from metrics.decide.compare import compare_evaluation
+    from metrics.core.compare import compare_evaluation
 
     return compare_evaluation(sample, metrics=["nDCG", "RR"], n_permutations=200)
 

@@ -100,7 +100,7 @@ def test_natural_order_and_listing():
 
 @pytest.fixture(scope="module")
 def comparison(sample):
-    from metrics.decide.compare import compare_evaluation
+    from metrics.core.compare import compare_evaluation
 
     return compare_evaluation(sample, metrics=["nDCG", "RR", "Hit"], n_permutations=500)
 

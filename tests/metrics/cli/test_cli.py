@@ -9,9 +9,10 @@ import sys
 import pytest
 
 from metrics.cli import main
-from metrics.cli.inputs import Inputs, Parser, add_input_arguments
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES
 from metrics.core.sample import SAMPLE_DIR, load_sample
+from metrics.inputs.arguments import Parser, add_input_arguments
+from metrics.inputs.reading import Inputs
 from metrics.vocabulary import CONVENTIONS, Convention
 
 

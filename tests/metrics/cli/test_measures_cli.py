@@ -101,6 +101,7 @@ def test_latex_compiles(tmp_path, capsys):
     assert code == 0
     (tmp_path / "table.tex").write_text(out)
     (tmp_path / "doc.tex").write_text("\\documentclass{article}\\usepackage{booktabs}"
+                                      "\\usepackage{graphicx}"  # the table shrinks to fit
                                       "\\begin{document}\\input{table.tex}\\end{document}\n")
     subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
                    cwd=tmp_path, check=True, capture_output=True, timeout=120)

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from metrics.cli import main
-from metrics.cli.inputs import run_guarded
 from metrics.core.sample import SAMPLE_DIR, load_sample
 from metrics.explain.mismatch import id_mismatches, run_mismatches
+from metrics.inputs.arguments import run_guarded
 from tests.metrics.builders import make_qrels, make_run
 
 QRELS = str(SAMPLE_DIR / "qrels.txt")
@@ -78,7 +78,7 @@ def test_running_out_of_memory_is_one_line(capsys):
 
 
 def test_a_memory_error_inside_a_command_is_caught(capsys, monkeypatch):
-    import metrics.cli.inputs as commands
+    import metrics.inputs.reading as commands
 
     def exhausted(*args, **kwargs):
         raise MemoryError

@@ -20,8 +20,8 @@ import pytest
 import pytrec_eval
 
 from metrics.cli import main
-from metrics.cli.trec_eval import NAME_WIDTH
 from metrics.core.sample import load_sample
+from metrics.outputs.trec_eval import NAME_WIDTH
 from tests.marks import thorough_after
 from tests.metrics.core.test_against_trec_eval import random_collection, write_files
 

@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from metrics.core.compare import compare_evaluation
 from metrics.core.sample import load_sample
 from metrics.decide.budget import (
     Budget,
@@ -18,7 +19,7 @@ from metrics.decide.budget import (
     parse_budget,
     parse_budgets,
 )
-from metrics.decide.compare import PairedTest, compare_evaluation
+from metrics.stats.comparison import PairedTest
 from metrics.vocabulary.budget import (
     BUDGET_METHOD,
     CANNOT_TELL,

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from metrics.decide.compare import compare
 from metrics.decide.risk import (
     HarmLimit,
     HarmVerdict,
@@ -26,6 +25,7 @@ from metrics.decide.risk import (
     trisk,
     urisk,
 )
+from metrics.stats.comparison import compare
 from metrics.vocabulary.risk import (
     HARM_DELTA,
     HARM_FAILED,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.cli.inputs import Inputs, ReadingOutOfMemory, run_guarded
+from metrics.inputs.arguments import ReadingOutOfMemory, run_guarded
+from metrics.inputs.reading import Inputs
 from metrics.io import LoadError, load_queries
 from metrics.io.queries import MAX_QUERY_LINES
 from tests.marks import THOROUGH

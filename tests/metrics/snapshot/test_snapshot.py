@@ -14,9 +14,9 @@ import pytest
 from metrics import Conventions, RunSource, evaluate, evaluate_files, load_qrels, load_run
 from metrics import snapshot as snap
 from metrics.cli import main
+from metrics.core.compare import compare_evaluation
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_qrels, sample_runs
-from metrics.decide.compare import compare_evaluation
 from tests.metrics.builders import make_qrels, make_run
 
 QRELS_ROWS = [("q1", "d1", 2), ("q1", "d2", 0), ("q2", "d3", 1), ("q2", "d4", 1), ("q3", "d5", 0)]

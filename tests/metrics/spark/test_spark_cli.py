@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from metrics.cli import main
-from metrics.cli.text import format_table
+from metrics.outputs.text import format_table
 from metrics.snapshot.contract import to_dict
 from metrics.vocabulary.gates import EXIT_OK, EXIT_USAGE
 from tests.marks import THOROUGH

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from metrics import load_sample
-from metrics.decide.agreement import agreement, measure_agreements
-from metrics.stats.agreement import discordant_pairs, kendall_tau, tau_ap
+from metrics.decide.agreement import measure_agreements
+from metrics.stats.agreement import agreement, discordant_pairs, kendall_tau, tau_ap
 
 
 def tau_b_loop(a, b) -> float:

@@ -37,7 +37,7 @@ def test_no_correction_still_checks_the_p_values() -> None:
 
 def test_compare_re_exports_the_same_objects() -> None:
     # by module path: the package `metrics` exports a function named compare
-    module = importlib.import_module("metrics.decide.compare")
+    module = importlib.import_module("metrics.stats.comparison")
     assert module.CORRECTIONS is CORRECTIONS
     assert module.holm is holm
     assert module.benjamini_hochberg is benjamini_hochberg

@@ -10,9 +10,10 @@ import pytest
 from scipy import integrate, optimize, stats
 from statsmodels.stats.power import TTestPower
 
+from metrics.core.compare import compare_evaluation
 from metrics.core.sample import load_sample
-from metrics.decide.compare import compare, compare_evaluation
 from metrics.decide.power import power_report, power_table
+from metrics.stats.comparison import compare
 from metrics.stats.power import (
     PowerFigure,
     detection_power,

@@ -1,4 +1,6 @@
-"""The plain-text writers of the command line: the score table and the paired comparison.
+"""The plain-text writers of the command line: the score table, the paired comparison (and
+every pair's, the risk table and the fragility check), and each other command's tables (the
+leaderboard, the agreement of orderings, what the query set can detect, the leaks).
 
 Every number goes through `metrics.format`, the one formatter the dashboard and the report
 use too, so a figure reads the same wherever it is printed.
@@ -7,18 +9,32 @@ use too, so a figure reads the same wherever it is printed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from metrics.context.cost import Cost
+from metrics.context.leakage import Leakage
 from metrics.core.blocks import BlockEvaluation
 from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.decide.best import BestMarks
-from metrics.decide.compare import CORRECTIONS, Comparison, PairedTest
+from metrics.decide.fragility import Fragility
+from metrics.decide.leaderboard import AllPairs, Leaderboard
+from metrics.decide.risk import risks
 from metrics.explain.slices import Slice
+from metrics.io import Queries
 from metrics.spark.evaluate import SparkEvaluation
+from metrics.stats.agreement import Agreement
+from metrics.stats.comparison import CORRECTIONS, Comparison, PairedTest
+from metrics.stats.power import PowerFigure
 from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES
 from metrics.vocabulary import format as fmt
+from metrics.vocabulary import risk as risk_words
+from metrics.vocabulary.agreement import AGREEMENT_TERMS, NO_SWAP, tau_text
 from metrics.vocabulary.comparisons import WIN_TIE_LOSS
+from metrics.vocabulary.format import figure, listing, signed
+from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS
+from metrics.vocabulary.leakage import LEAKAGE_RULE, SCOPES
 from metrics.vocabulary.names import Spec
+from metrics.vocabulary.power import POWER_METHOD
 from metrics.vocabulary.spark import WHAT_IT_HOLDS
 
 COMPARISON_HEADER = [
@@ -244,3 +260,102 @@ def format_costs(costs: Sequence[Cost]) -> str:
     lines = [f"Context cost ({costs[0].tokens.sentence})"]
     lines += [f"  {cost.run}: {cost.sentence}" for cost in costs]
     return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- each command's tables
+
+
+def format_all_pairs(evaluation: Evaluation, pairs: AllPairs) -> str:
+    """Every baseline's table of tests, then each metric's letters, best first."""
+    parts = [format_comparison(evaluation, comparison) for comparison in pairs.comparisons]
+    rows = [[label, *(f"{run} {letter}" for run, letter in pairs.letters(label).items())]
+            for label in pairs.metrics]
+    width = max(len(row) for row in rows)
+    rows = [row + [""] * (width - len(row)) for row in rows]
+    parts.append("\n".join(["Significance letters (best first)", pairs.sentence(),
+                            *table(["metric", *(["run letters"] + [""] * (width - 2))], rows)])
+                 + "\n")
+    return "\n".join(parts)
+
+
+def format_review(comparison: Comparison, delta: float, found: Fragility | None) -> str:
+    """The risk table (every candidate and metric) and, when asked, the fragility check."""
+    rows = []
+    for risk in risks(comparison, delta=delta):
+        rows.append([risk.candidate, risk.metric,
+                     f"{risk_words.share(risk.harm_share)} [{risk_words.share(risk.harm_low)}, "
+                     f"{risk_words.share(risk.harm_high)}]",
+                     figure(risk.mean_loss),  # — when no query loses (nan)
+                     *(signed(value) for pair in zip(risk.urisk, risk.trisk, strict=True)
+                       for value in pair)])
+    alphas = [risk_words.alpha_key(a) for a in risk_words.RISK_ALPHAS]
+    header = ["candidate", "metric", f"harmed (> {risk_words.delta_words(delta)})", "mean loss",
+              *(f"{name} α={a}" for a in alphas for name in ("URisk", "TRisk"))]
+    out = [f"\nRisk against {comparison.baseline} (TRisk beyond ±"
+           f"{risk_words.TRISK_THRESHOLD:g}: reliably safer or riskier):\n",
+           "\n".join(table(header, rows)) + "\n"]
+    if found is not None:
+        out.append(f"\nFragility: {found.summary}\n")
+        out += [f"  {flip.sentence}\n" for flip in found.flips]
+        out += [f"  not tried: {convention} ({why})\n" for convention, why in found.skipped]
+    return "".join(out)
+
+
+def format_leaderboard(board: Leaderboard) -> str:
+    """One table per metric, best first: mean, rank, rank interval, P(best)."""
+    level = fmt.confidence(board.confidence_level)
+    lines = [f"Leaderboard at K = {board.k} over {fmt.count(board.n_queries, 'scored query')}: "
+             f"{fmt.count(board.n_resamples, 'paired bootstrap resample')}, seed {board.seed}",
+             f"  - {LEADERBOARD_TERMS['rank_interval']}", f"  - {LEADERBOARD_TERMS['p_best']}"]
+    for label, standings in board.metrics.items():
+        rows = [[s.run, fmt.figure(s.mean), str(s.rank), f"{s.rank_low}–{s.rank_high}",
+                 f"{s.p_best:.1%}"] for s in standings]
+        lines += ["", f"{label}:", *table(["run", "mean", "rank", f"{level} rank interval",
+                                           "P(best)"], rows)]
+    return "\n".join(lines) + "\n"
+
+
+def format_agreements(found: Sequence[Agreement]) -> str:
+    """One row per pair of orderings: tau, tau_AP and the pairs that swap."""
+    rows = [[a.first, a.second, tau_text(a.tau, a.tau_undefined),
+             tau_text(a.tau_ap, a.tau_ap_undefined),
+             "; ".join(f"{x} > {y}" for x, y in a.swapped) or NO_SWAP] for a in found]
+    lines = table(["first", "second", "tau", "tau_AP", "swapped (as the first orders them)"],
+                  rows)
+    lines += ["", *(f"  - {AGREEMENT_TERMS[key]}" for key in ("order", "tau", "tau_ap"))]
+    return "\n".join(lines) + "\n"
+
+
+def format_power(report: dict[str, Any], figures: Sequence[PowerFigure]) -> str:
+    rows = [[p["baseline"], p["candidate"], p["metric"], f"{p['queries']:,}",
+             fmt.figure(p["sd_difference"]), _maybe(p["min_detectable_difference"]),
+             "—" if p["queries_needed"] is None else f"{p['queries_needed']:,}"]
+            for p in report["pairs"]]
+    needed = f"queries for {report['delta']:g}" if report["delta"] is not None else "needed"
+    lines = [POWER_METHOD, f"alpha {report['alpha']:g}, power {report['power']:.0%}", "",
+             *table(["baseline", "candidate", "metric", "queries", "sd of diff.",
+                     "detectable", needed], rows), ""]
+    lines += [f"  {f.candidate} {f.metric}: {f.sentence}" for f in figures]
+    return "\n".join(lines) + "\n"
+
+
+def _maybe(value: float | None) -> str:
+    return "—" if value is None else fmt.figure(value)
+
+
+def format_leaks(leakage: Leakage, queries: Queries) -> str:
+    rule = ("Every query checked, keyword ones too." if leakage.every_query
+            else f"Rule: {LEAKAGE_RULE}")
+    lines = [leakage.sentence, f"Scope '{leakage.scope}': {SCOPES[leakage.scope]}",
+             f"Threshold: {leakage.threshold:g} of a query's word 3-grams in one chunk.", rule]
+    if leakage.leaks:
+        rows = [[leak.query_id, leak.doc_id, leak.kind, f"{leak.overlap:.2f}",
+                 _start(queries.text(leak.query_id) or "")] for leak in leakage.leaks]
+        lines += ["", *table(["query", "chunk", "kind", "overlap", "question"], rows)]
+        lines += ["", "leaked queries: " + listing(list(leakage.leaked_queries), limit=20)]
+    return "\n".join(lines) + "\n"
+
+
+def _start(text: str, limit: int = 60) -> str:
+    words = " ".join(text.split())
+    return words if len(words) <= limit else words[:limit - 1] + "…"

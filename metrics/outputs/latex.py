@@ -2,11 +2,20 @@
 
 Runs down, figures across; each cell the mean over its interval in small type; the best run
 of each column in bold (every run at the best mean, when they tie; not for a count, a residual
-or Judged@K, where higher is not better); against the baseline (the
-first run), a dagger marks a candidate significantly better and a double dagger one
-significantly worse, by the comparison's own test and correction, which the caption names
-with K, the query set, the interval and every figure's own parameters. Needs booktabs. Every
-run name and label is escaped, so a name cannot inject LaTeX.
+or Judged@K, where higher is not better); against the baseline (the first run), a dagger
+marks a candidate significantly better and a double dagger one significantly worse, by the
+comparison's own test and correction (`metrics.baseline_comparison`, the one compare prints),
+which the caption names with K, the query set, the interval and every figure's own
+parameters. Every run name and label is escaped, so a name cannot inject LaTeX.
+
+It fits the page as a paper author pastes it: ten figures of mean-over-interval cells do not
+fit one column of a two-column paper, so it is a `table*` (the page's width there, an
+ordinary float in a one-column paper), set in small type with narrower gaps, and shrunk to the
+line's width only when it is still wider (a table that fits keeps its natural size: a few
+figures are never blown up). Runs stay down and figures across, as results tables in the
+field read; a long run name widens its column and the table shrinks with it. Needs booktabs
+and graphicx; tests/metrics/outputs/test_latex.py compiles it with pdflatex and refuses any
+overfull box.
 """
 
 from __future__ import annotations
@@ -14,12 +23,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from metrics.core.evaluate import Evaluation
-from metrics.decide.compare import CORRECTIONS, Comparison
+from metrics.stats.comparison import CORRECTIONS, Comparison
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.conventions import interval_methods
 from metrics.vocabulary.names import Spec
 
 BETTER, WORSE = r"$^{\dagger}$", r"$^{\ddagger}$"
+COLUMN_GAP = "4pt"  # half the gap between two columns (LaTeX's default is 6pt)
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
             "^": r"\textasciicircum{}",
@@ -86,9 +96,14 @@ def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
     # says how much there is, not how good: no best run there
     best = {spec.key: max(run.summary[spec.key].mean for run in evaluation.runs)
             if spec.measure.compared else None for spec in specs}
-    lines = [r"% needs \usepackage{booktabs}", r"\begin{table}[t]", r"\centering",
+    lines = [r"% needs \usepackage{booktabs} and \usepackage{graphicx}; table* spans both "
+             "columns of a two-column paper (write table for a narrow one)",
+             r"\begin{table*}[t]", r"\centering",
              rf"\caption{{{_caption(evaluation, specs, comparison)}}}",
              rf"\label{{{escape(label)}}}",
+             r"\small", rf"\setlength{{\tabcolsep}}{{{COLUMN_GAP}}}",
+             # its natural width, or the line's when that is narrower: never past the margin
+             r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%",
              r"\begin{tabular}{l" + "r" * len(specs) + "}", r"\toprule",
              " & ".join(["Run", *(escape(spec.label(k)) for spec in specs)]) + r" \\",
              r"\midrule"]
@@ -100,5 +115,5 @@ def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
                                best=interval.mean == best[spec.key],
                                mark=marks.get((run.name, spec.label(k)), "")))
         lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    lines += [r"\bottomrule", r"\end{tabular}}", r"\end{table*}"]
     return "\n".join(lines) + "\n"

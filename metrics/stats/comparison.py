@@ -21,13 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 
-from metrics.core.evaluate import Evaluation
 from metrics.stats import CORRECTIONS, benjamini_hochberg, corrections, holm, paired, validate
-from metrics.vocabulary import COMPARED
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION, DEFAULT_PERMUTATIONS
 from metrics.vocabulary.conventions import (
@@ -35,7 +32,6 @@ from metrics.vocabulary.conventions import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
 )
-from metrics.vocabulary.names import Spec, parse_measure
 
 __all__ = [
     "CORRECTIONS",
@@ -43,7 +39,6 @@ __all__ = [
     "PairedTest",
     "benjamini_hochberg",
     "compare",
-    "compare_evaluation",
     "holm",
     "regressions",
 ]
@@ -422,89 +417,3 @@ def regressions(comparison: Comparison, metric: str, *, alpha: float | None = No
         for test in comparison.tests
         if test.metric == metric and test.difference < 0 and test.p_adjusted < level
     ]
-
-
-# the family compared by default: every summary measure at K except Judged@K, which says how
-# far the labels reach, not how good the ranking is
-DEFAULT_COMPARED = COMPARED  # declared in the vocabulary
-
-
-def compare_evaluation(
-    evaluation: Evaluation,
-    *,
-    baseline: str | None = None,
-    candidates: Sequence[str] | None = None,
-    metrics: Sequence[str | Spec] | None = None,
-    queries: np.ndarray | None = None,
-    **options: Any,
-) -> Comparison:
-    """Compare runs of one Evaluation at its K; metrics are measure keys ("nDCG", "RR", ...)
-    or any name a figure is asked by ("MRR@10", "P(rel=2)@5", "Rprec", trec_eval's "map"),
-    scored first when the evaluation does not show them yet, and appear in the Comparison
-    under their labels ("nDCG@10", "MRR@10"). `queries`, a mask over the scored queries,
-    compares on those only (a slice). The options are ``compare``'s; the interval's level and
-    method, the resamples and the seed default to the evaluation's conventions
-    (``drawn_as_the_summary``)."""
-    baseline = baseline or evaluation.run_names[0]
-    evaluation, keys = figures_of(evaluation, metrics)
-    labels = {key: evaluation.label(key) for key in keys}
-    names = [baseline, *(candidates or [n for n in evaluation.run_names if n != baseline])]
-    chosen = np.ones(len(evaluation.scored_ids), dtype=bool) if queries is None else queries
-    scores = {}
-    for name in names:
-        values = evaluation.per_query_scores(name)
-        scores[name] = {labels[key]: values[key][chosen] for key in keys}
-    return compare(
-        baseline,
-        scores,
-        [q for q, kept in zip(evaluation.scored_ids, chosen, strict=True) if kept],
-        candidates=names[1:],
-        metrics=list(labels.values()),
-        **drawn_as_the_summary(evaluation, options),
-    )
-
-
-def drawn_as_the_summary(evaluation: Evaluation, options: dict[str, Any]) -> dict[str, Any]:
-    """``compare``'s options with what the evaluation's conventions set filled in where not
-    given: the interval's level and method, the resamples and the seed (None: the seed). A
-    comparison on the evaluation thus resamples its queries as the summary, a slice and the
-    leaderboard do, whichever caller asks (the command line, the dashboard, the report)."""
-    c = evaluation.conventions
-    options = {"confidence_level": c.confidence_level, "n_resamples": c.n_resamples,
-               "interval_method": c.interval_method} | options
-    if options.get("rng") is None:
-        options["rng"] = c.seed
-    return options
-
-
-def figures_of(evaluation: Evaluation, metrics: Sequence[str | Spec] | None
-               ) -> tuple[Evaluation, tuple[str, ...]]:
-    """The evaluation with the figures `metrics` names scored (names, keys, labels or specs;
-    default the compared family), and their keys in order, each once. A decision is made at
-    the evaluation's K: a name's cutoff, if given, must be that K."""
-    if not metrics:
-        return evaluation, DEFAULT_COMPARED
-    specs = [m if isinstance(m, Spec) else metric_spec(m, evaluation.k) for m in metrics]
-    evaluation = evaluation.with_measures(specs)
-    return evaluation, tuple(dict.fromkeys(evaluation.resolve(s).key for s in specs))
-
-
-def metric_spec(label: str, k: int) -> Spec:
-    """The figure a gate or a choice names at the K compared: 'nDCG@10' or 'nDCG' -> nDCG,
-    'MRR@10' -> RR, 'P(rel=2)@10' -> P(rel=2), 'Rprec'. A cutoff, if given, must be that K."""
-    spec = parse_measure(label)
-    if spec.cutoff is not None and spec.cutoff != k:
-        raise ValueError(f"{label!r} names K = {spec.cutoff}, but the comparison is at K = {k}")
-    return replace(spec, cutoff=None)
-
-
-def metric_key(label: str, k: int) -> str:
-    """'nDCG@10' or 'nDCG' -> 'nDCG'; 'MRR@10' -> 'RR'; 'P(rel=2)@10' -> 'P(rel=2)': the key
-    of the figure `metric_spec` reads."""
-    return metric_spec(label, k).key
-
-
-def metric_label(label: str, k: int) -> str:
-    """'MRR' -> 'MRR@10', 'nDCG@10' -> 'nDCG@10', 'Rprec' -> 'Rprec': the label at K of the
-    figure `metric_spec` reads."""
-    return metric_spec(label, k).label(k)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from metrics.decide.compare import (
+from metrics.stats.comparison import (
     Comparison,
     PairedTest,
     benjamini_hochberg,

@@ -1,0 +1,53 @@
+"""The stakeholder report's contents for a view: the engine's one function
+(metrics.report_contents, which `python -m dashboard report` calls too) given what the
+dashboard chose (the Compare page's comparison, the harm threshold, the fragility switch, the
+facet, the token figure, the judge's weight), kept in the store once per view and choices.
+The Export page lays out what it returns."""
+
+from __future__ import annotations
+
+import metrics
+from dashboard.data import review, slicing, texts
+from dashboard.data.cache import CompareOptions, Inputs, View, judged, spinner, store
+
+
+def contents(view: View, inputs: Inputs | None, comparison: metrics.Comparison | None,
+             options: CompareOptions | None, *, primary: str, harm_delta: float,
+             check_fragility: bool, facet: str | None, tokens: metrics.ChunkTokens | None,
+             lam: float | None) -> metrics.ReportContents:
+    """What the report holds for the view: `comparison` is the Compare page's (made under
+    `options`; None without one), `primary` the headline's measure key, `facet` the facet
+    the figures by kind of query are cut by (None: none), `tokens` what K is priced at, `lam`
+    the judge's weight (None: tuned, PPI++)."""
+    corpus = texts.corpus(view)
+    judge_file = inputs.judge if inputs is not None and inputs.judged else None
+    corpus_key = None if view.corpus_file is None else view.corpus_file.key
+    key = (view.key, view.queries_key, corpus_key, options, primary, harm_delta,
+           check_fragility, facet, tokens, lam, None if judge_file is None else judge_file.key)
+
+    def make() -> metrics.ReportContents:
+        return metrics.report_contents(
+            view.evaluation, comparison, primary=primary, harm_delta=harm_delta,
+            check_fragility=check_fragility,
+            reread=(review.rereader(inputs, view)
+                    if check_fragility and inputs is not None and comparison is not None
+                    else None),
+            queries=view.queries, corpus=corpus,
+            facet=slicing.facets(view)[facet] if facet is not None else None,
+            tokens=tokens, leakage_qrels=view.qrels, leakage_runs=view.loaded_runs,
+            judge=_judge(inputs, view, lam) if judge_file is not None else None)
+
+    return store().get(
+        "report contents", key, make,
+        files=view.files | {name for name in (view.queries_key, corpus_key) if name},
+        parents=[view.source], shared=(view.evaluation, comparison, view.queries, corpus),
+        on_miss=spinner("Gathering what the report holds…"))
+
+
+def _judge(inputs: Inputs, view: View, lam: float | None) -> metrics.JudgeReport | None:
+    """The judge's report at the Judge labels page's weight; None when too few queries both
+    label (that page says why)."""
+    try:
+        return judged(inputs, view, lam)
+    except ValueError:
+        return None
