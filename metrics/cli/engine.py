@@ -14,6 +14,9 @@ from metrics.cli.common import write_json
 from metrics.cli.inputs import UsageError, conventions_from
 from metrics.cli.text import format_spark_table
 from metrics.core.evaluate import DEFAULT_SUMMARY
+from metrics.core.files import distinct_names
+from metrics.io.loaders import run_name_of
+from metrics.io.parquet import is_parquet, roles_of
 from metrics.snapshot.contract import spark_dict
 from metrics.spark.evaluate import evaluate_spark, spark_session
 from metrics.vocabulary.cutoffs import DEFAULT_K
@@ -48,35 +51,24 @@ def spark_score(args: argparse.Namespace, shown) -> int:
     if args.qrels is None or not args.run:
         raise UsageError("--engine spark needs --qrels and at least one --run")
     for path in [args.qrels, *(run.source for run in args.run)]:
-        if not _parquet(Path(path)):
+        if not is_parquet(path):
             raise UsageError(ONLY_PARQUET.format(path=path))
-    names = [run.name or Path(run.source).name.split(".")[0] for run in args.run]
-    if len(set(names)) != len(names):
-        raise UsageError(f"run names must be distinct, got {names}")
+    # the columns the in-memory readers find (every file's schema, read before Spark starts):
+    # a file they refuse is refused here with their message
+    roles_of(args.qrels, None, "qrels")
+    for run in args.run:
+        roles_of(run.source, None, "run")
+    names = distinct_names([run.name or run_name_of(Path(run.source).name) for run in args.run])
     # pyspark warns of every pandas it has not been tested with; nothing here uses pandas
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     spark = spark_session(args.spark_master or "local[2]")
     spark.sparkContext.setLogLevel("ERROR")
-    from pyspark.errors import PythonException
-
-    try:
-        evaluation = evaluate_spark(
-            spark.read.parquet(str(args.qrels)),
-            {name: spark.read.parquet(str(run.source)) for name, run in zip(names, args.run,
-                                                                            strict=True)},
-            args.k or DEFAULT_K, conventions_from(args), sweep=args.sweep)
-    except PythonException as error:  # a block refused its rows: the worker's own line
-        lines = [line for line in str(error).splitlines() if line.strip()]
-        raise ValueError(lines[-1].removeprefix("ValueError: ")) from None
+    evaluation = evaluate_spark(
+        args.qrels, {name: run.source for name, run in zip(names, args.run, strict=True)},
+        args.k or DEFAULT_K, conventions_from(args), sweep=args.sweep)
     if args.format == "json":
         write_json(spark_dict(evaluation, shown))
     else:
         sys.stdout.write(format_spark_table(evaluation, shown))
     return EXIT_OK
 
-
-def _parquet(path: Path) -> bool:
-    """A Parquet file, or a directory holding some (a partitioned dataset)."""
-    if path.is_dir():
-        return any(path.rglob("*.parquet"))
-    return path.suffix == ".parquet" and path.is_file()

@@ -20,10 +20,12 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import posixpath
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import unquote, urlparse
 
 import numpy as np
 import pyarrow as pa
@@ -34,21 +36,15 @@ from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, compute
 from metrics.core.prepared import prepare
 from metrics.io import Qrels, Run
 from metrics.io.arrow import numbers, strings
-from metrics.io.codes import encode, encode_blocks, repeated_pairs
+from metrics.io.loaders import columnar_qrels, columnar_run
+from metrics.io.parquet import Columnar, named_roles
 from metrics.stats.bootstrap import draw_resamples
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs, sweep_bands
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k, check_sweep
 from metrics.vocabulary.names import Spec
-from metrics.vocabulary.spark import (
-    DEFAULT_MASTER,
-    NO_SPARK,
-    ORDER_COLUMNS,
-    QRELS_COLUMNS,
-    RUN_COLUMNS,
-    RUN_NAME_COLUMN,
-)
+from metrics.vocabulary.spark import DEFAULT_MASTER, NO_SPARK, RUN_NAME_COLUMN
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -152,8 +148,8 @@ class SparkEvaluation(WithoutLists):
 
 
 def evaluate_spark(
-    qrels: DataFrame,
-    runs: DataFrame | Mapping[str, DataFrame],
+    qrels: DataFrame | str | os.PathLike,
+    runs: DataFrame | str | os.PathLike | Mapping[str, DataFrame | str | os.PathLike],
     k: int,
     conventions: Conventions | None = None,
     *,
@@ -161,16 +157,22 @@ def evaluate_spark(
     run_names: Sequence[str] | None = None,
     queries_per_block: int = QUERIES_PER_BLOCK,
 ) -> SparkEvaluation:
-    """Score runs held as Spark DataFrames; summarise at k, as `evaluate` does.
+    """Score runs held as Spark DataFrames (or Parquet files and directories at the paths
+    given, read by the active session); summarise at k, as `evaluate` does.
 
-    `qrels` carries query_id, doc_id, grade; `runs` is one DataFrame per run ({name: frame})
-    or one frame whose `run` column names each row's run, each with query_id, doc_id and a
-    rank and/or a score column (the rank orders the list when given, else score descending,
-    ties by doc_id descending: a CSV run's order). `run_names` orders the runs of one frame
+    The columns are those the in-memory readers accept, under the same names and
+    alternative names in any case (`query_id`/`qid`, `doc_id`/`docid`/`pid`,
+    `grade`/`relevance`/`label`, `rank` and/or `score`), and every row is read by the same
+    code (metrics.io: the same checks, the same messages naming the file and the row).
+    `runs` is one per run ({name: frame or path}) or one frame whose `run` column names each
+    row's run; a list is ordered by its rank column when given, else by score descending,
+    ties by doc id descending (a CSV run's order). `run_names` orders the runs of one frame
     (default sorted by name; a mapping keeps its own order). `sweep` (FROM, TO) also scores
-    every K of that range. Queries follow the qrels' row order as Spark reads it
-    (metrics.vocabulary.spark.QUERY_ORDER_RULE). Only the default figures are scored.
+    every K of that range. Rows are numbered, and queries ordered, as the in-memory reader
+    does (metrics.vocabulary.spark.QUERY_ORDER_RULE). Only the default figures are scored.
     """
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import PythonException
     from pyspark.sql import functions as F
 
     conventions = conventions or Conventions()
@@ -180,28 +182,48 @@ def evaluate_spark(
     if queries_per_block < 1:
         raise ValueError(f"queries_per_block must be at least 1, got {queries_per_block}")
     cutoffs = sorted({k, *(range(sweep[0], sweep[1] + 1) if sweep else ())})
-    qrels = _columns(qrels, QRELS_COLUMNS, (), "qrels")
-    runs, names = _runs(runs, run_names)
+    labels = _read_input(qrels, "qrels", "qrels")
+    lists, names, roles, sources = _runs(runs, run_names)
     names = tuple(names)
     if not names:
         raise ValueError("evaluate_spark needs at least one run")
-    qrels = qrels.select(F.col("query_id").cast("string"), F.col("doc_id").cast("string"),
-                         F.col("grade").cast("long"),
-                         F.monotonically_increasing_id().alias(_LINE))
-    top = qrels.agg(F.max("grade").alias("top"), F.countDistinct("query_id").alias("n")).first()
+    query = F.col("query").cast("string")  # ids compare as the readers write them
+    top = labels.frame.agg(F.max(F.col("grade").try_cast("long")).alias("top"),
+                           F.countDistinct(query).alias("n")).first()
     max_grade = max(int(top["top"] or 0), 1)
     blocks = max(1, math.ceil(int(top["n"]) / queries_per_block))
-    block = F.pmod(F.xxhash64("query_id"), F.lit(blocks))
-    scorer = _BlockScorer(names, conventions, tuple(cutoffs), max_grade,
-                          has_rank="rank" in runs.columns, has_score="score" in runs.columns)
+    block = F.pmod(F.xxhash64(query), F.lit(blocks))
+    scorer = _BlockScorer(names, conventions, tuple(cutoffs), max_grade, labels.named,
+                          tuple(sources[name] for name in names),
+                          tuple(roles[name] for name in names))
 
     def score_block(labels: pa.Table, lists: pa.Table) -> pa.Table:
         return scorer(labels, lists)
 
-    scored = (qrels.withColumn(_BLOCK, block).groupBy(_BLOCK)
-              .cogroup(runs.withColumn(_BLOCK, block).groupBy(_BLOCK))
+    scored = (labels.frame.withColumn(_BLOCK, block).groupBy(_BLOCK)
+              .cogroup(lists.withColumn(_BLOCK, block).groupBy(_BLOCK))
               .applyInArrow(score_block, scorer.schema()))
-    return _aggregate(scored.toArrow(), names, k, conventions, sweep, max_grade)
+    try:
+        table = scored.toArrow()
+    except PythonException as error:  # a block refused its rows: the reader's own line
+        lines = [line for line in str(error).splitlines() if line.strip()]
+        raise ValueError(lines[-1].split(": ", 1)[-1]) from None
+    except Py4JJavaError as error:  # Spark could not read an input (a directory whose files
+        # type a column differently: Spark reads a directory under one schema)
+        raise ValueError(f"Spark could not read the input: {_first_cause(error)}") from None
+    return _aggregate(table, names, k, conventions, sweep, max_grade)
+
+
+def _first_cause(error) -> str:
+    """What a Java exception says went wrong: the deepest of its causes that carries one of
+    Spark's error classes ("[FAILED_READ_FILE...] ... reading file F ..."), else the
+    innermost, on one line."""
+    said, cause = [], error.java_exception
+    while cause is not None:
+        said.append(" ".join(str(cause.getMessage() or cause.toString()).split()))
+        cause = cause.getCause()
+    classed = [text for text in said if text.startswith("[")]
+    return (classed or said)[-1].split(" SQLSTATE:")[0]
 
 
 def spark_session(master: str = DEFAULT_MASTER, *, app_name: str = "retrieval-compare",
@@ -228,55 +250,155 @@ def spark_session(master: str = DEFAULT_MASTER, *, app_name: str = "retrieval-co
 # --------------------------------------------------------------------------- the inputs
 
 
-def _columns(frame: DataFrame, required: Sequence[str], one_of: Sequence[str],
-             what: str) -> DataFrame:
-    missing = [c for c in required if c not in frame.columns]
-    if one_of and not any(c in frame.columns for c in one_of):
-        missing.append(" or ".join(one_of))
-    if missing:
-        raise ValueError(f"{what}: the DataFrame lacks the column {', '.join(missing)} "
-                         f"(it has {', '.join(frame.columns) or 'none'})")
-    return frame
+@dataclass(frozen=True)
+class _Input:
+    """One input, read: its rows with the role columns as stored (named by their role, as
+    the in-memory readers name them: metrics.io.detect) and each row's number (_LINE), and
+    what names a row in messages (a Columnar without columns, as a streamed read's)."""
+
+    frame: DataFrame
+    roles: tuple[str, ...]
+    named: Columnar
 
 
-def _runs(runs: DataFrame | Mapping[str, DataFrame],
-          run_names: Sequence[str] | None) -> tuple[DataFrame, list[str]]:
-    """One frame of every run's rows: query_id, doc_id, run, rank and/or score, _line."""
+def _read_input(source: DataFrame | str | os.PathLike, kind: str, what: str) -> _Input:
+    """A DataFrame, or the Parquet file or directory at a path (read by the active Spark
+    session), with its columns found under the names the in-memory readers accept and its
+    rows numbered as they number them: across a file scan's files in path order, each file's
+    rows in file order (a row is named by its file and its row there); any other frame's rows
+    in the order Spark reads them, named by `what`."""
+    from pyspark.sql import functions as F
+
+    root = None
+    if isinstance(source, str | os.PathLike):
+        from pyspark.sql import SparkSession
+
+        root = os.fspath(source)
+        session = SparkSession.getActiveSession() or spark_session()
+        source = session.read.parquet(root)
+    files = _file_rows(source, root) if root is not None or source.inputFiles() else None
+    if files is not None:
+        source_name, files, rows = files
+        named = Columnar(source_name, "parquet", {}, np.zeros(0, np.int64),
+                         tuple((name, before) for _, name, before in files))
+        name, fmt = (files[0][1] if files else source_name), "parquet"
+        offset = F.create_map(*(F.lit(v) for path, _, before in files for v in (path, before)))
+        line = offset[F.col("_metadata.file_path")] + F.col("_metadata.row_index") + 1
+    else:
+        named = Columnar(what, "arrow", {}, np.zeros(0, np.int64))
+        name, fmt = what, "arrow"
+        line, rows = _read_order(source)
+    roles = named_roles(name, source.columns, kind, fmt)
+    if not rows:
+        raise named.fail(None, "no data rows")
+    kept = [F.col(f"`{column}`").alias(role) for role, column in roles.items()]
+    if kind == "run" and RUN_NAME_COLUMN in source.columns:
+        kept.append(F.col(RUN_NAME_COLUMN).cast("string").alias(RUN_NAME_COLUMN))
+    return _Input(source.select(*kept, line.cast("long").alias(_LINE)), tuple(roles), named)
+
+
+def _file_rows(frame: DataFrame, root: str | None
+               ) -> tuple[str, list[tuple[str, str, int]], int] | None:
+    """A file scan's name, its files in path order (path as Spark's _metadata gives it, its
+    name in messages, the rows of the files before it) and its rows, named as
+    metrics.io.parquet names a file or a directory's files (`root`, when known, is the path
+    given); None for a frame handed over that holds no row of a file."""
+    from pyspark.sql import functions as F
+
+    counts = frame.groupBy(F.col("_metadata.file_path").alias("path")).count().collect()
+    paths = sorted((_local(row["path"]), row["path"], row["count"]) for row in counts)
+    if not paths:
+        return None if root is None else (posixpath.basename(root.rstrip("/")), [], 0)
+    local = [path for path, _, _ in paths]
+    if root is not None:
+        top = _local(root if "://" in root else os.path.abspath(root)).rstrip("/")
+        single = len(local) == 1 and local[0] == top
+    else:  # a frame handed over: its files under their common folder
+        single = len(local) == 1
+        top = posixpath.dirname(local[0]) if single else posixpath.commonpath(local)
+    base = posixpath.basename(top) or top
+    found, before = [], 0
+    for path, given, count in paths:
+        found.append((given, posixpath.basename(path) if single
+                      else posixpath.join(base, posixpath.relpath(path, top)), before))
+        before += count
+    return (found[0][1] if single else base), found, before
+
+
+def _local(path: str) -> str:
+    """A file's path without its scheme and its %-escapes, as the file system names it."""
+    return unquote(urlparse(path).path) if "://" in path or path.startswith("file:") else path
+
+
+def _read_order(frame: DataFrame):
+    """Each row's 1-based number in the order Spark reads the frame, and its rows: a row's
+    partition's offset (one small count per partition) plus its position within the
+    partition (monotonically_increasing_id keeps that position in its low 33 bits)."""
+    from pyspark.sql import functions as F
+
+    partition = F.spark_partition_id()
+    sizes = sorted(frame.groupBy(partition.alias("p")).count().collect())
+    offsets, before = [], 0
+    for row in sizes:
+        offsets += [F.lit(row["p"]), F.lit(before)]
+        before += row["count"]
+    if not offsets:
+        return F.monotonically_increasing_id() + 1, 0
+    return (F.create_map(*offsets)[partition] + F.monotonically_increasing_id()
+            - F.shiftleft(partition.cast("long"), 33) + 1), before
+
+
+def _runs(runs: DataFrame | str | os.PathLike | Mapping[str, DataFrame | str | os.PathLike],
+          run_names: Sequence[str] | None) -> tuple[DataFrame, list[str], dict, dict]:
+    """One frame of every run's rows (query, doc, its rank and/or score as stored, run,
+    _LINE), the run names, and per run its roles and what names its rows."""
     from pyspark.sql import functions as F
 
     if isinstance(runs, Mapping):
-        frames = [(name, _columns(frame, RUN_COLUMNS, ORDER_COLUMNS, f"run {name!r}"))
-                  for name, frame in runs.items()]
-        order = [c for c in ORDER_COLUMNS if all(c in f.columns for _, f in frames)]
-        if not order:
-            raise ValueError("the runs share neither a rank nor a score column")
-        parts = [_run_rows(frame.withColumn(RUN_NAME_COLUMN, F.lit(name)), order)
-                 for name, frame in frames]
+        read = {name: _read_input(frame, "run", f"run {name!r}") for name, frame in runs.items()}
+        names = list(runs)
+        roles = {name: found.roles for name, found in read.items()}
+        every = [role for role in ("query", "doc", "rank", "score")
+                 if any(role in r for r in roles.values())]
+        types = {role: _common_type([found.frame.schema[role].dataType
+                                     for found in read.values() if role in found.roles])
+                 for role in every}
+        parts = [found.frame.select(
+            *(F.col(role).cast(types[role]) if role in found.roles
+              else F.lit(None).cast(types[role]).alias(role) for role in every),
+            F.lit(name).alias(RUN_NAME_COLUMN), F.col(_LINE))
+            for name, found in read.items()]
         union = parts[0]
         for part in parts[1:]:
             union = union.unionByName(part)
-        names = list(runs)
+        sources = {name: found.named for name, found in read.items()}
     else:
-        frame = _columns(runs, (*RUN_COLUMNS, RUN_NAME_COLUMN), ORDER_COLUMNS, "runs")
-        union = _run_rows(frame, [c for c in ORDER_COLUMNS if c in frame.columns])
-        found = sorted(r[0] for r in frame.select(RUN_NAME_COLUMN).distinct().collect())
-        names = list(run_names) if run_names is not None else found
-        unknown = sorted(set(found) - set(names))
+        found = _read_input(runs, "run", "runs")
+        if RUN_NAME_COLUMN not in found.frame.columns:
+            raise ValueError(f"runs: one frame of several runs names each row's run in a "
+                             f"{RUN_NAME_COLUMN!r} column (it has {', '.join(runs.columns)})")
+        union = found.frame
+        present = sorted(r[0] for r in union.select(RUN_NAME_COLUMN).distinct().collect())
+        names = list(run_names) if run_names is not None else present
+        unknown = sorted(set(present) - set(names))
         if unknown:
             raise ValueError(f"runs: run_names leaves out {', '.join(map(repr, unknown))}")
+        roles = {name: found.roles for name in names}
+        sources = {name: found.named for name in names}
     if len(set(names)) != len(names):
         raise ValueError(f"run names must be distinct, got {names}")
-    return union, names
+    return union, names, roles, sources
 
 
-def _run_rows(frame: DataFrame, order: Sequence[str]) -> DataFrame:
-    from pyspark.sql import functions as F
+def _common_type(types: list):
+    """The type the runs' columns of one role are put together under: theirs when they
+    agree, else double when every one is a number, else string (as the files of a
+    directory that type a column differently are read: metrics.io.parquet)."""
+    from pyspark.sql.types import DoubleType, NumericType, StringType
 
-    kinds = {"rank": "long", "score": "double"}
-    return frame.select(F.col("query_id").cast("string"), F.col("doc_id").cast("string"),
-                        F.col(RUN_NAME_COLUMN).cast("string"),
-                        *(F.col(c).cast(kinds[c]) for c in order),
-                        F.monotonically_increasing_id().alias(_LINE))
+    if all(t == types[0] for t in types):
+        return types[0]
+    return DoubleType() if all(isinstance(t, NumericType) for t in types) else StringType()
 
 
 # --------------------------------------------------------------------------- one block
@@ -285,14 +407,16 @@ def _run_rows(frame: DataFrame, order: Sequence[str]) -> DataFrame:
 @dataclass(frozen=True)
 class _BlockScorer:
     """The function each cogrouped block runs in a Python worker: its qrels rows and every
-    run's rows -> one row per (run, qrels query of the block) of per-query figures."""
+    run's rows, read by the in-memory readers (metrics.io.loaders), -> one row per (run,
+    qrels query of the block) of per-query figures."""
 
     names: tuple[str, ...]
     conventions: Conventions
     cutoffs: tuple[int, ...]
     max_grade: int
-    has_rank: bool
-    has_score: bool
+    qrels_named: Columnar  # what names a qrels row in messages
+    runs_named: tuple[Columnar, ...]  # and each run's
+    run_roles: tuple[tuple[str, ...], ...]  # the roles each run's rows carry
 
     def schema(self) -> str:
         """The returned table's schema as Spark's DDL."""
@@ -301,8 +425,9 @@ class _BlockScorer:
     def __call__(self, labels: pa.Table, lists: pa.Table) -> pa.Table:
         if not labels.num_rows:  # run queries absent from the qrels: ignored
             return pa.Table.from_pylist([], schema=self._arrow_schema())
-        qrels, first_line = _block_qrels(labels)
-        runs = [self._block_run(lists, name) for name in self.names]
+        qrels, first_line = self._block_qrels(labels)
+        runs = [self._block_run(lists, name, named, roles) for name, named, roles
+                in zip(self.names, self.runs_named, self.run_roles, strict=True)]
         c = self.conventions
         prepared = prepare(qrels, runs, relevance_level=c.relevance_level,
                            identical_ids=c.identical_ids)
@@ -328,51 +453,34 @@ class _BlockScorer:
         fields += [(f"{m.key}@{k}", pa.float64()) for m in MEASURES for k in self.cutoffs]
         return pa.schema(fields + list(_FACTS) + list(_QUERY_FACTS))
 
-    def _block_run(self, lists: pa.Table, name: str) -> Run:
-        """One run's rows of the block as a Run, each list in its order (ORDER_RULE)."""
+    def _block_qrels(self, labels: pa.Table) -> tuple[Qrels, np.ndarray]:
+        """The block's judgments as the in-memory reader reads them (an identical repeated
+        judgment dropped, one of another grade refused), its queries in the order they were
+        read, and each query's first line (its place in the whole query set's order)."""
+        labels = labels.take(pc.sort_indices(labels, sort_keys=[(_LINE, "ascending")]))
+        lines = numbers(labels.column(_LINE).combine_chunks()).astype(np.int64)
+        qrels, _ = columnar_qrels(self.qrels_named,
+                                  _columns(labels, ("query", "doc", "grade")), lines)
+        first_line = np.full(len(qrels.query_ids), np.iinfo(np.int64).max)
+        np.minimum.at(first_line, qrels.query_code, qrels.line)
+        return qrels, first_line
+
+    def _block_run(self, lists: pa.Table, name: str, named: Columnar,
+                   roles: tuple[str, ...]) -> Run:
+        """One run's rows of the block as the in-memory reader reads them: checked and each
+        list in its order (a rank column's, else the scores')."""
         rows = lists.filter(pc.equal(lists.column(RUN_NAME_COLUMN), name))
-        if self.has_rank:
-            keys = [("query_id", "ascending"), ("rank", "ascending"), (_LINE, "ascending")]
-        else:
-            if self.conventions.score_precision == "float32":
-                rows = rows.set_column(rows.schema.get_field_index("score"), "score",
-                                       pc.cast(rows.column("score"), pa.float32()))
-            keys = [("query_id", "ascending"), ("score", "descending"),
-                    ("doc_id", "descending"), (_LINE, "ascending")]
-        rows = rows.take(pc.sort_indices(rows, sort_keys=keys))
-        query_code, query_ids = encode_blocks(rows.column("query_id").combine_chunks())
-        score = (rows.column("score").to_numpy().astype(np.float64)
-                 if "score" in rows.column_names else None)
-        return Run(name=name, source=name, query_ids=strings(query_ids), query_code=query_code,
-                   doc_ids=rows.column("doc_id").combine_chunks(),
-                   line=np.arange(1, rows.num_rows + 1, dtype=np.int64), score=score)
+        if not rows.num_rows:
+            return Run.from_lists(name, {})
+        rows = rows.take(pc.sort_indices(rows, sort_keys=[(_LINE, "ascending")]))
+        lines = numbers(rows.column(_LINE).combine_chunks()).astype(np.int64)
+        run, _ = columnar_run(named, _columns(rows, roles), lines, name,
+                              self.conventions.score_precision)
+        return run
 
 
-def _block_qrels(labels: pa.Table) -> tuple[Qrels, np.ndarray]:
-    """The block's judgments as Qrels, its queries in the order the qrels were read, and
-    each query's first line (its place in the whole query set's order). An identical
-    repeated judgment is dropped, as the readers drop it; a repeated one of another grade is
-    refused."""
-    labels = labels.take(pc.sort_indices(labels, sort_keys=[(_LINE, "ascending")]))
-    query_code, query_names = encode(labels.column("query_id").combine_chunks())
-    doc_code, doc_names = encode(labels.column("doc_id").combine_chunks())
-    grade = numbers(labels.column("grade").combine_chunks()).astype(np.int64)
-    line = numbers(labels.column(_LINE).combine_chunks()).astype(np.int64)
-    repeats, first = repeated_pairs(query_code, doc_code)
-    conflict = np.flatnonzero(grade[repeats] != grade[first])
-    if len(conflict):
-        row, earlier = repeats[conflict[0]], first[conflict[0]]
-        raise ValueError(f"qrels: query {query_names[query_code[row]].as_py()!r} doc "
-                         f"{doc_names[doc_code[row]].as_py()!r} has grade {grade[row]} and "
-                         f"grade {grade[earlier]}")
-    keep = np.ones(len(line), dtype=bool)
-    keep[repeats] = False
-    first_line = np.full(len(query_names), np.iinfo(np.int64).max)
-    np.minimum.at(first_line, query_code, line)
-    qrels = Qrels(source="qrels", query_ids=strings(query_names), query_code=query_code[keep],
-                  doc_code=doc_code[keep], doc_names=doc_names, grade=grade[keep],
-                  line=line[keep])
-    return qrels, first_line
+def _columns(table: pa.Table, roles: Sequence[str]) -> dict[str, pa.Array]:
+    return {role: table.column(role).combine_chunks() for role in roles}
 
 
 # --------------------------------------------------------------------------- the driver

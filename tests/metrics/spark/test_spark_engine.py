@@ -15,6 +15,7 @@ import pytest
 
 from metrics.core.evaluate import Evaluation
 from metrics.core.kernel import MEASURES
+from metrics.io.parquet import Columnar, named_roles
 from metrics.spark.evaluate import (
     _BLOCK,
     _LINE,
@@ -63,27 +64,38 @@ def blocks_alone(collection: Collection, k: int, conventions: Conventions,
                  n_blocks: int, sweep=None) -> SparkEvaluation:
     """What evaluate_spark does, without Spark: the rows cut into blocks by a hash of the
     query id, each scored by the block function, the tables aggregated on the driver."""
-    qrels = pa.Table.from_pandas(collection.qrels, preserve_index=False)
-    qrels = qrels.append_column(_LINE, pa.array(np.arange(qrels.num_rows), pa.int64()))
-    frames = []
+    qrels, qrels_named = by_role(collection.qrels, "qrels")
+    frames, named, roles = [], [], []
     for name, frame in collection.runs.items():
-        table = pa.Table.from_pandas(frame.assign(run=name), preserve_index=False)
-        frames.append(table.append_column(_LINE, pa.array(np.arange(table.num_rows),
-                                                          pa.int64())))
-    lists = pa.concat_tables(frames)
+        table, source = by_role(frame, f"run {name!r}")
+        frames.append(table.append_column("run", pa.array([name] * table.num_rows)))
+        named.append(source)
+        roles.append(tuple(table.column_names[:-1]))
+    lists = pa.concat_tables(frames, promote_options="default")
     names = tuple(collection.runs)
     cutoffs = tuple(sorted({k, *(range(sweep[0], sweep[1] + 1) if sweep else ())}))
     top = max(int(collection.qrels.grade.max()), 1)
-    scorer = _BlockScorer(names, conventions, cutoffs, top, has_rank="rank" in lists.column_names,
-                          has_score="score" in lists.column_names)
+    scorer = _BlockScorer(names, conventions, cutoffs, top, qrels_named, tuple(named),
+                          tuple(roles))
 
     def block_of(table: pa.Table) -> np.ndarray:
-        return np.array([hash(q) % n_blocks for q in table.column("query_id").to_pylist()])
+        return np.array([hash(q) % n_blocks for q in table.column("query").to_pylist()])
 
     q_blocks, r_blocks = block_of(qrels), block_of(lists)
     out = [scorer(qrels.filter(pa.array(q_blocks == b)), lists.filter(pa.array(r_blocks == b)))
            for b in range(n_blocks)]
     return _aggregate(pa.concat_tables(out), names, k, conventions, sweep, top)
+
+
+def by_role(frame, what: str) -> tuple[pa.Table, Columnar]:
+    """A frame's rows as evaluate_spark hands them to a block: its columns under their
+    roles (found as the in-memory readers find them), each row numbered from 1."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    kind = "qrels" if "grade" in table.column_names else "run"
+    roles = named_roles(what, table.column_names, kind, "arrow")
+    table = pa.table({role: table.column(column) for role, column in roles.items()})
+    table = table.append_column(_LINE, pa.array(np.arange(1, table.num_rows + 1), pa.int64()))
+    return table, Columnar(what, "arrow", {}, np.zeros(0, np.int64))
 
 
 @pytest.mark.parametrize("order", ["rank", "score"])
@@ -139,18 +151,17 @@ def test_one_frame_of_runs_named_by_a_column(spark):
     found = evaluate_spark(spark.createDataFrame(collection.qrels), runs, 10,
                            run_names=list(collection.runs))
     assert_same(memory, found, sweep=False)
-    with pytest.raises(ValueError, match="lacks the column grade"):
+    with pytest.raises(ValueError, match=r"qrels: The table's data lacks column\(s\) grade"):
         evaluate_spark(spark.createDataFrame(collection.qrels.drop(columns="grade")), runs, 10)
 
 
 def test_a_block_without_judgments_returns_nothing():
     collection = random_collection(5)
-    scorer = _BlockScorer(("run0",), Conventions(), (K,), 3, has_rank=True, has_score=False)
-    lists = pa.Table.from_pandas(collection.runs["run0"].assign(run="run0"),
-                                 preserve_index=False)
-    lists = lists.append_column(_LINE, pa.array(np.arange(lists.num_rows), pa.int64()))
-    empty = pa.Table.from_pandas(collection.qrels.head(0), preserve_index=False)
-    empty = empty.append_column(_LINE, pa.array([], pa.int64()))
+    lists, named = by_role(collection.runs["run0"], "run0")
+    lists = lists.append_column("run", pa.array(["run0"] * lists.num_rows))
+    empty, qrels_named = by_role(collection.qrels.head(0), "qrels")
+    scorer = _BlockScorer(("run0",), Conventions(), (K,), 3, qrels_named, (named,),
+                          (("query", "doc", "rank"),))
     out = scorer(empty, lists)
     assert out.num_rows == 0
     assert out.schema.names[:3] == ["query_id", "run", "_order"]
