@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from metrics.cli.common import write_json
@@ -15,12 +17,15 @@ from metrics.cli.inputs import UsageError, conventions_from
 from metrics.cli.text import format_spark_table
 from metrics.core.evaluate import DEFAULT_SUMMARY
 from metrics.core.files import distinct_names
+from metrics.io.errors import LoadError
 from metrics.io.loaders import run_name_of
 from metrics.io.parquet import is_parquet, roles_of
+from metrics.io.sources import source_name
+from metrics.io.streams import MAX_INPUT_FLAG
 from metrics.snapshot.contract import spark_dict
 from metrics.spark.evaluate import evaluate_spark, spark_session
 from metrics.vocabulary.cutoffs import DEFAULT_K
-from metrics.vocabulary.engines import DEFAULT_ENGINE, ENGINE_HELP, ENGINES
+from metrics.vocabulary.engines import DEFAULT_ENGINE, ENGINE_HELP, ENGINES, OVER_BOUND
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.spark import (
     MASTER_HELP,
@@ -37,6 +42,25 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", choices=list(ENGINES), default=DEFAULT_ENGINE,
                         help=ENGINE_HELP)
     parser.add_argument("--spark-master", metavar="URL", help=MASTER_HELP)
+
+
+@contextmanager
+def over_bound(args: argparse.Namespace) -> Iterator[None]:
+    """A run the in-memory size bound (--max-input-mb) refuses: the refusal says what else
+    reads it (the bound raised, or --engine blocks for a Parquet run), which one fits when."""
+    try:
+        yield
+    except LoadError as error:
+        if error.limit != MAX_INPUT_FLAG:
+            raise
+        run = next((run for run in args.run
+                    if source_name(run.source, None) == error.source), None)
+        if run is None:  # the qrels: every engine reads them whole, under the same bound
+            raise
+        kind = "parquet" if is_parquet(run.source) else "text"
+        raise LoadError(error.source, error.line, f"{error.problem}: "
+                        f"{OVER_BOUND[kind].format(flag=MAX_INPUT_FLAG)}",
+                        limit=error.limit) from None
 
 
 def spark_score(args: argparse.Namespace, shown) -> int:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from metrics.cli.common import print_load_report, read, write_json
-from metrics.cli.engine import add_engine_arguments, spark_score
+from metrics.cli.engine import add_engine_arguments, over_bound, spark_score
 from metrics.cli.inputs import (
     Inputs,
     Parser,
@@ -86,7 +86,8 @@ def score_command(argv: Sequence[str]) -> int:
                                                            conventions_from(args))
                                   for m in args.metric] or None)
     inputs = read(args)
-    evaluation = inputs.evaluation()
+    with over_bound(args):
+        evaluation = inputs.evaluation()
     print_load_report(inputs)
     if args.per_query_out:
         write_long(args.per_query_out, evaluation.per_query_tables(),
@@ -145,9 +146,11 @@ def _blocks(args: argparse.Namespace) -> int:
     inputs = Inputs.from_arguments(args)
     max_bytes = args.max_input_mb << 20
     qrels, qrels_report = read_qrels(args.qrels, format=args.qrels_format, max_bytes=max_bytes)
-    evaluation = evaluate_blocks(
-        qrels, inputs.run_sources, args.k or DEFAULT_K, inputs.conventions, sweep=args.sweep,
-        block_queries=args.block_queries, qrels_report=qrels_report, max_bytes=max_bytes)
+    with over_bound(args):
+        evaluation = evaluate_blocks(
+            qrels, inputs.run_sources, args.k or DEFAULT_K, inputs.conventions,
+            sweep=args.sweep, block_queries=args.block_queries, qrels_report=qrels_report,
+            max_bytes=max_bytes)
     for line in file_report_lines(evaluation):
         print(line, file=sys.stderr)
     if args.per_query_out:

@@ -50,3 +50,40 @@ def test_blocks_print_the_in_memory_summary_and_the_sweep(paths, tmp_path, capsy
 def test_blocks_refuse_what_they_do_not_give(paths, capsys, extra, message):
     assert main([*paths, "--engine", "blocks", *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_run_over_the_in_memory_bound_is_told_of_the_bounded_path(tmp_path, capsys):
+    """A Parquet run past --max-input-mb: the refusal names both ways on, which one fits
+    when, and --engine blocks then reads it; a text run is told to become Parquet first; the
+    qrels, read whole by every engine, are told of the bound alone."""
+    rows = 40_000
+    run = pa.table({"qid": [f"q{i % 7}" for i in range(rows)],
+                    "docid": [f"document-{i:09d}" for i in range(rows)],
+                    "score": [1.0 / (i + 1) for i in range(rows)]})
+    pq.write_table(run, tmp_path / "big.parquet")
+    pq.write_table(pa.table({"qid": ["q1", "q2"], "docid": ["document-000000001"] * 2,
+                             "relevance": [1, 2]}), tmp_path / "qrels.parquet")
+    argv = ["--qrels", str(tmp_path / "qrels.parquet"), "--max-input-mb", "1"]
+    assert main([*argv, "--run", str(tmp_path / "big.parquet")]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("error: big.parquet: holds ") and "(--max-input-mb): " in said
+    assert "--max-input-mb raises the limit when memory holds" in said
+    assert "--engine blocks reads a Parquet run a block of queries at a time" in said
+    assert main([*argv, "--run", str(tmp_path / "big.parquet"), "--engine", "blocks"]) == 0
+    capsys.readouterr()
+
+    lines = [f"q{i % 7} Q0 document-{i:09d} {i + 1} {1.0 / (i + 1)} tag" for i in range(rows)]
+    (tmp_path / "big.run").write_text("\n".join(lines) + "\n")
+    for engine in ("memory", "blocks"):
+        assert main([*argv, "--run", str(tmp_path / "big.run"), "--engine", engine]) == 1
+        said = capsys.readouterr().err
+        assert "--max-input-mb raises the limit" in said
+        assert "write it as Parquet and take --engine blocks" in said
+
+    judged = [f"q{i % 7} 0 document-{i:09d} 1" for i in range(2 * rows)]
+    (tmp_path / "qrels.txt").write_text("\n".join(judged) + "\n")
+    argv[1] = str(tmp_path / "qrels.txt")
+    (tmp_path / "small.run").write_text("\n".join(lines[:5]) + "\n")
+    assert main([*argv, "--run", str(tmp_path / "small.run")]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("error: qrels.txt: ") and "--engine" not in said
