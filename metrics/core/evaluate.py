@@ -32,14 +32,7 @@ import numpy as np
 import pyarrow as pa
 
 from metrics.core.asked import Readings, as_specs, brought, figures_at, summary_methods
-from metrics.core.diagnosis import (
-    Finding,
-    Suggestion,
-    diagnose,
-    precision_ceiling,
-    query_classes,
-    suggest_k,
-)
+from metrics.core.diagnosis import Finding, Suggestion, k_curves, query_classes, run_readings
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Curves, Scores, compute, regained
 from metrics.core.per_query import long_table
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
@@ -669,12 +662,11 @@ def _read_run(
     holds the curves and readings of the figures asked for beyond the defaults."""
     curves, readings = asked
     classes = query_classes(scores, query_set.n_relevant, k)[scored]
-    hit_rows = at_k["Hit"] > 0
-    rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
-    means = {key: interval.mean for key, interval in summary.items()}
-    n_relevant = query_set.n_relevant if within is None else query_set.n_relevant[within]
-    suggestion = suggest_k(scores, query_set.n_relevant, k=k, longest_list=longest,
-                           within=within)
+    suggestion, diagnosis = run_readings(
+        at_k, {key: interval.mean for key, interval in summary.items()}, classes,
+        k_curves(scores, query_set.n_relevant, k, within), query_set.n_relevant, k=k,
+        longest_list=longest, answered=int((scores.list_length[scored] > 0).sum()),
+        within=within)
     return RunEvaluation(
         name=run.name,
         run=run,
@@ -683,15 +675,7 @@ def _read_run(
         classes=classes,
         summary=summary,
         suggestion=suggestion,
-        diagnosis=diagnose(
-            means,
-            classes,
-            k=k,
-            precision_ceiling=precision_ceiling(n_relevant, k),
-            rr_given_hit=rr_given_hit,
-            run_longest=suggestion.run_longest,
-            answered=int((scores.list_length[scored] > 0).sum()),
-        ),
+        diagnosis=diagnosis,
         missing_queries=tuple(str(q) for q in query_set.query_ids[
             ~aligned.answered if within is None else ~aligned.answered & within]),
         repeats=int(scores.repeats[scored].sum()),
