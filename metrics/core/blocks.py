@@ -35,6 +35,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 import numpy as np
 import pyarrow as pa
@@ -49,7 +50,6 @@ from metrics.core.evaluate import (
 )
 from metrics.core.files import RunSource, distinct_names, read_run
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, compute
-from metrics.core.per_query import long_table
 from metrics.core.prepared import IDENTICAL_REASON, UNJUDGED_NOTE
 from metrics.core.ranking import QuerySet, align, prepare_query_set
 from metrics.io import LoadReport, Qrels, ReportLine, Run
@@ -93,6 +93,8 @@ class BlockEvaluation(WithoutLists):
     every scored query's figures and class at K, each run's k suggestion and diagnosis (no
     ranked list is kept)."""
 
+    engine: ClassVar[str] = "blocks"
+
     k: int
     conventions: Conventions
     sweep_range: tuple[int, int]
@@ -104,13 +106,6 @@ class BlockEvaluation(WithoutLists):
     max_grade: int = 1  # the qrels' highest grade (ERR's scale, a note reads it)
     summary_specs: tuple = DEFAULT_SUMMARY
     query_specs: tuple = DEFAULT_PER_QUERY
-
-    def per_query_tables(self) -> Iterator[pa.Table]:
-        """Every scored query's figures at K, a run at a time, as the long table
-        (`metrics.core.per_query`)."""
-        ids = self.scored_ids
-        for run in self.runs:
-            yield long_table(ids, run.name, self.query_specs, run.at_k, self.k)
 
     def sweep_intervals(self) -> list[tuple[str, int, str, float, float]]:
         """(run, k, summary key, low, high), as `Evaluation.sweep_intervals` gives them."""

@@ -1,8 +1,10 @@
-"""The JSON contract for scripts: an Evaluation, and a paired Comparison, as plain dicts.
+"""The JSON contract for scripts: an evaluation (any driver's: in memory, block by block, on
+Spark), and a paired Comparison, as plain dicts.
 
 Every key here is documented in README and read by snapshots (`metrics.snapshot`), so keys
 are only ever added. Metric names carry the chosen K; floats stay unrounded (the text writers
-in `metrics.cli.text` round for people, this does not).
+in `metrics.cli.text` round for people, this does not). Every driver's result fills the same
+keys with the same figures; only "engine" (absent for the in-memory one) says which scored it.
 """
 
 from __future__ import annotations
@@ -11,18 +13,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from metrics.context.cost import Cost
+from metrics.core.blocks import BlockEvaluation, BlockRun
 from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.decide.compare import Comparison
 from metrics.explain.slices import Slice
-from metrics.spark.evaluate import SparkEvaluation
+from metrics.spark.evaluate import SparkEvaluation, SparkRun
 from metrics.stats.intervals import Interval
+from metrics.vocabulary.engines import DEFAULT_ENGINE
 from metrics.vocabulary.names import Spec
-from metrics.vocabulary.spark import WHAT_IT_HOLDS
 
 
-def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
-            costs: Sequence[Cost] = (), measures: Sequence[Spec] | None = None
-            ) -> dict[str, Any]:
+def to_dict(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
+            slices: Sequence[Slice] = (), costs: Sequence[Cost] = (),
+            measures: Sequence[Spec] | None = None) -> dict[str, Any]:
     """The JSON contract documented in README: metric names carry the chosen K. With
     slices (--by), each run carries its summary per slice, shaped like its own summary;
     with costs (--tokens-per-chunk, --corpus), what its context costs at K and at k. The
@@ -47,7 +50,7 @@ def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
         "conventions": evaluation.conventions.as_dict()
         | {"sentences": evaluation.conventions.sentences()},
         "query_set": {
-            "queries": len(evaluation.query_set.query_ids),
+            "queries": len(evaluation.query_ids),
             "scored": len(evaluation.scored_ids),
             "excluded": evaluation.excluded_ids,
         },
@@ -56,6 +59,8 @@ def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
     if evaluation.asked or measures is not None:
         document["measures"] = measures_dict(
             evaluation, summary if measures is not None else evaluation.asked)
+    if evaluation.engine != DEFAULT_ENGINE:
+        document["engine"] = evaluation.engine
     return document
 
 
@@ -83,7 +88,8 @@ def _summary_dict(summary: dict[str, Interval], k: int,
     }
 
 
-def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec],
+def _run_dict(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
+              run: RunEvaluation | BlockRun | SparkRun, summary: Sequence[Spec],
               shown: Sequence[Spec]) -> dict[str, Any]:
     k = evaluation.k
     per_query = evaluation.per_query_scores(run.name)
@@ -91,7 +97,7 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec
     columns = {
         "query_id": evaluation.scored_ids,
         "class": run.classes.tolist(),
-        "repeats": run.aligned.repeats[evaluation.scored].tolist(),
+        "repeats": evaluation.query_repeats(run.name).tolist(),
     } | {spec.label(k, summary=False): per_query[spec.key].tolist() for spec in shown}
     sweep = evaluation.sweep_means(run.name)
     names = {s.name() for s in summary} | {"k"}
@@ -101,7 +107,7 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec
         "name": run.name,
         "repeats": run.repeats,
         "missing_queries": list(run.missing_queries),
-        "ignored_queries": list(run.aligned.ignored_queries),
+        "ignored_queries": list(run.ignored_queries),
         "summary": _summary_dict(run.summary, k, summary),
         "queries": _records(columns),
         "suggestion": run.suggestion.as_dict(),
@@ -116,45 +122,6 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec
             for f in run.diagnosis
         ],
         "sweep": _records(sweep_columns),
-    }
-
-
-def spark_dict(evaluation: SparkEvaluation, measures: Sequence[Spec] | None = None
-               ) -> dict[str, Any]:
-    """A Spark evaluation under the same contract, for the figures it holds: the keys of
-    `to_dict` it can fill (k, conventions, query_set; per run its name, repeats, missing
-    queries, summary, per-query figures and, when a sweep was scored, the sweep), and
-    "engine" and "holds" saying what it leaves out."""
-    k = evaluation.k
-    summary = evaluation.summary_specs if measures is None else tuple(measures)
-    per_query = evaluation.query_specs if measures is None else tuple(measures)
-    runs = []
-    for run in evaluation.runs:
-        values = evaluation.per_query_scores(run.name)
-        columns = {
-            "query_id": evaluation.scored_ids,
-            "repeats": run.table.column("repeats").to_numpy()[evaluation.scored].tolist(),
-        } | {spec.label(k, summary=False): values[spec.key].tolist() for spec in per_query}
-        found = {"name": run.name, "repeats": run.repeats,
-                 "missing_queries": list(run.missing_queries),
-                 "summary": _summary_dict(run.summary, k, summary),
-                 "queries": _records(columns)}
-        if evaluation.sweep_range is not None:
-            names = {s.name() for s in summary} | {"k"}
-            found["sweep"] = _records({key: values.tolist() for key, values
-                                       in evaluation.sweep_means(run.name).items()
-                                       if key in names})
-        runs.append(found)
-    return {
-        "k": k,
-        "conventions": evaluation.conventions.as_dict()
-        | {"sentences": evaluation.conventions.sentences()},
-        "query_set": {"queries": len(evaluation.query_ids),
-                      "scored": len(evaluation.scored_ids),
-                      "excluded": evaluation.excluded_ids},
-        "runs": runs,
-        "engine": "spark",
-        "holds": WHAT_IT_HOLDS,
     }
 
 

@@ -1,8 +1,10 @@
-"""--engine blocks on the command line: the in-memory summary, word for word; the sweep;
---per-query-out from either engine, the same long table; what it refuses."""
+"""--engine blocks on the command line: every format the in-memory engine writes, the same
+bytes (the JSON's "engine" aside); the sweep; --per-query-out from either engine, the same
+long table; what it refuses and why; a run past the in-memory bound told of it."""
 
 from __future__ import annotations
 
+import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -29,8 +31,7 @@ def test_blocks_print_the_in_memory_summary_and_the_sweep(paths, tmp_path, capsy
     assert main([*paths, "--engine", "blocks", "--block-queries", "7",
                  "--per-query-out", str(tmp_path / "blocks.parquet")]) == 0
     blocks, blocks_err = capsys.readouterr()
-    summary = memory.split("\nr0: ")[0]
-    assert blocks.startswith(summary + "\nr0: ")
+    assert blocks.startswith(memory + "\nr0: the sweep, K = 1 to 8 (mean [low, high])")
     assert "r1: the sweep, K = 1 to 8 (mean [low, high])" in blocks
     assert blocks_err.splitlines()[:3] == memory_err.splitlines()[:3]  # the files' reports
     a = pq.read_table(tmp_path / "memory.parquet")
@@ -41,13 +42,44 @@ def test_blocks_print_the_in_memory_summary_and_the_sweep(paths, tmp_path, capsy
     assert set(a.column("k").to_pylist()) == {4}
 
 
+@pytest.mark.parametrize("extra", [
+    ["--format", "json"],
+    ["--format", "json", "--mark-best", "--metric", "nDCG", "--metric", "MRR@4"],
+    ["--format", "json", "--unjudged", "drop", "--rr", "full", "--empty-queries", "zero"],
+    ["--format", "trec_eval", "-q"],
+    ["--format", "trec_eval", "--metric", "P@4", "--metric", "recall"],
+    ["--format", "latex"],
+    ["--mark-best"],
+], ids=" ".join)
+def test_blocks_write_every_format_as_the_in_memory_engine_does(paths, capsys, extra):
+    """The same writer for either engine's result: the same JSON document (its "engine" key
+    aside: the k suggestion, the diagnosis, every query's class and repeats included), the
+    same trec_eval lines, the same LaTeX table (its daggers from the same tests), the same
+    table and best marks."""
+    assert main([*paths, *extra]) == 0
+    memory = capsys.readouterr().out
+    assert main([*paths, "--engine", "blocks", "--block-queries", "5", *extra]) == 0
+    blocks = capsys.readouterr().out
+    if "json" in extra:
+        document = orjson.loads(blocks)
+        assert document.pop("engine") == "blocks"
+        assert document == orjson.loads(memory)
+        assert document["runs"][0]["diagnosis"] and document["runs"][0]["queries"][0]["class"]
+    elif "table" in extra or "--format" not in extra:
+        assert blocks.startswith(memory + "\nr0: the sweep")
+    else:
+        assert blocks == memory
+
+
 @pytest.mark.parametrize(("extra", "message"), [
-    (["--format", "json"], "--engine blocks writes --format table"),
-    (["--metric", "Rprec"], "--metric needs the in-memory engine"),
-    (["--mark-best"], "--mark-best needs the in-memory engine"),
-    (["--normalize-ids", "nfc"], "--normalize-ids needs the in-memory engine"),
+    (["--metric", "Rprec"], "--engine blocks scores the default figures only; Rprec would "
+     "need the in-memory engine (--engine memory)"),
+    (["--normalize-ids", "nfc"], "--normalize-ids needs the in-memory engine (--engine "
+     "memory): the other engines match a block's ids"),
+    (["--by", "intent"], "--by needs the in-memory engine (--engine memory): each slice's"),
+    (["--tokens-per-chunk", "120"], "--tokens-per-chunk needs the in-memory engine"),
 ])
-def test_blocks_refuse_what_they_do_not_give(paths, capsys, extra, message):
+def test_blocks_refuse_what_they_do_not_give_saying_why(paths, capsys, extra, message):
     assert main([*paths, "--engine", "blocks", *extra]) == 2
     assert message in capsys.readouterr().err
 

@@ -30,8 +30,9 @@ def write(collection, folder):
 
 
 @pytest.mark.parametrize("extra,fragment", [
-    (["--format", "trec_eval"], "--format table or json"),
-    (["--metric", "Rprec"], "default figures only; Rprec"),
+    (["--metric", "Rprec"], "--engine spark scores the default figures only; Rprec"),
+    (["--load-report", "report.txt"], "--load-report needs the in-memory engine"),
+    (["--queries", "queries.tsv"], "--queries needs the in-memory engine"),
 ])
 def test_what_spark_cannot_do_is_refused(tmp_path, capsys, extra, fragment):
     argv = write(random_collection(1, queries=5), tmp_path)
