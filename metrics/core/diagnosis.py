@@ -84,8 +84,9 @@ class KCurves:
     """What the k suggestion reads of a run, over the queries with a relevant id (those a
     filter chose): their lists' lengths, the mean at K = 1..width of recall (over every
     relevant id), precision and the noise chunks, and recall and precision at the chosen K.
-    `k_curves` reads them off a run's scores at once; the block driver adds them up a block
-    at a time, row after row as numpy's mean does, so the floats are the same."""
+    `k_curves` reads them off a run's scores at once, the Spark driver off the per-query
+    figures its blocks return (`curves_of` both); the block driver adds them up a block at a
+    time, row after row as numpy's mean does, so the floats are the same."""
 
     lengths: np.ndarray
     recall: np.ndarray
@@ -100,16 +101,26 @@ def k_curves(scores: Scores, n_relevant: np.ndarray, k: int,
     """A run's KCurves from its scores (every query of the query set); `within` (a mask
     over the queries) keeps the queries a filter chose."""
     scored = n_relevant > 0 if within is None else (n_relevant > 0) & within
-    relevant = n_relevant[scored][:, None].astype(float)
-    recall_curve = _mean(scores.hits[scored] / relevant)
-    precision_curve = _mean(scores.values["P"][scored])
-    if k <= scores.width:
+    past = (None if k <= scores.width  # else past the stored columns: the closed form
+            else (scores.hits[scored, k - 1], scores.values["P"][scored, k - 1]))
+    return curves_of(scores.hits[scored], scores.values["P"][scored], scores.noise[scored],
+                     scores.list_length[scored], n_relevant[scored], k, past)
+
+
+def curves_of(hits: np.ndarray, precision: np.ndarray, noise: np.ndarray,
+              lengths: np.ndarray, relevant: np.ndarray, k: int,
+              past: tuple[np.ndarray, np.ndarray] | None = None) -> KCurves:
+    """KCurves from the queries' hits, precision and noise at K = 1..width ((queries,
+    width) each), their lists' lengths and relevant counts; `past` holds their hits and
+    precision at K when K lies past the width."""
+    relevant = relevant[:, None].astype(float)
+    recall_curve = _mean(hits / relevant)
+    precision_curve = _mean(precision)
+    if past is None:
         current_recall, current_precision = recall_curve[k - 1], precision_curve[k - 1]
-    else:  # past the stored columns: the closed form
-        current_recall = _mean(scores.hits[scored, k - 1] / relevant[:, 0])
-        current_precision = _mean(scores.values["P"][scored, k - 1])
-    return KCurves(scores.list_length[scored], recall_curve, precision_curve,
-                   _mean(scores.noise[scored]), float(current_recall),
+    else:
+        current_recall, current_precision = _mean(past[0] / relevant[:, 0]), _mean(past[1])
+    return KCurves(lengths, recall_curve, precision_curve, _mean(noise), float(current_recall),
                    float(current_precision))
 
 

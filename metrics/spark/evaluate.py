@@ -24,13 +24,21 @@ import posixpath
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import unquote, urlparse
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from metrics.core.diagnosis import (
+    Finding,
+    KCurves,
+    Suggestion,
+    curves_of,
+    query_classes,
+    run_readings,
+)
 from metrics.core.evaluate import DEFAULT_PER_QUERY, DEFAULT_SUMMARY, WithoutLists, scored_queries
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, compute
 from metrics.core.prepared import prepare
@@ -52,7 +60,9 @@ if TYPE_CHECKING:
 __all__ = ["SparkEvaluation", "SparkRun", "evaluate_spark", "spark_session"]
 
 # the columns of the per-query table each block returns, beside the "<key>@<K>" figures
-_ORDER, _LINE, _BLOCK = "_order", "_line", "_block"
+_ORDER, _LINE, _BLOCK, _KNOWN = "_order", "_line", "_block", "_known"
+_HITS, _NOISE = "_hits", "_noise"  # the k suggestion's facts, beside the measures
+_SUMMARY_KEYS = tuple(m.key for m in SUMMARY_MEASURES)
 _FACTS = (("first_relevant_rank", pa.int64()), ("list_length", pa.int64()),
           ("repeats", pa.int64()))
 _QUERY_FACTS = (("n_relevant", pa.int64()), ("scored", pa.bool_()), ("answered", pa.bool_()))
@@ -63,15 +73,21 @@ QUERIES_PER_BLOCK = 20_000  # rows of the kernel's arrays per call: ~150 MB at 1
 
 @dataclass(frozen=True, eq=False)
 class SparkRun:
-    """One run's per-query figures and summary, from Spark."""
+    """One run's per-query figures and summary, from Spark, and what is read of them."""
 
     name: str
     # one row a query of the query set, in its order: query_id, "<key>@<K>" for every default
-    # measure at every cutoff scored, first_relevant_rank, list_length, repeats, n_relevant,
+    # measure at every cutoff scored (at K, the sweep's; the summary measures at every K up
+    # to the longest list, with the hits and noise the k suggestion reads: "_hits@<K>",
+    # "_noise@<K>"), class at K, first_relevant_rank, list_length, repeats, n_relevant,
     # scored, answered (the run has a list for it)
     table: pa.Table
     summary: dict[str, Interval]  # summary measure key -> mean and interval at K
-    sweep_intervals: tuple[tuple[int, str, float, float], ...] = ()  # (k, key, low, high)
+    suggestion: Suggestion
+    diagnosis: tuple[Finding, ...]
+    ignored_queries: tuple[str, ...]  # run queries absent from the qrels, as read
+    # (k, key, low, high) over the sweep asked for; None: computed when first asked
+    sweep_intervals: tuple[tuple[int, str, float, float], ...] | None = None
 
     @property
     def missing_queries(self) -> tuple[str, ...]:
@@ -82,8 +98,21 @@ class SparkRun:
     @property
     def repeats(self) -> int:
         """Repeated ids over the scored queries' whole lists."""
-        scored = self.table.column("scored").to_numpy(zero_copy_only=False)
-        return int(self.table.column("repeats").to_numpy()[scored].sum())
+        return int(self.query_repeats.sum())
+
+    @property
+    def query_repeats(self) -> np.ndarray:
+        """Each scored query's repeated ids."""
+        return self.table.column("repeats").to_numpy()[self._scored]
+
+    @property
+    def classes(self) -> np.ndarray:
+        """Each scored query's class at K."""
+        return strings(self.table.column("class").combine_chunks())[self._scored]
+
+    @property
+    def _scored(self) -> np.ndarray:
+        return self.table.column("scored").to_numpy(zero_copy_only=False)
 
     def values(self, key: str, k: int) -> np.ndarray:
         """One figure's per-query values at K, every query of the query set."""
@@ -93,16 +122,18 @@ class SparkRun:
 @dataclass(frozen=True, eq=False)
 class SparkEvaluation(WithoutLists):
     """What Spark's evaluation holds (metrics.vocabulary.spark.WHAT_IT_HOLDS): per run its
-    per-query figures and summary at K, and the sweep's means and intervals when asked for.
-    The in-memory `Evaluation` keeps every run's lists too, for the views that explain one
-    query; these stay in Spark, so this is its own, smaller result."""
+    per-query figures and summary at K, its query classes, k suggestion and diagnosis, and
+    the sweep's means and intervals. The in-memory `Evaluation` keeps every run's lists too,
+    for the views that explain one query; these stay in Spark, so this is its own, smaller
+    result."""
 
+    engine: ClassVar[str] = "spark"
     k: int
     conventions: Conventions
     query_ids: np.ndarray  # every qrels query, in the query set's order
     scored: np.ndarray  # (n_queries,) bool: the queries every mean runs over
     runs: tuple[SparkRun, ...]
-    sweep_range: tuple[int, int] | None = None
+    sweep_range: tuple[int, int]  # the one asked for, else 1 to the longest list scored
     max_grade: int = 1  # the qrels' highest grade (ERR's scale), what a note may state
 
     @property
@@ -117,16 +148,19 @@ class SparkEvaluation(WithoutLists):
     def sweep_specs(self) -> tuple[Spec, ...]:
         return tuple(s for s in DEFAULT_SUMMARY if not s.reads_whole_list and s.cutoff is None)
 
-
     def per_query_scores(self, name: str, k: int | None = None) -> dict[str, np.ndarray]:
         """Scored queries' values at K (default the evaluation's; K or a K of the sweep),
         keyed by measure key, as `Evaluation.per_query_scores` gives them."""
         run = self.run(name)
         return {m.key: run.values(m.key, k or self.k)[self.scored] for m in MEASURES}
 
+    def query_repeats(self, name: str) -> np.ndarray:
+        """Each scored query's repeated ids."""
+        return self.run(name).query_repeats
+
     def sweep_means(self, name: str) -> dict[str, np.ndarray]:
         """Mean over scored queries of each summary measure at every K of the sweep."""
-        lo, hi = self._sweep()
+        lo, hi = self.sweep_range
         run = self.run(name)
         means = {"k": np.arange(lo, hi + 1)}
         for spec in self.sweep_specs:
@@ -138,13 +172,10 @@ class SparkEvaluation(WithoutLists):
     def sweep_intervals(self) -> list[tuple[str, int, str, float, float]]:
         """(run, k, summary key, low, high) at every K of the sweep, as
         `Evaluation.sweep_intervals` gives them."""
-        self._sweep()
-        return [(run.name, *row) for run in self.runs for row in run.sweep_intervals]
-
-    def _sweep(self) -> tuple[int, int]:
-        if self.sweep_range is None:
-            raise ValueError("no sweep was scored: pass sweep=(FROM, TO) to evaluate_spark")
-        return self.sweep_range
+        return [(run.name, *row) for run in self.runs
+                for row in (run.sweep_intervals if run.sweep_intervals is not None
+                            else _bands(run.table, self.scored, self.sweep_range,
+                                        self.conventions))]
 
 
 def evaluate_spark(
@@ -191,10 +222,14 @@ def evaluate_spark(
     top = labels.frame.agg(F.max(F.col("grade").try_cast("long")).alias("top"),
                            F.countDistinct(query).alias("n")).first()
     max_grade = max(int(top["top"] or 0), 1)
+    # the longest list as read: the k suggestion's curves and the sweep `evaluate` draws
+    # when none is asked for run to the longest as scored, which it bounds
+    longest = (lists.groupBy(RUN_NAME_COLUMN, query).count()
+               .agg(F.max("count").alias("longest")).first()["longest"]) or 0
     blocks = max(1, math.ceil(int(top["n"]) / queries_per_block))
     block = F.pmod(F.xxhash64(query), F.lit(blocks))
-    scorer = _BlockScorer(names, conventions, tuple(cutoffs), max_grade, labels.named,
-                          tuple(sources[name] for name in names),
+    scorer = _BlockScorer(names, conventions, k, tuple(cutoffs), int(longest) + 1, max_grade,
+                          labels.named, tuple(sources[name] for name in names),
                           tuple(roles[name] for name in names))
 
     def score_block(labels: pa.Table, lists: pa.Table) -> pa.Table:
@@ -412,7 +447,9 @@ class _BlockScorer:
 
     names: tuple[str, ...]
     conventions: Conventions
-    cutoffs: tuple[int, ...]
+    k: int
+    cutoffs: tuple[int, ...]  # every figure is kept at these (K, the sweep asked for)
+    reach: int  # the summary figures, hits and noise at K = 1..reach (the longest list + 1)
     max_grade: int
     qrels_named: Columnar  # what names a qrels row in messages
     runs_named: tuple[Columnar, ...]  # and each run's
@@ -423,11 +460,11 @@ class _BlockScorer:
         return ", ".join(f"`{f.name}` {_DDL[f.type]}" for f in self._arrow_schema())
 
     def __call__(self, labels: pa.Table, lists: pa.Table) -> pa.Table:
-        if not labels.num_rows:  # run queries absent from the qrels: ignored
-            return pa.Table.from_pylist([], schema=self._arrow_schema())
-        qrels, first_line = self._block_qrels(labels)
         runs = [self._block_run(lists, name, named, roles) for name, named, roles
                 in zip(self.names, self.runs_named, self.run_roles, strict=True)]
+        if not labels.num_rows:  # run queries absent from the qrels alone: ignored
+            return pa.concat_tables([self._ignored(run, run.query_ids) for run in runs])
+        qrels, first_line = self._block_qrels(labels)
         c = self.conventions
         prepared = prepare(qrels, runs, relevance_level=c.relevance_level,
                            identical_ids=c.identical_ids)
@@ -435,23 +472,60 @@ class _BlockScorer:
             prepared.query_set, max_grade=np.full(len(qrels.query_ids), self.max_grade))
         scored = scored_queries(query_set, c)
         tables = []
-        for name, aligned in zip(self.names, prepared.aligned, strict=True):
+        for run, aligned in zip(prepared.runs, prepared.aligned, strict=True):
             if c.unjudged == "drop":
                 aligned = aligned.judged_only()
-            figures = compute(query_set, aligned, c).figures(self.cutoffs)
-            table = figures.table(query_set.query_ids)
-            table = table.add_column(1, "run", pa.array([name] * table.num_rows, pa.string()))
-            table = table.add_column(2, _ORDER, pa.array(first_line, pa.int64()))
-            for column, values in (("n_relevant", query_set.n_relevant), ("scored", scored),
-                                   ("answered", aligned.answered)):
-                table = table.append_column(column, pa.array(values))
-            tables.append(table.cast(self._arrow_schema()))
+            scores = compute(query_set, aligned, c)
+            columns = {"query_id": pa.array(list(query_set.query_ids), pa.string()),
+                       "run": pa.array([run.name] * len(scored), pa.string()),
+                       _ORDER: pa.array(first_line, pa.int64()), _KNOWN: pa.array(
+                           np.ones(len(scored), dtype=bool))}
+            kept = scores.figures(self.cutoffs)
+            every = scores.figures(range(1, self.reach + 1))
+            for figures, keys in ((kept, kept.values), (every, _SUMMARY_KEYS)):
+                columns |= {f"{key}@{k}": pa.array(values[:, i]) for key, values
+                            in ((key, figures.values[key]) for key in keys)
+                            for i, k in enumerate(figures.cutoffs)}
+                columns |= {f"{key}@{k}": pa.array(values[:, i]) for key, values
+                            in ((_HITS, figures.hits), (_NOISE, figures.noise))
+                            for i, k in enumerate(figures.cutoffs)}
+            columns |= {"class": pa.array(query_classes(scores, query_set.n_relevant,
+                                                        self.k).tolist(), pa.string()),
+                        "first_relevant_rank": pa.array(scores.first_relevant_rank),
+                        "list_length": pa.array(scores.list_length),
+                        "repeats": pa.array(aligned.repeats),
+                        "n_relevant": pa.array(query_set.n_relevant),
+                        "scored": pa.array(scored), "answered": pa.array(aligned.answered)}
+            tables.append(pa.table(columns).select(self._arrow_schema().names)
+                          .cast(self._arrow_schema()))
+            tables.append(self._ignored(run, aligned.ignored_queries))
         return pa.concat_tables(tables)
 
+    def _ignored(self, run: Run, queries) -> pa.Table:
+        """A row for each of the run's queries the qrels do not hold (its figures null),
+        placed by its first line, so that the driver lists them as the reader read them."""
+        first = np.full(len(run.query_ids), np.iinfo(np.int64).max)
+        np.minimum.at(first, run.query_code, run.line)
+        position = {str(q): i for i, q in enumerate(run.query_ids)}
+        rows = [position[str(q)] for q in queries]
+        columns = {"query_id": pa.array([str(q) for q in queries], pa.string()),
+                   "run": pa.array([run.name] * len(rows), pa.string()),
+                   _ORDER: pa.array(first[rows] if rows else [], pa.int64()),
+                   _KNOWN: pa.array([False] * len(rows), pa.bool_())}
+        schema = self._arrow_schema()
+        return pa.table({f.name: columns.get(f.name, pa.nulls(len(rows), f.type))
+                         for f in schema}, schema=schema)
+
     def _arrow_schema(self) -> pa.Schema:
-        fields = [("query_id", pa.string()), ("run", pa.string()), (_ORDER, pa.int64())]
-        fields += [(f"{m.key}@{k}", pa.float64()) for m in MEASURES for k in self.cutoffs]
-        return pa.schema(fields + list(_FACTS) + list(_QUERY_FACTS))
+        fields = [("query_id", pa.string()), ("run", pa.string()), (_ORDER, pa.int64()),
+                  (_KNOWN, pa.bool_())]
+        figures = dict.fromkeys(f"{key}@{k}" for key in (*(m.key for m in MEASURES), _HITS,
+                                                         _NOISE) for k in self.cutoffs)
+        figures |= dict.fromkeys(f"{key}@{k}" for key in (*_SUMMARY_KEYS, _HITS, _NOISE)
+                                 for k in range(1, self.reach + 1))
+        fields += [(name, pa.float64()) for name in figures]
+        return pa.schema(fields + [("class", pa.string())] + list(_FACTS)
+                         + list(_QUERY_FACTS))
 
     def _block_qrels(self, labels: pa.Table) -> tuple[Qrels, np.ndarray]:
         """The block's judgments as the in-memory reader reads them (an identical repeated
@@ -488,29 +562,65 @@ def _columns(table: pa.Table, roles: Sequence[str]) -> dict[str, pa.Array]:
 
 def _aggregate(table: pa.Table, names: Sequence[str], k: int, conventions: Conventions,
                sweep: tuple[int, int] | None, max_grade: int) -> SparkEvaluation:
-    """The per-query table Spark returned -> each run's summary (and sweep bands), over the
-    resampled queries `evaluate` draws for the same scored queries."""
-    per_run = []
+    """The per-query table Spark returned -> each run's summary, readings (query classes, k
+    suggestion, diagnosis) and sweep bands, over the resampled queries `evaluate` draws for
+    the same scored queries; the run queries the qrels do not hold, in the order read."""
+    per_run, ignored = [], []
     for name in names:
         rows = table.filter(pc.equal(table.column("run"), name))
         rows = rows.take(pc.sort_indices(rows, sort_keys=[(_ORDER, "ascending")]))
-        per_run.append(rows.drop_columns(["run", _ORDER]))
+        known = rows.column(_KNOWN).to_numpy(zero_copy_only=False)
+        ignored.append(tuple(dict.fromkeys(
+            strings(rows.column("query_id").combine_chunks())[~known])))
+        per_run.append(rows.filter(pa.array(known)).drop_columns(["run", _ORDER, _KNOWN]))
     first = per_run[0]
     query_ids = strings(first.column("query_id").combine_chunks()).astype(object)
     scored = first.column("scored").to_numpy(zero_copy_only=False)
+    n_relevant = first.column("n_relevant").to_numpy()
     resamples = draw_resamples(int(scored.sum()), n_resamples=conventions.n_resamples,
                                rng=np.random.default_rng(conventions.seed))
-    at_ks = [{m.key: rows.column(f"{m.key}@{k}").to_numpy()[scored] for m in SUMMARY_MEASURES}
+    at_ks = [{m.key: rows.column(f"{m.key}@{k}").to_numpy()[scored] for m in MEASURES}
              for rows in per_run]
-    summaries = summarise_runs(at_ks, resamples, conventions)
-    bands: list[tuple] = [()] * len(per_run)
-    if sweep is not None:
-        ks = range(sweep[0], sweep[1] + 1)
-        bands = [tuple(sweep_bands(
-            {m.key: np.column_stack([rows.column(f"{m.key}@{j}").to_numpy()[scored]
-                                     for j in ks]) for m in SUMMARY_MEASURES},
-            ks, conventions)) for rows in per_run]
-    runs = tuple(SparkRun(name, rows, summary, band)
-                 for name, rows, summary, band in zip(names, per_run, summaries, bands,
-                                                      strict=True))
-    return SparkEvaluation(k, conventions, query_ids, scored, runs, sweep, max_grade)
+    summaries = summarise_runs([{m.key: at_k[m.key] for m in SUMMARY_MEASURES}
+                                for at_k in at_ks], resamples, conventions)
+    # the lists as scored: the width `evaluate` scores at, and its sweep when none is asked
+    longest = max(int(pc.max(rows.column("list_length")).as_py() or 0) for rows in per_run)
+    asked, sweep = sweep, sweep or (1, max(longest, 1))
+    runs = []
+    for name, rows, at_k, summary, left_out in zip(names, per_run, at_ks, summaries, ignored,
+                                                   strict=True):
+        lengths = rows.column("list_length").to_numpy()
+        suggestion, diagnosis = run_readings(
+            at_k, {key: interval.mean for key, interval in summary.items()},
+            strings(rows.column("class").combine_chunks())[scored],
+            _k_curves(rows, n_relevant, k, longest + 1), n_relevant, k=k,
+            longest_list=longest, answered=int((lengths[scored] > 0).sum()))
+        bands = None if asked is None else tuple(_bands(rows, scored, sweep, conventions))
+        runs.append(SparkRun(name, rows, summary, suggestion, diagnosis, left_out, bands))
+    return SparkEvaluation(k, conventions, query_ids, scored, tuple(runs), sweep, max_grade)
+
+
+def _k_curves(rows: pa.Table, n_relevant: np.ndarray, k: int, width: int) -> KCurves:
+    """A run's KCurves (metrics.core.diagnosis) from its per-query hits, precision and noise
+    at K = 1..width, the width `evaluate` scores at, over the queries with a relevant id."""
+    relevant = n_relevant > 0
+
+    def curve(key: str, ks) -> np.ndarray:
+        return np.column_stack([rows.column(f"{key}@{j}").to_numpy()[relevant] for j in ks])
+
+    past = (None if k <= width
+            else (rows.column(f"{_HITS}@{k}").to_numpy()[relevant],
+                  rows.column(f"P@{k}").to_numpy()[relevant]))
+    ks = range(1, width + 1)
+    return curves_of(curve(_HITS, ks), curve("P", ks), curve(_NOISE, ks),
+                     rows.column("list_length").to_numpy()[relevant], n_relevant[relevant], k,
+                     past)
+
+
+def _bands(rows: pa.Table, scored: np.ndarray, sweep: tuple[int, int],
+           conventions: Conventions) -> list[tuple[int, str, float, float]]:
+    """(k, key, low, high) of every summary figure at every K of the sweep."""
+    ks = range(sweep[0], sweep[1] + 1)
+    return sweep_bands({m.key: np.column_stack([rows.column(f"{m.key}@{j}").to_numpy()[scored]
+                                                for j in ks]) for m in SUMMARY_MEASURES},
+                       ks, conventions)

@@ -25,15 +25,13 @@ QUERY_ORDER_RULE = ("Rows are numbered as the in-memory reader numbers them: a P
                     "over that was not read from files: in the order Spark reads it), and "
                     "queries follow the first appearance of each in the qrels; the "
                     "bootstrap's resampled queries depend on that order.")
-WHAT_IT_HOLDS = ("A Spark evaluation holds each run's per-query figures at K (and at every K "
-                 "of the sweep, when asked for) and its summary; the lists stay in Spark, so "
-                 "query classes, the k suggestion, the diagnosis and the drill-down are not "
-                 "computed.")
+WHAT_IT_HOLDS = ("A Spark evaluation holds each run's per-query figures at K, at every K of "
+                 "the sweep and, for the summary figures, at every K up to the longest list; "
+                 "its summary, query classes, k suggestion and diagnosis, as the in-memory "
+                 "engine reads them; the lists stay in Spark, so the drill-down (one query's "
+                 "ranked ids) is not there.")
 NO_SPARK = ("the Spark engine needs pyspark (pip install -e \".[spark]\") and a Java runtime "
             "(Java 17 or 21)")
-ONLY_DEFAULTS = ("--engine spark scores the default figures only; {names} would need the "
-                 "in-memory engine")
-ONLY_FORMATS = "--engine spark writes --format table or json"
 ONLY_PARQUET = ("--engine spark reads Parquet (a file or a directory of them): {path} is not "
                 "one")
 

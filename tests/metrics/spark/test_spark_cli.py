@@ -1,5 +1,5 @@
-"""`python -m metrics --engine spark` over Parquet files prints the in-memory command's
-summary: the same table down to the conventions, the same JSON summary, digit for digit. The
+"""`python -m metrics --engine spark` over Parquet files writes what the in-memory command
+writes, in every format, digit for digit; it reads the files as the in-memory readers do. The
 refusals need no Spark and run by default; the runs through Spark are thorough."""
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ import pyarrow.parquet as pq
 import pytest
 
 from metrics.cli import main
-from metrics.cli.text import format_table
-from metrics.snapshot.contract import to_dict
 from metrics.vocabulary.gates import EXIT_OK, EXIT_USAGE
 from tests.marks import THOROUGH
 from tests.metrics.spark.collections import random_collection
@@ -49,28 +47,25 @@ def test_spark_reads_parquet_only(tmp_path, capsys):
 
 
 @THOROUGH
-def test_the_command_prints_the_in_memory_summary(spark, tmp_path, capsys):
+def test_the_command_writes_every_format_as_the_in_memory_one(spark, tmp_path, capsys):
+    """The same writers for Spark's result: the same table (classes, k suggestion and
+    diagnosis included), the same JSON document (its "engine" key aside), the same
+    trec_eval lines and LaTeX table, on the same Parquet files."""
     collection = random_collection(41, order="score")
-    argv = ["--engine", "spark", "--spark-master", "local[2]", *write(collection, tmp_path),
-            "--k", "5", "--gain", "exponential"]
-    memory = collection.in_memory(5, metrics_conventions(argv))
-    assert main(argv) == EXIT_OK
-    out = capsys.readouterr().out
-    expected = format_table(memory)
-    head = expected[:expected.index("\n\nrun0: ")]  # down to the conventions
-    assert out.startswith(head + "\n\nrun0: ")
-    assert main([*argv, "--format", "json", "--sweep", "1:8"]) == EXIT_OK
-    document = orjson.loads(capsys.readouterr().out)
-    memory = collection.in_memory(5, metrics_conventions(argv), sweep=(1, 8))
-    reference = to_dict(memory)
-    for key in ("k", "conventions", "query_set"):
-        assert document[key] == reference[key]
-    for ours, theirs in zip(document["runs"], reference["runs"], strict=True):
-        assert ours["summary"] == theirs["summary"]
-        assert ours["sweep"] == theirs["sweep"]
-        assert ours["missing_queries"] == theirs["missing_queries"]
-        assert [{k: v for k, v in q.items() if k != "class"} for q in theirs["queries"]] == \
-            ours["queries"]
+    argv = [*write(collection, tmp_path), "--k", "5", "--gain", "exponential"]
+    for extra in ([], ["--format", "json", "--sweep", "1:8", "--mark-best"],
+                  ["--format", "json", "--unjudged", "drop"], ["--format", "trec_eval", "-q"],
+                  ["--format", "latex"]):
+        assert main([*argv, *extra]) == EXIT_OK
+        memory = capsys.readouterr().out
+        assert main(["--engine", "spark", "--spark-master", "local[2]", *argv, *extra]) == EXIT_OK
+        found = capsys.readouterr().out
+        if "json" in extra:
+            document = orjson.loads(found)
+            assert document.pop("engine") == "spark"
+            assert document == orjson.loads(memory), extra
+        else:
+            assert found == memory, extra
 
 
 def refusal(argv, capsys) -> tuple[int, str]:
@@ -138,9 +133,3 @@ def test_spark_reads_what_the_in_memory_readers_read(spark, tmp_path, capsys):
     expected = refusal(argv, capsys)
     assert "has grade" in expected[1] and expected[1].startswith("error: qrels.parquet, row ")
     assert refusal(["--engine", "spark", *argv], capsys) == expected
-
-
-def metrics_conventions(argv):
-    from metrics.vocabulary.conventions import Conventions
-
-    return Conventions(gain="exponential") if "exponential" in argv else Conventions()
