@@ -88,9 +88,9 @@ def test_a_run_over_the_in_memory_bound_is_told_of_the_bounded_path(tmp_path, ca
     """A Parquet run past --max-input-mb: the refusal names both ways on, which one fits
     when, and --engine blocks then reads it; a text run is told to become Parquet first; the
     qrels, read whole by every engine, are told of the bound alone."""
-    rows = 40_000
+    rows = 12_000  # ids of 100 characters: past 1 MB
     run = pa.table({"qid": [f"q{i % 7}" for i in range(rows)],
-                    "docid": [f"document-{i:09d}" for i in range(rows)],
+                    "docid": [f"document-{i:09d}".ljust(100, "x") for i in range(rows)],
                     "score": [1.0 / (i + 1) for i in range(rows)]})
     pq.write_table(run, tmp_path / "big.parquet")
     pq.write_table(pa.table({"qid": ["q1", "q2"], "docid": ["document-000000001"] * 2,
@@ -104,7 +104,8 @@ def test_a_run_over_the_in_memory_bound_is_told_of_the_bounded_path(tmp_path, ca
     assert main([*argv, "--run", str(tmp_path / "big.parquet"), "--engine", "blocks"]) == 0
     capsys.readouterr()
 
-    lines = [f"q{i % 7} Q0 document-{i:09d} {i + 1} {1.0 / (i + 1)} tag" for i in range(rows)]
+    lines = [f"q{i % 7} Q0 {'document-' + format(i, '09d'):x<100} {i + 1} {1.0 / (i + 1)} tag"
+             for i in range(rows)]
     (tmp_path / "big.run").write_text("\n".join(lines) + "\n")
     for engine in ("memory", "blocks"):
         assert main([*argv, "--run", str(tmp_path / "big.run"), "--engine", engine]) == 1
@@ -112,10 +113,29 @@ def test_a_run_over_the_in_memory_bound_is_told_of_the_bounded_path(tmp_path, ca
         assert "--max-input-mb raises the limit" in said
         assert "write it as Parquet and take --engine blocks" in said
 
-    judged = [f"q{i % 7} 0 document-{i:09d} 1" for i in range(2 * rows)]
+    judged = [f"q{i % 7} 0 {'document-' + format(i, '09d'):x<100} 1" for i in range(rows)]
     (tmp_path / "qrels.txt").write_text("\n".join(judged) + "\n")
     argv[1] = str(tmp_path / "qrels.txt")
     (tmp_path / "small.run").write_text("\n".join(lines[:5]) + "\n")
     assert main([*argv, "--run", str(tmp_path / "small.run")]) == 1
     said = capsys.readouterr().err
     assert said.startswith("error: qrels.txt: ") and "--engine" not in said
+
+
+def test_blocks_score_against_the_judges_labels_when_asked(paths, tmp_path, capsys):
+    """--labels judge: the block engine scores the judge's labels, as the in-memory one does
+    (it scored the human qrels and said nothing)."""
+    qrels = pq.read_table(paths[1])
+    judged = qrels.set_column(2, "grade", pa.array([(g + 1) % 3 for g in
+                                                    qrels.column("grade").to_pylist()]))
+    pq.write_table(judged, tmp_path / "judge.parquet")
+    judge = ["--labels", "judge", "--judge-qrels", str(tmp_path / "judge.parquet"),
+             "--format", "json"]
+    assert main([*paths, *judge]) == 0
+    memory = orjson.loads(capsys.readouterr().out)
+    assert main([*paths, "--format", "json"]) == 0
+    assert orjson.loads(capsys.readouterr().out)["runs"] != memory["runs"]
+    assert main([*paths, "--engine", "blocks", *judge]) == 0
+    blocks = orjson.loads(capsys.readouterr().out)
+    assert blocks.pop("engine") == "blocks"
+    assert blocks == memory
