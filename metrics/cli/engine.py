@@ -73,6 +73,8 @@ def without_lists(args: argparse.Namespace) -> tuple[Spec, ...] | None:
         given.append("--normalize-ids")
     if args.engine == "spark" and args.load_report is not None:
         given.append("--load-report")
+    if args.engine == "blocks" and args.interval_method == "bca":
+        given.append("--interval bca")
     if given:
         raise UsageError(f"{given[0]} needs the in-memory engine (--engine memory): "
                          f"{NEEDS_MEMORY[given[0]]}")

@@ -32,6 +32,8 @@ NEEDS_MEMORY: dict[str, str] = {
     "in-memory engine rewrites every file's ids first)",
     "--load-report": "Spark reads the rows in its workers and keeps no load report "
     "(--engine blocks writes one)",
+    "--interval bca": "the block engine's sweep bands would read every query's figure at "
+    "every K, which it does not keep (--engine spark draws BCa intervals)",
 }
 
 # what a run refused by the in-memory size bound (--max-input-mb) can do instead, by whether

@@ -78,6 +78,8 @@ def test_blocks_write_every_format_as_the_in_memory_engine_does(paths, capsys, e
      "memory): the other engines match a block's ids"),
     (["--by", "intent"], "--by needs the in-memory engine (--engine memory): each slice's"),
     (["--tokens-per-chunk", "120"], "--tokens-per-chunk needs the in-memory engine"),
+    (["--interval", "bca"], "--interval bca needs the in-memory engine (--engine memory): "
+     "the block engine's sweep bands"),
 ])
 def test_blocks_refuse_what_they_do_not_give_saying_why(paths, capsys, extra, message):
     assert main([*paths, "--engine", "blocks", *extra]) == 2
