@@ -23,8 +23,13 @@ otherwise each block's rows are first written to a temporary Parquet file of the
 size bound, `max_bytes`, holds) and cut into blocks in memory. Rows of a query the qrels do
 not hold are read, checked and reported as the in-memory loader reports them.
 
-Not here: the figures asked for by name (`--metric`), the per-query views (drill-down, query
-classes, k suggestion, diagnosis) and BCa intervals (which read every query at every K):
+What is read of each run beside its figures is read as `evaluate` reads it: every scored
+query's class and repeats at K, and the k suggestion and diagnosis (`run_readings`), from the
+suggestion's curves summed block by block over the longest list as read and cut where the
+lists as scored end (`metrics.core.diagnosis.KCurves`).
+
+Not here: the figures asked for by name beyond the default ones (`--metric Rprec`), the
+drill-down (one query's ranked ids) and BCa intervals (which read every query at every K):
 the in-memory driver gives those.
 """
 

@@ -1,15 +1,19 @@
 """evaluate_spark(qrels, runs, k) -> SparkEvaluation: the kernel inside Spark, aggregation on
 the driver.
 
-Spark holds the lists. The qrels and the runs are cogrouped by a block of query ids (a hash of
-the id: every row of a query lands in the same block, a block holds many queries), and each
-block is scored in a Python worker by the same code the in-memory path runs: its rows become
-`Qrels` and `Run` objects, `prepare` aligns them, `compute` (the kernel) scores them, and
-`Scores.figures(...).table(...)` keeps only the cutoffs asked for (K, and the sweep's when one
-is asked for). The driver collects that per-query table (queries x figures, small beside the
-lists), puts it in the qrels' query order, and aggregates it with `summarise_runs` and
-`sweep_bands` over the same resampled queries `evaluate` draws: the means and intervals are
-those of the in-memory engine, digit for digit. Nothing here computes a measure.
+Spark holds the lists. The inputs' columns are found, and their rows numbered, as the
+in-memory readers find and number them (the inputs section below). The qrels and the runs
+are cogrouped by a block of query ids (a hash of the id: every row of a query lands in the
+same block, a block holds many queries), and each block is scored in a Python worker by the
+same code the in-memory path runs: its rows are read by the in-memory readers into `Qrels`
+and `Run` objects, `prepare` aligns them, `compute` (the kernel) scores them, and only
+per-query figures come back: every figure at K and at the sweep's cutoffs asked for, each
+query's class, and the summary figures with the hits and noise at every K up to the longest
+list (what the k suggestion and the default sweep read). The driver puts that table in the
+qrels' query order and aggregates it with `summarise_runs`, `sweep_bands` and `run_readings`
+over the same resampled queries `evaluate` draws: the means, intervals, suggestions and
+diagnoses are those of the in-memory engine, digit for digit. Nothing here computes a
+measure.
 
 One block sees only its own queries, and the kernel reads nothing outside a block but ERR's
 highest grade of the qrels, which the driver reads once and hands to every block.
