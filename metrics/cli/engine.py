@@ -1,32 +1,42 @@
-"""`python -m metrics --engine spark`: the score command's summary with Spark reading the
-Parquet files and scoring blocks of queries with this engine's kernel (metrics.spark). The
-flags are the score command's; what Spark's result holds (metrics.vocabulary.spark) bounds
-what it can print: the summary as a table or JSON, for the default figures."""
+"""`--engine blocks` and `--engine spark`: the score command's inputs scored block by block or
+inside Spark (metrics.core.blocks, metrics.spark). What they score is the in-memory engine's
+result for the default figures, written by the same writers in every format; what they
+cannot give (figures asked by name beyond the defaults, the texts and what reads them) is
+refused before anything is read, each flag with its reason (metrics.vocabulary.engines)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
-from metrics.core.evaluate import DEFAULT_SUMMARY
-from metrics.inputs.arguments import UsageError, conventions_from
-from metrics.outputs.documents import write_json
-from metrics.outputs.text import format_spark_table
-from metrics.snapshot.contract import spark_dict
-from metrics.spark.evaluate import evaluate_spark, spark_session
+from metrics.core.asked import brought
+from metrics.core.blocks import BlockEvaluation, evaluate_blocks
+from metrics.core.evaluate import DEFAULT_PER_QUERY, resolve_among
+from metrics.core.files import distinct_names, read_qrels
+from metrics.inputs.arguments import UsageError
+from metrics.inputs.reading import Inputs, file_report_lines
+from metrics.io.errors import LoadError
+from metrics.io.loaders import run_name_of
+from metrics.io.parquet import is_parquet, roles_of
+from metrics.io.sources import source_name
+from metrics.io.streams import MAX_INPUT_FLAG
+from metrics.spark.evaluate import SparkEvaluation, evaluate_spark, spark_session
 from metrics.vocabulary.cutoffs import DEFAULT_K
-from metrics.vocabulary.engines import DEFAULT_ENGINE, ENGINE_HELP, ENGINES
-from metrics.vocabulary.gates import EXIT_OK
-from metrics.vocabulary.spark import (
-    MASTER_HELP,
+from metrics.vocabulary.engines import (
+    DEFAULT_ENGINE,
+    ENGINE_HELP,
+    ENGINES,
+    NEEDS_MEMORY,
     ONLY_DEFAULTS,
-    ONLY_FORMATS,
-    ONLY_PARQUET,
+    OVER_BOUND,
 )
-
-SPARK_FORMATS = ("table", "json")
+from metrics.vocabulary.identifiers import NORMALIZE_IDS
+from metrics.vocabulary.names import Spec
+from metrics.vocabulary.spark import DEFAULT_MASTER, MASTER_HELP, ONLY_PARQUET
 
 
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,47 +46,99 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--spark-master", metavar="URL", help=MASTER_HELP)
 
 
-def spark_score(args: argparse.Namespace, shown) -> int:
-    """The score command on Spark: check what it can do, read the Parquet files in a
-    session on --spark-master, score, print."""
-    if args.format not in SPARK_FORMATS:
-        raise UsageError(ONLY_FORMATS)
-    defaults = {s.key for s in DEFAULT_SUMMARY}
-    beyond = [s.name() for s in shown or () if s.key not in defaults]
-    if beyond:
-        raise UsageError(ONLY_DEFAULTS.format(names=", ".join(beyond)))
+@contextmanager
+def over_bound(args: argparse.Namespace) -> Iterator[None]:
+    """A run the in-memory size bound (--max-input-mb) refuses: the refusal says what else
+    reads it (the bound raised, or --engine blocks for a Parquet run), which one fits when."""
+    try:
+        yield
+    except LoadError as error:
+        if error.limit != MAX_INPUT_FLAG:
+            raise
+        run = next((run for run in args.run
+                    if source_name(run.source, None) == error.source), None)
+        if run is None:  # the qrels: every engine reads them whole, under the same bound
+            raise
+        kind = "parquet" if is_parquet(run.source) else "text"
+        raise LoadError(error.source, error.line, f"{error.problem}: "
+                        f"{OVER_BOUND[kind].format(flag=MAX_INPUT_FLAG)}",
+                        limit=error.limit) from None
+
+
+def without_lists(args: argparse.Namespace) -> tuple[Spec, ...] | None:
+    """What --engine blocks or spark is asked for, checked before anything is read: a flag
+    only the in-memory engine reads is refused with its reason, and so is a figure named by
+    --metric beyond the default ones. The figures --metric names (None without it)."""
+    given = [flag for dest, flag in NEEDS_MEMORY_FLAGS.items() if getattr(args, dest, None)]
+    if getattr(args, "normalize_ids", NORMALIZE_IDS[0]) != NORMALIZE_IDS[0]:
+        given.append("--normalize-ids")
+    if args.engine == "spark" and args.load_report is not None:
+        given.append("--load-report")
+    if args.engine == "blocks" and args.interval_method == "bca":
+        given.append("--interval bca")
+    if given:
+        raise UsageError(f"{given[0]} needs the in-memory engine (--engine memory): "
+                         f"{NEEDS_MEMORY[given[0]]}")
     if args.qrels is None or not args.run:
-        raise UsageError("--engine spark needs --qrels and at least one --run")
-    for path in [args.qrels, *(run.source for run in args.run)]:
-        if not _parquet(Path(path)):
+        raise UsageError(f"--engine {args.engine} needs --qrels and at least one --run")
+    k = args.k or DEFAULT_K
+    conventions = Inputs.from_arguments(args).conventions
+    shown = brought(resolve_among(DEFAULT_PER_QUERY, m, k, conventions) for m in args.metric)
+    defaults = {s.key for s in DEFAULT_PER_QUERY}
+    beyond = [s.name() for s in shown if s.key not in defaults]
+    if beyond:
+        raise UsageError(ONLY_DEFAULTS.format(engine=args.engine, names=", ".join(beyond)))
+    return tuple(shown) or None
+
+
+# the flags only the in-memory engine reads (dest -> flag), their reasons in the vocabulary
+NEEDS_MEMORY_FLAGS = {"queries": "--queries", "by": "--by", "corpus": "--corpus",
+                      "tokens_per_chunk": "--tokens-per-chunk",
+                      "price_per_mtok": "--price-per-mtok"}
+
+
+def score_blocks(args: argparse.Namespace) -> BlockEvaluation:
+    """The runs scored a block of queries at a time, each file's report on standard error."""
+    inputs = Inputs.from_arguments(args)
+    max_bytes = args.max_input_mb << 20
+    qrels, qrels_report = read_qrels(inputs.labels_file, format=args.qrels_format,
+                                     max_bytes=max_bytes)
+    with over_bound(args):
+        evaluation = evaluate_blocks(
+            qrels, inputs.run_sources, args.k or DEFAULT_K, inputs.conventions,
+            sweep=args.sweep, block_queries=args.block_queries, qrels_report=qrels_report,
+            max_bytes=max_bytes)
+    if args.load_report is not None:  # the whole report, as the in-memory command writes it
+        whole = file_report_lines(evaluation, whole=True)
+        args.load_report.write_text("\n".join(whole) + "\n", encoding="utf-8")
+    for line in file_report_lines(evaluation, written_to=args.load_report):
+        print(line, file=sys.stderr)
+    return evaluation
+
+
+def score_on_spark(args: argparse.Namespace) -> SparkEvaluation:
+    """The Parquet files read and scored inside a Spark session on --spark-master."""
+    inputs = Inputs.from_arguments(args)
+    qrels = inputs.labels_file
+    for path in [qrels, *(run.source for run in args.run)]:
+        if not is_parquet(path):
             raise UsageError(ONLY_PARQUET.format(path=path))
-    names = [run.name or Path(run.source).name.split(".")[0] for run in args.run]
-    if len(set(names)) != len(names):
-        raise UsageError(f"run names must be distinct, got {names}")
+    # the columns the in-memory readers find (every file's schema, read before Spark starts):
+    # a file they refuse is refused here with their message
+    roles_of(qrels, None, "qrels")
+    for run in args.run:
+        roles_of(run.source, None, "run")
+    names = run_names(args.run)
     # pyspark warns of every pandas it has not been tested with; nothing here uses pandas
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
-    spark = spark_session(args.spark_master or "local[2]")
+    spark = spark_session(args.spark_master or DEFAULT_MASTER)
     spark.sparkContext.setLogLevel("ERROR")
-    from pyspark.errors import PythonException
-
-    try:
-        evaluation = evaluate_spark(
-            spark.read.parquet(str(args.qrels)),
-            {name: spark.read.parquet(str(run.source)) for name, run in zip(names, args.run,
-                                                                            strict=True)},
-            args.k or DEFAULT_K, conventions_from(args), sweep=args.sweep)
-    except PythonException as error:  # a block refused its rows: the worker's own line
-        lines = [line for line in str(error).splitlines() if line.strip()]
-        raise ValueError(lines[-1].removeprefix("ValueError: ")) from None
-    if args.format == "json":
-        write_json(spark_dict(evaluation, shown))
-    else:
-        sys.stdout.write(format_spark_table(evaluation, shown))
-    return EXIT_OK
+    return evaluate_spark(qrels, {name: run.source for name, run in zip(names, args.run,
+                                                                         strict=True)},
+                          args.k or DEFAULT_K, inputs.conventions, sweep=args.sweep)
 
 
-def _parquet(path: Path) -> bool:
-    """A Parquet file, or a directory holding some (a partitioned dataset)."""
-    if path.is_dir():
-        return any(path.rglob("*.parquet"))
-    return path.suffix == ".parquet" and path.is_file()
+def run_names(runs: Sequence) -> list[str]:
+    """The runs' names as the readers give them: NAME= or the file's name without its
+    extensions, repeated names told apart (distinct_names)."""
+    return distinct_names([run.name or run_name_of(Path(run.source).name) for run in runs])

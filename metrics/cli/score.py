@@ -16,11 +16,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from metrics.cli.common import print_load_report, read
-from metrics.cli.engine import add_engine_arguments, spark_score
+from metrics.cli.engine import (
+    add_engine_arguments,
+    over_bound,
+    score_blocks,
+    score_on_spark,
+    without_lists,
+)
 from metrics.context.cost import costs
 from metrics.core.asked import brought
-from metrics.core.blocks import DEFAULT_BLOCK_QUERIES, evaluate_blocks
-from metrics.core.files import read_qrels
+from metrics.core.blocks import DEFAULT_BLOCK_QUERIES, BlockEvaluation
+from metrics.core.evaluate import Evaluation
 from metrics.core.per_query import write_long
 from metrics.core.saved import about
 from metrics.decide.baseline import baseline_comparison, picked_at_k
@@ -31,19 +37,18 @@ from metrics.inputs.arguments import (
     add_input_arguments,
     add_metric_argument,
     add_text_arguments,
-    conventions_from,
     positive_int,
 )
-from metrics.inputs.reading import Inputs, file_report_lines
+from metrics.inputs.reading import Inputs
 from metrics.outputs.documents import score_document, write_json
 from metrics.outputs.latex import latex_table
 from metrics.outputs.text import format_block_table, format_costs, format_slices, format_table
 from metrics.outputs.trec_eval import trec_eval_text
+from metrics.spark.evaluate import SparkEvaluation
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
-from metrics.vocabulary.cutoffs import DEFAULT_K
+from metrics.vocabulary.engines import DEFAULT_ENGINE
 from metrics.vocabulary.gates import EXIT_OK
-from metrics.vocabulary.identifiers import NORMALIZE_IDS, NORMALIZE_IDS_FLAG
-from metrics.vocabulary.names import parse_measure
+from metrics.vocabulary.names import Spec
 
 FORMATS = ("table", "json", "trec_eval", "latex")
 
@@ -71,27 +76,31 @@ def score_command(argv: Sequence[str]) -> int:
     parser.add_argument("--per-query-out", type=Path, metavar="FILE.parquet",
                         help="also write every scored query's figures at K as Parquet, one "
                         "row per (query, run, figure): " + ", ".join(PER_QUERY_COLUMNS)
-                        + " (--engine memory or blocks)")
+                        + " (any --engine)")
     args = parser.parse_args(argv)
     if args.per_query and args.format != "trec_eval":
         raise UsageError("-q prints every query's lines of --format trec_eval")
-    if args.engine == "blocks":
-        return _blocks(args)
-    if args.engine == "spark":
-        if args.per_query_out is not None:
-            raise UsageError("--per-query-out is written by --engine memory or blocks; "
-                             "Spark's per-query figures come from metrics.evaluate_spark")
-        return spark_score(args, [parse_measure(m).settled(args.k or DEFAULT_K,
-                                                           conventions_from(args))
-                                  for m in args.metric] or None)
+    if args.engine != DEFAULT_ENGINE:
+        # the same result for the default figures, scored without holding the lists
+        shown = without_lists(args)
+        evaluation = score_blocks(args) if args.engine == "blocks" else score_on_spark(args)
+        return _write(args, evaluation, shown)
     inputs = read(args)
-    evaluation = inputs.evaluation()
+    with over_bound(args):
+        evaluation = inputs.evaluation()
     print_load_report(inputs)
+    # the figures named, each with what it brings (RBP its residual)
+    return _write(args, evaluation, brought(evaluation.resolve(m) for m in args.metric) or None,
+                  inputs)
+
+
+def _write(args: argparse.Namespace, evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
+           shown: Sequence[Spec] | None, inputs: Inputs | None = None) -> int:
+    """Any engine's result in the --format asked for, by the one writer of each format;
+    `inputs` (in memory) also give the slices and the context cost."""
     if args.per_query_out:
         write_long(args.per_query_out, evaluation.per_query_tables(),
-                   about(evaluation, "memory"))
-    # the figures named, each with what it brings (RBP its residual)
-    shown = brought(evaluation.resolve(m) for m in args.metric) or None
+                   about(evaluation, evaluation.engine))
     if args.format == "trec_eval":
         sys.stdout.write(trec_eval_text(evaluation, shown, per_query=args.per_query))
         return EXIT_OK
@@ -104,50 +113,21 @@ def score_command(argv: Sequence[str]) -> int:
         return EXIT_OK
     marks = (best_marks(evaluation, [s.key for s in shown] if shown else None)
              if args.mark_best and len(evaluation.runs) > 1 else None)
-    slices = inputs.slices()
-    tokens = inputs.tokens()
+    slices = inputs.slices() if inputs is not None else []
+    tokens = inputs.tokens() if inputs is not None else None
     run_costs = costs(evaluation, tokens) if tokens is not None else ()
     if args.format == "json":
         document = score_document(evaluation, slices, run_costs, shown)
         if marks is not None:
             document["marks"] = {"sentence": marks.sentence, "metrics": marks.marks}
         write_json(document)
+        return EXIT_OK
+    if isinstance(evaluation, BlockEvaluation):  # and the sweep's bands it computed
+        sys.stdout.write(format_block_table(evaluation, marks, shown))
     else:
         sys.stdout.write(format_table(evaluation, marks, shown))
-        if slices:
-            sys.stdout.write("\n" + format_slices(evaluation, slices, shown))
-        if run_costs:
-            sys.stdout.write("\n" + format_costs(run_costs))
-    return EXIT_OK
-
-
-# what --engine blocks does not give: the flags that ask for it
-_NOT_IN_BLOCKS = {"metric": "--metric", "mark_best": "--mark-best", "queries": "--queries",
-                  "corpus": "--corpus", "by": "--by", "tokens_per_chunk": "--tokens-per-chunk",
-                  "price_per_mtok": "--price-per-mtok"}
-
-
-def _blocks(args: argparse.Namespace) -> int:
-    """--engine blocks: the summary at K and the sweep, in bounded memory."""
-    if args.format != "table":
-        raise UsageError("--engine blocks writes --format table (and --per-query-out)")
-    given = [flag for dest, flag in _NOT_IN_BLOCKS.items() if getattr(args, dest, None)]
-    if getattr(args, "normalize_ids", NORMALIZE_IDS[0]) != NORMALIZE_IDS[0]:
-        given.append(NORMALIZE_IDS_FLAG)
-    if given:
-        raise UsageError(f"{given[0]} needs the in-memory engine (--engine memory)")
-    if args.qrels is None or not args.run:
-        raise UsageError("--engine blocks needs --qrels and at least one --run")
-    inputs = Inputs.from_arguments(args)
-    max_bytes = args.max_input_mb << 20
-    qrels, qrels_report = read_qrels(args.qrels, format=args.qrels_format, max_bytes=max_bytes)
-    evaluation = evaluate_blocks(
-        qrels, inputs.run_sources, args.k or DEFAULT_K, inputs.conventions, sweep=args.sweep,
-        block_queries=args.block_queries, qrels_report=qrels_report, max_bytes=max_bytes)
-    for line in file_report_lines(evaluation):
-        print(line, file=sys.stderr)
-    if args.per_query_out:
-        write_long(args.per_query_out, evaluation.per_query_tables(),
-                   about(evaluation, "blocks"))
-    sys.stdout.write(format_block_table(evaluation))
+    if slices:
+        sys.stdout.write("\n" + format_slices(evaluation, slices, shown))
+    if run_costs:
+        sys.stdout.write("\n" + format_costs(run_costs))
     return EXIT_OK

@@ -23,8 +23,13 @@ otherwise each block's rows are first written to a temporary Parquet file of the
 size bound, `max_bytes`, holds) and cut into blocks in memory. Rows of a query the qrels do
 not hold are read, checked and reported as the in-memory loader reports them.
 
-Not here: the figures asked for by name (`--metric`), the per-query views (drill-down, query
-classes, k suggestion, diagnosis) and BCa intervals (which read every query at every K):
+What is read of each run beside its figures is read as `evaluate` reads it: every scored
+query's class and repeats at K, and the k suggestion and diagnosis (`run_readings`), from the
+suggestion's curves summed block by block over the longest list as read and cut where the
+lists as scored end (`metrics.core.diagnosis.KCurves`).
+
+Not here: the figures asked for by name beyond the default ones (`--metric Rprec`), the
+drill-down (one query's ranked ids) and BCa intervals (which read every query at every K):
 the in-memory driver gives those.
 """
 
@@ -35,11 +40,13 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from metrics.core.diagnosis import Finding, KCurves, Suggestion, query_classes, run_readings
 from metrics.core.evaluate import (
     DEFAULT_PER_QUERY,
     DEFAULT_SUMMARY,
@@ -48,7 +55,6 @@ from metrics.core.evaluate import (
 )
 from metrics.core.files import RunSource, distinct_names, read_run
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, compute
-from metrics.core.per_query import long_table
 from metrics.core.prepared import IDENTICAL_REASON, UNJUDGED_NOTE
 from metrics.core.ranking import QuerySet, align, prepare_query_set
 from metrics.io import LoadReport, Qrels, ReportLine, Run
@@ -80,12 +86,20 @@ class BlockRun:
     missing_queries: tuple[str, ...]  # qrels queries the run has no list for (they score 0)
     repeats: int  # repeated ids over the scored queries' lists
     report: LoadReport | None
+    classes: np.ndarray  # class at K of each scored query, query-set order
+    query_repeats: np.ndarray  # each scored query's repeated ids
+    suggestion: Suggestion
+    diagnosis: tuple[Finding, ...]
+    ignored_queries: tuple[str, ...]  # run queries absent from the qrels, as read
 
 
 @dataclass(frozen=True, eq=False)
 class BlockEvaluation(WithoutLists):
-    """What the block-by-block driver gives: the summary at K, the sweep and its bands, and
-    every scored query's figures at K (no ranked list is kept)."""
+    """What the block-by-block driver gives: the summary at K, the sweep and its bands,
+    every scored query's figures and class at K, each run's k suggestion and diagnosis (no
+    ranked list is kept)."""
+
+    engine: ClassVar[str] = "blocks"
 
     k: int
     conventions: Conventions
@@ -99,16 +113,25 @@ class BlockEvaluation(WithoutLists):
     summary_specs: tuple = DEFAULT_SUMMARY
     query_specs: tuple = DEFAULT_PER_QUERY
 
-    def per_query_tables(self) -> Iterator[pa.Table]:
-        """Every scored query's figures at K, a run at a time, as the long table
-        (`metrics.core.per_query`)."""
-        ids = self.scored_ids
-        for run in self.runs:
-            yield long_table(ids, run.name, self.query_specs, run.at_k, self.k)
-
     def sweep_intervals(self) -> list[tuple[str, int, str, float, float]]:
         """(run, k, summary key, low, high), as `Evaluation.sweep_intervals` gives them."""
         return [(run.name, *row) for run in self.runs for row in run.sweep_intervals]
+
+    def sweep_means(self, name: str) -> dict[str, np.ndarray]:
+        """Mean over scored queries of each summary measure at every K of the sweep."""
+        return {key: values.copy() for key, values in self.run(name).sweep_means.items()}
+
+    def per_query_scores(self, name: str, k: int | None = None) -> dict[str, np.ndarray]:
+        """Scored queries' values at K, keyed by measure key, as
+        `Evaluation.per_query_scores` gives them (only K is kept, no other cutoff)."""
+        if k not in (None, self.k):
+            raise ValueError(f"the block-by-block engine keeps every query's figures at "
+                             f"K = {self.k} only, not at {k}")
+        return dict(self.run(name).at_k)
+
+    def query_repeats(self, name: str) -> np.ndarray:
+        """Each scored query's repeated ids."""
+        return self.run(name).query_repeats
 
 
 # --- the query set, a block at a time -------------------------------------------------------
@@ -422,6 +445,16 @@ class _Gathered:
     dropped: list[ReportLine] = field(default_factory=list)
     removed: int = 0  # ids judged-only scoring left out, and their queries
     removed_queries: int = 0
+    classes: list[np.ndarray] = field(default_factory=list)  # the scored queries'
+    query_repeats: list[np.ndarray] = field(default_factory=list)
+    answered: int = 0  # scored queries with a list
+    longest: int = 0  # the longest list as scored
+    ignored: list[str] = field(default_factory=list)  # run queries absent from the qrels
+    # the k suggestion's curves (metrics.core.diagnosis.KCurves) over the queries with a
+    # relevant id: their lengths, the running sums at K = 1..reach, the values at K
+    lengths: list[np.ndarray] = field(default_factory=list)
+    curve_sums: dict[str, np.ndarray] = field(default_factory=dict)
+    at_k_curves: dict[str, list[np.ndarray]] = field(default_factory=dict)
 
 
 def _sequential(total: np.ndarray | None, piece: np.ndarray) -> np.ndarray:
@@ -466,7 +499,7 @@ def evaluate_blocks(
         longest = int(lengths.max(initial=0))
         lo, hi = (1, max(longest, 1)) if sweep is None else check_sweep(*sweep)
         return _score(qrels, streams, names, blocks, k, c, (lo, hi), qrels_report,
-                      block_queries)
+                      block_queries, reach=longest + 1, whole_sweep=sweep is None)
 
 
 def _source_name(spec: RunSource) -> str:
@@ -489,9 +522,14 @@ def _open_run(spec: RunSource, codes: _Codes, blocks: _Blocks, c: Conventions, s
 
 def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: int,
            c: Conventions, sweep: tuple[int, int], qrels_report: LoadReport | None,
-           block_queries: int) -> BlockEvaluation:
+           block_queries: int, *, reach: int, whole_sweep: bool) -> BlockEvaluation:
+    """Every block of every run scored; `reach` bounds the columns the k suggestion's curves
+    are summed over (the longest list as read, plus one: at least the width the lists have
+    once scored), `whole_sweep` says the sweep was not asked for (it then ends at the
+    longest list as scored, as `evaluate`'s does)."""
     lo, hi = sweep
-    everyone = scored_queries(prepare_query_set(qrels, relevance_level=c.relevance_level), c)
+    query_set = prepare_query_set(qrels, relevance_level=c.relevance_level)
+    everyone = scored_queries(query_set, c)
     n = int(everyone.sum())
     resamples = resampled_queries(n, seed=c.seed, n_resamples=c.n_resamples)
     boot = [key for key, _, method in SWEEP_FIGURES if method == "bootstrap"]
@@ -504,7 +542,7 @@ def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: in
     def one_run(index: int, query_set: QuerySet, stream, gathered: _Gathered):
         start, stop = blocks.span(index)
         at_k, sweep = _score_block(stream.block(index), stream, query_set,
-                                   everyone[start:stop], k, c, lo, hi, gathered)
+                                   everyone[start:stop], k, c, lo, hi, gathered, reach)
         return bootstrap_table(at_k), sweep
 
     def submitted(index: int) -> list[Future]:
@@ -527,9 +565,14 @@ def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: in
         rest = stream.rest()
         if rest is not None:
             gathered.dropped += [ReportLine(int(line), IGNORED_REASON) for line in rest.line]
+            gathered.ignored += [str(q) for q in rest.query_ids]
     distributions = summed.finish()
     runs = []
     ks = range(lo, hi + 1)
+    longest = max(gathered.longest for gathered in kept)  # the lists as scored
+    # the sweep `evaluate` draws when none is asked for: 1 to the longest list as scored (a
+    # convention that drops ids may leave it shorter than read); each K's figures stand alone
+    shown = max(longest, 1) if whole_sweep else hi
     for i, (stream, gathered, name) in enumerate(zip(streams, kept, names, strict=True)):
         at_k = {key: np.concatenate(parts) for key, parts in gathered.at_k.items()}
         table = bootstrap_table(at_k)
@@ -544,11 +587,37 @@ def _score(qrels: Qrels, streams: list, names: list[str], blocks: _Blocks, k: in
                 means[m.summary_key] = (total / n if total is not None and n
                                         else np.zeros(width))
         bands = bands_of(None, distributions[len(streams) + i], gathered.hits, n, ks, c)
+        means = {key: values[:shown - lo + 1] for key, values in means.items()}
+        bands = [band for band in bands if band[0] <= shown]
+        classes = np.concatenate(gathered.classes)
+        suggestion, diagnosis = run_readings(
+            at_k, {key: interval.mean for key, interval in summary.items()}, classes,
+            _k_curves(gathered, k, longest + 1), query_set.n_relevant, k=k,
+            longest_list=longest, answered=gathered.answered)
         runs.append(BlockRun(name, summary, at_k, means, bands,
                              tuple(str(q) for q in np.concatenate(gathered.missing)),
-                             gathered.repeats, _report(stream, gathered)))
-    return BlockEvaluation(k, c, (lo, hi), np.asarray(qrels.query_ids, dtype=object), everyone,
-                           tuple(runs), qrels_report, block_queries, blocks.top)
+                             gathered.repeats, _report(stream, gathered), classes,
+                             np.concatenate(gathered.query_repeats), suggestion, diagnosis,
+                             tuple(dict.fromkeys(gathered.ignored))))
+    return BlockEvaluation(k, c, (lo, shown), np.asarray(qrels.query_ids, dtype=object),
+                           everyone, tuple(runs), qrels_report, block_queries, blocks.top)
+
+
+def _k_curves(gathered: _Gathered, k: int, width: int) -> KCurves:
+    """A run's KCurves from its blocks' sums, read at the width `evaluate` scores at (the
+    longest list as scored, plus one): each column's sum stands alone, so the columns summed
+    past it are let go."""
+    lengths = np.concatenate(gathered.lengths)
+    n = len(lengths)
+    mean = {key: (total[:width] / n if n else np.zeros(width))
+            for key, total in gathered.curve_sums.items()}
+    if k <= width:
+        at_k = (mean["recall"][k - 1], mean["precision"][k - 1])
+    else:  # past the columns: the values at K, averaged as one column (`_mean`)
+        at_k = tuple(_mean(np.concatenate(gathered.at_k_curves[key]))
+                     for key in ("recall", "precision"))
+    return KCurves(lengths, mean["recall"], mean["precision"], mean["noise"],
+                   float(at_k[0]), float(at_k[1]))
 
 
 def _workers(runs: int) -> int:
@@ -557,7 +626,7 @@ def _workers(runs: int) -> int:
 
 
 def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarray, k: int,
-                 c: Conventions, lo: int, hi: int, gathered: _Gathered):
+                 c: Conventions, lo: int, hi: int, gathered: _Gathered, reach: int):
     """One run's block: aligned, scored by the kernel, and what is kept of it."""
     if run is None:
         run = Run.from_lists(stream.name, {})
@@ -566,6 +635,7 @@ def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarra
         gathered.dropped += [ReportLine(int(line), IDENTICAL_REASON) for line in lines]
     aligned = align(query_set, run)
     gathered.dropped += [ReportLine(int(line), IGNORED_REASON) for line in aligned.ignored_lines]
+    gathered.ignored += aligned.ignored_queries
     if c.unjudged == "drop":
         condensed = aligned.judged_only()
         removed = int(aligned.returned.sum()) - int(condensed.returned.sum())
@@ -574,10 +644,15 @@ def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarra
             gathered.removed_queries += int((aligned.returned & ~aligned.graded)
                                             .any(axis=1).sum())
         aligned = condensed
+    gathered.longest = max(gathered.longest, int(aligned.list_length.max(initial=0)))
     aligned = aligned.padded(int(aligned.list_length.max(initial=0)) + 1)
     scores = compute(query_set, aligned, c)
     gathered.missing.append(query_set.query_ids[~aligned.answered])
     gathered.repeats += int(scores.repeats[scored].sum())
+    gathered.classes.append(query_classes(scores, query_set.n_relevant, k)[scored])
+    gathered.query_repeats.append(aligned.repeats[scored])
+    gathered.answered += int((scores.list_length[scored] > 0).sum())
+    _gather_k_curves(scores, query_set.n_relevant, k, reach, gathered)
     at = scores.at(k)
     at_k = {m.key: at[m.key][scored] for m in MEASURES}
     for key, values in at_k.items():
@@ -602,6 +677,27 @@ def _score_block(run: Run | None, stream, query_set: QuerySet, scored: np.ndarra
         else:
             gathered.sums[m.key] = _sequential(gathered.sums.get(m.key), curve)
     return at_k, table
+
+
+def _gather_k_curves(scores, n_relevant: np.ndarray, k: int, reach: int,
+                     gathered: _Gathered) -> None:
+    """The block's part of the k suggestion's curves (metrics.core.diagnosis.k_curves):
+    over its queries with a relevant id, recall, precision and noise at K = 1..reach added
+    row after row to the sums so far, and their recall and precision at K kept."""
+    rows = np.flatnonzero(n_relevant > 0)
+    relevant = n_relevant[rows][:, None].astype(float)
+    gathered.lengths.append(scores.list_length[rows])
+    for key, values in (("recall", _scored_curve(scores.hits, rows, 1, reach, None) / relevant),
+                        ("precision", _scored_curve(scores.values["P"], rows, 1, reach, None)),
+                        ("noise", _scored_curve(scores.noise, rows, 1, reach, None))):
+        gathered.curve_sums[key] = _sequential(gathered.curve_sums.get(key), values)
+    for key, values in (("recall", scores.hits[rows, k - 1] / relevant[:, 0]),
+                        ("precision", scores.values["P"][rows, k - 1])):
+        gathered.at_k_curves.setdefault(key, []).append(np.asarray(values, dtype=float))
+
+
+def _mean(values: np.ndarray) -> float:
+    return values.mean() if len(values) else 0.0
 
 
 def _scored_curve(values, rows: np.ndarray, lo: int, hi: int,

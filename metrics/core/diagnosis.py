@@ -79,28 +79,71 @@ class Suggestion:
         )
 
 
+@dataclass(frozen=True, eq=False)
+class KCurves:
+    """What the k suggestion reads of a run, over the queries with a relevant id (those a
+    filter chose): their lists' lengths, the mean at K = 1..width of recall (over every
+    relevant id), precision and the noise chunks, and recall and precision at the chosen K.
+    `k_curves` reads them off a run's scores at once, the Spark driver off the per-query
+    figures its blocks return (`curves_of` both); the block driver adds them up a block at a
+    time, row after row as numpy's mean does, so the floats are the same."""
+
+    lengths: np.ndarray
+    recall: np.ndarray
+    precision: np.ndarray
+    noise: np.ndarray
+    recall_at_k: float
+    precision_at_k: float
+
+
+def k_curves(scores: Scores, n_relevant: np.ndarray, k: int,
+             within: np.ndarray | None = None) -> KCurves:
+    """A run's KCurves from its scores (every query of the query set); `within` (a mask
+    over the queries) keeps the queries a filter chose."""
+    scored = n_relevant > 0 if within is None else (n_relevant > 0) & within
+    past = (None if k <= scores.width  # else past the stored columns: the closed form
+            else (scores.hits[scored, k - 1], scores.values["P"][scored, k - 1]))
+    return curves_of(scores.hits[scored], scores.values["P"][scored], scores.noise[scored],
+                     scores.list_length[scored], n_relevant[scored], k, past)
+
+
+def curves_of(hits: np.ndarray, precision: np.ndarray, noise: np.ndarray,
+              lengths: np.ndarray, relevant: np.ndarray, k: int,
+              past: tuple[np.ndarray, np.ndarray] | None = None) -> KCurves:
+    """KCurves from the queries' hits, precision and noise at K = 1..width ((queries,
+    width) each), their lists' lengths and relevant counts; `past` holds their hits and
+    precision at K when K lies past the width."""
+    relevant = relevant[:, None].astype(float)
+    recall_curve = _mean(hits / relevant)
+    precision_curve = _mean(precision)
+    if past is None:
+        current_recall, current_precision = recall_curve[k - 1], precision_curve[k - 1]
+    else:
+        current_recall, current_precision = _mean(past[0] / relevant[:, 0]), _mean(past[1])
+    return KCurves(lengths, recall_curve, precision_curve, _mean(noise), float(current_recall),
+                   float(current_precision))
+
+
 def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: int,
               within: np.ndarray | None = None) -> Suggestion:
     """Recall here divides by every relevant id, so the curve never falls as k grows.
     `within` (a mask over the queries) keeps the queries a filter chose."""
-    longest = max(1, min(longest_list, scores.width))
-    scored = n_relevant > 0 if within is None else (n_relevant > 0) & within
-    relevant = n_relevant[scored][:, None].astype(float)
-    recall_curve = _mean(scores.hits[scored] / relevant)
-    precision_curve = _mean(scores.values["P"][scored])
-    noise_curve = _mean(scores.noise[scored])
+    return suggestion(k_curves(scores, n_relevant, k, within), n_relevant, k=k,
+                      longest_list=longest_list, within=within)
+
+
+def suggestion(curves: KCurves, n_relevant: np.ndarray, *, k: int, longest_list: int,
+               within: np.ndarray | None = None) -> Suggestion:
+    """The k suggestion and its readings from a run's KCurves (any driver's)."""
+    recall_curve, precision_curve = curves.recall, curves.precision
+    longest = max(1, min(longest_list, len(recall_curve)))
     best = float(recall_curve[longest - 1])
-    lengths = scores.list_length[scored]
+    lengths = curves.lengths
     run_longest = int(lengths.max(initial=0))
     short = int((lengths < k).sum())
     reaching = np.flatnonzero(recall_curve[:longest] >= PLATEAU_SHARE * best - 1e-12)
     suggested = int(reaching[0]) + 1 if len(reaching) else longest
-    if k <= scores.width:
-        current_recall, current_precision = recall_curve[k - 1], precision_curve[k - 1]
-    else:  # past the stored columns: the closed form
-        current_recall = _mean(scores.hits[scored, k - 1] / relevant[:, 0])
-        current_precision = _mean(scores.values["P"][scored, k - 1])
-    current_recall, current_precision = float(current_recall), float(current_precision)
+    current_recall, current_precision = curves.recall_at_k, curves.precision_at_k
     advice = best > 0
     if not (lengths > 0).any():
         readings = (words.no_list_sentence(len(lengths)),)
@@ -126,7 +169,7 @@ def suggest_k(scores: Scores, n_relevant: np.ndarray, *, k: int, longest_list: i
         best_recall=best,
         longest_list=longest,
         precision=float(precision_curve[suggested - 1]),
-        noise_chunks=float(noise_curve[suggested - 1]),
+        noise_chunks=float(curves.noise[suggested - 1]),
         current_k=k,
         current_recall=current_recall,
         current_precision=current_precision,
@@ -183,6 +226,24 @@ def precision_ceiling(n_relevant: np.ndarray, k: int) -> float:
     """The best mean Precision@k the labels allow: min(R, k) / k over scored queries."""
     scored = n_relevant[n_relevant > 0]
     return float(np.mean(np.minimum(scored, k) / k)) if len(scored) else 0.0
+
+
+def run_readings(at_k: dict[str, np.ndarray], means: dict[str, float], classes: np.ndarray,
+                 curves: KCurves, n_relevant: np.ndarray, *, k: int, longest_list: int,
+                 answered: int, within: np.ndarray | None = None
+                 ) -> tuple[Suggestion, tuple[Finding, ...]]:
+    """What every driver reads of a run beside its summary: the k suggestion and the
+    diagnosis, from its scored queries' figures at K (`at_k`), its means at K, its query
+    classes, its KCurves, the query set's relevant counts (those `within` a filter) and how
+    many scored queries it answered."""
+    hit_rows = at_k["Hit"] > 0
+    rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
+    advice = suggestion(curves, n_relevant, k=k, longest_list=longest_list, within=within)
+    return advice, diagnose(
+        means, classes, k=k,
+        precision_ceiling=precision_ceiling(n_relevant if within is None
+                                            else n_relevant[within], k),
+        rr_given_hit=rr_given_hit, run_longest=advice.run_longest, answered=answered)
 
 
 @dataclass(frozen=True)

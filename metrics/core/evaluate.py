@@ -26,20 +26,13 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 import pyarrow as pa
 
 from metrics.core.asked import Readings, as_specs, brought, figures_at, summary_methods
-from metrics.core.diagnosis import (
-    Finding,
-    Suggestion,
-    diagnose,
-    precision_ceiling,
-    query_classes,
-    suggest_k,
-)
+from metrics.core.diagnosis import Finding, Suggestion, k_curves, query_classes, run_readings
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Curves, Scores, compute, regained
 from metrics.core.per_query import long_table
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
@@ -52,6 +45,7 @@ from metrics.stats.summary import summarise_runs, sweep_bands
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k, check_sweep
+from metrics.vocabulary.engines import ONLY_DEFAULTS
 from metrics.vocabulary.names import Spec, default_spec, parse_measure
 from metrics.vocabulary.slices import FILTER_SENTENCE
 
@@ -69,6 +63,29 @@ def _pandas() -> ModuleType:
     import pandas
 
     return pandas
+
+
+class FiguresShown:
+    """How any driver's result names the figures it shows (read from its `query_specs`, `k`
+    and `conventions`): by key, label or any name a measure is asked by."""
+
+    def resolve(self, metric: str | Spec) -> Spec:
+        """The figure a name, key or label stands for at this K and these conventions:
+        'MRR@5', 'RR', 'nDCG', 'P(rel=2)@5', 'Rprec', trec_eval's 'map'. A figure shown is
+        found by its key or label; any other name is read (ValueError naming a bad one)."""
+        return resolve_among(self.query_specs, metric, self.k, self.conventions)
+
+    def spec(self, key: str) -> Spec:
+        """A figure shown, by its key."""
+        for spec in self.query_specs:
+            if spec.key == key:
+                return spec
+        shown = ", ".join(s.key for s in self.query_specs)
+        raise ValueError(f"{key!r} is not among the figures scored: {shown}")
+
+    def label(self, key: str, *, summary: bool = True) -> str:
+        """A figure's label at K: 'MRR@5', 'P(rel=2)@5', 'Rprec'."""
+        return self.spec(key).label(self.k, summary=summary)
 
 
 @dataclass(frozen=True, eq=False)
@@ -97,6 +114,11 @@ class RunEvaluation:
         """One figure's per-query curves over K, a default measure's or an asked one's."""
         return self.asked[key] if key in self.asked else self.scores.values[key]
 
+    @property
+    def ignored_queries(self) -> tuple[str, ...]:
+        """The run's queries the qrels do not hold (ignored), in the order it gives them."""
+        return self.aligned.ignored_queries
+
 
 @dataclass(frozen=True, eq=False)
 class Within:
@@ -108,7 +130,8 @@ class Within:
 
 
 @dataclass(frozen=True, eq=False)
-class Evaluation:
+class Evaluation(FiguresShown):
+    engine: ClassVar[str] = "memory"  # the engine that scored it (metrics.vocabulary.engines)
     k: int
     conventions: Conventions
     qrels: Qrels  # the labels as loaded (fingerprints and exports read them)
@@ -136,23 +159,14 @@ class Evaluation:
         """The summary figures a sweep over K draws: those read at K that no cutoff fixes."""
         return sweep_specs_of(self.summary_specs)
 
-    def resolve(self, metric: str | Spec) -> Spec:
-        """The figure a name, key or label stands for at this K and these conventions:
-        'MRR@5', 'RR', 'nDCG', 'P(rel=2)@5', 'Rprec', trec_eval's 'map'. A figure shown is
-        found by its key or label; any other name is read (ValueError naming a bad one)."""
-        return resolve_among(self.query_specs, metric, self.k, self.conventions)
+    @property
+    def query_ids(self) -> np.ndarray:
+        """Every query of the query set, in its order."""
+        return self.query_set.query_ids
 
-    def spec(self, key: str) -> Spec:
-        """A figure shown, by its key."""
-        for spec in self.query_specs:
-            if spec.key == key:
-                return spec
-        shown = ", ".join(s.key for s in self.query_specs)
-        raise ValueError(f"{key!r} is not among the figures scored: {shown}")
-
-    def label(self, key: str, *, summary: bool = True) -> str:
-        """A figure's label at K: 'MRR@5', 'P(rel=2)@5', 'Rprec'."""
-        return self.spec(key).label(self.k, summary=summary)
+    def query_repeats(self, name: str) -> np.ndarray:
+        """Each scored query's repeated ids in the run's list."""
+        return self.run(name).aligned.repeats[self.scored]
 
     def with_measures(self, measures) -> Evaluation:
         """The same evaluation with more figures (names or specs: 'Rprec', 'P(rel=2)@5',
@@ -525,10 +539,24 @@ def evaluate_prepared(
     return evaluation.with_measures(measures) if measures else evaluation
 
 
-class WithoutLists:
+class WithoutLists(FiguresShown):
     """What a driver's result shares when it keeps every query's figures but no ranked list
     (the block-by-block and Spark drivers): read from its `k`, `conventions`, `query_ids`,
-    `scored`, `runs`, `max_grade` and `summary_specs`."""
+    `scored`, `runs`, `max_grade`, `summary_specs` and `query_specs`. It scores the default
+    figures only: a figure asked by name beyond them needs the in-memory engine."""
+
+    engine: ClassVar[str]
+    asked: ClassVar[tuple[Spec, ...]] = ()
+
+    def with_measures(self, measures) -> WithoutLists:
+        """Itself when every figure named is among those it scored (by name, key, label or
+        spec, as `Evaluation.with_measures` reads them); ValueError naming the others."""
+        shown = {s.key for s in self.query_specs}
+        beyond = [spec.name() for spec in (self.resolve(m) for m in as_specs(measures))
+                  if spec.key not in shown]
+        if beyond:
+            raise ValueError(ONLY_DEFAULTS.format(engine=self.engine, names=", ".join(beyond)))
+        return self
 
     @property
     def run_names(self) -> list[str]:
@@ -547,6 +575,13 @@ class WithoutLists:
             if run.name == name:
                 return run
         raise ValueError(f"no run named {name!r}; runs: {', '.join(self.run_names)}")
+
+    def per_query_tables(self) -> Iterator[pa.Table]:
+        """Every scored query's figures at K, a run at a time, as the long table
+        (`metrics.core.per_query`), as `Evaluation.per_query_tables` gives them."""
+        for run in self.runs:
+            yield long_table(self.scored_ids, run.name, self.query_specs,
+                             self.per_query_scores(run.name), self.k)
 
     def notes(self, specs: Sequence[Spec] | None = None) -> dict[str, str]:
         """What each figure says beside it, as `Evaluation.notes` words it."""
@@ -667,12 +702,11 @@ def _read_run(
     holds the curves and readings of the figures asked for beyond the defaults."""
     curves, readings = asked
     classes = query_classes(scores, query_set.n_relevant, k)[scored]
-    hit_rows = at_k["Hit"] > 0
-    rr_given_hit = float(at_k["RR"][hit_rows].mean()) if hit_rows.any() else 0.0
-    means = {key: interval.mean for key, interval in summary.items()}
-    n_relevant = query_set.n_relevant if within is None else query_set.n_relevant[within]
-    suggestion = suggest_k(scores, query_set.n_relevant, k=k, longest_list=longest,
-                           within=within)
+    suggestion, diagnosis = run_readings(
+        at_k, {key: interval.mean for key, interval in summary.items()}, classes,
+        k_curves(scores, query_set.n_relevant, k, within), query_set.n_relevant, k=k,
+        longest_list=longest, answered=int((scores.list_length[scored] > 0).sum()),
+        within=within)
     return RunEvaluation(
         name=run.name,
         run=run,
@@ -681,15 +715,7 @@ def _read_run(
         classes=classes,
         summary=summary,
         suggestion=suggestion,
-        diagnosis=diagnose(
-            means,
-            classes,
-            k=k,
-            precision_ceiling=precision_ceiling(n_relevant, k),
-            rr_given_hit=rr_given_hit,
-            run_longest=suggestion.run_longest,
-            answered=int((scores.list_length[scored] > 0).sum()),
-        ),
+        diagnosis=diagnosis,
         missing_queries=tuple(str(q) for q in query_set.query_ids[
             ~aligned.answered if within is None else ~aligned.answered & within]),
         repeats=int(scores.repeats[scored].sum()),

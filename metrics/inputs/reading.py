@@ -193,14 +193,20 @@ class Inputs:
         return self._once("evaluation", lambda: self._evaluate().with_measures(self.measures))
 
     def _evaluate(self) -> Evaluation:
+        if self.labels_file != self.qrels:  # every figure read under the judge's labels
+            return dataclasses.replace(self, qrels=self.judge_qrels, _read={})._evaluate_human()
+        return self._evaluate_human()
+
+    @property
+    def labels_file(self) -> Path | None:
+        """The labels every figure is scored against under the labels convention: the qrels,
+        or the judge's (--labels judge); --labels ppi is the judge command's."""
         labels = self.conventions.labels
         if labels == "ppi":
             raise UsageError(PPI_ONLY_HERE)
         if labels == "judge" and self.judge_qrels is None:
             raise UsageError(JUDGE_NEEDED.format(labels=labels))
-        if labels == "judge":  # every figure read under the judge's labels
-            return dataclasses.replace(self, qrels=self.judge_qrels, _read={})._evaluate_human()
-        return self._evaluate_human()
+        return self.judge_qrels if labels == "judge" else self.qrels
 
     def _evaluate_human(self) -> Evaluation:
         if self.on_sample:

@@ -10,11 +10,13 @@ class LoadError(ValueError):
     """A file that cannot be loaded; the message is one line, `FILE, line N: problem` (`row N`
     for a Parquet file or a table, whose rows are not lines). `belongs` names the kind of
     file it looks like ("qrels" or "run") when it was given as the other kind, so that a
-    program can say where to put it."""
+    program can say where to put it; `limit` names the flag of the size bound that refused
+    it, so that a program can say what else reads it."""
 
     def __init__(self, source: str, line: int | None, problem: str, unit: str = "line", *,
-                 belongs: str | None = None) -> None:
+                 belongs: str | None = None, limit: str | None = None) -> None:
         self.source, self.line, self.problem, self.belongs = source, line, problem, belongs
+        self.limit = limit
         where = source if line is None else f"{source}, {unit} {line}"
         super().__init__(f"{where}: {problem}")
 

@@ -71,12 +71,11 @@ def _columnar(source: Input, file_name: str | None, fmt: str) -> bool:
                                                    or is_parquet(source, file_name)))
 
 
-def _columnar_rows(src: Columnar) -> Rows:
-    lines = src.lines
+def _columnar_rows(src: Columnar, columns: dict[str, pa.Array], lines: np.ndarray) -> Rows:
     if not len(lines):
         raise src.fail(None, "no data rows")
-    return Rows(ids(src, src.columns["query"], lines, "query"),
-                ids(src, src.columns["doc"], lines, "doc"), lines, len(lines))
+    return Rows(ids(src, columns["query"], lines, "query"),
+                ids(src, columns["doc"], lines, "doc"), lines, len(lines))
 
 
 
@@ -111,9 +110,7 @@ def load_qrels(
     with _within_memory(source, file_name):
         if _columnar(source, file_name, format):
             src = read_columnar(source, file_name, "qrels", max_bytes)
-            rows = _normalized(_columnar_rows(src), normalize_ids)
-            rows.grade = integers(src, src.columns["grade"], rows.line, "grade")
-            return _finish_qrels(src, src.format, rows)
+            return columnar_qrels(src, src.columns, src.lines, normalize_ids)
         src = open_source(source, file_name, max_bytes)
         fmt = detect(src, "qrels", format)
         if fmt == "jsonl":
@@ -122,6 +119,15 @@ def load_qrels(
             table, rows = _table_rows(src, "qrels", fmt, normalize_ids)
             rows.grade = to_int(src, table.columns["grade"], table.lines, "grade")
         return _finish_qrels(src, fmt, rows)
+
+
+def columnar_qrels(src: Columnar, columns: dict[str, pa.Array], lines: np.ndarray,
+                   normalize_ids: str = "none") -> tuple[Qrels, LoadReport]:
+    """Qrels from Parquet or table columns by role (all its rows, or the rows of some
+    queries, numbered `lines`), checked as ``load_qrels`` checks a CSV file's."""
+    rows = _normalized(_columnar_rows(src, columns, lines), normalize_ids)
+    rows.grade = integers(src, columns["grade"], rows.line, "grade")
+    return _finish_qrels(src, src.format, rows)
 
 
 @contextmanager
@@ -282,11 +288,7 @@ def columnar_run(src: Columnar, columns: dict[str, pa.Array], lines: np.ndarray,
     """A run from Parquet or table columns by role (all its rows, or the rows of some
     queries, numbered `lines`), checked, ordered and labelled as ``load_run`` does a CSV
     run."""
-    if not len(lines):
-        raise src.fail(None, "no data rows")
-    rows = _normalized(Rows(ids(src, columns["query"], lines, "query"),
-                            ids(src, columns["doc"], lines, "doc"), lines, len(lines)),
-                       normalize_ids)
+    rows = _normalized(_columnar_rows(src, columns, lines), normalize_ids)
     rows.score, rows.sort_keys = columnar_sort_keys(src, columns, lines, rows.doc,
                                                     score_precision)
     return _finish_run(src, src.format, rows, name, labels)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -137,12 +137,20 @@ def _open(name: str, where: object, *, pre_buffer: bool = True,
 
 
 def _roles(name: str, schema: pa.Schema, kind: str, fmt: str = "parquet") -> dict[str, str]:
-    """Role -> the column's name as stored, by the names a CSV header accepts (any case)."""
-    stored = {column.lower(): column for column in schema.names}
+    return named_roles(name, schema.names, kind, fmt)
+
+
+def named_roles(name: str, columns: Sequence[str], kind: str,
+                fmt: str = "parquet") -> dict[str, str]:
+    """Role -> the column's name as stored, by the names a CSV header accepts (any case):
+    the columns of a Parquet file's schema, a table's, or a Spark DataFrame's. A LoadError
+    naming `name` when a role is missing or named twice."""
+    columns = list(columns)
+    stored = {column.lower(): column for column in columns}
     fail = _Failing(name)
-    found = column_roles(fail, None, kind, fmt, [c.lower() for c in schema.names],
+    found = column_roles(fail, None, kind, fmt, [c.lower() for c in columns],
                          lambda missing: f"data lacks column(s) {missing} "
-                         f"(found {show(schema.names, 60)})", "the schema")
+                         f"(found {show(columns, 60)})", "the schema")
     return {role: stored[lowered] for role, lowered in found.items()}
 
 
@@ -170,12 +178,7 @@ def read_columnar(source: object, file_name: str | None, kind: str, max_bytes: i
         raise too_large(files.name, max_bytes, f"holds {describe_bytes(size)} of data "
                         "uncompressed, beyond")
     parts, starts, before = {}, [], 0
-    roles = _roles(opened[0][0], opened[0][1].schema_arrow, kind)
-    for name, handle in opened:
-        mine = _roles(name, handle.schema_arrow, kind)
-        if mine.keys() != roles.keys():
-            raise LoadError(name, None, f"holds the columns {sorted(mine.values())}, not those "
-                            f"of {opened[0][0]} ({sorted(roles.values())})")
+    for (name, handle), mine in zip(opened, _file_roles(opened, kind), strict=True):
         table = _read(name, handle, list(mine.values()))
         for role, column in mine.items():
             parts.setdefault(role, []).extend(table.column(column).chunks)
@@ -184,6 +187,20 @@ def read_columnar(source: object, file_name: str | None, kind: str, max_bytes: i
     columns = {role: _combined(chunks) for role, chunks in parts.items()}
     return Columnar(files.name, "parquet", columns, np.arange(1, before + 1, dtype=np.int64),
                     tuple(starts))
+
+
+def _file_roles(opened: list[tuple[str, pq.ParquetFile]], kind: str) -> list[dict[str, str]]:
+    """Each file's roles (role -> its column as stored); a file whose roles are not the first
+    file's is refused: the files of a directory are one table."""
+    first = _roles(opened[0][0], opened[0][1].schema_arrow, kind)
+    found = [first]
+    for name, handle in opened[1:]:
+        mine = _roles(name, handle.schema_arrow, kind)
+        if mine.keys() != first.keys():
+            raise LoadError(name, None, f"holds the columns {sorted(mine.values())}, not those "
+                            f"of {opened[0][0]} ({sorted(first.values())})")
+        found.append(mine)
+    return found
 
 
 def _read(name: str, handle: pq.ParquetFile, columns: list[str]) -> pa.Table:
@@ -280,12 +297,12 @@ def parquet_files(source: object, file_name: str | None) -> Iterator[tuple[str, 
 
 
 def roles_of(source: object, file_name: str | None, kind: str) -> dict[str, str]:
-    """The roles a Parquet source or a table holds (role -> column), from its schema."""
+    """The roles a Parquet source or a table holds (role -> column), from its schema (every
+    file's, for a directory: refused as the whole read refuses it when they differ)."""
     if is_table(source):
         return _roles(file_name or TABLE_NAME, as_table(source).schema, kind, "arrow")
-    files = _files(source, file_name)
-    name, where = files.files[0]
-    return _roles(name, _open(name, where).schema_arrow, kind)
+    opened = list(parquet_files(source, file_name))
+    return _file_roles(opened, kind)[0]
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -363,4 +380,4 @@ def floats(src, column: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
 
 __all__ = ["BATCH_ROWS", "Batch", "Columnar", "PARQUET_EXTENSIONS", "TABLE_NAME", "as_table",
            "batches", "floats", "ids", "integers", "is_parquet", "is_table",
-           "read_columnar", "roles_of"]
+           "named_roles", "read_columnar", "roles_of"]

@@ -113,7 +113,8 @@ def _collect(
 def too_large(name: str, limit: int, verb: str, flag: str = MAX_INPUT_FLAG) -> LoadError:
     """The one-line refusal of an input past its bound: 'expands beyond the 512 MB limit
     (--max-input-mb)'."""
-    return LoadError(name, None, f"{verb} the {describe_bytes(limit)} limit ({flag})")
+    return LoadError(name, None, f"{verb} the {describe_bytes(limit)} limit ({flag})",
+                     limit=flag)
 
 
 def describe_bytes(count: int) -> str:

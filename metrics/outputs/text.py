@@ -13,7 +13,7 @@ from typing import Any
 
 from metrics.context.cost import Cost
 from metrics.context.leakage import Leakage
-from metrics.core.blocks import BlockEvaluation
+from metrics.core.blocks import BlockEvaluation, BlockRun
 from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.decide.best import BestMarks
 from metrics.decide.fragility import Fragility
@@ -21,7 +21,7 @@ from metrics.decide.leaderboard import AllPairs, Leaderboard
 from metrics.decide.risk import risks
 from metrics.explain.slices import Slice
 from metrics.io import Queries
-from metrics.spark.evaluate import SparkEvaluation
+from metrics.spark.evaluate import SparkEvaluation, SparkRun
 from metrics.stats.agreement import Agreement
 from metrics.stats.comparison import CORRECTIONS, Comparison, PairedTest
 from metrics.stats.power import PowerFigure
@@ -35,7 +35,6 @@ from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS
 from metrics.vocabulary.leakage import LEAKAGE_RULE, SCOPES
 from metrics.vocabulary.names import Spec
 from metrics.vocabulary.power import POWER_METHOD
-from metrics.vocabulary.spark import WHAT_IT_HOLDS
 
 COMPARISON_HEADER = [
     "metric",
@@ -56,11 +55,12 @@ def format_difference(test: PairedTest) -> str:
     return fmt.difference(test.difference, test.low, test.high)
 
 
-def format_table(evaluation: Evaluation, marks: BestMarks | None = None,
-                 specs: Sequence[Spec] | None = None) -> str:
-    """Readable summary: metrics down (`specs`, default the summary's), runs across (with
-    `marks`, each metric's best run and those not significantly worse marked), then
-    conventions, what each figure's own parameters say, counts and readings."""
+def format_table(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
+                 marks: BestMarks | None = None, specs: Sequence[Spec] | None = None) -> str:
+    """Readable summary of any driver's result: metrics down (`specs`, default the
+    summary's), runs across (with `marks`, each metric's best run and those not
+    significantly worse marked), then conventions, what each figure's own parameters say,
+    counts and readings."""
     specs = evaluation.summary_specs if specs is None else specs
     scored = bool(evaluation.scored.any())
     lines = summary_lines(evaluation, marks, specs)
@@ -69,10 +69,11 @@ def format_table(evaluation: Evaluation, marks: BestMarks | None = None,
     return "\n".join(lines) + "\n"
 
 
-def format_block_table(evaluation: BlockEvaluation) -> str:
-    """The block-by-block driver's summary, as ``format_table`` writes it, each run's counts,
-    then the sweep: each run's means and intervals at every K."""
-    lines = summary_lines(evaluation, None, evaluation.summary_specs) + _run_counts(evaluation)
+def format_block_table(evaluation: BlockEvaluation, marks: BestMarks | None = None,
+                       specs: Sequence[Spec] | None = None) -> str:
+    """The block-by-block driver's summary, as ``format_table`` writes it, then the sweep:
+    each run's means and intervals at every K (the bands it computed as it went)."""
+    lines = [format_table(evaluation, marks, specs).rstrip("\n")]
     lo, hi = evaluation.sweep_range
     names = [s.measure.summary_key for s in evaluation.summary_specs]
     for run in evaluation.runs:
@@ -83,22 +84,6 @@ def format_block_table(evaluation: BlockEvaluation) -> str:
         lines += ["", f"{run.name}: the sweep, K = {lo} to {hi} (mean [low, high])",
                   *table(["K", *names], rows)]
     return "\n".join(lines) + "\n"
-
-
-def format_spark_table(evaluation: SparkEvaluation, specs: Sequence[Spec] | None = None) -> str:
-    """The summary of a Spark evaluation as `format_table` writes an in-memory one (the same
-    lines, down to the conventions), then each run's counts and what the result holds."""
-    lines = summary_lines(evaluation, None, evaluation.summary_specs if specs is None else specs)
-    return "\n".join([*lines, *_run_counts(evaluation), "", WHAT_IT_HOLDS]) + "\n"
-
-
-def _run_counts(evaluation: BlockEvaluation | SparkEvaluation) -> list[str]:
-    """Each run's repeats and queries without a list, a line each after a blank one."""
-    lines = []
-    for run in evaluation.runs:
-        lines += ["", f"{run.name}: {fmt.count(run.repeats, 'repeated id')}; "
-                  f"{fmt.count(len(run.missing_queries), 'query', 'queries')} without a list"]
-    return lines
 
 
 def summary_lines(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
@@ -163,7 +148,7 @@ def format_slices(evaluation: Evaluation, slices: Sequence[Slice],
     return "\n".join(lines) + "\n"
 
 
-def _run_notes(run: RunEvaluation, *, scored: bool = True) -> str:
+def _run_notes(run: RunEvaluation | BlockRun | SparkRun, *, scored: bool = True) -> str:
     """A run's query classes and counts, its k suggestion and readings, and its diagnosis
     (these two only over scored queries)."""
     classes = {c: int((run.classes == c).sum()) for c in QUERY_CLASSES}

@@ -1,11 +1,13 @@
-"""The JSON contract of an Evaluation: the document `python -m metrics --format json` prints
-and every snapshot holds (`metrics.snapshot`), as plain dicts; and a Spark evaluation's, for
-the keys it can fill.
+"""The JSON contract of an evaluation (any driver's: in memory, block by block, on Spark): the
+document `python -m metrics --format json` prints and every snapshot holds
+(`metrics.snapshot`), as plain dicts.
 
 Every key here is documented in README and read by snapshots, so keys are only ever added.
 Metric names carry the chosen K; floats stay unrounded (the text writers in
-`metrics.outputs.text` round for people, this does not). What a command adds around it (the
-slices, the costs, a comparison) is written by `metrics.outputs.documents`.
+`metrics.outputs.text` round for people, this does not). Every driver's result fills the same
+keys with the same figures; only "engine" (absent for the in-memory one) says which scored it.
+What a command adds around it (the slices, the costs, a comparison) is written by
+`metrics.outputs.documents`.
 """
 
 from __future__ import annotations
@@ -13,14 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from metrics.core.blocks import BlockEvaluation, BlockRun
 from metrics.core.evaluate import Evaluation, RunEvaluation
-from metrics.spark.evaluate import SparkEvaluation
+from metrics.spark.evaluate import SparkEvaluation, SparkRun
 from metrics.stats.intervals import Interval
+from metrics.vocabulary.engines import DEFAULT_ENGINE
 from metrics.vocabulary.names import Spec
-from metrics.vocabulary.spark import WHAT_IT_HOLDS
 
 
-def to_dict(evaluation: Evaluation, measures: Sequence[Spec] | None = None) -> dict[str, Any]:
+def to_dict(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
+            measures: Sequence[Spec] | None = None) -> dict[str, Any]:
     """The JSON contract documented in README: metric names carry the chosen K. The figures
     are the evaluation's (the defaults, then those asked for), or `measures` alone (score
     --metric); figures asked for add "measures": what each one's name sets."""
@@ -32,7 +36,7 @@ def to_dict(evaluation: Evaluation, measures: Sequence[Spec] | None = None) -> d
         "conventions": evaluation.conventions.as_dict()
         | {"sentences": evaluation.conventions.sentences()},
         "query_set": {
-            "queries": len(evaluation.query_set.query_ids),
+            "queries": len(evaluation.query_ids),
             "scored": len(evaluation.scored_ids),
             "excluded": evaluation.excluded_ids,
         },
@@ -41,6 +45,8 @@ def to_dict(evaluation: Evaluation, measures: Sequence[Spec] | None = None) -> d
     if evaluation.asked or measures is not None:
         document["measures"] = measures_dict(
             evaluation, summary if measures is not None else evaluation.asked)
+    if evaluation.engine != DEFAULT_ENGINE:
+        document["engine"] = evaluation.engine
     return document
 
 
@@ -68,7 +74,8 @@ def summary_dict(summary: dict[str, Interval], k: int,
     }
 
 
-def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec],
+def _run_dict(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
+              run: RunEvaluation | BlockRun | SparkRun, summary: Sequence[Spec],
               shown: Sequence[Spec]) -> dict[str, Any]:
     k = evaluation.k
     per_query = evaluation.per_query_scores(run.name)
@@ -76,7 +83,7 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec
     columns = {
         "query_id": evaluation.scored_ids,
         "class": run.classes.tolist(),
-        "repeats": run.aligned.repeats[evaluation.scored].tolist(),
+        "repeats": evaluation.query_repeats(run.name).tolist(),
     } | {spec.label(k, summary=False): per_query[spec.key].tolist() for spec in shown}
     sweep = evaluation.sweep_means(run.name)
     names = {s.name() for s in summary} | {"k"}
@@ -86,7 +93,7 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec
         "name": run.name,
         "repeats": run.repeats,
         "missing_queries": list(run.missing_queries),
-        "ignored_queries": list(run.aligned.ignored_queries),
+        "ignored_queries": list(run.ignored_queries),
         "summary": summary_dict(run.summary, k, summary),
         "queries": _records(columns),
         "suggestion": run.suggestion.as_dict(),
@@ -101,45 +108,6 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec
             for f in run.diagnosis
         ],
         "sweep": _records(sweep_columns),
-    }
-
-
-def spark_dict(evaluation: SparkEvaluation, measures: Sequence[Spec] | None = None
-               ) -> dict[str, Any]:
-    """A Spark evaluation under the same contract, for the figures it holds: the keys of
-    `to_dict` it can fill (k, conventions, query_set; per run its name, repeats, missing
-    queries, summary, per-query figures and, when a sweep was scored, the sweep), and
-    "engine" and "holds" saying what it leaves out."""
-    k = evaluation.k
-    summary = evaluation.summary_specs if measures is None else tuple(measures)
-    per_query = evaluation.query_specs if measures is None else tuple(measures)
-    runs = []
-    for run in evaluation.runs:
-        values = evaluation.per_query_scores(run.name)
-        columns = {
-            "query_id": evaluation.scored_ids,
-            "repeats": run.table.column("repeats").to_numpy()[evaluation.scored].tolist(),
-        } | {spec.label(k, summary=False): values[spec.key].tolist() for spec in per_query}
-        found = {"name": run.name, "repeats": run.repeats,
-                 "missing_queries": list(run.missing_queries),
-                 "summary": summary_dict(run.summary, k, summary),
-                 "queries": _records(columns)}
-        if evaluation.sweep_range is not None:
-            names = {s.name() for s in summary} | {"k"}
-            found["sweep"] = _records({key: values.tolist() for key, values
-                                       in evaluation.sweep_means(run.name).items()
-                                       if key in names})
-        runs.append(found)
-    return {
-        "k": k,
-        "conventions": evaluation.conventions.as_dict()
-        | {"sentences": evaluation.conventions.sentences()},
-        "query_set": {"queries": len(evaluation.query_ids),
-                      "scored": len(evaluation.scored_ids),
-                      "excluded": evaluation.excluded_ids},
-        "runs": runs,
-        "engine": "spark",
-        "holds": WHAT_IT_HOLDS,
     }
 
 

@@ -1,5 +1,5 @@
-"""The words of the Spark engine: the engines a command can run on, the columns a Spark
-DataFrame must carry, what a Spark evaluation holds and leaves out, and how Spark's own ranking
+"""The words of the Spark engine: its default master, the column naming each row's run in a
+frame of several, what a Spark evaluation holds and leaves out, and how Spark's own ranking
 measures (`pyspark.ml.evaluation.RankingEvaluator`, `pyspark.mllib.evaluation.RankingMetrics`)
 differ from this engine's. Pure words; metrics/spark computes.
 """
@@ -12,29 +12,26 @@ DEFAULT_MASTER = "local[2]"
 MASTER_HELP = (f"with --engine spark: the master URL of the session started (default "
                f"{DEFAULT_MASTER}: two local cores)")
 
-# the columns a DataFrame (or a Parquet file Spark reads) must carry, by role
-QRELS_COLUMNS = ("query_id", "doc_id", "grade")
-RUN_COLUMNS = ("query_id", "doc_id")
-ORDER_COLUMNS = ("rank", "score")  # at least one; the rank orders the list when given
-RUN_NAME_COLUMN = "run"  # a DataFrame holding several runs names each row's run here
+# the columns a DataFrame or a Parquet file must carry are the in-memory readers' (by role,
+# under the same names and alternative names: metrics.io.detect); a DataFrame holding
+# several runs names each row's run in this one
+RUN_NAME_COLUMN = "run"
 
-ORDER_RULE = ("A Spark run is ordered as a CSV run is: by its rank column (ties in the order "
-              "Spark reads the rows), or without one by score descending, ties by doc_id "
-              "descending.")
-QUERY_ORDER_RULE = ("Queries follow the order Spark reads the qrels in (a single file: the "
-                    "file's order), the first appearance of each, as the in-memory reader "
-                    "orders them; the bootstrap's resampled queries depend on that order, "
-                    "so a partitioned qrels directory may give other intervals (the same "
-                    "means).")
-WHAT_IT_HOLDS = ("A Spark evaluation holds each run's per-query figures at K (and at every K "
-                 "of the sweep, when asked for) and its summary; the lists stay in Spark, so "
-                 "query classes, the k suggestion, the diagnosis and the drill-down are not "
-                 "computed.")
+ORDER_RULE = ("A Spark run is ordered as the in-memory reader orders a Parquet run: by its "
+              "rank column (ties in row order), or without one by score descending, ties by "
+              "doc_id descending.")
+QUERY_ORDER_RULE = ("Rows are numbered as the in-memory reader numbers them: a Parquet "
+                    "file's in file order, a directory's files in path order (a frame handed "
+                    "over that was not read from files: in the order Spark reads it), and "
+                    "queries follow the first appearance of each in the qrels; the "
+                    "bootstrap's resampled queries depend on that order.")
+WHAT_IT_HOLDS = ("A Spark evaluation holds each run's per-query figures at K, at every K of "
+                 "the sweep and, for the summary figures, at every K up to the longest list; "
+                 "its summary, query classes, k suggestion and diagnosis, as the in-memory "
+                 "engine reads them; the lists stay in Spark, so the drill-down (one query's "
+                 "ranked ids) is not there.")
 NO_SPARK = ("the Spark engine needs pyspark (pip install -e \".[spark]\") and a Java runtime "
             "(Java 17 or 21)")
-ONLY_DEFAULTS = ("--engine spark scores the default figures only; {names} would need the "
-                 "in-memory engine")
-ONLY_FORMATS = "--engine spark writes --format table or json"
 ONLY_PARQUET = ("--engine spark reads Parquet (a file or a directory of them): {path} is not "
                 "one")
 

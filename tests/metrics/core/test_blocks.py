@@ -71,7 +71,19 @@ def assert_same(blocks, memory):
         # the same repeats, in row order (the loader lists them query by query)
         assert got.report.repeats == tuple(sorted(want.report.repeats, key=lambda r: r.line))
         assert got.report.notes == want.report.notes
+        assert_same_readings(got, want, memory)
     assert blocks.sweep_intervals() == memory.sweep_intervals()
+
+
+def assert_same_readings(got, want, memory):
+    """What the block driver reads of a run beside its figures: each scored query's class
+    and repeats, the k suggestion and the diagnosis (the same floats, the same sentences),
+    the run queries the qrels do not hold."""
+    assert list(got.classes) == list(want.classes)
+    np.testing.assert_array_equal(got.query_repeats, want.aligned.repeats[memory.scored])
+    assert got.suggestion == want.suggestion
+    assert got.diagnosis == want.diagnosis
+    assert got.ignored_queries == want.aligned.ignored_queries
 
 
 def files(tmp_path, seed: int, *, shuffled: bool = False):
@@ -128,15 +140,20 @@ def test_the_default_sweep_and_one_cutoff_sweeps(tmp_path):
     qrels_path, paths = files(tmp_path, 5)
     qrels, _ = load_qrels(qrels_path)
     runs = [load_run(p)[0] for p in paths]
-    for sweep in (None, (4, 4)):
-        memory = evaluate(qrels, runs, 2, Conventions(n_resamples=50), sweep=sweep)
-        blocks = evaluate_blocks(qrels, [RunSource(p) for p in paths], 2,
-                                 Conventions(n_resamples=50), sweep=sweep, block_queries=9)
+    # judged-only scoring drops ids: the default sweep ends at the longest list as scored,
+    # not as read, and K = 20 lies past every list (the k suggestion reads it in closed form)
+    dropping = Conventions(n_resamples=50, unjudged="drop")
+    for sweep, k, conventions in ((None, 2, Conventions(n_resamples=50)), ((4, 4), 2, dropping),
+                                  (None, 20, dropping)):
+        memory = evaluate(qrels, runs, k, conventions, sweep=sweep)
+        blocks = evaluate_blocks(qrels, [RunSource(p) for p in paths], k, conventions,
+                                 sweep=sweep, block_queries=9)
         assert blocks.sweep_range == memory.sweep_range
         for got, want in zip(blocks.runs, memory.runs, strict=True):
             assert got.summary == want.summary
             for key, values in memory.sweep_means(want.name).items():
                 np.testing.assert_array_equal(got.sweep_means[key], values, err_msg=key)
+            assert_same_readings(got, want, memory)
         assert blocks.sweep_intervals() == memory.sweep_intervals()
 
 

@@ -1,5 +1,5 @@
-"""`python -m metrics --engine spark` over Parquet files prints the in-memory command's
-summary: the same table down to the conventions, the same JSON summary, digit for digit. The
+"""`python -m metrics --engine spark` over Parquet files writes what the in-memory command
+writes, in every format, digit for digit; it reads the files as the in-memory readers do. The
 refusals need no Spark and run by default; the runs through Spark are thorough."""
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ import pyarrow.parquet as pq
 import pytest
 
 from metrics.cli import main
-from metrics.outputs.text import format_table
-from metrics.snapshot.contract import to_dict
 from metrics.vocabulary.gates import EXIT_OK, EXIT_USAGE
 from tests.marks import THOROUGH
 from tests.metrics.spark.collections import random_collection
@@ -30,8 +28,9 @@ def write(collection, folder):
 
 
 @pytest.mark.parametrize("extra,fragment", [
-    (["--format", "trec_eval"], "--format table or json"),
-    (["--metric", "Rprec"], "default figures only; Rprec"),
+    (["--metric", "Rprec"], "--engine spark scores the default figures only; Rprec"),
+    (["--load-report", "report.txt"], "--load-report needs the in-memory engine"),
+    (["--queries", "queries.tsv"], "--queries needs the in-memory engine"),
 ])
 def test_what_spark_cannot_do_is_refused(tmp_path, capsys, extra, fragment):
     argv = write(random_collection(1, queries=5), tmp_path)
@@ -48,43 +47,89 @@ def test_spark_reads_parquet_only(tmp_path, capsys):
 
 
 @THOROUGH
-def test_the_command_prints_the_in_memory_summary(spark, tmp_path, capsys):
+def test_the_command_writes_every_format_as_the_in_memory_one(spark, tmp_path, capsys):
+    """The same writers for Spark's result: the same table (classes, k suggestion and
+    diagnosis included), the same JSON document (its "engine" key aside), the same
+    trec_eval lines and LaTeX table, on the same Parquet files."""
     collection = random_collection(41, order="score")
-    argv = ["--engine", "spark", "--spark-master", "local[2]", *write(collection, tmp_path),
-            "--k", "5", "--gain", "exponential"]
-    memory = collection.in_memory(5, metrics_conventions(argv))
-    assert main(argv) == EXIT_OK
-    out = capsys.readouterr().out
-    expected = format_table(memory)
-    head = expected[:expected.index("\n\nrun0: ")]  # down to the conventions
-    assert out.startswith(head + "\n\nrun0: ")
-    assert main([*argv, "--format", "json", "--sweep", "1:8"]) == EXIT_OK
-    document = orjson.loads(capsys.readouterr().out)
-    memory = collection.in_memory(5, metrics_conventions(argv), sweep=(1, 8))
-    reference = to_dict(memory)
-    for key in ("k", "conventions", "query_set"):
-        assert document[key] == reference[key]
-    for ours, theirs in zip(document["runs"], reference["runs"], strict=True):
-        assert ours["summary"] == theirs["summary"]
-        assert ours["sweep"] == theirs["sweep"]
-        assert ours["missing_queries"] == theirs["missing_queries"]
-        assert [{k: v for k, v in q.items() if k != "class"} for q in theirs["queries"]] == \
-            ours["queries"]
+    argv = [*write(collection, tmp_path), "--k", "5", "--gain", "exponential"]
+    for extra in ([], ["--format", "json", "--sweep", "1:8", "--mark-best"],
+                  ["--format", "json", "--unjudged", "drop"], ["--format", "trec_eval", "-q"],
+                  ["--format", "latex"]):
+        assert main([*argv, *extra]) == EXIT_OK
+        memory = capsys.readouterr().out
+        assert main(["--engine", "spark", "--spark-master", "local[2]", *argv, *extra]) == EXIT_OK
+        found = capsys.readouterr().out
+        if "json" in extra:
+            document = orjson.loads(found)
+            assert document.pop("engine") == "spark"
+            assert document == orjson.loads(memory), extra
+        else:
+            assert found == memory, extra
+
+
+def refusal(argv, capsys) -> tuple[int, str]:
+    """The exit code and the last line of standard error."""
+    code = main(argv)
+    return code, capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_a_file_the_readers_refuse_is_refused_alike_before_spark_starts(tmp_path, capsys):
+    """The columns are found by the in-memory readers' own rule, file by file, before the
+    JVM starts: the same exit code and the same line as the in-memory command."""
+    argv = write(random_collection(6, queries=5), tmp_path)
+    part = tmp_path / "split"
+    part.mkdir()
+    frame = random_collection(6, queries=5).runs["run0"]
+    pq.write_table(pa.Table.from_pandas(frame.iloc[:10], preserve_index=False),
+                   part / "part-0.parquet")
+    pq.write_table(pa.Table.from_pandas(frame.iloc[10:].rename(columns={"doc_id": "doc"}),
+                                        preserve_index=False), part / "part-1.parquet")
+    argv += ["--run", str(part)]
+    memory = refusal(argv, capsys)
+    assert memory[0] != EXIT_OK and "split/part-1.parquet" in memory[1]
+    assert refusal(["--engine", "spark", *argv], capsys) == memory
+    assert refusal(["--engine", "blocks", *argv], capsys) == memory
 
 
 @THOROUGH
-def test_a_block_that_refuses_its_rows_is_one_line(spark, tmp_path, capsys):
-    collection = random_collection(42, queries=10)
-    qrels = collection.qrels
-    clash = qrels.iloc[[0]].assign(grade=qrels.grade.iloc[0] + 1)
-    collection = type(collection)(pd.concat([qrels, clash], ignore_index=True),
-                                  collection.runs)
-    assert main(["--engine", "spark", *write(collection, tmp_path)]) != EXIT_OK
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].startswith("error: qrels: query ") and "has grade" in err[-1]
+def test_spark_reads_what_the_in_memory_readers_read(spark, tmp_path, capsys):
+    """Parquet columns under the other names the readers accept (qid, docid, relevance, any
+    case), a run split over a directory's files: Spark's summary is the in-memory one; a
+    bad value in a directory's second file, and a pair judged twice, are refused with the
+    in-memory readers' own line, naming the file and the row."""
+    collection = random_collection(43, order="rank")
+    qrels = collection.qrels.rename(columns={"query_id": "qid", "doc_id": "DocID",
+                                             "grade": "relevance"})
+    runs = {name: frame.rename(columns={"query_id": "QID", "doc_id": "docid"})
+            for name, frame in collection.runs.items()}
+    argv = write(type(collection)(qrels, runs), tmp_path)
+    split = tmp_path / "split"
+    split.mkdir()
+    frame = runs["run1"]
+    pq.write_table(pa.Table.from_pandas(frame.iloc[:50], preserve_index=False),
+                   split / "part-0.parquet")
+    pq.write_table(pa.Table.from_pandas(frame.iloc[50:], preserve_index=False),
+                   split / "part-1.parquet")
+    argv[argv.index("--run") + 3] = f"run1={split}"
+    assert main(argv) == EXIT_OK
+    memory = capsys.readouterr().out
+    assert main(["--engine", "spark", *argv]) == EXIT_OK
+    head = memory[:memory.index("\n\nrun0: ")]
+    assert capsys.readouterr().out.startswith(head + "\n\nrun0: ")
 
+    broken = frame.iloc[50:].assign(rank=frame.iloc[50:].index % 7 + 1.0)  # whole floats
+    broken.iloc[3, broken.columns.get_loc("rank")] = 1.5
+    pq.write_table(pa.Table.from_pandas(frame.iloc[:50].assign(rank=1.0),
+                                        preserve_index=False), split / "part-0.parquet")
+    pq.write_table(pa.Table.from_pandas(broken, preserve_index=False), split / "part-1.parquet")
+    expected = refusal(argv, capsys)
+    assert expected[1] == "error: split/part-1.parquet, row 4: rank must be an integer, got 1.5"
+    assert refusal(["--engine", "spark", *argv], capsys) == expected
 
-def metrics_conventions(argv):
-    from metrics.vocabulary.conventions import Conventions
-
-    return Conventions(gain="exponential") if "exponential" in argv else Conventions()
+    clash = qrels.iloc[[0]].assign(relevance=qrels.relevance.iloc[0] + 1)
+    twice = type(collection)(pd.concat([qrels, clash], ignore_index=True), runs)
+    argv = write(twice, tmp_path)
+    expected = refusal(argv, capsys)
+    assert "has grade" in expected[1] and expected[1].startswith("error: qrels.parquet, row ")
+    assert refusal(["--engine", "spark", *argv], capsys) == expected

@@ -15,6 +15,7 @@ import pytest
 
 from metrics.core.evaluate import Evaluation
 from metrics.core.kernel import MEASURES
+from metrics.io.parquet import Columnar, named_roles
 from metrics.spark.evaluate import (
     _BLOCK,
     _LINE,
@@ -50,6 +51,13 @@ def assert_same(memory: Evaluation, spark: SparkEvaluation, *, sweep: bool = Tru
         assert np.array_equal(table.column("first_relevant_rank").to_numpy(),
                               ours.scores.first_relevant_rank)
         assert np.array_equal(table.column("list_length").to_numpy(), ours.scores.list_length)
+        # what is read of the figures: the same classes, k suggestion (the same floats) and
+        # diagnosis, the same queries outside the qrels, in the order the reader read them
+        assert list(theirs.classes) == list(ours.classes)
+        assert np.array_equal(spark.query_repeats(name), memory.query_repeats(name))
+        assert theirs.suggestion == ours.suggestion
+        assert theirs.diagnosis == ours.diagnosis
+        assert theirs.ignored_queries == ours.ignored_queries
     if sweep:
         assert spark.sweep_intervals() == memory.sweep_intervals()
         for name in memory.run_names:
@@ -63,22 +71,23 @@ def blocks_alone(collection: Collection, k: int, conventions: Conventions,
                  n_blocks: int, sweep=None) -> SparkEvaluation:
     """What evaluate_spark does, without Spark: the rows cut into blocks by a hash of the
     query id, each scored by the block function, the tables aggregated on the driver."""
-    qrels = pa.Table.from_pandas(collection.qrels, preserve_index=False)
-    qrels = qrels.append_column(_LINE, pa.array(np.arange(qrels.num_rows), pa.int64()))
-    frames = []
+    qrels, qrels_named = by_role(collection.qrels, "qrels")
+    frames, named, roles = [], [], []
     for name, frame in collection.runs.items():
-        table = pa.Table.from_pandas(frame.assign(run=name), preserve_index=False)
-        frames.append(table.append_column(_LINE, pa.array(np.arange(table.num_rows),
-                                                          pa.int64())))
-    lists = pa.concat_tables(frames)
+        table, source = by_role(frame, f"run {name!r}")
+        frames.append(table.append_column("run", pa.array([name] * table.num_rows)))
+        named.append(source)
+        roles.append(tuple(table.column_names[:-1]))
+    lists = pa.concat_tables(frames, promote_options="default")
     names = tuple(collection.runs)
     cutoffs = tuple(sorted({k, *(range(sweep[0], sweep[1] + 1) if sweep else ())}))
     top = max(int(collection.qrels.grade.max()), 1)
-    scorer = _BlockScorer(names, conventions, cutoffs, top, has_rank="rank" in lists.column_names,
-                          has_score="score" in lists.column_names)
+    reach = max(int(frame.groupby("query_id").size().max()) for frame in collection.runs.values())
+    scorer = _BlockScorer(names, conventions, k, cutoffs, reach + 1, top, qrels_named,
+                          tuple(named), tuple(roles))
 
     def block_of(table: pa.Table) -> np.ndarray:
-        return np.array([hash(q) % n_blocks for q in table.column("query_id").to_pylist()])
+        return np.array([hash(q) % n_blocks for q in table.column("query").to_pylist()])
 
     q_blocks, r_blocks = block_of(qrels), block_of(lists)
     out = [scorer(qrels.filter(pa.array(q_blocks == b)), lists.filter(pa.array(r_blocks == b)))
@@ -86,11 +95,37 @@ def blocks_alone(collection: Collection, k: int, conventions: Conventions,
     return _aggregate(pa.concat_tables(out), names, k, conventions, sweep, top)
 
 
+def by_role(frame, what: str) -> tuple[pa.Table, Columnar]:
+    """A frame's rows as evaluate_spark hands them to a block: its columns under their
+    roles (found as the in-memory readers find them), each row numbered from 1."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    kind = "qrels" if "grade" in table.column_names else "run"
+    roles = named_roles(what, table.column_names, kind, "arrow")
+    table = pa.table({role: table.column(column) for role, column in roles.items()})
+    table = table.append_column(_LINE, pa.array(np.arange(1, table.num_rows + 1), pa.int64()))
+    return table, Columnar(what, "arrow", {}, np.zeros(0, np.int64))
+
+
 @pytest.mark.parametrize("order", ["rank", "score"])
 def test_blocks_give_the_in_memory_figures(order):
     collection = random_collection(3, order=order)
     memory = collection.in_memory(K, sweep=SWEEP)
     assert_same(memory, blocks_alone(collection, K, Conventions(), 4, SWEEP))
+
+
+def test_without_a_sweep_asked_the_in_memory_one_and_k_past_every_list():
+    """No sweep asked: the one `evaluate` draws (to the longest list as scored, which
+    judged-only scoring shortens); K past every list (the k suggestion reads it there)."""
+    collection = random_collection(4)
+    for k, conventions in ((K, Conventions()), (40, Conventions(unjudged="drop"))):
+        memory = collection.in_memory(k, conventions)
+        found = blocks_alone(collection, k, conventions, 3)
+        assert found.sweep_range == memory.sweep_range
+        assert found.sweep_intervals() == memory.sweep_intervals()
+        for name in memory.run_names:
+            expected, got = memory.sweep_means(name), found.sweep_means(name)
+            assert all(np.array_equal(expected[key], got[key]) for key in expected)
+        assert_same(memory, found, sweep=False)
 
 
 CONVENTIONS = [
@@ -139,19 +174,21 @@ def test_one_frame_of_runs_named_by_a_column(spark):
     found = evaluate_spark(spark.createDataFrame(collection.qrels), runs, 10,
                            run_names=list(collection.runs))
     assert_same(memory, found, sweep=False)
-    with pytest.raises(ValueError, match="lacks the column grade"):
+    with pytest.raises(ValueError, match=r"qrels: The table's data lacks column\(s\) grade"):
         evaluate_spark(spark.createDataFrame(collection.qrels.drop(columns="grade")), runs, 10)
 
 
-def test_a_block_without_judgments_returns_nothing():
+def test_a_block_without_judgments_returns_its_ignored_queries():
     collection = random_collection(5)
-    scorer = _BlockScorer(("run0",), Conventions(), (K,), 3, has_rank=True, has_score=False)
-    lists = pa.Table.from_pandas(collection.runs["run0"].assign(run="run0"),
-                                 preserve_index=False)
-    lists = lists.append_column(_LINE, pa.array(np.arange(lists.num_rows), pa.int64()))
-    empty = pa.Table.from_pandas(collection.qrels.head(0), preserve_index=False)
-    empty = empty.append_column(_LINE, pa.array([], pa.int64()))
+    lists, named = by_role(collection.runs["run0"], "run0")
+    lists = lists.append_column("run", pa.array(["run0"] * lists.num_rows))
+    empty, qrels_named = by_role(collection.qrels.head(0), "qrels")
+    scorer = _BlockScorer(("run0",), Conventions(), K, (K,), 16, 3, qrels_named, (named,),
+                          (("query", "doc", "rank"),))
     out = scorer(empty, lists)
-    assert out.num_rows == 0
+    # a row for each query of the run (none of them in the qrels): ignored, figures null
+    assert set(out.column("_known").to_pylist()) == {False}
+    assert out.num_rows == lists.to_pandas()["query"].nunique()
+    assert out.column("nDCG@5").null_count == out.num_rows
     assert out.schema.names[:3] == ["query_id", "run", "_order"]
     assert _BLOCK not in out.schema.names
