@@ -12,7 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard.data import progress
-from dashboard.state import saved, session, sidebar
+from dashboard.state import asked, saved, session, sidebar
 
 OUT_OF_MEMORY = ("This server ran out of memory drawing the page: load smaller files (fewer "
                  "queries, runs or a shorter queries file), or fewer runs at once.")
@@ -51,6 +51,7 @@ try:
         saved.draw()
     else:
         sidebar.draw()
+    asked.publish(session.view())  # every choice, read once for the pages
     page.run()
 except MemoryError:  # said in one line, never a traceback: the server stays up
     st.error(OUT_OF_MEMORY)

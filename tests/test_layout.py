@@ -295,3 +295,42 @@ def test_pages_hand_their_widgets_no_function_of_their_own(path):
             and keyword.value.func.id in own)
     ]
     assert not offending, f"{relative(path)}: {offending}"
+
+
+def _public_homes() -> dict[str, str]:
+    """Each public name of `metrics` -> the module it lives in (the lazy API's own table)."""
+    import metrics
+
+    return {name: module for name, (module, _) in metrics._HOMES.items()}
+
+
+WORDS_AND_FORMATS = ("metrics.vocabulary",)  # declarations, sentences and number formats
+
+
+@pytest.mark.parametrize("path", PAGES, ids=relative)
+def test_pages_call_no_engine_function(path):
+    """Pages lay out what dashboard/data/ computed for the view (DESIGN.md, "The dashboard's
+    view"): a page may read the vocabulary's words and formats, but every engine call (a
+    figure, a table, a test, a sentence built from figures) goes through dashboard/data/,
+    where it is computed once per view and kept in the store."""
+    homes = _public_homes()
+    tree = ast.parse(path.read_text(), str(path))
+    imported = {alias.asname or alias.name: alias.name for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module == "metrics"
+                for alias in node.names}
+    called = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id == "metrics"):
+            name = func.attr
+        elif isinstance(func, ast.Name) and func.id in imported:
+            name = imported[func.id]
+        else:
+            continue
+        home = homes.get(name, "")
+        if not home.startswith(WORDS_AND_FORMATS):
+            called.append(f"line {node.lineno}: metrics.{name} ({home})")
+    assert not called, f"{relative(path)} calls the engine: {called}"

@@ -11,7 +11,7 @@ from dashboard.data import query as written_out
 from dashboard.layout import review as review_views
 from dashboard.layout import saved, ui
 from dashboard.report import exports
-from dashboard.state import picking, session
+from dashboard.state import asked, picking, session
 from dashboard.views import chart_base, comparison_charts, frames, highlight
 from metrics import (
     CORRECTIONS,
@@ -177,7 +177,7 @@ def comparison_page() -> None:
     # the check is drawn here but waited for last: it runs on a thread while the page draws
     lists = not cache.without_lists(view)  # saved figures: no list to rescore or move
     checked = (review.fragility(view, session.inputs(), options, comparison)
-               if st.session_state[session.FRAGILITY] and options.snapshot is None and lists
+               if asked.now().fragility and options.snapshot is None and lists
                else None)
     fragility_slot = st.container()
 

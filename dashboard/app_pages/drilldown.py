@@ -7,7 +7,7 @@ from dashboard import safe
 from dashboard.data import cache, combine, texts
 from dashboard.data import query as written_out
 from dashboard.layout import labelling, saved, ui
-from dashboard.state import picking, session
+from dashboard.state import asked, picking, session
 from dashboard.views import frames, highlight
 from metrics import CLASS_MEANING, vocabulary
 from metrics import format as fmt
@@ -252,7 +252,7 @@ def query_view() -> None:
 
     if len(evaluation.runs) > 1:
         st.subheader(f"How alike the runs' top {k} are on {safe.md(query)}")
-        p = float(st.session_state[session.RBO_P])
+        p = asked.now().rbo_p
         compared = combine.compared_runs(view)
         overlap_words = vocabulary.overlap
         st.dataframe(combine.for_query(view, p, query), hide_index=True, column_config={

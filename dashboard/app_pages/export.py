@@ -5,14 +5,13 @@ import datetime as dt
 
 import streamlit as st
 
-import metrics
 from dashboard import safe
-from dashboard.data import cache, slicing, texts
+from dashboard.data import cache, costs, slicing
 from dashboard.data import report as report_data
 from dashboard.layout import saved, ui
 from dashboard.report import exports
 from dashboard.report import html as report
-from dashboard.state import session
+from dashboard.state import asked, session
 from metrics import CORRECTIONS, vocabulary
 
 HELP = vocabulary.columns.CONTROL_HELP
@@ -25,6 +24,7 @@ view = ui.page(
 evaluation = view.evaluation
 k = evaluation.k
 today = dt.date.today().isoformat()
+chosen = asked.now()
 
 comparison, about = None, "The report has no comparison: it needs two runs."
 snapshots = session.snapshots()
@@ -60,23 +60,16 @@ else:
     # what the report holds is the engine's one decision (metrics.report_contents, as python
     # -m dashboard report's), given this page's choices: the Compare page's comparison, the
     # harm threshold, the fragility switch, the facet, the token figure, the judge's weight
-    corpus = texts.corpus(view)
     facets = slicing.facets(view)
-    facet = st.session_state.get(session.FACET)
-    try:
-        tokens = metrics.chunk_tokens(tokens_per_chunk=st.session_state.get(session.TOKENS),
-                                      price_per_mtok=st.session_state.get(session.PRICE),
-                                      corpus=corpus)
-    except ValueError:  # a price with nothing to price: the Overview says why
-        tokens = None
-    lam = st.session_state.get(session.PPI_LAMBDA, vocabulary.judge.TUNED)
+    facet = chosen.facet
+    # priced as the Overview prices it (a price with nothing to price: the Overview says why)
+    tokens = costs.priced(view, chosen.tokens_per_chunk, chosen.price).tokens
     contents = report_data.contents(
         view, session.inputs(), comparison, options if comparison is not None else None,
-        primary=session.headline_metric(k)[0],
-        harm_delta=st.session_state[session.HARM_DELTA],
-        check_fragility=bool(st.session_state[session.FRAGILITY]),
+        primary=session.headline_metric(k)[0], harm_delta=chosen.harm_delta,
+        check_fragility=chosen.fragility,
         facet=(facet if facet in facets else slicing.first_facet(view)) if facets else None,
-        tokens=tokens, lam=None if lam == vocabulary.judge.TUNED else 1.0)
+        tokens=tokens, lam=chosen.lam)
     if contents.holds:
         st.caption("With your texts, the report also holds " + ", ".join(contents.holds) + ".")
     ui.download_button(
@@ -99,7 +92,7 @@ st.caption("Runs down and every figure shown across, each mean with its interval
            "of each column in bold; daggers mark the Compare page's significant differences "
            "from its baseline, whose test and correction the caption names. Needs booktabs and "
            "graphicx.")
-latex = metrics.latex_table(evaluation, comparison)
+latex = report_data.latex(view, comparison, options if comparison is not None else None)
 ui.download_button("Download table (LaTeX)", lambda: latex, f"table-{today}-k{k}.tex",
                    "application/x-tex", key="export.latex", help=HELP["latex_table"])
 st.code(latex, language="latex", wrap_lines=True)

@@ -7,7 +7,7 @@ from dashboard import safe
 from dashboard.data import cache, costs, decisions, slicing, texts
 from dashboard.layout import saved, ui
 from dashboard.report import exports
-from dashboard.state import session
+from dashboard.state import asked, session
 from dashboard.views import chart_base, charts, frames
 from metrics import (
     AGREEMENT_TERMS,
@@ -47,7 +47,8 @@ if leaks is not None and leaks.leaks:  # a leaked query inflates every run: say 
 
 primary, labels = session.headline_metric(k)
 snapshots = session.snapshots()
-tested = (st.session_state[session.CORRECTION], float(st.session_state[session.ALPHA]))
+chosen = asked.now()
+tested = (chosen.correction, chosen.alpha)
 # the run table's tests and the leaderboard's ranks run while the headline and the summary
 # are drawn
 decisions.ahead(lambda: decisions.run_table(view, *tested), lambda: decisions.leaderboard(view))

@@ -83,6 +83,7 @@ KEPT = {
     "harm profile": 8,
     "derived": 1024,  # the pages' tables, charts and sentences (small), per K kept above
     "judge": 4,  # the judge's report, per view and weight on the judge
+    "latex": 8,  # a paper's table, per view and comparison
     "figures": 2,  # an evaluation opened from its saved figures, and the one before
     "query lists": 16,  # one query's lists read from the run files beside saved figures
 }

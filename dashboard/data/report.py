@@ -51,3 +51,13 @@ def _judge(inputs: Inputs, view: View, lam: float | None) -> metrics.JudgeReport
         return judged(inputs, view, lam)
     except ValueError:
         return None
+
+
+def latex(view: View, comparison: metrics.Comparison | None,
+          options: CompareOptions | None) -> str:
+    """A paper's table of the view's figures, its daggers the comparison's (made under
+    `options`), once per view and comparison."""
+    return store().get("latex", (view.key, options),
+                       lambda: metrics.latex_table(view.evaluation, comparison),
+                       files=view.files, parents=[view.source],
+                       shared=(view.evaluation, comparison))

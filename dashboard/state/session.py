@@ -91,6 +91,7 @@ TOKENS = "cost.tokens"  # mean tokens a chunk, as the user gives it (None: the c
 PRICE = "cost.price"  # dollars a million input tokens (None: tokens only)
 SEARCH = "state.search"  # the words a query search holds, shared by the pages that search
 VIEW = "state.view"
+ASKED = "state.asked"  # this script run's choices, read once (dashboard/state/asked.py)
 URL_PROBLEMS = "state.url_problems"
 LINK_BASELINE = "state.link_baseline"  # the link's baseline=, until checked against the runs
 UPLOADS_LOST = "state.uploads_lost"  # files a tab had uploaded to a session that is gone

@@ -82,7 +82,9 @@ def test_a_widget_label_shows_exactly_the_characters_and_forms_no_markup(text):
     flat = safe._LINE_BREAKS.sub(" ", text)
     written = safe.label(text)
     assert shown(written) == flat
-    apart = re.sub(r":color\[(?:\\.|[^\\\]])*\]", "", written)
+    # an autolink's start stands in a span of its own, which ends the text around it: a code
+    # cannot run across it (":a" + span + ":red[" forms no ":a:")
+    apart = re.sub(r":color\[(?:\\.|[^\\\]])*\]", " ", written)
     unescaped = [c for i, c in enumerate(apart)
                  if c in "*_[]<>`$|~" and (i == 0 or apart[i - 1] != "\\")]
     assert not unescaped
