@@ -76,7 +76,8 @@ def data_layer(qrels: bytes, runs: list[tuple[str, bytes]], repeats: int) -> dic
         cache.store().clear()
         uploads = [FileBytes(name, payload) for name, payload in runs]
         start = time.perf_counter()
-        inputs = cache.read_uploads(FileBytes("qrels.txt", qrels), uploads, Conventions())
+        inputs = cache.read_uploads(FileBytes("qrels.txt", qrels), uploads, Conventions(),
+                                    viewer="benchmark")
         names = inputs.run_names
         view = cache.build_view(inputs, names, {}, 10, conventions)
         draw_overview(view)

@@ -251,13 +251,13 @@ SPINNER_DELAY_S = 0.05
 streamlit_spinner.DELAY_SECS = SPINNER_DELAY_S
 
 
-def _show(inputs: Inputs) -> Inputs:
-    """Tell the store which files this session shows now: those it stopped showing, and
-    that no other session shows, are dropped with everything computed from them."""
-    session = st.session_state.setdefault("_store_session", uuid.uuid4().hex)
+def _show(inputs: Inputs, viewer: str) -> Inputs:
+    """Tell the store which files `viewer` (a session's id for the store, given by the state
+    layer) shows now: those it stopped showing, and that no other session shows, are
+    dropped with everything computed from them."""
     files = [p.key for p in (inputs.qrels, *inputs.runs, inputs.queries, inputs.corpus,
                              inputs.judge) if p is not None]
-    store().show(session, files)
+    store().show(viewer, files)
     return inputs
 
 
@@ -296,9 +296,9 @@ def _load(kind: str, key: str, file_name: str, reading: Conventions,
     return Parsed(file_name, key, value, report)
 
 
-def read_sample(conventions: Conventions) -> Inputs:
-    """The bundled sample, as this session's files."""
-    return _show(sample_inputs(conventions))
+def read_sample(conventions: Conventions, *, viewer: str) -> Inputs:
+    """The bundled sample, as the files `viewer` shows."""
+    return _show(sample_inputs(conventions), viewer)
 
 
 def sample_inputs(conventions: Conventions) -> Inputs:
@@ -326,10 +326,11 @@ def sample_inputs(conventions: Conventions) -> Inputs:
 def read_uploads(
     qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], conventions: Conventions,
     queries_file: UploadedFile | None = None, corpus_file: UploadedFile | None = None,
-    judge_file: UploadedFile | None = None,
+    judge_file: UploadedFile | None = None, *, viewer: str,
 ) -> Inputs:
-    """Parse uploads. Without a qrels file, the labels come from the first run, which must
-    then be a JSONL file whose records carry both `retrieved` and `relevant`."""
+    """Parse uploads, the files `viewer` shows. Without a qrels file, the labels come from
+    the first run, which must then be a JSONL file whose records carry both `retrieved` and
+    `relevant`."""
     def read_runs(reading: Conventions) -> tuple[Parsed, ...]:
         return tuple(
             _parse("run", f"upload:{f.file_id}|{_tag(reading)}", f.name, reading, f.getvalue())
@@ -370,7 +371,8 @@ def read_uploads(
         "qrels", f"upload:{judge_file.file_id}", judge_file.name, Conventions(),
         judge_file.getvalue())
     return _show(Inputs(UPLOAD, qrels, runs, problem, queries, corpus,
-                        read_again=lambda other: read_runs(_reading(other)), judge=judge))
+                        read_again=lambda other: read_runs(_reading(other)), judge=judge),
+                 viewer)
 
 
 def _prepared(key: tuple, relevance_level: int, identical_ids: str, qrels: Qrels,

@@ -28,6 +28,7 @@ showing anything else in their place.
 from __future__ import annotations
 
 import functools
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -91,6 +92,7 @@ TOKENS = "cost.tokens"  # mean tokens a chunk, as the user gives it (None: the c
 PRICE = "cost.price"  # dollars a million input tokens (None: tokens only)
 SEARCH = "state.search"  # the words a query search holds, shared by the pages that search
 VIEW = "state.view"
+VIEWER = "state.viewer"  # this session's id for the server's store (the files it shows)
 ASKED = "state.asked"  # this script run's choices, read once (dashboard/state/asked.py)
 URL_PROBLEMS = "state.url_problems"
 LINK_BASELINE = "state.link_baseline"  # the link's baseline=, until checked against the runs
@@ -599,6 +601,11 @@ def bounded(key: str, low: int, high: int, default: int) -> None:
     whose value falls outside its bounds raises), before the widget is drawn."""
     value = st.session_state.get(key, default)
     st.session_state[key] = min(max(value, low), high)
+
+
+def viewer() -> str:
+    """This session's id for the server's store: the files it shows are kept for it."""
+    return st.session_state.setdefault(VIEWER, uuid.uuid4().hex)
 
 
 def set_view(view) -> None:

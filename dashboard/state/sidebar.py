@@ -118,7 +118,7 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
         help=HELP["source"],
     )
     if source == cache.SAMPLE:
-        inputs = cache.read_sample(reading)
+        inputs = cache.read_sample(reading, viewer=session.viewer())
         st.caption(safe.md(f"{SAMPLE_DIR.name}/ of the repository: " + ", ".join(
             p.file_name for p in (inputs.qrels, *inputs.runs, inputs.queries, inputs.corpus)
             if p)))
@@ -154,7 +154,7 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
     judge_slot = st.container()
     opening.uploader()  # an evaluation's saved figures: the next run draws their sidebar
     inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file, corpus_file,
-                                judge_file)
+                                judge_file, viewer=session.viewer())
     with judge_slot:
         _show_parsed(inputs.judge)
     with run_slot:

@@ -19,9 +19,9 @@ choices, the rules and the sentences read from them), `cutoffs` (K's defaults an
 `comparisons` (how a paired comparison is made: corrections, alpha, the win/tie/loss column),
 `limits` (what no figure can say), `slices` (the facet rules and what a slice's figures say),
 `format` (how every figure is written), and one module a feature's words (`budget`, `cost`,
-`coverage`, `fragility`, `fusion`, `gates`, `headline`, `labelling`, `leaderboard`, `agreement`,
-`leakage`, `overlap`, `power`, `readings`, `report`, `risk`, `saved`), and `identifiers` (how
-run names and ids are compared).
+`coverage`, `fragility`, `fusion`, `gates`, `headline`, `judge`, `labelling`, `leaderboard`,
+`agreement`, `leakage`, `overlap`, `power`, `readings`, `report`, `risk`, `saved`), and
+`identifiers` (how run names and ids are compared).
 """
 
 from metrics.vocabulary import (
@@ -38,6 +38,7 @@ from metrics.vocabulary import (
     gates,
     headline,
     identifiers,
+    judge,
     labelling,
     leaderboard,
     names,
@@ -106,6 +107,6 @@ __all__ = [
     "LEAKAGE_RULE", "LEAKAGE_RULES", "SENTENCE_RULE",
     # one module a kind of word
     "agreement", "budget", "columns", "comparisons", "cost", "coverage", "cutoffs", "format",
-    "fragility", "fusion", "gates", "headline", "identifiers", "labelling", "leaderboard",
-    "names", "overlap", "power", "readings", "report", "risk", "saved",
+    "fragility", "fusion", "gates", "headline", "identifiers", "judge", "labelling",
+    "leaderboard", "names", "overlap", "power", "readings", "report", "risk", "saved",
 ]

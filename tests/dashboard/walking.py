@@ -73,8 +73,14 @@ class Walk:
     # ------------------------------------------------------------------ the walk
 
     def run(self, steps: int) -> None:
-        for _ in range(steps):
+        """Until `steps` steps did something (a drawn action may not apply: no link on the
+        page, say), each checked."""
+        goal = len(self.trail) + steps
+        for _ in range(3 * steps):
+            if len(self.trail) >= goal:
+                return
             self.step()
+        raise AssertionError(f"seed {self.seed}: only {len(self.trail)} of {goal} steps applied")
 
     def step(self) -> None:
         actions = [(action, weight) for action, weight in ACTIONS if self._applies(action)]

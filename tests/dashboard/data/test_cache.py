@@ -13,6 +13,8 @@ from dashboard.data import cache
 from dashboard.data.cache import FileBytes as Upload
 from metrics import SAMPLE_DIR, Conventions, evaluate, load_sample
 
+VIEWER = "a test session"  # the store keeps the files a session shows
+
 
 def sample_file(name: str) -> Upload:
     return Upload(name, (SAMPLE_DIR / name).read_bytes())
@@ -22,7 +24,7 @@ def test_a_malformed_run_is_reported_and_the_rest_is_scored():
     bad = Upload("broken.run", b"q01 Q0 d01 1 high baseline\n")
     inputs = cache.read_uploads(sample_file("qrels.txt"),
                                [sample_file("baseline.run"), bad, sample_file("bm25.run")],
-                               Conventions())
+                               Conventions(), viewer=VIEWER)
     assert inputs.ready and inputs.problem is None
     assert inputs.runs[1].error == "broken.run, line 1: score must be a number, got 'high'"
     assert inputs.run_names == ["baseline", "bm25"]
@@ -36,7 +38,7 @@ def test_a_malformed_run_is_reported_and_the_rest_is_scored():
 
 def test_a_malformed_qrels_leaves_nothing_to_score():
     inputs = cache.read_uploads(Upload("labels.csv", b"query_id,doc_id,grade\nq1,d1,x\n"),
-                               [sample_file("baseline.run")], Conventions())
+                               [sample_file("baseline.run")], Conventions(), viewer=VIEWER)
     assert not inputs.ready
     assert inputs.qrels.error.startswith("labels.csv, line 2:")
     assert cache.build_view(inputs, ["baseline"], {}, 5, Conventions()) is None
@@ -45,7 +47,7 @@ def test_a_malformed_qrels_leaves_nothing_to_score():
 def test_labels_from_a_jsonl_run_when_there_is_no_qrels():
     records = [{"query_id": "a", "retrieved": ["x", "y"], "relevant": {"y": 2}}]
     run = Upload("dense.jsonl", "\n".join(map(json.dumps, records)).encode())
-    inputs = cache.read_uploads(None, [run], Conventions())
+    inputs = cache.read_uploads(None, [run], Conventions(), viewer=VIEWER)
     assert inputs.ready and inputs.qrels.report.format == "jsonl"
     view = cache.build_view(inputs, ["dense"], {"dense": "dense v2"}, 10, Conventions())
     assert view.evaluation.run_names == ["dense v2"]
@@ -53,7 +55,8 @@ def test_labels_from_a_jsonl_run_when_there_is_no_qrels():
 
 
 def test_no_qrels_and_a_trec_run_says_what_is_missing():
-    inputs = cache.read_uploads(None, [sample_file("baseline.run")], Conventions())
+    inputs = cache.read_uploads(None, [sample_file("baseline.run")], Conventions(),
+                                viewer=VIEWER)
     assert not inputs.ready
     # a TREC run carries no labels: the labels are asked for, in their box
     assert inputs.problem.startswith("No qrels file yet: upload the labels in the sidebar's "
@@ -62,7 +65,7 @@ def test_no_qrels_and_a_trec_run_says_what_is_missing():
 
 
 def test_nothing_uploaded():
-    inputs = cache.read_uploads(None, [], Conventions())
+    inputs = cache.read_uploads(None, [], Conventions(), viewer=VIEWER)
     assert not inputs.ready and inputs.problem is None and inputs.run_names == []
 
 
@@ -70,7 +73,7 @@ def test_same_stem_twice_gets_distinct_names():
     assert metrics.distinct_names(["a", "b", "a", "a"]) == ["a", "b", "a (2)", "a (3)"]
     inputs = cache.read_uploads(sample_file("qrels.txt"),
                                [sample_file("bm25.run"), Upload("bm25.run", b"q01 Q0 d01 1 1 x\n")],
-                               Conventions())
+                               Conventions(), viewer=VIEWER)
     assert inputs.run_names == ["bm25", "bm25 (2)"]
     view = cache.build_view(inputs, ["bm25 (2)", "bm25"], {}, 5, Conventions())
     assert view.evaluation.run_names == ["bm25 (2)", "bm25"]
@@ -81,17 +84,17 @@ def test_run_order_convention_reaches_the_loader():
     run = Upload("tied.run", b"q01 Q0 d01 1 1.0 x\nq01 Q0 d02 2 9.0 x\n")
     qrels = Upload("q.txt", b"q01 0 d01 1\n")
     for order, rr in (("score", 0.5), ("rank", 1.0)):
-        inputs = cache.read_uploads(qrels, [run], Conventions(order=order))
+        inputs = cache.read_uploads(qrels, [run], Conventions(order=order), viewer=VIEWER)
         view = cache.build_view(inputs, ["tied"], {}, 5, Conventions(order=order))
         assert view.evaluation.runs[0].summary["RR"].mean == rr
 
 
 def test_the_sample_is_read_once_per_order():
-    first = cache.read_sample(Conventions())
-    again = cache.read_sample(Conventions(gain="exponential"))
+    first = cache.read_sample(Conventions(), viewer=VIEWER)
+    again = cache.read_sample(Conventions(gain="exponential"), viewer=VIEWER)
     assert first.runs[0] is again.runs[0]  # the cached parse: gain does not change the reading
-    assert cache.read_sample(Conventions(order="rank")).runs[0] is not first.runs[0]
-    assert cache.read_sample(Conventions(score_precision="float32")).runs[0] is not first.runs[0]
+    for other in (Conventions(order="rank"), Conventions(score_precision="float32")):
+        assert cache.read_sample(other, viewer=VIEWER).runs[0] is not first.runs[0]
     assert first.run_names == ["baseline", "reranked", "bm25"]
 
 
@@ -129,7 +132,7 @@ UPLOADED = (sample_file("qrels.txt"),  # one upload each: the same file ids ever
 
 def sample_uploads(conventions=None):
     """What the sidebar reads on a rerun: the same uploads, read through the cache."""
-    return cache.read_uploads(*UPLOADED, conventions or Conventions())
+    return cache.read_uploads(*UPLOADED, conventions or Conventions(), viewer=VIEWER)
 
 
 def test_a_new_k_is_read_from_the_scores_not_reloaded_realigned_or_rescored(counted):
@@ -230,10 +233,11 @@ def test_a_return_to_any_of_the_last_16_k_tests_nothing_again(counted, monkeypat
 
 def test_a_replaced_upload_leaves_the_store_with_everything_computed_from_it(counted):
     qrels, runs = UPLOADED
-    first = cache.read_uploads(qrels, runs, Conventions())
+    first = cache.read_uploads(qrels, runs, Conventions(), viewer=VIEWER)
     old = cache.build_view(first, first.run_names, {}, 5, Conventions())
     replacement = sample_file("bm25.run")  # a new upload id: another file to the store
-    second = cache.read_uploads(qrels, [*runs[:2], replacement], Conventions())
+    second = cache.read_uploads(qrels, [*runs[:2], replacement], Conventions(),
+                                viewer=VIEWER)
     assert ("file", ("run", first.runs[2].key)) not in cache.store()
     assert not any(("evaluation", (old.key[0][0], k, Conventions())) in cache.store()
                    for k in range(1, 10))
