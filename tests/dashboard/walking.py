@@ -160,6 +160,8 @@ class Walk:
             self._check_names(said)
         if self.page == "overview":
             self._check_summary(self._summary_table())
+        if self.page == "drilldown":
+            self._check_query_figures()
         if self.page == "export":
             self._check_summary(self._markdown_summary())
 
@@ -203,9 +205,9 @@ class Walk:
                     self.fail(f"{found.group()} named at K while {field_name.upper()} is read "
                               f"over the full list: …{said[start:found.end() + 60]}…")
 
-    def _expected_summary(self) -> dict[str, dict[str, str]] | None:
-        """metric label -> run -> "mean [low, high]", the engine's for this view; None where
-        the view holds what the walk does not score afresh (a fused run, grades by hand)."""
+    def _expected_evaluation(self):
+        """The engine's evaluation of this view, scored afresh from the files (None where the
+        view holds what the walk does not score afresh: a fused run, grades given by hand)."""
         if self.fused() or self.graded():
             return None
         conventions = self.conventions()
@@ -214,6 +216,10 @@ class Walk:
         key = (self.k, conventions, tuple(shown_runs), where, values)
         if key in self._expected:
             return self._expected[key]
+        self._expected[key] = evaluation = self._score(conventions, shown_runs, where, values)
+        return evaluation
+
+    def _score(self, conventions, shown_runs, where, values):
         folder = SAMPLE_DIR if self.collection is None else self.collection.folder
         qrels = folder / ("qrels.txt" if self.collection is None else
                           ("judge.txt" if conventions.labels == "judge" else "human.txt"))
@@ -223,14 +229,40 @@ class Walk:
             queries = metrics.load_queries(folder / "queries.csv")
             facet = metrics.facets(queries, evaluation.scored_ids)[where]
             evaluation = metrics.filter_evaluation(evaluation, facet, values)
-        expected = {
-            spec.label(evaluation.k): {
-                run.name: fmt.interval(run.summary[spec.key].mean, run.summary[spec.key].low,
-                                       run.summary[spec.key].high)
-                for run in evaluation.runs}
-            for spec in evaluation.summary_specs}
-        self._expected[key] = expected
-        return expected
+        return evaluation
+
+    def _expected_summary(self) -> dict[str, dict[str, str]] | None:
+        """metric label -> run -> "mean [low, high]", the engine's for this view."""
+        evaluation = self._expected_evaluation()
+        if evaluation is None:
+            return None
+        return {spec.label(evaluation.k): {
+                    run.name: fmt.interval(run.summary[spec.key].mean,
+                                           run.summary[spec.key].low, run.summary[spec.key].high)
+                    for run in evaluation.runs}
+                for spec in evaluation.summary_specs}
+
+    def _check_query_figures(self) -> None:
+        """The drill-down's first table: every run's figures on the query shown, the
+        engine's (scored afresh) to the last digit."""
+        evaluation = self._expected_evaluation()
+        query = self._get("drilldown.query")
+        if evaluation is None or query is None or not self.app.dataframe:
+            return
+        shown = self.app.dataframe[0].value
+        if "Run" not in shown.columns:
+            return
+        engine = metrics.query_figures(evaluation, query).set_index("run")
+        for spec in evaluation.summary_specs:
+            column = spec.label(evaluation.k, summary=False)
+            if column not in shown.columns:
+                self.fail(f"the drill-down of {query} has no column {column} "
+                          f"(it has {list(shown.columns)})")
+            for row in shown.to_dict("records"):
+                found, wanted = row[column], float(engine.loc[row["Run"], spec.key])
+                if not (found == wanted or abs(found - wanted) <= 1e-12):
+                    self.fail(f"{column} of {row['Run']} on {query}: the drill-down shows "
+                              f"{found!r}, the engine {wanted!r}")
 
     def _summary_table(self) -> dict[str, dict[str, str]] | None:
         for frame in self.app.dataframe:
@@ -372,6 +404,18 @@ class Walk:
         self.page = "drilldown"
         return f"follow {link.proto.label!r} ({link.proto.query_string})"
 
+    def click_heatmap(self) -> str | None:
+        """A click on a heatmap cell: its query becomes the selected one (what the chart's
+        callback does: AppTest cannot click a Vega chart), then the page's link is followed."""
+        picker = self.widget("selectbox", "heatmap.query")
+        if picker is None or not picker.options:
+            return None
+        query = self.rng.choice(picker.options).split(" · ")[0]
+        self.state[session.QUERY] = query
+        self.app.run()
+        self.trail.append(f"{self.page}: click the heatmap cell of {query}")
+        return self.follow_link()
+
     def step_query(self) -> str | None:
         key = self.rng.choice(["drilldown.next", "drilldown.previous"])
         button = self.widget("button", key)
@@ -421,14 +465,15 @@ Walk.pick_baseline.needs = _on("compare")
 Walk.pick_candidates.needs = _on("compare")
 Walk.follow_link.needs = _on("compare", "heatmap")
 Walk.step_query.needs = _on("drilldown")
+Walk.click_heatmap.needs = _on("heatmap")
 Walk.grade.needs = _on("drilldown")
 
 ACTIONS = [
     (Walk.go, 4), (Walk.set_k, 2), (Walk.set_convention, 2), (Walk.set_level, 0.5),
     (Walk.set_confidence, 0.5), (Walk.set_labels, 1), (Walk.set_filter, 1), (Walk.search, 1),
     (Walk.pick_runs, 1), (Walk.pick_baseline, 1), (Walk.pick_candidates, 1),
-    (Walk.follow_link, 2), (Walk.step_query, 1), (Walk.grade, 0.7), (Walk.fuse, 0.4),
-    (Walk.unfuse, 0.4),
+    (Walk.follow_link, 2), (Walk.click_heatmap, 1), (Walk.step_query, 1), (Walk.grade, 0.7),
+    (Walk.fuse, 0.4), (Walk.unfuse, 0.4),
 ]
 
 
