@@ -8,7 +8,7 @@ from dashboard.data import cache, combine, texts
 from dashboard.layout import labelling, saved, ui
 from dashboard.state import picking, session
 from dashboard.views import frames, highlight
-from metrics import CLASS_MEANING, MEASURE_BY_KEY, vocabulary
+from metrics import CLASS_MEANING, vocabulary
 from metrics import format as fmt
 
 MEANING = vocabulary.columns.COLUMN_MEANING
@@ -122,7 +122,7 @@ def query_view() -> None:
                                          (corpus.title(doc) or "", corpus.text(doc))),
             text, vocabulary.readings.where_in, given))
         contribution = frames.contribution_table(
-            metrics.query_contribution(evaluation, a, b, query), k)
+            metrics.query_contribution(evaluation, a, b, query), evaluation)
         n_scored = len(evaluation.scored_ids)
         st.markdown("**What this query adds to the difference between them**")
         st.dataframe(contribution, hide_index=True, column_config={
@@ -138,8 +138,8 @@ def query_view() -> None:
             "mean difference": st.column_config.NumberColumn(
                 "Mean difference", format="%+.3f", help=MEANING["mean_difference"]),
         })
-        headline = contribution[contribution["metric"] == MEASURE_BY_KEY["nDCG"].label(
-            k, summary=False)].iloc[0]
+        headline = contribution[contribution["metric"] == evaluation.label(
+            "nDCG", summary=False)].iloc[0]
         st.caption(safe.md(vocabulary.readings.contribution_sentence(
             headline["metric"], a, b, headline["difference"], headline["contribution"],
             headline["mean difference"], n_scored)))

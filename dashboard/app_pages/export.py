@@ -58,7 +58,7 @@ else:
     )
     st.caption(about)
     title = st.text_input("Title", value=report.DEFAULT_TITLE, key="export.title")
-    primary, _ = session.headline_metric(k)
+    primary, _ = session.headline_metric(evaluation)
     headline = (decisions.headlines(view, options, snapshots, primary)
                 if comparison is not None and options.snapshot is None else None)
     board = decisions.leaderboard(view)

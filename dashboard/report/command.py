@@ -131,7 +131,7 @@ def decision_inputs(args: argparse.Namespace, inputs: Inputs,
     with a comparison, its harm, its fragility and what to label next."""
     evaluation = inputs.evaluation()
     try:
-        primary = metrics.metric_key(args.primary, evaluation.k)
+        primary = metrics.metric_key(args.primary, evaluation.k, evaluation.conventions)
     except ValueError as error:
         raise UsageError(f"--primary: {error}") from None
     headline = None
@@ -139,7 +139,8 @@ def decision_inputs(args: argparse.Namespace, inputs: Inputs,
         alone = metrics.headline_comparison(
             evaluation, primary, confidence_level=evaluation.conventions.confidence_level,
             rng=evaluation.conventions.seed)
-        headline = metrics.headlines(alone, metrics.MEASURE_BY_KEY[primary].label(evaluation.k))
+        headline = metrics.headlines(alone, metrics.label_of(primary, evaluation.k,
+                                                             evaluation.conventions))
     marks = metrics.best_marks(evaluation) if len(evaluation.runs) > 1 else None
     review = {}
     if comparison is not None:

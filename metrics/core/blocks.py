@@ -103,7 +103,8 @@ class BlockEvaluation(WithoutLists):
         (`metrics.core.per_query`)."""
         ids = self.scored_ids
         for run in self.runs:
-            yield long_table(ids, run.name, self.query_specs, run.at_k, self.k)
+            yield long_table(ids, run.name, self.query_specs, run.at_k, self.k,
+                             self.conventions)
 
     def sweep_intervals(self) -> list[tuple[str, int, str, float, float]]:
         """(run, k, summary key, low, high), as `Evaluation.sweep_intervals` gives them."""

@@ -1,8 +1,10 @@
 """The JSON contract for scripts: an Evaluation, and a paired Comparison, as plain dicts.
 
 Every key here is documented in README and read by snapshots (`metrics.snapshot`), so keys
-are only ever added. Metric names carry the chosen K; floats stay unrounded (the text writers
-in `metrics.cli.text` round for people, this does not).
+are only ever added. Metric names are the figures' labels under K and the conventions
+(`Spec.label`): they carry the chosen K when read at it ("MRR@10"), none when read over the
+whole list ("MRR" under rr=full); floats stay unrounded (the text writers in
+`metrics.cli.text` round for people, this does not).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from metrics.decide.compare import Comparison
 from metrics.explain.slices import Slice
 from metrics.spark.evaluate import SparkEvaluation
 from metrics.stats.intervals import Interval
+from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.names import Spec
 from metrics.vocabulary.spark import WHAT_IT_HOLDS
 
@@ -23,7 +26,7 @@ from metrics.vocabulary.spark import WHAT_IT_HOLDS
 def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
             costs: Sequence[Cost] = (), measures: Sequence[Spec] | None = None
             ) -> dict[str, Any]:
-    """The JSON contract documented in README: metric names carry the chosen K. With
+    """The JSON contract documented in README: metric names are the figures' labels. With
     slices (--by), each run carries its summary per slice, shaped like its own summary;
     with costs (--tokens-per-chunk, --corpus), what its context costs at K and at k. The
     figures are the evaluation's (the defaults, then those asked for), or `measures` alone
@@ -39,7 +42,8 @@ def to_dict(evaluation: Evaluation, slices: Sequence[Slice] = (),
             run["slices"] = [
                 {"facet": piece.facet, "value": piece.value, "queries": piece.queries,
                  "too_small": piece.too_small,
-                 "summary": _summary_dict(piece.summary[run["name"]], k, summary)}
+                 "summary": _summary_dict(piece.summary[run["name"]], k,
+                                          evaluation.conventions, summary)}
                 for piece in slices
             ]
     document = {
@@ -63,16 +67,16 @@ def measures_dict(evaluation: Evaluation, specs: Sequence[Spec]) -> dict[str, di
     """Each figure shown: its measure's name, the parameters its name gives and what they
     (and its reading of the data) say beside it."""
     notes = evaluation.notes(specs)
-    return {spec.label(evaluation.k): {"measure": spec.measure.name,
+    return {spec.label(evaluation.k, evaluation.conventions): {"measure": spec.measure.name,
                                        "parameters": dict(spec.parameters),
                                        "note": notes.get(spec.key, "")}
             for spec in specs}
 
 
-def _summary_dict(summary: dict[str, Interval], k: int,
+def _summary_dict(summary: dict[str, Interval], k: int, conventions: Conventions,
                   specs: Sequence[Spec]) -> dict[str, dict[str, Any]]:
     return {
-        spec.label(k): {
+        spec.label(k, conventions): {
             "mean": interval.mean,
             "low": interval.low,
             "high": interval.high,
@@ -85,14 +89,14 @@ def _summary_dict(summary: dict[str, Interval], k: int,
 
 def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec],
               shown: Sequence[Spec]) -> dict[str, Any]:
-    k = evaluation.k
+    k, c = evaluation.k, evaluation.conventions
     per_query = evaluation.per_query_scores(run.name)
     # columns via tolist() (C-speed conversion to Python numbers), then one dict per query
     columns = {
         "query_id": evaluation.scored_ids,
         "class": run.classes.tolist(),
         "repeats": run.aligned.repeats[evaluation.scored].tolist(),
-    } | {spec.label(k, summary=False): per_query[spec.key].tolist() for spec in shown}
+    } | {spec.label(k, c, summary=False): per_query[spec.key].tolist() for spec in shown}
     sweep = evaluation.sweep_means(run.name)
     names = {s.name() for s in summary} | {"k"}
     sweep = {key: values for key, values in sweep.items() if key in names}
@@ -102,7 +106,7 @@ def _run_dict(evaluation: Evaluation, run: RunEvaluation, summary: Sequence[Spec
         "repeats": run.repeats,
         "missing_queries": list(run.missing_queries),
         "ignored_queries": list(run.aligned.ignored_queries),
-        "summary": _summary_dict(run.summary, k, summary),
+        "summary": _summary_dict(run.summary, k, c, summary),
         "queries": _records(columns),
         "suggestion": run.suggestion.as_dict(),
         "diagnosis": [
@@ -125,7 +129,7 @@ def spark_dict(evaluation: SparkEvaluation, measures: Sequence[Spec] | None = No
     `to_dict` it can fill (k, conventions, query_set; per run its name, repeats, missing
     queries, summary, per-query figures and, when a sweep was scored, the sweep), and
     "engine" and "holds" saying what it leaves out."""
-    k = evaluation.k
+    k, c = evaluation.k, evaluation.conventions
     summary = evaluation.summary_specs if measures is None else tuple(measures)
     per_query = evaluation.query_specs if measures is None else tuple(measures)
     runs = []
@@ -134,10 +138,10 @@ def spark_dict(evaluation: SparkEvaluation, measures: Sequence[Spec] | None = No
         columns = {
             "query_id": evaluation.scored_ids,
             "repeats": run.table.column("repeats").to_numpy()[evaluation.scored].tolist(),
-        } | {spec.label(k, summary=False): values[spec.key].tolist() for spec in per_query}
+        } | {spec.label(k, c, summary=False): values[spec.key].tolist() for spec in per_query}
         found = {"name": run.name, "repeats": run.repeats,
                  "missing_queries": list(run.missing_queries),
-                 "summary": _summary_dict(run.summary, k, summary),
+                 "summary": _summary_dict(run.summary, k, c, summary),
                  "queries": _records(columns)}
         if evaluation.sweep_range is not None:
             names = {s.name() for s in summary} | {"k"}

@@ -29,7 +29,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.core.evaluate import DEFAULT_PER_QUERY, DEFAULT_SUMMARY, WithoutLists, scored_queries
+from metrics.core.evaluate import (
+    DEFAULT_PER_QUERY,
+    DEFAULT_SUMMARY,
+    WithoutLists,
+    scored_queries,
+    sweep_specs_of,
+)
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, compute
 from metrics.core.prepared import prepare
 from metrics.io import Qrels, Run
@@ -119,7 +125,7 @@ class SparkEvaluation(WithoutLists):
 
     @property
     def sweep_specs(self) -> tuple[Spec, ...]:
-        return tuple(s for s in DEFAULT_SUMMARY if not s.reads_whole_list and s.cutoff is None)
+        return sweep_specs_of(DEFAULT_SUMMARY, self.conventions)
 
 
     def per_query_scores(self, name: str, k: int | None = None) -> dict[str, np.ndarray]:
