@@ -156,9 +156,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "QUERY_CLASSES", "LIMITS", "FACET_RULES", "SEARCH_RULE", "SLICE_MIN_QUERIES",
             "LEAKAGE_RULE", "LEAKAGE_RULES")},
         **{name: ("metrics.vocabulary.names", name) for name in (
-            "Spec", "parse_measure", "parse_measures", "default_spec", "NAME_EXAMPLES",
-            "OFFERED_NAMES",
-            "trec_eval_name")},
+            "Spec", "parse_measure", "parse_measures", "default_spec", "label_of",
+            "NAME_EXAMPLES", "OFFERED_NAMES", "trec_eval_name")},
         "AGREEMENT_TERMS": ("metrics.vocabulary.agreement", "AGREEMENT_TERMS"),
         "JUDGE_TERMS": ("metrics.vocabulary.judge", "TERMS"),
         **{name: ("metrics.vocabulary.cutoffs", name) for name in (

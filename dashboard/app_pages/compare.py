@@ -18,7 +18,6 @@ from metrics import (
     FACET_RULES,
     HEADLINE_FAMILY,
     LEADERBOARD_TERMS,
-    MEASURE_BY_KEY,
     POWER_MEANING,
     POWER_METHOD,
     SLICE_MIN_QUERIES,
@@ -74,7 +73,7 @@ def comparison_page() -> None:
     st.multiselect(
         "Metrics compared",
         list(measures),
-        format_func={key: s.label(k) for key, s in measures.items()}.get,
+        format_func={key: evaluation.label(key) for key in measures}.get,
         key=session.METRICS,
         persist_state="session",
         help=HELP["metrics"],
@@ -98,7 +97,8 @@ def comparison_page() -> None:
         st.stop()
 
     # the headline's own comparison (its metric alone) runs beside the page's
-    headline_metric = session.headline_metric(k)[0]  # read here: the thread sees no session
+    # read here: the thread sees no session
+    headline_metric = session.headline_metric(evaluation)[0]
     decisions.ahead(lambda: decisions.headlines(view, options, snapshots, headline_metric))
     compared = cache.compare(view, options, snapshots)
     if compared.error:
@@ -111,7 +111,8 @@ def comparison_page() -> None:
         note = cache.same_run_note(view, baseline_snapshot, options, comparison.candidates)
         if note:
             st.warning(safe.md(note), icon=":material/content_copy:")
-    _, labels = session.headline_metric(k)  # any compared measure, shown in the table or not
+    # any compared measure, shown in the table or not
+    _, labels = session.headline_metric(evaluation)
     left, right = st.columns([1, 3], vertical_alignment="center")
     primary = left.selectbox("Headline metric", list(labels), format_func=labels.get,
                              key=session.PRIMARY, help=HELP["primary"])
@@ -221,7 +222,7 @@ def comparison_page() -> None:
         slice_candidate = middle.selectbox("Candidate", list(comparison.candidates),
                                            key="compare.candidate",
                                            help=HELP["compare_candidate"])
-        keys = {key: measures[key].label(k) for key in options.metrics}
+        keys = {key: evaluation.label(key) for key in options.metrics}
         session.choose("compare.slice_metric", list(keys), "nDCG" if "nDCG" in keys else
                        next(iter(keys)))
         session.relabelled("compare.slice_metric")
@@ -265,7 +266,7 @@ def comparison_page() -> None:
     st.header("Query by query")
     # named apart from `labels`, which every_pair reads again when its own toggle reruns it
     shown_metrics = list(comparison.metrics)
-    headline = MEASURE_BY_KEY["nDCG"].label(k)
+    headline = evaluation.label("nDCG")
     session.choose("compare.metric", shown_metrics,
                    headline if headline in shown_metrics else shown_metrics[0])
     left, right = st.columns(2)

@@ -70,7 +70,7 @@ drift, points = found.frame, list(found.points)
 names = tuple(dict.fromkeys(drift["run"]))
 runs = chart_base.run_scale(view.colour_domain + tuple(n for n in names
                                                    if n not in view.colour_domain))
-labels = [m.label(k) for m in SUMMARY_MEASURES]
+labels = [evaluation.label(m.key) for m in SUMMARY_MEASURES]
 st.caption(f"{len(comparable)} snapshot{'s' if len(comparable) != 1 else ''} of this query set "
            f"at K = {k} under these conventions, oldest first, then the live figures.")
 ui.chart(comparison_charts.drift_lines(drift, runs, k=k, labels=labels, points=points),

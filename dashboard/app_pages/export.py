@@ -66,7 +66,7 @@ else:
     tokens = costs.priced(view, chosen.tokens_per_chunk, chosen.price).tokens
     contents = report_data.contents(
         view, session.inputs(), comparison, options if comparison is not None else None,
-        primary=session.headline_metric(k)[0], harm_delta=chosen.harm_delta,
+        primary=session.headline_metric(evaluation)[0], harm_delta=chosen.harm_delta,
         check_fragility=chosen.fragility,
         facet=(facet if facet in facets else slicing.first_facet(view)) if facets else None,
         tokens=tokens, lam=chosen.lam)

@@ -40,7 +40,7 @@ key = c1.selectbox(
     "Metric",
     list(measures),
     index=list(measures).index("nDCG"),
-    format_func={key: f"{s.label(k, summary=False)} · {s.measure.name}"
+    format_func={key: f"{evaluation.label(key, summary=False)} · {s.measure.name}"
                  for key, s in measures.items()}.get,
     key="heatmap.metric",
     help=HELP["heatmap_metric"],
@@ -85,7 +85,7 @@ every_cell = cache.derived(view, "query cells", (tuple(keys),),
 
 def heatmap():
     cells = every_cell[every_cell["query_id"].isin(order)]
-    labels = [measures[k_].label(k, summary=False) for k_ in keys]
+    labels = [evaluation.label(k_, summary=False) for k_ in keys]
     row_labels = None
     if view.queries is not None:  # rows named by the start of the question, all on hover
         row_labels = ui.query_labels(view, order, limit=ROW_TEXT)
@@ -143,6 +143,6 @@ with st.expander(f"Table view: every query listed above, sorted by {sort}",
         column_config={"query_id": st.column_config.TextColumn("Query", pinned=True),
                        "question": st.column_config.TextColumn(
                            "Question", width="medium", help=MEANING["question"])}
-        | {run: ui.progress(f"{run} · {measures[key].label(k, summary=False)}", help_text)
+        | {run: ui.progress(f"{run} · {evaluation.label(key, summary=False)}", help_text)
            for run in evaluation.run_names},
     )

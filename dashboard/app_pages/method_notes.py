@@ -12,6 +12,7 @@ from metrics import (
     LOW_RECALL,
     MEASURE_BY_KEY,
     SUMMARY_MEASURES,
+    label_of,
     vocabulary,
 )
 
@@ -33,7 +34,8 @@ for measure in SUMMARY_MEASURES:
     kind = "rank-aware" if measure.rank_aware else "ignores the order inside the top K"
     interval = vocabulary.INTERVAL_NAMES[measure.interval]
     st.markdown(
-        f"**{measure.name}** ({measure.label('K')}; {kind}; {interval}): {measure.meaning}.  \n"
+        f"**{measure.name}** ({label_of(measure, 'K', conventions)}; {kind}; {interval}): "
+        f"{measure.meaning}.  \n"
         f"*Certifies:* {measure.certifies}  \n*Silent about:* {measure.silent}"
     )
 dcg, idcg = MEASURE_BY_KEY["DCG"], MEASURE_BY_KEY["IDCG"]

@@ -69,7 +69,7 @@ names = list(evaluation.run_names)
 left, middle, right = st.columns(3, vertical_alignment="bottom")
 first = left.selectbox("First run", names, key="overlap.first")
 second = middle.selectbox("Second run", [n for n in names if n != first], key="overlap.second")
-measures = {m.key: m.label(k) for m in SUMMARY_MEASURES if m.key in COMPARED}
+measures = {m.key: evaluation.label(m.key) for m in SUMMARY_MEASURES if m.key in COMPARED}
 session.relabelled("overlap.metric")
 metric = right.selectbox("Tuned on", list(measures), format_func=measures.get,
                          index=list(measures).index(fusion.TUNE_METRIC), key="overlap.metric")

@@ -45,7 +45,7 @@ if leaks is not None and leaks.leaks:  # a leaked query inflates every run: say 
            "shown here. ") + LEAKAGE_RULE,
         icon=":material/content_copy:")
 
-primary, labels = session.headline_metric(k)
+primary, labels = session.headline_metric(evaluation)
 snapshots = session.snapshots()
 chosen = asked.now()
 tested = (chosen.correction, chosen.alpha)
@@ -78,7 +78,7 @@ def summary() -> None:
     # a label of a figure added with its parameters (RBPresid(p=0.9)@10) gets the room it needs;
     # the interval column then gives way (its words follow the table), so that the runs still fit
     # beside it at 1280 px
-    metric_width = frames.label_width(s.label(k) for s in evaluation.summary_specs)
+    metric_width = frames.label_width(evaluation.label(s.key) for s in evaluation.summary_specs)
     st.dataframe(
         cache.derived(view, "summary table", (marked,),
                       lambda: frames.summary_table(evaluation, marks)),
@@ -100,14 +100,15 @@ def summary() -> None:
     )
     if metric_width:
         methods = vocabulary.interval_methods(
-            k, evaluation.conventions.interval_method,
-            [(s.label(k), s.measure.interval) for s in evaluation.summary_specs])
+            [(evaluation.label(s.key), s.measure.interval) for s in evaluation.summary_specs],
+            evaluation.conventions.interval_method)
         st.caption(safe.md(f"{methods[:1].upper()}{methods[1:]}."))
     if marks is not None:
         st.caption(safe.md(marks.sentence))
     with st.expander("What each metric certifies, and the conventions behind it",
                      icon=":material/help:"):
-        st.markdown("\n".join(f"- **{s.label(k)}**: {frames.measure_help(evaluation, s.key)}"
+        st.markdown("\n".join(f"- **{evaluation.label(s.key)}**: "
+                              f"{frames.measure_help(evaluation, s.key)}"
                               for s in evaluation.summary_specs))
 
 
@@ -197,7 +198,7 @@ if facets:
         "Facet", list(facets), key=session.FACET,
         help=" ".join(FACET_RULES[rule] for rule in ("numbers", "categories", "missing",
                                                       "length")))
-    labels = {s.key: s.label(k) for s in evaluation.summary_specs}
+    labels = {s.key: evaluation.label(s.key) for s in evaluation.summary_specs}
     session.relabelled("overview.slice_metric")
     key = right.selectbox("Metric", list(labels), index=list(labels).index("nDCG"),
                           format_func=labels.get, key="overview.slice_metric",

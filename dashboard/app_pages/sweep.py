@@ -22,7 +22,7 @@ k = evaluation.k
 # saved figures: the sweep the file holds, or why there is none; its bands, if saved
 saved_bands = saved.sweep(view) if cache.without_lists(view) else True
 
-labels = {s.label("K"): s for s in evaluation.sweep_specs}
+labels = {s.label("K", evaluation.conventions): s for s in evaluation.sweep_specs}
 # the page's whole width: nine metric tags fit side by side (in a column they were cut)
 chosen = st.multiselect(
     "Metrics",
@@ -35,7 +35,9 @@ bands = saved_bands and st.toggle(
     "Interval bands",
     key="sweep.bands",
     help=HELP["sweep_bands"].format(
-        methods=vocabulary.interval_methods("K", view.evaluation.conventions.interval_method)),
+        methods=vocabulary.interval_methods(
+            [(label, s.measure.interval) for label, s in labels.items()],
+            view.evaluation.conventions.interval_method)),
 )
 if not chosen:
     st.info("Pick at least one metric.", icon=":material/info:")

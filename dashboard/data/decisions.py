@@ -49,7 +49,7 @@ def headlines(view: View, options: CompareOptions, snapshots, primary: str) -> l
     alpha (metrics.headline_comparison's family): Compare's own comparison restricted to
     that metric when it is among those compared (no second set of flips and resamples for
     one metric), else that metric's comparison, cached as Compare's own comparisons."""
-    label = metrics.MEASURE_BY_KEY[primary].label(view.evaluation.k)
+    label = metrics.label_of(primary, view.evaluation.k, view.evaluation.conventions)
     compared = compare(view, options, snapshots)
     if compared.comparison is not None and label in compared.comparison.metrics:
         comparison = compared.comparison.restricted([label])

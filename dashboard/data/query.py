@@ -81,8 +81,8 @@ def pair(view: View, a: str, b: str, query: str, depth: int) -> Pair:
         evaluation = view.evaluation
         side = metrics.side_by_side(evaluation, a, b, query, depth)
         contribution = frames.contribution_table(
-            metrics.query_contribution(evaluation, a, b, query), evaluation.k)
-        label = metrics.MEASURE_BY_KEY["nDCG"].label(evaluation.k, summary=False)
+            metrics.query_contribution(evaluation, a, b, query), evaluation)
+        label = evaluation.label("nDCG", summary=False)
         h = contribution[contribution["metric"] == label].iloc[0]
         sentence = metrics.vocabulary.readings.contribution_sentence(
             h["metric"], a, b, h["difference"], h["contribution"], h["mean difference"],

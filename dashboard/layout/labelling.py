@@ -93,7 +93,7 @@ def my_labels(view: View) -> None:
     if st.toggle("Rescore with my labels", key="labels.rescore", help=HELP["rescore"]):
         rescored = cache.rescored(view, mine)
         st.markdown(safe.md(rescored.sentence))
-        st.dataframe(frames.rescored_table(rescored, view.evaluation.k), hide_index=True,
+        st.dataframe(frames.rescored_table(rescored, view.evaluation), hide_index=True,
                      column_config={
                          "run": st.column_config.TextColumn("Run", pinned=True),
                          "metric": st.column_config.TextColumn("Metric"),

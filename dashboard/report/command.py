@@ -110,7 +110,7 @@ def contents(args: argparse.Namespace, inputs: metrics.Inputs,
     their defaults. Each file is read once."""
     evaluation = inputs.evaluation()
     try:
-        primary = metrics.metric_key(args.primary, evaluation.k)
+        primary = metrics.metric_key(args.primary, evaluation.k, evaluation.conventions)
     except ValueError as error:
         raise UsageError(f"--primary: {error}") from None
     queries, corpus = inputs.queries(), inputs.corpus()

@@ -11,13 +11,11 @@ from dashboard.report.texts import table
 from metrics import (
     HEADLINE_FAMILY,
     LEADERBOARD_TERMS,
-    MEASURE_BY_KEY,
     Comparison,
     Fragility,
     Leaderboard,
     Risk,
     ToLabel,
-    metric_key,
     to_label_summary,
     vocabulary,
 )
@@ -41,7 +39,7 @@ def leaderboard_section(board: Leaderboard | None, metric: str) -> str:
     standings = board.standings(metric)
     rows = [[s.run, fmt.figure(s.mean), str(s.rank), f"{s.rank_low}–{s.rank_high}",
              vocabulary.leaderboard.share(s.p_best)] for s in standings]
-    label = MEASURE_BY_KEY[metric_key(metric, board.k)].label(board.k)
+    label = board.label(metric)
     sentences = "".join(f"<li>{safe.html(s)}</li>" for s in board.sentences(metric))
     return (f'<section id="leaderboard"><h2>Leaderboard on {safe.html(label)}</h2>'
             + table(["Run", "Mean", "Rank", f"{level} rank interval", "P(best)"], rows,
@@ -52,14 +50,12 @@ def leaderboard_section(board: Leaderboard | None, metric: str) -> str:
 
 
 def review_section(comparison: Comparison | None, risks: Sequence[Risk] | None,
-                   found: Fragility | None, labelling: ToLabel | None, primary: str,
-                   k: int) -> str:
-    """Harm (every candidate and metric, the primary metric's worst losses), whether each
-    verdict survives another convention, and what to label next."""
+                   found: Fragility | None, labelling: ToLabel | None, label: str) -> str:
+    """Harm (every candidate and metric, the worst losses on the primary metric, labelled
+    `label`), whether each verdict survives another convention, and what to label next."""
     if comparison is None or not risks:
         return ""
     words = vocabulary.risk
-    label = MEASURE_BY_KEY[primary].label(k)
     alphas = words.RISK_ALPHAS
     header = ["Candidate", "Metric", "Harmed [interval]", "Mean loss",
               *(f"{name} α={words.alpha_key(a)}" for a in alphas for name in ("URisk", "TRisk"))]

@@ -64,7 +64,7 @@ def sweep_chart(evaluation: Evaluation) -> alt.FacetChart:
         frames.sweep_long(evaluation),
         chart_base.run_scale(evaluation.run_names),
         k=evaluation.k,
-        labels=[s.label("K") for s in evaluation.sweep_specs],
+        labels=[s.label("K", evaluation.conventions) for s in evaluation.sweep_specs],
         width=REPORT_WIDTH,
     )
 
@@ -180,7 +180,7 @@ def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = Non
         "",
     ]
     rows = [
-        [s.label(k)]
+        [s.label(k, c)]
         + [fmt.interval(*triple(run.summary[s.key])) for run in evaluation.runs]
         for s in evaluation.summary_specs
     ]

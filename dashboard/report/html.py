@@ -43,6 +43,7 @@ from metrics import (
     ReportContents,
     Slice,
     evaluation_fingerprints,
+    label_of,
     run_table,
     to_snapshot,
     tool_version,
@@ -197,20 +198,20 @@ def _basis_section(evaluation: Evaluation, fingerprints: dict) -> str:
 
 def _summary_section(evaluation: Evaluation, charts_html: str,
                      marks: BestMarks | None = None) -> str:
-    k = evaluation.k
+    k, c = evaluation.k, evaluation.conventions
     header = ["Metric"] + evaluation.run_names + ["Interval"]
     notes = evaluation.notes()
     rows = [
-        [s.label(k)]
+        [s.label(k, c)]
         + [_marked(fmt.interval(*exports.triple(run.summary[s.key])),
-                   marks.mark(s.label(k), run.name) if marks else "")
+                   marks.mark(s.label(k, c), run.name) if marks else "")
            for run in evaluation.runs]
         + [s.measure.interval]
         for s in evaluation.summary_specs
     ]
     # what each certifies below the table: as a column it made every row a paragraph tall
     meanings = "".join(
-        f"<dt>{_e(s.label(k))}</dt><dd>{_e(s.measure.meaning)}"
+        f"<dt>{_e(s.label(k, c))}</dt><dd>{_e(s.measure.meaning)}"
         + (f" ({_e(notes[s.key])})" if s.key in notes else "") + "</dd>"
         for s in evaluation.summary_specs)
     numeric = [False] + [True] * len(evaluation.runs)
@@ -410,7 +411,8 @@ def build_html(
         _run_table_section(evaluation, comparison),
         report_texts.slices_section(evaluation, slices, slice_pieces),
         _comparison_section(evaluation, comparison),
-        report_decisions.review_section(comparison, risks, fragility, to_label, primary, k),
+        report_decisions.review_section(comparison, risks, fragility, to_label,
+                                        label_of(primary, k, evaluation.conventions)),
         report_judge.judge_section(judge, primary),
         report_texts.examples_section(evaluation, comparison, queries, corpus)
         if queries is not None or corpus is not None else "",

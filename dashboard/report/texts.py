@@ -25,7 +25,6 @@ from dashboard.views.highlight import preview
 from metrics import (
     CORRECTIONS,
     FACET_RULES,
-    MEASURE_BY_KEY,
     SLICE_MIN_QUERIES,
     Comparison,
     Corpus,
@@ -89,8 +88,8 @@ def table(header: Sequence[str], rows: Iterable[Sequence[str]],
 
 
 def primary_label(evaluation: Evaluation) -> str:
-    """'nDCG@10': the primary measure at the evaluation's K."""
-    return MEASURE_BY_KEY[PRIMARY].label(evaluation.k)
+    """'nDCG@10': the primary measure's label at the evaluation's K and conventions."""
+    return evaluation.label(PRIMARY)
 
 
 def _question(queries: Queries, query_id: str) -> str:

@@ -50,7 +50,6 @@ from metrics import (
     CONVENTION_BY_FIELD,
     CONVENTIONS,
     CORRECTIONS,
-    MEASURE_BY_KEY,
     SAMPLE_K,
     SUMMARY_MEASURES,
     Conventions,
@@ -804,11 +803,11 @@ def filter_facet_changed() -> None:
     st.session_state[WHERE_VALUES] = []
 
 
-def headline_metric(k: int) -> tuple[str, dict[str, str]]:
+def headline_metric(evaluation) -> tuple[str, dict[str, str]]:
     """The headline metric (a measure key, kept among the compared measures, default the
-    engine's PRIMARY) and every choice's label at K: what the Overview reads and Compare
-    draws a picker for."""
-    labels = {key: MEASURE_BY_KEY[key].label(k) for key in COMPARED}
+    engine's PRIMARY) and every choice's label at the evaluation's K and conventions: what
+    the Overview reads and Compare draws a picker for."""
+    labels = {key: evaluation.label(key) for key in COMPARED}
     choose(PRIMARY, list(labels), metrics.PRIMARY)
     relabelled(PRIMARY)
     return st.session_state[PRIMARY], labels

@@ -35,7 +35,7 @@ def draw() -> View | None:
         st.divider()
         k, conventions = settings()
         conventions = replace(conventions, labels=labels)
-        added = more_measures(k)
+        added = more_measures(k, conventions)
     view = cache.build_view(loaded, shown, names, k, conventions, added)
     _show_corpus(loaded, view, summaries.get(CORPUS_SLOT))
     session.check_link_baseline(view)
@@ -325,7 +325,7 @@ def settings() -> tuple[int, Conventions]:
     return int(k), conventions
 
 
-def more_measures(k: int) -> tuple[str, ...]:
+def more_measures(k: int, conventions: Conventions) -> tuple[str, ...]:
     """The sidebar's More measures: figures every view then shows beside the default ones,
     picked from the catalogue or typed in any name ir_measures or trec_eval reads (each
     checked by the engine; a bad one is named with the closest names, and left out)."""
@@ -336,7 +336,8 @@ def more_measures(k: int) -> tuple[str, ...]:
     offered = list(dict.fromkeys([*OFFERED_MEASURES, *chosen]))
     with st.expander("More measures", icon=":material/functions:", expanded=bool(chosen)):
         st.multiselect("Measures added to every view", offered, chosen, key=session.MEASURES,
-                       format_func=functools.partial(_measure_label, k=k),
+                       format_func=functools.partial(_measure_label, k=k,
+                                                     conventions=conventions),
                        accept_new_options=True, placeholder="Pick, or type a name",
                        help=HELP["more_measures"])
         kept = []
@@ -351,10 +352,11 @@ def more_measures(k: int) -> tuple[str, ...]:
     return tuple(kept)
 
 
-def _measure_label(name: str, *, k: int) -> str:
-    """A name as the views will label it at K ('ERR' -> 'ERR@5'); a bad one as written."""
+def _measure_label(name: str, *, k: int, conventions: Conventions) -> str:
+    """A name as the views will label it at K under the conventions ('ERR' -> 'ERR@5',
+    'recip_rank' -> 'MRR' while RR is read over the full list); a bad one as written."""
     try:
-        return metrics.parse_measure(name).label(k)
+        return metrics.parse_measure(name).label(k, conventions)
     except ValueError:
         return name
 

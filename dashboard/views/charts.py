@@ -86,7 +86,7 @@ def interval_bars(
     title = chart_title(
         f"Mean at K = {k} with {level} intervals",
         [f"{fmt.count(n_queries, 'scored query')}. "
-         f"{vocabulary.interval_methods(k, interval_method, methods)}.",
+         f"{vocabulary.interval_methods(methods, interval_method)}.",
          "Overlapping bars can still differ: Compare tests the paired difference."],
         None if width is None else width + 240,
     )
@@ -109,6 +109,7 @@ def interval_columns(
     interval a vertical bar with caps above its mean, the legend above. What the PNG and SVG
     exports and the report draw."""
     labels = list(dict.fromkeys(summary["label"]))
+    methods = list(dict.fromkeys(zip(summary["label"], summary["interval"], strict=True)))
     shown = list(dict.fromkeys(summary["run"]))
     level = fmt.confidence(confidence_level)
     base = alt.Chart(summary)
@@ -129,7 +130,7 @@ def interval_columns(
     title = chart_title(
         f"Mean at K = {k} with {level} intervals",
         [f"{fmt.count(n_queries, 'scored query')}. "
-         f"{vocabulary.interval_methods(k, interval_method)}.",
+         f"{vocabulary.interval_methods(methods, interval_method)}.",
          "Overlapping bars can still differ: Compare tests the paired difference."], width)
     return finish(alt.layer(points, bars, *caps).properties(
         title=title, width=width, height=height))

@@ -11,7 +11,6 @@ import pandas as pd
 
 from dashboard.views import highlight
 from metrics import (
-    MEASURE_BY_KEY,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
     AllPairs,
@@ -49,7 +48,7 @@ def measure_help(evaluation: Evaluation, key: str, *, interval: bool = False) ->
     spec = evaluation.spec(key)
     note = evaluation.notes([spec]).get(key)
     return vocabulary.measure_help(spec.measure, evaluation.conventions, interval=interval) + (
-        f" {spec.label(evaluation.k)}: {note}." if note else "")
+        f" {spec.label(evaluation.k, evaluation.conventions)}: {note}." if note else "")
 
 
 def baseline_label(evaluation: Evaluation, name: str) -> str:
@@ -66,7 +65,7 @@ def summary_table(evaluation: Evaluation, marks: BestMarks | None = None) -> pd.
     notes = evaluation.notes()
     rows = []
     for spec in evaluation.summary_specs:
-        row = {"Metric": spec.label(evaluation.k)}
+        row = {"Metric": spec.label(evaluation.k, evaluation.conventions)}
         for run in evaluation.runs:
             interval = run.summary[spec.key]
             mark = marks.mark(row["Metric"], run.name) if marks is not None else ""
@@ -90,7 +89,7 @@ def scores_summary(evaluation: Evaluation) -> pd.DataFrame:
     """Evaluation.summary() of the figures that are scores in [0, 1] (a count is not): what
     a chart on the 0-1 scale draws."""
     summary = evaluation.summary()
-    bounded = {s.label(evaluation.k) for s in evaluation.summary_specs if s.measure.bounded}
+    bounded = {evaluation.label(s.key) for s in evaluation.summary_specs if s.measure.bounded}
     return summary[summary["label"].isin(bounded)].reset_index(drop=True)
 
 
@@ -148,7 +147,7 @@ def sweep_long(evaluation: Evaluation, runs: list[str] | None = None) -> pd.Data
     if runs is not None:
         wide = wide[wide["run"].isin(runs)]
     long = wide.melt(id_vars=["run", "k"], var_name="metric", value_name="mean")
-    labels = {s.name(): s.label("K") for s in evaluation.sweep_specs}
+    labels = {s.name(): s.label("K", evaluation.conventions) for s in evaluation.sweep_specs}
     return long.assign(label=long["metric"].map(labels))
 
 
@@ -385,7 +384,7 @@ def pr_curve(evaluation: Evaluation) -> pd.DataFrame:
     IPrec figures asked for), as rows: run, recall, label, mean, low, high."""
     level = vocabulary.measures.RECALL.name
     rows = [{"run": run.name, "recall": float(spec.given[level]),
-             "label": spec.label(evaluation.k), "mean": run.summary[spec.key].mean,
+             "label": evaluation.label(spec.key), "mean": run.summary[spec.key].mean,
              "low": run.summary[spec.key].low, "high": run.summary[spec.key].high}
             for run in evaluation.runs for spec in evaluation.summary_specs
             if set(spec.given) == {level}]  # at a level alone, under the conventions in force
@@ -412,7 +411,7 @@ def query_figures_table(figures: pd.DataFrame, evaluation: Evaluation,
     measure headed by its per-query label at K ("nDCG@10"); and the figures asked for, a
     row each ("Rprec", "ERR@20") with a column per run, so that any number of them fits the
     page (None when none was asked)."""
-    default = {m.key: m.label(evaluation.k, summary=False) for m in SUMMARY_MEASURES}
+    default = {m.key: evaluation.label(m.key, summary=False) for m in SUMMARY_MEASURES}
     shown = figures[["run", "class", *default]].rename(
         columns=default | {"run": "Run", "class": "Class"})
     shown["Class"] = shown["Class"].map(lambda c: c.replace("_", " ") if c else fmt.MISSING)
@@ -426,11 +425,11 @@ def query_figures_table(figures: pd.DataFrame, evaluation: Evaluation,
     return shown, more
 
 
-def contribution_table(contribution: pd.DataFrame, k: int) -> pd.DataFrame:
-    """metrics.query_contribution with each measure's per-query label at K (the mean
-    difference zero where it is written as zero)."""
+def contribution_table(contribution: pd.DataFrame, evaluation: Evaluation) -> pd.DataFrame:
+    """metrics.query_contribution with each measure's per-query label at the evaluation's K
+    and conventions (the mean difference zero where it is written as zero)."""
     return contribution.assign(
-        metric=[MEASURE_BY_KEY[key].label(k, summary=False) for key in contribution["metric"]],
+        metric=[evaluation.label(key, summary=False) for key in contribution["metric"]],
         **{"mean difference": contribution["mean difference"].map(fmt.zero_as_written)})
 
 
@@ -453,11 +452,11 @@ def _rank(value) -> int | None:
     return None if value is None or pd.isna(value) else int(value)
 
 
-def rescored_table(rescored, k: int) -> pd.DataFrame:
-    """metrics.Rescored.rows(), each measure headed by its label at K (the change zero where
-    it is written as zero)."""
+def rescored_table(rescored, evaluation: Evaluation) -> pd.DataFrame:
+    """metrics.Rescored.rows(), each measure headed by its label at the evaluation's K and
+    conventions (the change zero where it is written as zero)."""
     frame = pd.DataFrame(rescored.rows())
-    return frame.assign(metric=[MEASURE_BY_KEY[key].label(k) for key in frame["metric"]],
+    return frame.assign(metric=[evaluation.label(key) for key in frame["metric"]],
                         difference=frame["difference"].map(fmt.zero_as_written))
 
 

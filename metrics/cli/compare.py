@@ -53,6 +53,7 @@ from metrics.vocabulary import fragility as fragility_words
 from metrics.vocabulary import risk as risk_words
 from metrics.vocabulary.budget import BUDGET_FLAG, BUDGET_HELP
 from metrics.vocabulary.comparisons import ALPHA, CORRECTIONS, DEFAULT_CORRECTION
+from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, gate_failure
 from metrics.vocabulary.headline import PRIMARY, PRIMARY_HELP
 
@@ -132,16 +133,17 @@ def compare_command(argv: Sequence[str]) -> int:
         raise UsageError("compare needs a baseline and at least one candidate --run")
     # --metric names any figure (its own cutoff too: R@1000); a gate reads its metric at K
     keys = list(args.metric) or None
-    gated = [metric_key(label, evaluation.k) for label in args.fail_on_regression]
+    k, c = evaluation.k, evaluation.conventions
+    gated = [metric_key(label, k, c) for label in args.fail_on_regression]
     try:
-        primary = metric_key(args.primary, evaluation.k)
+        primary = metric_key(args.primary, k, c)
     except ValueError as error:
         raise UsageError(f"--primary: {error}") from None
     if keys is not None:
-        keys += [key for key in [primary, *gated, *budget_keys(args, evaluation.k),
-                                 *harm_keys(args, evaluation.k)] if key not in keys]
+        keys += [key for key in [primary, *gated, *budget_keys(args, k, c),
+                                 *harm_keys(args, k, c)] if key not in keys]
     else:
-        harm_keys(args, evaluation.k)  # a bad limit fails before any test runs
+        harm_keys(args, k, c)  # a bad limit fails before any test runs
     # the family (the figures named, else the compared family) and the conventions' draws,
     # as every output compares (metrics.decide.baseline)
     options = dict(
@@ -169,9 +171,9 @@ def compare_command(argv: Sequence[str]) -> int:
                              candidates=comparison.candidates)
         if note is not None:
             print(f"note: {note}", file=sys.stderr)
-    gates = regression_gates(comparison, [metric_label(label, evaluation.k)
+    gates = regression_gates(comparison, [metric_label(label, k, c)
                                           for label in args.fail_on_regression])
-    primary_label = metric_label(args.primary, evaluation.k)
+    primary_label = metric_label(args.primary, k, c)
     alone = options | {"metrics": [primary]}  # the headline's family: the primary metric
     said = headlines(compare_evaluation(evaluation, **alone) if snapshot is None else
                      compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **alone),
@@ -180,8 +182,8 @@ def compare_command(argv: Sequence[str]) -> int:
         "primary": primary_label, "headline": " ".join(said), "headlines": said}
     if pairs is not None:
         data |= all_pairs_json(pairs)
-    gates += budget_gates(args, comparison, evaluation.k, data)
-    gates += harm_gates(args, comparison, evaluation.k)
+    gates += budget_gates(args, comparison, k, c, data)
+    gates += harm_gates(args, comparison, k, c)
     add_risk(data, comparison, args.harm_delta, queries)
     found = fragility(evaluation, comparison, reread=inputs.rereader()) if args.fragility else None
     if found is not None:
@@ -251,21 +253,22 @@ def add_budget_argument(parser: argparse.ArgumentParser) -> None:
                         metavar="METRIC=AMOUNT", help=BUDGET_HELP.replace("%", "%%"))
 
 
-def budget_keys(args: argparse.Namespace, k: int) -> list[str]:
+def budget_keys(args: argparse.Namespace, k: int, conventions: Conventions) -> list[str]:
     """The measure keys --budget names, so that compare tests them."""
     try:
-        return [metric_key(budget.metric_label, k) for budget in parse_budgets(args.budget, k)]
+        return [metric_key(budget.metric_label, k, conventions)
+                for budget in parse_budgets(args.budget, k, conventions)]
     except ValueError as error:
         raise UsageError(str(error)) from None
 
 
 def budget_gates(args: argparse.Namespace, comparison: Comparison, k: int,
-                 data: dict[str, Any] | None) -> list[dict[str, Any]]:
+                 conventions: Conventions, data: dict[str, Any] | None) -> list[dict[str, Any]]:
     """--budget: each (metric, candidate) judged on its paired interval; the JSON rows of the
     comparison's baseline gain "budget": {"limit", "verdict"}; one gate per verdict."""
     if not args.budget:
         return []
-    budgets = parse_budgets(args.budget, k)
+    budgets = parse_budgets(args.budget, k, conventions)
     verdicts = {(t.candidate, t.metric): v
                 for t, v in zip(comparison.tests, judge_comparison(comparison, budgets),
                                 strict=True) if v is not None}
@@ -304,19 +307,21 @@ def add_review_arguments(parser: argparse.ArgumentParser) -> None:
                         help=fragility_words.FRAGILITY_FLAG_HELP)
 
 
-def harm_keys(args: argparse.Namespace, k: int) -> list[str]:
+def harm_keys(args: argparse.Namespace, k: int, conventions: Conventions) -> list[str]:
     """The measure keys --max-harm names, so that compare tests them."""
     try:
-        return [metric_key(limit.metric_label, k) for limit in parse_harm_limits(args.max_harm, k)]
+        return [metric_key(limit.metric_label, k, conventions)
+                for limit in parse_harm_limits(args.max_harm, k, conventions)]
     except ValueError as error:
         raise UsageError(str(error)) from None
 
 
-def harm_gates(args: argparse.Namespace, comparison: Comparison, k: int) -> list[dict[str, Any]]:
+def harm_gates(args: argparse.Namespace, comparison: Comparison, k: int,
+               conventions: Conventions) -> list[dict[str, Any]]:
     """--max-harm: one gate per (metric, candidate)."""
     if not args.max_harm:
         return []
-    verdicts = harm_gate(comparison, parse_harm_limits(args.max_harm, k))
+    verdicts = harm_gate(comparison, parse_harm_limits(args.max_harm, k, conventions))
     return [{"gate": "harm", **verdict.as_dict(), "sentence": verdict.sentence}
             for verdict in verdicts]
 

@@ -99,7 +99,7 @@ def fuse_command(argv: Sequence[str]) -> int:
                              method=conventions.interval_method)[0]
         print(f"{tuned.sentence} Interval of the cross-fitted mean: "
               f"[{figure(interval.low)}, {figure(interval.high)}].", file=sys.stderr)
-        data["cross_fit"] = {"metric": f"{tuned.metric}@{tuned.k}", "chosen": list(tuned.chosen),
+        data["cross_fit"] = {"metric": tuned.label, "chosen": list(tuned.chosen),
                              "mean": tuned.mean, "low": interval.low, "high": interval.high,
                              "in_sample_weight": tuned.in_sample_weight,
                              "in_sample_mean": tuned.in_sample_mean,

@@ -195,8 +195,9 @@ def ppi_compare(args: argparse.Namespace) -> int:
     inputs.report_judged()
     report = judge_report(human, judge, lam=args.ppi_lambda)
     try:
-        primary = metric_key(args.primary, human.k)
-        gated = [metric_key(label, human.k) for label in args.fail_on_regression]
+        primary = metric_key(args.primary, human.k, human.conventions)
+        gated = [metric_key(label, human.k, human.conventions)
+                 for label in args.fail_on_regression]
     except ValueError as error:
         raise UsageError(str(error)) from None
     said = ppi_headlines(report, primary)

@@ -324,6 +324,7 @@ class CrossFit:
     per_query: np.ndarray  # each query's figure at the weight its other half chose
     in_sample_weight: float  # tuned on every query: for contrast only
     in_sample: np.ndarray  # each query's figure at in_sample_weight
+    label: str  # the figure's per-query label at k under the conventions ("nDCG@10")
 
     @property
     def mean(self) -> float:
@@ -335,7 +336,7 @@ class CrossFit:
 
     @property
     def sentence(self) -> str:
-        return words.cross_fit_sentence(self.metric, self.k, self.chosen, self.mean,
+        return words.cross_fit_sentence(self.label, self.chosen, self.mean,
                                         self.in_sample_weight, self.in_sample_mean,
                                         len(self.per_query))
 
@@ -386,7 +387,8 @@ def cross_fitted_weights(qrels: Qrels, runs: Sequence[Run], *, metric: str = wor
     overall = _best(table.mean(axis=0), grid)
     return CrossFit(metric, k, norm, names, grid, np.asarray(evaluation.scored_ids, dtype=object),
                     fold, table, (float(grid[best[0]]), float(grid[best[1]])), per_query,
-                    float(grid[overall]), table[:, overall])
+                    float(grid[overall]), table[:, overall],
+                    evaluation.label(metric, summary=False))
 
 
 def _best(means: np.ndarray, grid: np.ndarray) -> int:

@@ -2,7 +2,7 @@
 
 A `Spec` (a measure as a name asks for it: ``P(rel=2)@5``, ``RBP(p=0.9)``, ``Rprec``) is read
 under its own reading: the conventions in force with its own parameters set (a relevance
-level, a gain, judged-only lists, AP or RR read whole) and its own persistence. One kernel
+level, a gain, judged-only lists, AP, RR or nDCG read whole) and its own persistence. One kernel
 call per run and reading serves every spec that reads it. A spec read as the evaluation
 reads adds its measures to the run's own `Scores`, where the explanations find them; a spec
 with a reading of its own keeps its curves apart (`Asked.curves`).
@@ -33,15 +33,18 @@ __all__ = ["Reading", "Readings", "as_specs", "brought", "figures_at", "reading"
 
 @dataclass(frozen=True)
 class Reading:
-    """What one kernel call scores under: the conventions and RBP's persistence."""
+    """What one kernel call scores under: the conventions, RBP's persistence and the measures
+    read over the full list by a parameter of their own (nDCG's read=full)."""
 
     conventions: Conventions
     persistence: float
+    whole: tuple[str, ...] = ()
 
 
 def reading(spec: Spec, conventions: Conventions) -> Reading:
     p = spec.given.get(PERSISTENCE.name, PERSISTENCE.default)
-    return Reading(spec.conventions(conventions), float(p))
+    whole = (spec.measure.key,) if spec.whole_by_itself else ()
+    return Reading(spec.conventions(conventions), float(p), whole)
 
 
 def value_key(spec: Spec) -> str:
@@ -120,7 +123,8 @@ class Readings:
             else:
                 under = read.conventions
                 found = compute(self.query_set_at(under.relevance_level),
-                                self.lists(aligned, run, under), under, wanted, **options)
+                                self.lists(aligned, run, under), under, wanted,
+                                whole=read.whole, **options)
                 others[read] = found
             curves |= {s.key: found.values[value_key(s)] for s in chosen}
         return scores, curves, others

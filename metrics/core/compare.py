@@ -9,7 +9,6 @@ baseline, each slice alone, live runs against a snapshot's figures)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -91,27 +90,30 @@ def figures_of(evaluation: Evaluation, metrics: Sequence[str | Spec] | None
     the evaluation's K: a name's cutoff, if given, must be that K."""
     if not metrics:
         return evaluation, DEFAULT_COMPARED
-    specs = [m if isinstance(m, Spec) else metric_spec(m, evaluation.k) for m in metrics]
+    specs = [m if isinstance(m, Spec) else metric_spec(m, evaluation.k, evaluation.conventions)
+             for m in metrics]
     evaluation = evaluation.with_measures(specs)
     return evaluation, tuple(dict.fromkeys(evaluation.resolve(s).key for s in specs))
 
 
-def metric_spec(label: str, k: int) -> Spec:
-    """The figure a gate or a choice names at the K compared: 'nDCG@10' or 'nDCG' -> nDCG,
-    'MRR@10' -> RR, 'P(rel=2)@10' -> P(rel=2), 'Rprec'. A cutoff, if given, must be that K."""
+def metric_spec(label: str, k: int, conventions: Conventions) -> Spec:
+    """The figure a gate or a choice names at the K compared, under the conventions in force:
+    'nDCG@10' or 'nDCG' -> nDCG, 'MRR@10' -> RR read at K (under rr=full too: a cutoff is
+    read at), 'MRR' -> RR as the conventions read it, 'P(rel=2)@10' -> P(rel=2), 'Rprec'. A
+    cutoff, if given, must be that K."""
     spec = parse_measure(label)
     if spec.cutoff is not None and spec.cutoff != k:
         raise ValueError(f"{label!r} names K = {spec.cutoff}, but the comparison is at K = {k}")
-    return replace(spec, cutoff=None)
+    return spec.settled(k, conventions)
 
 
-def metric_key(label: str, k: int) -> str:
+def metric_key(label: str, k: int, conventions: Conventions) -> str:
     """'nDCG@10' or 'nDCG' -> 'nDCG'; 'MRR@10' -> 'RR'; 'P(rel=2)@10' -> 'P(rel=2)': the key
     of the figure `metric_spec` reads."""
-    return metric_spec(label, k).key
+    return metric_spec(label, k, conventions).key
 
 
-def metric_label(label: str, k: int) -> str:
-    """'MRR' -> 'MRR@10', 'nDCG@10' -> 'nDCG@10', 'Rprec' -> 'Rprec': the label at K of the
-    figure `metric_spec` reads."""
-    return metric_spec(label, k).label(k)
+def metric_label(label: str, k: int, conventions: Conventions) -> str:
+    """'MRR' -> 'MRR@10' (or 'MRR' while RR is read over the full list), 'nDCG@10' ->
+    'nDCG@10', 'Rprec' -> 'Rprec': the label at K of the figure `metric_spec` reads."""
+    return metric_spec(label, k, conventions).label(k, conventions)

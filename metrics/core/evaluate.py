@@ -84,8 +84,9 @@ class FiguresShown:
         raise ValueError(f"{key!r} is not among the figures scored: {shown}")
 
     def label(self, key: str, *, summary: bool = True) -> str:
-        """A figure's label at K: 'MRR@5', 'P(rel=2)@5', 'Rprec'."""
-        return self.spec(key).label(self.k, summary=summary)
+        """A figure's label at K under the conventions: 'MRR@5' (or 'MRR' while RR is read
+        over the full list), 'P(rel=2)@5', 'Rprec'."""
+        return self.spec(key).label(self.k, self.conventions, summary=summary)
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,8 +157,8 @@ class Evaluation(FiguresShown):
 
     @property
     def sweep_specs(self) -> tuple[Spec, ...]:
-        """The summary figures a sweep over K draws: those read at K that no cutoff fixes."""
-        return sweep_specs_of(self.summary_specs)
+        """The summary figures a sweep over K draws (`sweep_specs_of`)."""
+        return sweep_specs_of(self.summary_specs, self.conventions)
 
     @property
     def query_ids(self) -> np.ndarray:
@@ -205,7 +206,7 @@ class Evaluation(FiguresShown):
         (`metrics.core.per_query`: query, run, figure, K, value)."""
         for run in self.runs:
             yield long_table(self.scored_ids, run.name, self.query_specs,
-                             self.per_query_scores(run.name), self.k)
+                             self.per_query_scores(run.name), self.k, self.conventions)
 
     @functools.cached_property  # read on every page of every rerun: built once per object
     def scored_ids(self) -> list[str]:
@@ -386,7 +387,7 @@ class Evaluation(FiguresShown):
         """The summary at K as a wide frame: a row per run, a column per measure label
         ("nDCG@10"), each cell the mean (the intervals are in `summary()`)."""
         wide = self.summary().pivot(index="run", columns="label", values="mean")
-        return wide.loc[self.run_names, [m.label(self.k) for m in SUMMARY_MEASURES]]
+        return wide.loc[self.run_names, [self.label(s.key) for s in DEFAULT_SUMMARY]]
 
     def _repr_html_(self) -> str:
         """A notebook shows the summary: runs down, measures across, 'mean [low, high]'."""
@@ -394,7 +395,7 @@ class Evaluation(FiguresShown):
             fmt.interval(m, lo, hi) for m, lo, hi in zip(f["mean"], f["low"], f["high"],
                                                      strict=True)])
         wide = cells.pivot(index="run", columns="label", values="cell")
-        wide = wide.loc[self.run_names, [m.label(self.k) for m in SUMMARY_MEASURES]]
+        wide = wide.loc[self.run_names, [self.label(s.key) for s in DEFAULT_SUMMARY]]
         return (wide.to_html() + f"<p><small>K = {self.k}, {len(self.scored_ids):,} scored "
                 "queries; mean [low, high] of each interval.</small></p>")
 
@@ -410,15 +411,20 @@ def resolve_among(specs: Sequence[Spec], metric: str | Spec, k: int,
     one) and settled."""
     if isinstance(metric, str):
         for spec in specs:
-            if metric in (spec.key, spec.label(k), spec.label(k, summary=False), spec.name()):
+            if metric in (spec.key, spec.label(k, conventions),
+                          spec.label(k, conventions, summary=False), spec.name()):
                 return spec
     spec = metric if isinstance(metric, Spec) else parse_measure(metric)
     return spec.settled(k, conventions)
 
 
-def sweep_specs_of(summary_specs: Sequence[Spec]) -> tuple[Spec, ...]:
-    """The summary figures a sweep over K draws: those read at K that no cutoff fixes."""
-    return tuple(s for s in summary_specs if not s.reads_whole_list and s.cutoff is None)
+def sweep_specs_of(summary_specs: Sequence[Spec], conventions: Conventions
+                   ) -> tuple[Spec, ...]:
+    """The summary figures a sweep over K draws: every default one (flat when the conventions
+    read it over the whole list, as RR under rr=full, and labelled without @K), and those
+    asked for that are read at K with no cutoff of their own."""
+    return tuple(s for s in summary_specs if s in DEFAULT_SUMMARY
+                 or (not s.reads_whole(conventions) and s.cutoff is None))
 
 
 def summary_frame(evaluation) -> pd.DataFrame:
@@ -428,7 +434,7 @@ def summary_frame(evaluation) -> pd.DataFrame:
         {
             "run": run.name,
             "metric": s.name(),
-            "label": s.label(evaluation.k),
+            "label": s.label(evaluation.k, evaluation.conventions),
             "mean": run.summary[s.key].mean,
             "low": run.summary[s.key].low,
             "high": run.summary[s.key].high,
@@ -581,7 +587,7 @@ class WithoutLists(FiguresShown):
         (`metrics.core.per_query`), as `Evaluation.per_query_tables` gives them."""
         for run in self.runs:
             yield long_table(self.scored_ids, run.name, self.query_specs,
-                             self.per_query_scores(run.name), self.k)
+                             self.per_query_scores(run.name), self.k, self.conventions)
 
     def notes(self, specs: Sequence[Spec] | None = None) -> dict[str, str]:
         """What each figure says beside it, as `Evaluation.notes` words it."""

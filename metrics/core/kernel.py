@@ -333,14 +333,16 @@ def _ideal_columns(labels: Labels, gain: str, width: int) -> np.ndarray:
 
 def compute(labels: Labels, run: Ranked, conventions: Conventions,
             wanted: Collection[str] = (), *, persistence: float = PERSISTENCE.default,
-            recall_levels: Sequence[float] = STANDARD_RECALL) -> Scores:
+            recall_levels: Sequence[float] = STANDARD_RECALL,
+            whole: Collection[str] = ()) -> Scores:
     """The kernel: every measure of each query of the block at K = 1..width from the arrays,
     and past it in closed form. The run's rows must be at least as wide as its longest list
     (align() and prepare() make them one column wider).
 
     The measures shown by default are always computed; `wanted` adds others by key ("Rprec",
     "ERR", "IPrec" for every level of `recall_levels`, "RBP" and "RBPresid" at
-    `persistence`)."""
+    `persistence`). RR and AP are read over the full list by their conventions; `whole`
+    names the measures read so by a parameter of their own ("nDCG": trec_eval's ndcg)."""
     width = run.grade.shape[1]
     cutoff = np.arange(1, width + 1, dtype=float)
     hits = np.cumsum(run.relevant, axis=1, dtype=np.int32)
@@ -390,7 +392,7 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions,
         "Hit": Curves((hits > 0).astype(float)),
         "RR": Curves(rr),
         "AP": Curves(ap, tail("D", precision_sum[:, -1]) if conventions.ap == "cutoff" else None),
-        **_gain_curves(labels, run, conventions.gain),
+        **_gain_curves(labels, run, conventions.gain, whole=_read_whole(whole)),
         "CP": Curves(context_precision),
         "Judged": Curves(_per_count(np.cumsum(run.judged, axis=1, dtype=np.int32), returned)),
     }
@@ -413,18 +415,39 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions,
 
 # the figures the DCG gain changes; every other figure of compute() reads no gain
 GAIN_KEYS = ("DCG", "IDCG", "nDCG")
+# the measures a parameter of their own (no convention) may read over the full list
+READ_WHOLE = ("nDCG",)
 
 
-def _gain_curves(labels: Labels, run: Ranked, gain: str) -> dict[str, Curves]:
+def _read_whole(whole: Collection[str]) -> bool:
+    """Whether nDCG is read over the full list; ValueError for a measure the kernel reads at
+    K only."""
+    unknown = [key for key in whole if key not in READ_WHOLE]
+    if unknown:
+        raise ValueError(f"{unknown[0]!r} is read over the full list by its convention, or "
+                         f"not at all; by a parameter of its own: {', '.join(READ_WHOLE)}")
+    return "nDCG" in whole
+
+
+def _gain_curves(labels: Labels, run: Ranked, gain: str, *,
+                 whole: bool = False) -> dict[str, Curves]:
     width = run.grade.shape[1]
     dcg = np.cumsum(gains(run.grade, gain) / discount(width), axis=1)
     table = ideal_dcg(labels, gain)
     idcg = _ideal_columns(labels, gain, width)
+    if whole:
+        # over the full list (trec_eval ndcg): the DCG of every id returned (the last column:
+        # the lists end within the width) over the IDCG of every judged relevant id (the
+        # ideal table's last column), the same at every K
+        full = table[:, -1] if table.shape[1] else np.zeros(len(table))
+        ndcg = _whole_list(_ratio(dcg[:, -1], full), width)
+    else:
+        ndcg = Curves(_ratio(dcg, idcg), Tail("IDCG", dcg[:, -1], labels.n_relevant,
+                                              ideal=table))
     return {
         "DCG": Curves(dcg),
         "IDCG": Curves(idcg, Tail("IDCG", None, labels.n_relevant, ideal=table)),
-        "nDCG": Curves(_ratio(dcg, idcg), Tail("IDCG", dcg[:, -1], labels.n_relevant,
-                                               ideal=table)),
+        "nDCG": ndcg,
     }
 
 

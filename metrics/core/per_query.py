@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
+from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.names import Spec
 from metrics.vocabulary.saved import METADATA_KEY
 
@@ -21,15 +22,15 @@ SCHEMA = pa.schema([(name, _TYPES[name]) for name in PER_QUERY_COLUMNS])
 
 
 def long_table(query_ids: Sequence[str], run: str, specs: Sequence[Spec],
-               values: dict[str, np.ndarray], k: int) -> pa.Table:
+               values: dict[str, np.ndarray], k: int, conventions: Conventions) -> pa.Table:
     """One run's figures: a row per (query, figure), figures in the order of `specs`; K is
     the cutoff the figure was read at (its own when its name fixes one), null for a figure
-    of the whole list."""
+    of the whole list (RR and AP too while the conventions read them so)."""
     n = len(query_ids)
     ids = pa.array(list(query_ids), pa.string())
     pieces = []
     for spec in specs:
-        at = None if spec.reads_whole_list else spec.k(k)
+        at = None if spec.reads_whole(conventions) else spec.k(k)
         pieces.append(pa.table([
             ids, pa.array(np.full(n, run, dtype=object), pa.string()),
             pa.array(np.full(n, spec.name(summary=False), dtype=object), pa.string()),

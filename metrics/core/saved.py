@@ -128,7 +128,7 @@ class SavedEvaluation(WithoutLists):
 
     @property
     def sweep_specs(self) -> tuple[Spec, ...]:
-        return sweep_specs_of(self.summary_specs)
+        return sweep_specs_of(self.summary_specs, self.conventions)
 
     def summary(self):
         """One row per (run, summary figure): mean and interval at K (`Evaluation.summary`)."""
@@ -185,7 +185,7 @@ class SavedEvaluation(WithoutLists):
                          + ", ".join(s.key for s in self.query_specs))
 
     def label(self, key: str, *, summary: bool = True) -> str:
-        return self.spec(key).label(self.k, summary=summary)
+        return self.spec(key).label(self.k, self.conventions, summary=summary)
 
     def resolve(self, metric: str | Spec) -> Spec:
         """A figure saved, by key, label or name (as `Evaluation.resolve`, among these)."""
@@ -402,7 +402,9 @@ def _k_of(figures: list[tuple[str, int | None]], name: str) -> int:
 
 def _spec(measure: str, at: int | None, k: int, conventions: Conventions, name: str,
           row: int) -> Spec:
-    """The figure a (measure, K) pair of the table stands for at this K."""
+    """The figure a (measure, K) pair of the table stands for at this K. A default figure
+    read over the whole list by the conventions (RR under rr=full) is written with no K; a
+    file written before that wrote it at K, and reads as the same figure."""
     for spec in DEFAULT_PER_QUERY:
         if spec.name(summary=False) == measure and at == k:
             return spec
@@ -411,7 +413,7 @@ def _spec(measure: str, at: int | None, k: int, conventions: Conventions, name: 
     except ValueError as exc:
         raise LoadError(name, row, f"figure {show(measure)}: {exc}", unit="row") from None
     spec = spec.settled(k, conventions)
-    if (at is None) != spec.reads_whole_list or (at is not None and spec.k(k) != at):
+    if (at is None) != spec.reads_whole(conventions) or (at is not None and spec.k(k) != at):
         raise LoadError(name, row, f"figure {show(measure)} at K = {at}, but the file's K is "
                         f"{k}: a file of saved figures holds one K", unit="row")
     return spec

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from metrics.core.compare import metric_spec
+from metrics.core.compare import metric_label
 from metrics.stats.comparison import Comparison, PairedTest
 from metrics.stats.validate import check_number, is_number
 from metrics.vocabulary.budget import (
@@ -31,6 +31,7 @@ from metrics.vocabulary.budget import (
     budget_words,
     percent,
 )
+from metrics.vocabulary.conventions import Conventions
 
 __all__ = [
     "Budget",
@@ -131,11 +132,11 @@ class BudgetVerdict:
         )
 
 
-def split_limit(text: object, k: int, *, kind: str, example: str, value: str,
-                form: str) -> tuple[str, str]:
-    """A gate's 'METRIC=VALUE' (a budget, a harm limit) -> the label of METRIC at K ('MRR'
-    -> 'MRR@10') and VALUE as written; ValueError naming the missing or bad part, `form` how
-    to write it."""
+def split_limit(text: object, k: int, conventions: Conventions, *, kind: str, example: str,
+                value: str, form: str) -> tuple[str, str]:
+    """A gate's 'METRIC=VALUE' (a budget, a harm limit) -> the label of METRIC at K under the
+    conventions ('MRR' -> 'MRR@10') and VALUE as written; ValueError naming the missing or bad
+    part, `form` how to write it."""
     if not isinstance(text, str):
         raise ValueError(f"a {kind} must be text such as '{example}', got {text!r}")
     label, equals, written = (part.strip() for part in text.strip().partition("="))
@@ -143,16 +144,17 @@ def split_limit(text: object, k: int, *, kind: str, example: str, value: str,
         missing = "the metric" if not label and equals else value if equals else "'='"
         raise ValueError(f"{kind} {text!r} lacks {missing}: {form}")
     try:
-        return metric_spec(label, k).label(k), written
+        return metric_label(label, k, conventions), written
     except ValueError as error:
         raise ValueError(f"{kind} {text!r}: {error}") from None
 
 
-def parse_budget(text: str, k: int) -> Budget:
+def parse_budget(text: str, k: int, conventions: Conventions) -> Budget:
     """'nDCG@10=0.02', 'nDCG@10=2%' or 'MRR=0.01' (K implied) -> a Budget on the label the
-    comparison at K uses ('MRR' -> 'MRR@10'). ValueError naming the bad part."""
-    label, written = split_limit(text, k, kind="budget", example="nDCG@10=0.02",
-                               value="the amount", form=PARSE_ERRORS["form"])
+    comparison at K uses under the conventions ('MRR' -> 'MRR@10'). ValueError naming the bad
+    part."""
+    label, written = split_limit(text, k, conventions, kind="budget", example="nDCG@10=0.02",
+                                 value="the amount", form=PARSE_ERRORS["form"])
     relative = written.endswith("%")
     number = written[:-1].strip() if relative else written
     try:
@@ -166,11 +168,13 @@ def parse_budget(text: str, k: int) -> Budget:
     return Budget(label, amount, relative)
 
 
-def parse_budgets(texts: Sequence[str], k: int) -> tuple[Budget, ...]:
+def parse_budgets(texts: Sequence[str], k: int, conventions: Conventions
+                  ) -> tuple[Budget, ...]:
     """Every --budget of one call, in order; a metric may have one budget only."""
     if isinstance(texts, str):
         texts = [texts]
-    return one_per_metric(tuple(parse_budget(text, k) for text in texts), "budgets")
+    return one_per_metric(tuple(parse_budget(text, k, conventions) for text in texts),
+                          "budgets")
 
 
 def one_per_metric(limits: tuple, kind: str) -> tuple:

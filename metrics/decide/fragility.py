@@ -236,7 +236,7 @@ def _scores_under(evaluation: Evaluation, names: Sequence[str], specs: Sequence,
     else:
         aligned = {name: evaluation.run(name).aligned for name in names}
     # the lists cut at K unless a figure reads past it
-    depth = max((None if s.reads_whole_list else s.k(evaluation.k) for s in specs),
+    depth = max((None if s.reads_whole(conventions) else s.k(evaluation.k) for s in specs),
                 key=lambda d: float("inf") if d is None else d, default=evaluation.k)
     values = {}
     for name in names:

@@ -63,5 +63,5 @@ def headlines(comparison: Comparison, metric: str, *, power: float = POWER) -> l
 def headline_comparison(evaluation: Evaluation, primary: str, **options: Any) -> Comparison:
     """The comparison a headline reads: the primary metric alone (a key or a label), under
     compare_evaluation's other options (baseline, candidates, correction, alpha...)."""
-    options["metrics"] = [metric_key(primary, evaluation.k)]
+    options["metrics"] = [metric_key(primary, evaluation.k, evaluation.conventions)]
     return compare_evaluation(evaluation, **options)

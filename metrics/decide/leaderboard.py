@@ -31,6 +31,7 @@ from metrics.stats import CORRECTIONS, corrections, validate
 from metrics.stats.bootstrap import Resamples, as_resamples, resampled_queries
 from metrics.stats.comparison import DEFAULT_PERMUTATIONS, Comparison
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
+from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,
     letters_sentence,
@@ -104,10 +105,15 @@ class Leaderboard:
     seed: int
     n_queries: int  # scored queries the means and resamples run over
     metrics: dict[str, tuple[Standing, ...]]
+    conventions: Conventions  # what the labels were made under (a key is read by them)
+
+    def label(self, metric: str) -> str:
+        """A metric's label from its label or key ("nDCG@10" or "nDCG")."""
+        return _label(metric, self.k, self.conventions, self.metrics)
 
     def standings(self, metric: str) -> tuple[Standing, ...]:
         """The standings of one metric, by label ("nDCG@10") or key ("nDCG")."""
-        return self.metrics[_label(metric, self.k, self.metrics)]
+        return self.metrics[self.label(metric)]
 
     def sentences(self, metric: str) -> list[str]:
         """One sentence a run, best first: "reranked ranks 1 (95% interval 1–2), first in
@@ -139,8 +145,8 @@ def _figures(evaluation: Evaluation, metrics: Sequence[str] | None
     return evaluation, keys
 
 
-def _label(metric: str, k: int, labels) -> str:
-    label = metric if metric in labels else metric_label(metric, k)
+def _label(metric: str, k: int, conventions: Conventions, labels) -> str:
+    label = metric if metric in labels else metric_label(metric, k, conventions)
     if label not in labels:
         raise ValueError(f"{metric!r} is not among the metrics: {', '.join(labels)}")
     return label
@@ -211,7 +217,7 @@ def leaderboard(evaluation: Evaluation, metrics: Sequence[str] | None = None) ->
                      float(p_best[i]))
             for i in _best_first(means))
     return Leaderboard(k, conventions.confidence_level, conventions.n_resamples,
-                       conventions.seed, n, table)
+                       conventions.seed, n, table, conventions)
 
 
 # --------------------------------------------------------------------------- letters
@@ -298,6 +304,7 @@ class AllPairs:
     p_values: dict[str, np.ndarray] = field(repr=False)
     p_adjusted: dict[str, np.ndarray] = field(repr=False)
     comparisons: tuple[Comparison, ...] = field(repr=False, compare=False)
+    conventions: Conventions = field(repr=False, compare=False)  # what the labels were made under
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, AllPairs):
@@ -306,7 +313,7 @@ class AllPairs:
 
     def label(self, metric: str) -> str:
         """A metric's label from its label or key ("nDCG@10" or "nDCG")."""
-        return _label(metric, self.k, self.metrics)
+        return _label(metric, self.k, self.conventions, self.metrics)
 
     def significant(self, metric: str) -> np.ndarray:
         """(runs, runs) bool: the pair's adjusted p is below alpha."""
@@ -394,7 +401,7 @@ def all_pairs(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
                      *(first.test(name, label).after_mean for name in names[1:]))
              for label in labels}
     shell = AllPairs(evaluation.k, tuple(names), labels, "none", alpha, 0,
-                     first.n_permutations, seed, means, {}, {}, {}, ())
+                     first.n_permutations, seed, means, {}, {}, {}, (), evaluation.conventions)
     return _assemble(shell, pieces, correction, alpha)
 
 

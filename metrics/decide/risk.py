@@ -22,7 +22,7 @@ from metrics.stats.comparison import Comparison
 from metrics.stats.intervals import wilson
 from metrics.stats.paired import DIFFERENCE_NOISE, check_delta
 from metrics.stats.paired import harmed as beyond  # the harm rule, on checked arrays
-from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE
+from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE, Conventions
 from metrics.vocabulary.format import natural_key
 from metrics.vocabulary.risk import (
     HARM_DELTA,
@@ -377,11 +377,13 @@ def _parse_number(written: str, text: str, part: str) -> float:
     return value
 
 
-def parse_harm_limit(text: str, k: int) -> HarmLimit:
+def parse_harm_limit(text: str, k: int, conventions: Conventions) -> HarmLimit:
     """'nDCG@10=0.10:0.05', 'nDCG@10=10%:0.05' or 'MRR=0.1' (K implied, δ = HARM_DELTA) -> a
-    HarmLimit on the label the comparison at K uses. ValueError naming the bad part."""
-    label, written = split_limit(text, k, kind="harm limit", example="nDCG@10=0.10:0.05",
-                               value="the share", form=HARM_PARSE_ERRORS["form"])
+    HarmLimit on the label the comparison at K uses under the conventions. ValueError naming
+    the bad part."""
+    label, written = split_limit(text, k, conventions, kind="harm limit",
+                                 example="nDCG@10=0.10:0.05", value="the share",
+                                 form=HARM_PARSE_ERRORS["form"])
     share_text, colon, delta_text = (part.strip() for part in written.partition(":"))
     if not share_text or (colon and not delta_text):
         missing = "the share" if not share_text else "DELTA after ':'"
@@ -408,11 +410,13 @@ def parse_harm_limit(text: str, k: int) -> HarmLimit:
     return HarmLimit(label, share, delta)
 
 
-def parse_harm_limits(texts: Sequence[str], k: int) -> tuple[HarmLimit, ...]:
+def parse_harm_limits(texts: Sequence[str], k: int, conventions: Conventions
+                      ) -> tuple[HarmLimit, ...]:
     """Every --max-harm of one call, in order; a metric may have one harm limit only."""
     if isinstance(texts, str):
         texts = [texts]
-    return one_per_metric(tuple(parse_harm_limit(text, k) for text in texts), "harm limits")
+    return one_per_metric(tuple(parse_harm_limit(text, k, conventions) for text in texts),
+                          "harm limits")
 
 
 def judge_harm(test: object, limit: HarmLimit, *,

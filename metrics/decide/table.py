@@ -104,7 +104,7 @@ def run_table(evaluation: Evaluation, comparison: Comparison) -> RunTable:
     tests = {(t.candidate, t.metric): t for t in comparison.tests}
     cells, labels, uncompared = {}, [], []
     for m in SUMMARY_MEASURES:
-        label = m.label(evaluation.k)
+        label = evaluation.label(m.key)
         labels.append(label)
         if label not in comparison.metrics:
             uncompared.append(label)

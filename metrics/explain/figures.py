@@ -61,7 +61,7 @@ def explain_figures(evaluation: Evaluation, run: RunEvaluation,
     found = []
     for spec in evaluation.asked:
         value = float(run.curves(spec.key)[q, spec.k(evaluation.k) - 1])
-        label = spec.label(evaluation.k)
+        label = spec.label(evaluation.k, evaluation.conventions)
         said = "; ".join(spec.words(evaluation.conventions))
         scores = _scores_of(evaluation, run, spec)
         default = spec.measure.key not in _WRITERS  # a measure shown by default
@@ -70,7 +70,7 @@ def explain_figures(evaluation: Evaluation, run: RunEvaluation,
                         "which the ranks shown here do not follow.")
         elif default:  # at another K
             sentence = (f"{label} = {figure(value)}: the sums written out above for "
-                        f"{spec.measure.label(evaluation.k, summary=False)}, read at rank "
+                        f"{evaluation.label(spec.measure.key, summary=False)}, read at rank "
                         f"{spec.k(evaluation.k)}.")
         else:
             found.append(_WRITERS[spec.measure.key](evaluation, scores, run.aligned, spec, q,

@@ -43,7 +43,8 @@ def score_document(evaluation: Evaluation, slices: Sequence[Slice] = (),
             run["slices"] = [
                 {"facet": piece.facet, "value": piece.value, "queries": piece.queries,
                  "too_small": piece.too_small,
-                 "summary": summary_dict(piece.summary[run["name"]], evaluation.k, summary)}
+                 "summary": summary_dict(piece.summary[run["name"]], evaluation.k,
+                                         evaluation.conventions, summary)}
                 for piece in slices
             ]
     return document

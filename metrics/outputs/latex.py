@@ -63,13 +63,13 @@ def _marks(comparison: Comparison | None) -> dict[tuple[str, str], str]:
 def _caption(evaluation: Evaluation, specs: Sequence[Spec],
              comparison: Comparison | None) -> str:
     k, c = evaluation.k, evaluation.conventions
-    figures = [(spec.label(k), spec.measure.interval) for spec in specs]
+    figures = [(spec.label(k, c), spec.measure.interval) for spec in specs]
     parts = [f"Mean over {len(evaluation.scored_ids):,} scored queries at $K = {k}$, with its "
              f"{escape(fmt.confidence(c.confidence_level))} interval in brackets "
-             f"({escape(interval_methods(k, c.interval_method, figures))}); "
+             f"({escape(interval_methods(figures, c.interval_method))}); "
              f"{escape('; '.join(c.in_words()))}."]
     notes = evaluation.notes(specs)
-    parts += [f"{escape(spec.label(k))}: {escape(notes[spec.key])}." for spec in specs
+    parts += [f"{escape(spec.label(k, c))}: {escape(notes[spec.key])}." for spec in specs
               if spec.key in notes]
     parts.append("Bold: the best run per column (of a figure where higher is better).")
     if comparison is not None:
@@ -79,7 +79,8 @@ def _caption(evaluation: Evaluation, specs: Sequence[Spec],
             f"({comparison.n_permutations:,} sign flips), "
             f"{escape(CORRECTIONS[comparison.correction])} correction over the "
             f"{comparison.n_comparisons:,} comparisons, $\\alpha = {comparison.alpha:g}$.")
-        untested = [spec.label(k) for spec in specs if spec.label(k) not in comparison.metrics]
+        untested = [spec.label(k, c) for spec in specs
+                    if spec.label(k, c) not in comparison.metrics]
         if untested:
             parts.append(f"Not tested: {escape(', '.join(untested))}.")
     return " ".join(parts)
@@ -90,7 +91,7 @@ def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
     """The summary of `specs` (default every summary figure) as a booktabs table; with
     `comparison` (its baseline the first run), the daggers of its significant tests."""
     specs = evaluation.summary_specs if specs is None else tuple(specs)
-    k = evaluation.k
+    k, c = evaluation.k, evaluation.conventions
     marks = _marks(comparison)
     # higher is better for the figures a comparison tests; a count, a residual or Judged@K
     # says how much there is, not how good: no best run there
@@ -105,7 +106,7 @@ def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
              # its natural width, or the line's when that is narrower: never past the margin
              r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%",
              r"\begin{tabular}{l" + "r" * len(specs) + "}", r"\toprule",
-             " & ".join(["Run", *(escape(spec.label(k)) for spec in specs)]) + r" \\",
+             " & ".join(["Run", *(escape(spec.label(k, c)) for spec in specs)]) + r" \\",
              r"\midrule"]
     for run in evaluation.runs:
         cells = [escape(run.name)]
@@ -113,7 +114,7 @@ def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
             interval = run.summary[spec.key]
             cells.append(_cell(interval.mean, interval.low, interval.high,
                                best=interval.mean == best[spec.key],
-                               mark=marks.get((run.name, spec.label(k)), "")))
+                               mark=marks.get((run.name, spec.label(k, c)), "")))
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}}", r"\end{table*}"]
     return "\n".join(lines) + "\n"

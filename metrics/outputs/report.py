@@ -141,7 +141,7 @@ def _headline(evaluation: Evaluation, comparison: Comparison, primary: str
     """Each candidate's sentence on the primary figure alone (HEADLINE_FAMILY): the
     comparison's own tests of it, corrected over that smaller family, or, when it does not
     test that figure, a comparison of it alone under the same options."""
-    label = metric_label(primary, evaluation.k)
+    label = metric_label(primary, evaluation.k, evaluation.conventions)
     if label in comparison.metrics:
         alone = comparison.restricted([label])
     else:

@@ -90,15 +90,15 @@ def summary_lines(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
                   marks: BestMarks | None, specs: Sequence[Spec]) -> list[str]:
     """The summary's lines: what the means run over, the table of figures, the conventions
     and what each figure's own parameters say (any driver's result)."""
-    k = evaluation.k
+    k, c = evaluation.k, evaluation.conventions
     scored = bool(evaluation.scored.any())
     header = ["metric", *evaluation.run_names, "interval"]
     rows = [
-        [s.label(k)]
+        [s.label(k, c)]
         + [
             (fmt.interval(r.summary[s.key].mean, r.summary[s.key].low, r.summary[s.key].high)
-             + (f" {marks.mark(s.label(k), r.name)}" if marks and marks.mark(s.label(k), r.name)
-                else "")) if scored else fmt.MISSING
+             + (f" {marks.mark(s.label(k, c), r.name)}"
+                if marks and marks.mark(s.label(k, c), r.name) else "")) if scored else fmt.MISSING
             for r in evaluation.runs
         ]
         + [s.measure.interval]
@@ -121,7 +121,7 @@ def summary_lines(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
     lines += ["", "Conventions:"]
     lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
     notes = evaluation.notes(specs)
-    lines += [f"  - {s.label(k)}: {notes[s.key]}." for s in specs if s.key in notes]
+    lines += [f"  - {s.label(k, c)}: {notes[s.key]}." for s in specs if s.key in notes]
     return lines
 
 
@@ -129,14 +129,14 @@ def format_slices(evaluation: Evaluation, slices: Sequence[Slice],
                   specs: Sequence[Spec] | None = None) -> str:
     """Every summary figure (or `specs`) per slice of one facet: slices down (each with its
     scored queries, marked when too small to read), runs across."""
-    k = evaluation.k
+    k, c = evaluation.k, evaluation.conventions
     specs = evaluation.summary_specs if specs is None else specs
     header = ["slice", "queries", "metric", *evaluation.run_names]
     rows = [
         [piece.value if i == 0 else "",
          (fmt.count(piece.queries, "query") + (" (too few)" if piece.too_small else ""))
          if i == 0 else "",
-         spec.label(k)]
+         spec.label(k, c)]
         + [fmt.interval(s.mean, s.low, s.high)
            for s in (piece.summary[name][spec.key] for name in evaluation.run_names)]
         for piece in slices

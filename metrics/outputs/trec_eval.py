@@ -55,8 +55,8 @@ def _names(evaluation: Evaluation, specs: Sequence[Spec]) -> list[tuple[str, Spe
     k, conventions = evaluation.k, evaluation.conventions
     named: dict[str, Spec] = {}
     for spec in specs:
-        named.setdefault(trec_eval_name(spec, k, conventions) or spec.label(k, summary=False),
-                         spec)
+        named.setdefault(trec_eval_name(spec, k, conventions)
+                         or spec.label(k, conventions, summary=False), spec)
     return _order(list(named.items()))
 
 

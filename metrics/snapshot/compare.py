@@ -17,6 +17,7 @@ from metrics.snapshot.schema import Snapshot, created_minute, tool_version
 from metrics.stats.comparison import Comparison, compare
 from metrics.vocabulary import MEASURE_BY_KEY
 from metrics.vocabulary.format import listing
+from metrics.vocabulary.names import default_spec
 
 __all__ = ["check_comparable", "compare_with_snapshot", "mismatches", "same_run_note",
            "same_runs", "snapshot_scores"]
@@ -153,7 +154,7 @@ def same_run_note(
         return note + "."
     ids = evaluation.scored_ids
     keys = [key for key in MEASURE_BY_KEY
-            if MEASURE_BY_KEY[key].label(snapshot.k, summary=False) in chosen.per_query]
+            if snapshot.column(chosen, default_spec(key)) is not None]
     try:
         before = snapshot.scores(ids, run=run, metrics=keys)
     except ValueError:
@@ -162,7 +163,7 @@ def same_run_note(
     for name in same:
         live = evaluation.per_query_scores(name)
         for key in (key for key in keys if key in live):
-            then = before[MEASURE_BY_KEY[key].label(snapshot.k)]
+            then = before[snapshot.label(default_spec(key))]
             now = np.asarray(live[key], dtype=float)
             differing.update(np.flatnonzero(~np.isclose(then, now, rtol=0, atol=1e-12)).tolist())
     if not differing:

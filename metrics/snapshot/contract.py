@@ -3,11 +3,12 @@ document `python -m metrics --format json` prints and every snapshot holds
 (`metrics.snapshot`), as plain dicts.
 
 Every key here is documented in README and read by snapshots, so keys are only ever added.
-Metric names carry the chosen K; floats stay unrounded (the text writers in
-`metrics.outputs.text` round for people, this does not). Every driver's result fills the same
-keys with the same figures; only "engine" (absent for the in-memory one) says which scored it.
-What a command adds around it (the slices, the costs, a comparison) is written by
-`metrics.outputs.documents`.
+Metric names are the figures' labels under K and the conventions (`Spec.label`): they carry
+the chosen K when read at it ("MRR@10"), none when read over the whole list ("MRR" under
+rr=full); floats stay unrounded (the text writers in `metrics.outputs.text` round for
+people, this does not). Every driver's result fills the same keys with the same figures; only
+"engine" (absent for the in-memory one) says which scored it. What a command adds around it
+(the slices, the costs, a comparison) is written by `metrics.outputs.documents`.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from metrics.core.blocks import BlockEvaluation, BlockRun
 from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.spark.evaluate import SparkEvaluation, SparkRun
 from metrics.stats.intervals import Interval
+from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.engines import DEFAULT_ENGINE
 from metrics.vocabulary.names import Spec
 
 
 def to_dict(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
             measures: Sequence[Spec] | None = None) -> dict[str, Any]:
-    """The JSON contract documented in README: metric names carry the chosen K. The figures
+    """The JSON contract documented in README: metric names are the figures' labels. The figures
     are the evaluation's (the defaults, then those asked for), or `measures` alone (score
     --metric); figures asked for add "measures": what each one's name sets."""
     k = evaluation.k
@@ -54,16 +56,16 @@ def measures_dict(evaluation: Evaluation, specs: Sequence[Spec]) -> dict[str, di
     """Each figure shown: its measure's name, the parameters its name gives and what they
     (and its reading of the data) say beside it."""
     notes = evaluation.notes(specs)
-    return {spec.label(evaluation.k): {"measure": spec.measure.name,
+    return {spec.label(evaluation.k, evaluation.conventions): {"measure": spec.measure.name,
                                        "parameters": dict(spec.parameters),
                                        "note": notes.get(spec.key, "")}
             for spec in specs}
 
 
-def summary_dict(summary: dict[str, Interval], k: int,
+def summary_dict(summary: dict[str, Interval], k: int, conventions: Conventions,
                   specs: Sequence[Spec]) -> dict[str, dict[str, Any]]:
     return {
-        spec.label(k): {
+        spec.label(k, conventions): {
             "mean": interval.mean,
             "low": interval.low,
             "high": interval.high,
@@ -77,14 +79,14 @@ def summary_dict(summary: dict[str, Interval], k: int,
 def _run_dict(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
               run: RunEvaluation | BlockRun | SparkRun, summary: Sequence[Spec],
               shown: Sequence[Spec]) -> dict[str, Any]:
-    k = evaluation.k
+    k, c = evaluation.k, evaluation.conventions
     per_query = evaluation.per_query_scores(run.name)
     # columns via tolist() (C-speed conversion to Python numbers), then one dict per query
     columns = {
         "query_id": evaluation.scored_ids,
         "class": run.classes.tolist(),
         "repeats": evaluation.query_repeats(run.name).tolist(),
-    } | {spec.label(k, summary=False): per_query[spec.key].tolist() for spec in shown}
+    } | {spec.label(k, c, summary=False): per_query[spec.key].tolist() for spec in shown}
     sweep = evaluation.sweep_means(run.name)
     names = {s.name() for s in summary} | {"k"}
     sweep = {key: values for key, values in sweep.items() if key in names}
@@ -94,7 +96,7 @@ def _run_dict(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
         "repeats": run.repeats,
         "missing_queries": list(run.missing_queries),
         "ignored_queries": list(run.ignored_queries),
-        "summary": summary_dict(run.summary, k, summary),
+        "summary": summary_dict(run.summary, k, c, summary),
         "queries": _records(columns),
         "suggestion": run.suggestion.as_dict(),
         "diagnosis": [

@@ -8,6 +8,7 @@ from metrics.snapshot.codec import as_snapshot
 from metrics.snapshot.comparable import refusal
 from metrics.snapshot.schema import Snapshot
 from metrics.vocabulary import SUMMARY_MEASURES
+from metrics.vocabulary.names import default_spec
 
 __all__ = ["drift_rows"]
 
@@ -41,8 +42,9 @@ def drift_rows(snapshots: Sequence[Snapshot | Mapping]) -> list[dict]:
         header = snapshot.header
         for run in snapshot.runs:
             for measure in SUMMARY_MEASURES:
-                label = measure.label(snapshot.k)
-                figure = run.summary.get(label)
+                spec = default_spec(measure)
+                label = snapshot.label(spec)
+                figure = snapshot.figure(run, spec)
                 if figure is None:
                     continue
                 rows.append({

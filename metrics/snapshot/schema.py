@@ -15,6 +15,13 @@ that is not available"; built by hand, "unverified: not read from a snapshot fil
 
 Snapshots written before the ``score_precision`` and ``empty_queries`` conventions existed
 carry neither: they read as ``"float32"`` (what made their figures) and ``"exclude"``.
+
+A figure is keyed by its label under the snapshot's K and conventions (`Spec.label`). Snapshots
+written before labels followed the conventions keyed RR and AP read over the full list (rr or
+ap = full) as read at K ("MRR@10", "RR@10" where the label is now "MRR", "RR"); they are read
+as they are, and a figure is looked up under its label, else under that older one
+(`Snapshot.column`, `Snapshot.figure`). Written back, such a snapshot keeps its own keys, so
+its bytes and its figures fingerprint stay the same.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ from metrics.snapshot.integrity import (
 from metrics.stats.validate import is_number
 from metrics.vocabulary import COMPARED, MEASURE_BY_KEY, MEASURES
 from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.measures import READ
 from metrics.vocabulary.names import Spec, default_spec, parse_measure
 
 FORMAT = "retrieval-compare snapshot"
@@ -326,25 +334,58 @@ class Snapshot:
         scores = {}
         for key in metrics or COMPARED:
             spec = key if isinstance(key, Spec) else default_spec(MEASURE_BY_KEY[key])
-            column = chosen.per_query.get(spec.label(self.k, summary=False))
+            column = self.column(chosen, spec)
             if column is None:
                 raise ValueError(f"snapshot run {chosen.name!r} lacks per-query "
-                                 f"{spec.label(self.k, summary=False)} figures")
-            scores[spec.label(self.k)] = np.asarray(column, dtype=float)[order]
+                                 f"{self.label(spec, summary=False)} figures")
+            scores[self.label(spec)] = np.asarray(column, dtype=float)[order]
         return scores
+
+    def label(self, spec: Spec, *, summary: bool = True) -> str:
+        """A figure's label under this snapshot's K and conventions: its key here."""
+        return spec.label(self.k, self.conventions, summary=summary)
+
+    def column(self, run: SnapshotRun, spec: Spec) -> tuple | None:
+        """A run's per-query figures of `spec`, under its label or the one a snapshot written
+        before labels followed the conventions gave it; None when it holds neither."""
+        for label in _labels(spec, self.k, self.conventions, summary=False):
+            if label in run.per_query:
+                return run.per_query[label]
+        return None
+
+    def figure(self, run: SnapshotRun, spec: Spec) -> Figure | None:
+        """A run's summary figure of `spec`, as `column` finds a per-query one."""
+        for label in _labels(spec, self.k, self.conventions, summary=True):
+            if label in run.summary:
+                return run.summary[label]
+        return None
 
 
 def _some(ids: list[str], limit: int = 5) -> str:
     return ", ".join(ids[:limit]) + (" ..." if len(ids) > limit else "")
 
 
-def score_columns(k: int) -> frozenset[str]:
-    """The per-query columns that are scores in [0, 1] (DCG and IDCG are not)."""
-    return frozenset(m.label(k, summary=False) for m in MEASURES if m.in_summary)
+def _labels(spec: Spec, k: int, conventions: Conventions, *, summary: bool) -> tuple[str, ...]:
+    """The figure's label, then the one a snapshot written before labels followed the
+    conventions gave it when that differs: a figure read over the whole list by the rr or
+    ap convention was labelled as read at K ("MRR@10" for today's "MRR")."""
+    label = spec.label(k, conventions, summary=summary)
+    settled = spec.settled(k, conventions)
+    if spec.measure.at_k and settled.reads_whole(conventions) and READ not in settled.given:
+        return label, f"{label}@{k}"
+    return (label,)
 
 
-def measure_columns(k: int) -> frozenset[str]:
-    return frozenset(m.label(k, summary=False) for m in MEASURES)
+def score_columns(k: int, conventions: Conventions) -> frozenset[str]:
+    """The per-query columns that are scores in [0, 1] (DCG and IDCG are not), under their
+    labels and those of older snapshots."""
+    return frozenset(label for m in MEASURES if m.in_summary
+                     for label in _labels(default_spec(m), k, conventions, summary=False))
+
+
+def measure_columns(k: int, conventions: Conventions) -> frozenset[str]:
+    return frozenset(label for m in MEASURES
+                     for label in _labels(default_spec(m), k, conventions, summary=False))
 
 
 # --------------------------------------------------------------------------- reading a JSON value
@@ -417,7 +458,7 @@ def parse(data: object, source: str, *, key: Key = FROM_ENVIRONMENT,
     runs = data.get("runs")
     if not isinstance(runs, list) or not runs:
         fail("no runs")
-    parsed = tuple(_run(i, run, k, fail) for i, run in enumerate(runs))
+    parsed = tuple(_run(i, run, k, conventions, fail) for i, run in enumerate(runs))
     if counts["scored"] is not None:
         for run in parsed:
             if len(run.query_ids) != counts["scored"]:
@@ -564,7 +605,7 @@ def _conventions(conventions: object, fail: Refusal) -> tuple[Conventions, dict 
     return typed, None if sentences is None else dict(sentences)
 
 
-def _run(i: int, run: object, k: int, fail: Refusal) -> SnapshotRun:
+def _run(i: int, run: object, k: int, conventions: Conventions, fail: Refusal) -> SnapshotRun:
     if not isinstance(run, Mapping) or not isinstance(run.get("name"), str):
         fail(f"run {i + 1} has no name")
     name = run["name"]
@@ -583,7 +624,7 @@ def _run(i: int, run: object, k: int, fail: Refusal) -> SnapshotRun:
     lists = {key: None if run.get(key) is None
              else _ids(run[key], f"run {show(name)}: {key}", fail)
              for key in ("missing_queries", "ignored_queries")}
-    query_ids, per_query = _queries(run["queries"], k, bad)
+    query_ids, per_query = _queries(run["queries"], k, conventions, bad)
     details = {key: value for key, value in run.items() if key not in _RUN_KEYS}
     return SnapshotRun(name, run["fingerprint"], _summary(run["summary"], bad), query_ids,
                        per_query, repeats, lists["missing_queries"], lists["ignored_queries"],
@@ -627,7 +668,8 @@ def _score(value: Any, where: str, bad) -> None:
         bad(f"{where} must lie in [0, 1], got {show(value)}")
 
 
-def _queries(rows: object, k: int, bad) -> tuple[tuple[str, ...], dict[str, tuple]]:
+def _queries(rows: object, k: int, conventions: Conventions,
+             bad) -> tuple[tuple[str, ...], dict[str, tuple]]:
     if not isinstance(rows, list) or not all(
         isinstance(row, Mapping) and isinstance(row.get("query_id"), str) for row in rows
     ):
@@ -643,7 +685,7 @@ def _queries(rows: object, k: int, bad) -> tuple[tuple[str, ...], dict[str, tupl
             bad(f"queries: the row of {show(row['query_id'])} has other fields than the "
                 "first row")
     per_query = {column: tuple(row[column] for row in rows) for column in columns}
-    scores, measures = score_columns(k), measure_columns(k)
+    scores, measures = score_columns(k, conventions), measure_columns(k, conventions)
     for column, values in per_query.items():
         if column in measures:
             score = column in scores

@@ -43,7 +43,13 @@ from metrics.core.diagnosis import (
     query_classes,
     run_readings,
 )
-from metrics.core.evaluate import DEFAULT_PER_QUERY, DEFAULT_SUMMARY, WithoutLists, scored_queries
+from metrics.core.evaluate import (
+    DEFAULT_PER_QUERY,
+    DEFAULT_SUMMARY,
+    WithoutLists,
+    scored_queries,
+    sweep_specs_of,
+)
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, compute
 from metrics.core.prepared import prepare
 from metrics.io import Qrels, Run
@@ -150,7 +156,7 @@ class SparkEvaluation(WithoutLists):
 
     @property
     def sweep_specs(self) -> tuple[Spec, ...]:
-        return tuple(s for s in DEFAULT_SUMMARY if not s.reads_whole_list and s.cutoff is None)
+        return sweep_specs_of(DEFAULT_SUMMARY, self.conventions)
 
     def per_query_scores(self, name: str, k: int | None = None) -> dict[str, np.ndarray]:
         """Scored queries' values at K (default the evaluation's; K or a K of the sweep),

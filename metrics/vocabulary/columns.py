@@ -160,8 +160,9 @@ CONTROL_HELP: dict[str, str] = {
     "more_measures": "Scored on request and shown beside the default figures on every page: "
     "pick one, or type any name ir_measures or trec_eval reads, e.g. P(rel=2)@5, "
     "nDCG(dcg=exp-log2)@10, AP(judged_only=True), RBP(p=0.9), ERR@20, ndcg_cut_10, map. A name "
-    "without @K is read at the K above; a parameter holds for that figure alone and is "
-    "stated beside it.",
+    "without @K is read as the conventions read it (at the K above, or over the full list for "
+    "RR and AP read so); a cutoff after @ is always read at; a parameter holds for that figure "
+    "alone and is stated beside it.",
     # Compare: the comparison, the headline, the query-by-query review
     "baseline": "Defaults to the first run shown in the sidebar. A snapshot's run compares its "
     "frozen per-query figures with the live runs (same query set, K and conventions only).",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from metrics.vocabulary.format import confidence as format_confidence
-from metrics.vocabulary.measures import INTERVAL_NAMES, SUMMARY_MEASURES, Measure
+from metrics.vocabulary.measures import INTERVAL_NAMES, Measure
 from metrics.vocabulary.numeric import is_number
 
 # --------------------------------------------------------------------------- conventions
@@ -420,13 +420,14 @@ def measure_help(measure: Measure, conventions, *, interval: bool = False) -> st
     return " ".join(parts)
 
 
-def interval_methods(k: int | str, interval_method: str = "percentile",
-                     figures: Sequence[tuple[str, str]] | None = None) -> str:
-    """Which interval each summary figure (or each (label, interval) of `figures`) carries,
-    in a few words: 'Wilson interval for Hit@5; percentile bootstrap interval for the
-    others' (a sentence's start)."""
+def interval_methods(figures: Sequence[tuple[str, str]],
+                     interval_method: str = "percentile") -> str:
+    """Which interval each figure of `figures` (its label, its interval) carries, in a few
+    words: 'Wilson interval for Hit@5; percentile bootstrap interval for the others' (a
+    sentence's start). The labels are the figures' own (`Spec.label` under the conventions
+    in force)."""
     groups: dict[str, list[str]] = {}
-    for label, method in figures or [(m.label(k), m.interval) for m in SUMMARY_MEASURES]:
+    for label, method in figures:
         groups.setdefault(method, []).append(label)
     ordered = sorted(groups.items(), key=lambda item: len(item[1]))
     bootstrap = BOOTSTRAP_NAMES[interval_method]

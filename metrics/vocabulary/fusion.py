@@ -167,11 +167,12 @@ def recipe_sentence(name: str, method: str, norm: str | None, names: Sequence[st
     return f"{text} {TIE_RULE}"
 
 
-def cross_fit_sentence(metric: str, k: int, chosen: Sequence[float], mean: float,
+def cross_fit_sentence(label: str, chosen: Sequence[float], mean: float,
                        in_sample_weight: float, in_sample_mean: float, queries: int) -> str:
     """'Cross-fitted nDCG@10 over 5,000 queries: 0.512 (weights 0.3 and 0.4 chosen on the two
-    halves); the in-sample best weight, 0.3, reads 0.519, optimistically.'"""
-    return (f"Cross-fitted {metric}@{k} over {queries:,} queries: {mean:.3f} (weight "
+    halves); the in-sample best weight, 0.3, reads 0.519, optimistically.' (`label`: the
+    figure's label, 'nDCG@10')"""
+    return (f"Cross-fitted {label} over {queries:,} queries: {mean:.3f} (weight "
             f"{_weight(chosen[0])} chosen on the first half, {_weight(chosen[1])} on the second, "
             f"each scoring the other half); the in-sample best weight, "
             f"{_weight(in_sample_weight)}, reads {in_sample_mean:.3f}, tuned on the queries it "

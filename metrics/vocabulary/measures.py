@@ -9,7 +9,9 @@ give it (ir_measures' spelling: ``P(rel=2)@5``) and its names in trec_eval and i
 Two shapes of figure: a measure read at a cutoff (``at_k``: P@K, ERR@K, RBP@K...) and a
 measure of the whole list, one figure per query whatever K is (Rprec, Bpref, infAP, the
 interpolated precisions, the counts). Both are per-query curves over K to the engine; the
-second is flat, and its label carries no K.
+second is flat, and its label carries no K. A figure's label is made in one place,
+`metrics.vocabulary.names.Spec.label`, under the conventions in force: RR and AP read over the
+full list (and nDCG, by its name) carry no K either.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ class Parameter:
     low: float | None = None
     high: float | None = None
     strict: bool = False  # the bounds themselves are refused
+    # a default a name never states: nDCG's read=cutoff (RBP's p is stated at its default)
+    unstated: bool = False
 
     def convention_value(self, value: object) -> object:
         """The convention's value a spelling stands for (itself when they agree)."""
@@ -83,6 +87,12 @@ READ_AP = Parameter(
 READ_RR = Parameter(
     "read", "where RR is read: at K, or over the full list (trec_eval recip_rank)", str,
     "read {value}", choices=("cutoff", "full"), convention="rr")
+# no convention stands behind nDCG's reading: at K unless its name reads the whole list
+READ_NDCG = Parameter(
+    "read", "where nDCG is read: at K (ndcg_cut_K), or over the full list with IDCG over "
+    "every judged relevant id (trec_eval ndcg)", str, "read {value}", default="cutoff",
+    choices=("cutoff", "full"), unstated=True)
+READ = "read"  # the parameter that says where a figure is read: at K, or over the full list
 PERSISTENCE = Parameter(
     "p", "persistence: the chance that a reader goes on from one rank to the next", float,
     "p = {value}", default=0.8, low=0, high=1, strict=True)
@@ -132,10 +142,6 @@ class Measure:
     # what its reading of the data says beside it, a template over the evaluation's facts
     # ({max_grade}: the highest grade in the qrels)
     note: str = ""
-
-    def label(self, k: int | str, *, summary: bool = True) -> str:
-        key = self.summary_key if summary else self.key
-        return f"{key}@{k}" if self.at_k else key
 
     @property
     def spellings(self) -> tuple[str, ...]:
@@ -229,8 +235,9 @@ CATALOGUE: tuple[Measure, ...] = (
         "How much evidence there is in absolute terms (it is a ratio), and any error in the "
         "grades themselves.",
         True, "bootstrap", ("gain",),
-        parameters=(DCG, JUDGED_ONLY), trec_eval="ndcg_cut_{k}",
-        trec_eval_needs=(("gain", "linear"),), ir_measures="nDCG", aliases=("NDCG",),
+        parameters=(DCG, JUDGED_ONLY, READ_NDCG), trec_eval="ndcg_cut_{k}",
+        trec_eval_full="ndcg", trec_eval_needs=(("gain", "linear"),), ir_measures="nDCG",
+        aliases=("NDCG",),
     ),
     Measure(
         "CP", "CP", "Context precision@K (RAGAS)",
@@ -401,7 +408,8 @@ COMPARED: tuple[str, ...] = tuple(m.key for m in SUMMARY_MEASURES if m.compared)
 
 # trec_eval's table of measures, in its order: the order of its output within a query
 TREC_EVAL_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank",
-                   "iprec_at_recall", "P", "recall", "infAP", "ndcg_cut", "map_cut", "success")
+                   "iprec_at_recall", "P", "recall", "infAP", "ndcg", "ndcg_cut", "map_cut",
+                   "success")
 
 # --------------------------------------------------------------------------- query classes
 

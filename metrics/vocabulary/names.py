@@ -8,12 +8,20 @@ parameters the name gives it and the cutoff it fixes. Three spellings are read:
   ``success_10``, ``iprec_at_recall_0.50``, ``bpref``, ``num_ret``...;
 - this tool's labels: ``MRR@10``, ``MAP``, ``CP@5``, ``Judged@10``.
 
-A name without a cutoff is read at the K in force, as ``--metric AP`` always was (AP@K);
-trec_eval's ``map`` and ``recip_rank`` read the whole list, which ``AP(read=full)`` writes in
-the first syntax. A parameter that stands for a convention (``rel``, ``dcg``,
-``judged_only``, ``read``) holds for that figure alone and is stated beside it; every other
-figure keeps the conventions in force. A name that matches nothing, or a parameter that does
-not parse, is a ValueError naming it, with the closest known names. Pure: no numpy.
+A name without a cutoff is read as the conventions in force read it: at the K in force, as
+``--metric AP`` always was (AP@K), or over the whole list for RR and AP while the rr and ap
+conventions read them so; a cutoff after @ is always read at (``MRR@10`` is RR at rank 10
+under either convention). trec_eval's ``map``, ``recip_rank`` and ``ndcg`` read the whole
+list, as trec_eval computes them, which ``AP(read=full)``, ``RR(read=full)`` and
+``nDCG(read=full)`` write in the first syntax. A parameter that stands for a convention
+(``rel``, ``dcg``, ``judged_only``, ``read``) holds for that figure alone and is stated beside
+it; every other figure keeps the conventions in force. A name that matches nothing, or a
+parameter that does not parse, is a ValueError naming it, with the closest known names.
+
+A figure's label (`Spec.label`) is the inverse, under the same K and conventions: generated
+from the declaration and the conventions in force, it carries @K only when the figure is read
+at a cutoff, so RR read over the whole list is 'MRR' and never 'MRR@10'. Every table, chart,
+export and JSON key names a figure by it. Pure: no numpy.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from metrics.vocabulary.measures import (
     CATALOGUE,
     JUDGED_ONLY_WORDS,
     MEASURE_BY_KEY,
+    READ,
     READ_WORDS,
     RECALL,
     STANDARD_RECALL,
@@ -38,7 +47,7 @@ from metrics.vocabulary.measures import (
 )
 
 __all__ = ["NAME_EXAMPLES", "OFFERED_NAMES", "Spec", "default_spec", "distinct", "known_names",
-           "parse_measure", "parse_measures", "recall_spec", "trec_eval_name"]
+           "label_of", "parse_measure", "parse_measures", "recall_spec", "trec_eval_name"]
 
 # what --help and the dashboard show as names one may type
 NAME_EXAMPLES = ("nDCG@10", "P(rel=2)@5", "nDCG(dcg=exp-log2)@10", "AP(judged_only=True)",
@@ -48,9 +57,11 @@ NAME_EXAMPLES = ("nDCG@10", "P(rel=2)@5", "nDCG(dcg=exp-log2)@10", "AP(judged_on
 
 
 def _written(value: object) -> str:
-    """A parameter's value as a name writes it: 2, 0.8, True, exp-log2."""
+    """A parameter's value as a name writes it: 2, 0.8, True, exp-log2; a number as short as
+    reads back as itself (0.8, not 0.800000; 0.123456789 whole)."""
     if isinstance(value, float):
-        return f"{value:g}"
+        short = f"{value:g}"
+        return short if float(short) == value else repr(value)
     return str(value)
 
 
@@ -58,7 +69,9 @@ def _written(value: object) -> str:
 class Spec:
     """A measure as a name asks for it. ``parameters`` are the ones the name gives (and the
     defaults of those that do not stand for a convention, such as RBP's p), in the
-    declaration's order; ``cutoff`` is the K the name fixes, None for the K in force."""
+    declaration's order; ``cutoff`` is the K the name fixes, None for the K in force. A
+    cutoff is read at: a name that fixes one (``MRR@10``) reads RR at rank 10 whatever the
+    conventions say."""
 
     measure: Measure
     parameters: tuple[tuple[str, object], ...] = ()
@@ -76,29 +89,67 @@ class Spec:
         return self.given.get(name, self.parameter(name).default)
 
     @property
-    def reads_whole_list(self) -> bool:
-        """Read over the whole list whatever K is: a measure without a cutoff, or AP and RR
-        with read=full."""
-        return not self.measure.at_k or self.given.get("read") == "full"
+    def _read(self) -> Parameter | None:
+        return next((p for p in self.measure.parameters if p.name == READ), None)
+
+    def reading(self, conventions) -> str | None:
+        """Where the figure is read under the conventions in force: "cutoff" (at K, or at the
+        cutoff its name fixes) or "full" (over the whole list); None for a measure with no
+        read parameter (read at K when `measure.at_k`, else over the whole list)."""
+        read = self._read
+        if read is None:
+            return None
+        if READ in self.given:
+            return self.given[READ]
+        if self.cutoff is not None:
+            return "cutoff"
+        return getattr(conventions, read.convention) if read.convention else read.default
+
+    def reads_whole(self, conventions) -> bool:
+        """Read over the whole list whatever K is, under the conventions in force: a measure
+        without a cutoff (Rprec, Bpref...), or AP, RR and nDCG read over the full list, by
+        their name or by the convention behind it."""
+        return not self.measure.at_k or self.reading(conventions) == "full"
+
+    @property
+    def whole_by_itself(self) -> bool:
+        """Read over the whole list by a parameter no convention stands for (nDCG's
+        read=full): the kernel reads it so on its own, as it reads RR and AP by their
+        conventions."""
+        read = self._read
+        return read is not None and not read.convention and self.given.get(READ) == "full"
 
     def name(self, *, summary: bool = True) -> str:
-        """The measure's key (its summary key for a mean) with its parameters: 'MRR',
-        'P(rel=2)', 'RBP(p=0.8)', 'IPrec@0.5'."""
+        """The measure's key (its summary key for a mean) with every parameter it holds: 'MRR',
+        'P(rel=2)', 'RBP(p=0.8)', 'IPrec@0.5', 'RR(read=full)'. Its identity among figures
+        (keys, a sweep's columns, the saved long table); what people read is `label`."""
+        return self._spelled(self.parameters, summary=summary)
+
+    def _spelled(self, parameters, *, summary: bool) -> str:
         base = self.measure.summary_key if summary else self.measure.key
-        shown = [(n, v) for n, v in self.parameters if n != RECALL.name]
+        shown = [(n, v) for n, v in parameters if n != RECALL.name]
         if shown:
             base += "(" + ",".join(f"{n}={_written(v)}" for n, v in shown) + ")"
         if RECALL.name in self.given:
             base += f"@{_written(self.given[RECALL.name])}"
         return base
 
-    def label(self, k: int | str, *, summary: bool = True) -> str:
-        """The figure's label at K: 'MRR@10', 'P(rel=2)@5', 'Rprec', 'IPrec@0.5'; a cutoff
-        the name fixes wins over K."""
-        name = self.name(summary=summary)
-        if self.reads_whole_list:
+    def label(self, k: int | str, conventions, *, summary: bool = True) -> str:
+        """The figure's one name under K and the conventions in force, in every table, chart,
+        export and JSON key: its name, the parameters that set something other than the
+        conventions, and @K only when it is read at a cutoff (the cutoff its name fixes, else
+        K). 'MRR@10' (RR read at K), 'MRR' (RR read over the full list under rr=full),
+        'P(rel=2)@5', 'Rprec', 'IPrec@0.5'. Where it is read is said by the @ alone, with
+        one exception: a figure read over the whole list where its bare name would be read
+        at K (trec_eval's recip_rank, map and ndcg while RR and AP are read at K) states
+        read=full ('MRR(read=full)', 'nDCG(read=full)'). `parse_measure` reads a label back
+        as the same figure under the same K and conventions."""
+        settled = self.settled(k, conventions)
+        kept = tuple((n, v) for n, v in settled.parameters if n != READ or v == "full")
+        name = settled._spelled(kept, summary=summary)
+        if settled.reads_whole(conventions):
             return name
-        return f"{name}@{self.cutoff if self.cutoff is not None else k}"
+        return f"{name}@{settled.k(k)}"
 
     @property
     def key(self) -> str:
@@ -111,42 +162,67 @@ class Spec:
         """The K it is read at when K is in force."""
         return k if self.cutoff is None else self.cutoff
 
-    def settled(self, k: int, conventions) -> Spec:
+    def settled(self, k: int | str, conventions) -> Spec:
         """The same figure written as short as it reads under K and the conventions: a
-        cutoff equal to K, and a parameter equal to its convention, are dropped."""
-        kept = tuple((name, value) for name, value in self.parameters
+        cutoff equal to K, and a parameter equal to its convention (or to a default a name
+        never states), are dropped. A cutoff is read at even when dropped: RR at rank K while
+        the conventions read RR whole keeps read=cutoff."""
+        parameters = self.parameters
+        if self.cutoff is not None and self._read is not None and READ not in self.given:
+            parameters = _merged(self.measure, parameters, {READ: "cutoff"})
+        kept = tuple((name, value) for name, value in parameters
                      if not self._as_in_force(name, value, conventions))
-        cutoff = None if self.cutoff == k or self.reads_whole_list else self.cutoff
+        cutoff = None if self.cutoff == k or self.reads_whole(conventions) else self.cutoff
         return dataclasses.replace(self, parameters=kept, cutoff=cutoff)
 
     def _as_in_force(self, name: str, value: object, conventions) -> bool:
         parameter = self.parameter(name)
         if not parameter.convention:
-            return False
+            return parameter.unstated and value == parameter.default
         return parameter.convention_value(value) == getattr(conventions, parameter.convention)
 
     def conventions(self, conventions):
         """The conventions this figure is scored under: those in force, with its own
-        parameters' conventions set."""
+        parameters' conventions set (a cutoff its name fixes reads RR and AP at it)."""
         changes = {}
         for name, value in self.parameters:
             parameter = self.parameter(name)
             if parameter.convention:
                 changes[parameter.convention] = parameter.convention_value(value)
+        read = self._read
+        if read is not None and read.convention and self.reading(conventions) == "cutoff":
+            changes[read.convention] = "cutoff"
         return dataclasses.replace(conventions, **changes) if changes else conventions
 
     def words(self, conventions) -> list[str]:
         """What its parameters say beside it, those that differ from the conventions in
         force and those of its own (p, the recall level)."""
         said = []
-        for name, value in self.parameters:
-            if self._as_in_force(name, value, conventions):
-                continue
+        settled = self.settled("K", conventions)
+        for name, value in settled.parameters:
             parameter = self.parameter(name)
-            shown = (JUDGED_ONLY_WORDS[value] if name == "judged_only"
-                     else READ_WORDS[value] if name == "read" else _written(value))
+            if name == READ and value == "cutoff" and settled.cutoff is not None:
+                shown = f"at rank {settled.cutoff}"  # the cutoff its name fixes, not K
+            elif name == READ:
+                shown = READ_WORDS[value]
+            else:
+                shown = JUDGED_ONLY_WORDS[value] if name == "judged_only" else _written(value)
             said.append(parameter.words.format(value=shown))
         return said
+
+
+def _merged(measure: Measure, parameters, more: dict[str, object]
+            ) -> tuple[tuple[str, object], ...]:
+    """`parameters` with `more` added, in the declaration's order."""
+    values = dict(parameters) | more
+    return tuple((p.name, values[p.name]) for p in measure.parameters if p.name in values)
+
+
+def label_of(measure: Measure | str, k: int | str, conventions, *,
+             summary: bool = True) -> str:
+    """A measure's label at its defaults under K and the conventions: `Spec.label` of its
+    default spec ('MRR@10', or 'MRR' while RR is read over the full list)."""
+    return default_spec(measure).label(k, conventions, summary=summary)
 
 
 def _offered() -> tuple[str, ...]:
@@ -173,9 +249,14 @@ def recall_spec(level: float) -> Spec:
 def default_spec(measure: Measure | str) -> Spec:
     """A measure with no parameter given: the conventions in force, its own defaults."""
     measure = MEASURE_BY_KEY[measure] if isinstance(measure, str) else measure
-    own = tuple((p.name, p.default) for p in measure.parameters
-                if not p.convention and p.default is not None)
-    return Spec(measure, own)
+    return Spec(measure, _own_defaults(measure))
+
+
+def _own_defaults(measure: Measure) -> tuple[tuple[str, object], ...]:
+    """The defaults a name states though nobody gave them (RBP's p): those of the parameters
+    no convention stands for, but a default a name never states (nDCG's read=cutoff)."""
+    return tuple((p.name, p.default) for p in measure.parameters
+                 if not p.convention and p.default is not None and not p.unstated)
 
 
 # --------------------------------------------------------------------------- reading names
@@ -312,15 +393,11 @@ def _spec(measure: Measure, given: dict[str, object], at: str | None, text: str)
         at = None
     cutoff = None
     if at is not None:
-        if not measure.at_k or given.get("read") == "full":
+        if not measure.at_k or given.get(READ) == "full":
             raise ValueError(f"metric {text!r}: {measure.key} reads the whole list, so it "
                              "takes no cutoff after @")
         cutoff = _cutoff(measure, at, text)
-    own = {p.name: p.default for p in measure.parameters
-           if not p.convention and p.default is not None}
-    order = [p.name for p in measure.parameters]
-    values = own | given
-    return Spec(measure, tuple((n, values[n]) for n in order if n in values), cutoff)
+    return Spec(measure, _merged(measure, _own_defaults(measure), given), cutoff)
 
 
 OFFERED_NAMES = _offered()
@@ -363,20 +440,17 @@ def distinct(specs: Iterable[Spec]) -> tuple[Spec, ...]:
 
 def trec_eval_name(spec: Spec, k: int, conventions) -> str | None:
     """trec_eval's name of the figure at K under the conventions in force, or None when
-    trec_eval computes no such figure (F1, CP, ERR, RBP, a measure with its own relevance
-    level...)."""
+    trec_eval computes no such figure (F1, CP, ERR, RBP, RR at a cutoff, a measure with its
+    own relevance level...)."""
     measure = spec.measure
     settled = spec.settled(k, conventions)
-    if set(settled.given) - {"read", RECALL.name}:
+    if set(settled.given) - {READ, RECALL.name}:
         return None
     reading = settled.conventions(conventions)
     if any(getattr(reading, field) != value for field, value in measure.trec_eval_needs):
         return None
-    # AP and RR read whole, by their read= parameter or by the convention behind it
-    if any(p.name == "read" and getattr(reading, p.convention) == "full"
-           for p in measure.parameters):
+    if measure.at_k and settled.reads_whole(conventions):  # recip_rank, map, ndcg
         return measure.trec_eval_full or None
     if not measure.trec_eval:
         return None
-    return measure.trec_eval.format(k=spec.k(k), recall=settled.given.get(RECALL.name, 0.0))
-
+    return measure.trec_eval.format(k=settled.k(k), recall=settled.given.get(RECALL.name, 0.0))

@@ -236,7 +236,7 @@ class Walk:
         evaluation = self._expected_evaluation()
         if evaluation is None:
             return None
-        return {spec.label(evaluation.k): {
+        return {evaluation.label(spec.key): {
                     run.name: fmt.interval(run.summary[spec.key].mean,
                                            run.summary[spec.key].low, run.summary[spec.key].high)
                     for run in evaluation.runs}
@@ -254,7 +254,7 @@ class Walk:
             return
         engine = metrics.query_figures(evaluation, query).set_index("run")
         for spec in evaluation.summary_specs:
-            column = spec.label(evaluation.k, summary=False)
+            column = evaluation.label(spec.key, summary=False)
             if column not in shown.columns:
                 self.fail(f"the drill-down of {query} has no column {column} "
                           f"(it has {list(shown.columns)})")

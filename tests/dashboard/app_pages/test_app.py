@@ -4,6 +4,7 @@ the selected query change what is shown; the URL reproduces a view; a bad upload
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -28,7 +29,7 @@ def summary_cells(app) -> dict[tuple[str, str], str]:
 
 def engine_cells(evaluation) -> dict[tuple[str, str], str]:
     return {
-        (run.name, m.label(evaluation.k)): format_interval(
+        (run.name, evaluation.label(m.key)): format_interval(
             run.summary[m.key].mean, run.summary[m.key].low, run.summary[m.key].high)
         for run in evaluation.runs
         for m in SUMMARY_MEASURES
@@ -157,6 +158,35 @@ def test_changing_a_convention_changes_the_figures(widget, value, conventions):
     after = summary_cells(app)
     assert after != before
     assert after == engine_cells(load_sample(5, conventions))
+
+
+# a label claiming a cutoff for RR or AP (a generic "AP@K" in a sentence about the measure
+# aside): under rr=full and ap=full, no figure read over the whole list may carry one
+CUT_RR_OR_AP = re.compile(r"\b(?:M?RR@(?:\d+|K)|MAP@(?:\d+|K)|AP@\d+)\b")
+
+
+def _everything_shown(app) -> str:
+    """Every text, table cell, header and index, and every option of a picker, on the page."""
+    parts = [texts(app)]
+    for frame in app.dataframe:
+        value = frame.value
+        parts += [str(c) for c in value.columns] + [str(i) for i in value.index]
+        parts += [str(cell) for cell in value.astype(str).to_numpy().ravel()]
+    for picker in (*app.selectbox, *app.multiselect, *app.radio):
+        parts += [str(option) for option in picker.options]
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_a_figure_read_over_the_full_list_is_named_without_a_cutoff(page):
+    """RR and AP read over the full list (the sidebar's rr and ap): MRR and MAP on every page,
+    in every table, picker and sentence, never MRR@5 or MAP@5."""
+    app = open_app(page, rr="full", ap="full")
+    assert not CUT_RR_OR_AP.findall(_everything_shown(app))
+    if page == "overview":
+        assert {"MRR", "MAP"} <= set(app.dataframe[0].value["Metric"])
+        app.radio(key="settings.rr").set_value("cutoff").run()
+        assert "MRR@5" in set(app.dataframe[0].value["Metric"])
 
 
 def test_every_sidebar_convention_is_in_the_url_under_its_declared_name():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from dashboard.report import exports
-from metrics import SUMMARY_MEASURES, load_sample
+from metrics import SUMMARY_MEASURES, Conventions, label_of, load_sample
 from metrics.vocabulary.format import interval as format_interval
 from tests.dashboard.conftest import open_app, shown, texts
 
@@ -36,7 +36,8 @@ def test_a_snapshot_of_the_same_evaluation_is_drawn_beside_the_live_figures(samp
         assert len(rows) == 2  # the snapshot and the live figures
         for m in SUMMARY_MEASURES:
             s = run.summary[m.key]
-            assert set(rows[m.label(5)]) == {format_interval(s.mean, s.low, s.high)}
+            label = label_of(m, 5, Conventions())
+            assert set(rows[label]) == {format_interval(s.mean, s.low, s.high)}
     assert "1 snapshot of this query set at K = 5" in texts(app)
 
 

@@ -21,7 +21,7 @@ def test_the_measures_added_join_the_summary_with_the_engines_figures():
     for spec in engine.asked:
         for run in engine.runs:
             figure = run.summary[spec.key]
-            assert cells[(run.name, spec.label(5))] == format_interval(
+            assert cells[(run.name, engine.label(spec.key))] == format_interval(
                 figure.mean, figure.low, figure.high)
     table = app.dataframe[0].value.set_index("Metric")
     assert table.loc["P(rel=2)@5", "Conventions"].endswith("relevant from grade 2")

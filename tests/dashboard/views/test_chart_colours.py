@@ -16,7 +16,7 @@ import vl_convert as vlc
 
 from dashboard.report import exports
 from dashboard.views import chart_base, charts, comparison_charts, frames, vega_spec
-from metrics import QUERY_CLASSES, STANDARD_RECALL, SUMMARY_MEASURES
+from metrics import QUERY_CLASSES, STANDARD_RECALL, SUMMARY_MEASURES, Conventions, label_of
 
 ALL_RUNS = ["baseline", "reranked", "bm25"]
 
@@ -59,7 +59,7 @@ def sweep_chart(sample, bands: bool):
     if bands:
         sweep = sweep.merge(frames.sweep_intervals(sample), on=["run", "k", "metric"])
     return charts.sweep_lines(sweep, chart_base.run_scale(ALL_RUNS), k=5, bands=bands,
-                              labels=[m.label("K") for m in SUMMARY_MEASURES])
+                              labels=[label_of(m, "K", Conventions()) for m in SUMMARY_MEASURES])
 
 
 @pytest.mark.parametrize("bands", [False, True])
@@ -127,7 +127,8 @@ def test_the_density_legend_draws_the_cells_colours():
 def heatmap(sample, keys=("nDCG",)):
     cells = frames.query_cells(sample, list(keys))
     order = frames.query_order(sample, keys[0], "id")
-    labels = [m.label(5, summary=False) for m in SUMMARY_MEASURES if m.key in keys]
+    labels = [label_of(m, 5, Conventions(), summary=False) for m in SUMMARY_MEASURES
+              if m.key in keys]
     return charts.query_heatmap(cells, order=order, runs=ALL_RUNS, labels=labels, k=5)
 
 

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from dashboard.views import chart_base, charts, comparison_charts, frames, vega_spec
-from metrics import QUERY_CLASSES, SUMMARY_MEASURES
+from metrics import QUERY_CLASSES, SUMMARY_MEASURES, Conventions, label_of
 
 ALL_RUNS = ["baseline", "reranked", "bm25"]
 
@@ -51,7 +51,7 @@ def test_interval_bars_name_k_level_and_metrics(intervals, sample):
     x_titles = [x["axis"]["title"] for x in encodings(intervals, "x") if "axis" in x]
     assert x_titles == ["Score at K = 5 (mean and 95% interval)"]
     y_sorts = {json.dumps(y["sort"]) for y in encodings(intervals, "y")}
-    assert y_sorts == {json.dumps([m.label(5) for m in SUMMARY_MEASURES])}
+    assert y_sorts == {json.dumps([label_of(m, 5, Conventions()) for m in SUMMARY_MEASURES])}
     assert all(x.get("scale", {}).get("domain", [0, 1]) == [0, 1]
                for x in encodings(intervals, "x"))
 
@@ -112,7 +112,8 @@ def test_secondary_text_follows_the_theme(intervals):
 
 def test_run_legends_name_every_run_whole(sample, intervals):
     sweep = charts.sweep_lines(frames.sweep_long(sample), chart_base.run_scale(ALL_RUNS), k=5,
-                               labels=[m.label("K") for m in SUMMARY_MEASURES]).to_dict()
+                               labels=[label_of(m, "K", Conventions())
+                                       for m in SUMMARY_MEASURES]).to_dict()
     for spec in (intervals, sweep):
         legends = [c["legend"] for c in encodings(spec, "color")
                    if c.get("field") == "run" and c.get("legend")]
@@ -129,7 +130,7 @@ def test_sweep_marks_k_and_shares_the_unit_scale(sample, bands):
     sweep = frames.sweep_long(sample)
     if bands:
         sweep = sweep.merge(frames.sweep_intervals(sample), on=["run", "k", "metric"])
-    labels = [m.label("K") for m in SUMMARY_MEASURES]
+    labels = [label_of(m, "K", Conventions()) for m in SUMMARY_MEASURES]
     spec = vega_spec.shown_spec(charts.sweep_lines(
         sweep, chart_base.run_scale(ALL_RUNS), k=5, labels=labels, bands=bands))
     # the chosen K is data the title and the rule read, so that a new K redraws in place
@@ -171,7 +172,7 @@ def test_heatmap_names_metric_and_k_and_selects_queries(sample):
 
 def test_heatmap_with_every_metric_has_one_panel_each(sample):
     keys = [m.key for m in SUMMARY_MEASURES]
-    labels = [m.label(5, summary=False) for m in SUMMARY_MEASURES]
+    labels = [label_of(m, 5, Conventions(), summary=False) for m in SUMMARY_MEASURES]
     cells = frames.query_cells(sample, keys)
     spec = charts.query_heatmap(cells, order=sample.scored_ids, runs=ALL_RUNS, labels=labels,
                                 k=5).to_dict()
@@ -334,7 +335,7 @@ def test_drift_lines_follow_the_snapshot_order(sample):
     snapshot = to_snapshot(sample, label="old", created="2024-01-01T00:00:00+00:00")
     points = ["2024-01-01 00:00 · old", "live (now)"]
     drift = frames.drift_frame(drift_rows([snapshot, to_snapshot(sample)]), points)
-    labels = [m.label(5) for m in SUMMARY_MEASURES]
+    labels = [label_of(m, 5, Conventions()) for m in SUMMARY_MEASURES]
     spec = comparison_charts.drift_lines(drift, chart_base.run_scale(ALL_RUNS), k=5, labels=labels,
                               points=points).to_dict()
     assert "Every metric at K = 5 over the snapshots" in title_text(spec)
@@ -348,7 +349,7 @@ def test_drift_lines_follow_the_snapshot_order(sample):
 def test_faceted_charts_fit_the_page_column(sample):
     """At 1280 px with the sidebar open the main column is 818 px: the panels, their spacing
     and the axis beside them take no more than PAGE_WIDTH; legends sit above or below."""
-    labels = [m.label("K") for m in SUMMARY_MEASURES]
+    labels = [label_of(m, "K", Conventions()) for m in SUMMARY_MEASURES]
     sweep = charts.sweep_lines(frames.sweep_long(sample), chart_base.run_scale(ALL_RUNS), k=5,
                                labels=labels).to_dict()
     columns, panel = sweep["columns"], sweep["spec"]["width"]
@@ -363,7 +364,8 @@ def test_faceted_charts_fit_the_page_column(sample):
     cells = frames.query_cells(sample, keys).replace({"run": dict(zip(ALL_RUNS, names,
                                                                       strict=True))})
     heat = charts.query_heatmap(cells, order=sample.scored_ids, runs=names,
-                                labels=[m.label(5, summary=False) for m in SUMMARY_MEASURES],
+                                labels=[label_of(m, 5, Conventions(), summary=False)
+                                        for m in SUMMARY_MEASURES],
                                 k=5).to_dict()
     strip, scores = heat["hconcat"]
     used = strip["spec"]["width"] + len(keys) * (scores["spec"]["width"] + 20)

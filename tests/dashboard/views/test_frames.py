@@ -6,7 +6,14 @@ import pytest
 
 import metrics
 from dashboard.views import frames
-from metrics import SUMMARY_MEASURES, Conventions, evaluate_files, load_sample, power_table
+from metrics import (
+    SUMMARY_MEASURES,
+    Conventions,
+    evaluate_files,
+    label_of,
+    load_sample,
+    power_table,
+)
 from metrics import format as fmt
 from metrics.core.sample import sample_qrels, sample_runs
 from metrics.vocabulary.format import interval as format_interval
@@ -19,8 +26,9 @@ def test_summary_table_is_the_engines_summary_with_three_decimals(sample):
     for run in sample.runs:
         for m in SUMMARY_MEASURES:
             i = run.summary[m.key]
-            assert table.loc[m.label(5), run.name] == format_interval(i.mean, i.low, i.high)
-            assert table.loc[m.label(5), "Interval"] == m.interval
+            label = label_of(m, 5, Conventions())
+            assert table.loc[label, run.name] == format_interval(i.mean, i.low, i.high)
+            assert table.loc[label, "Interval"] == m.interval
 
 
 def test_conventions_follow_the_switches():
@@ -189,7 +197,7 @@ def test_one_querys_figures_keep_the_defaults_across_and_the_added_ones_a_row_ea
     more = sample.with_measures(["Rprec", "ERR@10", "RBP(p=0.8)"])
     figures = metrics.query_figures(more, "q03")
     runs, added = frames.query_figures_table(figures, more)
-    assert list(runs.columns) == ["Run", "Class", *(m.label(5, summary=False)
+    assert list(runs.columns) == ["Run", "Class", *(label_of(m, 5, Conventions(), summary=False)
                                                     for m in SUMMARY_MEASURES)]
     assert list(added.index) == ["Rprec", "ERR@10", "RBP(p=0.8)@5", "RBPresid(p=0.8)@5"]
     assert list(added.columns) == more.run_names
@@ -205,5 +213,5 @@ def test_a_change_of_labels_is_written_as_format_signed_writes_it(sample):
     rescored = metrics.rescore(sample, {("q01", "d81"): 2})
     raw = [row["difference"] for row in rescored.rows()]
     assert any(-0.0005 < d < 0 for d in raw)  # the case this is about
-    table = frames.rescored_table(rescored, sample.k)
+    table = frames.rescored_table(rescored, sample)
     assert [f"{d:+.3f}" for d in table["difference"]] == [fmt.signed(d) for d in raw]

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from metrics import Conventions, label_of
 from metrics.cli import main
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES
 from metrics.core.sample import SAMPLE_DIR, load_sample
@@ -40,14 +41,14 @@ def test_sample_json_contract(capsys):
     assert data["conventions"]["recall_denominator"] == "all"
     baseline = data["runs"][0]
     assert baseline["name"] == "baseline" and baseline["repeats"] == 1
-    assert set(baseline["summary"]) == {m.label(5) for m in SUMMARY_MEASURES}
+    assert set(baseline["summary"]) == {label_of(m, 5, Conventions()) for m in SUMMARY_MEASURES}
     hit = baseline["summary"]["Hit@5"]
     assert hit["interval"] == "wilson" and hit["mean"] == 7 / 9
     assert baseline["summary"]["nDCG@5"]["interval"] == "bootstrap"
     rows = {row["query_id"]: row for row in baseline["queries"]}
     assert len(rows) == 9 and "q08" not in rows
     assert set(rows["q10"]) == {"query_id", "class", "repeats"} | {
-        m.label(5, summary=False) for m in MEASURES
+        label_of(m, 5, Conventions(), summary=False) for m in MEASURES
     }
     assert rows["q10"]["P@5"] == 0.4 and rows["q10"]["repeats"] == 1
     assert rows["q03"]["class"] == "late_hit"
@@ -66,13 +67,53 @@ def test_json_matches_the_engine_unrounded(capsys):
     assert data["runs"][1]["summary"]["nDCG@3"]["low"] == engine.summary["nDCG"].low
 
 
-def test_full_list_reads_keep_their_keys(capsys):
+def test_a_figure_read_over_the_full_list_carries_no_cutoff_in_its_keys(capsys):
+    """--rr full --ap full: RR and AP are read over the whole list, so their keys are RR, MRR,
+    AP and MAP, as the text table names them; the figures read at K keep their @5."""
     _, out, _ = run_cli(capsys, "--format", "json", "--rr", "full", "--ap", "full")
     data = json.loads(out)
     assert data["conventions"]["rr"] == "full"
-    assert "RR@5" in data["runs"][0]["queries"][0] and "MRR@5" in data["runs"][0]["summary"]
+    run = data["runs"][0]
+    assert {"MRR", "MAP", "P@5", "nDCG@5"} <= set(run["summary"])
+    assert not {"MRR@5", "MAP@5"} & set(run["summary"])
+    assert {"RR", "AP", "DCG@5"} <= set(run["queries"][0])
+    assert not {"RR@5", "AP@5"} & set(run["queries"][0])
+    late = next(r for r in run["queries"] if r["query_id"] == "q03")
+    assert late["RR"] == pytest.approx(1 / 6)  # its first relevant id at rank 6, past K
+    _, text, _ = run_cli(capsys, "--rr", "full", "--ap", "full")
+    rows = {line.split()[0] for line in text.splitlines() if line[:1].isalpha()}
+    assert {"MRR", "MAP", "P@5"} <= rows and not {"MRR@5", "MAP@5"} & rows
+    _, latex, _ = run_cli(capsys, "--format", "latex", "--rr", "full", "--ap", "full")
+    header = next(line for line in latex.splitlines() if line.startswith("Run & "))
+    assert header.split(" & ")[5:7] == ["MRR", "MAP"]
+    _, trec, _ = run_cli(capsys, "--format", "trec_eval", "--rr", "full", "--ap", "full")
+    assert {"recip_rank", "map"} <= {line.split()[0] for line in trec.splitlines()}
+
+
+def test_one_figure_one_name_whichever_way_it_is_asked(capsys):
+    """Under --rr full, trec_eval's recip_rank is the default MRR: one figure, one row, one
+    key. Without it, recip_rank is another figure than MRR@5 and says how it is read."""
+    _, out, _ = run_cli(capsys, "--format", "json", "--rr", "full", "--metric", "recip_rank",
+                        "--metric", "RR(read=full)")
+    data = json.loads(out)
+    assert list(data["runs"][0]["summary"]) == ["MRR"]
+    assert list(data["measures"]) == ["MRR"]
+    _, out, _ = run_cli(capsys, "--format", "json", "--metric", "recip_rank")
+    data = json.loads(out)
+    assert list(data["runs"][0]["summary"]) == ["MRR(read=full)"]
+    assert data["measures"]["MRR(read=full)"]["note"] == "read over the full list"
+
+
+def test_a_cutoff_a_name_gives_is_read_at_under_a_full_list_convention(capsys):
+    """--rr full --metric MRR@3: RR read at rank 3, beside the default MRR read over the whole
+    list; q03's first relevant id sits at rank 6 in the baseline."""
+    _, out, _ = run_cli(capsys, "--format", "json", "--rr", "full", "--metric", "MRR@3",
+                        "--metric", "MRR")
+    data = json.loads(out)
+    assert set(data["runs"][0]["summary"]) == {"MRR", "MRR@3"}
     late = next(r for r in data["runs"][0]["queries"] if r["query_id"] == "q03")
-    assert late["RR@5"] == pytest.approx(1 / 6)
+    assert late["RR@3"] == 0 and late["RR"] == pytest.approx(1 / 6)
+    assert data["measures"]["MRR@3"]["note"] == "read at rank 3"
 
 
 def test_user_files_default_to_k_10_and_named_runs(capsys):

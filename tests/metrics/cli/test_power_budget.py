@@ -10,6 +10,7 @@ import pytest
 from metrics import compare_evaluation, load_sample, parse_budgets, power_report
 from metrics.cli import main
 from metrics.vocabulary.budget import CANNOT_TELL, WITHIN, WORSE
+from metrics.vocabulary.conventions import Conventions
 
 
 def test_power_json_is_the_engine_s(capsys):
@@ -57,7 +58,7 @@ def test_a_budget_gates_on_the_paired_interval(files, capsys, budget, verdict, c
     out, err = capsys.readouterr()
     data = json.loads(out)
     row = next(r for r in data["comparisons"] if r["metric"] == "MRR@5")
-    limit = parse_budgets([budget], 5)[0].limit(row["before_mean"])
+    limit = parse_budgets([budget], 5, Conventions())[0].limit(row["before_mean"])
     assert row["budget"] == {"limit": limit, "verdict": verdict}
     gate = next(g for g in data["gates"] if g["gate"] == "budget")
     assert gate["verdict"] == verdict and gate["passed"] is (code == 0)

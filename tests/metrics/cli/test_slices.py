@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from metrics import facets, load_queries, load_sample, slice_evaluation
+from metrics import Conventions, facets, label_of, load_queries, load_sample, slice_evaluation
 from metrics.cli import main
 from metrics.core.sample import SAMPLE_DIR
 from metrics.vocabulary import SUMMARY_MEASURES
@@ -50,7 +50,7 @@ def test_json_carries_each_run_s_summary_per_slice(capsys, queries_file):
         for got, piece in zip(slices, expected, strict=True):
             for m in SUMMARY_MEASURES:
                 interval = piece.summary[run["name"]][m.key]
-                assert got["summary"][m.label(5)] == {
+                assert got["summary"][label_of(m, 5, Conventions())] == {
                     "mean": interval.mean, "low": interval.low, "high": interval.high,
                     "interval": interval.method}
     assert "1 query not in the qrels (never scored): q99" in err

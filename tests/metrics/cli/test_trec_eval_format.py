@@ -23,10 +23,14 @@ from metrics.cli import main
 from metrics.core.sample import load_sample
 from metrics.outputs.trec_eval import NAME_WIDTH
 from tests.marks import thorough_after
-from tests.metrics.core.test_against_trec_eval import random_collection, write_files
+from tests.metrics.core.test_against_trec_eval import (
+    random_collection,
+    trec_eval_ndcg,
+    write_files,
+)
 
 # our names (each trec_eval's own spelling) -> pytrec_eval's measure and key
-NAMES = ["P_5", "P_10", "recall_10", "ndcg_cut_10", "map_cut_10", "map", "recip_rank",
+NAMES = ["P_5", "P_10", "recall_10", "ndcg_cut_10", "map_cut_10", "map", "recip_rank", "ndcg",
          "Rprec", "bpref", "infAP", "success_1", "success_10", "num_ret", "num_rel",
          "num_rel_ret", *(f"iprec_at_recall_{x / 10:.2f}" for x in range(11))]
 PYTREC = {"P.5,10", "recall.10", "ndcg_cut.10", "map_cut.10", "map", "recip_rank", "Rprec",
@@ -34,7 +38,7 @@ PYTREC = {"P.5,10", "recall.10", "ndcg_cut.10", "map_cut.10", "map", "recip_rank
           "iprec_at_recall"}
 # trec_eval's table of measures: the order of its lines within a query
 ORDER = ["num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank",
-         "iprec_at_recall", "P", "recall", "infAP", "ndcg_cut", "map_cut", "success"]
+         "iprec_at_recall", "P", "recall", "infAP", "ndcg", "ndcg_cut", "map_cut", "success"]
 COUNTS = {"num_ret", "num_rel", "num_rel_ret"}
 
 
@@ -63,6 +67,9 @@ def expected(qrels: dict, run: dict) -> tuple[str, set[tuple[str, str]]]:
     """pytrec_eval's figures in trec_eval's format; and the (query, measure) pairs where
     trec_eval 9's rounding of an interpolation level (pytrec_eval's) differs from 10.0's."""
     found = pytrec_eval.RelevanceEvaluator(qrels, PYTREC).evaluate(run)
+    ndcg = trec_eval_ndcg(qrels, run)  # 0 for a query without a relevant id, as trec_eval
+    for qid, values in found.items():
+        values["ndcg"] = ndcg.get(qid, 0.0)
     names = sorted(NAMES, key=_base)
     lines, rounding = [], set()
     for qid in sorted(qrels, key=str.encode):
@@ -145,7 +152,7 @@ def test_lines_equal_trec_eval_10s_own(tmp_path, capsys, seed):
     measures = ["-m", "runid", "-m", "num_q", "-m", "num_ret", "-m", "num_rel", "-m",
                 "num_rel_ret", "-m", "map", "-m", "Rprec", "-m", "bpref", "-m", "recip_rank",
                 "-m", "iprec_at_recall", "-m", "P.5,10", "-m", "recall.10", "-m", "infAP",
-                "-m", "ndcg_cut.10", "-m", "map_cut.10", "-m", "success.1,10"]
+                "-m", "ndcg", "-m", "ndcg_cut.10", "-m", "map_cut.10", "-m", "success.1,10"]
     theirs = subprocess.run([TREC_EVAL, "-q", "-c", *measures, str(qrels_path),
                              str(run_path)], capture_output=True, text=True, check=True).stdout
     # trec_eval -c sums num_rel over every judgment graded above 0: the same at level 1

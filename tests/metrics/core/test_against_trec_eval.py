@@ -41,6 +41,16 @@ def random_collection(seed: int):
     return qrels, run
 
 
+def trec_eval_ndcg(qrels: dict, run: dict) -> dict[str, float]:
+    """pytrec_eval's ndcg (the whole list) of every query with a relevant id. A query whose
+    judgments are all negative is left out: there pytrec_eval 0.5 at times never returns (its
+    gain table holds no grade to rank), and such a query is not scored anyway."""
+    judged = {q: docs for q, docs in qrels.items() if any(g > 0 for g in docs.values())}
+    found = pytrec_eval.RelevanceEvaluator(judged, {"ndcg"}).evaluate(
+        {q: docs for q, docs in run.items() if q in judged})
+    return {q: values["ndcg"] for q, values in found.items()}
+
+
 def write_files(tmp_path, qrels, run, rng):
     qrels_lines = [f"{q} 0 {d} {g}" for q, docs in qrels.items() for d, g in docs.items()]
     run_lines = [f"{q} Q0 {d} 0 {s} tag" for q, docs in run.items() for d, s in docs.items()]
@@ -60,12 +70,15 @@ def test_per_query_agreement(tmp_path, seed, against_labels):
     reference = pytrec_eval.RelevanceEvaluator(qrels, measures | {"recip_rank", "map"}).evaluate(
         run
     )
+    whole_list = trec_eval_ndcg(qrels, run)
 
     labels, _ = load_qrels(qrels_path)
     loaded, _ = load_run(run_path, labels=labels if against_labels else None)
     assert (loaded.labels is labels.doc_names) == against_labels
     full = evaluate(labels, [loaded], max(CUTOFFS), Conventions(rr="full", ap="full"))
-    at_k = evaluate(labels, [loaded], max(CUTOFFS))
+    # trec_eval's ndcg: the whole list over the IDCG of every judged relevant id, whatever K
+    at_k = evaluate(labels, [loaded], max(CUTOFFS), measures=["ndcg"])
+    whole = at_k.run("run").curves(at_k.resolve("ndcg").key)
     query_ids = list(at_k.query_set.query_ids)
     scored = at_k.query_set.scored
     compared = 0
@@ -83,4 +96,6 @@ def test_per_query_agreement(tmp_path, seed, against_labels):
         full_values = full.run("run").scores.values
         assert full_values["RR"][row, 0] == pytest.approx(expected["recip_rank"], abs=1e-9)
         assert full_values["AP"][row, 0] == pytest.approx(expected["map"], abs=1e-9)
+        for k in (1, *CUTOFFS):
+            assert whole[row, k - 1] == pytest.approx(whole_list[qid], abs=1e-9), (qid, k)
     assert compared or not scored.any()

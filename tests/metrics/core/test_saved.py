@@ -128,6 +128,28 @@ def test_a_file_without_metadata_reads_k_from_the_table_and_the_defaults(tmp_pat
     assert_same_decisions(figures, memory)
 
 
+def test_a_figure_read_over_the_full_list_is_saved_without_a_k_and_read_back(tmp_path):
+    """Under rr=full and ap=full, RR and AP are read over the whole list: the long table
+    gives them no K, as it gives Rprec none. A file written before that gave them K reads as
+    the same figures."""
+    qrels, runs = loaded(6)
+    memory = evaluate(qrels, runs, 4, Conventions(n_resamples=50, rr="full", ap="full"),
+                      measures=["RR@3"])
+    path = tmp_path / "figures.parquet"
+    write_long(path, memory.per_query_tables(), about(memory, "memory"))
+    table = pq.read_table(path)
+    at = dict(zip(table["measure"].to_pylist(), table["k"].to_pylist(), strict=True))
+    assert at["RR"] is None and at["AP"] is None and at["P"] == 4
+    assert at["RR(read=cutoff)"] == 3  # RR at rank 3, which a cutoff its name gives reads
+    assert_same_decisions(read_figures(path), memory)
+    written_before = table.set_column(
+        table.schema.get_field_index("k"), "k",
+        pa.array([4 if m in ("RR", "AP") else k for m, k in zip(
+            table["measure"].to_pylist(), table["k"].to_pylist(), strict=True)], pa.int32()))
+    pq.write_table(written_before.replace_schema_metadata(table.schema.metadata), path)
+    assert_same_decisions(read_figures(path), memory)
+
+
 def test_select_renames_and_orders_without_recomputing(tmp_path):
     qrels, runs = loaded()
     figures = saved(tmp_path, evaluate(qrels, runs, 4, Conventions(n_resamples=40)))

@@ -29,6 +29,7 @@ from metrics.vocabulary.budget import (
     WORSE,
     budget_sentence,
 )
+from metrics.vocabulary.conventions import Conventions
 
 
 def make_test(low: float, high: float, *, before_mean: float = 0.5,
@@ -90,7 +91,7 @@ def test_a_zero_budget_allows_no_loss() -> None:
 
 
 def test_relative_budgets_are_a_share_of_the_baseline_mean() -> None:
-    relative = parse_budget("nDCG@10=2%", 10)
+    relative = parse_budget("nDCG@10=2%", 10, Conventions())
     assert relative == Budget("nDCG@10", 2.0, True)
     assert relative.limit(0.7) == pytest.approx(0.014)
     # 2% x 0.7 is 0.013999999999999999 in floats: a lower end written -0.014 is on the limit
@@ -149,12 +150,12 @@ def test_gate_passes_only_when_every_budget_is_within() -> None:
     ],
 )
 def test_parse_budget(text: str, k: int, expected: Budget) -> None:
-    assert parse_budget(text, k) == expected
+    assert parse_budget(text, k, Conventions()) == expected
 
 
 def test_a_budget_reads_as_written() -> None:
-    assert str(parse_budget("nDCG@10=0.02", 10)) == "nDCG@10=0.02"
-    assert str(parse_budget("MRR=2.5%", 10)) == "MRR@10=2.5%"
+    assert str(parse_budget("nDCG@10=0.02", 10, Conventions())) == "nDCG@10=0.02"
+    assert str(parse_budget("MRR=2.5%", 10, Conventions())) == "MRR@10=2.5%"
 
 
 @pytest.mark.parametrize(
@@ -178,22 +179,22 @@ def test_a_budget_reads_as_written() -> None:
 )
 def test_parse_errors_name_the_bad_part(text: str, message: str) -> None:
     with pytest.raises(ValueError, match="budget") as error:
-        parse_budget(text, 10)
+        parse_budget(text, 10, Conventions())
     assert message in str(error.value)
     assert repr(text) in str(error.value)  # the text as given
 
 
 def test_parse_refuses_what_is_not_text() -> None:
     with pytest.raises(ValueError, match="must be text"):
-        parse_budget(0.02, 10)
+        parse_budget(0.02, 10, Conventions())
 
 
 def test_one_budget_per_metric() -> None:
-    assert parse_budgets(["nDCG=0.02", "MRR@10=1%"], 10) == (
+    assert parse_budgets(["nDCG=0.02", "MRR@10=1%"], 10, Conventions()) == (
         Budget("nDCG@10", 0.02), Budget("MRR@10", 1.0, True))
-    assert parse_budgets("nDCG=0.02", 10) == (Budget("nDCG@10", 0.02),)
+    assert parse_budgets("nDCG=0.02", 10, Conventions()) == (Budget("nDCG@10", 0.02),)
     with pytest.raises(ValueError, match="two budgets on nDCG@10: nDCG@10=0.02 and nDCG@10=1%"):
-        parse_budgets(["nDCG=0.02", "nDCG@10=1%"], 10)
+        parse_budgets(["nDCG=0.02", "nDCG@10=1%"], 10, Conventions())
 
 
 @pytest.mark.parametrize("amount", [-0.1, float("nan"), float("inf"), "0.02", True])
@@ -209,7 +210,7 @@ def test_budget_checks_its_amount(amount: object) -> None:
 
 def test_judge_comparison_gives_one_verdict_per_test() -> None:
     comparison = compare_evaluation(load_sample())  # K = 5, nine queries: wide intervals
-    budgets = parse_budgets(["nDCG=0.5", "MRR@5=1%"], 5)
+    budgets = parse_budgets(["nDCG=0.5", "MRR@5=1%"], 5, Conventions())
     verdicts = judge_comparison(comparison, budgets)
     assert len(verdicts) == len(comparison.tests)
     for test, verdict in zip(comparison.tests, verdicts, strict=True):
@@ -230,7 +231,7 @@ def test_judge_comparison_gives_one_verdict_per_test() -> None:
 
 def test_budget_rows_add_the_budget_to_each_comparison_row() -> None:
     comparison = compare_evaluation(load_sample())
-    rows = budget_rows(comparison, [parse_budget("nDCG=0.5", 5)])
+    rows = budget_rows(comparison, [parse_budget("nDCG=0.5", 5, Conventions())])
     assert len(rows) == len(comparison.rows())
     for row in rows:
         if row["metric"] == "nDCG@5":
@@ -244,7 +245,7 @@ def test_judge_comparison_refuses_a_metric_not_compared() -> None:
     comparison = compare_evaluation(load_sample(), metrics=["nDCG"])
     with pytest.raises(ValueError, match="budget on MRR@5, which is not compared; "
                                          "compared: nDCG@5"):
-        judge_comparison(comparison, [parse_budget("MRR=0.01", 5)])
+        judge_comparison(comparison, [parse_budget("MRR=0.01", 5, Conventions())])
     with pytest.raises(ValueError, match="two budgets on nDCG@5"):
         judge_comparison(comparison, [Budget("nDCG@5", 0.1), Budget("nDCG@5", 1.0, True)])
     with pytest.raises(ValueError, match="needs a Comparison"):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from metrics import Conventions, compare_evaluation, evaluate, load_sample
+from metrics import Conventions, compare_evaluation, evaluate, label_of, load_sample
 from metrics.decide.leaderboard import (
     all_pairs,
     compact_letters,
@@ -21,7 +21,7 @@ from metrics.decide.leaderboard import (
     significance_groups,
 )
 from metrics.stats.bootstrap import resample_counts
-from metrics.vocabulary import MEASURE_BY_KEY, SUMMARY_MEASURES
+from metrics.vocabulary import SUMMARY_MEASURES
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,
     letters_sentence,
@@ -129,7 +129,7 @@ def test_means_are_the_summary_means():
     evaluation = load_sample(5)
     board = leaderboard(evaluation)
     for label, standings in board.metrics.items():
-        key = next(m.key for m in SUMMARY_MEASURES if m.label(5) == label)
+        key = next(m.key for m in SUMMARY_MEASURES if label_of(m, 5, Conventions()) == label)
         for s in standings:
             assert s.mean == pytest.approx(evaluation.run(s.run).summary[key].mean, abs=1e-15)
 
@@ -218,7 +218,7 @@ def test_as_dict_has_the_printed_shape():
 def test_metrics_default_to_the_compared_family_and_unknown_ones_are_refused():
     evaluation = load_sample(5)
     assert list(leaderboard(evaluation).metrics) == [
-        m.label(5) for m in SUMMARY_MEASURES if m.compared]
+        label_of(m, 5, Conventions()) for m in SUMMARY_MEASURES if m.compared]
     for bad in ("DCG", "nDCG@7", "nope"):
         with pytest.raises(ValueError):
             leaderboard(evaluation, [bad])
@@ -401,4 +401,4 @@ def test_the_standing_sentence_and_its_shares():
     assert letters_sentence(0.05, "none", 1) == (
         "Runs that share a letter do not differ significantly at alpha = 0.05 without "
         "correction over 1 comparison.")
-    assert MEASURE_BY_KEY["RR"].label(5) == "MRR@5"
+    assert label_of("RR", 5, Conventions()) == "MRR@5"

@@ -26,6 +26,7 @@ from metrics.decide.risk import (
     urisk,
 )
 from metrics.stats.comparison import compare
+from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.risk import (
     HARM_DELTA,
     HARM_FAILED,
@@ -328,10 +329,10 @@ def test_sentences() -> None:
     ("nDCG@10=100%:1", 1.0, 1.0),
 ])
 def test_parse_harm_limit(text: str, share: float, delta: float) -> None:
-    limit = parse_harm_limit(text, 10)
+    limit = parse_harm_limit(text, 10, Conventions())
     assert limit.share == pytest.approx(share) and limit.delta == delta
     assert limit.metric_label in ("nDCG@10", "MRR@10")
-    assert parse_harm_limit(str(limit), 10) == limit  # written back as read
+    assert parse_harm_limit(str(limit), 10, Conventions()) == limit  # written back as read
 
 
 @pytest.mark.parametrize("text, message", [
@@ -354,14 +355,14 @@ def test_parse_harm_limit(text: str, share: float, delta: float) -> None:
 ])
 def test_parse_errors_name_the_bad_part(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        parse_harm_limit(text, 10)
+        parse_harm_limit(text, 10, Conventions())
 
 
 def test_one_harm_limit_per_metric() -> None:
-    assert len(parse_harm_limits(["nDCG=0.1", "MRR@10=0.2:0.1"], 10)) == 2
-    assert parse_harm_limits("nDCG=0.1", 10) == (HarmLimit("nDCG@10", 0.1),)
+    assert len(parse_harm_limits(["nDCG=0.1", "MRR@10=0.2:0.1"], 10, Conventions())) == 2
+    assert parse_harm_limits("nDCG=0.1", 10, Conventions()) == (HarmLimit("nDCG@10", 0.1),)
     with pytest.raises(ValueError, match="two harm limits on nDCG@10"):
-        parse_harm_limits(["nDCG=0.1", "nDCG@10=0.2:0.1"], 10)
+        parse_harm_limits(["nDCG=0.1", "nDCG@10=0.2:0.1"], 10, Conventions())
     with pytest.raises(ValueError, match="SHARE"):
         HarmLimit("nDCG@10", 1.5)
     with pytest.raises(ValueError, match="DELTA"):
@@ -374,14 +375,14 @@ def test_gate_passes_on_the_limit_and_fails_above_it() -> None:
     # three of ten lose more than 0.05; one loses exactly 0.05 (not harm), one 0.01
     harms = [0.3, 0.4, 0.44, 0.45, 0.49, 0.5, 0.6, 0.6, 0.6, 0.6]
     comparison = comparison_of(before, harms=harms, safe=[0.55] * 10)
-    on_limit = harm_gate(comparison, [parse_harm_limit("nDCG@10=30%", 10)])
+    on_limit = harm_gate(comparison, [parse_harm_limit("nDCG@10=30%", 10, Conventions())])
     assert [v.candidate for v in on_limit] == ["harms", "safe"]
     assert [v.passed for v in on_limit] == [True, True] and harm_passed(on_limit)
     verdict = on_limit[0]
     assert isinstance(verdict, HarmVerdict)
     assert (verdict.harmed, verdict.n, verdict.harm_share) == (3, 10, 0.3)
     assert verdict.delta == 0.05 and verdict.confidence_level == comparison.confidence_level
-    below = harm_gate(comparison, [parse_harm_limit("nDCG@10=0.2", 10)])
+    below = harm_gate(comparison, [parse_harm_limit("nDCG@10=0.2", 10, Conventions())])
     assert [v.passed for v in below] == [False, True] and not harm_passed(below)
     row = below[0].as_dict()
     assert row == {"candidate": "harms", "metric": "nDCG@10", "share": 0.3,
@@ -393,7 +394,7 @@ def test_gate_passes_on_the_limit_and_fails_above_it() -> None:
         "(3 of 10) lose more than 0.05 nDCG@10; the limit is 20% (95% Wilson interval)")
     assert below[1].sentence.startswith(f"{HARM_PASSED}: 0.0% of queries")
     # a larger δ harms fewer: only the losses of 0.2 and 0.1 exceed 0.09
-    wide = harm_gate(comparison, [parse_harm_limit("nDCG@10=0.2:0.09", 10)])
+    wide = harm_gate(comparison, [parse_harm_limit("nDCG@10=0.2:0.09", 10, Conventions())])
     assert wide[0].harmed == 2 and wide[0].passed
     assert harm_failure("harms", "nDCG@10", "base", below[0].sentence).startswith(
         "harm: harms on nDCG@10 against base: harms too many queries")

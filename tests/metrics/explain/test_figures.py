@@ -25,7 +25,7 @@ def assert_written_out(evaluation):
     for query_id in evaluation.scored_ids:
         for run in evaluation.runs:
             found = explain_figures(evaluation, run, query_id)
-            assert [x.label for x in found] == [s.label(evaluation.k) for s in evaluation.asked]
+            assert [x.label for x in found] == [evaluation.label(s.key) for s in evaluation.asked]
             for x in found:
                 assert x.terms.sum() / x.denominator == pytest.approx(x.value, abs=1e-12), (
                     query_id, x.label)

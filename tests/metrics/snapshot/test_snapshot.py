@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from metrics import Conventions, RunSource, evaluate, evaluate_files, load_qrels, load_run
+from metrics import Conventions, RunSource, evaluate, evaluate_files, label_of, load_qrels, load_run
 from metrics import snapshot as snap
 from metrics.cli import main
 from metrics.core.compare import compare_evaluation
@@ -135,7 +135,7 @@ def test_snapshot_holds_the_engine_figures(sample, sample_snapshot):
         assert run_data.fingerprint == snap.fingerprint_run(load_run(source.source)[0])
         run = sample.run(run_data.name)
         for m in SUMMARY_MEASURES:
-            figure = run_data.summary[m.label(5)]
+            figure = run_data.summary[label_of(m, 5, Conventions())]
             assert (figure.mean, figure.low, figure.high) == (
                 run.summary[m.key].mean,
                 run.summary[m.key].low,
@@ -145,7 +145,8 @@ def test_snapshot_holds_the_engine_figures(sample, sample_snapshot):
         for i, query_id in enumerate(run_data.query_ids):
             assert query_id == sample.scored_ids[i]
             for m in MEASURES:
-                assert run_data.per_query[m.label(5, summary=False)][i] == per_query[m.key][i]
+                label = label_of(m, 5, Conventions(), summary=False)
+                assert run_data.per_query[label][i] == per_query[m.key][i]
     assert data.runs[0].summary["Hit@5"].mean == 7 / 9
 
 
@@ -435,3 +436,48 @@ def test_compare_without_snapshot_keeps_its_rule(capsys):
         capsys, "compare", "--qrels", str(sample_qrels()), "--run", str(SAMPLE_DIR / "bm25.run")
     )
     assert code == 2 and "baseline and at least one candidate" in err
+
+
+# --------------------------------------------------------------------------- names
+
+
+def test_a_snapshot_keys_a_figure_by_its_label_under_its_conventions():
+    full = snap.Snapshot.from_evaluation(load_sample(5, Conventions(rr="full", ap="full")))
+    assert {"MRR", "MAP", "P@5"} <= set(full.runs[0].summary)
+    assert {"RR", "AP", "P@5"} <= set(full.runs[0].per_query)
+    assert not {"MRR@5", "MAP@5", "RR@5", "AP@5"} & {*full.runs[0].summary,
+                                                     *full.runs[0].per_query}
+
+
+def test_a_snapshot_written_before_labels_followed_the_conventions_still_reads():
+    """Until labels followed the conventions, RR and AP read over the full list were keyed
+    as read at K ("MRR@5", "RR@5"): such a snapshot reads, keeps its bytes and its figures
+    fingerprint, and its figures are found under today's labels by scores, drift and
+    comparison."""
+    from metrics.snapshot.integrity import seal
+
+    evaluation = load_sample(5, Conventions(rr="full", ap="full"))
+    written = json.loads(snap.dumps(snap.to_snapshot(evaluation,
+                                                     created="2024-05-01T09:00:00+00:00")))
+    before = {"MRR": "MRR@5", "MAP": "MAP@5", "RR": "RR@5", "AP": "AP@5"}
+    for run in written["runs"]:
+        run["summary"] = {before.get(k, k): v for k, v in run["summary"].items()}
+        run["queries"] = [{before.get(k, k): v for k, v in row.items()}
+                          for row in run["queries"]]
+    old = snap.loads(json.dumps(seal(written, None)))
+    assert old.verified
+    assert json.loads(snap.dumps(old)) == written  # written back as it was read
+    scores = old.scores(evaluation.scored_ids, run="reranked", metrics=["RR", "AP", "nDCG"])
+    assert list(scores) == ["MRR", "MAP", "nDCG@5"]
+    live = evaluation.per_query_scores("reranked")
+    for key, label in (("RR", "MRR"), ("AP", "MAP")):
+        np.testing.assert_array_equal(scores[label], live[key])
+    rows = snap.drift_rows([old, snap.to_snapshot(evaluation)])
+    mrr = [r for r in rows if r["run"] == "bm25" and r["metric"] == "MRR"]
+    assert [r["label_at_k"] for r in mrr] == ["MRR", "MRR"]
+    assert mrr[0]["mean"] == mrr[1]["mean"] == evaluation.run("bm25").summary["RR"].mean
+    comparison = snap.compare_with_snapshot(evaluation, old, run="bm25", candidates=["bm25"])
+    assert {"MRR", "MAP"} <= set(comparison.metrics)
+    assert all(t.difference == 0 for t in comparison.tests)
+    assert snap.same_run_note(old, evaluation, run="bm25",
+                              candidates=["bm25"]).endswith("their per-query figures agree.")
