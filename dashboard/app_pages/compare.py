@@ -2,6 +2,7 @@
 
 import functools
 
+import pandas as pd
 import streamlit as st
 
 import metrics
@@ -41,12 +42,9 @@ evaluation = view.evaluation
 k = evaluation.k
 
 
-@session.page_fragment
-def comparison_page() -> None:
-    """Everything below the page's top: a fragment, so that a candidate, the metrics, the
-    correction, alpha or any control further down redraws the page's own part only, not the
-    sidebar. A new baseline reruns the whole app: it becomes the first run shown."""
-    snapshots = session.snapshots()
+def controls(snapshots: list) -> cache.CompareOptions:
+    """The baseline, the candidates, the metrics compared, the correction and alpha; stops
+    the page until there is something to compare."""
     baselines = session.baseline_options(view, snapshots)
     if len(baselines) < 2:
         st.info("Comparing needs a second run: show one more run in the sidebar, or load a "
@@ -54,7 +52,6 @@ def comparison_page() -> None:
                 icon=":material/info:")
         st.stop()
     options = session.compare_options(view, snapshots)
-
     left, right = st.columns([2, 3])
     left.selectbox(
         "Baseline (before)",
@@ -95,7 +92,12 @@ def comparison_page() -> None:
     if not options.candidates or not options.metrics:
         st.info("Pick at least one candidate and one metric.", icon=":material/info:")
         st.stop()
+    return options
 
+
+def headline(options: cache.CompareOptions, snapshots: list) -> metrics.Comparison:
+    """The comparison (or the engine's reason why there is none), its headline on the chosen
+    metric, the test in words and what the query set can detect."""
     # the headline's own comparison (its metric alone) runs beside the page's
     # read here: the thread sees no session
     headline_metric = session.headline_metric(evaluation)[0]
@@ -120,6 +122,12 @@ def comparison_page() -> None:
         st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence
                               in decisions.headlines(view, options, snapshots, primary)))
         st.caption(HEADLINE_FAMILY)
+    return comparison
+
+
+def tests(options: cache.CompareOptions, comparison: metrics.Comparison) -> None:
+    """The test in words, what the query set can detect, and each candidate's table against
+    the baseline with every metric's reading."""
     method = vocabulary.comparison_method(comparison)
     left, right = st.columns([1, 3], vertical_alignment="bottom")
     delta = left.number_input(
@@ -175,100 +183,98 @@ def comparison_page() -> None:
         st.markdown("\n".join(f"- **{row.Metric}**: {row.Reading}."
                               for row in table.itertuples(index=False)))
 
-    # the check is drawn here but waited for last: it runs on a thread while the page draws
-    lists = not cache.without_lists(view)  # saved figures: no list to rescore or move
-    checked = (review.fragility(view, session.inputs(), options, comparison)
-               if asked.now().fragility and options.snapshot is None and lists
-               else None)
-    fragility_slot = st.container()
 
-    @session.page_fragment
-    def every_pair() -> None:
-        """Every pair of runs on the headline metric. A fragment inside the page's: its
-        toggle redraws this section alone, so that the progress of the tests shows at once
-        rather than after the whole page above has been drawn again."""
-        st.header("All runs against all runs")
-        if not st.toggle(f"Compare every pair of runs on {labels[primary]}",
-                         key=session.ALL_PAIRS, help=HELP["all_pairs"]):
-            return
-        pairs = decisions.all_pairs(view, primary, options.correction, options.alpha)
-        st.caption(safe.md(pairs.sentence()) + " " + vocabulary.leaderboard.LETTER_GROUPS)
-        groups, matrix = frames.pairs_tables(pairs, primary)
-        st.dataframe(groups, hide_index=True, column_config={
-            "Run": st.column_config.TextColumn(pinned=True),
-            "Mean": ui.number_column(labels[primary]),
-            "Group": st.column_config.TextColumn(help=LEADERBOARD_TERMS["letters"])})
-        st.markdown(f"**Adjusted p, each pair on {labels[primary]}**")
-        st.dataframe(matrix, hide_index=True, column_config={
-            "Run": st.column_config.TextColumn(
-                pinned=True, help=MEANING["pair_p"].format(metric=labels[primary]))})
+@session.page_fragment
+def every_pair(options: cache.CompareOptions, primary: str, label: str) -> None:
+    """Every pair of runs on the headline metric. A fragment inside the page's: its toggle
+    redraws this section alone, so that the progress of the tests shows at once rather than
+    after the whole page above has been drawn again."""
+    st.header("All runs against all runs")
+    if not st.toggle(f"Compare every pair of runs on {label}", key=session.ALL_PAIRS,
+                     help=HELP["all_pairs"]):
+        return
+    pairs = decisions.all_pairs(view, primary, options.correction, options.alpha)
+    st.caption(safe.md(pairs.sentence()) + " " + vocabulary.leaderboard.LETTER_GROUPS)
+    groups, matrix = frames.pairs_tables(pairs, primary)
+    st.dataframe(groups, hide_index=True, column_config={
+        "Run": st.column_config.TextColumn(pinned=True),
+        "Mean": ui.number_column(label),
+        "Group": st.column_config.TextColumn(help=LEADERBOARD_TERMS["letters"])})
+    st.markdown(f"**Adjusted p, each pair on {label}**")
+    st.dataframe(matrix, hide_index=True, column_config={
+        "Run": st.column_config.TextColumn(
+            pinned=True, help=MEANING["pair_p"].format(metric=label))})
 
-    if options.snapshot is None and len(evaluation.runs) >= 3:
-        every_pair()
 
-    facets = slicing.facets(view)
-    if facets and options.snapshot is None:
-        st.header("By kind of query")
-        st.caption("Which kinds of query the candidate helps and which it hurts: the paired "
-                   "difference over each slice's queries alone. The correction covers every slice "
-                   "shown. " + FACET_RULES["small"])
-        left, middle, right = st.columns(3)
-        session.choose("compare.facet", list(facets), slicing.first_facet(view))
-        facet = left.selectbox("Facet", list(facets), key="compare.facet",
-                               help=" ".join(FACET_RULES[rule]
-                                             for rule in ("numbers", "categories")))
-        # one candidate for this section and every one below it (query by query, harm)
-        session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
-        slice_candidate = middle.selectbox("Candidate", list(comparison.candidates),
-                                           key="compare.candidate",
-                                           help=HELP["compare_candidate"])
-        keys = {key: evaluation.label(key) for key in options.metrics}
-        session.choose("compare.slice_metric", list(keys), "nDCG" if "nDCG" in keys else
-                       next(iter(keys)))
-        session.relabelled("compare.slice_metric")
-        slice_metric = right.selectbox("Metric", list(keys), format_func=keys.get,
-                                       key="compare.slice_metric")
-        pieces = slicing.compare_slices(view, options, facet, slice_candidate, slice_metric)
-        compared = {label for label, _ in pieces}
-        untested = [label for label in facets[facet].bins if label not in compared]
-        if untested:  # a paired test needs two queries: say which slices it could not read
-            st.caption("Not compared, fewer than 2 scored queries: "
-                       + ", ".join(safe.md(label) for label in untested) + ".")
-        if pieces:
-            table = frames.slice_comparison_table(pieces)
-            st.dataframe(
-                table, hide_index=True,
-                column_order=[c for c in table.columns if c not in ("Reading", "low", "high")],
-                column_config={
-                    "Slice": st.column_config.TextColumn(facet, pinned=True),
-                    "Queries": st.column_config.NumberColumn(format="localized"),
-                    "Before": ui.number_column(
-                        "Before", MEANING["run_mean"].format(run=safe.md(comparison.baseline))),
-                    "After": ui.number_column(
-                        "After", MEANING["run_mean"].format(run=safe.md(slice_candidate))),
-                    "Difference": ui.signed_column("Difference"),
-                    "p adjusted": st.column_config.TextColumn(
-                        "p adj.", help=MEANING["p_adjusted_slices"].format(
-                            correction=CORRECTIONS[options.correction], n=len(pieces))),
-                },
-            )
-            ui.chart(comparison_charts.slice_differences(
-                table, metric=keys[slice_metric], baseline=comparison.baseline,
-                candidate=slice_candidate, facet=facet, small=SLICE_MIN_QUERIES),
-                download=f"slices-{slice_metric}")
-            st.markdown("\n".join(f"- **{safe.md(row.Slice)}** ({row.Queries:,} queries): "
-                                   f"{safe.md(row.Reading)}."
-                                   for row in table.itertuples(index=False)))
-        else:
-            st.info("No slice holds two scored queries: nothing to compare.",
-                    icon=":material/info:")
+def by_kind(options: cache.CompareOptions, comparison: metrics.Comparison,
+            facets: dict) -> None:
+    """The paired difference over each slice of a facet's queries alone."""
+    st.header("By kind of query")
+    st.caption("Which kinds of query the candidate helps and which it hurts: the paired "
+               "difference over each slice's queries alone. The correction covers every slice "
+               "shown. " + FACET_RULES["small"])
+    left, middle, right = st.columns(3)
+    session.choose("compare.facet", list(facets), slicing.first_facet(view))
+    facet = left.selectbox("Facet", list(facets), key="compare.facet",
+                           help=" ".join(FACET_RULES[rule]
+                                         for rule in ("numbers", "categories")))
+    # one candidate for this section and every one below it (query by query, harm)
+    session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
+    slice_candidate = middle.selectbox("Candidate", list(comparison.candidates),
+                                       key="compare.candidate",
+                                       help=HELP["compare_candidate"])
+    keys = {key: evaluation.label(key) for key in options.metrics}
+    session.choose("compare.slice_metric", list(keys), "nDCG" if "nDCG" in keys else
+                   next(iter(keys)))
+    session.relabelled("compare.slice_metric")
+    slice_metric = right.selectbox("Metric", list(keys), format_func=keys.get,
+                                   key="compare.slice_metric")
+    pieces = slicing.compare_slices(view, options, facet, slice_candidate, slice_metric)
+    compared = {label for label, _ in pieces}
+    untested = [label for label in facets[facet].bins if label not in compared]
+    if untested:  # a paired test needs two queries: say which slices it could not read
+        st.caption("Not compared, fewer than 2 scored queries: "
+                   + ", ".join(safe.md(label) for label in untested) + ".")
+    if pieces:
+        table = frames.slice_comparison_table(pieces)
+        st.dataframe(
+            table, hide_index=True,
+            column_order=[c for c in table.columns if c not in ("Reading", "low", "high")],
+            column_config={
+                "Slice": st.column_config.TextColumn(facet, pinned=True),
+                "Queries": st.column_config.NumberColumn(format="localized"),
+                "Before": ui.number_column(
+                    "Before", MEANING["run_mean"].format(run=safe.md(comparison.baseline))),
+                "After": ui.number_column(
+                    "After", MEANING["run_mean"].format(run=safe.md(slice_candidate))),
+                "Difference": ui.signed_column("Difference"),
+                "p adjusted": st.column_config.TextColumn(
+                    "p adj.", help=MEANING["p_adjusted_slices"].format(
+                        correction=CORRECTIONS[options.correction], n=len(pieces))),
+            },
+        )
+        ui.chart(comparison_charts.slice_differences(
+            table, metric=keys[slice_metric], baseline=comparison.baseline,
+            candidate=slice_candidate, facet=facet, small=SLICE_MIN_QUERIES),
+            download=f"slices-{slice_metric}")
+        st.markdown("\n".join(f"- **{safe.md(row.Slice)}** ({row.Queries:,} queries): "
+                               f"{safe.md(row.Reading)}."
+                               for row in table.itertuples(index=False)))
+    else:
+        st.info("No slice holds two scored queries: nothing to compare.",
+                icon=":material/info:")
 
+
+def query_by_query(options: cache.CompareOptions, comparison: metrics.Comparison,
+                   facets: dict) -> tuple[str, str, pd.DataFrame]:
+    """The metric and candidate read query by query, the scatter and the bars of their
+    differences, the harm the candidate does, and its biggest gains and losses; returns the
+    metric, the candidate and the paired figures the rank movement reads."""
     st.header("Query by query")
-    # named apart from `labels`, which every_pair reads again when its own toggle reruns it
     shown_metrics = list(comparison.metrics)
-    headline = evaluation.label("nDCG")
+    nDCG = evaluation.label("nDCG")
     session.choose("compare.metric", shown_metrics,
-                   headline if headline in shown_metrics else shown_metrics[0])
+                   nDCG if nDCG in shown_metrics else shown_metrics[0])
     left, right = st.columns(2)
     metric = left.selectbox("Metric", shown_metrics, key="compare.metric",
                             help=HELP["compare_metric"])
@@ -280,8 +286,7 @@ def comparison_page() -> None:
         session.choose("compare.candidate", list(comparison.candidates), comparison.candidates[0])
         candidate = right.selectbox("Candidate", list(comparison.candidates),
                                     key="compare.candidate", help=HELP["compare_candidate"])
-    paired = cache.derived(view, "paired", (options, metric),
-                           lambda: frames.paired_scores(comparison, metric))
+    paired = review.paired(view, comparison, options, metric)
     runs = chart_base.run_scale(view.colour_domain)
     ui.chart(cache.derived(view, "paired scatter", (options, metric),
                            lambda: comparison_charts.paired_scatter(
@@ -293,22 +298,20 @@ def comparison_page() -> None:
              download=f"differences-{metric}")
     review_views.harm(view, comparison, metric, candidate)
 
-
     st.subheader(f"Biggest gains and losses of {safe.md(candidate)} in {metric}")
     st.caption("Click a row to pick its query: its rank movement shows below, and the link opens "
                "it in the drill-down.")
     # one above the other, each the page's width: side by side, a question pushed the figures
     # out of a half-width table
     for gains, title in ((True, "Gains"), (False, "Losses")):
-        changes = frames.biggest_changes(paired, candidate, CHANGES_SHOWN, gains=gains)
+        changes = review.biggest_changes(view, paired, options, metric, candidate,
+                                         CHANGES_SHOWN, gains=gains)
         with st.container(key=f"compare.{title.lower()}_box"):
             st.markdown(f"**{title}**")
             if changes.empty:
                 st.caption(f"No query got {'better' if gains else 'worse'}.")
                 continue
             key = f"compare.{title.lower()}"
-            if view.queries is not None:
-                changes.insert(1, "text", [view.text(q) or "" for q in changes["query_id"]])
             st.dataframe(
                 changes,
                 hide_index=True,
@@ -329,95 +332,99 @@ def comparison_page() -> None:
                     "difference": ui.signed_column("Difference"),
                 },
             )
+    return metric, candidate, paired
 
 
-    @session.page_fragment
-    def rank_movement() -> None:
-        """The chosen query's ranks before and after. A fragment inside the page's: picking
-        another query or depth redraws this section only, not the tables and charts above."""
-        ordered = cache.derived(view, "by difference", (options, metric, candidate),
-                                lambda: frames.by_difference(paired, candidate))
-        differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))
-        if not st.session_state.get("compare.movement_opened"):
-            # first open: a query selected on another page that did not move shows nothing
-            # here; the largest gain does (a query picked here later is kept, moved or not)
-            st.session_state["compare.movement_opened"] = True
-            if differences.get(st.session_state.get(session.QUERY), 0) == 0:
-                moved = next((q for q, d in differences.items() if d != 0), None)
-                if moved is not None:
-                    picking.set_query(moved)
-        left, right = st.columns([3, 1], vertical_alignment="bottom")
-        with left:
-            query = picking.select_query(
-                "compare", list(differences),
-                format_func={q: f"{q} · {metric} {fmt.signed(d)}"
-                             for q, d in differences.items()}.get,
-                help=HELP["movement_query"].format(metric=metric))
-        longest = max(written_out.longest(view, query), k)
-        session.bounded("compare.depth", 1, longest, default=min(max(2 * k, 10), longest))
-        right.number_input("Down to rank", min_value=1, max_value=longest, step=1,
-                           key="compare.depth",
-                           help=HELP["depth"])
-        depth = int(st.session_state["compare.depth"])
-        moved = (comparison.baseline, candidate, query, depth)
-        found = written_out.movement(view, *moved)
-        movement = found.table
-        ui.chart(cache.derived(view, "rank slope", moved, lambda: comparison_charts.rank_slope(
-                     movement, k=k, depth=depth, baseline=comparison.baseline,
-                     candidate=candidate, query_id=query)),
-                 download=f"rank-movement-{query}")
-        left, right = st.columns([1, 2])
-        with left:
-            changes = frames.query_changes(comparison, candidate, query)
-            this = changes[changes["Metric"] == metric].iloc[0]
-            st.metric(f"{metric} of {safe.md(query)}", fmt.figure(this['After']),
-                      delta=f"{fmt.signed(this['Difference'])} against "
-                            f"{fmt.figure(this['Before'])}",
-                      border=True)
-            ui.open_in_drilldown(query, pair=(comparison.baseline, candidate))
-        with right:
-            st.dataframe(
-                changes,
-                hide_index=True,
-                column_config={
-                    "Before": ui.number_column(comparison.baseline),
-                    "After": ui.number_column(candidate),
-                    "Difference": ui.signed_column(None),
-                },
-            )
-        st.markdown(safe.md(found.sentence))
-        corpus = texts.corpus(view)
+@session.page_fragment
+def rank_movement(options: cache.CompareOptions, comparison: metrics.Comparison, metric: str,
+                  candidate: str, paired: pd.DataFrame) -> None:
+    """The chosen query's ranks before and after. A fragment inside the page's: picking
+    another query or depth redraws this section only, not the tables and charts above."""
+    ordered = cache.derived(view, "by difference", (options, metric, candidate),
+                            lambda: frames.by_difference(paired, candidate))
+    differences = dict(zip(ordered["query_id"], ordered["difference"], strict=True))
+    if not st.session_state.get("compare.movement_opened"):
+        # first open: a query selected on another page that did not move shows nothing
+        # here; the largest gain does (a query picked here later is kept, moved or not)
+        st.session_state["compare.movement_opened"] = True
+        if differences.get(st.session_state.get(session.QUERY), 0) == 0:
+            moved = next((q for q, d in differences.items() if d != 0), None)
+            if moved is not None:
+                picking.set_query(moved)
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    with left:
+        query = picking.select_query(
+            "compare", list(differences),
+            format_func={q: f"{q} · {metric} {fmt.signed(d)}"
+                         for q, d in differences.items()}.get,
+            help=HELP["movement_query"].format(metric=metric))
+    longest = max(written_out.longest(view, query), k)
+    session.bounded("compare.depth", 1, longest, default=min(max(2 * k, 10), longest))
+    right.number_input("Down to rank", min_value=1, max_value=longest, step=1,
+                       key="compare.depth",
+                       help=HELP["depth"])
+    depth = int(st.session_state["compare.depth"])
+    moved = (comparison.baseline, candidate, query, depth)
+    found = written_out.movement(view, *moved)
+    movement = found.table
+    ui.chart(cache.derived(view, "rank slope", moved, lambda: comparison_charts.rank_slope(
+                 movement, k=k, depth=depth, baseline=comparison.baseline,
+                 candidate=candidate, query_id=query)),
+             download=f"rank-movement-{query}")
+    left, right = st.columns([1, 2])
+    with left:
+        changes = frames.query_changes(comparison, candidate, query)
+        this = changes[changes["Metric"] == metric].iloc[0]
+        st.metric(f"{metric} of {safe.md(query)}", fmt.figure(this['After']),
+                  delta=f"{fmt.signed(this['Difference'])} against "
+                        f"{fmt.figure(this['Before'])}",
+                  border=True)
+        ui.open_in_drilldown(query, pair=(comparison.baseline, candidate))
+    with right:
         st.dataframe(
-            frames.with_chunks(movement, corpus),
+            changes,
             hide_index=True,
-            placeholder="—",
             column_config={
-                "chunk": st.column_config.TextColumn("Chunk", width="large", help=MEANING["chunk"]),
-                "doc_id": st.column_config.TextColumn("Id"),
-                "grade": st.column_config.NumberColumn("Grade", help=MEANING["grade_unjudged"]),
-                "judged": st.column_config.TextColumn(
-                    "Label", help=evaluation.conventions.sentences()["relevance_level"]),
-                "before": st.column_config.NumberColumn(
-                    "Rank before", help=MEANING["rank_in_run"].format(
-                        run=safe.md(comparison.baseline)), format="localized"),
-                "after": st.column_config.NumberColumn(
-                    "Rank after", help=MEANING["rank_in_run"].format(run=safe.md(candidate)),
-                    format="localized"),
-                "climbed": ui.number_column("Places climbed", MEANING["places_climbed"],
-                                            pattern=fmt.PLACES_PATTERN),
-                "moved": st.column_config.TextColumn("What the candidate did", width="medium",
-                                                     help=MEANING["moved"].format(run=safe.md(candidate))),
+                "Before": ui.number_column(comparison.baseline),
+                "After": ui.number_column(candidate),
+                "Difference": ui.signed_column(None),
             },
         )
-        if corpus is not None:
-            with st.expander("The chunks that moved, the question's words marked",
-                             icon=":material/article:"):
-                st.html(highlight.chunks_html(
-                    [(None, str(doc), corpus.title(doc), corpus.text(doc), note) for doc, note
-                     in zip(movement["doc_id"], frames.movement_notes(movement), strict=True)],
-                    view.text(query)))
+    st.markdown(safe.md(found.sentence))
+    corpus = texts.corpus(view)
+    st.dataframe(
+        frames.with_chunks(movement, corpus),
+        hide_index=True,
+        placeholder="—",
+        column_config={
+            "chunk": st.column_config.TextColumn("Chunk", width="large", help=MEANING["chunk"]),
+            "doc_id": st.column_config.TextColumn("Id"),
+            "grade": st.column_config.NumberColumn("Grade", help=MEANING["grade_unjudged"]),
+            "judged": st.column_config.TextColumn(
+                "Label", help=evaluation.conventions.sentences()["relevance_level"]),
+            "before": st.column_config.NumberColumn(
+                "Rank before", help=MEANING["rank_in_run"].format(
+                    run=safe.md(comparison.baseline)), format="localized"),
+            "after": st.column_config.NumberColumn(
+                "Rank after", help=MEANING["rank_in_run"].format(run=safe.md(candidate)),
+                format="localized"),
+            "climbed": ui.number_column("Places climbed", MEANING["places_climbed"],
+                                        pattern=fmt.PLACES_PATTERN),
+            "moved": st.column_config.TextColumn("What the candidate did", width="medium",
+                                                 help=MEANING["moved"].format(run=safe.md(candidate))),
+        },
+    )
+    if corpus is not None:
+        with st.expander("The chunks that moved, the question's words marked",
+                         icon=":material/article:"):
+            st.html(highlight.chunks_html(
+                [(None, str(doc), corpus.title(doc), corpus.text(doc), note) for doc, note
+                 in zip(movement["doc_id"], frames.movement_notes(movement), strict=True)],
+                view.text(query)))
 
 
+def movement(options: cache.CompareOptions, comparison: metrics.Comparison, metric: str,
+             candidate: str, paired: pd.DataFrame, lists: bool) -> None:
     st.header("Rank movement")
     if options.snapshot:
         st.info("Rank movement needs the baseline's ranked lists, and a snapshot keeps only its "
@@ -428,16 +435,10 @@ def comparison_page() -> None:
         saved.rank_movement(view, comparison, candidate, picking.select_query(
             "compare", moved, help=HELP["movement_query"].format(metric=metric)))
     else:
-        rank_movement()
+        rank_movement(options, comparison, metric, candidate, paired)
 
 
-    with fragility_slot:
-        if lists:
-            review_views.fragility(view, options, checked)
-        else:
-            st.header("Would another convention change the verdict?")
-            saved.needs_lists(view, "fragility", stop=False)
-
+def export(comparison: metrics.Comparison) -> None:
     st.header("Export")
     left, right = st.columns([1, 2], vertical_alignment="center")
     with left:
@@ -447,6 +448,38 @@ def comparison_page() -> None:
     with right:
         st.page_link(ui.EXPORT, label="The HTML report, the Markdown summary and the tables",
                      icon=":material/ios_share:")
+
+
+@session.page_fragment
+def comparison_page() -> None:
+    """Everything below the page's top: a fragment, so that a candidate, the metrics, the
+    correction, alpha or any control further down redraws the page's own part only, not the
+    sidebar. A new baseline reruns the whole app: it becomes the first run shown."""
+    snapshots = session.snapshots()
+    options = controls(snapshots)
+    comparison = headline(options, snapshots)
+    tests(options, comparison)
+    # the check is drawn here but waited for last: it runs on a thread while the page draws
+    lists = not cache.without_lists(view)  # saved figures: no list to rescore or move
+    checked = (review.fragility(view, session.inputs(), options, comparison)
+               if asked.now().fragility and options.snapshot is None and lists
+               else None)
+    fragility_slot = st.container()
+    if options.snapshot is None and len(evaluation.runs) >= 3:
+        primary = st.session_state[session.PRIMARY]
+        every_pair(options, primary, evaluation.label(primary))
+    facets = slicing.facets(view)
+    if facets and options.snapshot is None:
+        by_kind(options, comparison, facets)
+    metric, candidate, paired = query_by_query(options, comparison, facets)
+    movement(options, comparison, metric, candidate, paired, lists)
+    with fragility_slot:
+        if lists:
+            review_views.fragility(view, options, checked)
+        else:
+            st.header("Would another convention change the verdict?")
+            saved.needs_lists(view, "fragility", stop=False)
+    export(comparison)
 
 
 comparison_page()

@@ -14,7 +14,8 @@ import pandas as pd
 
 import metrics
 from dashboard.data import combine
-from dashboard.data.cache import CompareOptions, Inputs, View, spinner, store
+from dashboard.data.cache import CompareOptions, Inputs, View, derived, spinner, store
+from dashboard.views import frames
 from metrics import Comparison, Run, vocabulary
 
 
@@ -161,3 +162,23 @@ def flips_table(found: metrics.Fragility) -> pd.DataFrame:
         "Verdict": [f.verdict for f in found.flips],
         "Becomes": [f.verdict_under_choice for f in found.flips],
     })
+
+
+def paired(view: View, comparison: Comparison, options: CompareOptions,
+           metric: str) -> pd.DataFrame:
+    """Each compared query's figure under the baseline and every candidate on `metric` (a
+    label), and their differences: what the scatter, the bars and the lists below read."""
+    return derived(view, "paired", (options, metric),
+                    lambda: frames.paired_scores(comparison, metric))
+
+
+def biggest_changes(view: View, table: pd.DataFrame, options: CompareOptions, metric: str,
+                    candidate: str, shown: int, *, gains: bool) -> pd.DataFrame:
+    """The candidate's `shown` biggest gains (or losses) on `metric`, each with its question
+    when a queries file gives one."""
+    def build() -> pd.DataFrame:
+        changes = frames.biggest_changes(table, candidate, shown, gains=gains)
+        if view.queries is not None and not changes.empty:
+            changes.insert(1, "text", [view.text(q) or "" for q in changes["query_id"]])
+        return changes
+    return derived(view, "biggest changes", (options, metric, candidate, shown, gains), build)

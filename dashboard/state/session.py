@@ -717,17 +717,17 @@ def baseline_changed() -> None:
     put_first(chosen)
 
 
-def page_fragment(draw: Callable[[], None]) -> Callable[[], None]:
+def page_fragment(draw: Callable[..., None]) -> Callable[..., None]:
     """st.fragment for a part of a page: its own controls rerun it alone, not app.py. A
     fragment's rerun skips app.py, so it first runs the whole app when a callback asked for
     it (one that changed what the sidebar draws) and keeps the link on what is chosen."""
     @st.fragment
     @functools.wraps(draw)  # the fragment's identity is the page's function, not this one
-    def drawn() -> None:
+    def drawn(*args, **kwargs) -> None:  # a fragment's rerun calls it with the same arguments
         if st.session_state.pop(APP_RERUN, False):
             st.rerun()
         publish()
-        draw()
+        draw(*args, **kwargs)
     return drawn
 
 
