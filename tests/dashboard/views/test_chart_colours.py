@@ -17,6 +17,7 @@ import vl_convert as vlc
 from dashboard.report import exports
 from dashboard.views import chart_base, charts, comparison_charts, frames, vega_spec
 from metrics import QUERY_CLASSES, STANDARD_RECALL, SUMMARY_MEASURES, Conventions, label_of
+from tests.dashboard.views.test_charts import walk  # every dict inside a spec
 
 ALL_RUNS = ["baseline", "reranked", "bm25"]
 
@@ -26,14 +27,6 @@ def compiled(chart) -> dict:
     return vlc.vegalite_to_vega(vega_spec.exported_spec(chart), vl_version=exports.VL_VERSION)
 
 
-def walk(spec):
-    if isinstance(spec, dict):
-        yield spec
-        for value in spec.values():
-            yield from walk(value)
-    elif isinstance(spec, list):
-        for value in spec:
-            yield from walk(value)
 
 
 def legends(vega: dict) -> list[dict]:
