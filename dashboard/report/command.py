@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import metrics
 from dashboard.report import exports
@@ -51,7 +50,8 @@ def parser() -> argparse.ArgumentParser:
         help="html: the full report (needs --out); markdown: the summary table, to standard "
         "output unless --out is given",
     )
-    flags.add_argument("--out", type=Path, metavar="FILE", help="where to write the report")
+    flags.add_argument("--out", type=metrics.output_file, metavar="FILE",
+                       help="where to write the report")
     flags.add_argument("--title", default=None, help="the report's title")
     flags.add_argument(
         "--no-comparison",
@@ -90,7 +90,7 @@ def report_command(argv: Sequence[str]) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    args.out.write_text(text, encoding="utf-8")
+    metrics.write_text(args.out, text, flag="--out")
     print(f"{args.format} report written to {args.out}", file=sys.stderr)
     return 0
 

@@ -24,6 +24,7 @@ from metrics.io.loaders import run_name_of
 from metrics.io.parquet import is_parquet, roles_of
 from metrics.io.sources import source_name
 from metrics.io.streams import MAX_INPUT_FLAG
+from metrics.io.writing import write_text
 from metrics.spark.evaluate import SparkEvaluation, evaluate_spark, spark_session
 from metrics.vocabulary.cutoffs import DEFAULT_K
 from metrics.vocabulary.engines import (
@@ -110,7 +111,7 @@ def score_blocks(args: argparse.Namespace) -> BlockEvaluation:
             max_bytes=max_bytes)
     if args.load_report is not None:  # the whole report, as the in-memory command writes it
         whole = file_report_lines(evaluation, whole=True)
-        args.load_report.write_text("\n".join(whole) + "\n", encoding="utf-8")
+        write_text(args.load_report, "\n".join(whole) + "\n", flag="--load-report")
     for line in file_report_lines(evaluation, written_to=args.load_report):
         print(line, file=sys.stderr)
     return evaluation

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pyarrow as pa
 
+from metrics.io.writing import replacing
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
 from metrics.vocabulary.names import Spec
 from metrics.vocabulary.saved import METADATA_KEY
@@ -44,12 +45,14 @@ def write_long(path: str | os.PathLike, tables: Iterable[pa.Table],
     """The tables, one after the other, as one Parquet file (run and figure names
     dictionary-encoded); a table is written as it comes, so memory holds one. `about`
     (`metrics.core.saved.about`: K, conventions, counts, the sweep) goes in the schema's
-    metadata as JSON, so that the file says what its figures were computed under."""
+    metadata as JSON, so that the file says what its figures were computed under. What
+    `path` held is replaced only once the file is all written (`metrics.io.writing`)."""
     schema = SCHEMA if about is None else SCHEMA.with_metadata(
         {METADATA_KEY: json.dumps(about, allow_nan=False).encode()})
     import pyarrow.parquet as pq  # on use: see metrics.io.parquet._open
 
-    with pq.ParquetWriter(path, schema, use_dictionary=["run", "measure"]) as writer:
+    with replacing(path) as temporary, pq.ParquetWriter(
+            temporary, schema, use_dictionary=["run", "measure"]) as writer:
         for table in tables:
             writer.write_table(table.replace_schema_metadata(schema.metadata))
 

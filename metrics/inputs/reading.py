@@ -45,6 +45,7 @@ from metrics.io import (
     read_corpus,
 )
 from metrics.io.report import DROPPED_SHOWN
+from metrics.io.writing import write_text
 from metrics.stats.comparison import Comparison
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import DEFAULT_K, SAMPLE_K
@@ -256,7 +257,7 @@ class Inputs:
         evaluation = self.evaluation()
         if self.load_report_file is not None:
             whole = load_report_lines(evaluation, whole=True)
-            self.load_report_file.write_text("\n".join(whole) + "\n", encoding="utf-8")
+            write_text(self.load_report_file, "\n".join(whole) + "\n", flag="--load-report")
         for line in load_report_lines(evaluation, written_to=self.load_report_file):
             self.report(line)
 
