@@ -107,6 +107,14 @@ def _dropped_lines(report, *, whole: bool, written_to: Path | None) -> list[str]
     return [*counted, *quoted, f"  {report.source}: {more} not shown here ({where})"]
 
 
+def _qrels_lines(evaluation: Evaluation, *, whole: bool, written_to: Path | None) -> list[str]:
+    """The qrels' load report alone: what they held and their dropped lines."""
+    report = evaluation.qrels_report
+    if report is None:
+        return []
+    return [report.summary(), *_dropped_lines(report, whole=whole, written_to=written_to)]
+
+
 def _silent(_line: str) -> None:
     """The default report: a script that builds Inputs itself reads the reports it wants."""
 
@@ -242,13 +250,17 @@ class Inputs:
     def report_judged(self) -> None:
         """The human labels' load report, then the judge evaluation's whole one: the runs'
         lines on queries only the judge labels are used there, so the human evaluation's
-        report on the runs (every such line ignored) says nothing new."""
+        report on the runs (every such line ignored) says nothing new. The whole of both
+        goes to ``load_report_file`` when given."""
         human, judge = self.judged()
-        if human.qrels_report is not None:
-            self.report(human.qrels_report.summary())
-            for line in _dropped_lines(human.qrels_report, whole=False, written_to=None):
-                self.report(line)
-        for line in load_report_lines(judge):
+        written_to = self.load_report_file
+        if written_to is not None:
+            whole = _qrels_lines(human, whole=True, written_to=None)
+            whole += load_report_lines(judge, whole=True)
+            write_text(written_to, "\n".join(whole) + "\n", flag="--load-report")
+        for line in _qrels_lines(human, whole=False, written_to=written_to):
+            self.report(line)
+        for line in load_report_lines(judge, written_to=written_to):
             self.report(line)
 
     def report_load(self) -> None:

@@ -251,3 +251,14 @@ def test_paths_meet_by_identity(tmp_path):
     assert paths_meet(tmp_path / "d" / "new", tmp_path / "d")  # inside a directory read
     assert paths_meet(tmp_path / "new", tmp_path / "d" / ".." / "new")  # neither exists
     assert not paths_meet(a, tmp_path / "b") and not paths_meet("/dev/null", "/dev/null")
+
+
+def test_judge_writes_the_load_report_it_is_given(capsys, files, tmp_path):
+    report = tmp_path / "load.txt"
+    code, _ = run(capsys, [*inputs_of("judge", files), "--load-report", str(report)])
+    assert code == 0
+    written = report.read_text().splitlines()
+    # the human labels' report, then the judge evaluation's: its labels and each run
+    assert written[:2] == ["qrels.txt: 33 lines read, 33 used, 0 dropped",
+                           "judge.txt: 33 lines read, 33 used, 0 dropped"]
+    assert "baseline.run: 100 lines read, 100 used, 0 dropped, 1 repeat" in written
