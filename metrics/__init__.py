@@ -39,7 +39,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         # program that reads runs shares (python -m metrics, python -m dashboard report)
         "Inputs": ("metrics.inputs.reading", "Inputs"),
         **{name: ("metrics.inputs.arguments", name) for name in (
-            "command_parser", "UsageError", "run_guarded", "output_file")},
+            "command_parser", "UsageError", "run_guarded", "output_file", "to_stderr")},
     },
     "evaluate": {
         "Conventions": ("metrics.vocabulary.conventions", "Conventions"),

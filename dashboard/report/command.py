@@ -30,10 +30,6 @@ UsageError = metrics.UsageError
 TEXT_FLAGS = ("queries", "corpus", "by", "tokens_per_chunk", "price_per_mtok")
 
 
-def _to_stderr(line: str) -> None:
-    print(line, file=sys.stderr)
-
-
 def parser() -> argparse.ArgumentParser:
     """The command's flags: python -m metrics's for the inputs, the conventions, the texts
     and --metric (metrics.command_parser, below both front ends), then the report's own."""
@@ -72,7 +68,7 @@ def report_command(argv: Sequence[str]) -> int:
     if args.format == "markdown" and given:
         raise UsageError(f"{', '.join(given)}: for the HTML report; the Markdown summary "
                          "holds the summary table only")
-    inputs = metrics.Inputs.from_arguments(args, report=_to_stderr)
+    inputs = metrics.Inputs.from_arguments(args, report=metrics.to_stderr)
     if args.by and args.queries is None and not inputs.on_sample:
         raise UsageError("--by needs --queries")
 
@@ -91,7 +87,7 @@ def report_command(argv: Sequence[str]) -> int:
         sys.stdout.write(text)
         return 0
     metrics.write_text(args.out, text, flag="--out")
-    print(f"{args.format} report written to {args.out}", file=sys.stderr)
+    metrics.to_stderr(f"{args.format} report written to {args.out}")
     return 0
 
 

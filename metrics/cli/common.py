@@ -7,17 +7,11 @@ the one writer of every file, `metrics.io.writing`."""
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
+from metrics.inputs.arguments import to_stderr
 from metrics.inputs.reading import Inputs
 from metrics.snapshot import KEY_VARIABLE
-from metrics.vocabulary.format import terminal
-
-
-def to_stderr(line: str) -> None:
-    """A report line, ids from files in it printed with their control characters escaped."""
-    print(terminal(line, keep="\t\n"), file=sys.stderr)
 
 
 def read(args: argparse.Namespace) -> Inputs:

@@ -7,7 +7,6 @@ refused before anything is read, each flag with its reason (metrics.vocabulary.e
 from __future__ import annotations
 
 import argparse
-import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -17,7 +16,7 @@ from metrics.core.asked import brought
 from metrics.core.blocks import BlockEvaluation, evaluate_blocks
 from metrics.core.evaluate import DEFAULT_PER_QUERY, resolve_among
 from metrics.core.files import distinct_names, read_qrels
-from metrics.inputs.arguments import UsageError
+from metrics.inputs.arguments import UsageError, to_stderr
 from metrics.inputs.reading import Inputs, file_report_lines
 from metrics.io.errors import LoadError
 from metrics.io.loaders import run_name_of
@@ -113,7 +112,7 @@ def score_blocks(args: argparse.Namespace) -> BlockEvaluation:
         whole = file_report_lines(evaluation, whole=True)
         write_text(args.load_report, "\n".join(whole) + "\n", flag="--load-report")
     for line in file_report_lines(evaluation, written_to=args.load_report):
-        print(line, file=sys.stderr)
+        to_stderr(line)
     return evaluation
 
 

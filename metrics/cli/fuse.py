@@ -22,6 +22,7 @@ from metrics.inputs.arguments import (
     add_input_arguments,
     conventions_from,
     output_file,
+    to_stderr,
 )
 from metrics.io.writing import write_text
 from metrics.outputs.documents import write_json
@@ -93,15 +94,15 @@ def fuse_command(argv: Sequence[str]) -> int:
     fused, recipe = fuse(runs, method=method, norm=args.norm, rrf_k=args.rrf_k,
                          weights=weights, name=args.name)
     text = write_trec(fused, args.tag)
-    print(recipe.sentence, file=sys.stderr)
+    to_stderr(recipe.sentence)
     data: dict = {"recipe": recipe.as_dict(), "out": None if args.out is None else str(args.out)}
     if tuned is not None:
         interval = bootstrap(tuned.per_query, confidence_level=conventions.confidence_level,
                              n_resamples=conventions.n_resamples,
                              rng=conventions.seed,
                              method=conventions.interval_method)[0]
-        print(f"{tuned.sentence} Interval of the cross-fitted mean: "
-              f"[{figure(interval.low)}, {figure(interval.high)}].", file=sys.stderr)
+        to_stderr(f"{tuned.sentence} Interval of the cross-fitted mean: "
+                  f"[{figure(interval.low)}, {figure(interval.high)}].")
         data["cross_fit"] = {"metric": f"{tuned.metric}@{tuned.k}", "chosen": list(tuned.chosen),
                              "mean": tuned.mean, "low": interval.low, "high": interval.high,
                              "in_sample_weight": tuned.in_sample_weight,
@@ -109,7 +110,7 @@ def fuse_command(argv: Sequence[str]) -> int:
                              "sentence": tuned.sentence}
     if args.out is not None:
         write_text(args.out, text, flag="--out")
-        print(f"{fused.name}: {len(fused.line):,} lines written to {args.out}", file=sys.stderr)
+        to_stderr(f"{fused.name}: {len(fused.line):,} lines written to {args.out}")
     else:
         sys.stdout.write(text)
     if args.format == "json" and args.out is not None:

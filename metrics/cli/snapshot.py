@@ -3,7 +3,6 @@ later comparisons are read against."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 from metrics.cli.common import add_snapshot_key_argument, print_load_report, read
@@ -12,6 +11,7 @@ from metrics.inputs.arguments import (
     add_input_arguments,
     add_metric_argument,
     output_file,
+    to_stderr,
 )
 from metrics.io.writing import for_flag
 from metrics.snapshot import Snapshot, snapshot_key
@@ -41,11 +41,9 @@ def snapshot_command(argv: Sequence[str]) -> int:
     snapshot = Snapshot.from_evaluation(evaluation, label=args.label, key=key)
     with for_flag("--out"):
         save_snapshot(snapshot, args.out, key=key)
-    print(
+    to_stderr(
         f"snapshot of {count(len(evaluation.runs), 'run')} at K = {evaluation.k} over "
         f"{count(len(evaluation.scored_ids), 'scored query')} written to {args.out} "
         f"(query set {snapshot.query_set_fingerprint}; figures "
-        f"{'signed with HMAC-SHA256' if key else 'fingerprinted with SHA-256, unsigned'})",
-        file=sys.stderr,
-    )
+        f"{'signed with HMAC-SHA256' if key else 'fingerprinted with SHA-256, unsigned'})")
     return EXIT_OK

@@ -33,7 +33,7 @@ from metrics.vocabulary import CONVENTIONS, Convention
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cost import FLAGS as COST_FLAGS
 from metrics.vocabulary.cutoffs import DEFAULT_K, MAX_K, MAX_SWEEP, SAMPLE_K, check_sweep
-from metrics.vocabulary.format import shortened
+from metrics.vocabulary.format import shortened, terminal
 from metrics.vocabulary.gates import EXIT_BAD_INPUT, EXIT_USAGE
 from metrics.vocabulary.identifiers import (
     MAX_NAME_CHARS,
@@ -378,24 +378,31 @@ def conventions_from(args: argparse.Namespace) -> Conventions:
     return Conventions(**{c.field: getattr(args, c.field) for c in CONVENTIONS if c.flag})
 
 
+def to_stderr(line: str) -> None:
+    """One line on standard error (a load report's, a warning, an error), with every
+    character no output writes as it is (`format.terminal`: a line break, a tab, ESC, a
+    bidirectional override) escaped, since ids and file names from the inputs stand in it:
+    a line cannot become two, nor drive the terminal."""
+    print(terminal(line), file=sys.stderr)
+
+
 def run_guarded(command: Command, argv: Sequence[str]) -> int:
     """Run a command; errors become one line on standard error and a non-zero exit."""
     try:
         return command(argv)
     except UsageError as error:
-        print(f"error: {error} (see --help)", file=sys.stderr)
+        to_stderr(f"error: {error} (see --help)")
         return EXIT_USAGE
     except (ValueError, OSError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        to_stderr(f"error: {error}")
         return EXIT_BAD_INPUT
     except ReadingOutOfMemory as error:
-        print(f"error: out of memory while reading {error.reading}: give smaller inputs",
-              file=sys.stderr)
+        to_stderr(f"error: out of memory while reading {error.reading}: give smaller inputs")
         return EXIT_BAD_INPUT
     except MemoryError:
         name = getattr(command, "__name__", "command").removesuffix("_command")
-        print(f"error: out of memory while running {name}: give smaller inputs, or a smaller "
-              "--sweep or --permutations", file=sys.stderr)
+        to_stderr(f"error: out of memory while running {name}: give smaller inputs, or a "
+                  "smaller --sweep or --permutations")
         return EXIT_BAD_INPUT
 
 
@@ -416,4 +423,4 @@ def command_parser(prog: str, description: str, *, texts: bool = False, by: bool
 
 __all__ = ["Command", "Parser", "ReadingOutOfMemory", "UsageError", "add_convention_arguments",
            "add_input_arguments", "add_metric_argument", "add_text_arguments", "command_parser",
-           "conventions_from", "output_file", "refuse_overwriting", "run_guarded"]
+           "conventions_from", "output_file", "refuse_overwriting", "run_guarded", "to_stderr"]
