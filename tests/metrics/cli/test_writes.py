@@ -21,6 +21,7 @@ import pytest
 from dashboard.report.command import main as report_main
 from metrics.cli import main
 from metrics.core.sample import SAMPLE_DIR
+from metrics.inputs.arguments import UsageError, command_parser
 from metrics.io.writing import CannotWrite, paths_meet, replacing, write_text
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -262,3 +263,12 @@ def test_judge_writes_the_load_report_it_is_given(capsys, files, tmp_path):
     assert written[:2] == ["qrels.txt: 33 lines read, 33 used, 0 dropped",
                            "judge.txt: 33 lines read, 33 used, 0 dropped"]
     assert "baseline.run: 100 lines read, 100 used, 0 dropped, 1 repeat" in written
+
+
+def test_on_the_bundled_sample_its_files_are_the_inputs():
+    parser = command_parser("test", "the sample's files may not be written over")
+    with pytest.raises(UsageError, match="is one of this command's inputs \\(the bundled sample"):
+        parser.parse_args(["--load-report", str(SAMPLE_DIR / "qrels.txt")])
+    own = parser.parse_args(["--qrels", "mine.txt", "--run", "mine.run",
+                             "--load-report", str(SAMPLE_DIR / "report.txt")])
+    assert own.load_report == SAMPLE_DIR / "report.txt"  # not on the sample: its folder is not read
