@@ -23,6 +23,7 @@ from metrics.cli import main
 from metrics.core.sample import SAMPLE_DIR
 from metrics.inputs.arguments import UsageError, command_parser
 from metrics.io.writing import CannotWrite, paths_meet, replacing, write_text
+from tests.marks import THOROUGH
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -183,7 +184,8 @@ def run_limited(args: list[str], cwd: Path, max_file_bytes: int) -> subprocess.C
     ("--per-query-out", ["metrics", "--engine", "blocks"]),
     ("--load-report", ["metrics"]),
     ("--out", ["metrics", "snapshot"]),
-    ("--out", ["dashboard", "report", "--format", "markdown"]),
+    # the report command end to end: its imports take seconds (tests/marks.py)
+    pytest.param("--out", ["dashboard", "report", "--format", "markdown"], marks=THOROUGH),
 ])
 def test_a_write_that_fails_keeps_the_file_that_was_there(files, tmp_path, flag, argv):
     kept = tmp_path / "out.bin"
