@@ -263,15 +263,19 @@ class Inputs:
         for line in load_report_lines(judge, written_to=written_to):
             self.report(line)
 
-    def report_load(self) -> None:
+    def report_load(self, *, also: Sequence[Inputs] = ()) -> None:
         """The evaluation's load report, line by line, to ``report`` (the problems first, the
-        dropped lines counted); the whole report to ``load_report_file`` when given."""
-        evaluation = self.evaluation()
+        dropped lines counted); the whole report to ``load_report_file`` when given. With
+        `also` (the same runs under other labels: agreement's second --qrels), theirs after
+        it, and the file holds every one of them, written once."""
+        evaluations = [inputs.evaluation() for inputs in (self, *also)]
         if self.load_report_file is not None:
-            whole = load_report_lines(evaluation, whole=True)
+            whole = [line for evaluation in evaluations
+                     for line in load_report_lines(evaluation, whole=True)]
             write_text(self.load_report_file, "\n".join(whole) + "\n", flag="--load-report")
-        for line in load_report_lines(evaluation, written_to=self.load_report_file):
-            self.report(line)
+        for evaluation in evaluations:
+            for line in load_report_lines(evaluation, written_to=self.load_report_file):
+                self.report(line)
 
     @property
     def queries_path(self) -> Path | None:

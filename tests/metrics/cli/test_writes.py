@@ -274,3 +274,14 @@ def test_on_the_bundled_sample_its_files_are_the_inputs():
     own = parser.parse_args(["--qrels", "mine.txt", "--run", "mine.run",
                              "--load-report", str(SAMPLE_DIR / "report.txt")])
     assert own.load_report == SAMPLE_DIR / "report.txt"  # not on the sample: its folder is not read
+
+
+def test_agreement_over_two_label_sets_writes_both_load_reports(capsys, files, tmp_path):
+    report = tmp_path / "load.txt"
+    code, _ = run(capsys, [*inputs_of("agreement", files), "--qrels", str(files["judge"]),
+                           "--load-report", str(report)])
+    assert code == 0
+    written = report.read_text().splitlines()
+    # each label set's report, the runs read under each: nothing written over
+    assert [line.split(":")[0] for line in written if "lines read" in line] == [
+        "qrels.txt", "baseline.run", "bm25.run", "judge.txt", "baseline.run", "bm25.run"]
