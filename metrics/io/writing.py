@@ -9,7 +9,8 @@ full disk, a quota, `ulimit -f`) leaves the old file as it was and removes the t
 and is one line naming the path and the reason, and the flag when a command names it
 (`CannotWrite`). A symbolic link is followed, so the link keeps pointing at the new contents;
 a file kept is replaced with its permissions. A target that is not a regular file (/dev/null,
-/dev/stdout, a FIFO) cannot be renamed over and is written in place.
+a FIFO) cannot be renamed over and is written in place, and so is a name under /dev or /proc
+(/dev/stderr redirected to a log resolves to the log, which a rename would detach).
 
 `paths_meet` says whether writing one path would write over another (one file, or a file
 inside a directory): what the command line compares each output with every input and with
