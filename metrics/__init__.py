@@ -39,7 +39,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         # program that reads runs shares (python -m metrics, python -m dashboard report)
         "Inputs": ("metrics.inputs.reading", "Inputs"),
         **{name: ("metrics.inputs.arguments", name) for name in (
-            "command_parser", "UsageError", "run_guarded")},
+            "command_parser", "UsageError", "run_guarded", "output_file", "to_stderr")},
     },
     "evaluate": {
         "Conventions": ("metrics.vocabulary.conventions", "Conventions"),
@@ -179,6 +179,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.io.spreadsheet", name) for name in ("csv_cell", "FORMULA_STARTS")},
     },
     "outputs": {
+        # the one writer of every file written: replaced whole or not at all
+        **{name: ("metrics.io.writing", name) for name in ("write_text", "CannotWrite")},
         # what both front ends write: a paper's table, trec_eval's three columns, and the
         # report's contents (the Export page and python -m dashboard report lay it out)
         "latex_table": ("metrics.outputs.latex", "latex_table"),

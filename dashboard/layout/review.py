@@ -196,8 +196,8 @@ def _to_label(view: View) -> None:
                            help=HELP["to_label_csv"])
     with right:
         if metrics.trec_unwritable(found):
-            st.caption("Some ids hold spaces or start a TREC comment: only the CSV can carry "
-                       "them.")
+            st.caption("Some ids hold spaces or control characters, or start a TREC comment: "
+                       "only the CSV can carry them (control characters as escapes).")
         else:
             ui.download_button("Qrels template (TREC)", lambda: metrics.to_qrels_template(found),
                                f"to-label-k{k}.qrels", "text/plain", key="compare.to_label_qrels",

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import metrics
 from dashboard.report import exports
@@ -29,10 +28,6 @@ from dashboard.report import exports
 Command = Callable[[Sequence[str]], int]
 UsageError = metrics.UsageError
 TEXT_FLAGS = ("queries", "corpus", "by", "tokens_per_chunk", "price_per_mtok")
-
-
-def _to_stderr(line: str) -> None:
-    print(line, file=sys.stderr)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -51,7 +46,8 @@ def parser() -> argparse.ArgumentParser:
         help="html: the full report (needs --out); markdown: the summary table, to standard "
         "output unless --out is given",
     )
-    flags.add_argument("--out", type=Path, metavar="FILE", help="where to write the report")
+    flags.add_argument("--out", type=metrics.output_file, metavar="FILE",
+                       help="where to write the report")
     flags.add_argument("--title", default=None, help="the report's title")
     flags.add_argument(
         "--no-comparison",
@@ -72,7 +68,7 @@ def report_command(argv: Sequence[str]) -> int:
     if args.format == "markdown" and given:
         raise UsageError(f"{', '.join(given)}: for the HTML report; the Markdown summary "
                          "holds the summary table only")
-    inputs = metrics.Inputs.from_arguments(args, report=_to_stderr)
+    inputs = metrics.Inputs.from_arguments(args, report=metrics.to_stderr)
     if args.by and args.queries is None and not inputs.on_sample:
         raise UsageError("--by needs --queries")
 
@@ -90,8 +86,8 @@ def report_command(argv: Sequence[str]) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    args.out.write_text(text, encoding="utf-8")
-    print(f"{args.format} report written to {args.out}", file=sys.stderr)
+    metrics.write_text(args.out, text, flag="--out")
+    metrics.to_stderr(f"{args.format} report written to {args.out}")
     return 0
 
 

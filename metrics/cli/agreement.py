@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from metrics.cli.common import print_load_report, read
+from metrics.cli.common import read
 from metrics.context.judge import label_agreement
 from metrics.decide.agreement import measure_agreements
 from metrics.inputs.arguments import Parser, UsageError, add_input_arguments, add_metric_argument
@@ -47,13 +47,13 @@ def agreement_command(argv: Sequence[str]) -> int:
     args.qrels = labels[0] if labels else None
     inputs = read(args)
     evaluation = inputs.evaluation()
-    print_load_report(inputs)
+    # the second label set's report after the first's, both in one --load-report file
+    others = [dataclasses.replace(inputs, qrels=labels[1], _read={})] if len(labels) == 2 else []
+    inputs.report_load(also=others)
     if len(evaluation.runs) < 2:
         raise UsageError("agreement needs at least two runs to order")
-    if len(labels) == 2:
-        other_inputs = dataclasses.replace(inputs, qrels=labels[1], _read={})
-        other = other_inputs.evaluation()
-        print_load_report(other_inputs)
+    if others:
+        other = others[0].evaluation()
         names = (labels[0].name, labels[1].name)
         found = [label_agreement(evaluation, other, metric, names=names)
                  for metric in (args.metric or COMPARED)]

@@ -30,6 +30,7 @@ from metrics.inputs.arguments import (
     add_text_arguments,
     confidence,
     positive_int,
+    to_stderr,
 )
 from metrics.outputs.documents import (
     add_risk,
@@ -166,11 +167,11 @@ def compare_command(argv: Sequence[str]) -> int:
         comparison = pairs.comparisons[0]
     note = None
     if snapshot is not None:
-        print(f"{args.snapshot}: snapshot figures {snapshot.verification}", file=sys.stderr)
+        to_stderr(f"{args.snapshot}: snapshot figures {snapshot.verification}")
         note = same_run_note(snapshot, evaluation, run=args.snapshot_run,
                              candidates=comparison.candidates)
         if note is not None:
-            print(f"note: {note}", file=sys.stderr)
+            to_stderr(f"note: {note}")
     gates = regression_gates(comparison, [metric_label(label, k, c)
                                           for label in args.fail_on_regression])
     primary_label = metric_label(args.primary, k, c)
@@ -210,8 +211,8 @@ def compare_command(argv: Sequence[str]) -> int:
         sys.stdout.write(format_review(comparison, args.harm_delta, found))
     failed = [gate for gate in gates if not gate["passed"]]
     for gate in failed:
-        print(gate_failure(gate["gate"], gate["candidate"], gate["metric"],
-                           comparison.baseline, gate.get("sentence", "")), file=sys.stderr)
+        to_stderr(gate_failure(gate["gate"], gate["candidate"], gate["metric"],
+                               comparison.baseline, gate.get("sentence", "")))
     return EXIT_GATE if failed else EXIT_OK
 
 

@@ -7,7 +7,6 @@ refused before anything is read, each flag with its reason (metrics.vocabulary.e
 from __future__ import annotations
 
 import argparse
-import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -17,13 +16,14 @@ from metrics.core.asked import brought
 from metrics.core.blocks import BlockEvaluation, evaluate_blocks
 from metrics.core.evaluate import DEFAULT_PER_QUERY, resolve_among
 from metrics.core.files import distinct_names, read_qrels
-from metrics.inputs.arguments import UsageError
+from metrics.inputs.arguments import UsageError, to_stderr
 from metrics.inputs.reading import Inputs, file_report_lines
 from metrics.io.errors import LoadError
 from metrics.io.loaders import run_name_of
 from metrics.io.parquet import is_parquet, roles_of
 from metrics.io.sources import source_name
 from metrics.io.streams import MAX_INPUT_FLAG
+from metrics.io.writing import write_text
 from metrics.spark.evaluate import SparkEvaluation, evaluate_spark, spark_session
 from metrics.vocabulary.cutoffs import DEFAULT_K
 from metrics.vocabulary.engines import (
@@ -110,9 +110,9 @@ def score_blocks(args: argparse.Namespace) -> BlockEvaluation:
             max_bytes=max_bytes)
     if args.load_report is not None:  # the whole report, as the in-memory command writes it
         whole = file_report_lines(evaluation, whole=True)
-        args.load_report.write_text("\n".join(whole) + "\n", encoding="utf-8")
+        write_text(args.load_report, "\n".join(whole) + "\n", flag="--load-report")
     for line in file_report_lines(evaluation, written_to=args.load_report):
-        print(line, file=sys.stderr)
+        to_stderr(line)
     return evaluation
 
 

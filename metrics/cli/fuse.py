@@ -7,9 +7,7 @@ import argparse
 import dataclasses
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
-from metrics.cli.common import refuse_own_input, write_out
 from metrics.context.fusion import (
     check_rrf_k,
     check_weight_values,
@@ -18,7 +16,15 @@ from metrics.context.fusion import (
     write_trec,
 )
 from metrics.core.files import load_runs, read_qrels
-from metrics.inputs.arguments import Parser, UsageError, add_input_arguments, conventions_from
+from metrics.inputs.arguments import (
+    Parser,
+    UsageError,
+    add_input_arguments,
+    conventions_from,
+    output_file,
+    to_stderr,
+)
+from metrics.io.writing import write_text
 from metrics.outputs.documents import write_json
 from metrics.stats.intervals import bootstrap
 from metrics.vocabulary import fusion as words
@@ -65,7 +71,7 @@ def fuse_command(argv: Sequence[str]) -> int:
                         "what to expect of it on new queries")
     parser.add_argument(words.NAME_FLAG, dest="name", help=words.NAME_HELP)
     parser.add_argument(words.TAG_FLAG, dest="tag", help=words.TAG_HELP)
-    parser.add_argument("--out", type=Path, metavar="FILE",
+    parser.add_argument("--out", type=output_file, metavar="FILE",
                         help="where to write the fused TREC run (default standard output)")
     args = parser.parse_args(argv)
     if len(args.run) < 2:
@@ -73,8 +79,6 @@ def fuse_command(argv: Sequence[str]) -> int:
     if args.tune and (args.qrels is None or len(args.run) != 2 or args.weights is not None):
         raise UsageError(f"{words.TUNE_FLAG} needs --qrels and exactly two --run, and no "
                          f"{words.WEIGHTS_FLAG}")
-    if args.out is not None:
-        refuse_own_input(args.out, [args.qrels, *(run.source for run in args.run)])
     conventions = conventions_from(args)
     max_bytes = args.max_input_mb << 20
     runs, _ = load_runs([dataclasses.replace(r, format=args.run_format) for r in args.run],
@@ -90,23 +94,23 @@ def fuse_command(argv: Sequence[str]) -> int:
     fused, recipe = fuse(runs, method=method, norm=args.norm, rrf_k=args.rrf_k,
                          weights=weights, name=args.name)
     text = write_trec(fused, args.tag)
-    print(recipe.sentence, file=sys.stderr)
+    to_stderr(recipe.sentence)
     data: dict = {"recipe": recipe.as_dict(), "out": None if args.out is None else str(args.out)}
     if tuned is not None:
         interval = bootstrap(tuned.per_query, confidence_level=conventions.confidence_level,
                              n_resamples=conventions.n_resamples,
                              rng=conventions.seed,
                              method=conventions.interval_method)[0]
-        print(f"{tuned.sentence} Interval of the cross-fitted mean: "
-              f"[{figure(interval.low)}, {figure(interval.high)}].", file=sys.stderr)
+        to_stderr(f"{tuned.sentence} Interval of the cross-fitted mean: "
+                  f"[{figure(interval.low)}, {figure(interval.high)}].")
         data["cross_fit"] = {"metric": tuned.label, "chosen": list(tuned.chosen),
                              "mean": tuned.mean, "low": interval.low, "high": interval.high,
                              "in_sample_weight": tuned.in_sample_weight,
                              "in_sample_mean": tuned.in_sample_mean,
                              "sentence": tuned.sentence}
     if args.out is not None:
-        write_out(args.out, lambda path: path.write_text(text, encoding="utf-8"))
-        print(f"{fused.name}: {len(fused.line):,} lines written to {args.out}", file=sys.stderr)
+        write_text(args.out, text, flag="--out")
+        to_stderr(f"{fused.name}: {len(fused.line):,} lines written to {args.out}")
     else:
         sys.stdout.write(text)
     if args.format == "json" and args.out is not None:

@@ -25,7 +25,7 @@ from metrics.context.judge import (
     ppi_regressions,
 )
 from metrics.core.compare import metric_key
-from metrics.inputs.arguments import Parser, UsageError, add_input_arguments
+from metrics.inputs.arguments import Parser, UsageError, add_input_arguments, to_stderr
 from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
 from metrics.stats.ppi import MeanEstimate
@@ -220,7 +220,6 @@ def ppi_compare(args: argparse.Namespace) -> int:
         sys.stdout.write("".join(f"{line}\n" for line in ["", *sample_lines(report)]))
     for gate in gates:
         if not gate["passed"]:
-            print(gate_failure("regression", gate["candidate"], gate["metric"],
-                               human.run_names[0]) + " (prediction-powered interval below 0)",
-                  file=sys.stderr)
+            to_stderr(gate_failure("regression", gate["candidate"], gate["metric"],
+                                   human.run_names[0]) + " (prediction-powered interval below 0)")
     return EXIT_GATE if any(not gate["passed"] for gate in gates) else EXIT_OK

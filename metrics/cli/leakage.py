@@ -15,6 +15,7 @@ from metrics.inputs.arguments import (
     add_input_arguments,
     add_text_arguments,
     positive_int,
+    to_stderr,
 )
 from metrics.inputs.reading import Inputs
 from metrics.io import Queries, iter_documents
@@ -56,15 +57,15 @@ def leakage_command(argv: Sequence[str]) -> int:
     leakage = leaks(inputs, queries, scope=args.scope, threshold=args.threshold,
                     every_query=args.every_query)
     if args.format == "json":
-        print(leakage.sentence, file=sys.stderr)
+        to_stderr(leakage.sentence)
         write_json(leakage.as_dict() | {"max_leaks": args.max_leaks, "rule": LEAKAGE_RULE,
                                         "queries_checked": leakage.queries_checked,
                                         "chunks_checked": leakage.chunks_checked})
     else:
         sys.stdout.write(format_leaks(leakage, queries))
     if len(leakage.leaks) > args.max_leaks:
-        print(f"leakage: {count(len(leakage.leaks), 'leak')} found, more than --max-leaks "
-              f"{args.max_leaks}", file=sys.stderr)
+        to_stderr(f"leakage: {count(len(leakage.leaks), 'leak')} found, more than --max-leaks "
+                  f"{args.max_leaks}")
         return EXIT_LEAK
     return EXIT_OK
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from metrics.cli.common import print_load_report, read
-from metrics.context.labelling import to_csv, to_label, to_qrels_template, trec_unwritable
+from metrics.context.labelling import to_csv, to_label, to_qrels_template
 from metrics.context.sampling import sample_queries
 from metrics.core.evaluate import evaluate
 from metrics.inputs.arguments import (
@@ -26,9 +26,11 @@ from metrics.inputs.arguments import (
     add_input_arguments,
     add_text_arguments,
     positive_int,
+    to_stderr,
 )
 from metrics.io.rows import Qrels
 from metrics.outputs.documents import write_json
+from metrics.vocabulary.format import terminal
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.judge import SAMPLE_RULE, sample_sentence
 from metrics.vocabulary.labelling import QRELS_TEMPLATE
@@ -62,10 +64,10 @@ def sample_for_labelling_command(argv: Sequence[str]) -> int:
                                strata=strata)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    print(sample_sentence(len(drawn), len(population), evaluation.conventions.seed,
-                          args.by), file=sys.stderr)
+    to_stderr(sample_sentence(len(drawn), len(population), evaluation.conventions.seed,
+                              args.by))
     if args.shape == "ids":
-        sys.stdout.write("".join(f"{q}\n" for q in drawn))
+        sys.stdout.write("".join(f"{terminal(q)}\n" for q in drawn))
         return EXIT_OK
     found = to_label(unlabelled(evaluation), queries=drawn)
     if args.format == "json":
@@ -77,10 +79,6 @@ def sample_for_labelling_command(argv: Sequence[str]) -> int:
     elif args.shape == "csv":
         sys.stdout.write(to_csv(found))
     else:
-        unwritable = trec_unwritable(found)
-        if unwritable:
-            raise ValueError(f"a TREC line cannot hold {unwritable[0][1]!r} "
-                             f"({len(unwritable):,} ids): use --as csv")
         sys.stdout.write(to_qrels_template(found))
     return EXIT_OK
 

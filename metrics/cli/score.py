@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from metrics.cli.common import print_load_report, read
 from metrics.cli.engine import (
@@ -37,9 +36,11 @@ from metrics.inputs.arguments import (
     add_input_arguments,
     add_metric_argument,
     add_text_arguments,
+    output_file,
     positive_int,
 )
 from metrics.inputs.reading import Inputs
+from metrics.io.writing import for_flag
 from metrics.outputs.documents import score_document, write_json
 from metrics.outputs.latex import latex_table
 from metrics.outputs.text import format_block_table, format_costs, format_slices, format_table
@@ -73,7 +74,7 @@ def score_command(argv: Sequence[str]) -> int:
     parser.add_argument("--block-queries", type=positive_int, default=DEFAULT_BLOCK_QUERIES,
                         metavar="N", help="with --engine blocks: queries scored at once "
                         f"(default {DEFAULT_BLOCK_QUERIES:,})")
-    parser.add_argument("--per-query-out", type=Path, metavar="FILE.parquet",
+    parser.add_argument("--per-query-out", type=output_file, metavar="FILE.parquet",
                         help="also write every scored query's figures at K as Parquet, one "
                         "row per (query, run, figure): " + ", ".join(PER_QUERY_COLUMNS)
                         + " (any --engine)")
@@ -99,8 +100,9 @@ def _write(args: argparse.Namespace, evaluation: Evaluation | BlockEvaluation | 
     """Any engine's result in the --format asked for, by the one writer of each format;
     `inputs` (in memory) also give the slices and the context cost."""
     if args.per_query_out:
-        write_long(args.per_query_out, evaluation.per_query_tables(),
-                   about(evaluation, evaluation.engine))
+        with for_flag("--per-query-out"):
+            write_long(args.per_query_out, evaluation.per_query_tables(),
+                       about(evaluation, evaluation.engine))
     if args.format == "trec_eval":
         sys.stdout.write(trec_eval_text(evaluation, shown, per_query=args.per_query))
         return EXIT_OK

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 from metrics.cli.common import print_load_report, read
 from metrics.context.labelling import summary as to_label_summary
-from metrics.context.labelling import to_csv, to_label, to_qrels_template, trec_unwritable
-from metrics.inputs.arguments import Parser, add_input_arguments
+from metrics.context.labelling import to_csv, to_label, to_qrels_template
+from metrics.inputs.arguments import Parser, add_input_arguments, to_stderr
 from metrics.outputs.documents import write_json
 from metrics.outputs.text import table
 from metrics.vocabulary.labelling import QRELS_TEMPLATE
@@ -31,14 +31,10 @@ def unjudged_command(argv: Sequence[str]) -> int:
     evaluation = inputs.evaluation()
     print_load_report(inputs)
     found = to_label(evaluation)
-    print(to_label_summary(found), file=sys.stderr)
+    to_stderr(to_label_summary(found))
     if args.shape == "csv":
         sys.stdout.write(to_csv(found))
     elif args.shape == "qrels":
-        unwritable = trec_unwritable(found)
-        if unwritable:
-            raise ValueError(f"a TREC line cannot hold {unwritable[0][1]!r} "
-                             f"({len(unwritable):,} ids): use --as csv")
         sys.stdout.write(to_qrels_template(found))
     elif args.format == "json":
         columns = found.columns()

@@ -25,6 +25,7 @@ from metrics.stats.validate import check_rng, is_number
 from metrics.vocabulary import fusion as words
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k
+from metrics.vocabulary.format import UNSHOWN_CLASS
 from metrics.vocabulary.measures import MEASURE_BY_KEY
 
 __all__ = ["CrossFit", "FusionRecipe", "check_rrf_k", "check_weight_values", "cross_fitted_weights",
@@ -296,6 +297,13 @@ def write_trec(run: Run, tag: str | None = None) -> str:
         if spaced.any():
             raise ValueError(f"{what} id {ids[int(np.argmax(spaced))].as_py()!r} holds white "
                              "space: a TREC line cannot carry it")
+        # an id a run file would carry raw: a line separator a reader splits at, ESC, a
+        # bidirectional override (every other output writes them as escapes)
+        hidden = numbers(pc.fill_null(pc.match_substring_regex(ids, f"[{UNSHOWN_CLASS}]"),
+                                      False))
+        if hidden.any():
+            raise ValueError(f"{what} id {ids[int(np.argmax(hidden))].as_py()!r} holds a "
+                             "control or format character: a TREC line would carry it raw")
     rank, _ = _slots(run.query_code)
     lines = pc.binary_join_element_wise(
         queries, "Q0", docs, pc.cast(from_numbers(rank), pa.string()),

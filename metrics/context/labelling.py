@@ -33,7 +33,7 @@ from metrics.io.rows import Qrels
 from metrics.io.spreadsheet import csv_cell
 from metrics.stats.validate import is_number
 from metrics.vocabulary.cutoffs import check_k
-from metrics.vocabulary.format import count, listing, zero_as_written
+from metrics.vocabulary.format import count, holds_unshown, listing, zero_as_written
 from metrics.vocabulary.labelling import (
     BEST_RANK,
     COLUMNS,
@@ -266,9 +266,10 @@ def _ranked_by(member: np.ndarray, names: list[str]) -> np.ndarray:
 
 
 def _trec_column(text: str, *, first: bool = False) -> bool:
-    """Whether a TREC reader reads `text` back as one column (the first, a line's start)."""
+    """Whether a TREC reader reads `text` back as one column (the first, a line's start),
+    and it holds no character that no output writes as it is (`format.holds_unshown`)."""
     return bool(text) and not _NOT_IN_A_COLUMN.search(text) and not (
-        first and text.startswith(_STARTS_A_COMMENT))
+        first and text.startswith(_STARTS_A_COMMENT)) and not holds_unshown(text)
 
 
 # --- grades given by hand ------------------------------------------------------------------

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from typing import BinaryIO
 
 import numpy as np
 import pyarrow as pa
 
+from metrics.io.writing import replacing
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.names import Spec
@@ -40,19 +42,28 @@ def long_table(query_ids: Sequence[str], run: str, specs: Sequence[Spec],
     return pa.concat_tables(pieces) if pieces else SCHEMA.empty_table()
 
 
-def write_long(path: str | os.PathLike, tables: Iterable[pa.Table],
+def write_long(path: str | os.PathLike | BinaryIO, tables: Iterable[pa.Table],
                about: Mapping | None = None) -> None:
     """The tables, one after the other, as one Parquet file (run and figure names
     dictionary-encoded); a table is written as it comes, so memory holds one. `about`
     (`metrics.core.saved.about`: K, conventions, counts, the sweep) goes in the schema's
-    metadata as JSON, so that the file says what its figures were computed under."""
+    metadata as JSON, so that the file says what its figures were computed under. What a
+    path held is replaced only once the file is all written (`metrics.io.writing`); a file
+    object open for writing (an upload's buffer) is written as it is."""
     schema = SCHEMA if about is None else SCHEMA.with_metadata(
         {METADATA_KEY: json.dumps(about, allow_nan=False).encode()})
     import pyarrow.parquet as pq  # on use: see metrics.io.parquet._open
 
-    with pq.ParquetWriter(path, schema, use_dictionary=["run", "measure"]) as writer:
-        for table in tables:
-            writer.write_table(table.replace_schema_metadata(schema.metadata))
+    def write(where: str | os.PathLike | BinaryIO) -> None:
+        with pq.ParquetWriter(where, schema, use_dictionary=["run", "measure"]) as writer:
+            for table in tables:
+                writer.write_table(table.replace_schema_metadata(schema.metadata))
+
+    if not isinstance(path, str | os.PathLike):
+        write(path)
+        return
+    with replacing(path) as temporary:
+        write(temporary)
 
 
 __all__ = ["SCHEMA", "long_table", "write_long"]

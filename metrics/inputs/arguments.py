@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from metrics.core.files import RunSource
+from metrics.core.sample import SAMPLE_DIR
 from metrics.io import (
     MAX_CORPUS_BYTES,
     MAX_CORPUS_FLAG,
@@ -27,11 +28,12 @@ from metrics.io import (
     RUN_FORMATS,
 )
 from metrics.io.report import DROPPED_SHOWN
+from metrics.io.writing import paths_meet
 from metrics.vocabulary import CONVENTIONS, Convention
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cost import FLAGS as COST_FLAGS
 from metrics.vocabulary.cutoffs import DEFAULT_K, MAX_K, MAX_SWEEP, SAMPLE_K, check_sweep
-from metrics.vocabulary.format import shortened
+from metrics.vocabulary.format import shortened, terminal
 from metrics.vocabulary.gates import EXIT_BAD_INPUT, EXIT_USAGE
 from metrics.vocabulary.identifiers import (
     MAX_NAME_CHARS,
@@ -67,7 +69,9 @@ _NEGATIVE_VALUE = re.compile(r"^-(?:\d|\.\d|inf|nan)", re.IGNORECASE)
 
 
 class Parser(argparse.ArgumentParser):
-    """One short line on a bad flag, not the whole usage text."""
+    """One short line on a bad flag, not the whole usage text; a flag that writes a file
+    (`output_file`) naming what another flag reads or writes is refused
+    (`refuse_overwriting`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -75,6 +79,67 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+    def parse_known_args(self, args: Sequence[str] | None = None,
+                         namespace: argparse.Namespace | None = None
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, rest = super().parse_known_args(args, namespace)
+        refuse_overwriting(self._actions, parsed)
+        return parsed, rest
+
+
+# --------------------------------------------------------------------------- outputs
+
+
+def output_file(text: str) -> Path:
+    """The type of every flag that names a file the command writes (--out, --per-query-out,
+    --load-report): the parser compares each with every file the command reads and with the
+    other outputs (`refuse_overwriting`)."""
+    return Path(text)
+
+
+def refuse_overwriting(actions: Sequence[argparse.Action], args: argparse.Namespace) -> None:
+    """A UsageError when a file the command would write is one it reads (writing it would
+    destroy the input before, or while, it is read), lies inside a directory it reads, or is
+    the file another output flag writes: paths compared as the file system resolves them
+    (`paths_meet`: links, `./x` and `x`, hard links). On the bundled sample its directory is
+    the input."""
+    outputs: list[tuple[str, Path]] = []
+    inputs: list[tuple[str, Path]] = []
+    for action in actions:
+        if not action.option_strings:
+            continue
+        flag = max(action.option_strings, key=len)
+        for path in _paths(getattr(args, action.dest, None)):
+            (outputs if action.type is output_file else inputs).append((flag, path))
+    if not outputs:
+        return
+    if hasattr(args, "run") and not getattr(args, "qrels", None) and not args.run:
+        inputs.append(("the bundled sample", SAMPLE_DIR))
+    for index, (flag, path) in enumerate(outputs):
+        for other_flag, other in outputs[:index]:
+            if paths_meet(path, other):
+                raise UsageError(f"{other_flag} {_shown(other)} and {flag} {_shown(path)} name "
+                                 "the same file: give each its own")
+        for given_flag, given in inputs:
+            if paths_meet(path, given):
+                raise UsageError(f"{flag} {_shown(path)} is one of this command's inputs "
+                                 f"({given_flag} {_shown(given)}): write it elsewhere")
+
+
+def _paths(value: object) -> list[Path]:
+    """The paths a parsed flag's value names (a run's file, each of a repeated flag's)."""
+    if isinstance(value, list | tuple):
+        return [path for item in value for path in _paths(item)]
+    if isinstance(value, RunSource):
+        value = value.source
+    if isinstance(value, Path) and str(value) != "-":  # standard input is no file
+        return [value]
+    return []
+
+
+def _shown(path: Path) -> str:
+    return shortened(str(path), 200)
 
 
 # --------------------------------------------------------------------------- readers
@@ -264,7 +329,7 @@ def add_input_arguments(parser: argparse.ArgumentParser,
                             help=_help("; ".join(f"{f}: {FORMAT_WORDS[f]}" for f in formats)))
     parser.add_argument(
         "--load-report",
-        type=Path,
+        type=output_file,
         metavar="FILE",
         help="write the whole load report to FILE, every dropped line with its file, line "
         f"number and reason (standard error counts them and shows the first {DROPPED_SHOWN})",
@@ -313,24 +378,31 @@ def conventions_from(args: argparse.Namespace) -> Conventions:
     return Conventions(**{c.field: getattr(args, c.field) for c in CONVENTIONS if c.flag})
 
 
+def to_stderr(line: str) -> None:
+    """One line on standard error (a load report's, a warning, an error), with every
+    character no output writes as it is (`format.terminal`: a line break, a tab, ESC, a
+    bidirectional override) escaped, since ids and file names from the inputs stand in it:
+    a line cannot become two, nor drive the terminal."""
+    print(terminal(line), file=sys.stderr)
+
+
 def run_guarded(command: Command, argv: Sequence[str]) -> int:
     """Run a command; errors become one line on standard error and a non-zero exit."""
     try:
         return command(argv)
     except UsageError as error:
-        print(f"error: {error} (see --help)", file=sys.stderr)
+        to_stderr(f"error: {error} (see --help)")
         return EXIT_USAGE
     except (ValueError, OSError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        to_stderr(f"error: {error}")
         return EXIT_BAD_INPUT
     except ReadingOutOfMemory as error:
-        print(f"error: out of memory while reading {error.reading}: give smaller inputs",
-              file=sys.stderr)
+        to_stderr(f"error: out of memory while reading {error.reading}: give smaller inputs")
         return EXIT_BAD_INPUT
     except MemoryError:
         name = getattr(command, "__name__", "command").removesuffix("_command")
-        print(f"error: out of memory while running {name}: give smaller inputs, or a smaller "
-              "--sweep or --permutations", file=sys.stderr)
+        to_stderr(f"error: out of memory while running {name}: give smaller inputs, or a "
+                  "smaller --sweep or --permutations")
         return EXIT_BAD_INPUT
 
 
@@ -351,4 +423,4 @@ def command_parser(prog: str, description: str, *, texts: bool = False, by: bool
 
 __all__ = ["Command", "Parser", "ReadingOutOfMemory", "UsageError", "add_convention_arguments",
            "add_input_arguments", "add_metric_argument", "add_text_arguments", "command_parser",
-           "conventions_from", "run_guarded"]
+           "conventions_from", "output_file", "refuse_overwriting", "run_guarded", "to_stderr"]

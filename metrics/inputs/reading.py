@@ -45,6 +45,7 @@ from metrics.io import (
     read_corpus,
 )
 from metrics.io.report import DROPPED_SHOWN
+from metrics.io.writing import write_text
 from metrics.stats.comparison import Comparison
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import DEFAULT_K, SAMPLE_K
@@ -104,6 +105,14 @@ def _dropped_lines(report, *, whole: bool, written_to: Path | None) -> list[str]
              else "--load-report FILE writes every one")
     more = count(rest, f"more dropped {report.unit}")
     return [*counted, *quoted, f"  {report.source}: {more} not shown here ({where})"]
+
+
+def _qrels_lines(evaluation: Evaluation, *, whole: bool, written_to: Path | None) -> list[str]:
+    """The qrels' load report alone: what they held and their dropped lines."""
+    report = evaluation.qrels_report
+    if report is None:
+        return []
+    return [report.summary(), *_dropped_lines(report, whole=whole, written_to=written_to)]
 
 
 def _silent(_line: str) -> None:
@@ -241,24 +250,32 @@ class Inputs:
     def report_judged(self) -> None:
         """The human labels' load report, then the judge evaluation's whole one: the runs'
         lines on queries only the judge labels are used there, so the human evaluation's
-        report on the runs (every such line ignored) says nothing new."""
+        report on the runs (every such line ignored) says nothing new. The whole of both
+        goes to ``load_report_file`` when given."""
         human, judge = self.judged()
-        if human.qrels_report is not None:
-            self.report(human.qrels_report.summary())
-            for line in _dropped_lines(human.qrels_report, whole=False, written_to=None):
-                self.report(line)
-        for line in load_report_lines(judge):
+        written_to = self.load_report_file
+        if written_to is not None:
+            whole = _qrels_lines(human, whole=True, written_to=None)
+            whole += load_report_lines(judge, whole=True)
+            write_text(written_to, "\n".join(whole) + "\n", flag="--load-report")
+        for line in _qrels_lines(human, whole=False, written_to=written_to):
+            self.report(line)
+        for line in load_report_lines(judge, written_to=written_to):
             self.report(line)
 
-    def report_load(self) -> None:
+    def report_load(self, *, also: Sequence[Inputs] = ()) -> None:
         """The evaluation's load report, line by line, to ``report`` (the problems first, the
-        dropped lines counted); the whole report to ``load_report_file`` when given."""
-        evaluation = self.evaluation()
+        dropped lines counted); the whole report to ``load_report_file`` when given. With
+        `also` (the same runs under other labels: agreement's second --qrels), theirs after
+        it, and the file holds every one of them, written once."""
+        evaluations = [inputs.evaluation() for inputs in (self, *also)]
         if self.load_report_file is not None:
-            whole = load_report_lines(evaluation, whole=True)
-            self.load_report_file.write_text("\n".join(whole) + "\n", encoding="utf-8")
-        for line in load_report_lines(evaluation, written_to=self.load_report_file):
-            self.report(line)
+            whole = [line for evaluation in evaluations
+                     for line in load_report_lines(evaluation, whole=True)]
+            write_text(self.load_report_file, "\n".join(whole) + "\n", flag="--load-report")
+        for evaluation in evaluations:
+            for line in load_report_lines(evaluation, written_to=self.load_report_file):
+                self.report(line)
 
     @property
     def queries_path(self) -> Path | None:

@@ -39,8 +39,9 @@ _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": 
 
 
 def escape(text: str) -> str:
-    """Text as LaTeX prints it: every special character escaped."""
-    return "".join(_SPECIAL.get(c, c) for c in str(text))
+    """Text as LaTeX prints it: every character no output writes as it is first written as
+    its escape (`format.terminal`), then every special character escaped."""
+    return "".join(_SPECIAL.get(c, c) for c in fmt.terminal(str(text)))
 
 
 def _cell(mean: float, low: float, high: float, *, best: bool, mark: str) -> str:

@@ -14,6 +14,12 @@ in order.
 The query set is this tool's: by default the queries with a relevant id. Under
 ``--empty-queries zero`` every qrels query is scored (those the run never answered, and
 those without a relevant id, at 0), which is trec_eval's ``-q -c``.
+
+A line cannot be forged: query ids and run names are written as `format.terminal` writes
+them with every white space character escaped too (readers split these lines at tabs or at
+any white space; a TREC file's ids hold none, so no id trec_eval reads changes), so an id
+holding a line break or a tab adds no line and no column. A query named ``all`` is refused
+under ``-q``: its lines would read as the summary's.
 """
 
 from __future__ import annotations
@@ -24,16 +30,23 @@ from collections.abc import Sequence
 import numpy as np
 
 from metrics.core.evaluate import Evaluation, RunEvaluation
+from metrics.vocabulary.format import terminal
 from metrics.vocabulary.measures import TREC_EVAL_ORDER
 from metrics.vocabulary.names import Spec, trec_eval_name
 
 NAME_WIDTH = 22  # trec_eval's %-22s
+SUMMARY_QUERY = "all"  # the query column of trec_eval's summary lines
 _NUMBERED = re.compile(r"^(?P<base>.+?)_(?P<at>\d+(?:\.\d+)?)$")
 
 
 def _line(name: str, query: str, value: float, *, count: bool) -> str:
     written = f"{int(round(value))}" if count else f"{value:6.4f}"
-    return f"{name:<{NAME_WIDTH}}\t{query}\t{written}"
+    return f"{name:<{NAME_WIDTH}}\t{_column(query)}\t{written}"
+
+
+def _column(text: str) -> str:
+    """A query id or a run's name as one column: nothing in it ends a line or a column."""
+    return terminal(text, spaces=True)
 
 
 def _order(named: list[tuple[str, Spec]]) -> list[tuple[str, Spec]]:
@@ -70,8 +83,8 @@ def _run_lines(evaluation: Evaluation, run: RunEvaluation, named: list[tuple[str
         for row in rows:
             lines += [_line(name, ids[row], float(values[spec.key][row]),
                             count=spec.measure.total) for name, spec in named]
-    lines.append(f"{'runid':<{NAME_WIDTH}}\tall\t{run.name}")
-    lines.append(_line("num_q", "all", len(ids), count=True))
+    lines.append(f"{'runid':<{NAME_WIDTH}}\t{SUMMARY_QUERY}\t{_column(run.name)}")
+    lines.append(_line("num_q", SUMMARY_QUERY, len(ids), count=True))
     for name, spec in named:
         # added query by query in trec_eval's order, as trec_eval adds: a mean that falls on
         # a rounding edge of %6.4f then rounds as its does
@@ -79,9 +92,9 @@ def _run_lines(evaluation: Evaluation, run: RunEvaluation, named: list[tuple[str
         for value in np.asarray(values[spec.key], dtype=float)[rows].tolist():
             total += value
         if spec.measure.total:
-            lines.append(_line(name, "all", total, count=True))
+            lines.append(_line(name, SUMMARY_QUERY, total, count=True))
         elif rows:
-            lines.append(_line(name, "all", total / len(rows), count=False))
+            lines.append(_line(name, SUMMARY_QUERY, total / len(rows), count=False))
     return lines
 
 
@@ -89,6 +102,11 @@ def trec_eval_text(evaluation: Evaluation, specs: Sequence[Spec] | None = None, 
                    per_query: bool = False) -> str:
     """The figures (default the summary's) of every run in trec_eval's format; per query
     too with `per_query` (trec_eval -q)."""
+    if per_query and SUMMARY_QUERY in evaluation.scored_ids:
+        source = getattr(evaluation.qrels_report, "source", None) or "the qrels"
+        raise ValueError(f"a query is named {SUMMARY_QUERY!r} ({source}), which trec_eval -q "
+                         "writes as the summary's query: its lines would read as the summary; "
+                         "leave out -q or rename the query")
     named = _names(evaluation, evaluation.summary_specs if specs is None else specs)
     lines = []
     for run in evaluation.runs:

@@ -18,6 +18,7 @@ import json
 import os
 from collections.abc import Mapping
 
+from metrics.io.writing import write_text
 from metrics.snapshot.integrity import (
     FROM_ENVIRONMENT,
     UNVERIFIED_NO_KEY,
@@ -54,10 +55,9 @@ def dumps(snapshot: Snapshot | Mapping, *, source: str = "<snapshot>",
 
 def save(snapshot: Snapshot | Mapping, path: str | os.PathLike, *,
          key: Key = FROM_ENVIRONMENT) -> None:
-    """Write a snapshot as UTF-8 JSON (checked first, so a bad dict never leaves a bad file)."""
-    text = dumps(snapshot, source=os.fspath(path), key=key)
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text)
+    """Write a snapshot as UTF-8 JSON (checked first, so a bad dict never leaves a bad file),
+    replacing what `path` held only once it is all written (`metrics.io.writing`)."""
+    write_text(path, dumps(snapshot, source=os.fspath(path), key=key))
 
 
 def load(path: str | os.PathLike, *, key: Key = FROM_ENVIRONMENT,

@@ -59,6 +59,7 @@ from metrics.snapshot.integrity import (
 from metrics.stats.validate import is_number
 from metrics.vocabulary import COMPARED, MEASURE_BY_KEY, MEASURES
 from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.format import json_escaped
 from metrics.vocabulary.measures import READ
 from metrics.vocabulary.names import Spec, default_spec, parse_measure
 
@@ -422,9 +423,12 @@ class Refusal:
 
 
 def encode(data: Mapping) -> str:
-    """Compact JSON of plain types (no NaN): the text of a snapshot file, newline aside."""
+    """Compact JSON of plain types (no NaN): the text of a snapshot file, newline aside;
+    every character no output writes as it is (a line separator, a bidirectional override,
+    DEL, C1) written as its JSON escape (`format.json_escaped`), the same value read back."""
     try:
-        return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return json_escaped(json.dumps(data, ensure_ascii=False, allow_nan=False,
+                                       separators=(",", ":")))
     except (TypeError, ValueError) as error:
         raise ValueError(f"snapshot is not plain JSON: {error}") from None
 

@@ -147,10 +147,11 @@ def _plural(noun: str) -> str:
 
 
 def listing(ids, limit: int = 20) -> str:
-    """Ids for a sentence: the first `limit`, then how many more."""
-    ids = [str(i) for i in ids]
+    """Ids for a sentence: the first `limit` (each as `terminal` writes it), then how many
+    more."""
+    ids = list(ids)
     more = f" and {len(ids) - limit:,} more" if len(ids) > limit else ""
-    return ", ".join(ids[:limit]) + more
+    return ", ".join(terminal(str(i)) for i in ids[:limit]) + more
 
 
 def shortened(text: str, limit: int = 60) -> str:
@@ -159,16 +160,74 @@ def shortened(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def terminal(text: str, keep: str = "") -> str:
-    """Text for a terminal: every control character (C0, DEL, C1: ESC starts the sequences
-    that retitle a window or clear a screen) and every format character (the bidirectional
-    overrides that reorder what is shown, zero-width ones) written as its escape, \\x1b or
-    \\u202e, so that a file's ids print as what they hold; characters in `keep` (a line's
-    tab or newline) are left as they are."""
-    if text.isprintable():
+# What no output writes as it is, whatever it comes from (an id, a run's file name, a facet's
+# value): an id is shown as what it holds, never as what it does. By Unicode category:
+# - Cc, control characters (C0, DEL, C1): a newline, a carriage return, NEL or a vertical tab
+#   ends a line (a forged trec_eval summary line, a forged CSV row), a tab ends a column
+#   (trec_eval's, a TSV's), ESC and CSI start the sequences that retitle a window or clear a
+#   screen, NUL ends a C string;
+# - Cf, format characters: the bidirectional overrides and isolates (U+202E) reorder what is
+#   shown, the zero-width ones (U+200B) hide a difference, the language tags hide text;
+# - Zl and Zp, the line and paragraph separators (U+2028, U+2029): Python's str.splitlines
+#   and JavaScript end a line at them;
+# - Cs, surrogates: no UTF-8 output can carry one.
+# Not escaped: spaces (Zs) show as spaces, except in trec_eval's columns, which readers split
+# at white space (`terminal(spaces=True)`); private-use and unassigned code points show as a
+# box, and letters and marks of every script as themselves (a confusable letter is shown as
+# the letter it is; run names are compared as they look: metrics.io.names).
+UNSHOWN_CATEGORIES = ("Cc", "Cf", "Zl", "Zp", "Cs")
+# the same characters as a class of Arrow's regular expressions (RE2), for a column at once
+UNSHOWN_CLASS = "".join(rf"\p{{{category}}}" for category in UNSHOWN_CATEGORIES)
+
+
+def unshown(character: str) -> bool:
+    """Whether an output writes `character` as its escape (UNSHOWN_CATEGORIES)."""
+    return unicodedata.category(character) in UNSHOWN_CATEGORIES
+
+
+def holds_unshown(text: str) -> bool:
+    """Whether `text` holds a character no output writes as it is: what a file written to
+    be read back (a TREC run or qrels template), which can carry no escape, refuses."""
+    return not text.isprintable() and any(unshown(c) for c in text)
+
+
+def terminal(text: str, *, spaces: bool = False) -> str:
+    """Text as every output but JSON writes it: each UNSHOWN_CATEGORIES character (a line
+    break, a tab, ESC, NUL, a bidirectional override...) as its Python escape, \\n, \\t,
+    \\x1b or \\u202e, so that an id from a file prints as what it holds and can add no line,
+    no column and no terminal sequence; with `spaces`, every white space character too
+    (\\x20), for columns that readers split at white space. A backslash the id holds is
+    written as it is, so `q\\x1b` read back is not told from an escaped ESC: the escape is for
+    reading, not for reading back (JSON, `json_escaped`, writes every id exactly)."""
+    if text.isprintable() and not (spaces and " " in text):
         return text
-    return "".join(c if c in keep or unicodedata.category(c) not in ("Cc", "Cf")
-                   else c.encode("unicode_escape").decode("ascii") for c in text)
+    return "".join(c.encode("unicode_escape").decode("ascii") if unshown(c) else
+                   f"\\x{ord(c):02x}" if spaces and c == " " else
+                   c.encode("unicode_escape").decode("ascii") if spaces and c.isspace() else c
+                   for c in text)
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7e]")
+
+
+def json_escaped(text: str) -> str:
+    """JSON text (as a JSON writer gives it) with every UNSHOWN_CATEGORIES character written
+    as a JSON escape (\\u202e; a surrogate pair past U+FFFF): the same values read back,
+    exactly, and no raw line separator, bidirectional override or C1 control in the text.
+    Every such character stands inside a string (JSON's syntax is ASCII), where an escape
+    means the character itself."""
+    return _NOT_ASCII.sub(_json_escape, text) if not text.isascii() or "\x7f" in text else text
+
+
+def _json_escape(found: re.Match) -> str:
+    character = found.group()
+    if not unshown(character):
+        return character
+    code = ord(character)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def natural_key(text: str) -> list:

@@ -49,7 +49,10 @@ QRELS_TEMPLATE = (
 TREC_WRITABLE = (
     "A TREC file separates its columns by white space and skips a line that starts with '#': "
     "an id that holds a space, a tab, a line break or a NUL byte, an empty id, or a query id "
-    "that starts with '#' cannot be written as a column of one. Label such ids from the CSV."
+    "that starts with '#' cannot be written as a column of one; nor can an id holding a "
+    "control or format character (ESC, a bidirectional override, a zero-width space), which "
+    "the template would have to carry raw. Label such ids from the CSV (which writes those "
+    "characters as escapes) or the JSON (--format json, every id exactly)."
 )
 
 # the one line shown with the list: {ids} and {queries} are counts with their nouns,

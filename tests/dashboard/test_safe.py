@@ -53,8 +53,9 @@ def test_formula_cells_are_neutralised_and_numbers_stay_numbers():
         "score": [0.5, -1.0, 1, 2, 3, 4, 5, 6],
     })
     rows = list(csv.DictReader(io.StringIO(safe.csv_text(frame), newline="")))
+    # a tab or a carriage return is written as its escape, which starts no formula
     assert [r["query_id"] for r in rows] == [
-        "'=cmd|'/c calc'!A1", "'@SUM(1)", "'+1+1", "'-2", "'\tx", "'\rx", "q1", "a=b"]
+        "'=cmd|'/c calc'!A1", "'@SUM(1)", "'+1+1", "'-2", "\\tx", "\\rx", "q1", "a=b"]
     assert [r["score"] for r in rows][:2] == ["0.5", "-1.0"]  # numbers untouched
 
 

@@ -36,8 +36,8 @@ def test_an_out_that_names_an_input_is_refused_and_the_input_kept(tmp_path, comm
             ["snapshot", "--qrels", str(SAMPLE_DIR / "qrels.txt"), "--run", f"x={run}"])
     done = run_capped([*args, "--out", str(run)], cap_mb=3072)
     assert done.returncode == 2
-    assert last_error(done) == (f"error: --out {run} is one of this command's inputs ({run}): "
-                                "write it elsewhere (see --help)")
+    assert last_error(done) == (f"error: --out {run} is one of this command's inputs (--run "
+                                f"{run}): write it elsewhere (see --help)")
     assert run.read_bytes() == before
 
 
@@ -46,7 +46,7 @@ def test_an_out_that_cannot_be_written_is_named(command):
     args = ["fuse", "--run", RUNS[0], "--run", RUNS[1]] if command == "fuse" else ["snapshot"]
     done = run_capped([*args, "--out", "/proc/version"], cap_mb=3072)
     assert done.returncode == 1
-    assert last_error(done).startswith("error: /proc/version: cannot write (")
+    assert last_error(done).startswith("error: --out /proc/version: cannot write (")
 
 
 def test_a_thousand_character_name_says_what_is_wrong():

@@ -15,7 +15,7 @@ HOSTILE = "q\x1b]0;owned\x07\x1b[2J\u202e\x9b1"
 def test_terminal_escapes_controls_and_keeps_the_rest():
     assert terminal(HOSTILE) == "q\\x1b]0;owned\\x07\\x1b[2J\\u202e\\x9b1"
     assert terminal("plain q1 · café") == "plain q1 · café"
-    assert terminal("a\tb", keep="\t") == "a\tb"
+    assert terminal("a\tb c") == "a\\tb c" and terminal("a b", spaces=True) == "a\\x20b"
 
 
 @pytest.mark.parametrize("command", ["unjudged", "score", "leaderboard", "overlap", "compare"])
