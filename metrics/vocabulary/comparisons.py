@@ -126,20 +126,25 @@ def min_effect_clause(key: str, min_effect: float, p_equivalence: float | None,
 MANY_QUERIES = 1_000
 
 
+def rank_tests_note(n: int, min_effect: float | None) -> str:
+    """What a Wilcoxon (or sign) test's rejection is worth over thousands of queries: 'over
+    5,000 queries the Wilcoxon signed-rank and sign tests reject for tiny shifts (...): judge
+    by the effect size and the minimum effect (0.01)'."""
+    minimum = (f"the minimum effect ({min_effect:g})" if min_effect is not None
+               else "a minimum effect declared with --min-effect")
+    return (f"over {n:,} queries the Wilcoxon signed-rank and sign tests reject for tiny "
+            f"shifts (Ihemelandu and Ekstrand, SIGIR 2023): judge by the effect size and "
+            f"{minimum}")
+
+
 def scale_sentence(n: int, min_effect: float | None) -> str:
     """Beside a comparison over thousands of queries: what the rank tests' p is worth."""
-    minimum = ("the minimum effect" if min_effect is not None
-               else "a minimum effect declared with --min-effect")
-    return (f"Over {n:,} queries the Wilcoxon signed-rank and sign tests reject for tiny "
-            "shifts (Ihemelandu and Ekstrand, SIGIR 2023): read any p beside the effect size "
-            f"and {minimum}.")
+    note = rank_tests_note(n, min_effect)
+    return f"{note[0].upper()}{note[1:]}."
 
 
 def rank_tests_at_scale(n: int, p_text: str, min_effect: float | None) -> str:
     """The warning beside a Wilcoxon p that rejects over thousands of queries (`p_text` as
     format.p_equals writes it)."""
-    minimum = (f" and the minimum effect ({min_effect:g})" if min_effect is not None
-               else ", and declare the difference that matters (--min-effect)")
-    return (f"the Wilcoxon signed-rank test rejects (p {p_text}), but over {n:,} queries it "
-            "and the sign test reject for tiny shifts (Ihemelandu and Ekstrand, SIGIR 2023): "
-            f"judge by the effect size{minimum}")
+    return (f"the Wilcoxon signed-rank test rejects (p {p_text}), but "
+            f"{rank_tests_note(n, min_effect)}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from metrics import compare_evaluation
 from metrics.stats.comparison import compare
 from metrics.stats.equivalence import tost
 from metrics.vocabulary.comparisons import DECISIONS, MANY_QUERIES, comparison_method
@@ -30,7 +31,9 @@ def test_a_significant_difference_below_the_minimum_effect_is_its_own_verdict():
     # the same test with no minimum effect declared: plainly better
     plain = found.with_min_effect(None)
     assert plain.decision(plain.tests[0]) == "better" and plain.tests[0].p_equivalence is None
-    assert "minimum effect" not in plain.verdict(plain.tests[0])
+    said = plain.verdict(plain.tests[0])
+    assert DECISIONS["below_min_effect"] not in said and "at least the minimum" not in said
+    assert "declared with --min-effect" in said  # 3,000 queries: the rank tests' note asks
 
 
 def test_two_runs_within_the_margin_are_the_same_by_the_equivalence_test():
@@ -90,3 +93,30 @@ def test_the_convention_is_declared_once_with_its_sentence():
     assert min_effect_sentence(None) == NO_MIN_EFFECT
     assert "0.01" in min_effect_sentence(0.01)
     assert "TOST" in min_effect_sentence(0.01)
+
+
+def test_a_verdict_the_wilcoxon_test_makes_significant_at_scale_says_what_it_is_worth():
+    """The fragility check's Wilcoxon alternative over thousands of queries: the flip to
+    significant carries the note; its JSON row does not change shape."""
+    from metrics import evaluate
+    from metrics.decide.fragility import fragility
+    from tests.metrics.builders import make_qrels, make_run
+
+    n = MANY_QUERIES + 200
+    judgments = {f"q{i}": {f"r{i}": 1, f"s{i}": 1} for i in range(n)}
+    # the candidate moves the relevant id up on two queries in three (RR 1/3 -> 1/2) and
+    # loses it on the third: the mean does not move (2 x 1/6 = 1/3), but the gains are the
+    # small differences and the losses the large, so the signed ranks lean to the losses
+    base = {q: [f"x{q}", f"y{q}", f"r{q[1:]}"] for q in judgments}
+    cand = {q: ([f"x{q}", f"y{q}", f"z{q}"] if i % 3 == 0 else [f"x{q}", f"r{q[1:]}"])
+            for i, q in enumerate(judgments)}
+    evaluation = evaluate(make_qrels(judgments), [make_run(base, name="base"),
+                                                  make_run(cand, name="cand")], 3)
+    comparison = compare_evaluation(evaluation, metrics=["RR"], n_permutations=2000)
+    test = comparison.tests[0]
+    assert test.p_wilcoxon < 0.05 <= test.p_adjusted  # only the rank test rejects
+    found = fragility(evaluation, comparison)
+    flip = next(f for f in found.flips if f.choice == "wilcoxon")
+    assert "Ihemelandu and Ekstrand" in flip.sentence and "--min-effect" in flip.sentence
+    assert set(flip.as_dict()) == {"candidate", "metric", "convention", "choice", "verdict",
+                                   "verdict_under_choice"}
