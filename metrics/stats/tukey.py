@@ -38,7 +38,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from metrics.stats.anova import TwoWayAnova, anova_of
-from metrics.stats.validate import check_count, check_fraction, check_rng, check_values
+from metrics.stats.validate import (
+    check_count,
+    check_fraction,
+    check_number,
+    check_rng,
+    check_values,
+)
 from metrics.vocabulary.comparisons import DEFAULT_PERMUTATIONS
 from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE
 from metrics.vocabulary.leaderboard import TIE_TOLERANCE
@@ -143,10 +149,8 @@ def tukey_hsd_figures(scores: object, *, n_permutations: int = DEFAULT_PERMUTATI
     """tukey_hsd of each figure of scores (n queries, m runs, figures), the same permutations
     for every figure: with the same seed, each equals tukey_hsd of that figure alone. Each
     figure is its own family (as each metric has its own ANOVA)."""
-    stack = _as_stack(scores, ndim=3)
-    n_permutations = check_count("n_permutations", n_permutations)
-    generator, seed = check_rng(rng)
-    confidence_level = check_fraction("confidence_level", confidence_level)
+    stack, n_permutations, generator, seed, confidence_level = _tukey_iv(
+        scores, n_permutations, rng, confidence_level)
     ranges = _null_ranges(stack, n_permutations, generator)  # (B, figures), in sums
     n = stack.shape[0]
     results = []
@@ -178,7 +182,14 @@ def studentized_range_pvalues(differences: object, *, residual_variance: float,
     float noise, else 1."""
     from scipy import stats  # imported here: it costs the command line ~0.8 s of start-up
 
-    differences = np.abs(np.asarray(differences, dtype=float))
+    differences = np.abs(check_values("differences", np.atleast_1d(differences),
+                                      ndim=(1, 2)))
+    residual_variance = check_number("residual_variance", residual_variance, low=0)
+    residual_df = check_count("residual_df", residual_df)
+    n_queries = check_count("n_queries", n_queries)
+    n_runs = check_count("n_runs", n_runs)
+    if n_runs < 2:
+        raise ValueError(f"n_runs must be at least 2 (a range of means), got {n_runs}")
     apart = differences > TIE_TOLERANCE
     if residual_variance <= 0:
         return np.where(apart, 0.0, 1.0)
@@ -193,6 +204,17 @@ def studentized_range_pvalues(differences: object, *, residual_variance: float,
 
 
 # --------------------------------------------------------------------------- the arithmetic
+
+
+def _tukey_iv(scores: object, n_permutations: object, rng: object, confidence_level: object
+              ) -> tuple[np.ndarray, int, np.random.Generator, int | None, float]:
+    """tukey_hsd_figures' arguments checked: the scores (n, m, figures), the permutations,
+    the Generator with the seed it was made from (None for a Generator passed), the level."""
+    stack = _as_stack(scores, ndim=3)
+    n_permutations = check_count("n_permutations", n_permutations)
+    generator, seed = check_rng(rng)
+    return (stack, n_permutations, generator, seed,
+            check_fraction("confidence_level", confidence_level))
 
 
 def _as_stack(scores: object, *, ndim: int | tuple[int, ...]) -> np.ndarray:

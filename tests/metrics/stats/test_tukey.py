@@ -243,3 +243,16 @@ def test_the_family_wise_error_is_alpha_over_2000_families():
     rate = _family_rejects(2_000, 1_000, seed=32)
     print(f"family-wise rejection rate over 2,000 families: {rate:.4f}")
     assert 0.04 <= rate <= 0.06
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(residual_variance=-1.0), "residual_variance"),
+    (dict(residual_df=0), "residual_df"),
+    (dict(n_runs=1), "n_runs"),
+    (dict(differences=[float("nan")]), "finite"),
+])
+def test_the_classic_p_refuses_bad_arguments(kwargs, message):
+    given = dict(differences=[0.1], residual_variance=0.02, residual_df=20, n_queries=11,
+                 n_runs=3) | kwargs
+    with pytest.raises(ValueError, match=message):
+        studentized_range_pvalues(**given)
