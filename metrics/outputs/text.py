@@ -30,7 +30,13 @@ from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary import risk as risk_words
 from metrics.vocabulary.agreement import AGREEMENT_TERMS, NO_SWAP, tau_text
-from metrics.vocabulary.comparisons import DECISIONS, EQUIVALENCE_METHOD, WIN_TIE_LOSS
+from metrics.vocabulary.comparisons import (
+    DECISIONS,
+    EQUIVALENCE_METHOD,
+    MANY_QUERIES,
+    WIN_TIE_LOSS,
+    scale_sentence,
+)
 from metrics.vocabulary.conventions import min_effect_sentence
 from metrics.vocabulary.format import figure, listing, signed
 from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS
@@ -196,6 +202,8 @@ def format_comparison(evaluation: Evaluation, comparison: Comparison) -> str:
     ]
     if comparison.min_effect is not None:  # it changes the verdicts below: said above them
         lines.append(f"{min_effect_sentence(comparison.min_effect)} {EQUIVALENCE_METHOD}")
+    if len(comparison.query_ids) >= MANY_QUERIES:  # what the p wilcoxon column is worth
+        lines.append(scale_sentence(len(comparison.query_ids), comparison.min_effect))
     for candidate in comparison.candidates:
         tests = [t for t in comparison.tests if t.candidate == candidate]
         rows = [

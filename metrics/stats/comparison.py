@@ -294,7 +294,9 @@ class Comparison:
             parts.append(f"effect size {fmt.effect(test.effect_size)}")
         else:
             parts.append("effect size undefined (every query changed by the same amount)")
-        if test.n >= MANY_QUERIES and test.p_wilcoxon < self.alpha:
+        if (test.n >= MANY_QUERIES and test.p_wilcoxon < self.alpha
+                and self.decision(test) not in ("better", "worse")):
+            # the rank test rejects where the verdict does not call a difference that matters
             parts.append(rank_tests_at_scale(test.n, fmt.p_equals(test.p_wilcoxon),
                                              self.min_effect))
         return "; ".join(parts)
