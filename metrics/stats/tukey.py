@@ -176,7 +176,7 @@ def permuted_ranges(scores: object, *, n_permutations: int = DEFAULT_PERMUTATION
 
 def studentized_range_pvalues(differences: object, *, residual_variance: float,
                               residual_df: int, n_queries: int, n_runs: int) -> np.ndarray:
-    """The classic Tukey HSD p of mean differences (any shape): q = |difference| /
+    """The classic Tukey HSD p of mean differences (1-D or 2-D): q = |difference| /
     sqrt(residual_variance / n_queries) against the studentized range of n_runs means with
     residual_df degrees of freedom. A residual variance of 0 gives 0 for a difference beyond
     float noise, else 1."""
