@@ -132,3 +132,10 @@ def test_the_leaderboard_latex_carries_the_letters(capsys, tmp_path):
         done = subprocess.run(["pdflatex", "-halt-on-error", "-interaction=nonstopmode",
                                "paper.tex"], cwd=tmp_path, capture_output=True, timeout=120)
         assert done.returncode == 0
+
+
+def test_prediction_powered_labels_refuse_a_minimum_effect(capsys):
+    """--labels ppi reads no paired test of one label set: the minimum effect, which judges
+    those tests' verdicts, is refused rather than ignored."""
+    code, _, err = run(capsys, "compare", "--labels", "ppi", "--min-effect", "0.1")
+    assert code == 2 and "--min-effect" in err
