@@ -72,7 +72,20 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.decide.headline", name) for name in (
             "headline", "headlines", "headline_comparison")},
         **{name: ("metrics.decide.leaderboard", name) for name in (
-            "leaderboard", "Leaderboard", "Standing", "all_pairs", "AllPairs")},
+            "leaderboard", "Leaderboard", "Standing", "all_pairs", "AllPairs",
+            "anova_tables")},
+        # many runs at once: the two-way ANOVA (query x run), the randomized and classic
+        # Tukey HSD, the equivalence test, the topic-set-size design
+        **{name: ("metrics.stats.anova", name) for name in (
+            "two_way_anova", "TwoWayAnova", "Factor")},
+        **{name: ("metrics.stats.tukey", name) for name in (
+            "tukey_hsd", "tukey_hsd_figures", "TukeyHSD", "permuted_ranges",
+            "studentized_range_pvalues")},
+        **{name: ("metrics.stats.equivalence", name) for name in ("tost", "Equivalence")},
+        **{name: ("metrics.stats.topic_set_size", name) for name in (
+            "topic_set_size", "TopicSetSize", "t_test_queries", "anova_queries",
+            "ci_queries", "expected_ci_width")},
+        "topic_set_sizes": ("metrics.decide.power", "topic_set_sizes"),
         **{name: ("metrics.decide.best", name) for name in ("best_marks", "BestMarks")},
         **{name: ("metrics.decide.table", name) for name in ("run_table", "RunTable")},
         **{name: ("metrics.decide.budget", name) for name in (
@@ -166,8 +179,14 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         "HEADLINE_FAMILY": ("metrics.vocabulary.headline", "FAMILY"),
         **{name: ("metrics.vocabulary.leaderboard", name) for name in (
             "LEADERBOARD_TERMS", "BEST_MARK", "EVEN_MARK")},
-        **{name: ("metrics.vocabulary.power", name) for name in ("POWER_MEANING",
-                                                                  "POWER_METHOD")},
+        **{name: ("metrics.vocabulary.power", name) for name in (
+            "POWER_MEANING", "POWER_METHOD", "TOPIC_SET_METHOD", "TOPIC_SET_MEANING")},
+        **{name: ("metrics.vocabulary.tukey", name) for name in (
+            "ALL_PAIRS_TESTS", "ANOVA_METHOD", "TUKEY_METHOD", "TUKEY_TERMS")},
+        **{name: ("metrics.vocabulary.comparisons", name) for name in (
+            "DECISIONS", "EQUIVALENCE_METHOD", "MANY_QUERIES")},
+        **{name: ("metrics.vocabulary.conventions", name) for name in (
+            "MIN_EFFECT", "min_effect_sentence")},
         **{name: ("metrics.vocabulary.risk", name) for name in ("HARM_DELTA", "RISK_ALPHAS")},
         "COST_MEANING": ("metrics.vocabulary.cost", "COST_MEANING"),
         "COST_UNIT": ("metrics.vocabulary.cost", "UNIT"),

@@ -30,8 +30,10 @@ COMMANDS = {
     "headline, harm, fragility, gates",
     "snapshot": "freeze an evaluation as a JSON snapshot to compare with later (drift)",
     "leakage": "queries copied into the corpus they are scored against (exit 4 on a leak)",
-    "leaderboard": "each run's rank per metric, its rank interval and P(best)",
-    "power": "what the query set can detect, and the queries a difference would need",
+    "leaderboard": "each run's rank per metric, its rank interval and P(best); --test: every "
+    "pair tested (paired or randomized Tukey HSD) and letters",
+    "power": "what the query set can detect, and the queries a difference would need (and a "
+    "future set, by topic-set-size design)",
     "unjudged": "what to label next: the unjudged ids in the top K, most wanted first",
     "overlap": "how alike each pair of runs' top K are: Jaccard, RBO, unique relevant ids",
     "fuse": "fuse runs (RRF, CombSUM, CombMNZ, a cross-fitted weight) into a new TREC run",

@@ -54,9 +54,10 @@ from metrics.vocabulary import fragility as fragility_words
 from metrics.vocabulary import risk as risk_words
 from metrics.vocabulary.budget import BUDGET_FLAG, BUDGET_HELP
 from metrics.vocabulary.comparisons import ALPHA, CORRECTIONS, DEFAULT_CORRECTION
-from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.conventions import MIN_EFFECT, Conventions, check_min_effect
 from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, gate_failure
 from metrics.vocabulary.headline import PRIMARY, PRIMARY_HELP
+from metrics.vocabulary.tukey import ALL_PAIRS_TESTS, DEFAULT_ALL_PAIRS_TEST, TEST_HELP
 
 
 def compare_command(argv: Sequence[str]) -> int:
@@ -107,6 +108,8 @@ def compare_command(argv: Sequence[str]) -> int:
                         "(none, or a plain SHA-256) as unverified, rather than refuse it")
     add_text_arguments(parser)
     add_all_pairs_argument(parser)
+    add_test_argument(parser)
+    add_min_effect_argument(parser)
     add_budget_argument(parser)
     add_review_arguments(parser)
     parser.add_argument("--primary", default=PRIMARY, metavar="METRIC", help=PRIMARY_HELP)
@@ -118,6 +121,8 @@ def compare_command(argv: Sequence[str]) -> int:
         raise UsageError("--by compares live runs: a snapshot keeps no query texts")
     if args.all_pairs and args.snapshot is not None:
         raise UsageError("--all-pairs compares live runs with each other, not a snapshot")
+    if args.test != DEFAULT_ALL_PAIRS_TEST and not args.all_pairs:
+        raise UsageError("--test reads every pair of runs: give --all-pairs")
     if args.fragility and args.snapshot is not None:
         raise UsageError("--fragility scores the runs again: a snapshot keeps only its figures")
     for flag in ("snapshot_run", "snapshot_key_file"):
@@ -152,6 +157,7 @@ def compare_command(argv: Sequence[str]) -> int:
         correction=args.correction,
         alpha=args.alpha,
         n_permutations=args.permutations,
+        min_effect=args.min_effect,
         **comparison_settings(evaluation.conventions),
     )
     if snapshot is None:
@@ -163,7 +169,9 @@ def compare_command(argv: Sequence[str]) -> int:
     pieces = (inputs.compared_slices(baseline=comparison.baseline, **options)
               if snapshot is None else [])
     pairs = pairs_from(args, evaluation, options)
-    if pairs is not None:  # the first run's tests, adjusted over every pair, gate the build
+    if pairs is not None and pairs.comparisons:
+        # the first run's tests, adjusted over every pair, gate the build (read by the Tukey
+        # HSD, no paired comparison is made: the baseline's own comparison gates it)
         comparison = pairs.comparisons[0]
     note = None
     if snapshot is not None:
@@ -199,8 +207,11 @@ def compare_command(argv: Sequence[str]) -> int:
         write_json(data)
     else:
         sys.stdout.write("".join(f"{sentence}\n" for sentence in said) + "\n")
-        sys.stdout.write(format_comparison(evaluation, comparison) if pairs is None
-                         else format_all_pairs(evaluation, pairs))
+        if pairs is None or not pairs.comparisons:  # the baseline's tests gate the build
+            sys.stdout.write(format_comparison(evaluation, comparison))
+        if pairs is not None:  # every pair's tests, or the Tukey HSD's reading after them
+            sys.stdout.write(("\n" if not pairs.comparisons else "")
+                             + format_all_pairs(evaluation, pairs))
         if args.by:
             sys.stdout.write("\n" + format_slice_comparison(args.by, pieces))
         for kind, title in (("budget", "Budgets"), ("harm", "Harm limits")):
@@ -236,14 +247,39 @@ def add_all_pairs_argument(parser: argparse.ArgumentParser) -> None:
                         "correction covers every pair and metric; adds significance letters")
 
 
+def add_test_argument(parser: argparse.ArgumentParser,
+                      default: str | None = DEFAULT_ALL_PAIRS_TEST) -> None:
+    """--test: how every pair of runs is read (with no default, only when asked)."""
+    parser.add_argument("--test", choices=list(ALL_PAIRS_TESTS), default=default,
+                        help=TEST_HELP + (f" (default {default}; with --all-pairs)" if default
+                                          else " (default: no pair tested)"))
+
+
+def _min_effect(text: str) -> float:
+    try:
+        return check_min_effect(float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number > 0 in the metric's units, got {text!r}") from None
+
+
+def add_min_effect_argument(parser: argparse.ArgumentParser) -> None:
+    """--min-effect, the convention of the verdicts (MIN_EFFECT): default none."""
+    parser.add_argument(MIN_EFFECT.flag, dest=MIN_EFFECT.field, type=_min_effect,
+                        default=MIN_EFFECT.default, metavar="DELTA",
+                        help=MIN_EFFECT.help.replace("%", "%%"))
+
+
 def pairs_from(args: argparse.Namespace, evaluation: Evaluation,
                options: dict[str, Any]) -> AllPairs | None:
-    """compare --all-pairs: every pair under compare's options, adjusted as one family; None
-    without the flag. Every pair starts from the conventions' seed, as compare's does."""
+    """compare --all-pairs: every pair under compare's options (and --test), adjusted as one
+    family; None without the flag. Every pair starts from the conventions' seed, as compare's
+    does."""
     if not getattr(args, "all_pairs", False):
         return None
     chosen = {key: value for key, value in options.items() if key not in ("metrics", "rng")}
-    return all_pairs(evaluation, options.get("metrics"), **chosen)
+    return all_pairs(evaluation, options.get("metrics"),
+                     test=getattr(args, "test", DEFAULT_ALL_PAIRS_TEST), **chosen)
 
 
 # --------------------------------------------------------------------------- budgets

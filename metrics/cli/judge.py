@@ -176,7 +176,7 @@ def sample_lines(report: JudgeReport) -> list[str]:
 
 # flags of compare that read the paired tests of one label set, with the value that means unset
 _ONE_LABEL_SET = {"snapshot": None, "by": None, "all_pairs": False, "fragility": False,
-                  "budget": [], "max_harm": [], "metric": []}
+                  "budget": [], "max_harm": [], "metric": [], "min_effect": None}
 
 
 def ppi_compare(args: argparse.Namespace) -> int:

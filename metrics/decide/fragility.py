@@ -30,6 +30,7 @@ from metrics.stats.bootstrap import draw_resamples
 from metrics.stats.comparison import Comparison
 from metrics.vocabulary import CONVENTION_BY_FIELD, CONVENTIONS
 from metrics.vocabulary import fragility as words
+from metrics.vocabulary.comparisons import MANY_QUERIES, rank_tests_note
 from metrics.vocabulary.conventions import Conventions
 
 # run order -> the compared runs read again in that order (None: no run reads differently)
@@ -46,9 +47,13 @@ class Flip:
     choice: str
     verdict: str
     verdict_under_choice: str
+    # beside a verdict the Wilcoxon test makes significant over thousands of queries: what
+    # that is worth (metrics.vocabulary.comparisons.rank_tests_note); said, not a JSON key
+    note: str = dataclasses.field(default="", compare=False)
 
     def as_dict(self) -> dict[str, str]:
-        return dataclasses.asdict(self)
+        return {key: value for key, value in dataclasses.asdict(self).items()
+                if key != "note"}
 
     @property
     def title(self) -> str:
@@ -65,8 +70,9 @@ class Flip:
 
     @property
     def sentence(self) -> str:
-        return words.flip_sentence(self.candidate, self.metric, self.title, self.choice_label,
+        said = words.flip_sentence(self.candidate, self.metric, self.title, self.choice_label,
                                    self.verdict, self.verdict_under_choice)
+        return f"{said} ({self.note})" if self.note else said
 
 
 @dataclass(frozen=True)
@@ -146,7 +152,13 @@ def fragility(evaluation: Evaluation, comparison: Comparison, *,
     flips += _same_queries(comparison, names, keys, base, same_n)
     for test in ("t", "wilcoxon"):
         p = np.array([getattr(t, f"p_{test}") for t in comparison.tests])
-        flips += base.flips(words.TEST_FIELD, test, base.with_p(comparison, p))
+        found = base.flips(words.TEST_FIELD, test, base.with_p(comparison, p))
+        if test == "wilcoxon" and len(comparison.query_ids) >= MANY_QUERIES:
+            # a verdict made significant by the rank test at this size says what it is worth
+            note = rank_tests_note(len(comparison.query_ids), comparison.min_effect)
+            found = [dataclasses.replace(flip, note=note)
+                     if flip.verdict_under_choice != words.UNCLEAR else flip for flip in found]
+        flips += found
     tried.extend((words.TEST_FIELD, test) for test in ("t", "wilcoxon"))
     return Fragility(base.all(), tuple((f, str(v)) for f, v in tried),
                      tuple(skipped), tuple(flips))

@@ -15,8 +15,10 @@ from metrics.stats.comparison import CORRECTIONS, Comparison, PairedTest
 from metrics.stats.power import power_figure
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.headline import (
+    BELOW_MIN_EFFECT,
     BETTER,
     CORRECTED,
+    EQUIVALENT,
     EVIDENCE,
     METHOD,
     NO_DIFFERENCE,
@@ -35,7 +37,12 @@ def headline(comparison: Comparison, test: PairedTest, *, power: float = POWER) 
     if test.wins == 0 and test.losses == 0:
         return UNCHANGED.format(**names) + "."
     difference = fmt.difference(test.difference, test.low, test.high)
-    if not test.significant:
+    decision = comparison.decision(test)
+    if decision == "below_min_effect":
+        opening = BELOW_MIN_EFFECT
+    elif decision == "equivalent":
+        opening = EQUIVALENT
+    elif not test.significant:
         opening = NO_DIFFERENCE
     else:
         opening = BETTER if test.difference > 0 else WORSE
@@ -47,7 +54,10 @@ def headline(comparison: Comparison, test: PairedTest, *, power: float = POWER) 
         method=METHOD.format(level=fmt.confidence(comparison.confidence_level)),
         better=fmt.count(test.wins, "query"), worse=f"{test.losses:,}",
         p=fmt.p_equals(test.p_adjusted), correction=correction, power=figure.sentence)
-    return f"{opening.format(**names, difference=difference)} {evidence}."
+    minimum = ("" if comparison.min_effect is None else f"{comparison.min_effect:g}")
+    opening = opening.format(**names, difference=difference, min_effect=minimum,
+                             p_equivalence=fmt.p_equals(test.p_equivalence))
+    return f"{opening} {evidence}."
 
 
 def headlines(comparison: Comparison, metric: str, *, power: float = POWER) -> list[str]:

@@ -9,7 +9,10 @@ pair of runs compared, read as compact significance letters.
   queries.
 - ``all_pairs``: every unordered pair (the earlier run as the baseline) through the paired
   randomization test of ``metrics.stats.comparison``, with one correction over every pair and
-  metric; per metric a matrix of adjusted p and of differences, and the compact letter display.
+  metric (``test="paired"``), or through the randomized Tukey HSD of each metric with the
+  classic Tukey p and the two-way ANOVA beside it (``test="tukey"``, ``metrics.stats.tukey``);
+  per metric a matrix of p and of differences, and the compact letter display. With a minimum
+  effect, each pair's equivalence p (TOST) and its decision.
 
 The words (rank rule, ties, intervals, letters) are declared in
 ``metrics.vocabulary.leaderboard``; this module only computes.
@@ -28,18 +31,24 @@ import numpy as np
 from metrics.core.compare import compare_evaluation, figures_of, metric_label
 from metrics.core.evaluate import Evaluation
 from metrics.stats import CORRECTIONS, corrections, validate
+from metrics.stats.anova import TwoWayAnova, two_way_anova
 from metrics.stats.bootstrap import Resamples, as_resamples, resampled_queries
 from metrics.stats.comparison import DEFAULT_PERMUTATIONS, Comparison
-from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
-from metrics.vocabulary.conventions import Conventions
+from metrics.stats.equivalence import tost_pvalues
+from metrics.stats.paired import paired_differences
+from metrics.stats.tukey import TukeyHSD, tukey_hsd_figures
+from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION, decision
+from metrics.vocabulary.conventions import Conventions, check_min_effect
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,
     letters_sentence,
     standing_sentence,
 )
+from metrics.vocabulary.tukey import ALL_PAIRS_TESTS, DEFAULT_ALL_PAIRS_TEST, tukey_sentence
 
 __all__ = [
     "AllPairs",
+    "anova_tables",
     "Leaderboard",
     "Standing",
     "all_pairs",
@@ -278,15 +287,24 @@ def compact_letters(runs: Sequence[str], means: Sequence[float],
 
 @dataclass(frozen=True, eq=False)
 class AllPairs:
-    """Every pair of runs on every metric, under one correction over the whole family.
+    """Every pair of runs on every metric, read by one test (``test``).
 
     Matrices are (runs, runs) in ``runs`` order, per metric label: ``differences[m][i, j]``
     is mean(i) − mean(j) (the mean of the paired per-query differences, so the matrix is
-    antisymmetric), ``p_values`` the randomization p before the correction and
-    ``p_adjusted`` after it (both symmetric; 1 on the diagonal). ``comparisons`` are the
-    paired comparisons made, one per baseline (each earlier run against every later one),
-    with their p adjusted over the whole family. Two are equal when their figures are
-    (``as_dict``): numpy matrices have no single truth value to compare by.
+    antisymmetric), ``p_values`` the p before any correction and ``p_adjusted`` the p a pair
+    is judged by (both symmetric; 1 on the diagonal).
+
+    ``test="paired"``: the paired randomization test of each pair, ``p_adjusted`` under one
+    correction over every pair and metric; ``comparisons`` are the paired comparisons made,
+    one per baseline (each earlier run against every later one), with their p adjusted over
+    the whole family. ``test="tukey"``: the randomized Tukey HSD of each metric (``tukey``,
+    per label: its classic p, effect sizes, ANOVA and null distribution), whose p needs no
+    correction (``p_values`` and ``p_adjusted`` are both its p); no comparisons are made.
+
+    With ``min_effect``, ``equivalence[m][i, j]`` is the TOST p of the pair's per-query
+    differences against ±min_effect (0 on the diagonal), and ``decision`` names each pair's
+    verdict. Two are equal when their figures are (``as_dict``): numpy matrices have no
+    single truth value to compare by.
     """
 
     __hash__ = None  # type: ignore[assignment]  # mutable-looking matrices: not hashable
@@ -305,6 +323,10 @@ class AllPairs:
     p_adjusted: dict[str, np.ndarray] = field(repr=False)
     comparisons: tuple[Comparison, ...] = field(repr=False, compare=False)
     conventions: Conventions = field(repr=False, compare=False)  # what the labels were made under
+    test: str = DEFAULT_ALL_PAIRS_TEST
+    tukey: dict[str, TukeyHSD] = field(default_factory=dict, repr=False)
+    min_effect: float | None = None
+    equivalence: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, AllPairs):
@@ -319,6 +341,18 @@ class AllPairs:
         """(runs, runs) bool: the pair's adjusted p is below alpha."""
         return self.p_adjusted[self.label(metric)] < self.alpha
 
+    def decision(self, metric: str, first: str, second: str) -> str:
+        """The verdict on second against first (a key of
+        ``metrics.vocabulary.comparisons.DECISIONS``): better, worse, below the minimum
+        effect, equivalent within it, or no significant difference."""
+        label = self.label(metric)
+        i, j = self.runs.index(first), self.runs.index(second)
+        equivalence = self.equivalence.get(label)
+        return decision(float(self.differences[label][j, i]),
+                        bool(self.significant(label)[i, j]), self.min_effect,
+                        None if equivalence is None else float(equivalence[i, j]),
+                        self.alpha)
+
     def groups(self, metric: str) -> list[tuple[str, ...]]:
         """The significance groups in letter order, each's runs best first."""
         label = self.label(metric)
@@ -329,58 +363,123 @@ class AllPairs:
 
     def letters(self, metric: str) -> dict[str, str]:
         """run -> its letters (runs by mean, best first): runs that share a letter do not
-        differ significantly at alpha after the correction."""
+        differ significantly at alpha by the test (after the correction, for paired tests)."""
         label = self.label(metric)
         return compact_letters(self.runs, self.means[label], self.significant(label))
 
     def sentence(self) -> str:
-        """What the letters say, with alpha, the correction and the family's size."""
+        """What the letters say, with alpha and the test (the correction and the family's
+        size, or the Tukey HSD's permutations)."""
+        if self.test == "tukey":
+            return tukey_sentence(self.alpha, self.n_permutations, self.seed, len(self.runs))
         return letters_sentence(self.alpha, CORRECTIONS[self.correction], self.n_comparisons)
 
     def adjusted(self, correction: str | None = None, alpha: float | None = None) -> AllPairs:
-        """The same tests under another correction or alpha: only the adjustment is redone."""
-        correction = self.correction if correction is None else correction
+        """The same tests under another correction or alpha: only the adjustment is redone.
+        The Tukey HSD's p needs no correction: only alpha changes."""
         alpha = self.alpha if alpha is None else validate.check_fraction("alpha", alpha)
+        correction = self.correction if correction is None else correction
+        if self.test == "tukey":  # the correction is recorded, and applies to nothing
+            corrections.check_correction(correction)
+            return replace(self, correction=correction, alpha=alpha)
         return _assemble(self, self.comparisons, correction, alpha)
+
+    def pair_rows(self) -> list[dict]:
+        """One flat dict per (metric, pair), the earlier run as the baseline: the difference
+        (candidate − baseline), p, p adjusted, significant, and the decision; with the Tukey
+        HSD the classic p and the effect size (difference ÷ √V_E); with a minimum effect the
+        equivalence p. Plain Python types; nan (an undefined effect size) is None."""
+        rows = []
+        for label in self.metrics:
+            found = self.tukey.get(label)
+            for i, j in combinations(range(len(self.runs)), 2):
+                baseline, candidate = self.runs[i], self.runs[j]
+                row = {"metric": label, "baseline": baseline, "candidate": candidate,
+                       "difference": float(self.differences[label][j, i]),
+                       "p": float(self.p_values[label][i, j]),
+                       "p_adjusted": float(self.p_adjusted[label][i, j]),
+                       "significant": bool(self.significant(label)[i, j])}
+                if found is not None:
+                    row["p_classic"] = float(found.p_classic[i, j])
+                    row["effect_size"] = _finite(found.effect_sizes[j, i])
+                if label in self.equivalence:
+                    row["p_equivalence"] = float(self.equivalence[label][i, j])
+                row["decision"] = self.decision(label, baseline, candidate)
+                rows.append(row)
+        return rows
 
     def as_dict(self) -> dict:
         """Plain Python types: per metric label, the means, the matrices as
-        {row run: {column run: value}} and the letters."""
+        {row run: {column run: value}} and the letters; with the Tukey HSD also the classic
+        p, the effect sizes and the ANOVA; with a minimum effect the equivalence p."""
         def matrix(values: np.ndarray) -> dict:
-            return {a: {b: float(values[i, j]) for j, b in enumerate(self.runs)}
+            return {a: {b: _finite(values[i, j]) for j, b in enumerate(self.runs)}
                     for i, a in enumerate(self.runs)}
+
+        def figures(label: str) -> dict:
+            out = {"means": dict(zip(self.runs, self.means[label], strict=True)),
+                   "difference": matrix(self.differences[label]),
+                   "p": matrix(self.p_values[label]),
+                   "p_adjusted": matrix(self.p_adjusted[label]),
+                   "letters": self.letters(label)}
+            found = self.tukey.get(label)
+            if found is not None:
+                out |= {"p_classic": matrix(found.p_classic),
+                        "effect_size": matrix(found.effect_sizes),
+                        "anova": found.anova.as_dict()}
+            if label in self.equivalence:
+                out["p_equivalence"] = matrix(self.equivalence[label])
+            return out
+
         return {
-            "k": self.k, "correction": self.correction, "alpha": self.alpha,
-            "n_comparisons": self.n_comparisons, "n_permutations": self.n_permutations,
-            "seed": self.seed, "runs": list(self.runs),
-            "metrics": {
-                label: {"means": dict(zip(self.runs, self.means[label], strict=True)),
-                        "difference": matrix(self.differences[label]),
-                        "p": matrix(self.p_values[label]),
-                        "p_adjusted": matrix(self.p_adjusted[label]),
-                        "letters": self.letters(label)}
-                for label in self.metrics
-            },
+            "k": self.k, "test": self.test,
+            "correction": self.correction if self.test == "paired" else None,
+            "alpha": self.alpha, "n_comparisons": self.n_comparisons,
+            "n_permutations": self.n_permutations, "seed": self.seed,
+            "min_effect": self.min_effect, "runs": list(self.runs),
+            "metrics": {label: figures(label) for label in self.metrics},
         }
+
+
+def _finite(value: float) -> float | None:
+    value = float(value)
+    return value if np.isfinite(value) else None
+
+
+def check_test(test: object) -> str:
+    """test if it names a way to read every pair (``ALL_PAIRS_TESTS``)."""
+    if test not in ALL_PAIRS_TESTS:
+        raise ValueError(f"test must be one of {', '.join(ALL_PAIRS_TESTS)}, got {test!r}")
+    return test
 
 
 def all_pairs(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
               correction: str = DEFAULT_CORRECTION, alpha: float = ALPHA,
               n_permutations: int = DEFAULT_PERMUTATIONS, rng: int | None = None,
+              test: str = DEFAULT_ALL_PAIRS_TEST, min_effect: float | None = None,
               **options: Any) -> AllPairs:
     """Every unordered pair of runs compared on each metric (keys or labels; default the
-    compared family) with the paired randomization test, one correction over all pairs and
-    metrics.
+    compared family).
 
-    Each earlier run is the baseline of one ``compare_evaluation`` call against every later
-    run, uncorrected; all their p-values are then adjusted as one family. `rng` is an
-    integer seed (default the conventions' seed) that every call starts from, so each pair
-    gets the p-value its own pairwise comparison would: a Generator would be consumed call
-    after call, and is refused. Other options (confidence_level, n_resamples) go to
-    ``compare_evaluation``; they default to the conventions'.
+    ``test="paired"`` (the default): the paired randomization test, one correction over all
+    pairs and metrics. Each earlier run is the baseline of one ``compare_evaluation`` call
+    against every later run, uncorrected; all their p-values are then adjusted as one family.
+    ``test="tukey"``: the randomized Tukey HSD of each metric over n_permutations
+    permutations (the same permutations for every metric), the classic Tukey HSD p and the
+    two-way ANOVA beside it; `correction` is recorded and applies to nothing (the HSD controls
+    the family-wise error over each metric's pairs itself). ``min_effect`` (> 0, or None):
+    each pair's equivalence p (TOST) and the decisions it changes.
+
+    `rng` is an integer seed (default the conventions' seed) that every call starts from, so
+    each pair gets the p-value its own pairwise comparison would: a Generator would be
+    consumed call after call, and is refused. Other options (confidence_level, n_resamples)
+    go to ``compare_evaluation``; they default to the conventions'.
     """
     corrections.check_correction(correction)
     alpha = validate.check_fraction("alpha", alpha)
+    test = check_test(test)
+    min_effect = check_min_effect(min_effect)
+    n_permutations = validate.check_count("n_permutations", n_permutations)
     if isinstance(rng, np.random.Generator):
         raise ValueError("all_pairs needs an integer seed, not a Generator: every baseline's "
                          "comparison starts from the same seed")
@@ -389,20 +488,84 @@ def all_pairs(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
     if len(names) < 2:
         raise ValueError("all pairs needs at least two runs")
     evaluation, keys = _figures(evaluation, metrics)
+    labels = tuple(evaluation.label(key) for key in keys)
+    tables = _tables(evaluation, keys)
+    equivalence = ({} if min_effect is None else
+                   {label: _equivalence(table, min_effect)
+                    for label, table in zip(labels, tables, strict=True)})
+    if test == "tukey":
+        return _tukey_pairs(evaluation, labels, tables, correction, alpha, n_permutations,
+                            seed, min_effect, equivalence, options)
     pieces = tuple(
         compare_evaluation(evaluation, baseline=baseline, candidates=names[i + 1:],
                            metrics=keys, correction="none", alpha=alpha,
-                           n_permutations=n_permutations, rng=seed, **options)
+                           n_permutations=n_permutations, rng=seed, min_effect=min_effect,
+                           **options)
         for i, baseline in enumerate(names[:-1])
     )
-    labels = tuple(evaluation.label(key) for key in keys)
     first = pieces[0]
     means = {label: (first.test(names[1], label).before_mean,
                      *(first.test(name, label).after_mean for name in names[1:]))
              for label in labels}
     shell = AllPairs(evaluation.k, tuple(names), labels, "none", alpha, 0,
-                     first.n_permutations, seed, means, {}, {}, {}, (), evaluation.conventions)
+                     first.n_permutations, seed, means, {}, {}, {}, (), evaluation.conventions,
+                     min_effect=min_effect, equivalence=equivalence)
     return _assemble(shell, pieces, correction, alpha)
+
+
+def anova_tables(evaluation: Evaluation, metrics: Sequence[str] | None = None
+                 ) -> dict[str, TwoWayAnova]:
+    """The two-way ANOVA without replication (query x run) of each metric (keys or labels;
+    default the compared family) over every run and scored query, by label; the margin of
+    error at the conventions' confidence level."""
+    if len(evaluation.run_names) < 2:
+        raise ValueError("an ANOVA of runs needs at least two runs")
+    evaluation, keys = _figures(evaluation, metrics)
+    level = evaluation.conventions.confidence_level
+    return {evaluation.label(key): two_way_anova(table, confidence_level=level)
+            for key, table in zip(keys, _tables(evaluation, keys), strict=True)}
+
+
+def _tables(evaluation: Evaluation, keys: Sequence[str]) -> list[np.ndarray]:
+    """Each figure's per-query scores (scored queries, runs), runs in the evaluation's
+    order."""
+    scores = [evaluation.per_query_scores(name) for name in evaluation.run_names]
+    n = len(evaluation.scored_ids)
+    return [np.column_stack([s[key] for s in scores]).reshape(n, len(scores)) for key in keys]
+
+
+def _equivalence(table: np.ndarray, min_effect: float) -> np.ndarray:
+    """(runs, runs) TOST p of every pair's per-query differences against ±min_effect, 0 on
+    the diagonal (a run is the same as itself)."""
+    runs = table.shape[1]
+    first, second = np.triu_indices(runs, 1)
+    p = tost_pvalues(paired_differences(table[:, second], table[:, first]), margin=min_effect)
+    matrix = np.zeros((runs, runs))
+    matrix[first, second] = matrix[second, first] = p
+    matrix.setflags(write=False)
+    return matrix
+
+
+def _tukey_pairs(evaluation: Evaluation, labels: tuple[str, ...], tables: list[np.ndarray],
+                 correction: str, alpha: float, n_permutations: int, seed: int,
+                 min_effect: float | None, equivalence: dict[str, np.ndarray],
+                 options: dict[str, Any]) -> AllPairs:
+    """all_pairs by the randomized Tukey HSD: one call over every metric's table, the same
+    permutations for each (a metric's p is that of a call on it alone)."""
+    level = options.get("confidence_level", evaluation.conventions.confidence_level)
+    found = tukey_hsd_figures(np.stack(tables, axis=2), n_permutations=n_permutations,
+                              rng=seed, confidence_level=level)
+    tukey = dict(zip(labels, found, strict=True))
+    runs = len(evaluation.run_names)
+    return AllPairs(
+        evaluation.k, tuple(evaluation.run_names), labels, correction, alpha,
+        len(labels) * runs * (runs - 1) // 2, n_permutations, seed,
+        {label: tuple(float(v) for v in hsd.means) for label, hsd in tukey.items()},
+        {label: hsd.differences for label, hsd in tukey.items()},
+        {label: hsd.p_randomized for label, hsd in tukey.items()},
+        {label: hsd.p_randomized for label, hsd in tukey.items()},
+        (), evaluation.conventions, test="tukey", tukey=tukey, min_effect=min_effect,
+        equivalence=equivalence)
 
 
 def _assemble(base: AllPairs, pieces: Sequence[Comparison], correction: str,

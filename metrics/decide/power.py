@@ -1,13 +1,20 @@
 """Power over a whole comparison: what its query set can detect, test by test (the power
-arithmetic on one test's differences is ``metrics.stats.power``)."""
+arithmetic on one test's differences is ``metrics.stats.power``); and the queries a future set
+needs, by Sakai's topic-set-size design from this set's residual variance
+(``metrics.stats.topic_set_size``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from metrics.core.evaluate import Evaluation
+from metrics.decide.leaderboard import anova_tables
 from metrics.stats.comparison import Comparison
 from metrics.stats.power import PowerFigure, check_delta, check_levels, power_figure
+from metrics.stats.topic_set_size import TopicSetSize, topic_set_size
 from metrics.vocabulary.power import ALPHA, POWER
 
-__all__ = ["power_report", "power_table"]
+__all__ = ["power_report", "power_table", "topic_set_sizes"]
 
 
 def power_table(
@@ -44,3 +51,20 @@ def power_report(
         "delta": None if delta is None else float(delta),
         "pairs": [figure.as_dict() for figure in figures],
     }
+
+
+def topic_set_sizes(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
+                    min_difference: float, alpha: float = ALPHA, power: float = POWER,
+                    ci_width: float | None = None, runs: int | None = None
+                    ) -> dict[str, TopicSetSize]:
+    """Per metric label (keys or labels; default the compared family), the queries a future
+    query set needs by the three designs (paired t-test, one-way ANOVA over `runs` runs,
+    default the evaluation's, and an interval ci_width wide), from the residual variance of
+    this set's two-way ANOVA over every run: this query set is the pilot."""
+    alpha, power = check_levels(alpha, power)
+    min_difference = check_delta(min_difference)
+    tables = anova_tables(evaluation, metrics)
+    runs = len(evaluation.run_names) if runs is None else runs
+    return {label: topic_set_size(anova.residual_variance, min_difference, runs=runs,
+                                  alpha=alpha, power=power, ci_width=ci_width)
+            for label, anova in tables.items()}

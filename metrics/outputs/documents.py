@@ -16,15 +16,19 @@ import orjson
 from metrics.context.cost import Cost
 from metrics.core.evaluate import Evaluation
 from metrics.decide.fragility import Fragility
-from metrics.decide.leaderboard import AllPairs
+from metrics.decide.leaderboard import AllPairs, Leaderboard
 from metrics.decide.risk import risks
 from metrics.explain.slices import Slice
 from metrics.io import Queries
 from metrics.snapshot import Snapshot
 from metrics.snapshot.contract import summary_dict, to_dict
 from metrics.stats.comparison import Comparison
+from metrics.stats.topic_set_size import TopicSetSize
+from metrics.vocabulary.comparisons import comparison_method
 from metrics.vocabulary.format import json_escaped
 from metrics.vocabulary.names import Spec
+from metrics.vocabulary.power import TOPIC_SET_METHOD
+from metrics.vocabulary.tukey import ANOVA_METHOD, TUKEY_METHOD
 
 
 def score_document(evaluation: Evaluation, slices: Sequence[Slice] = (),
@@ -68,6 +72,8 @@ def comparison_dict(evaluation: Evaluation, comparison: Comparison) -> dict[str,
         "n_resamples": comparison.n_resamples,
         "seed": comparison.seed,
         "comparisons": comparison.rows(),
+        "min_effect": comparison.min_effect,
+        "method": comparison_method(comparison),
     }
 
 
@@ -79,9 +85,40 @@ def slice_rows(facet: str, pieces: Sequence[tuple[str, Comparison]]) -> list[dic
 
 def all_pairs_json(pairs: AllPairs) -> dict[str, Any]:
     """What --all-pairs puts in the compare JSON: every pair's rows, and the matrices and
-    letters per metric."""
+    letters per metric. Read by the Tukey HSD (--test tukey), the baseline's comparison stays
+    as it is (it gates the build) and every pair is the HSD's: "pairs" and "all_pairs"."""
+    every = {"all_pairs": pairs.as_dict(), "pairs": pairs.pair_rows(),
+             "all_pairs_method": pairs_method(pairs)}
+    if pairs.test == "tukey":
+        return every
     return {"comparisons": [row for c in pairs.comparisons for row in c.rows()],
-            "n_comparisons": pairs.n_comparisons, "all_pairs": pairs.as_dict()}
+            "n_comparisons": pairs.n_comparisons, **every}
+
+
+def pairs_method(pairs: AllPairs) -> dict[str, str]:
+    """How every pair was read, in sentences: "letters", and "test" and "anova" for the
+    Tukey HSD."""
+    method = {"letters": pairs.sentence()}
+    if pairs.test == "tukey":
+        method |= {"test": TUKEY_METHOD, "anova": ANOVA_METHOD}
+    return method
+
+
+def leaderboard_document(board: Leaderboard, pairs: AllPairs | None = None) -> dict[str, Any]:
+    """The leaderboard command's document: the standings; with every pair tested
+    (--test), "test", the pairs' rows, matrices and letters, and how they were read."""
+    document = board.as_dict()
+    if pairs is not None:
+        document |= {"test": pairs.test, "all_pairs": pairs.as_dict(),
+                     "pairs": pairs.pair_rows(), "all_pairs_method": pairs_method(pairs)}
+    return document
+
+
+def topic_set_json(sizes: dict[str, TopicSetSize]) -> dict[str, Any]:
+    """What power --delta adds: the queries a future set needs per metric, and the method."""
+    return {"topic_set_method": TOPIC_SET_METHOD,
+            "topic_set_sizes": [{"metric": label, **size.as_dict()}
+                                for label, size in sizes.items()]}
 
 
 def fragility_json(found: Fragility) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from metrics.core.evaluate import Evaluation
+from metrics.decide.leaderboard import AllPairs
 from metrics.stats.comparison import CORRECTIONS, Comparison
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.conventions import interval_methods
@@ -62,7 +63,7 @@ def _marks(comparison: Comparison | None) -> dict[tuple[str, str], str]:
 
 
 def _caption(evaluation: Evaluation, specs: Sequence[Spec],
-             comparison: Comparison | None) -> str:
+             comparison: Comparison | None, pairs: AllPairs | None = None) -> str:
     k, c = evaluation.k, evaluation.conventions
     figures = [(spec.label(k, c), spec.measure.interval) for spec in specs]
     parts = [f"Mean over {len(evaluation.scored_ids):,} scored queries at $K = {k}$, with its "
@@ -84,16 +85,22 @@ def _caption(evaluation: Evaluation, specs: Sequence[Spec],
                     if spec.label(k, c) not in comparison.metrics]
         if untested:
             parts.append(f"Not tested: {escape(', '.join(untested))}.")
+    if pairs is not None:
+        parts.append(f"Superscript letters: {escape(pairs.sentence())}")
     return " ".join(parts)
 
 
 def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
-                specs: Sequence[Spec] | None = None, *, label: str = "tab:retrieval") -> str:
+                specs: Sequence[Spec] | None = None, *, label: str = "tab:retrieval",
+                pairs: AllPairs | None = None) -> str:
     """The summary of `specs` (default every summary figure) as a booktabs table; with
-    `comparison` (its baseline the first run), the daggers of its significant tests."""
+    `comparison` (its baseline the first run), the daggers of its significant tests; with
+    `pairs` (every pair tested: paired tests or the Tukey HSD), each run's significance
+    letters in superscript on the figures they were read on."""
     specs = evaluation.summary_specs if specs is None else tuple(specs)
     k, c = evaluation.k, evaluation.conventions
     marks = _marks(comparison)
+    letters = {} if pairs is None else {metric: pairs.letters(metric) for metric in pairs.metrics}
     # higher is better for the figures a comparison tests; a count, a residual or Judged@K
     # says how much there is, not how good: no best run there
     best = {spec.key: max(run.summary[spec.key].mean for run in evaluation.runs)
@@ -101,7 +108,7 @@ def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
     lines = [r"% needs \usepackage{booktabs} and \usepackage{graphicx}; table* spans both "
              "columns of a two-column paper (write table for a narrow one)",
              r"\begin{table*}[t]", r"\centering",
-             rf"\caption{{{_caption(evaluation, specs, comparison)}}}",
+             rf"\caption{{{_caption(evaluation, specs, comparison, pairs)}}}",
              rf"\label{{{escape(label)}}}",
              r"\small", rf"\setlength{{\tabcolsep}}{{{COLUMN_GAP}}}",
              # its natural width, or the line's when that is narrower: never past the margin
@@ -113,9 +120,11 @@ def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
         cells = [escape(run.name)]
         for spec in specs:
             interval = run.summary[spec.key]
+            grouped = letters.get(spec.label(k, c), {}).get(run.name)
+            mark = marks.get((run.name, spec.label(k, c)), "") + (
+                rf"\textsuperscript{{{escape(grouped)}}}" if grouped else "")
             cells.append(_cell(interval.mean, interval.low, interval.high,
-                               best=interval.mean == best[spec.key],
-                               mark=marks.get((run.name, spec.label(k, c)), "")))
+                               best=interval.mean == best[spec.key], mark=mark))
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}}", r"\end{table*}"]
     return "\n".join(lines) + "\n"

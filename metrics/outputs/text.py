@@ -25,16 +25,31 @@ from metrics.spark.evaluate import SparkEvaluation, SparkRun
 from metrics.stats.agreement import Agreement
 from metrics.stats.comparison import CORRECTIONS, Comparison, PairedTest
 from metrics.stats.power import PowerFigure
+from metrics.stats.topic_set_size import TopicSetSize
 from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary import risk as risk_words
 from metrics.vocabulary.agreement import AGREEMENT_TERMS, NO_SWAP, tau_text
-from metrics.vocabulary.comparisons import WIN_TIE_LOSS
+from metrics.vocabulary.comparisons import (
+    DECISIONS,
+    EQUIVALENCE_METHOD,
+    MANY_QUERIES,
+    WIN_TIE_LOSS,
+    scale_sentence,
+)
+from metrics.vocabulary.conventions import min_effect_sentence
 from metrics.vocabulary.format import figure, listing, signed
 from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS
 from metrics.vocabulary.leakage import LEAKAGE_RULE, SCOPES
 from metrics.vocabulary.names import Spec
-from metrics.vocabulary.power import POWER_METHOD
+from metrics.vocabulary.power import POWER_METHOD, TOPIC_SET_METHOD
+from metrics.vocabulary.tukey import (
+    ANOVA_HEADER,
+    ANOVA_METHOD,
+    SOURCES,
+    TUKEY_METHOD,
+    margin_sentence,
+)
 
 COMPARISON_HEADER = [
     "metric",
@@ -185,6 +200,10 @@ def format_comparison(evaluation: Evaluation, comparison: Comparison) -> str:
         f"seed {comparison.seed}); {CORRECTIONS[comparison.correction]} correction over "
         f"{fmt.count(comparison.n_comparisons, 'comparison')}; alpha {comparison.alpha}",
     ]
+    if comparison.min_effect is not None:  # it changes the verdicts below: said above them
+        lines.append(f"{min_effect_sentence(comparison.min_effect)} {EQUIVALENCE_METHOD}")
+    if len(comparison.query_ids) >= MANY_QUERIES:  # what the p wilcoxon column is worth
+        lines.append(scale_sentence(len(comparison.query_ids), comparison.min_effect))
     for candidate in comparison.candidates:
         tests = [t for t in comparison.tests if t.candidate == candidate]
         rows = [
@@ -251,16 +270,76 @@ def format_costs(costs: Sequence[Cost]) -> str:
 
 
 def format_all_pairs(evaluation: Evaluation, pairs: AllPairs) -> str:
-    """Every baseline's table of tests, then each metric's letters, best first."""
+    """Every baseline's table of tests, then each metric's letters, best first; read by the
+    Tukey HSD, its tables (format_pairs) instead of the paired comparisons'."""
+    if pairs.test == "tukey":
+        return format_pairs(pairs)
     parts = [format_comparison(evaluation, comparison) for comparison in pairs.comparisons]
+    parts.append(_letters(pairs))
+    return "\n".join(parts)
+
+
+def _letters(pairs: AllPairs) -> str:
+    """Each metric's letters, best first, under what they say."""
     rows = [[label, *(f"{run} {letter}" for run, letter in pairs.letters(label).items())]
             for label in pairs.metrics]
     width = max(len(row) for row in rows)
     rows = [row + [""] * (width - len(row)) for row in rows]
-    parts.append("\n".join(["Significance letters (best first)", pairs.sentence(),
-                            *table(["metric", *(["run letters"] + [""] * (width - 2))], rows)])
-                 + "\n")
-    return "\n".join(parts)
+    return "\n".join(["Significance letters (best first)", pairs.sentence(),
+                      *table(["metric", *(["run letters"] + [""] * (width - 2))], rows)]) + "\n"
+
+
+def format_pairs(pairs: AllPairs) -> str:
+    """Every pair of runs on each metric as its test reads it: with the Tukey HSD the method,
+    each metric's ANOVA table and margin of error, then every pair (difference, randomized
+    and classic p, effect size ÷ √V_E); with paired tests every pair's p and adjusted p; the
+    equivalence p with a minimum effect; each pair's verdict; then the letters."""
+    tukey = pairs.test == "tukey"
+    lines = [TUKEY_METHOD, ANOVA_METHOD] if tukey else []
+    if pairs.min_effect is not None:
+        lines.append(f"{min_effect_sentence(pairs.min_effect)} {EQUIVALENCE_METHOD}")
+    header = ["baseline", "candidate", "difference",
+              *(["p (randomized HSD)", "p (classic HSD)", "effect (÷ √V_E)"] if tukey
+                else ["p", "p adjusted"]),
+              *(["p equivalence"] if pairs.min_effect is not None else []), "verdict"]
+    rows = pairs.pair_rows()
+    for label in pairs.metrics:
+        lines += ["", f"{label}:"]
+        if tukey:
+            lines += _anova_lines(pairs.tukey[label].anova)
+        lines += table(header, [
+            [row["baseline"], row["candidate"], fmt.signed(row["difference"]),
+             *([fmt.p_value(row["p"]), fmt.p_value(row["p_classic"]),
+                fmt.effect(row["effect_size"])] if tukey
+               else [fmt.p_value(row["p"]), fmt.p_value(row["p_adjusted"])]),
+             *([fmt.p_value(row["p_equivalence"])] if pairs.min_effect is not None else []),
+             DECISIONS[row["decision"]]]
+            for row in rows if row["metric"] == label])
+    return "\n".join(lines) + "\n\n" + _letters(pairs)
+
+
+def _anova_lines(anova) -> list[str]:
+    """The two-way ANOVA's table (runs, queries, residual) and the runs' margin of error."""
+    def line(name: str, factor) -> list[str]:
+        return [SOURCES[name], fmt.figure(factor.sum_of_squares), f"{factor.df:,}",
+                fmt.figure(factor.mean_square), _f_value(factor.f), fmt.p_value(factor.p),
+                fmt.effect(factor.omega_squared), fmt.effect(factor.partial_eta_squared)]
+
+    rows = [line("systems", anova.systems), line("topics", anova.topics),
+            [SOURCES["residual"], fmt.figure(anova.residual_sum_of_squares),
+             f"{anova.residual_df:,}", fmt.figure(anova.residual_variance), "", "", "", ""]]
+    return [*table(ANOVA_HEADER, rows),
+            margin_sentence(anova.margin_of_error, anova.confidence_level, anova.residual_df,
+                            fmt.figure(anova.margin_of_error))]
+
+
+def _f_value(f: float) -> str:
+    """F as written: infinite when the residual variance is 0, undefined when nothing varies."""
+    if f == float("inf"):
+        return "∞ (no residual variance)"
+    if f != f:  # nan
+        return fmt.undefined("every score is the same")
+    return fmt.figure(f)
 
 
 def format_review(comparison: Comparison, delta: float, found: Fragility | None) -> str:
@@ -286,17 +365,25 @@ def format_review(comparison: Comparison, delta: float, found: Fragility | None)
     return "".join(out)
 
 
-def format_leaderboard(board: Leaderboard) -> str:
-    """One table per metric, best first: mean, rank, rank interval, P(best)."""
+def format_leaderboard(board: Leaderboard, pairs: AllPairs | None = None) -> str:
+    """One table per metric, best first: mean, rank, rank interval, P(best); with every pair
+    tested (`pairs`, leaderboard --test), each run's letters beside it, then the pairs."""
     level = fmt.confidence(board.confidence_level)
     lines = [f"Leaderboard at K = {board.k} over {fmt.count(board.n_queries, 'scored query')}: "
              f"{fmt.count(board.n_resamples, 'paired bootstrap resample')}, seed {board.seed}",
              f"  - {LEADERBOARD_TERMS['rank_interval']}", f"  - {LEADERBOARD_TERMS['p_best']}"]
+    if pairs is not None:
+        lines.append(f"  - {pairs.sentence()}")
     for label, standings in board.metrics.items():
+        letters = pairs.letters(label) if pairs is not None else {}
         rows = [[s.run, fmt.figure(s.mean), str(s.rank), f"{s.rank_low}–{s.rank_high}",
-                 f"{s.p_best:.1%}"] for s in standings]
+                 f"{s.p_best:.1%}", *([letters[s.run]] if letters else [])]
+                for s in standings]
         lines += ["", f"{label}:", *table(["run", "mean", "rank", f"{level} rank interval",
-                                           "P(best)"], rows)]
+                                           "P(best)", *(["letters"] if letters else [])],
+                                          rows)]
+    if pairs is not None:
+        lines += ["", format_pairs(pairs).rstrip("\n")]
     return "\n".join(lines) + "\n"
 
 
@@ -311,7 +398,8 @@ def format_agreements(found: Sequence[Agreement]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def format_power(report: dict[str, Any], figures: Sequence[PowerFigure]) -> str:
+def format_power(report: dict[str, Any], figures: Sequence[PowerFigure],
+                 sizes: dict[str, TopicSetSize] | None = None) -> str:
     rows = [[p["baseline"], p["candidate"], p["metric"], f"{p['queries']:,}",
              fmt.figure(p["sd_difference"]), _maybe(p["min_detectable_difference"]),
              "—" if p["queries_needed"] is None else f"{p['queries_needed']:,}"]
@@ -321,7 +409,24 @@ def format_power(report: dict[str, Any], figures: Sequence[PowerFigure]) -> str:
              *table(["baseline", "candidate", "metric", "queries", "sd of diff.",
                      "detectable", needed], rows), ""]
     lines += [f"  {f.candidate} {f.metric}: {f.sentence}" for f in figures]
+    if sizes:
+        lines += ["", format_topic_set_sizes(sizes).rstrip("\n")]
     return "\n".join(lines) + "\n"
+
+
+def format_topic_set_sizes(sizes: dict[str, TopicSetSize]) -> str:
+    """The queries a future set needs, per metric, by the three designs."""
+    first = next(iter(sizes.values()))
+    width = (f"interval ≤ {fmt.figure(first.ci_width)} wide" if first.ci_width is not None
+             else "interval (no --ci-width)")
+    header = ["metric", "V_E", f"paired t (Δ {fmt.figure(first.min_difference)})",
+              f"ANOVA over {first.runs} runs", width]
+    rows = [[label, fmt.figure(size.residual_variance), f"{size.paired_t:,}",
+             f"{size.anova:,}", "—" if size.ci is None else f"{size.ci:,}"]
+            for label, size in sizes.items()]
+    return "\n".join([TOPIC_SET_METHOD,
+                      f"alpha {first.alpha:g}, power {first.power:.0%}; queries needed:",
+                      *table(header, rows)]) + "\n"
 
 
 def _maybe(value: float | None) -> str:

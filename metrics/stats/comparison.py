@@ -25,12 +25,22 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from metrics.stats import CORRECTIONS, benjamini_hochberg, corrections, holm, paired, validate
+from metrics.stats.equivalence import tost_pvalues
 from metrics.vocabulary import format as fmt
-from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION, DEFAULT_PERMUTATIONS
+from metrics.vocabulary.comparisons import (
+    ALPHA,
+    DEFAULT_CORRECTION,
+    DEFAULT_PERMUTATIONS,
+    MANY_QUERIES,
+    decision,
+    min_effect_clause,
+    rank_tests_at_scale,
+)
 from metrics.vocabulary.conventions import (
     CONVENTION_BY_FIELD,
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
+    check_min_effect,
 )
 
 __all__ = [
@@ -78,6 +88,9 @@ class PairedTest:
     differences: np.ndarray = field(repr=False, compare=False)
     before: np.ndarray = field(repr=False, compare=False)
     after: np.ndarray = field(repr=False, compare=False)
+    # the equivalence test's p against +-the comparison's minimum effect (TOST), when one is
+    # declared; None otherwise
+    p_equivalence: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("differences", "before", "after"):
@@ -112,6 +125,24 @@ class Comparison:
     alpha: float
     tests: tuple[PairedTest, ...]
     interval_method: str = "percentile"  # of the paired bootstrap: "percentile" or "bca"
+    # the smallest difference that matters (metrics.vocabulary.conventions.MIN_EFFECT), or
+    # None: it changes the verdicts, never a figure
+    min_effect: float | None = None
+
+    def with_min_effect(self, min_effect: float | None) -> Comparison:
+        """The same tests under another minimum effect: each test's equivalence p (TOST
+        against +-min_effect) computed from its differences, or dropped with None."""
+        min_effect = check_min_effect(min_effect)
+        p = (equivalence_pvalues([t.differences for t in self.tests], min_effect)
+             if min_effect is not None else [None] * len(self.tests))
+        tests = tuple(replace(t, p_equivalence=q) for t, q in zip(self.tests, p, strict=True))
+        return replace(self, tests=tests, min_effect=min_effect)
+
+    def decision(self, test: PairedTest) -> str:
+        """What the test says, a key of ``metrics.vocabulary.comparisons.DECISIONS``:
+        better, worse, below the minimum effect, equivalent within it, or no difference."""
+        return decision(test.difference, test.significant, self.min_effect,
+                        test.p_equivalence, self.alpha)
 
     def adjusted(self, correction: str | None = None, alpha: float | None = None) -> Comparison:
         """The same tests under another correction or alpha: only the adjustment is redone,
@@ -215,6 +246,10 @@ class Comparison:
                 "significant": bool(test.significant),
                 "effect_size": _json_float(test.effect_size),
                 "verdict": self.verdict(test),
+                "min_effect": self.min_effect,
+                "p_equivalence": (None if test.p_equivalence is None
+                                  else _json_float(test.p_equivalence)),
+                "decision": self.decision(test),
             }
             for test in self.tests
         ]
@@ -251,11 +286,20 @@ class Comparison:
                 if test.significant
                 else f"could be noise after {name} correction (adjusted p {fmt.p_equals(adjusted)})"
             )
+        parts = [counts, interval, noise]
+        if self.min_effect is not None:
+            parts.append(min_effect_clause(self.decision(test), self.min_effect,
+                                           test.p_equivalence, fmt.p_equals(test.p_equivalence)))
         if np.isfinite(test.effect_size):
-            effect = f"effect size {fmt.effect(test.effect_size)}"
+            parts.append(f"effect size {fmt.effect(test.effect_size)}")
         else:
-            effect = "effect size undefined (every query changed by the same amount)"
-        return "; ".join((counts, interval, noise, effect))
+            parts.append("effect size undefined (every query changed by the same amount)")
+        if (test.n >= MANY_QUERIES and test.p_wilcoxon < self.alpha
+                and self.decision(test) not in ("better", "worse")):
+            # the rank test rejects where the verdict does not call a difference that matters
+            parts.append(rank_tests_at_scale(test.n, fmt.p_equals(test.p_wilcoxon),
+                                             self.min_effect))
+        return "; ".join(parts)
 
 
 def _json_float(value: float) -> float | None:
@@ -277,6 +321,7 @@ def compare(
     n_permutations: int = DEFAULT_PERMUTATIONS,
     rng: np.random.Generator | int | None = None,
     interval_method: str = "percentile",
+    min_effect: float | None = None,
 ) -> Comparison:
     """Compare each candidate with the baseline on each metric, paired by query.
 
@@ -309,11 +354,16 @@ def compare(
         A numpy Generator (consumed), an integer seed, or None for ``DEFAULT_SEED``.
     interval_method
         The paired bootstrap's interval: "percentile" (the seed's) or "bca".
+    min_effect
+        The smallest difference that matters (> 0, in each metric's units), or None (the
+        default): with one, a significant difference below it is its own verdict and each
+        test carries the equivalence test's p against +-min_effect (TOST).
     """
     (ids, chosen, metric_names, before, after, confidence_level, alpha, n_resamples,
      n_permutations, generator, seed) = _compare_iv(
         baseline, scores, query_ids, candidates, metrics, correction, confidence_level, alpha,
         n_resamples, n_permutations, rng, interval_method)
+    min_effect = check_min_effect(min_effect)
     n = len(ids)
     pairs = list(after)
 
@@ -333,6 +383,8 @@ def compare(
     )
     p_adjusted = corrections.adjust(p_randomization, correction)
     p_t, p_wilcoxon = paired.t_pvalues(differences), paired.wilcoxon_pvalues(differences)
+    p_equivalence = (tost_pvalues(differences, margin=min_effect).tolist()
+                     if min_effect is not None else [None] * len(pairs))
 
     tests = tuple(
         PairedTest(
@@ -356,6 +408,7 @@ def compare(
             differences=d,
             before=before[metric],
             after=after[candidate, metric],
+            p_equivalence=p_equivalence[j],
         )
         for j, ((candidate, metric), d) in enumerate(zip(pairs, differences.T, strict=True))
     )
@@ -373,7 +426,15 @@ def compare(
         alpha=alpha,
         tests=tests,
         interval_method=interval_method,
+        min_effect=min_effect,
     )
+
+
+def equivalence_pvalues(differences: Sequence[np.ndarray], min_effect: float) -> list[float]:
+    """The TOST p of each test's differences against +-min_effect."""
+    if not differences:
+        return []
+    return tost_pvalues(np.column_stack(differences), margin=min_effect).tolist()
 
 
 def _compare_iv(baseline: str, scores: object, query_ids: object, candidates: object,

@@ -347,6 +347,44 @@ DEFAULT_SEED: int = CONVENTION_BY_FIELD["seed"].default
 DEFAULT_RESAMPLES: int = CONVENTION_BY_FIELD["n_resamples"].default
 DEFAULT_CONFIDENCE: float = CONVENTION_BY_FIELD["confidence_level"].default
 
+# A convention of the verdicts, not of the figures: the smallest difference that matters. It
+# changes no figure, so it is no field of Conventions (a snapshot scored under another one
+# stays comparable, and the figures' fingerprints do not move); it changes what a difference
+# is called. Default none: a significant difference is reported whatever its size.
+MIN_EFFECT = Convention(
+    "min_effect", "Minimum effect", "--min-effect", "min_effect",
+    "Changes only the verdicts: a significant difference smaller than it is its own verdict, "
+    "and two runs within it by the equivalence test are called the same.",
+    "the smallest difference that matters, in each metric's units (e.g. 0.01): a significant "
+    "difference below it is 'significant, but smaller than the minimum effect', and the "
+    "equivalence test (TOST) says when two runs are the same within it; default none",
+    default=None,
+    sentence="The minimum effect is {min_effect} in each metric's units: a significant "
+    "difference smaller than it is called significant, but smaller than the minimum effect, "
+    "and two runs whose per-query differences the equivalence test (two one-sided paired "
+    "t-tests, TOST, at alpha) places within ±{min_effect} are called the same within the "
+    "minimum effect.",
+    words="minimum effect {min_effect}",
+    bounds=(0.0, 1.0),
+    domain=Domain(float, 0, "{field} must be a number > 0 in the metric's units, got "
+                  "{value!r}", strict=True),
+    in_sidebar=False,
+)
+NO_MIN_EFFECT = ("No minimum effect is declared (--min-effect): a significant difference is "
+                 "reported whatever its size; read it beside its effect size.")
+
+
+def check_min_effect(value: object) -> float | None:
+    """The minimum effect as a float > 0, or None (none declared); ValueError otherwise."""
+    return None if value is None else MIN_EFFECT.domain.check(MIN_EFFECT.field, value)
+
+
+def min_effect_sentence(min_effect: float | None) -> str:
+    """The minimum effect's sentence, stated beside the verdicts it changes."""
+    if min_effect is None:
+        return NO_MIN_EFFECT
+    return MIN_EFFECT.sentence.format(min_effect=f"{min_effect:g}")
+
 # fixed rules, stated beside the numbers like the conventions' sentences
 RULES: dict[str, str] = {
     "precision": "Precision@K divides by K even when fewer than K ids came back "

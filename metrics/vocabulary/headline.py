@@ -13,6 +13,11 @@ WORSE = "{candidate} is worse than {baseline} on {metric} by {difference}"
 NO_DIFFERENCE = ("{candidate} does not differ significantly from {baseline} on {metric}: "
                  "{difference}")
 UNCHANGED = "{candidate} scores as {baseline} does on {metric}: no query changed"
+# with a minimum effect declared (metrics.vocabulary.conventions.MIN_EFFECT)
+BELOW_MIN_EFFECT = ("{candidate} differs from {baseline} on {metric} by {difference}: "
+                    "significant, but smaller than the minimum effect ({min_effect})")
+EQUIVALENT = ("{candidate} is the same as {baseline} on {metric} within the minimum effect "
+              "(±{min_effect}; equivalence test p {p_equivalence}): {difference}")
 EVIDENCE = "({method}), {better} better, {worse} worse, p {p}{correction}; {power}"
 CORRECTED = " after {correction} over {n} comparisons"
 UNCORRECTED = " (not corrected for {n} comparisons)"

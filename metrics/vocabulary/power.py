@@ -32,6 +32,37 @@ FLAGS = {
     ),
 }
 
+# topic-set-size design (metrics/stats/topic_set_size.py): its flags, beside FLAGS
+TOPIC_SET_FLAGS = {
+    "ci_width": (
+        "--ci-width",
+        "With --delta: also the queries with which the expected width of a paired "
+        "difference's interval at 1 - alpha is at most this (> 0, in the metric's units).",
+    ),
+    "anova_runs": (
+        "--anova-runs",
+        "With --delta: the runs the one-way ANOVA design compares (at least 2; default the "
+        "number of --run given).",
+    ),
+}
+TOPIC_SET_METHOD = (
+    "Topic-set-size design (Sakai, Information Retrieval Journal 2016), from this query set's "
+    "residual variance V_E (the two-way ANOVA over every run: this set is the pilot): the "
+    "queries a future set needs for the two-sided paired t-test to detect the difference "
+    "named (the differences' variance taken as 2 V_E), for the one-way ANOVA over m runs to "
+    "detect a best and a worst mean that far apart (the others between them, the least "
+    "favourable spread; noncentral F), and for the expected width of a paired difference's "
+    "interval at 1 − alpha to be at most the width named (E[s] from the chi distribution)."
+)
+TOPIC_SET_MEANING = {  # one sentence per JSON key of a metric's sizes
+    "residual_variance": "V_E: the residual mean square of the two-way ANOVA over every run.",
+    "paired_t": "Queries for the paired t-test to detect the difference with the power asked.",
+    "anova": "Queries (per run) for the one-way ANOVA over the runs to detect a best and a "
+    "worst mean the difference apart.",
+    "ci": "Queries for the expected interval of a paired difference to be at most the width "
+    "named.",
+}
+
 POWER_METHOD = (
     "Power of the two-sided paired t-test, computed exactly from the noncentral t "
     "distribution with the per-query differences' standard deviation (ddof = 1) of the runs at "
