@@ -12,7 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard.data import progress
-from dashboard.state import asked, saved, session, sidebar
+from dashboard.state import asked, link, saved, session, sidebar
 
 OUT_OF_MEMORY = ("This server ran out of memory drawing the page: load smaller files (fewer "
                  "queries, runs or a shorter queries file), or fewer runs at once.")
@@ -39,8 +39,8 @@ st.set_page_config(
     initial_sidebar_state="expanded",
 )
 saved.prepare()  # figures given on the command line open under My files
-session.init()
-session.publish()  # before st.navigation, which re-writes the URL when the run ends
+link.init()
+link.publish()  # before st.navigation, which re-writes the URL when the run ends
 page = st.navigation(
     [st.Page(script, title=title, icon=icon, default=i == 0)
      for i, (script, title, icon) in enumerate(PAGES)]

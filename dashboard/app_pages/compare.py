@@ -12,7 +12,7 @@ from dashboard.data import query as written_out
 from dashboard.layout import review as review_views
 from dashboard.layout import saved, ui
 from dashboard.report import exports
-from dashboard.state import asked, picking, session
+from dashboard.state import asked, link, picking, session
 from dashboard.views import chart_base, comparison_charts, frames, highlight
 from metrics import (
     CORRECTIONS,
@@ -184,7 +184,7 @@ def tests(options: cache.CompareOptions, comparison: metrics.Comparison) -> None
                               for row in table.itertuples(index=False)))
 
 
-@session.page_fragment
+@link.page_fragment
 def every_pair(options: cache.CompareOptions, primary: str, label: str) -> None:
     """Every pair of runs on the headline metric. A fragment inside the page's: its toggle
     redraws this section alone, so that the progress of the tests shows at once rather than
@@ -335,7 +335,7 @@ def query_by_query(options: cache.CompareOptions, comparison: metrics.Comparison
     return metric, candidate, paired
 
 
-@session.page_fragment
+@link.page_fragment
 def rank_movement(options: cache.CompareOptions, comparison: metrics.Comparison, metric: str,
                   candidate: str, paired: pd.DataFrame) -> None:
     """The chosen query's ranks before and after. A fragment inside the page's: picking
@@ -450,7 +450,7 @@ def export(comparison: metrics.Comparison) -> None:
                      icon=":material/ios_share:")
 
 
-@session.page_fragment
+@link.page_fragment
 def comparison_page() -> None:
     """Everything below the page's top: a fragment, so that a candidate, the metrics, the
     correction, alpha or any control further down redraws the page's own part only, not the

@@ -7,7 +7,7 @@ from dashboard import safe
 from dashboard.data import cache, combine, texts
 from dashboard.data import query as written_out
 from dashboard.layout import labelling, saved, ui
-from dashboard.state import asked, picking, session
+from dashboard.state import asked, link, picking, session
 from dashboard.views import frames, highlight
 from metrics import CLASS_MEANING, vocabulary
 from metrics import format as fmt
@@ -41,7 +41,7 @@ def picker_labels() -> dict[str, str]:
             for q, cls in zip(scored, baseline.classes, strict=True)}
 
 
-@session.page_fragment
+@link.page_fragment
 def query_view() -> None:
     """Everything below the page's top is one query's: a fragment, so that picking another
     query (the picker, Previous, Next, their keys), the side-by-side pair, the whole list or

@@ -5,7 +5,7 @@ import streamlit as st
 from dashboard import safe
 from dashboard.data import combine
 from dashboard.layout import saved, ui
-from dashboard.state import session
+from dashboard.state import link, session
 from dashboard.views import overlap_charts
 from metrics import COMPARED, SUMMARY_MEASURES, vocabulary
 from metrics import format as fmt
@@ -75,7 +75,7 @@ metric = right.selectbox("Tuned on", list(measures), format_func=measures.get,
                          index=list(measures).index(fusion.TUNE_METRIC), key="overlap.metric")
 
 
-@session.page_fragment
+@link.page_fragment
 def weight_search() -> None:
     """The weight search and what it found. A fragment: its toggle redraws this section
     alone, so that the search's progress shows at once rather than after the page above has

@@ -7,7 +7,7 @@ from dashboard import safe
 from dashboard.data import cache, costs, decisions, slicing, texts
 from dashboard.layout import saved, ui
 from dashboard.report import exports
-from dashboard.state import asked, session
+from dashboard.state import asked, link, session
 from dashboard.views import chart_base, charts, frames
 from metrics import (
     AGREEMENT_TERMS,
@@ -66,7 +66,7 @@ st.subheader(f"Summary at K = {k}")
 level = fmt.confidence(evaluation.conventions.confidence_level)
 
 
-@session.page_fragment
+@link.page_fragment
 def summary() -> None:
     """The summary table and each metric's best run. A fragment: the marks' toggle redraws
     this section alone, so that the tests' progress shows at once rather than after the

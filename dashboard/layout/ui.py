@@ -17,7 +17,7 @@ from dashboard.data import cache
 from dashboard.data.cache import View
 from dashboard.layout import saved_header
 from dashboard.report import exports
-from dashboard.state import session
+from dashboard.state import link, session
 from dashboard.views import frames, vega_spec
 from metrics import FORMAT_EXAMPLES, sample_qrels, sample_runs, vocabulary
 from metrics import format as fmt
@@ -55,8 +55,8 @@ def nothing_yet() -> None:
     """What the main area says before anything can be scored: why, in words, and what to do
     (uploads a restart lost, a file in the wrong box, a refused file, a link's files to
     upload again)."""
-    linked, inputs, lost = session.linked_files(), session.inputs(), session.uploads_lost()
-    texts = session.linked_texts()
+    linked, inputs, lost = link.linked_files(), session.inputs(), link.uploads_lost()
+    texts = link.linked_texts()
     if lost:
         st.warning("The files uploaded to this page are gone: the server restarted, or this "
                    "session ended, and uploads live in the server's memory only. Upload them "
@@ -154,10 +154,10 @@ def page(title: str, intro: str, *, baseline: bool = True) -> View:
     line stating K and the conventions (and the baseline, unless the page has its own
     control that says it: one baseline a page, said once)."""
     view = require_view()
-    if session.arrived():
+    if link.arrived():
         to_top()
     header(title, view, intro, baseline=baseline)
-    for note in session.notes():  # what a link cleared to show what it names
+    for note in link.notes():  # what a link cleared to show what it names
         st.info(safe.md(note), icon=":material/link:")
     return view
 
@@ -190,7 +190,7 @@ def header(title: str, view: View, intro: str, *, baseline: bool = True) -> None
         if parsed.error:  # the rest is shown; this one file is not, and why is said here
             st.warning(f"Not shown: {safe.md(parsed.error)}" + _move(parsed, "run"),
                        icon=":material/error:")
-    missing = session.linked_texts()
+    missing = link.linked_texts()
     if missing:
         st.info("The link was made with " + "; ".join(
             f"**{box}**: {safe.md(name)}" for box, name in missing.items())

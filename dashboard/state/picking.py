@@ -9,7 +9,7 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
-from dashboard.state import session
+from dashboard.state import link
 from dashboard.state.session import QUERY, SEARCH, shorten
 
 
@@ -39,7 +39,7 @@ def search_queries(area: str, query_ids: list[str], queries: metrics.Queries | N
     `query_ids` it finds, in order; every id when it is empty or finds none (and says so)."""
     key = f"{area}.search"
     words = st.session_state.get(SEARCH, "")
-    opened = session.revealed()
+    opened = link.revealed()
     if words and opened in query_ids and opened not in metrics.find_queries(query_ids, words,
                                                                             queries):
         # the search typed earlier would hide the query a link opened: the link wins
@@ -64,7 +64,7 @@ def select_query(area: str, options: list[str], *, label: str = "Query",
     """A query picker that shares its value (and the URL's `query`) across pages; an
     unknown query (a link to other data, say) falls back to the first, and says so."""
     current = st.session_state.get(QUERY)
-    session.shown_revealed()
+    link.shown_revealed()
     if current not in options:
         if current is not None:
             st.warning(f"Query {safe.md(shorten(str(current)))} is not among the scored "

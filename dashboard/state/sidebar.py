@@ -16,7 +16,7 @@ from dashboard import safe
 from dashboard.data import cache, combine, slicing, texts
 from dashboard.data.cache import Inputs, Parsed, Snapshot, View
 from dashboard.report import exports
-from dashboard.state import opening, session
+from dashboard.state import link, opening, session
 from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
 CORPUS_SLOT = "corpus"  # where the corpus's load report goes, once the view says which ids
@@ -38,7 +38,7 @@ def draw() -> View | None:
         added = more_measures(k, conventions)
     view = cache.build_view(loaded, shown, names, k, conventions, added)
     _show_corpus(loaded, view, summaries.get(CORPUS_SLOT))
-    session.check_link_baseline(view)
+    link.check_link_baseline(view)
     with st.sidebar:
         view = query_filter(view) if view is not None else None
         for problem in session.url_problems():
@@ -219,13 +219,13 @@ def _reveal(view: View) -> None:
     """A filter that hides the query a link opened is cleared before it is drawn (the link
     names that query: it wins), and a note says so."""
     state = st.session_state
-    opened, facet, values = session.revealed(), state.get(session.WHERE), state.get(
+    opened, facet, values = link.revealed(), state.get(session.WHERE), state.get(
         session.WHERE_VALUES)
     if (opened not in view.evaluation.scored_ids or facet is None or not values
             or opened in slicing.filtered(view, facet, values).evaluation.scored_ids):
         return
     state[session.WHERE], state[session.WHERE_VALUES] = None, []
-    session.say(f"The sidebar's filter ({facet} is one of {', '.join(values)}) was cleared: "
+    link.say(f"The sidebar's filter ({facet} is one of {', '.join(values)}) was cleared: "
                 f"it hid {opened}, which the link opened.")
 
 

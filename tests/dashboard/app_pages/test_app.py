@@ -285,11 +285,11 @@ def test_a_trec_run_without_qrels_says_what_is_missing():
 
 
 def invalid_url_values() -> list[tuple[str, str]]:
-    from dashboard.state import session
+    from dashboard.state import link
 
     values = {"source": "bogus", "k": "0", "level": "0", "confidence": "0.2",
               "correction": "x", "alpha": "2"}
-    values |= {name: "not-a-choice" for name in session.PARAMS if name not in values}
+    values |= {name: "not-a-choice" for name in link.PARAMS if name not in values}
     # names of data: see the tests below (facet and filter: tests/dashboard/app_pages/test_queries)
     for name in ("runs", "query", "files", "queries_file", "corpus_file", "baseline", "facet",
                  "where", "is", "find"):
@@ -299,12 +299,12 @@ def invalid_url_values() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("name", "value"), invalid_url_values())
 def test_every_invalid_url_value_gets_its_default_and_a_message(name, value):
-    from dashboard.state import session
+    from dashboard.state import link, session
 
     app = open_app(**{name: value})
     warnings = " ".join(shown(w.value) for w in app.warning)
     assert f"{name}={value!r} ignored" in warnings and "the default is used" in warnings
-    param = session.PARAMS[name]
+    param = link.PARAMS[name]
     assert app.session_state[param.key] == session.defaults()[param.key]
 
 
@@ -320,9 +320,9 @@ def test_unknown_runs_and_queries_in_a_link_are_named_not_silently_dropped():
 def _init_and_show():
     import streamlit as st
 
-    from dashboard.state import session
+    from dashboard.state import link, session
 
-    session.init()
+    link.init()
     st.text(repr(st.session_state[session.settings_key("relevance_level")]))
 
 
