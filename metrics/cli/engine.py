@@ -21,7 +21,7 @@ from metrics.inputs.arguments import UsageError
 from metrics.inputs.reading import Inputs, file_report_lines
 from metrics.io.errors import LoadError
 from metrics.io.loaders import run_name_of
-from metrics.io.parquet import is_parquet, roles_of
+from metrics.io.parquet import is_parquet, layout
 from metrics.io.sources import source_name
 from metrics.io.streams import MAX_INPUT_FLAG
 from metrics.spark.evaluate import SparkEvaluation, evaluate_spark, spark_session
@@ -123,16 +123,18 @@ def score_on_spark(args: argparse.Namespace) -> SparkEvaluation:
     for path in [qrels, *(run.source for run in args.run)]:
         if not is_parquet(path):
             raise UsageError(ONLY_PARQUET.format(path=path))
-    # the columns the in-memory readers find (every file's schema, read before Spark starts):
-    # a file they refuse is refused here with their message
-    roles_of(qrels, None, "qrels")
+    # every file's columns and their types, checked as every engine checks them before Spark
+    # starts (metrics.io.parquet.layout): a file the readers refuse is refused with their line
+    layout(qrels, None, "qrels")
     for run in args.run:
-        roles_of(run.source, None, "run")
+        layout(run.source, None, "run")
     names = run_names(args.run)
     # pyspark warns of every pandas it has not been tested with; nothing here uses pandas
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     spark = spark_session(args.spark_master or DEFAULT_MASTER)
-    spark.sparkContext.setLogLevel("ERROR")
+    # a task's failure is the error this command prints in one line (a block's reader
+    # refusing a row): not a Java stack trace logged before it as well
+    spark.sparkContext.setLogLevel("FATAL")
     return evaluate_spark(qrels, {name: run.source for name, run in zip(names, args.run,
                                                                          strict=True)},
                           args.k or DEFAULT_K, inputs.conventions, sweep=args.sweep)
