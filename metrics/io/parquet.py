@@ -310,9 +310,11 @@ def _values(kind: pa.DataType) -> pa.DataType:
     return kind.value_type if pa.types.is_dictionary(kind) else kind
 
 
-def _as(column: pa.Array, kind: pa.DataType) -> pa.Array:
-    """A column read as `kind` (a type `_read_as` chose: the cast cannot fail): an integer
-    past 2^53 read as a float rounds, as its text would."""
+def as_read(column: pa.Array, kind: pa.DataType | None) -> pa.Array:
+    """A column read as `kind` (a type `Layout.casts` gives: the cast cannot fail; None: as
+    stored): an integer past 2^53 read as a float rounds, as its text would."""
+    if kind is None:
+        return column
     column = _decoded(column)
     if column.type == kind:
         return column
@@ -344,9 +346,8 @@ def read_columnar(source: object, file_name: str | None, kind: str, max_bytes: i
         table = _read(name, handle, list(mine.values()))
         for role, column in mine.items():
             chunks = table.column(column).chunks
-            if role in casts:
-                chunks = [_as(chunk, casts[role]) for chunk in chunks]
-            parts.setdefault(role, []).extend(chunks)
+            parts.setdefault(role, []).extend(as_read(chunk, casts.get(role))
+                                              for chunk in chunks)
         starts.append((name, before))
         before += table.num_rows
     columns = {role: _combined(chunks) for role, chunks in parts.items()}
@@ -427,8 +428,8 @@ def batches(source: object, file_name: str | None, kind: str, *, roles: tuple[st
                 column for role, column in wanted.items() if role not in casts])
         try:
             for batch in handle.iter_batches(batch_size=rows, columns=list(wanted.values())):
-                yield Batch({role: _as(batch.column(c), casts[role]) if role in casts
-                             else batch.column(c) for role, c in wanted.items()},
+                yield Batch({role: as_read(batch.column(c), casts.get(role))
+                             for role, c in wanted.items()},
                             before + 1, named)
                 before += batch.num_rows
         except (pa.ArrowException, OSError) as exc:
@@ -446,12 +447,6 @@ def parquet_files(source: object, file_name: str | None) -> Iterator[tuple[str, 
     footer read, no data), with the name messages give it."""
     for name, where in _files(source, file_name).files:
         yield name, _open(name, where)
-
-
-def roles_of(source: object, file_name: str | None, kind: str) -> dict[str, str]:
-    """The roles a Parquet source or a table holds (role -> column), from its schema (every
-    file's, for a directory: refused as the whole read refuses it, ``layout``)."""
-    return layout(source, file_name, kind).roles[0]
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -563,7 +558,7 @@ def floats(src, column: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
     if not (pa.types.is_integer(kind) or pa.types.is_floating(kind)
             or pa.types.is_decimal(kind)):
         raise src.fail(None, f"the {what} column holds {kind}, not numbers")
-    values = numbers(_as(column, pa.float64()))
+    values = numbers(as_read(column, pa.float64()))
     bad = np.flatnonzero(np.isnan(values))
     if len(bad):
         raise src.fail(int(lines[bad[0]]), f"{what} must be a number, got nan")
@@ -571,5 +566,5 @@ def floats(src, column: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
 
 
 __all__ = ["BATCH_ROWS", "Batch", "Columnar", "Layout", "PARQUET_EXTENSIONS", "TABLE_NAME",
-           "as_table", "batches", "check_ids", "floats", "ids", "integers", "is_parquet",
-           "is_table", "layout", "named_roles", "read_columnar", "roles_of", "source_files"]
+           "as_read", "as_table", "batches", "check_ids", "floats", "ids", "integers",
+           "is_parquet", "is_table", "layout", "named_roles", "read_columnar", "source_files"]
