@@ -252,8 +252,28 @@ def _table_layout(table: pa.Table, name: str, kind: str) -> Layout:
 
 
 def _file_layout(name: str, opened: list[tuple[str, pq.ParquetFile]], kind: str) -> Layout:
-    return _layout(name, [(file, handle.schema_arrow) for file, handle in opened],
-                   tuple(handle.metadata.num_rows for _, handle in opened), kind)
+    checked = _layout(name, [(file, handle.schema_arrow) for file, handle in opened],
+                      tuple(handle.metadata.num_rows for _, handle in opened), kind)
+    for (file, handle), roles in zip(opened, checked.roles, strict=True):
+        _whole(file, handle, roles)
+    return checked
+
+
+def _whole(file: str, handle: pq.ParquetFile, roles: dict[str, str]) -> None:
+    """Every row group's role columns hold a value (or a null) for each of its rows, as its
+    footer says: a damaged file is refused here, alike on every engine, not read as columns
+    of different lengths (pyarrow's message then depends on how it is read)."""
+    metadata = handle.metadata
+    leaf = {metadata.schema.column(i).path: i for i in range(metadata.num_columns)}
+    columns = [(role, leaf[column]) for role, column in roles.items() if column in leaf]
+    for g in range(metadata.num_row_groups):
+        group = metadata.row_group(g)
+        for role, i in columns:
+            values = group.column(i).num_values
+            if values != group.num_rows:
+                raise LoadError(file, None, f"damaged: row group {g + 1} holds "
+                                f"{group.num_rows:,} rows but {values:,} values of its "
+                                f"{_WHAT[role]} column")
 
 
 def _layout(name: str, schemas: list[tuple[str, pa.Schema]], rows: tuple[int, ...], kind: str,

@@ -56,6 +56,26 @@ def empty(columns: dict, text: tuple[str, ...] = ("query_id", "doc_id")) -> pa.T
                      for key in columns})
 
 
+def damaged(path: Path) -> None:
+    """A run of 100 rows whose footer says its rank column holds 70 values (in many small
+    pages: a reader stops at 70), as a file cut short or written wrongly may: read whole it
+    gave "Column 2 named rank expected length 100 but got length 70", naming no file."""
+    rows = 100
+    pq.write_table(pa.table({"query_id": [f"q{i % 3 + 1}" for i in range(rows)],
+                             "doc_id": [f"d{i}" for i in range(rows)],
+                             "rank": list(range(1, rows + 1))}), path, data_page_size=64,
+                   write_batch_size=10, use_dictionary=False, write_statistics=False)
+    raw = path.read_bytes()
+    start = len(raw) - 8 - int.from_bytes(raw[-8:-4], "little")
+    # the Thrift field "num_values: 100" (type i64, zigzag varint c8 01) of each column
+    # chunk; the rank column's is the one that, changed to 70 (8c 01), the footer reads so
+    for at in [m.start() for m in re.finditer(b"\x16\xc8\x01", raw[start:-8])]:
+        path.write_bytes(raw[:start + at + 1] + b"\x8c" + raw[start + at + 2:])
+        if pq.ParquetFile(path).metadata.row_group(0).column(2).num_values == 70:
+            return
+    raise AssertionError("no num_values field found")
+
+
 @dataclass(frozen=True)
 class Hostile:
     name: str
@@ -147,6 +167,9 @@ HOSTILE = [
                                             pa.decimal128(5, 1)))),
             "run.parquet, row 2: rank must be an integer, got 1.5"),
     Hostile("integer scores past 2^53", "run", table(scored_by([2**60, 3, 2, 1, 0])), None),
+    Hostile("a footer that counts fewer ranks than rows", "run", damaged,
+            "run.parquet: damaged: row group 1 holds 100 rows but 70 values of its rank "
+            "column"),
     Hostile("empty file", "run", lambda path: path.write_bytes(b""),
             "run.parquet: not a Parquet file"),
 ]
