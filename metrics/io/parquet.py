@@ -302,15 +302,17 @@ def _layout(name: str, schemas: list[tuple[str, pa.Schema]], rows: tuple[int, ..
 
 def _read_as(role: str, files: tuple[str, ...], kinds: list[pa.DataType]) -> pa.DataType:
     """The one type a role's column is read as when a directory's files type it otherwise:
-    ids as text (integers written out); numbers as text when some file holds text and the
-    others integers (written out as a CSV cell holds them; a float's text is not the same in
-    every engine, so text beside floats is refused), int64 when every file holds integers
-    (decimal128(20, 0) with a uint64 among them, which int64 cannot hold), else float64."""
+    ids as text (integers written out); scores as text when some file holds text (a number's
+    text reads back as that number); grades and ranks as text when some file holds text and
+    the others integers (written out as a CSV cell holds them: a float's text is not the same
+    in every engine, 2.0 or 2, so text beside floats is refused), int64 when every file
+    holds integers (decimal128(20, 0) with a uint64 among them, which int64 cannot hold),
+    else float64."""
     if all(kind == kinds[0] for kind in kinds):
         return kinds[0]
-    if role in ("query", "doc"):
-        return pa.string()
     families = [_family(kind) for kind in kinds]
+    if role in ("query", "doc") or (role == "score" and "text" in families):
+        return pa.string()
     if "text" in families:
         text = families.index("text")
         other = next((i for i, f in enumerate(families) if f not in ("text", "integer")), None)

@@ -139,6 +139,8 @@ HOSTILE = [
         pa.table({**HEAD, "rank": ["1", "2"]}), pa.table({**TAIL, "rank": [1.0, 2.0, 1.0]})),
         "run.parquet/part-1.parquet: the rank column holds double where "
         "run.parquet/part-0.parquet holds text (string)"),
+    Hostile("parts typing the scores as text and as floats", "run", directory(
+        pa.table({**HEAD, "score": ["0.9", "0.8"]}), pa.table(TAIL)), None),
     Hostile("float rank against int rank", "run", directory(
         pa.table(HEAD), pa.table({**TAIL, "rank": [float(r) for r in TAIL["rank"]]})), None),
     Hostile("struct doc ids against strings", "run", directory(
