@@ -566,7 +566,7 @@ def integers(src, column: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
             raise src.fail(int(lines[row]),
                            f"{what} must be an integer, got {show(float(values[row]))}")
         return values.astype(np.int64)
-    raise src.fail(None, f"the {what} column holds {kind}, not integers")
+    raise src.fail(None, _type_problem(what, kind))
 
 
 def floats(src, column: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
@@ -577,9 +577,9 @@ def floats(src, column: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
     kind = column.type
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         return to_float(src, column.cast(pa.string()), lines, what)
-    if not (pa.types.is_integer(kind) or pa.types.is_floating(kind)
-            or pa.types.is_decimal(kind)):
-        raise src.fail(None, f"the {what} column holds {kind}, not numbers")
+    problem = _type_problem(what, kind)
+    if problem is not None:
+        raise src.fail(None, problem)
     values = numbers(as_read(column, pa.float64()))
     bad = np.flatnonzero(np.isnan(values))
     if len(bad):
