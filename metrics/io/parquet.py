@@ -508,9 +508,10 @@ def check_ids(src, column: pa.Array, lines: np.ndarray, role: str) -> None:
     """``ids``'s refusals, without writing the ids out when none applies (a dictionary's
     values are checked, not each row's): what a first pass over a query column needs."""
     values = column.dictionary if pa.types.is_dictionary(column.type) else column
+    text = _family(values.type) == "text"  # integers are never empty, always UTF-8
     if (column.null_count or _type_problem(role, values.type) is not None
-            or (_family(values.type) == "text" and not _utf8(values))
-            or (len(values) and pc.min(pc.binary_length(values.cast(pa.string()))).as_py() == 0)):
+            or (text and not _utf8(values))
+            or (text and len(values) and pc.min(pc.binary_length(values)).as_py() == 0)):
         ids(src, column, lines, role)  # refused there, with its row (or a value unused)
 
 
