@@ -187,9 +187,12 @@ _NOT = {"query": "strings or integers", "doc": "strings or integers", "grade": "
 
 
 def _family(kind: pa.DataType) -> str | None:
-    """"text", "integer", "float" or "decimal" (a dictionary's values'), None for another."""
+    """"text", "integer", "float" or "decimal" (a dictionary's values'), None for another
+    (16-bit floats too: Spark reads no Parquet FLOAT16, so no engine takes them)."""
     if pa.types.is_dictionary(kind):
         kind = kind.value_type
+    if pa.types.is_float16(kind):
+        return None
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         return "text"
     return next((family for family, test in (("integer", pa.types.is_integer),
@@ -202,6 +205,9 @@ def _type_problem(role: str, kind: pa.DataType) -> str | None:
     """Why a role's column cannot be read from this type (None: it can)."""
     if _family(kind) in _TAKES[role]:
         return None
+    if pa.types.is_float16(_values(kind)):
+        return (f"the {_WHAT[role]} column holds 16-bit floats, which not every engine reads "
+                "(Spark does not): write 32- or 64-bit ones")
     return f"the {_WHAT[role]} column holds {kind}, not {_NOT[role]}"
 
 

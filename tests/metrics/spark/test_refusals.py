@@ -172,6 +172,9 @@ HOSTILE = [
     Hostile("a footer that counts fewer ranks than rows", "run", damaged,
             "run.parquet: damaged: row group 1 holds 100 rows but 70 values of its rank "
             "column"),
+    Hostile("16-bit float scores", "run",
+            table(scored_by(pa.array(np.array([0.9, 0.8, 0.7, 0.6, 0.5], np.float16)))),
+            "run.parquet: the score column holds 16-bit floats, which not every engine reads"),
     Hostile("empty file", "run", lambda path: path.write_bytes(b""),
             "run.parquet: not a Parquet file"),
 ]
