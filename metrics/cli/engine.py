@@ -16,11 +16,11 @@ from metrics.core.asked import brought
 from metrics.core.blocks import BlockEvaluation, evaluate_blocks
 from metrics.core.evaluate import DEFAULT_PER_QUERY, resolve_among
 from metrics.core.files import distinct_names, read_qrels
-from metrics.inputs.arguments import UsageError, to_stderr
+from metrics.inputs.arguments import ReadingOutOfMemory, UsageError, to_stderr
 from metrics.inputs.reading import Inputs, file_report_lines
 from metrics.io.errors import LoadError
 from metrics.io.loaders import run_name_of
-from metrics.io.parquet import is_parquet, roles_of
+from metrics.io.parquet import is_parquet, layout
 from metrics.io.sources import source_name
 from metrics.io.streams import MAX_INPUT_FLAG
 from metrics.io.writing import write_text
@@ -97,17 +97,30 @@ NEEDS_MEMORY_FLAGS = {"queries": "--queries", "by": "--by", "corpus": "--corpus"
                       "price_per_mtok": "--price-per-mtok"}
 
 
+@contextmanager
+def files_named(inputs: Inputs) -> Iterator[None]:
+    """Memory running out while an engine reads and scores the files: one line naming them,
+    as the in-memory engine's does (Inputs.reading), not the command alone."""
+    try:
+        yield
+    except ReadingOutOfMemory:
+        raise
+    except MemoryError:
+        raise ReadingOutOfMemory(inputs.reading("evaluation")) from None
+
+
 def score_blocks(args: argparse.Namespace) -> BlockEvaluation:
     """The runs scored a block of queries at a time, each file's report on standard error."""
     inputs = Inputs.from_arguments(args)
     max_bytes = args.max_input_mb << 20
-    qrels, qrels_report = read_qrels(inputs.labels_file, format=args.qrels_format,
-                                     max_bytes=max_bytes)
-    with over_bound(args):
-        evaluation = evaluate_blocks(
-            qrels, inputs.run_sources, args.k or DEFAULT_K, inputs.conventions,
-            sweep=args.sweep, block_queries=args.block_queries, qrels_report=qrels_report,
-            max_bytes=max_bytes)
+    with files_named(inputs):
+        qrels, qrels_report = read_qrels(inputs.labels_file, format=args.qrels_format,
+                                         max_bytes=max_bytes)
+        with over_bound(args):
+            evaluation = evaluate_blocks(
+                qrels, inputs.run_sources, args.k or DEFAULT_K, inputs.conventions,
+                sweep=args.sweep, block_queries=args.block_queries, qrels_report=qrels_report,
+                max_bytes=max_bytes)
     if args.load_report is not None:  # the whole report, as the in-memory command writes it
         whole = file_report_lines(evaluation, whole=True)
         write_text(args.load_report, "\n".join(whole) + "\n", flag="--load-report")
@@ -123,19 +136,22 @@ def score_on_spark(args: argparse.Namespace) -> SparkEvaluation:
     for path in [qrels, *(run.source for run in args.run)]:
         if not is_parquet(path):
             raise UsageError(ONLY_PARQUET.format(path=path))
-    # the columns the in-memory readers find (every file's schema, read before Spark starts):
-    # a file they refuse is refused here with their message
-    roles_of(qrels, None, "qrels")
+    # every file's columns and their types, checked as every engine checks them before Spark
+    # starts (metrics.io.parquet.layout): a file the readers refuse is refused with their line
+    layout(qrels, None, "qrels")
     for run in args.run:
-        roles_of(run.source, None, "run")
+        layout(run.source, None, "run")
     names = run_names(args.run)
     # pyspark warns of every pandas it has not been tested with; nothing here uses pandas
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
     spark = spark_session(args.spark_master or DEFAULT_MASTER)
-    spark.sparkContext.setLogLevel("ERROR")
-    return evaluate_spark(qrels, {name: run.source for name, run in zip(names, args.run,
-                                                                         strict=True)},
-                          args.k or DEFAULT_K, inputs.conventions, sweep=args.sweep)
+    # a task's failure is the error this command prints in one line (a block's reader
+    # refusing a row): not a Java stack trace logged before it as well
+    spark.sparkContext.setLogLevel("FATAL")
+    with files_named(inputs):
+        return evaluate_spark(qrels, {name: run.source for name, run
+                                      in zip(names, args.run, strict=True)},
+                              args.k or DEFAULT_K, inputs.conventions, sweep=args.sweep)
 
 
 def run_names(runs: Sequence) -> list[str]:

@@ -59,9 +59,8 @@ from metrics.core.prepared import IDENTICAL_REASON, UNJUDGED_NOTE
 from metrics.core.ranking import QuerySet, align, prepare_query_set
 from metrics.io import LoadReport, Qrels, ReportLine, Run
 from metrics.io.arrow import from_numbers, numbers
-from metrics.io.errors import LoadError
 from metrics.io.loaders import columnar_run, run_name_of
-from metrics.io.parquet import Columnar, batches, is_parquet, is_table, roles_of
+from metrics.io.parquet import Columnar, batches, check_ids, is_parquet, is_table, layout
 from metrics.io.streams import MAX_INPUT_BYTES
 from metrics.stats.bootstrap import BLOCK_QUERIES, resampled_queries
 from metrics.stats.intervals import Interval
@@ -259,11 +258,12 @@ class _Streamed:
                  precision: str, spill: str) -> None:
         self.spec, self.name, self.codes, self.blocks = spec, name, codes, blocks
         self.precision = precision
-        self.roles = tuple(roles_of(spec.source, spec.file_name, "run"))
+        checked = layout(spec.source, spec.file_name, "run")  # refused here as on every engine
+        self.roles = tuple(checked.roles[0])
         self.lengths = np.zeros(len(blocks.qrels.query_ids), dtype=np.int64)
         self.grouped, self.rows = self._first_pass()
         if not self.rows:
-            raise LoadError(_source_name(spec), None, "no data rows", "row")
+            raise checked.named.fail(None, "no data rows")
         self.named: Columnar | None = None
         self.parts: list[LoadReport] = []
         self._spill = spill
@@ -285,6 +285,8 @@ class _Streamed:
     def _first_pass(self) -> tuple[bool, int]:
         grouped, last, rows = True, 0, 0
         for batch in self._batches(("query",), dictionary=True):
+            # the query ids are refused here, on the row the in-memory reader names
+            check_ids(batch.source, batch.columns["query"], batch.lines, "query")
             codes = self.codes.of(batch.columns["query"])
             known = codes[codes >= 0]
             self.lengths += np.bincount(known, minlength=len(self.lengths))

@@ -182,11 +182,12 @@ class Inputs:
             except ReadingOutOfMemory:
                 raise
             except MemoryError:
-                raise ReadingOutOfMemory(self._reading(name)) from None
+                raise ReadingOutOfMemory(self.reading(name)) from None
         return self._read[name]
 
-    def _reading(self, name: str) -> str:
-        """What `_once(name)` reads, for an out-of-memory message."""
+    def reading(self, name: str) -> str:
+        """What `name` ("evaluation", "queries", "corpus") reads, for an out-of-memory
+        message: the files by name."""
         if name == "queries":
             return f"{self.queries_path.name} (--queries)"
         if name == "corpus":

@@ -37,6 +37,7 @@ from metrics.io.streams import MAX_INPUT_BYTES, MAX_INPUT_FLAG, check_max_bytes
 from metrics.io.tables import read_table
 from metrics.io.values import to_float, to_int
 from metrics.vocabulary.identifiers import NORMALIZE_IDS, NORMALIZED_NOTE
+from metrics.vocabulary.numeric import MAX_GRADE, MIN_GRADE, grade_problem
 
 QRELS_FORMATS = ("trec", "beir", "csv", "jsonl", "parquet")
 RUN_FORMATS = ("trec", "csv", "jsonl", "parquet")
@@ -177,9 +178,13 @@ def _normalized(rows: Rows, normalize_ids: str) -> Rows:
 
 
 def _finish_qrels(src: Source | Columnar, fmt: str, rows: Rows) -> tuple[Qrels, LoadReport]:
+    grade, lines = rows.grade, rows.line
+    outside = np.flatnonzero((grade < MIN_GRADE) | (grade > MAX_GRADE))
+    if len(outside):  # the first line holding one, whatever the format's row order
+        row = outside[np.argmin(lines[outside])]
+        raise src.fail(int(lines[row]), grade_problem(int(grade[row])))
     query_codes, query_names = encode_blocks(rows.query)
     doc_codes, doc_names = encode(rows.doc)
-    grade, lines = rows.grade, rows.line
     repeats, first = repeated_pairs(query_codes, doc_codes)
     conflict = np.flatnonzero(grade[repeats] != grade[first])
     if len(conflict):

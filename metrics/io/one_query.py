@@ -20,13 +20,15 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from metrics.io.arrow import numbers
 from metrics.io.detect import detect, layout_of
 from metrics.io.errors import LoadError, show
 from metrics.io.loaders import load_qrels, load_run, run_name_of
-from metrics.io.parquet import is_parquet, parquet_files, roles_of
+from metrics.io.parquet import as_read, is_parquet, layout, parquet_files
 from metrics.io.rows import Qrels, Run
 from metrics.io.sources import Source, source_name
 from metrics.io.streams import MAX_INPUT_BYTES
@@ -65,44 +67,63 @@ def load_query_qrels(source: str | os.PathLike | bytes, query_id: str, *,
 
 
 def _query_rows(source, query_id: str, kind: str, file_name: str | None, max_bytes: int):
-    """(the rows kept: an Arrow table or text bytes, the file's name, the original line of
-    each kept text line or None), or None when nothing is kept."""
+    """(the rows kept: an Arrow table or text bytes, the file's name, where each kept row was
+    in the original: its line, or for Parquet its file and row), or None when nothing is
+    kept."""
     name = source_name(source, file_name)
     if is_parquet(source, file_name):
-        table = _parquet_rows(source, name, query_id, kind)
+        table, rows = _parquet_rows(source, name, query_id, kind)
         if table.nbytes > max_bytes:
             raise LoadError(name, None, f"query {show(query_id)} holds more than "
                             f"{max_bytes >> 20:,} MB of rows")
-        return None if table.num_rows == 0 else (table, name, None)
+        return None if table.num_rows == 0 else (table, name, rows)
     text, lines = _text_rows(source, name, query_id, kind, max_bytes)
     return None if not lines else (text, name, lines)
 
 
 # --- Parquet: row groups told by their statistics ------------------------------------------
 
+# each role's column as the kept rows name it: the names a CSV header gives
+_HEADER = {"query": "query_id", "doc": "doc_id", "grade": "grade", "rank": "rank",
+           "score": "score"}
 
-def _parquet_rows(source, name: str, query_id: str, kind: str) -> pa.Table:
-    column = roles_of(source, name, kind)["query"]
-    pieces = []
-    for file_label, handle in parquet_files(source, name):
-        index = handle.schema_arrow.get_field_index(column)
-        typed = handle.schema_arrow.field(column).type
+
+def _parquet_rows(source, name: str, query_id: str,
+                  kind: str) -> tuple[pa.Table, list[tuple[str, int]]]:
+    """The query's rows of every file (each role's column read as the whole read reads it,
+    metrics.io.parquet.layout), and each one's file and row there."""
+    checked = layout(source, name, kind)
+    pieces, places = [], []
+    for index, (file_label, handle) in enumerate(parquet_files(source, name)):
+        roles, casts = checked.roles[index], checked.casts(index)
+        typed = checked.stored[index]["query"]
         wanted = _typed_id(query_id, typed)
         if wanted is None:  # an integer column cannot hold this id
             continue
-        groups = [g for g in range(handle.metadata.num_row_groups)
-                  if _may_hold(handle.metadata.row_group(g).column(index), wanted)]
+        column = roles["query"]
+        at = handle.schema_arrow.get_field_index(column)
+        metadata = handle.metadata
+        groups = [g for g in range(metadata.num_row_groups)
+                  if _may_hold(metadata.row_group(g).column(at), wanted)]
         if not groups:
             continue
         try:
-            table = handle.read_row_groups(groups)
-        except (pa.ArrowInvalid, OSError) as exc:
+            table = handle.read_row_groups(groups, columns=list(roles.values()))
+        except (pa.ArrowException, OSError) as exc:
             raise LoadError(file_label, None,
                             f"cannot read it ({' '.join(str(exc).split())})") from None
-        pieces.append(table.filter(pc.equal(table[column], pa.scalar(wanted, typed))))
+        starts = np.cumsum([0] + [metadata.row_group(g).num_rows
+                                  for g in range(metadata.num_row_groups)])
+        rows = np.concatenate([np.arange(metadata.row_group(g).num_rows) + starts[g]
+                               for g in groups]) + 1
+        keep = pc.equal(table[column], pa.scalar(wanted, typed)).fill_null(False)
+        places += [(file_label, int(row)) for row in rows[numbers(keep)]]
+        table = table.filter(keep)
+        pieces.append(pa.table({_HEADER[role]: as_read(table[role_column], casts.get(role))
+                                for role, role_column in roles.items()}))
     if not pieces:
-        return pa.table({column: pa.array([], pa.string())})
-    return pa.concat_tables(pieces, promote_options="permissive")
+        return pa.table({"query_id": pa.array([], pa.string())}), []
+    return pa.concat_tables(pieces), places
 
 
 def _typed_id(query_id: str, typed: pa.DataType):
@@ -217,16 +238,19 @@ def _numbered(handle, name: str) -> Iterator[tuple[int, bytes]]:
 
 
 @contextmanager
-def _lines_of(name: str, lines: list[int] | None) -> Iterator[None]:
-    """A loader error on the rows kept names the line of the original file."""
+def _lines_of(name: str, lines: list[int] | list[tuple[str, int]] | None) -> Iterator[None]:
+    """A loader error on the rows kept names the line of the original file (for Parquet, the
+    file of a directory and its row there)."""
     try:
         yield
     except LoadError as error:
         if lines is None:
             raise
-        line = (lines[error.line - 1] if error.line is not None
-                and 1 <= error.line <= len(lines) else None)
-        raise LoadError(name, line, error.problem, belongs=error.belongs) from None
+        place = (lines[error.line - 1] if error.line is not None
+                 and 1 <= error.line <= len(lines) else None)
+        if isinstance(place, tuple):
+            raise LoadError(*place, error.problem, "row", belongs=error.belongs) from None
+        raise LoadError(name, place, error.problem, belongs=error.belongs) from None
 
 
 def _plain(name: str, lines: list[int] | None) -> str:

@@ -3,9 +3,16 @@ and Arrow tables or pandas DataFrames handed over from Python, read with pyarrow
 
 The columns are named as a CSV/TSV header names them (`query_id` or `qid`, `doc_id`, `docid`
 or `pid`, `grade`, `relevance` or `label`, `rank`, `score`; any case), typed or as text: ids
-may be strings or integers, grades and ranks integers (or floats that are whole, or integer
-text), scores numbers. Other columns are not read. Rows are numbered from 1, across the files
-of a directory in path order; a bad value is named by its file and its row within that file.
+may be strings (valid UTF-8) or integers, grades and ranks integers (or floats and decimals
+that are whole, or integer text), scores numbers. Other columns are not read. Rows are
+numbered from 1, across the files of a directory in path order; a bad value is named by its
+file and its row within that file.
+
+Before any row is read, every file's footer is checked (``layout``): its columns by role, and
+each role's type, which the files of a directory may vary within what the role takes (integer
+widths, integers and floats, integers and text) and are then read as one type. Every engine
+reads through that check (the in-memory and block readers here, Spark before it starts), so
+that a file is refused alike, in one line naming it, whichever engine reads it.
 
 A file is bounded by its data's uncompressed size (from the Parquet footer, before anything
 is read); ``batches`` streams a file or a directory a slice of rows at a time instead, for
@@ -28,7 +35,7 @@ from metrics.io.arrow import numbers
 from metrics.io.detect import column_roles
 from metrics.io.errors import LoadError, show
 from metrics.io.streams import describe_bytes, too_large
-from metrics.io.values import to_float, to_int
+from metrics.io.values import casts, first_failure, to_float, to_int
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
@@ -87,8 +94,8 @@ class Columnar:
     unit = "row"  # what the load report's line numbers count
 
     def fail(self, line: int | None, problem: str) -> LoadError:
-        if line is None or len(self.files) < 2:
-            name = self.files[0][0] if self.files else self.name
+        if len(self.files) < 2 or line is None:  # one file's, or the whole directory's
+            name = self.files[0][0] if len(self.files) == 1 else self.name
             return LoadError(name, line, problem, "row")
         at = bisect_right([before for _, before in self.files], line - 1) - 1
         name, before = self.files[at]
@@ -132,8 +139,13 @@ def _open(name: str, where: object, *, pre_buffer: bool = True,
 
     try:
         return pq.ParquetFile(where, pre_buffer=pre_buffer, read_dictionary=read_dictionary)
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise LoadError(name, None, f"not a Parquet file ({' '.join(str(exc).split())})") from None
+    except (pa.ArrowException, OSError) as exc:
+        raise LoadError(name, None, f"not a Parquet file ({_said(exc)})") from None
+
+
+def _said(error: Exception) -> str:
+    """What pyarrow said, on one line."""
+    return " ".join(str(error).split())
 
 
 def _roles(name: str, schema: pa.Schema, kind: str, fmt: str = "parquet") -> dict[str, str]:
@@ -162,12 +174,190 @@ class _Failing:
         return LoadError(self.name, line, problem, "row")
 
 
+# --- the layout: every file's columns and their types, checked before a row is read --------
+
+# what each role's column may hold (its type's family), and how a refusal words it
+_WHAT = {"query": "query id", "doc": "doc id", "grade": "grade", "rank": "rank",
+         "score": "score"}
+_NUMBERS = ("integer", "float", "decimal", "text")
+_TAKES = {"query": ("text", "integer"), "doc": ("text", "integer"), "grade": _NUMBERS,
+          "rank": _NUMBERS, "score": _NUMBERS}
+_NOT = {"query": "strings or integers", "doc": "strings or integers", "grade": "integers",
+        "rank": "integers", "score": "numbers"}
+
+
+def _family(kind: pa.DataType) -> str | None:
+    """"text", "integer", "float" or "decimal" (a dictionary's values'), None for another
+    (16-bit floats too: Spark reads no Parquet FLOAT16, so no engine takes them)."""
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if pa.types.is_float16(kind):
+        return None
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        return "text"
+    return next((family for family, test in (("integer", pa.types.is_integer),
+                                             ("float", pa.types.is_floating),
+                                             ("decimal", pa.types.is_decimal)) if test(kind)),
+                None)
+
+
+def _type_problem(role: str, kind: pa.DataType) -> str | None:
+    """Why a role's column cannot be read from this type (None: it can)."""
+    if _family(kind) in _TAKES[role]:
+        return None
+    if pa.types.is_float16(_values(kind)):
+        return (f"the {_WHAT[role]} column holds 16-bit floats, which not every engine reads "
+                "(Spark does not): write 32- or 64-bit ones")
+    return f"the {_WHAT[role]} column holds {kind}, not {_NOT[role]}"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A Parquet source or a table, checked before any row is read: each file's column for
+    every role, its type there, and the one type each role is read as (metrics.io.parquet's
+    docstring). What every engine reads through."""
+
+    name: str
+    format: str  # "parquet" or "arrow"
+    files: tuple[str, ...]  # each file's name in messages
+    rows: tuple[int, ...]  # each file's rows
+    roles: tuple[dict[str, str], ...]  # per file: role -> its column as stored
+    stored: tuple[dict[str, pa.DataType], ...]  # per file: role -> that column's type
+    types: dict[str, pa.DataType]  # role -> the type it is read as
+
+    @property
+    def named(self) -> Columnar:
+        """What names its rows (a Columnar without columns), as a whole read names them."""
+        if self.format == "arrow":
+            return Columnar(self.name, "arrow", {}, np.zeros(0, np.int64))
+        before = np.cumsum((0, *self.rows[:-1])).tolist()
+        return Columnar(self.name, "parquet", {}, np.zeros(0, np.int64),
+                        tuple(zip(self.files, before, strict=True)))
+
+    def casts(self, index: int) -> dict[str, pa.DataType]:
+        """The roles file `index` types otherwise than they are read, and the type each is
+        read as."""
+        return {role: kind for role, kind in self.types.items()
+                if self.stored[index][role] != kind}
+
+
+def layout(source: object, file_name: str | None, kind: str) -> Layout:
+    """A Parquet source (a file, a directory, an upload's bytes) or a table, checked from its
+    schemas alone (every file's footer, no data): a LoadError naming the file when a role's
+    column is missing, named twice, of a type the role does not take, or typed by a
+    directory's files in ways that cannot be read as one column."""
+    if is_table(source):
+        return _table_layout(as_table(source), file_name or TABLE_NAME, kind)
+    files = _files(source, file_name)
+    return _file_layout(files.name, [(name, _open(name, where)) for name, where in files.files],
+                        kind)
+
+
+def _table_layout(table: pa.Table, name: str, kind: str) -> Layout:
+    return _layout(name, [(name, table.schema)], (table.num_rows,), kind, "arrow")
+
+
+def _file_layout(name: str, opened: list[tuple[str, pq.ParquetFile]], kind: str) -> Layout:
+    checked = _layout(name, [(file, handle.schema_arrow) for file, handle in opened],
+                      tuple(handle.metadata.num_rows for _, handle in opened), kind)
+    for (file, handle), roles in zip(opened, checked.roles, strict=True):
+        _whole(file, handle, roles)
+    return checked
+
+
+def _whole(file: str, handle: pq.ParquetFile, roles: dict[str, str]) -> None:
+    """Every row group's role columns hold a value (or a null) for each of its rows, as its
+    footer says: a damaged file is refused here, alike on every engine, not read as columns
+    of different lengths (pyarrow's message then depends on how it is read)."""
+    metadata = handle.metadata
+    leaf = {metadata.schema.column(i).path: i for i in range(metadata.num_columns)}
+    columns = [(role, leaf[column]) for role, column in roles.items() if column in leaf]
+    for g in range(metadata.num_row_groups):
+        group = metadata.row_group(g)
+        for role, i in columns:
+            values = group.column(i).num_values
+            if values != group.num_rows:
+                raise LoadError(file, None, f"damaged: row group {g + 1} holds "
+                                f"{group.num_rows:,} rows but {values:,} values of its "
+                                f"{_WHAT[role]} column")
+
+
+def _layout(name: str, schemas: list[tuple[str, pa.Schema]], rows: tuple[int, ...], kind: str,
+            fmt: str = "parquet") -> Layout:
+    """The roles of every file (refused when they differ from the first file's: the files of
+    a directory are one table), then each column's type, then the type each role is read as."""
+    found = [_roles(file, schema, kind, fmt) for file, schema in schemas[:1]]
+    for file, schema in schemas[1:]:
+        mine = _roles(file, schema, kind, fmt)
+        if mine.keys() != found[0].keys():
+            raise LoadError(file, None, f"holds the columns {sorted(mine.values())}, not those "
+                            f"of {schemas[0][0]} ({sorted(found[0].values())})")
+        found.append(mine)
+    stored = []
+    for (file, schema), mine in zip(schemas, found, strict=True):
+        typed = {role: schema.field(column).type for role, column in mine.items()}
+        problem = next(filter(None, (_type_problem(role, t) for role, t in typed.items())), None)
+        if problem is not None:
+            raise LoadError(file, None, problem, "row")
+        stored.append(typed)
+    files = tuple(file for file, _ in schemas)
+    types = {role: _read_as(role, files, [typed[role] for typed in stored])
+             for role in found[0]}
+    return Layout(name, fmt, files, rows, tuple(found), tuple(stored), types)
+
+
+def _read_as(role: str, files: tuple[str, ...], kinds: list[pa.DataType]) -> pa.DataType:
+    """The one type a role's column is read as when a directory's files type it otherwise:
+    ids as text (integers written out); scores as text when some file holds text (a number's
+    text reads back as that number); grades and ranks as text when some file holds text and
+    the others integers (written out as a CSV cell holds them: a float's text is not the same
+    in every engine, 2.0 or 2, so text beside floats is refused), int64 when every file
+    holds integers (decimal128(20, 0) with a uint64 among them, which int64 cannot hold),
+    else float64."""
+    if all(kind == kinds[0] for kind in kinds):
+        return kinds[0]
+    families = [_family(kind) for kind in kinds]
+    if role in ("query", "doc") or (role == "score" and "text" in families):
+        return pa.string()
+    if "text" in families:
+        text = families.index("text")
+        other = next((i for i, f in enumerate(families) if f not in ("text", "integer")), None)
+        if other is not None:
+            raise LoadError(files[other], None, f"the {_WHAT[role]} column holds "
+                            f"{kinds[other]} where {files[text]} holds text ({kinds[text]}): "
+                            "the files of a directory are one table, and text and fractions "
+                            "are not read as one column")
+        return pa.string()
+    if all(f == "integer" for f in families):
+        wide = any(_values(kind) == pa.uint64() for kind in kinds)
+        return pa.decimal128(20, 0) if wide else pa.int64()
+    return pa.float64()
+
+
+def _values(kind: pa.DataType) -> pa.DataType:
+    return kind.value_type if pa.types.is_dictionary(kind) else kind
+
+
+def as_read(column: pa.Array, kind: pa.DataType | None) -> pa.Array:
+    """A column read as `kind` (a type `Layout.casts` gives: the cast cannot fail; None: as
+    stored): an integer past 2^53 read as a float rounds, as its text would."""
+    if kind is None:
+        return column
+    column = _decoded(column)
+    if column.type == kind:
+        return column
+    return column.cast(kind, safe=not pa.types.is_floating(kind))
+
+
+# --- read whole ---------------------------------------------------------------------------
+
+
 def read_columnar(source: object, file_name: str | None, kind: str, max_bytes: int) -> Columnar:
     """A Parquet file, a directory of them, or a table, read whole: its columns by role."""
     if is_table(source):
         table = as_table(source)
         name = file_name or TABLE_NAME
-        roles = _roles(name, table.schema, kind, "arrow")
+        roles = _table_layout(table, name, kind).roles[0]
         columns = {role: table.column(column).combine_chunks() for role, column in roles.items()}
         return Columnar(name, "arrow", columns, np.arange(1, table.num_rows + 1, dtype=np.int64))
     files = _files(source, file_name)
@@ -177,11 +367,15 @@ def read_columnar(source: object, file_name: str | None, kind: str, max_bytes: i
     if size > max_bytes:
         raise too_large(files.name, max_bytes, f"holds {describe_bytes(size)} of data "
                         "uncompressed, beyond")
+    checked = _file_layout(files.name, opened, kind)
     parts, starts, before = {}, [], 0
-    for (name, handle), mine in zip(opened, _file_roles(opened, kind), strict=True):
+    for index, (name, handle) in enumerate(opened):
+        mine, casts = checked.roles[index], checked.casts(index)
         table = _read(name, handle, list(mine.values()))
         for role, column in mine.items():
-            parts.setdefault(role, []).extend(table.column(column).chunks)
+            chunks = table.column(column).chunks
+            parts.setdefault(role, []).extend(as_read(chunk, casts.get(role))
+                                              for chunk in chunks)
         starts.append((name, before))
         before += table.num_rows
     columns = {role: _combined(chunks) for role, chunks in parts.items()}
@@ -189,34 +383,16 @@ def read_columnar(source: object, file_name: str | None, kind: str, max_bytes: i
                     tuple(starts))
 
 
-def _file_roles(opened: list[tuple[str, pq.ParquetFile]], kind: str) -> list[dict[str, str]]:
-    """Each file's roles (role -> its column as stored); a file whose roles are not the first
-    file's is refused: the files of a directory are one table."""
-    first = _roles(opened[0][0], opened[0][1].schema_arrow, kind)
-    found = [first]
-    for name, handle in opened[1:]:
-        mine = _roles(name, handle.schema_arrow, kind)
-        if mine.keys() != first.keys():
-            raise LoadError(name, None, f"holds the columns {sorted(mine.values())}, not those "
-                            f"of {opened[0][0]} ({sorted(first.values())})")
-        found.append(mine)
-    return found
-
-
 def _read(name: str, handle: pq.ParquetFile, columns: list[str]) -> pa.Table:
     try:
         return handle.read(columns=columns)
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise LoadError(name, None, f"cannot read it ({' '.join(str(exc).split())})") from None
+    except (pa.ArrowException, OSError) as exc:
+        raise LoadError(name, None, f"cannot read it ({_said(exc)})") from None
 
 
 def _combined(chunks: list[pa.Array]) -> pa.Array:
     if not chunks:
         return pa.array([], pa.string())
-    types = {chunk.type for chunk in chunks}
-    if len(types) > 1:  # files of one directory may type a column differently
-        chunks = [chunk.cast(pa.string()) if not pa.types.is_string(chunk.type) else chunk
-                  for chunk in chunks]
     return pa.chunked_array(chunks).combine_chunks()
 
 
@@ -257,9 +433,9 @@ def batches(source: object, file_name: str | None, kind: str, *, roles: tuple[st
     if is_table(source):
         table = as_table(source)
         name = file_name or TABLE_NAME
-        found = _roles(name, table.schema, kind, "arrow")
+        checked = _table_layout(table, name, kind)
+        found, named = checked.roles[0], checked.named
         wanted = {role: found[role] for role in roles or found if role in found}
-        named = Columnar(name, "arrow", {}, np.zeros(0, np.int64))
         for start in range(0, table.num_rows, rows):
             piece = table.slice(start, rows)
             yield Batch({role: piece.column(c).combine_chunks() for role, c in wanted.items()},
@@ -269,24 +445,29 @@ def batches(source: object, file_name: str | None, kind: str, *, roles: tuple[st
     # without pre-buffering: its read cache keeps every row group read so far until the file
     # is closed (a streamed run would end up held whole, compressed; apache/arrow#39808)
     opened = [(name, _open(name, where, pre_buffer=False)) for name, where in files.files]
-    named = Columnar(files.name, "parquet", {}, np.zeros(0, np.int64),
-                     tuple(zip((name for name, _ in opened),
-                               np.cumsum([0] + [f.metadata.num_rows for _, f in opened[:-1]]),
-                               strict=True)))
+    checked = _file_layout(files.name, opened, kind)
+    named = checked.named
     before = 0
-    for (name, handle), (_, where) in zip(opened, files.files, strict=True):
-        found = _roles(name, handle.schema_arrow, kind)
+    for index, ((name, handle), (_, where)) in enumerate(zip(opened, files.files, strict=True)):
+        found, casts = checked.roles[index], checked.casts(index)
         wanted = {role: found[role] for role in roles or found if role in found}
         if dictionary:
-            handle = _open(name, where, pre_buffer=False, read_dictionary=list(wanted.values()))
+            handle = _open(name, where, pre_buffer=False, read_dictionary=[
+                column for role, column in wanted.items() if role not in casts])
         try:
             for batch in handle.iter_batches(batch_size=rows, columns=list(wanted.values())):
-                yield Batch({role: batch.column(c) for role, c in wanted.items()},
+                yield Batch({role: as_read(batch.column(c), casts.get(role))
+                             for role, c in wanted.items()},
                             before + 1, named)
                 before += batch.num_rows
-        except (pa.ArrowInvalid, OSError) as exc:
-            raise LoadError(name, None, f"cannot read it ({' '.join(str(exc).split())})") \
-                from None
+        except (pa.ArrowException, OSError) as exc:
+            raise LoadError(name, None, f"cannot read it ({_said(exc)})") from None
+
+
+def source_files(source: object, file_name: str | None) -> tuple[tuple[str, object], ...]:
+    """Each file of a Parquet source, in the order its rows are numbered: (its name in
+    messages, its path or buffer)."""
+    return _files(source, file_name).files
 
 
 def parquet_files(source: object, file_name: str | None) -> Iterator[tuple[str, pq.ParquetFile]]:
@@ -294,15 +475,6 @@ def parquet_files(source: object, file_name: str | None) -> Iterator[tuple[str, 
     footer read, no data), with the name messages give it."""
     for name, where in _files(source, file_name).files:
         yield name, _open(name, where)
-
-
-def roles_of(source: object, file_name: str | None, kind: str) -> dict[str, str]:
-    """The roles a Parquet source or a table holds (role -> column), from its schema (every
-    file's, for a directory: refused as the whole read refuses it when they differ)."""
-    if is_table(source):
-        return _roles(file_name or TABLE_NAME, as_table(source).schema, kind, "arrow")
-    opened = list(parquet_files(source, file_name))
-    return _file_roles(opened, kind)[0]
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -315,19 +487,59 @@ def _first_null(src, column: pa.Array, lines: np.ndarray, what: str) -> None:
 
 
 def ids(src, column: pa.Array, lines: np.ndarray, role: str) -> pa.Array:
-    """Query or doc ids as strings (integers written out), refusing nulls and empty ids."""
-    _first_null(src, column, lines, f"{role} id")
-    if pa.types.is_dictionary(column.type):
-        column = column.dictionary_decode()
-    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
-            or pa.types.is_integer(column.type)):
-        raise src.fail(None, f"the {role} id column holds {column.type}, not strings or "
-                       "integers")
+    """Query or doc ids as strings (integers written out), refusing nulls, empty ids and
+    text that is not UTF-8 (a Parquet file's strings are stored unchecked): the first row
+    holding any of them, so that a file read a slice at a time is refused on the same row."""
+    column = _decoded(column)
+    problem = _type_problem(role, column.type)
+    if problem is not None:
+        raise src.fail(None, problem)
+    found = []  # (row, problem): the first row of each kind of bad id
+    if column.null_count:
+        found.append((int(np.argmin(numbers(pc.is_valid(column)))), f"no {role} id (a null)"))
+    if _family(column.type) == "text" and not _utf8(column):
+        row = first_failure(column, _utf8)
+        found.append((row, _not_utf8(column, row, role)))
     column = column.cast(pa.string())
-    empty = np.flatnonzero(numbers(pc.binary_length(column)) == 0)
+    empty = np.flatnonzero(numbers(pc.fill_null(pc.equal(pc.binary_length(column), 0), False)))
     if len(empty):
-        raise src.fail(int(lines[empty[0]]), f"empty {role} id")
+        found.append((int(empty[0]), f"empty {role} id"))
+    if found:
+        row, problem = min(found)
+        raise src.fail(int(lines[row]), problem)
     return column
+
+
+def check_ids(src, column: pa.Array, lines: np.ndarray, role: str) -> None:
+    """``ids``'s refusals, without writing the ids out when none applies (a dictionary's
+    values are checked, not each row's): what a first pass over a query column needs."""
+    values = column.dictionary if pa.types.is_dictionary(column.type) else column
+    text = _family(values.type) == "text"  # integers are never empty, always UTF-8
+    if (column.null_count or _type_problem(role, values.type) is not None
+            or (text and not _utf8(values))
+            or (text and len(values) and pc.min(pc.binary_length(values)).as_py() == 0)):
+        ids(src, column, lines, role)  # refused there, with its row (or a value unused)
+
+
+def _not_utf8(column: pa.Array, row: int, role: str) -> str:
+    """An id that is not UTF-8, named by its first bad byte."""
+    raw = column.cast(pa.binary() if pa.types.is_string(column.type)
+                      else pa.large_binary())[row].as_py()
+    try:
+        raw.decode("utf-8")
+        at = 0
+    except UnicodeDecodeError as error:
+        at = error.start
+    return (f"{role} id {show(raw[:40])} is not valid UTF-8 "
+            f"(byte 0x{raw[at]:02x} at byte {at + 1})")
+
+
+def _utf8(column: pa.Array) -> bool:
+    try:
+        column.validate(full=True)
+    except pa.ArrowInvalid:
+        return False
+    return True
 
 
 def _decoded(column: pa.Array) -> pa.Array:
@@ -335,19 +547,22 @@ def _decoded(column: pa.Array) -> pa.Array:
 
 
 def integers(src, column: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
-    """Grades or ranks: integers, whole floats, or integer text (as a CSV cell is read)."""
+    """Grades or ranks: integers, whole floats or decimals, or integer text (as a CSV cell
+    is read), within int64."""
     column = _decoded(column)
     _first_null(src, column, lines, what)
     kind = column.type
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         return to_int(src, column.cast(pa.string()), lines, what)
-    if pa.types.is_integer(kind):
+    if pa.types.is_integer(kind) or pa.types.is_decimal(kind):
         try:
             return numbers(column.cast(pa.int64()))
-        except pa.ArrowInvalid:
-            row = int(np.argmax(numbers(pc.greater(column, 2**63 - 1))))
-            raise src.fail(int(lines[row]), f"{what} {column[row].as_py()} is too large") \
-                from None
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            row = first_failure(column, casts(pa.int64()))
+            value = column[row].as_py()  # an int (a uint64's) or a Decimal
+            problem = (f"{what} {int(value)} is too large" if value == int(value)
+                       else f"{what} must be an integer, got {show(float(value))}")
+            raise src.fail(int(lines[row]), problem) from None
     if pa.types.is_floating(kind):
         values = numbers(column.cast(pa.float64()))
         with np.errstate(invalid="ignore"):
@@ -358,26 +573,27 @@ def integers(src, column: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
             raise src.fail(int(lines[row]),
                            f"{what} must be an integer, got {show(float(values[row]))}")
         return values.astype(np.int64)
-    raise src.fail(None, f"the {what} column holds {kind}, not integers")
+    raise src.fail(None, _type_problem(what, kind))
 
 
 def floats(src, column: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
-    """Scores: numbers (or number text), never NaN."""
+    """Scores: numbers (or number text), never NaN; an integer past 2^53 rounds, as its
+    text does."""
     column = _decoded(column)
     _first_null(src, column, lines, what)
     kind = column.type
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         return to_float(src, column.cast(pa.string()), lines, what)
-    if not (pa.types.is_integer(kind) or pa.types.is_floating(kind)
-            or pa.types.is_decimal(kind)):
-        raise src.fail(None, f"the {what} column holds {kind}, not numbers")
-    values = numbers(column.cast(pa.float64()))
+    problem = _type_problem(what, kind)
+    if problem is not None:
+        raise src.fail(None, problem)
+    values = numbers(as_read(column, pa.float64()))
     bad = np.flatnonzero(np.isnan(values))
     if len(bad):
         raise src.fail(int(lines[bad[0]]), f"{what} must be a number, got nan")
     return values
 
 
-__all__ = ["BATCH_ROWS", "Batch", "Columnar", "PARQUET_EXTENSIONS", "TABLE_NAME", "as_table",
-           "batches", "floats", "ids", "integers", "is_parquet", "is_table",
-           "named_roles", "read_columnar", "roles_of"]
+__all__ = ["BATCH_ROWS", "Batch", "Columnar", "Layout", "PARQUET_EXTENSIONS", "TABLE_NAME",
+           "as_read", "as_table", "batches", "check_ids", "floats", "ids", "integers",
+           "is_parquet", "is_table", "layout", "named_roles", "read_columnar", "source_files"]

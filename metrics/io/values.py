@@ -16,7 +16,7 @@ from metrics.io.sources import Source
 INTEGER = r"^[+-]?[0-9]+$"
 
 
-def _first_failure(values: pa.Array, converts: Callable[[pa.Array], bool]) -> int:
+def first_failure(values: pa.Array, converts: Callable[[pa.Array], bool]) -> int:
     """Index of the first value that fails to convert, by bisection (log n vector calls)."""
     low, high = 0, len(values)  # values[:low] convert; a failure lies in [low, high)
     while high - low > 1:
@@ -28,7 +28,7 @@ def _first_failure(values: pa.Array, converts: Callable[[pa.Array], bool]) -> in
     return low
 
 
-def _casts(target: pa.DataType) -> Callable[[pa.Array], bool]:
+def casts(target: pa.DataType) -> Callable[[pa.Array], bool]:
     def converts(values: pa.Array) -> bool:
         try:
             pc.cast(values, target)
@@ -50,7 +50,7 @@ def to_int(src: Source, values: pa.Array, lines: np.ndarray, what: str) -> np.nd
     try:
         return numbers(pc.cast(unsigned, pa.int64()))
     except pa.ArrowInvalid:
-        bad = _first_failure(unsigned, _casts(pa.int64()))
+        bad = first_failure(unsigned, casts(pa.int64()))
         raise src.fail(
             int(lines[bad]), f"{what} {show(values[bad].as_py())} is too large"
         ) from None
@@ -61,7 +61,7 @@ def to_float(src: Source, values: pa.Array, lines: np.ndarray, what: str) -> np.
         floats = numbers(pc.cast(values, pa.float64()))
         bad = np.flatnonzero(np.isnan(floats))
     except pa.ArrowInvalid:
-        bad = [_first_failure(values, _casts(pa.float64()))]
+        bad = [first_failure(values, casts(pa.float64()))]
     if len(bad):
         index = int(bad[0])
         got = show(values[index].as_py())

@@ -26,8 +26,10 @@ import math
 import os
 import posixpath
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import reduce
 from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import unquote, urlparse
 
@@ -55,7 +57,7 @@ from metrics.core.prepared import prepare
 from metrics.io import Qrels, Run
 from metrics.io.arrow import numbers, strings
 from metrics.io.loaders import columnar_qrels, columnar_run
-from metrics.io.parquet import Columnar, named_roles
+from metrics.io.parquet import Columnar, layout, named_roles, source_files
 from metrics.stats.bootstrap import resampled_queries
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs, sweep_bands
@@ -212,19 +214,42 @@ def evaluate_spark(
     every K of that range. Rows are numbered, and queries ordered, as the in-memory reader
     does (metrics.vocabulary.spark.QUERY_ORDER_RULE). Only the default figures are scored.
     """
-    from py4j.protocol import Py4JJavaError
-    from pyspark.errors import PythonException
-    from pyspark.sql import functions as F
-
     conventions = conventions or Conventions()
     check_k(k)
     if sweep is not None:
         sweep = check_sweep(*sweep)
     if queries_per_block < 1:
         raise ValueError(f"queries_per_block must be at least 1, got {queries_per_block}")
+    with _refusals():
+        return _evaluate(qrels, runs, k, conventions, sweep, run_names, queries_per_block)
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """Spark's errors as one line: a block that refused its rows, the in-memory reader's own
+    line (metrics.io names the file and the row); Spark failing to read, its first cause."""
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors.exceptions.captured import CapturedException
+
+    try:
+        yield
+    except CapturedException as error:
+        lines = [line for line in str(error).splitlines() if line.strip()]
+        if type(error).__name__ == "PythonException":  # a block's reader refused its rows
+            raise ValueError(lines[-1].split(": ", 1)[-1]) from None
+        raise ValueError(f"Spark could not read the input: {lines[0] if lines else error}") \
+            from None
+    except Py4JJavaError as error:  # Spark could not read an input
+        raise ValueError(f"Spark could not read the input: {_first_cause(error)}") from None
+
+
+def _evaluate(qrels, runs, k: int, conventions: Conventions, sweep: tuple[int, int] | None,
+              run_names: Sequence[str] | None, queries_per_block: int) -> SparkEvaluation:
+    from pyspark.sql import functions as F
+
     cutoffs = sorted({k, *(range(sweep[0], sweep[1] + 1) if sweep else ())})
     labels = _read_input(qrels, "qrels", "qrels")
-    lists, names, roles, sources = _runs(runs, run_names)
+    lists, names, columns, sources = _runs(runs, run_names)
     names = tuple(names)
     if not names:
         raise ValueError("evaluate_spark needs at least one run")
@@ -240,7 +265,7 @@ def evaluate_spark(
     block = F.pmod(F.xxhash64(query), F.lit(blocks))
     scorer = _BlockScorer(names, conventions, k, tuple(cutoffs), int(longest) + 1, max_grade,
                           labels.named, tuple(sources[name] for name in names),
-                          tuple(roles[name] for name in names))
+                          tuple(columns[name] for name in names))
 
     def score_block(labels: pa.Table, lists: pa.Table) -> pa.Table:
         return scorer(labels, lists)
@@ -248,15 +273,7 @@ def evaluate_spark(
     scored = (labels.frame.withColumn(_BLOCK, block).groupBy(_BLOCK)
               .cogroup(lists.withColumn(_BLOCK, block).groupBy(_BLOCK))
               .applyInArrow(score_block, scorer.schema()))
-    try:
-        table = scored.toArrow()
-    except PythonException as error:  # a block refused its rows: the reader's own line
-        lines = [line for line in str(error).splitlines() if line.strip()]
-        raise ValueError(lines[-1].split(": ", 1)[-1]) from None
-    except Py4JJavaError as error:  # Spark could not read an input (a directory whose files
-        # type a column differently: Spark reads a directory under one schema)
-        raise ValueError(f"Spark could not read the input: {_first_cause(error)}") from None
-    return _aggregate(table, names, k, conventions, sweep, max_grade)
+    return _aggregate(scored.toArrow(), names, k, conventions, sweep, max_grade)
 
 
 def _first_cause(error) -> str:
@@ -307,21 +324,16 @@ class _Input:
 
 
 def _read_input(source: DataFrame | str | os.PathLike, kind: str, what: str) -> _Input:
-    """A DataFrame, or the Parquet file or directory at a path (read by the active Spark
-    session), with its columns found under the names the in-memory readers accept and its
-    rows numbered as they number them: across a file scan's files in path order, each file's
-    rows in file order (a row is named by its file and its row there); any other frame's rows
-    in the order Spark reads them, named by `what`."""
+    """A DataFrame, or the Parquet file or directory at a path (``_read_files``), with its
+    columns found under the names the in-memory readers accept and its rows numbered as they
+    number them: across a file scan's files in path order, each file's rows in file order (a
+    row is named by its file and its row there); any other frame's rows in the order Spark
+    reads them, named by `what`."""
     from pyspark.sql import functions as F
 
-    root = None
     if isinstance(source, str | os.PathLike):
-        from pyspark.sql import SparkSession
-
-        root = os.fspath(source)
-        session = SparkSession.getActiveSession() or spark_session()
-        source = session.read.parquet(root)
-    files = _file_rows(source, root) if root is not None or source.inputFiles() else None
+        return _read_files(os.fspath(source), kind)
+    files = _file_rows(source, None) if source.inputFiles() else None
     if files is not None:
         source_name, files, rows = files
         named = Columnar(source_name, "parquet", {}, np.zeros(0, np.int64),
@@ -340,6 +352,56 @@ def _read_input(source: DataFrame | str | os.PathLike, kind: str, what: str) -> 
     if kind == "run" and RUN_NAME_COLUMN in source.columns:
         kept.append(F.col(RUN_NAME_COLUMN).cast("string").alias(RUN_NAME_COLUMN))
     return _Input(source.select(*kept, line.cast("long").alias(_LINE)), tuple(roles), named)
+
+
+# the types a role of a directory's files is read as (metrics.io.parquet.layout), in Spark
+_SPARK_TYPES = {pa.string(): "string", pa.int64(): "bigint", pa.float64(): "double",
+                pa.decimal128(20, 0): "decimal(20,0)"}
+
+
+def _read_files(root: str, kind: str) -> _Input:
+    """The Parquet file or directory at `root`, checked first as every engine checks it
+    (metrics.io.parquet.layout: its columns and their types, from the footers: a file it
+    refuses is refused with the in-memory reader's line before Spark reads a row), then read
+    by the active session: the ids as text (as the readers write them out); a role the files
+    type otherwise, as the one type the in-memory reader reads it as (each file read on its
+    own then: Spark reads a directory under one schema). Rows are numbered, and named, as the
+    in-memory reader numbers and names them."""
+    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql import functions as F
+
+    checked = layout(root, None, kind)
+    if not sum(checked.rows):
+        raise checked.named.fail(None, "no data rows")
+    session = SparkSession.getActiveSession() or spark_session()
+    casts = [checked.casts(i) for i in range(len(checked.files))]
+    if not any(casts):  # one read: each row's file and its offset, as Spark names the file
+        frame = session.read.parquet(root)
+        _, found, _ = _file_rows(frame, root)
+        offset = F.create_map(*(F.lit(v) for path, _, before in found for v in (path, before)))
+        parts = [(frame, checked.roles[0], {}, offset[F.col("_metadata.file_path")])]
+    else:
+        starts = np.cumsum((0, *checked.rows[:-1])).tolist()
+        parts = [(session.read.parquet(path), checked.roles[i], casts[i], F.lit(starts[i]))
+                 for i, (_, path) in enumerate(source_files(root, None))]
+    frames = []
+    for frame, roles, cast, start in parts:
+        kept = [_as_read(F.col(f"`{column}`"), role, cast.get(role)).alias(role)
+                for role, column in roles.items()]
+        if kind == "run" and RUN_NAME_COLUMN in frame.columns:
+            kept.append(F.col(RUN_NAME_COLUMN).cast("string").alias(RUN_NAME_COLUMN))
+        line = (start + F.col("_metadata.row_index") + 1).cast("long").alias(_LINE)
+        frames.append(frame.select(*kept, line))
+    union = reduce(lambda a, b: DataFrame.unionByName(a, b, allowMissingColumns=True), frames)
+    return _Input(union, tuple(checked.types), checked.named)
+
+
+def _as_read(column, role: str, kind: pa.DataType | None):
+    """A role's column as the in-memory reader reads it: ids as text, a role the files type
+    otherwise as `kind`, any other as Spark read it (the readers take its type)."""
+    if role in ("query", "doc"):
+        return column.cast("string")
+    return column if kind is None else column.cast(_SPARK_TYPES[kind])
 
 
 def _file_rows(frame: DataFrame, root: str | None
@@ -396,54 +458,53 @@ def _read_order(frame: DataFrame):
 def _runs(runs: DataFrame | str | os.PathLike | Mapping[str, DataFrame | str | os.PathLike],
           run_names: Sequence[str] | None) -> tuple[DataFrame, list[str], dict, dict]:
     """One frame of every run's rows (query, doc, its rank and/or score as stored, run,
-    _LINE), the run names, and per run its roles and what names its rows."""
+    _LINE), the run names, and per run its columns (role -> column of that frame) and what
+    names its rows. Runs given apart keep their rank and score columns apart, each as its
+    file types it (one run's text ranks and another's floats are each read as the in-memory
+    reader reads them); their ids share a column, as text when the runs type them otherwise."""
+    from pyspark.sql import DataFrame
     from pyspark.sql import functions as F
 
     if isinstance(runs, Mapping):
         read = {name: _read_input(frame, "run", f"run {name!r}") for name, frame in runs.items()}
         names = list(runs)
-        roles = {name: found.roles for name, found in read.items()}
-        every = [role for role in ("query", "doc", "rank", "score")
-                 if any(role in r for r in roles.values())]
-        types = {role: _common_type([found.frame.schema[role].dataType
-                                     for found in read.values() if role in found.roles])
-                 for role in every}
-        parts = [found.frame.select(
-            *(F.col(role).cast(types[role]) if role in found.roles
-              else F.lit(None).cast(types[role]).alias(role) for role in every),
-            F.lit(name).alias(RUN_NAME_COLUMN), F.col(_LINE))
-            for name, found in read.items()]
-        union = parts[0]
-        for part in parts[1:]:
-            union = union.unionByName(part)
+        ids = {role: _id_type([found.frame.schema[role].dataType for found in read.values()])
+               for role in ("query", "doc")}
+        columns, parts = {}, []
+        for i, (name, found) in enumerate(read.items()):
+            own = {role: f"_{i}_{role}" for role in found.roles if role not in ids}
+            columns[name] = {**{role: role for role in ids}, **own}
+            parts.append(found.frame.select(
+                *(F.col(role).cast(ids[role]) for role in ids),
+                *(F.col(role).alias(column) for role, column in own.items()),
+                F.lit(name).alias(RUN_NAME_COLUMN), F.col(_LINE)))
+        union = reduce(lambda a, b: DataFrame.unionByName(a, b, allowMissingColumns=True),
+                       parts)
         sources = {name: found.named for name, found in read.items()}
     else:
         found = _read_input(runs, "run", "runs")
         if RUN_NAME_COLUMN not in found.frame.columns:
             raise ValueError(f"runs: one frame of several runs names each row's run in a "
-                             f"{RUN_NAME_COLUMN!r} column (it has {', '.join(runs.columns)})")
+                             f"{RUN_NAME_COLUMN!r} column (it has {', '.join(found.roles)})")
         union = found.frame
         present = sorted(r[0] for r in union.select(RUN_NAME_COLUMN).distinct().collect())
         names = list(run_names) if run_names is not None else present
         unknown = sorted(set(present) - set(names))
         if unknown:
             raise ValueError(f"runs: run_names leaves out {', '.join(map(repr, unknown))}")
-        roles = {name: found.roles for name in names}
+        columns = {name: {role: role for role in found.roles} for name in names}
         sources = {name: found.named for name in names}
     if len(set(names)) != len(names):
         raise ValueError(f"run names must be distinct, got {names}")
-    return union, names, roles, sources
+    return union, names, columns, sources
 
 
-def _common_type(types: list):
-    """The type the runs' columns of one role are put together under: theirs when they
-    agree, else double when every one is a number, else string (as the files of a
-    directory that type a column differently are read: metrics.io.parquet)."""
-    from pyspark.sql.types import DoubleType, NumericType, StringType
+def _id_type(types: list):
+    """The type the runs' ids are put together under: theirs when they agree, else text
+    (integers written out, as the readers write them)."""
+    from pyspark.sql.types import StringType
 
-    if all(t == types[0] for t in types):
-        return types[0]
-    return DoubleType() if all(isinstance(t, NumericType) for t in types) else StringType()
+    return types[0] if all(t == types[0] for t in types) else StringType()
 
 
 # --------------------------------------------------------------------------- one block
@@ -463,18 +524,20 @@ class _BlockScorer:
     max_grade: int
     qrels_named: Columnar  # what names a qrels row in messages
     runs_named: tuple[Columnar, ...]  # and each run's
-    run_roles: tuple[tuple[str, ...], ...]  # the roles each run's rows carry
+    run_columns: tuple[dict[str, str], ...]  # each run's role -> its column of the rows
 
     def schema(self) -> str:
         """The returned table's schema as Spark's DDL."""
         return ", ".join(f"`{f.name}` {_DDL[f.type]}" for f in self._arrow_schema())
 
     def __call__(self, labels: pa.Table, lists: pa.Table) -> pa.Table:
-        runs = [self._block_run(lists, name, named, roles) for name, named, roles
-                in zip(self.names, self.runs_named, self.run_roles, strict=True)]
-        if not labels.num_rows:  # run queries absent from the qrels alone: ignored
+        # the qrels read first, then each run in its order, as the in-memory command reads
+        # them: a block holding two bad rows is refused on the same one
+        qrels, first_line = self._block_qrels(labels) if labels.num_rows else (None, None)
+        runs = [self._block_run(lists, name, named, columns) for name, named, columns
+                in zip(self.names, self.runs_named, self.run_columns, strict=True)]
+        if qrels is None:  # run queries absent from the qrels alone: ignored
             return pa.concat_tables([self._ignored(run, run.query_ids) for run in runs])
-        qrels, first_line = self._block_qrels(labels)
         c = self.conventions
         prepared = prepare(qrels, runs, relevance_level=c.relevance_level,
                            identical_ids=c.identical_ids)
@@ -550,7 +613,7 @@ class _BlockScorer:
         return qrels, first_line
 
     def _block_run(self, lists: pa.Table, name: str, named: Columnar,
-                   roles: tuple[str, ...]) -> Run:
+                   columns: dict[str, str]) -> Run:
         """One run's rows of the block as the in-memory reader reads them: checked and each
         list in its order (a rank column's, else the scores')."""
         rows = lists.filter(pc.equal(lists.column(RUN_NAME_COLUMN), name))
@@ -558,7 +621,8 @@ class _BlockScorer:
             return Run.from_lists(name, {})
         rows = rows.take(pc.sort_indices(rows, sort_keys=[(_LINE, "ascending")]))
         lines = numbers(rows.column(_LINE).combine_chunks()).astype(np.int64)
-        run, _ = columnar_run(named, _columns(rows, roles), lines, name,
+        run, _ = columnar_run(named, {role: rows.column(column).combine_chunks()
+                                      for role, column in columns.items()}, lines, name,
                               self.conventions.score_precision)
         return run
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -253,6 +256,42 @@ def test_a_malformed_upload_shows_its_error_and_the_rest_works(sample):
     for page in ("sweep", "heatmap", "drilldown", "method_notes"):
         app.switch_page(PAGES[page]).run()
         assert not app.exception, page
+
+
+def parquet_bytes(columns: dict) -> bytes:
+    sink = pa.BufferOutputStream()
+    pq.write_table(pa.table(columns), sink)
+    return sink.getvalue().to_pybytes()
+
+
+def not_utf8(text: str) -> pa.Array:
+    """One string starting with the byte 0x80 (no UTF-8 text holds it; Parquet stores it)."""
+    raw = b"\x80" + text.encode()
+    offsets = pa.py_buffer(np.array([0, len(raw)], np.int32).tobytes())
+    return pa.Array.from_buffers(pa.string(), 1, [None, offsets, pa.py_buffer(raw)])
+
+
+def test_uploads_with_ids_that_are_not_utf8_are_refused_naming_the_row():
+    """Parquet uploads whose ids are not UTF-8 (the qrels' and a run's) were read, and every
+    page then stopped on an exception: each is now refused as the command line refuses it,
+    naming its file and row, and the pages stand."""
+    ids = pa.concat_arrays([pa.array(["d1"]), not_utf8("d2")])
+    qrels = parquet_bytes({"query_id": ["q01", "q01"], "doc_id": ids, "grade": [1, 1]})
+    run = parquet_bytes({"query_id": ["q01", "q01"], "doc_id": ids, "rank": [1, 2]})
+    app = open_app()
+    app.radio(key="load.source").set_value("upload").run()
+    app.file_uploader(key="load.qrels").set_value(("labels.parquet", qrels, "text/plain"))
+    app.file_uploader(key="load.runs").set_value(
+        [("good.run", BASELINE, "text/plain"), ("odd.parquet", run, "text/plain")]).run()
+    assert not app.exception, [e.value for e in app.exception]
+    shown_errors = " ".join(shown(e.value) for e in app.error)
+    assert "labels.parquet, row 2: doc id b'\\x80d2' is not valid UTF-8" in shown_errors
+    assert "odd.parquet, row 2: doc id b'\\x80d2' is not valid UTF-8" in shown_errors
+    app.file_uploader(key="load.qrels").set_value(("qrels.txt", QRELS, "text/plain")).run()
+    for page in PAGES:
+        app.switch_page(PAGES[page] or "app_pages/overview.py").run()
+        assert not app.exception, (page, [e.value for e in app.exception])
+    assert "odd.parquet, row 2: doc id" in " ".join(shown(e.value) for e in app.error)
 
 
 def test_a_malformed_qrels_upload_is_reported():

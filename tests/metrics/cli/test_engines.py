@@ -141,3 +141,18 @@ def test_blocks_score_against_the_judges_labels_when_asked(paths, tmp_path, caps
     blocks = orjson.loads(capsys.readouterr().out)
     assert blocks.pop("engine") == "blocks"
     assert blocks == memory
+
+
+def test_memory_running_out_on_the_block_engine_names_the_files(paths, capsys, monkeypatch):
+    """It said "out of memory while running score", naming no file (security.md promises
+    the file's name)."""
+    import metrics.cli.engine as engine
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(engine, "evaluate_blocks", exhausted)
+    assert main([*paths, "--engine", "blocks"]) == 1
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "error: out of memory while reading the qrels and runs (qrels.parquet, r0.parquet, "
+        "r1.parquet): give smaller inputs")

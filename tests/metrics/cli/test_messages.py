@@ -66,6 +66,25 @@ def test_k_of_a_million_is_scored_in_closed_form(capsys):
     assert len(baseline["sweep"]) == 1_000 and baseline["sweep"][-1]["k"] == 1_000_000
 
 
+@pytest.mark.parametrize("command,grade", [([], 1024), (["compare"], 2**62)])
+def test_a_grade_no_gain_can_hold_is_refused_with_its_line(tmp_path, capsys, command, grade):
+    """A grade of 1,024 made nDCG NaN under --gain exponential with exit 0 and no word; 2^62
+    stopped compare with "differences must be finite", naming no file."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text(f"q1 0 d1 1\nq1 0 d2 {grade}\nq2 0 d1 1\n")
+    runs = []
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.run").write_text("q1 Q0 d2 1 2 x\nq1 Q0 d1 2 1 x\nq2 Q0 d1 1 1 x\n")
+        runs += ["--run", str(tmp_path / f"{name}.run")]
+    code, out, err = run_cli(capsys, *command, "--qrels", str(qrels), *runs,
+                             "--gain", "exponential")
+    assert code == 1 and out == ""
+    assert err.strip().splitlines()[-1] == (
+        f"error: qrels.txt, line 2: grade {grade} is out of range: grades are integers from "
+        "-960 to 960 (the exponential gain, 2^grade - 1, summed over a query's ids must stay a "
+        "finite number)")
+
+
 def test_running_out_of_memory_is_one_line(capsys):
     def score_command(argv):
         raise MemoryError("Unable to allocate 74.5 GiB")

@@ -14,6 +14,7 @@ import tracemalloc
 import zlib
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -287,6 +288,58 @@ def test_invalid_utf8_in_gzip_names_the_line():
 
 
 # --- silent or misleading cases -----------------------------------------------------------
+
+
+def graded(name: str, grade: int) -> bytes:
+    """A qrels file in the format its name says, its second judgment graded `grade` (on the
+    line or row LINE[name] gives)."""
+    if name.endswith(".parquet"):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        sink = pa.BufferOutputStream()
+        pq.write_table(pa.table({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"],
+                                 "grade": [1, grade]}), sink)
+        return sink.getvalue().to_pybytes()
+    return {
+        "q.trec": f"q1 0 d1 1\nq1 0 d2 {grade}\n",
+        "q.csv": f"query_id,doc_id,grade\nq1,d1,1\nq1,d2,{grade}\n",
+        "q.tsv": f"query_id\tdoc_id\tgrade\nq1\td1\t1\nq1\td2\t{grade}\n",
+        "q.jsonl": f'{{"query_id": "q0", "relevant": {{"d1": 1}}}}\n'
+                   f'{{"query_id": "q1", "relevant": {{"d2": {grade}}}}}\n',
+    }[name].encode()
+
+
+LINE = {"q.trec": 2, "q.csv": 3, "q.tsv": 3, "q.jsonl": 2, "q.parquet": 2}
+GRADED = tuple(LINE)
+
+
+@pytest.mark.parametrize("name", GRADED)
+@pytest.mark.parametrize("grade", [961, 1024, 2**62, -961, -(2**62)])
+def test_a_grade_past_what_a_gain_can_hold_is_refused_on_every_reader(name, grade):
+    """2^1024 overflows a double: an exponential gain of 1,024 or more made nDCG NaN (exit 0,
+    no word), 2^62 made every paired difference infinite (Compare and Export stopped)."""
+    unit = "row" if name.endswith(".parquet") else "line"
+    where = f"^{name}, {unit} {LINE[name]}"
+    with pytest.raises(LoadError, match=f"{where}: grade {grade} is out of range: grades are "
+                       "integers from -960 to 960"):
+        load_qrels(graded(name, grade), file_name=name)
+
+
+@pytest.mark.parametrize("name", GRADED)
+def test_the_largest_grades_give_finite_figures_under_an_exponential_gain(name):
+    """960 and -960 are read; 2^960 - 1 summed over a query's judged ids stays finite."""
+    from metrics import Conventions, evaluate
+
+    qrels, _ = load_qrels(graded(name, 960), file_name=name)
+    assert qrels.grade.tolist()[-1] == 960
+    assert load_qrels(graded(name, -960), file_name=name)[0].grade.tolist()[-1] == -960
+    run, _ = load_run(b"q0 Q0 d1 1 3.0 r\nq1 Q0 d2 1 2.0 r\nq1 Q0 d1 2 1.0 r\n",
+                      file_name="r.run")
+    figures = evaluate(qrels, [run], 2, Conventions(gain="exponential")).run("r").summary
+    assert figures["nDCG"].mean == 1.0 and all(
+        np.isfinite([f.mean, f.low, f.high]).all() for f in figures.values())
+
 
 
 @pytest.mark.parametrize(

@@ -127,3 +127,21 @@ def test_an_id_inside_another_id_is_not_taken_for_it(tmp_path):
     (tmp_path / "r.run").write_text("q1 Q0 q10 1 2.0 r\nq10 Q0 d1 1 2.0 r\nq1 Q0 d9 2 1.0 r\n")
     assert lists_of(load_query_run(tmp_path / "r.run", "q1")) == {"q1": ["q10", "d9"]}
     assert lists_of(load_query_run(tmp_path / "r.run", "q10")) == {"q10": ["d1"]}
+
+
+def test_a_parquet_directorys_bad_row_is_named_by_its_file_and_row(tmp_path):
+    """The rows kept of a directory's files are named where they are (a bad score was named
+    as the kept rows' first row), and files that type a column otherwise are read as the whole
+    read reads them (an ArrowTypeError escaped)."""
+    folder = tmp_path / "split"
+    folder.mkdir()
+    pq.write_table(pa.table({"query_id": ["q1", "q2"], "doc_id": ["a", "b"],
+                             "score": [1.0, 3.0]}), folder / "part-0.parquet")
+    pq.write_table(pa.table({"query_id": ["q1", "q2", "q2"], "doc_id": [7, 1, 2],
+                             "score": [1, 1, 2]}), folder / "part-1.parquet")
+    assert lists_of(load_query_run(folder, "q2")) == {"q2": ["b", "2", "1"]}
+    pq.write_table(pa.table({"query_id": ["q1", "q2", "q2"], "doc_id": [7, 1, 2],
+                             "score": [1, float("nan"), 2]}), folder / "part-1.parquet")
+    with pytest.raises(LoadError, match=r"^split/part-1\.parquet, row 2: score must be a "
+                       "number, got nan$"):
+        load_query_run(folder, "q2")

@@ -77,7 +77,7 @@ def blocks_alone(collection: Collection, k: int, conventions: Conventions,
         table, source = by_role(frame, f"run {name!r}")
         frames.append(table.append_column("run", pa.array([name] * table.num_rows)))
         named.append(source)
-        roles.append(tuple(table.column_names[:-1]))
+        roles.append({role: role for role in table.column_names[:-1]})
     lists = pa.concat_tables(frames, promote_options="default")
     names = tuple(collection.runs)
     cutoffs = tuple(sorted({k, *(range(sweep[0], sweep[1] + 1) if sweep else ())}))
@@ -184,7 +184,7 @@ def test_a_block_without_judgments_returns_its_ignored_queries():
     lists = lists.append_column("run", pa.array(["run0"] * lists.num_rows))
     empty, qrels_named = by_role(collection.qrels.head(0), "qrels")
     scorer = _BlockScorer(("run0",), Conventions(), K, (K,), 16, 3, qrels_named, (named,),
-                          (("query", "doc", "rank"),))
+                          ({role: role for role in ("query", "doc", "rank")},))
     out = scorer(empty, lists)
     # a row for each query of the run (none of them in the qrels): ignored, figures null
     assert set(out.column("_known").to_pylist()) == {False}
