@@ -182,7 +182,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.vocabulary.power", name) for name in (
             "POWER_MEANING", "POWER_METHOD", "TOPIC_SET_METHOD", "TOPIC_SET_MEANING")},
         **{name: ("metrics.vocabulary.tukey", name) for name in (
-            "ALL_PAIRS_TESTS", "ANOVA_METHOD", "TUKEY_METHOD", "TUKEY_TERMS")},
+            "ALL_PAIRS_TESTS", "ALL_PAIRS_TEST_NAMES", "ANOVA_METHOD", "TUKEY_METHOD",
+            "TUKEY_TERMS")},
         **{name: ("metrics.vocabulary.comparisons", name) for name in (
             "DECISIONS", "EQUIVALENCE_METHOD", "MANY_QUERIES")},
         **{name: ("metrics.vocabulary.conventions", name) for name in (
@@ -204,6 +205,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         # report's contents (the Export page and python -m dashboard report lay it out)
         "latex_table": ("metrics.outputs.latex", "latex_table"),
         "trec_eval_text": ("metrics.outputs.trec_eval", "trec_eval_text"),
+        # the two-way ANOVA's table as written (the text table and the dashboard's)
+        **{name: ("metrics.outputs.text", name) for name in ("anova_rows", "anova_margin")},
         **{name: ("metrics.outputs.report", name) for name in ("report_contents",
                                                                 "ReportContents")},
     },

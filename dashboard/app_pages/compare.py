@@ -15,13 +15,21 @@ from dashboard.report import exports
 from dashboard.state import asked, link, picking, session
 from dashboard.views import chart_base, comparison_charts, frames, highlight
 from metrics import (
+    ALL_PAIRS_TEST_NAMES,
+    ALL_PAIRS_TESTS,
+    ANOVA_METHOD,
     CORRECTIONS,
     FACET_RULES,
     HEADLINE_FAMILY,
     LEADERBOARD_TERMS,
+    MIN_EFFECT,
     POWER_MEANING,
     POWER_METHOD,
     SLICE_MIN_QUERIES,
+    TOPIC_SET_MEANING,
+    TOPIC_SET_METHOD,
+    TUKEY_METHOD,
+    TUKEY_TERMS,
     vocabulary,
 )
 from metrics import format as fmt
@@ -75,7 +83,7 @@ def controls(snapshots: list) -> cache.CompareOptions:
         persist_state="session",
         help=HELP["metrics"],
     )
-    middle, right, _ = st.columns([3, 1, 2], vertical_alignment="bottom")
+    middle, right, last = st.columns([3, 1, 2], vertical_alignment="bottom")
     middle.radio(
         "Multiple-comparison correction",
         list(CORRECTIONS),
@@ -89,6 +97,11 @@ def controls(snapshots: list) -> cache.CompareOptions:
                        step=0.01, format=fmt.FIGURE_PATTERN, key=session.ALPHA,
                        persist_state="session",
                        help=HELP["alpha"])
+    smallest, largest = MIN_EFFECT.bounds
+    last.number_input(MIN_EFFECT.title, min_value=smallest, max_value=largest, value=None,
+                      step=0.005, format=fmt.FIGURE_PATTERN, key=session.MIN_EFFECT,
+                      placeholder="none", persist_state="session",
+                      help=f"{MIN_EFFECT.changes} {MIN_EFFECT.help}")
     if not options.candidates or not options.metrics:
         st.info("Pick at least one candidate and one metric.", icon=":material/info:")
         st.stop()
@@ -137,6 +150,9 @@ def tests(options: cache.CompareOptions, comparison: metrics.Comparison) -> None
     right.caption(safe.md(POWER_METHOD))
     st.markdown(f"**Test:** {method['test']}")
     st.caption(" ".join(method[key] for key in ("interval", "effect", "reference")))
+    st.caption(safe.md(metrics.min_effect_sentence(comparison.min_effect)))
+    if method.get("scale"):  # thousands of queries: Wilcoxon rejects for tiny shifts
+        st.warning(safe.md(method["scale"]), icon=":material/warning:")
     few = metrics.few_queries_note(len(comparison.query_ids),
                                    evaluation.conventions.interval_method)
     if few:
@@ -145,6 +161,16 @@ def tests(options: cache.CompareOptions, comparison: metrics.Comparison) -> None
     # what each test can detect solves for a difference per test: once per comparison
     power = cache.derived(view, "power", (options, delta),
                           lambda: frames.power_by_test(comparison, delta))
+    if delta is not None:  # the queries a future set needs to detect it (Sakai 2016)
+        sizes = decisions.topic_set_sizes(view, options.metrics, delta)
+        st.markdown(f"**Queries a future query set needs to detect {fmt.figure(delta)}**")
+        st.dataframe(frames.topic_set_table(sizes), hide_index=True, column_config={
+            "Metric": st.column_config.TextColumn(pinned=True),
+            "Paired t-test": st.column_config.NumberColumn(
+                format="localized", help=TOPIC_SET_MEANING["paired_t"]),
+            "ANOVA over the runs": st.column_config.NumberColumn(
+                format="localized", help=TOPIC_SET_MEANING["anova"])})
+        st.caption(safe.md(TOPIC_SET_METHOD))
     for candidate in comparison.candidates:
         st.subheader(f"{safe.md(candidate)} against {safe.md(comparison.baseline)}")
         table = cache.derived(
@@ -186,24 +212,41 @@ def tests(options: cache.CompareOptions, comparison: metrics.Comparison) -> None
 
 @link.page_fragment
 def every_pair(options: cache.CompareOptions, primary: str, label: str) -> None:
-    """Every pair of runs on the headline metric. A fragment inside the page's: its toggle
-    redraws this section alone, so that the progress of the tests shows at once rather than
-    after the whole page above has been drawn again."""
+    """Every pair of runs on the headline metric, by the paired tests under one correction
+    or by the randomized Tukey HSD. A fragment inside the page's: its controls redraw this
+    section alone, so that the progress of the tests shows at once rather than after the
+    whole page above has been drawn again."""
     st.header("All runs against all runs")
-    if not st.toggle(f"Compare every pair of runs on {label}", key=session.ALL_PAIRS,
-                     help=HELP["all_pairs"]):
+    left, right = st.columns([1, 2], vertical_alignment="center")
+    if not left.toggle(f"Compare every pair of runs on {label}", key=session.ALL_PAIRS,
+                       help=HELP["all_pairs"]):
         return
-    pairs = decisions.all_pairs(view, primary, options.correction, options.alpha)
+    test = right.radio("Test of every pair", list(ALL_PAIRS_TESTS), key=session.PAIRS_TEST,
+                       format_func=ALL_PAIRS_TEST_NAMES.get, horizontal=True,
+                       help=" ".join(f"{ALL_PAIRS_TEST_NAMES[t]}: {w}."
+                                     for t, w in ALL_PAIRS_TESTS.items()))
+    pairs = decisions.all_pairs(view, primary, options.correction, options.alpha, test=test,
+                                min_effect=options.min_effect)
     st.caption(safe.md(pairs.sentence()) + " " + vocabulary.leaderboard.LETTER_GROUPS)
     groups, matrix = frames.pairs_tables(pairs, primary)
     st.dataframe(groups, hide_index=True, column_config={
         "Run": st.column_config.TextColumn(pinned=True),
         "Mean": ui.number_column(label),
         "Group": st.column_config.TextColumn(help=LEADERBOARD_TERMS["letters"])})
-    st.markdown(f"**Adjusted p, each pair on {label}**")
+    st.markdown(f"**{'p' if test == 'tukey' else 'Adjusted p'}, each pair on {label}**")
     st.dataframe(matrix, hide_index=True, column_config={
         "Run": st.column_config.TextColumn(
             pinned=True, help=MEANING["pair_p"].format(metric=label))})
+    st.markdown(f"**Each pair on {label}**")
+    st.dataframe(frames.pair_table(pairs, primary), hide_index=True, column_config={
+        "Difference": ui.signed_column("Difference"),
+        "p classic": st.column_config.TextColumn(help=TUKEY_TERMS["p_classic"]),
+        "Effect size": st.column_config.TextColumn(help=TUKEY_TERMS["effect_size"])})
+    if test == "tukey":
+        table, margin = frames.anova_table(pairs.tukey[pairs.label(primary)].anova)
+        st.markdown(f"**Two-way ANOVA of {label} (queries x runs)**")
+        st.dataframe(table, hide_index=True)
+        st.caption(safe.md(margin) + " " + safe.md(ANOVA_METHOD) + " " + safe.md(TUKEY_METHOD))
 
 
 def by_kind(options: cache.CompareOptions, comparison: metrics.Comparison,

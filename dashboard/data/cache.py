@@ -534,6 +534,7 @@ class CompareOptions:
     correction: str
     alpha: float
     snapshot: str | None = None  # the key of the snapshot whose run is the baseline
+    min_effect: float | None = None  # the smallest difference that matters (None: none)
 
 
 @dataclass(frozen=True, eq=False)
@@ -584,13 +585,16 @@ def compare(view: View, options: CompareOptions, snapshots: Sequence[Snapshot]) 
         if not found:
             return Compared(error="The snapshot chosen as the baseline is no longer loaded.")
         snapshot = found[0].data
-    # the tests are cached without the correction and alpha, which only re-adjust p-values
+    # the tests are cached without the correction, alpha and minimum effect, which only
+    # re-adjust p-values and re-read the verdicts
     comparisons = metrics.vocabulary.comparisons
     tested = _compare(view, replace(options, correction=comparisons.DEFAULT_CORRECTION,
-                                    alpha=comparisons.ALPHA), snapshot)
+                                    alpha=comparisons.ALPHA, min_effect=None), snapshot)
     if tested.comparison is None:
         return tested
-    return Compared(tested.comparison.adjusted(options.correction, options.alpha))
+    adjusted = tested.comparison.adjusted(options.correction, options.alpha)
+    return Compared(adjusted if options.min_effect is None
+                    else adjusted.with_min_effect(options.min_effect))
 
 
 # --------------------------------------------------------------------------- snapshots

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import metrics
-from dashboard.data.cache import CompareOptions, View, compare, spinner, store
+from dashboard.data.cache import CompareOptions, View, compare, derived, spinner, store
 from metrics import COMPARED
 
 # two threads for the decisions a page starts ahead: numpy's products and scipy's tests let
@@ -33,14 +33,29 @@ def leaderboard(view: View) -> metrics.Leaderboard:
                        on_miss=spinner("Ranking the runs over the bootstrap resamples…"))
 
 
-def all_pairs(view: View, metric: str, correction: str, alpha: float) -> metrics.AllPairs:
-    """Every pair of shown runs on one metric (a measure key), one correction over the pairs."""
+def all_pairs(view: View, metric: str, correction: str, alpha: float, *,
+              test: str = "paired", min_effect: float | None = None) -> metrics.AllPairs:
+    """Every pair of shown runs on one metric (a measure key): the paired tests under one
+    correction over the pairs, or the randomized Tukey HSD (`test`), each pair's equivalence
+    test against a minimum effect when one is declared."""
+    waits = {"paired": "Comparing every pair of runs…",
+             "tukey": "Permuting every query's scores across the runs (randomized Tukey "
+                      "HSD)…"}
     tested = store().get(
-        "all pairs", (view.key, metric),
-        lambda: metrics.all_pairs(view.evaluation, [metric]),
+        "all pairs", (view.key, metric, test, min_effect),
+        lambda: metrics.all_pairs(view.evaluation, [metric], test=test, min_effect=min_effect),
         files=view.files, parents=[view.source], shared=(view.evaluation,),
-        on_miss=spinner("Comparing every pair of runs…"))
+        on_miss=spinner(waits[test]))
     return tested.adjusted(correction, alpha)
+
+
+def topic_set_sizes(view: View, metrics_compared: tuple[str, ...],
+                    min_difference: float) -> dict[str, metrics.TopicSetSize]:
+    """The queries a future query set needs to detect `min_difference` on each metric (a
+    paired t-test, a one-way ANOVA over the runs shown, Sakai 2016), this set as the pilot."""
+    return derived(view, "topic-set sizes", (metrics_compared, min_difference),
+                   lambda: metrics.topic_set_sizes(view.evaluation, list(metrics_compared),
+                                                   min_difference=min_difference))
 
 
 def headlines(view: View, options: CompareOptions, snapshots, primary: str) -> list[str]:

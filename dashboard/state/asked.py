@@ -33,6 +33,7 @@ class Asked:
     facet: str | None  # the facet the Overview and the report cut by kind of query
     correction: str  # the comparison's multiple-comparison correction
     alpha: float
+    min_effect: float | None  # the smallest difference that matters (None: none declared)
     primary: str  # the headline's measure key
     harm_delta: float  # a query is harmed when it loses more than this
     risk_alpha: float  # the risk aversion whose URisk and TRisk are shown
@@ -71,6 +72,7 @@ def read(conventions: Conventions | None = None) -> Asked:
         facet=state.get(session.FACET),
         correction=get(session.CORRECTION),
         alpha=float(get(session.ALPHA)),
+        min_effect=state.get(session.MIN_EFFECT),
         primary=get(session.PRIMARY),
         harm_delta=float(get(session.HARM_DELTA)),
         risk_alpha=float(get(session.RISK_ALPHA)),

@@ -68,10 +68,12 @@ from dashboard.state.session import (
     LINK_QUERIES,
     MARK_BEST,
     MEASURES,
+    MIN_EFFECT,
     NOTES,
     NUMBERS,
     OPEN,
     PAIR,
+    PAIRS_TEST,
     PRICE,
     PRIMARY,
     PROBLEM_CHARS,
@@ -155,6 +157,11 @@ def _measure_name(value: str) -> str:
     return value
 
 
+def _min_effect(values: list[str]) -> float:
+    """The minimum effect, checked as the engine checks it (a number > 0)."""
+    return metrics.vocabulary.conventions.check_min_effect(float(values[-1]))
+
+
 def _flag(values: list[str]) -> bool:
     """An on/off choice: 1 or 0."""
     if values[-1] not in ("0", "1"):
@@ -201,6 +208,8 @@ PARAMS = {
     "best": Param(MARK_BEST, _flag, _dump_flag),
     "delta": Param(DELTA, _number(1e-6, 1.0)),
     "pairs": Param(ALL_PAIRS, _flag, _dump_flag),
+    "pairs_test": Param(PAIRS_TEST, _choice(metrics.ALL_PAIRS_TESTS)),
+    metrics.MIN_EFFECT.url: Param(MIN_EFFECT, _min_effect),
     "harm": Param(HARM_DELTA, _number(0.0, 1.0)),
     "risk": Param(RISK_ALPHA, _choice({str(a): str(a) for a in metrics.RISK_ALPHAS})),
     "fragility": Param(FRAGILITY, _flag, _dump_flag),

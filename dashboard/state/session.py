@@ -94,6 +94,8 @@ ALPHA = "compare.alpha"
 MARK_BEST = "overview.mark_best"  # the summary marks each metric's best run
 PRIMARY = "compare.primary"  # the headline's metric, a measure key
 ALL_PAIRS = "compare.all_pairs"  # every pair of runs compared on the headline metric
+PAIRS_TEST = "compare.pairs_test"  # how every pair is tested: "paired" or "tukey"
+MIN_EFFECT = "compare.min_effect"  # the smallest difference that matters (None: none)
 DELTA = "compare.delta"  # a difference worth detecting: the queries it needs (None: not asked)
 HARM_DELTA = "compare.harm_delta"  # a query is harmed when it loses more than this
 RISK_ALPHA = "compare.risk_alpha"  # the risk aversion whose URisk and TRisk are shown
@@ -131,7 +133,8 @@ def defaults() -> dict[str, object]:
                WHERE: None,
                WHERE_VALUES: [], SEARCH: "", TOKENS: None, PRICE: None,
                PRIMARY: metrics.PRIMARY, MARK_BEST: False, DELTA: None,
-               ALL_PAIRS: False, HARM_DELTA: metrics.HARM_DELTA,
+               ALL_PAIRS: False, PAIRS_TEST: metrics.vocabulary.tukey.DEFAULT_ALL_PAIRS_TEST,
+               MIN_EFFECT: None, HARM_DELTA: metrics.HARM_DELTA,
                RISK_ALPHA: str(metrics.RISK_ALPHAS[0]), FRAGILITY: True,
                RBO_P: metrics.vocabulary.overlap.DEFAULT_PERSISTENCE, FUSED: [],
                MEASURES: []}
@@ -405,7 +408,7 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
     metrics = [m for m in keys if m in stored] if stored is not None else list(COMPARED)
     state[METRICS] = metrics
     return CompareOptions(baseline, tuple(candidates), tuple(metrics), state[CORRECTION],
-                          float(state[ALPHA]), snapshot)
+                          float(state[ALPHA]), snapshot, state.get(MIN_EFFECT))
 
 
 def choose_facet(facets: list[str]) -> None:

@@ -11,6 +11,7 @@ import pandas as pd
 
 from dashboard.views import highlight
 from metrics import (
+    DECISIONS,
     QUERY_CLASSES,
     SUMMARY_MEASURES,
     AllPairs,
@@ -21,6 +22,8 @@ from metrics import (
     Evaluation,
     Leaderboard,
     Slice,
+    anova_margin,
+    anova_rows,
     created_minute,
     power_table,
     vocabulary,
@@ -374,6 +377,44 @@ def pairs_tables(pairs: AllPairs, metric: str) -> tuple[pd.DataFrame, pd.DataFra
                                          fmt.p_value(pairs.p_adjusted[label][index[a], index[b]])
                                          for b in order}} for a in order])
     return groups, matrix
+
+
+def pair_table(pairs: AllPairs, metric: str) -> pd.DataFrame:
+    """Every pair on one metric, the earlier run as the baseline: the difference, the p it
+    is judged by (adjusted, or the randomized Tukey HSD's), the classic Tukey p and the
+    effect size with the Tukey HSD, the equivalence p with a minimum effect, the verdict."""
+    label = pairs.label(metric)
+    tukey = pairs.test == "tukey"
+    rows = []
+    for row in pairs.pair_rows():
+        if row["metric"] != label:
+            continue
+        found = {"Baseline": row["baseline"], "Candidate": row["candidate"],
+                 "Difference": fmt.zero_as_written(row["difference"]),
+                 "p": fmt.p_value(row["p"] if tukey else row["p_adjusted"])}
+        if tukey:
+            found |= {"p classic": fmt.p_value(row["p_classic"]),
+                      "Effect size": fmt.effect(row["effect_size"])}
+        if "p_equivalence" in row:
+            found["p equivalence"] = fmt.p_value(row["p_equivalence"])
+        found["Verdict"] = DECISIONS[row["decision"]]
+        rows.append(found)
+    return pd.DataFrame(rows)
+
+
+def anova_table(anova) -> tuple[pd.DataFrame, str]:
+    """The two-way ANOVA's lines as the engine writes them (metrics.anova_rows), and the
+    sentence under them (a run mean's margin of error)."""
+    return (pd.DataFrame(anova_rows(anova), columns=vocabulary.tukey.ANOVA_HEADER),
+            anova_margin(anova))
+
+
+def topic_set_table(sizes: dict) -> pd.DataFrame:
+    """Per metric label, the queries a future set needs by the paired t-test and by the
+    one-way ANOVA over the runs (metrics.topic_set_sizes)."""
+    return pd.DataFrame([{"Metric": label, "Paired t-test": size.paired_t,
+                          "ANOVA over the runs": size.anova}
+                         for label, size in sizes.items()])
 
 
 # --------------------------------------------------------------------------- P-R curve, agreement

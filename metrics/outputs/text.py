@@ -318,19 +318,28 @@ def format_pairs(pairs: AllPairs) -> str:
     return "\n".join(lines) + "\n\n" + _letters(pairs)
 
 
-def _anova_lines(anova) -> list[str]:
-    """The two-way ANOVA's table (runs, queries, residual) and the runs' margin of error."""
+def anova_rows(anova) -> list[list[str]]:
+    """The two-way ANOVA's lines (runs, queries, residual) as written, under ANOVA_HEADER:
+    what the text table and the dashboard's table both show."""
     def line(name: str, factor) -> list[str]:
         return [SOURCES[name], fmt.figure(factor.sum_of_squares), f"{factor.df:,}",
                 fmt.figure(factor.mean_square), _f_value(factor.f), fmt.p_value(factor.p),
                 fmt.effect(factor.omega_squared), fmt.effect(factor.partial_eta_squared)]
 
-    rows = [line("systems", anova.systems), line("topics", anova.topics),
+    return [line("systems", anova.systems), line("topics", anova.topics),
             [SOURCES["residual"], fmt.figure(anova.residual_sum_of_squares),
              f"{anova.residual_df:,}", fmt.figure(anova.residual_variance), "", "", "", ""]]
-    return [*table(ANOVA_HEADER, rows),
-            margin_sentence(anova.margin_of_error, anova.confidence_level, anova.residual_df,
-                            fmt.figure(anova.margin_of_error))]
+
+
+def anova_margin(anova) -> str:
+    """The sentence under the table: a run mean's margin of error from the residual variance."""
+    return margin_sentence(anova.margin_of_error, anova.confidence_level, anova.residual_df,
+                           fmt.figure(anova.margin_of_error))
+
+
+def _anova_lines(anova) -> list[str]:
+    """The two-way ANOVA's table (runs, queries, residual) and the runs' margin of error."""
+    return [*table(ANOVA_HEADER, anova_rows(anova)), anova_margin(anova)]
 
 
 def _f_value(f: float) -> str:

@@ -18,6 +18,9 @@ ALL_PAIRS_TESTS: dict[str, str] = {
     "beside it",
 }
 DEFAULT_ALL_PAIRS_TEST = "paired"
+# the same tests as a control names them, in a few words
+ALL_PAIRS_TEST_NAMES = {"paired": "paired tests, one correction",
+                        "tukey": "randomized Tukey HSD"}
 TEST_HELP = ("how every pair of runs is tested: " + "; ".join(
     f"{key}: {name}" for key, name in ALL_PAIRS_TESTS.items()))
 

@@ -201,3 +201,50 @@ def test_rank_movement_opens_on_a_query_that_moved(sample):
     test = paired.test("reranked", "nDCG@5")
     moved = dict(zip(paired.query_ids, test.differences, strict=True))
     assert moved["q06"] == 0 and moved[chosen] != 0
+
+
+def test_a_minimum_effect_changes_the_verdicts_and_is_stated(sample):
+    """Issue 48: a significant difference smaller than the minimum effect is its own verdict,
+    stated with the effect beside every verdict; the engine's comparison decides it."""
+    from metrics import min_effect_sentence
+
+    app = open_app("compare", min_effect="0.5")
+    assert not app.exception, [e.value for e in app.exception]
+    said = texts(app)
+    assert min_effect_sentence(0.5) in said
+    engine = compare_evaluation(sample, min_effect=0.5)
+    readings = [row for row in said.split("\n") if row.startswith("- ")]
+    for t in engine.tests:
+        if t.candidate == engine.candidates[0]:
+            assert any(engine.verdict(t) in line for line in readings), engine.verdict(t)
+
+
+def test_every_pair_by_the_randomized_tukey_hsd_shows_the_engine_s_figures(sample):
+    from metrics import all_pairs, anova_rows
+
+    app = open_app("compare")
+    app.toggle(key="compare.all_pairs").set_value(True).run()
+    app.radio(key="compare.pairs_test").set_value("tukey").run()
+    assert not app.exception, [e.value for e in app.exception]
+    engine = all_pairs(sample, ["nDCG"], test="tukey")
+    label = engine.label("nDCG")
+    anova = next(d.value for d in app.dataframe if "sum of squares" in d.value.columns)
+    assert anova.values.tolist() == anova_rows(engine.tukey[label].anova)
+    pairs = next(d.value for d in app.dataframe if "p classic" in d.value.columns)
+    rows = [r for r in engine.pair_rows() if r["metric"] == label]
+    assert list(pairs["p"]) == [fmt.p_value(r["p"]) for r in rows]
+    assert list(pairs["p classic"]) == [fmt.p_value(r["p_classic"]) for r in rows]
+    assert "Randomized Tukey HSD" in texts(app)
+
+
+def test_a_difference_worth_detecting_gives_the_queries_a_future_set_needs(sample):
+    from metrics import topic_set_sizes
+
+    app = open_app("compare")
+    app.number_input(key="compare.delta").set_value(0.05).run()
+    assert not app.exception, [e.value for e in app.exception]
+    table = next(d.value for d in app.dataframe if "Paired t-test" in d.value.columns)
+    keys = app.session_state["compare.metrics"]
+    engine = topic_set_sizes(sample, list(keys), min_difference=0.05)
+    assert list(table["Paired t-test"]) == [s.paired_t for s in engine.values()]
+    assert list(table["ANOVA over the runs"]) == [s.anova for s in engine.values()]
