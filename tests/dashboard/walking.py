@@ -392,6 +392,25 @@ class Walk:
         box.set_value(chosen).run()
         return f"candidates {chosen}"
 
+    def set_min_effect(self) -> str | None:
+        box = self.widget("number_input", session.MIN_EFFECT)
+        if box is None:
+            return None
+        value = self.rng.choice([None, 0.01, 0.05, 0.2])
+        box.set_value(value).run()
+        return f"minimum effect {value}"
+
+    def every_pair(self) -> str | None:
+        toggle = self.widget("toggle", session.ALL_PAIRS)
+        if toggle is None:
+            return None
+        if not toggle.value or self.rng.random() < 0.3:
+            toggle.set_value(not toggle.value).run()
+            return f"every pair {'on' if not toggle.value else 'off'}"
+        test = self.rng.choice(["paired", "tukey"])
+        self.app.radio(key=session.PAIRS_TEST).set_value(test).run()
+        return f"every pair by {test}"
+
     def follow_link(self) -> str | None:
         links = [link for link in self.app.get("page_link")
                  if link.proto.page == "drilldown" and "open=" in link.proto.query_string]
@@ -463,6 +482,8 @@ def _on(*pages: str):
 Walk.search.needs = _on("drilldown", "heatmap")
 Walk.pick_baseline.needs = _on("compare")
 Walk.pick_candidates.needs = _on("compare")
+Walk.set_min_effect.needs = _on("compare")
+Walk.every_pair.needs = _on("compare")
 Walk.follow_link.needs = _on("compare", "heatmap")
 Walk.step_query.needs = _on("drilldown")
 Walk.click_heatmap.needs = _on("heatmap")
@@ -472,6 +493,7 @@ ACTIONS = [
     (Walk.go, 4), (Walk.set_k, 2), (Walk.set_convention, 2), (Walk.set_level, 0.5),
     (Walk.set_confidence, 0.5), (Walk.set_labels, 1), (Walk.set_filter, 1), (Walk.search, 1),
     (Walk.pick_runs, 1), (Walk.pick_baseline, 1), (Walk.pick_candidates, 1),
+    (Walk.set_min_effect, 0.5), (Walk.every_pair, 1),
     (Walk.follow_link, 2), (Walk.click_heatmap, 1), (Walk.step_query, 1), (Walk.grade, 0.7),
     (Walk.fuse, 0.4), (Walk.unfuse, 0.4),
 ]
