@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 from metrics.io.detect import detect, layout_of
 from metrics.io.errors import LoadError, show
 from metrics.io.loaders import load_qrels, load_run, run_name_of
-from metrics.io.parquet import is_parquet, parquet_files, roles_of
+from metrics.io.parquet import is_parquet, read_row_groups, roles_of
 from metrics.io.rows import Qrels, Run
 from metrics.io.sources import Source, source_name
 from metrics.io.streams import MAX_INPUT_BYTES
@@ -69,7 +69,7 @@ def _query_rows(source, query_id: str, kind: str, file_name: str | None, max_byt
     each kept text line or None), or None when nothing is kept."""
     name = source_name(source, file_name)
     if is_parquet(source, file_name):
-        table = _parquet_rows(source, name, query_id, kind)
+        table = _parquet_rows(source, name, query_id, kind, max_bytes)
         if table.nbytes > max_bytes:
             raise LoadError(name, None, f"query {show(query_id)} holds more than "
                             f"{max_bytes >> 20:,} MB of rows")
@@ -81,28 +81,26 @@ def _query_rows(source, query_id: str, kind: str, file_name: str | None, max_byt
 # --- Parquet: row groups told by their statistics ------------------------------------------
 
 
-def _parquet_rows(source, name: str, query_id: str, kind: str) -> pa.Table:
+def _parquet_rows(source, name: str, query_id: str, kind: str, max_bytes: int) -> pa.Table:
     column = roles_of(source, name, kind)["query"]
-    pieces = []
-    for file_label, handle in parquet_files(source, name):
-        index = handle.schema_arrow.get_field_index(column)
-        typed = handle.schema_arrow.field(column).type
-        wanted = _typed_id(query_id, typed)
+
+    def groups(handle) -> list[int]:
+        """The row groups whose statistics may hold the query."""
+        wanted = _typed_id(query_id, handle.schema_arrow.field(column).type)
         if wanted is None:  # an integer column cannot hold this id
-            continue
-        groups = [g for g in range(handle.metadata.num_row_groups)
-                  if _may_hold(handle.metadata.row_group(g).column(index), wanted)]
-        if not groups:
-            continue
-        try:
-            table = handle.read_row_groups(groups)
-        except (pa.ArrowInvalid, OSError) as exc:
-            raise LoadError(file_label, None,
-                            f"cannot read it ({' '.join(str(exc).split())})") from None
-        pieces.append(table.filter(pc.equal(table[column], pa.scalar(wanted, typed))))
-    if not pieces:
+            return []
+        index = handle.schema_arrow.get_field_index(column)
+        return [g for g in range(handle.metadata.num_row_groups)
+                if _may_hold(handle.metadata.row_group(g).column(index), wanted)]
+
+    tables = []
+    for _, table in read_row_groups(source, name, groups, max_bytes):
+        typed = table.schema.field(column).type
+        wanted = _typed_id(query_id, typed)
+        tables.append(table.filter(pc.equal(table[column], pa.scalar(wanted, typed))))
+    if not tables:
         return pa.table({column: pa.array([], pa.string())})
-    return pa.concat_tables(pieces, promote_options="permissive")
+    return pa.concat_tables(tables, promote_options="permissive")
 
 
 def _typed_id(query_id: str, typed: pa.DataType):
