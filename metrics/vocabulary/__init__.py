@@ -38,6 +38,7 @@ from metrics.vocabulary import (
     gates,
     headline,
     identifiers,
+    judge,
     labelling,
     leaderboard,
     names,
@@ -106,6 +107,6 @@ __all__ = [
     "LEAKAGE_RULE", "LEAKAGE_RULES", "SENTENCE_RULE",
     # one module a kind of word
     "agreement", "budget", "columns", "comparisons", "cost", "coverage", "cutoffs", "format",
-    "fragility", "fusion", "gates", "headline", "identifiers", "labelling", "leaderboard",
-    "names", "overlap", "power", "readings", "report", "risk", "saved",
+    "fragility", "fusion", "gates", "headline", "identifiers", "judge", "labelling",
+    "leaderboard", "names", "overlap", "power", "readings", "report", "risk", "saved",
 ]
