@@ -322,3 +322,18 @@ def test_any_edit_of_the_values_is_read_consistently_or_refused_naming_the_file(
     changed = table.set_column(table.schema.get_field_index(column), field,
                                pa.array(cells, field.type))
     _read_or_refused(written(changed, metadata))
+
+
+def test_a_dictionary_bomb_of_figures_is_refused_before_it_is_read(saved):
+    """Every row's query id one 64 KB value of a dictionary page: a file of a few KB that
+    decodes to 20 MB, past a 4 MB bound (the default bound is 512 MB: the same check)."""
+    table, metadata = saved
+    long = pa.DictionaryArray.from_arrays(pa.array(np.zeros(table.num_rows, np.int32)),
+                                          pa.array(["q" * (1 << 16)]))
+    bomb = table.set_column(0, "query_id", long.cast(pa.string()))
+    out = io.BytesIO()
+    pq.write_table(bomb.replace_schema_metadata({METADATA_KEY: json.dumps(metadata).encode()}),
+                   out, compression="zstd", dictionary_pagesize_limit=1 << 30)
+    assert len(out.getvalue()) < 64 << 10
+    with pytest.raises(ValueError, match=rf"^{NAME}: decodes to as much as .* MB once read"):
+        read_figures(out.getvalue(), file_name=NAME, max_bytes=4 << 20)
