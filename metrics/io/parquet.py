@@ -31,7 +31,7 @@ import pyarrow.compute as pc
 from metrics.io.arrow import numbers
 from metrics.io.detect import column_roles
 from metrics.io.errors import LoadError, show
-from metrics.io.streams import MAX_INPUT_BYTES, describe_bytes, too_large
+from metrics.io.streams import MAX_INPUT_BYTES, MAX_INPUT_FLAG, describe_bytes, too_large
 from metrics.io.values import to_float, to_int
 
 if TYPE_CHECKING:
@@ -454,9 +454,10 @@ def decoded_bound(name: str, where: object, handle: pq.ParquetFile, columns: Seq
                 bound = min(narrowed(probe, chunk), chunk.bound)
                 total -= chunk.bound - bound
                 chunk.bound = bound
-    if total > limit:
-        raise too_large(name, limit, f"decodes to as much as {total / 2**20:,.1f} MB once "
-                        "read (a string value its rows repeat), beyond")
+    if total > limit:  # without `limit=`: no other engine reads it, whatever its size
+        raise LoadError(name, None, f"decodes to as much as {total / 2**20:,.1f} MB once read "
+                        f"(a string value its rows repeat), beyond the "
+                        f"{describe_bytes(limit)} limit ({MAX_INPUT_FLAG})")
     return total
 
 
