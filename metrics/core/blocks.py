@@ -517,7 +517,10 @@ def _open_run(spec: RunSource, codes: _Codes, blocks: _Blocks, c: Conventions, s
     fmt = spec.format
     if fmt == "parquet" or (fmt == "auto" and (is_table(spec.source)
                                                or is_parquet(spec.source, spec.file_name))):
-        return _Streamed(spec, spec.name, codes, blocks, c.score_precision, spill, max_bytes)
+        # each read of a stream is bounded; a lower bound than the default keeps a whole file
+        # out of memory, which a stream never holds: it does not bound the stream's reads
+        return _Streamed(spec, spec.name, codes, blocks, c.score_precision, spill,
+                         max(max_bytes, MAX_INPUT_BYTES))
     run, report = read_run(spec, c, max_bytes=max_bytes)
     return _Loaded(run, report, codes, blocks)
 

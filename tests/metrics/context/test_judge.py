@@ -221,8 +221,9 @@ def test_human_labels_without_a_non_relevant_grade_leave_the_rate_and_kappa_unde
 @pytest.mark.parametrize("command", [["judge"], ["compare", "--labels", "ppi"]])
 def test_a_long_doc_id_in_the_labels_costs_its_bytes_once(tmp_path, command):
     """One 1 MB doc id among 300 label lines: the pairs both label sets grade were once
-    matched as fixed-width text, every row as wide as the longest id (300 x 4 MB, several
-    copies); in 1 GB of address space both commands run as plain scoring does."""
+    matched as fixed-width text, every row as wide as the longest id (300 x 4 MB a copy, a
+    few copies a label set); in 2 GB of address space both commands run as plain scoring
+    does."""
     long = "D" * (1 << 20)
     human, judge, run = tmp_path / "human.txt", tmp_path / "judge.txt", tmp_path / "a.run"
     human.write_text("".join(f"q{i} 0 d{i} {i % 2}\n" for i in range(300))
@@ -231,6 +232,6 @@ def test_a_long_doc_id_in_the_labels_costs_its_bytes_once(tmp_path, command):
     run.write_text("".join(f"q{i} Q0 d{i} 1 1.0 x\n" for i in range(300)))
     done = run_capped([*command, "--qrels", str(human), "--judge-qrels", str(judge),
                        "--run", str(run), "--run", f"b={run}", "--format", "json"],
-                      cap_mb=1024, timeout=120)
+                      cap_mb=2048, timeout=120)
     assert done.returncode == 0, done.stderr.decode()
     assert b"out of memory" not in done.stderr
