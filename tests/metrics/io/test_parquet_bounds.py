@@ -59,13 +59,13 @@ def test_a_dictionary_bomb_is_refused_before_it_is_read(tmp_path, column):
 @pytest.mark.parametrize("engine", ["memory", "blocks"])
 def test_a_gigabyte_dictionary_bomb_is_one_line_naming_the_file(tmp_path, engine):
     """100,000 rows repeating a 64 KB id: a 2 KB file that decodes to 6 GB. Before, it went
-    past the 512 MB bound to 2.4 GB and ended in an overflow; here in 1 GB of address space
+    past the 512 MB bound to 2.4 GB and ended in an overflow; here in 2 GB of address space
     it is refused at once, with the bound's flag."""
     path = bomb(tmp_path / "bomb.parquet", rows=100_000, width=1 << 16)
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("q1 0 d1 1\n")
     done = run_capped(["--qrels", str(qrels), "--run", str(path), "--engine", engine],
-                      cap_mb=1024, timeout=120)
+                      cap_mb=2048, timeout=120)
     err = done.stderr.decode()
     assert done.returncode == 1, err
     assert err.startswith("error: bomb.parquet: decodes to as much as 6,25"), err
