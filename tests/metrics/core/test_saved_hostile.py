@@ -193,14 +193,14 @@ def test_run_names_that_look_alike_are_refused():
 
 
 def test_forty_million_resamples_are_refused_before_any_is_drawn(tmp_path, saved):
-    """A 13 KB file asking for 40,000,000 resamples drove read_figures to 7.5 GB; in 1 GB
+    """A 13 KB file asking for 40,000,000 resamples drove read_figures to 7.5 GB; in 2 GB
     of address space it is refused at once."""
     table, metadata = saved
     path = tmp_path / NAME
     path.write_bytes(written(table, edited(metadata, ("conventions", "n_resamples"),
                                            40_000_000)))
     code = ("import resource, sys\n"
-            "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n"
             "from metrics import read_figures\n"
             "try:\n"
             "    read_figures(sys.argv[1])\n"
