@@ -18,7 +18,6 @@ is bounded, and row groups of a few rows are read together, whatever the file's 
 from __future__ import annotations
 
 import os
-import sys
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ PARQUET_EXTENSIONS = (".parquet", ".pq", ".parq")
 _MAGIC = b"PAR1"
 TABLE_NAME = "<table>"  # the name of a table handed over from Python, unless one is given
 BATCH_ROWS = 1 << 17  # rows a streamed read hands over at once
+Footers = dict  # a file's name -> its parsed footer (pyarrow.parquet.FileMetaData)
 
 
 def is_table(source: object) -> bool:
@@ -146,9 +146,6 @@ def _open(name: str, where: object, *, pre_buffer: bool = True,
     if footers is not None:
         footers[name] = handle.metadata
     return handle
-
-
-Footers = dict  # a file's name -> its parsed footer (pyarrow.parquet.FileMetaData)
 
 
 def _roles(name: str, schema: pa.Schema, kind: str, fmt: str = "parquet") -> dict[str, str]:
@@ -432,15 +429,15 @@ def decoded_bound(name: str, where: object, handle: pq.ParquetFile, columns: Seq
 
     The footer gives every bound but one: a fixed-width value decodes to its width, plain
     strings to their stored bytes (a read of some rows of a row group: their share); but a
-    string a dictionary page holds may be repeated by every row (a 1 KB file can decode to
+    string a dictionary page holds may be repeated by every row (a 2 KB file can decode to
     gigabytes). Where the footer's bounds pass `limit`, such a chunk's dictionary is read
     (one row read in dictionary form brings the whole page) and its longest value bounds each
     row's; where that still passes, the chunk's rows are counted in dictionary form (the
     dictionary and an index a row, never the strings they stand for). A string column
     written with shared prefixes (DELTA_BYTE_ARRAY) is bounded by its stored bytes a row."""
-    total = _row_group_bound(handle, columns, groups, at_once)
-    if total <= limit:
-        return total
+    quick = _row_group_bound(handle, columns, groups, at_once)
+    if quick is not None and quick <= limit:
+        return quick
     chunks = _chunks(handle, columns, groups, at_once)
     total = sum(chunk.bound for chunk in chunks)
     loose = [chunk for chunk in chunks if chunk.loose]
@@ -462,17 +459,18 @@ def decoded_bound(name: str, where: object, handle: pq.ParquetFile, columns: Seq
 
 
 def _row_group_bound(handle: pq.ParquetFile, columns: Sequence[str],
-                     groups: Sequence[int] | None, at_once: int | None) -> int:
-    """A first, looser bound from each row group's size alone (no column chunk read): every
-    string may repeat a value as long as the row group's data, every fixed-width value is
-    as wide as the widest. Enough for a file of many small row groups."""
+                     groups: Sequence[int] | None, at_once: int | None) -> int | None:
+    """A first, looser bound from each row group's size alone (no column chunk looked at):
+    every string may repeat a value as long as the row group's data, every fixed-width value
+    is as wide as the widest. Enough for a file of many small row groups; None for a nested
+    column (its values are not its rows)."""
     metadata = handle.metadata
     schema = metadata.schema
     strings = fixed = 0
     for i in range(len(schema)):
         leaf = schema.column(i)
         if any(leaf.path.startswith(c + ".") for c in columns):
-            return sys.maxsize  # a nested column: its values are not its rows
+            return None
         if leaf.path not in columns:
             continue
         if leaf.physical_type == "BYTE_ARRAY":
