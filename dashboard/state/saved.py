@@ -7,6 +7,7 @@ runs given beside it for one query's lists."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import streamlit as st
@@ -37,8 +38,14 @@ def active() -> bool:
     return st.session_state.get(FIGURES_KEY) is not None or command_line().figures is not None
 
 
+def _key(path: Path) -> str:
+    """A file named on the command line, as the cache knows it: its absolute path, links left
+    as named (resolving them raises on a link loop, which the reader then names)."""
+    return os.path.abspath(path)
+
+
 def _side(path: Path) -> SideFile:
-    return SideFile(path.name, str(path.resolve()), lambda: path)
+    return SideFile(path.name, _key(path), lambda: path)
 
 
 def _upload(file) -> SideFile:
@@ -54,7 +61,7 @@ def read() -> SavedInputs | None:
                                    figures_file.getvalue)
     elif given.figures is not None:
         path = given.figures
-        figures = cache.read_saved(str(path.resolve()), path.name, lambda: path)
+        figures = cache.read_saved(_key(path), path.name, lambda: path)
     else:
         return None
     qrels_file = st.session_state.get(session.QRELS_KEY)

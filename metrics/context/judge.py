@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.core.evaluate import Evaluation
+from metrics.io.arrow import index_in
 from metrics.io.rows import Qrels
 from metrics.stats.agreement import Agreement, agreement
 from metrics.stats.intervals import wilson
@@ -49,9 +50,27 @@ __all__ = ["Coverage", "GradeAgreement", "JudgeReport", "Rate", "SampleCheck", "
 # --------------------------------------------------------------------------- the labels
 
 
-def _pairs(qrels: Qrels) -> np.ndarray:
-    """One key per (query, doc) row: the two ids joined by a byte no id holds."""
-    return np.char.add(np.char.add(qrels.query.astype(str), "\x00"), qrels.doc.astype(str))
+@dataclass(frozen=True)
+class _Pairs:
+    """One integer key per (query, doc) row of each label set, equal where the two ids are.
+    Each set's distinct ids are matched to the other's once: no id is written out per row (as
+    fixed-width text, one 10 MB id made every row 40 MB)."""
+
+    human: np.ndarray
+    judge: np.ndarray
+    judge_on_labelled: np.ndarray  # each judge row's query is one the humans labelled
+
+    @classmethod
+    def of(cls, human: Qrels, judge: Qrels) -> _Pairs:
+        n_queries, n_docs = len(human.query_ids), len(human.doc_names)
+        query = index_in([str(q) for q in judge.query_ids], [str(q) for q in human.query_ids])
+        query = np.where(query >= 0, query, n_queries + np.arange(len(query)))
+        doc = index_in(judge.doc_names, human.doc_names)
+        doc = np.where(doc >= 0, doc, n_docs + np.arange(len(doc)))
+        width = n_docs + len(judge.doc_names)
+        judge_query = query[judge.query_code]
+        return cls(human.query_code * width + human.doc_code,
+                   judge_query * width + doc[judge.doc_code], judge_query < n_queries)
 
 
 @dataclass(frozen=True)
@@ -73,7 +92,8 @@ def label_coverage(human: Qrels, judge: Qrels) -> Coverage:
     """How many queries and (query, doc) pairs each label set grades, and both."""
     human_ids = [str(q) for q in human.query_ids]
     judged = {str(q) for q in judge.query_ids}
-    both = np.intersect1d(_pairs(human), _pairs(judge))
+    pairs = _Pairs.of(human, judge)
+    both = np.intersect1d(pairs.human, pairs.judge)
     return Coverage(len(human_ids), len(judged), sum(q in judged for q in human_ids),
                     len(human.grade), len(judge.grade), len(both),
                     tuple(q for q in human_ids if q not in judged))
@@ -154,11 +174,11 @@ def grade_agreement(human: Qrels, judge: Qrels, *, relevance_level: int,
     """The confusion matrix of grades, kappa (weighted too for graded labels) and the
     judge's false relevant and false non-relevant rates over the pairs both label; and the
     pairs of the human-labelled queries the judge calls relevant that no human graded."""
-    human_keys, judge_keys = _pairs(human), _pairs(judge)
-    _, h_rows, j_rows = np.intersect1d(human_keys, judge_keys, return_indices=True)
+    pairs = _Pairs.of(human, judge)
+    _, h_rows, j_rows = np.intersect1d(pairs.human, pairs.judge, return_indices=True)
     h, j = human.grade[h_rows], judge.grade[j_rows]
-    on_labelled = np.isin(judge.query.astype(str), human.query_ids.astype(str))
-    ungraded = on_labelled & (judge.grade >= relevance_level) & ~np.isin(judge_keys, human_keys)
+    ungraded = (pairs.judge_on_labelled & (judge.grade >= relevance_level)
+                & ~np.isin(pairs.judge, pairs.human))
     grades = np.union1d(h, j).astype(np.int64)
     size = len(grades)
     confusion = np.zeros((size, size), dtype=np.int64)

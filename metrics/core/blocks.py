@@ -60,7 +60,7 @@ from metrics.core.ranking import QuerySet, align, prepare_query_set
 from metrics.io import LoadReport, Qrels, ReportLine, Run
 from metrics.io.arrow import from_numbers, numbers
 from metrics.io.loaders import columnar_run, run_name_of
-from metrics.io.parquet import Columnar, batches, check_ids, is_parquet, is_table, layout
+from metrics.io.parquet import Columnar, Footers, batches, check_ids, is_parquet, is_table, layout
 from metrics.io.streams import MAX_INPUT_BYTES
 from metrics.stats.bootstrap import BLOCK_QUERIES, resampled_queries
 from metrics.stats.intervals import Interval
@@ -255,10 +255,12 @@ class _Streamed:
     """A Parquet run (or a table) read a block at a time; see the module's docstring."""
 
     def __init__(self, spec: RunSource, name: str, codes: _Codes, blocks: _Blocks,
-                 precision: str, spill: str) -> None:
+                 precision: str, spill: str, max_bytes: int) -> None:
         self.spec, self.name, self.codes, self.blocks = spec, name, codes, blocks
-        self.precision = precision
-        checked = layout(spec.source, spec.file_name, "run")  # refused here as on every engine
+        self.precision, self.max_bytes = precision, max_bytes
+        self.footers: Footers = {}  # each file's footer parsed once, for every pass
+        # refused here as on every engine
+        checked = layout(spec.source, spec.file_name, "run", self.footers)
         self.roles = tuple(checked.roles[0])
         self.lengths = np.zeros(len(blocks.qrels.query_ids), dtype=np.int64)
         self.grouped, self.rows = self._first_pass()
@@ -271,7 +273,8 @@ class _Streamed:
 
     def _batches(self, roles: tuple[str, ...], *, dictionary: bool = False):
         return batches(self.spec.source, self.spec.file_name, "run", roles=roles,
-                       dictionary=dictionary)
+                       dictionary=dictionary, max_bytes=self.max_bytes,
+                       footers=self.footers)
 
     def _block_of(self, codes: np.ndarray, last: int) -> np.ndarray:
         """The block of each row; a row of a query the qrels do not hold goes with the row
@@ -517,7 +520,10 @@ def _open_run(spec: RunSource, codes: _Codes, blocks: _Blocks, c: Conventions, s
     fmt = spec.format
     if fmt == "parquet" or (fmt == "auto" and (is_table(spec.source)
                                                or is_parquet(spec.source, spec.file_name))):
-        return _Streamed(spec, spec.name, codes, blocks, c.score_precision, spill)
+        # each read of a stream is bounded; a lower bound than the default keeps a whole file
+        # out of memory, which a stream never holds: it does not bound the stream's reads
+        return _Streamed(spec, spec.name, codes, blocks, c.score_precision, spill,
+                         max(max_bytes, MAX_INPUT_BYTES))
     run, report = read_run(spec, c, max_bytes=max_bytes)
     return _Loaded(run, report, codes, blocks)
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -44,16 +45,22 @@ from metrics.core.files import RunSource
 from metrics.core.per_query import SCHEMA
 from metrics.io import Run
 from metrics.io.errors import LoadError, show
+from metrics.io.jsonl import DuplicateKey, json_type, unique_keys
 from metrics.io.loaders import run_name_of
 from metrics.io.names import plain_name
 from metrics.io.one_query import load_query_qrels, load_query_run
-from metrics.io.streams import MAX_INPUT_BYTES
+from metrics.io.parquet import decoded_bound
+from metrics.io.streams import MAX_INPUT_BYTES, check_max_bytes
 from metrics.stats.bootstrap import resampled_queries
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs
-from metrics.vocabulary.conventions import Conventions
-from metrics.vocabulary.cutoffs import check_k
+from metrics.vocabulary.conventions import VALUE_ORDER, Conventions
+from metrics.vocabulary.cutoffs import MAX_K, check_sweep
+from metrics.vocabulary.engines import ENGINES
+from metrics.vocabulary.identifiers import MAX_NAME_CHARS
+from metrics.vocabulary.limits import MAX_SAVED_RUNS
 from metrics.vocabulary.names import Spec, parse_measure
+from metrics.vocabulary.numeric import is_number
 from metrics.vocabulary.saved import METADATA_KEY, METADATA_VERSION
 
 ENGINE_UNRECORDED = "unrecorded"
@@ -222,71 +229,40 @@ class SavedEvaluation(WithoutLists):
 def read_figures(source: str | os.PathLike | bytes, *, file_name: str | None = None,
                  max_bytes: int = MAX_INPUT_BYTES) -> SavedEvaluation:
     """The long table of per-query figures (a path, or an upload's bytes named `file_name`)
-    read back into a `SavedEvaluation`. Every row is used or refused: a LoadError names the
-    file and the row (a missing column, a null or non-finite value, a figure written twice
-    for a query, a run lacking a query another run has, a figure name this engine does not
-    read)."""
-    name = file_name or (Path(source).name if not isinstance(source, bytes) else "figures")
-    table, metadata = _read(source, name, max_bytes)
-    recorded = _about(metadata, name)
-    if not table.num_rows:
-        raise LoadError(name, None, "holds no figure (an empty table)")
-    query_ids = pc.unique(table["query_id"])  # first appearance: the order they were written
-    q_codes = _codes(table["query_id"], query_ids)
-    runs = pc.unique(table["run"])
-    r_codes = _codes(table["run"], runs)
-    figures, f_codes = _figures(table)
-    k = recorded["k"] if recorded else _k_of(figures, name)
-    check_k(k)
-    conventions = (Conventions(**recorded["conventions"]) if recorded else Conventions())
-    specs = [_spec(measure, at, k, conventions, name, _first_row(f_codes, i))
-             for i, (measure, at) in enumerate(figures)]
-    nq, nf, nr = len(query_ids), len(figures), len(runs)
-    cell = (r_codes.astype(np.int64) * nf + f_codes) * nq + q_codes
-    counts = np.bincount(cell, minlength=nr * nf * nq)
-    if (counts > 1).any():
-        bad = cell[np.argmax(counts[cell] > 1)]
-        row = int(np.flatnonzero(cell == bad)[1])
-        raise LoadError(name, row + 1, f"{_figure_words(table, row)} is written twice "
-                        "(once a row for each query, run and figure)", unit="row")
-    if (counts == 0).any():
-        gap = int(np.argmax(counts == 0))
-        run, rest = divmod(gap, nf * nq)
-        figure, query = divmod(rest, nq)
-        raise LoadError(name, None, f"run {show(runs[run].as_py())} has no "
-                        f"{show(specs[figure].name(summary=False))} for query "
-                        f"{show(query_ids[query].as_py())}: every run must hold every figure "
-                        "of every query the file names")
-    values = np.empty(nr * nf * nq)
-    values[cell] = table["value"].to_numpy(zero_copy_only=False)
-    values = values.reshape(nr, nf, nq)
+    read back into a `SavedEvaluation`. The file is read like any other input: its table and
+    its metadata are checked against what an evaluation can hold (``_iv``) before anything
+    is computed, and whatever is not is one LoadError (a ValueError) naming the file and the
+    row or the metadata's field: a missing column, a null or a value outside its figure's
+    range, a figure written twice or missing for a query, a figure name this engine does not
+    read, more runs than MAX_SAVED_RUNS, and any metadata field of the wrong type, outside its
+    bounds (the conventions' as on the command line) or at odds with the table."""
+    checked = _iv(source, file_name, max_bytes)
+    specs, values, recorded = checked.specs, checked.values, checked.recorded
     by_key = {spec.key: i for i, spec in enumerate(specs)}
     ordered = [s for s in DEFAULT_PER_QUERY if s.key in by_key] + [
         s for s in specs if s.key not in {d.key for d in DEFAULT_PER_QUERY}]
     summary_specs = tuple(s for s in ordered if s.measure.in_summary)
-    missing = [s.key for s in DEFAULT_SUMMARY if s.key not in by_key]
-    if missing:
-        raise LoadError(name, None, "holds no " + ", ".join(missing) + " figure: a file of "
-                        "saved figures holds every default figure (--per-query-out writes "
-                        "them)")
-    at_ks = [{s.key: values[r, by_key[s.key]] for s in ordered} for r in range(nr)]
-    summaries = _summaries(at_ks, [s for s in ordered if s.measure.in_summary], conventions)
-    run_names = [str(r) for r in runs.to_pylist()]
-    sweep_range = tuple(recorded["sweep_range"]) if recorded else None
+    at_ks = [{s.key: values[r, by_key[s.key]] for s in ordered}
+             for r in range(len(checked.run_names))]
+    summaries = _summaries(at_ks, [s for s in ordered if s.measure.in_summary],
+                           checked.conventions)
     saved_runs = tuple(
-        _saved_run(run, at_k, summary, (recorded or {}).get("runs", {}).get(run), sweep_range)
-        for run, at_k, summary in zip(run_names, at_ks, summaries, strict=True))
+        _saved_run(run, at_k, summary, None if recorded is None else recorded.runs.get(run))
+        for run, at_k, summary in zip(checked.run_names, at_ks, summaries, strict=True))
+    sweep_range = None if recorded is None else recorded.sweep_range
     if not all(r.sweep_means for r in saved_runs):
         sweep_range = None
+    nq = len(checked.query_ids)
     return SavedEvaluation(
-        k=k, conventions=conventions, query_ids=np.asarray(query_ids.to_pylist(), dtype=object),
-        scored=np.ones(nq, dtype=bool), runs=saved_runs, source=name,
+        k=checked.k, conventions=checked.conventions,
+        query_ids=np.asarray(checked.query_ids, dtype=object),
+        scored=np.ones(nq, dtype=bool), runs=saved_runs, source=checked.name,
         recorded=recorded is not None,
-        engine=recorded["engine"] if recorded else ENGINE_UNRECORDED,
+        engine=ENGINE_UNRECORDED if recorded is None else recorded.engine,
         sweep_range=sweep_range,
-        queries=recorded.get("queries") if recorded else None,
-        excluded=recorded.get("excluded") if recorded else None,
-        max_grade=int(recorded.get("max_grade", 1)) if recorded else 1,
+        queries=None if recorded is None else recorded.queries,
+        excluded=None if recorded is None else recorded.excluded,
+        max_grade=1 if recorded is None else recorded.max_grade,
         summary_specs=summary_specs, query_specs=tuple(ordered))
 
 
@@ -309,13 +285,114 @@ def _summaries(at_ks: list[dict[str, np.ndarray]], specs: Sequence[Spec],
     return [summary | extra for summary, extra in zip(summaries, more, strict=True)]
 
 
-def _read(source, name: str, max_bytes: int) -> tuple[pa.Table, dict]:
+def _saved_run(name: str, at_k: dict[str, np.ndarray], summary: dict[str, Interval],
+               recorded: _RecordedRun | None) -> SavedRun:
+    if recorded is None:
+        return SavedRun(name, summary, at_k)
+    return SavedRun(name, summary, at_k, missing=recorded.missing, repeats=recorded.repeats,
+                    sweep_means=recorded.sweep, sweep_intervals=recorded.bands)
+
+
+# --------------------------------------------------------------------------- the file, checked
+
+
+@dataclass(frozen=True, eq=False)
+class _RecordedRun:
+    """What the metadata says of one run, checked."""
+
+    missing: int | None
+    repeats: int | None
+    sweep: dict[str, np.ndarray] | None  # "k", then each sweep figure's name -> its means
+    bands: list[tuple[int, str, float, float]] | None  # (k, name, low, high)
+
+
+@dataclass(frozen=True, eq=False)
+class _Recorded:
+    """The metadata, checked field by field and against the table."""
+
+    engine: str
+    sweep_range: tuple[int, int] | None
+    queries: int | None
+    excluded: int | None
+    max_grade: int
+    runs: dict[str, _RecordedRun]
+
+
+@dataclass(frozen=True, eq=False)
+class _Checked:
+    """A file of saved figures as read and checked: what read_figures computes from."""
+
+    name: str
+    k: int
+    conventions: Conventions
+    query_ids: list[str]  # in the order they were written
+    run_names: list[str]
+    specs: list[Spec]  # each (measure, K) pair of the table, in the order it first appears
+    values: np.ndarray  # (runs, figures, queries)
+    recorded: _Recorded | None  # None: the file records no metadata
+
+
+_SLACK = 1e-9  # a figure in [0, 1] may stray this far past either end by rounding
+_MAX_COUNT = 2**53  # a count read from the metadata: an integer a float holds exactly
+_MAX_GRADE = 2**63 - 1  # grades are int64
+
+
+def _iv(source, file_name: str | None, max_bytes: int) -> _Checked:
+    """The one validation of a file of saved figures (scipy's ``_iv``): its bytes as a
+    Parquet file of the schema --per-query-out writes, each row, the metadata field by field,
+    and the table and the metadata against each other. A LoadError naming the file and the
+    row or the field, never another exception."""
+    check_max_bytes(max_bytes)
+    if isinstance(source, bytes | bytearray | memoryview):
+        name = file_name or "figures"
+    else:
+        name = file_name or Path(source).name
+    table, raw = _read(source, name, max_bytes)
+    about = _metadata(raw, name, max_bytes)
+    query_ids = pc.unique(table["query_id"])  # first appearance: the order they were written
+    runs = pc.unique(table["run"])
+    if len(runs) > MAX_SAVED_RUNS:
+        raise LoadError(name, None, f"names {len(runs):,} runs; a file of saved figures holds "
+                        f"at most {MAX_SAVED_RUNS} (every page lays out each run)")
+    run_names = [str(r) for r in runs.to_pylist()]
+    _check_names(name, table, [str(q) for q in query_ids.to_pylist()], run_names)
+    figures, f_codes = _figures(table, name)
+    fields = _Fields(name)
+    if about is None:
+        k, conventions = _k_of(figures, name), Conventions()
+    else:
+        k, conventions = fields.k(about), fields.conventions(about)
+    specs = [_spec(measure, at, k, conventions, name, _first_row(f_codes, i))
+             for i, (measure, at) in enumerate(figures)]
+    missing = [s.key for s in DEFAULT_SUMMARY if s.key not in {spec.key for spec in specs}]
+    if missing:
+        raise LoadError(name, None, "holds no " + ", ".join(missing) + " figure: a file of "
+                        "saved figures holds every default figure (--per-query-out writes "
+                        "them)")
+    _check_values(name, table, specs, f_codes)
+    values = _grid(name, table, specs, query_ids, runs, f_codes)
+    recorded = None if about is None else fields.recorded(
+        about, run_names, len(query_ids), conventions, sweep_specs_of(
+            tuple(s for s in specs if s.measure.in_summary), conventions))
+    return _Checked(name, k, conventions, query_ids.to_pylist(), run_names, specs, values,
+                    recorded)
+
+
+def _read(source, name: str, max_bytes: int) -> tuple[pa.Table, bytes | None]:
+    """The table's five columns as the schema types them, every row with a query, a run, a
+    figure and a finite value; and the raw metadata (None when the file has none). Only a
+    regular file or bytes; the data bounded uncompressed and decoded (``decoded_bound``)."""
     import pyarrow.parquet as pq  # on use: see metrics.io.parquet._open
 
+    if isinstance(source, bytes | bytearray | memoryview):
+        where = pa.BufferReader(bytes(source))
+    else:
+        where = _regular_file(source, name)
     try:
-        file = pq.ParquetFile(pa.BufferReader(source) if isinstance(source, bytes) else source)
+        file = pq.ParquetFile(where)
     except (pa.ArrowException, OSError) as exc:
-        raise LoadError(name, None, f"not a Parquet file of saved figures ({exc})") from None
+        raise LoadError(name, None, f"not a Parquet file of saved figures "
+                        f"({' '.join(str(exc).split())})") from None
     size = sum(file.metadata.row_group(i).total_byte_size
                for i in range(file.metadata.num_row_groups))
     if size > max_bytes:
@@ -327,11 +404,14 @@ def _read(source, name: str, max_bytes: int) -> tuple[pa.Table, dict]:
         raise LoadError(name, None, "not a file of saved figures: no column "
                         + ", ".join(absent) + " (it holds " + ", ".join(schema.names[:8])
                         + "; --per-query-out writes " + ", ".join(SCHEMA.names) + ")")
+    decoded_bound(name, where, file, SCHEMA.names, max_bytes)
     try:
         table = file.read(columns=SCHEMA.names).cast(SCHEMA)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+    except (pa.ArrowException, OSError) as exc:
         raise LoadError(name, None, f"a column of the wrong type ({exc}); --per-query-out "
                         f"writes {SCHEMA}".replace("\n", ", ")) from None
+    if not table.num_rows:
+        raise LoadError(name, None, "holds no figure (an empty table)")
     for column in ("query_id", "run", "measure", "value"):
         nulls = table[column].is_null()
         if pc.any(nulls).as_py():
@@ -342,42 +422,93 @@ def _read(source, name: str, max_bytes: int) -> tuple[pa.Table, dict]:
         row = _first_true(pc.invert(finite))
         raise LoadError(name, row + 1, f"value must be a finite number, got "
                         f"{table['value'][row].as_py()!r}", unit="row")
-    return table, schema.metadata or {}
+    ks = table["k"].fill_null(1)
+    bad = pc.or_(pc.less(ks, 1), pc.greater(ks, MAX_K))
+    if pc.any(bad).as_py():
+        row = _first_true(bad)
+        raise LoadError(name, row + 1, f"k must be a cutoff from 1 to {MAX_K:,} (or null for a "
+                        f"figure of the whole list), got {table['k'][row].as_py()}", unit="row")
+    return table, (schema.metadata or {}).get(METADATA_KEY)
 
 
-def _about(metadata: dict, name: str) -> dict | None:
-    raw = metadata.get(METADATA_KEY)
+def _regular_file(source, name: str) -> str:
+    """A path to a regular file, or a LoadError naming it: a directory, a device, a FIFO (a
+    Parquet file is read by seeking), a name that resolves to nothing (a symlink loop)."""
+    try:
+        path = os.fspath(source)
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        problem = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise LoadError(name, None, f"cannot be opened ({problem})") from None
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise LoadError(name, None, f"is {kind}, not a Parquet file of saved figures")
+    return path
+
+
+def _metadata(raw: bytes | None, name: str, max_bytes: int) -> dict | None:
+    """The metadata's JSON object (None when the file has none)."""
     if raw is None:
         return None
+    if len(raw) > max_bytes:
+        raise LoadError(name, None, f"its metadata {METADATA_KEY.decode()} holds "
+                        f"{len(raw):,} bytes, over the bound of {max_bytes:,}")
     try:
-        about = json.loads(raw)
-        Conventions(**about["conventions"])
-        int(about["k"])
-    except (ValueError, KeyError, TypeError) as exc:
-        raise LoadError(name, None, f"its metadata {METADATA_KEY.decode()} cannot be read "
-                        f"({show(str(exc), 80)})") from None
-    if about.get("version") != METADATA_VERSION:
-        raise LoadError(name, None, f"its metadata is version {show(about.get('version'))}; "
-                        f"this engine reads version {METADATA_VERSION}")
-    return about
+        about = json.loads(raw.decode("utf-8"), object_pairs_hook=unique_keys)
+    except DuplicateKey as exc:
+        problem = f"repeats the key {show(str(exc))}"
+    except RecursionError:
+        problem = "is JSON nested too deeply"
+    except UnicodeDecodeError:
+        problem = "is not UTF-8 text"
+    except ValueError as exc:  # not JSON; an integer of too many digits
+        problem = f"is not valid JSON ({show(str(exc), 80)})"
+    else:
+        if not isinstance(about, dict):
+            problem = f"must be a JSON object, got {json_type(about)}"
+        elif about.get("version") != METADATA_VERSION or type(about["version"]) is not int:
+            problem = (f"is version {show(about.get('version'))}; this engine reads version "
+                       f"{METADATA_VERSION}")
+        else:
+            return about
+    raise LoadError(name, None, f"its metadata {METADATA_KEY.decode()} {problem}")
+
+
+def _check_names(name: str, table: pa.Table, query_ids: list[str], runs: list[str]) -> None:
+    """Ids and run names as a run file's: not empty; run names that do not look alike (they
+    are compared as shown) and not longer than a run's name may be."""
+    for column, given in (("query_id", query_ids), ("run", runs)):
+        if "" in given:
+            row = _first_true(pc.equal(table[column], ""))
+            raise LoadError(name, row + 1, f"empty {column}", unit="row")
+    for run in runs:
+        if len(run) > MAX_NAME_CHARS:
+            raise LoadError(name, None, f"run name {show(run)} is {len(run):,} characters long; "
+                            f"a run's name holds at most {MAX_NAME_CHARS}")
+    seen: dict[str, str] = {}
+    for run in runs:
+        other = seen.setdefault(plain_name(run), run)
+        if other != run:
+            raise LoadError(name, None, f"runs {show(other)} and {show(run)} look alike (the "
+                            "same name once invisible characters are removed)")
 
 
 def _codes(column, uniques) -> np.ndarray:
     return pc.index_in(column, value_set=uniques).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
-def _figures(table: pa.Table) -> tuple[list[tuple[str, int | None]], np.ndarray]:
+def _figures(table: pa.Table, name: str) -> tuple[list[tuple[str, int | None]], np.ndarray]:
     """Each distinct (measure, K) pair in the order it first appears, and each row's."""
     names = pc.unique(table["measure"])
     m_codes = _codes(table["measure"], names)
-    ks = table["k"].fill_null(-1).to_numpy().astype(np.int64)
-    pair = m_codes * (int(ks.max(initial=0)) + 2) + ks + 1
+    ks = table["k"].fill_null(0).to_numpy().astype(np.int64)  # K from 1: 0 is no K
+    pair = m_codes * (MAX_K + 1) + ks
     uniques, first, codes = np.unique(pair, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")  # first appearance
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
     figures = [(names[int(m_codes[first[i]])].as_py(),
-                None if ks[first[i]] < 0 else int(ks[first[i]])) for i in order]
+                None if ks[first[i]] == 0 else int(ks[first[i]])) for i in order]
     return figures, rank[codes.ravel()]
 
 
@@ -410,13 +541,62 @@ def _spec(measure: str, at: int | None, k: int, conventions: Conventions, name: 
             return spec
     try:
         spec = parse_measure(measure if at is None or at == k else f"{measure}@{at}")
+        spec = spec.settled(k, conventions)
     except ValueError as exc:
         raise LoadError(name, row, f"figure {show(measure)}: {exc}", unit="row") from None
-    spec = spec.settled(k, conventions)
     if (at is None) != spec.reads_whole(conventions) or (at is not None and spec.k(k) != at):
         raise LoadError(name, row, f"figure {show(measure)} at K = {at}, but the file's K is "
                         f"{k}: a file of saved figures holds one K", unit="row")
     return spec
+
+
+def _check_values(name: str, table: pa.Table, specs: list[Spec], f_codes: np.ndarray) -> None:
+    """Every value within what its figure can be: [0, 1] for a score, a count a whole
+    number, nothing below 0 (DCG and IDCG have no ceiling)."""
+    values = table["value"].to_numpy(zero_copy_only=False)
+    low = np.zeros(len(specs))
+    high = np.array([1.0 if s.measure.bounded else np.inf for s in specs])
+    whole = np.array([s.measure.total for s in specs])
+    code = f_codes
+    bad = ((values < low[code] - _SLACK) | (values > high[code] + _SLACK)
+           | (whole[code] & (values != np.floor(values))))
+    if bad.any():
+        row = int(np.argmax(bad))
+        spec = specs[int(code[row])]
+        within = ("a whole number from 0" if spec.measure.total
+                  else "from 0 to 1" if spec.measure.bounded else "0 or more")
+        raise LoadError(name, row + 1, f"{_figure_words(table, row)} is {float(values[row])!r}: "
+                        f"{spec.name(summary=False)} is {within}", unit="row")
+
+
+def _grid(name: str, table: pa.Table, specs: list[Spec], query_ids: pa.Array, runs: pa.Array,
+          f_codes: np.ndarray) -> np.ndarray:
+    """The values as (runs, figures, queries): every cell written once. Checked on the rows
+    alone (memory follows the rows, not runs x figures x queries, which a file of distinct
+    runs and queries a row each would make huge)."""
+    nq, nf, nr = len(query_ids), len(specs), len(runs)
+    q_codes, r_codes = _codes(table["query_id"], query_ids), _codes(table["run"], runs)
+    cell = (r_codes * nf + f_codes) * nq + q_codes
+    order = np.argsort(cell, kind="stable")
+    twice = np.flatnonzero(cell[order][1:] == cell[order][:-1])
+    if len(twice):
+        row = int(order[twice + 1].min())
+        raise LoadError(name, row + 1, f"{_figure_words(table, row)} is written twice "
+                        "(once a row for each query, run and figure)", unit="row")
+    if len(cell) != nr * nf * nq:
+        held = np.zeros(nr * nf, dtype=np.int64)  # each (run, figure): its queries
+        np.add.at(held, r_codes * nf + f_codes, 1)
+        gap = int(np.argmax(held < nq))
+        run, figure = divmod(gap, nf)
+        mine = q_codes[(r_codes == run) & (f_codes == figure)]
+        query = int(np.argmax(~np.isin(np.arange(nq), mine)))
+        raise LoadError(name, None, f"run {show(runs[run].as_py())} has no "
+                        f"{show(specs[figure].name(summary=False))} for query "
+                        f"{show(query_ids[query].as_py())}: every run must hold every figure "
+                        "of every query the file names")
+    values = np.empty(nr * nf * nq)
+    values[cell] = table["value"].to_numpy(zero_copy_only=False)
+    return values.reshape(nr, nf, nq)
 
 
 def _figure_words(table: pa.Table, row: int) -> str:
@@ -424,30 +604,165 @@ def _figure_words(table: pa.Table, row: int) -> str:
             f"for query {show(table['query_id'][row].as_py())}")
 
 
-def _saved_run(name: str, at_k: dict[str, np.ndarray], summary: dict[str, Interval],
-               recorded: dict | None, sweep_range: tuple[int, int] | None) -> SavedRun:
-    if not recorded:
-        return SavedRun(name, summary, at_k)
-    bands = recorded.get("bands")
-    return SavedRun(
-        name, summary, at_k, missing=recorded.get("missing"), repeats=recorded.get("repeats"),
-        sweep_means=_sweep(recorded.get("sweep"), sweep_range),
-        sweep_intervals=None if bands is None else [
-            (int(k), str(key), float(low), float(high)) for k, key, low, high in bands])
+class _Fields:
+    """The metadata's fields, each checked for its type and its bounds against what an
+    evaluation can hold; a refusal names the file and the field (`runs.bm25.sweep.P`)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def fail(self, field: str, problem: str, value: object) -> LoadError:
+        return LoadError(self.name, None, f"its metadata's {field} {problem}, got "
+                         f"{_shown(value)}")
+
+    def integer(self, value: object, field: str, low: int, high: int) -> int:
+        if not is_number(value, integer=True) or not low <= value <= high:
+            raise self.fail(field, f"must be an integer from {low:,} to {high:,}", value)
+        return int(value)
+
+    def k(self, about: dict) -> int:
+        return self.integer(about.get("k"), "k", 1, MAX_K)
+
+    def conventions(self, about: dict) -> Conventions:
+        given = about.get("conventions")
+        if not isinstance(given, dict):
+            raise self.fail("conventions", "must be an object of the conventions", given)
+        unknown = [key for key in given if key not in VALUE_ORDER]
+        if unknown:
+            raise LoadError(self.name, None, f"its metadata's conventions name "
+                            f"{show(unknown[0])}, which is no convention (they are "
+                            + ", ".join(VALUE_ORDER) + ")")
+        try:  # each convention within the bounds the engine (and its flag) holds it to
+            return Conventions(**given)
+        except ValueError as exc:  # the message starts with the convention's name
+            raise LoadError(self.name, None, f"its metadata's conventions.{exc}") from None
+
+    def recorded(self, about: dict, run_names: list[str], scored: int,
+                 conventions: Conventions, sweep_specs: Sequence[Spec]) -> _Recorded:
+        engine = about.get("engine")
+        if not isinstance(engine, str) or engine not in ENGINES:
+            raise self.fail("engine", "must name an engine (" + ", ".join(ENGINES) + ")",
+                            engine)
+        sweep_range = self.sweep_range(about.get("sweep_range"))
+        excluded = about.get("excluded")
+        excluded = None if excluded is None else self.integer(excluded, "excluded", 0,
+                                                              _MAX_COUNT)
+        if excluded and conventions.empty_queries == "zero":
+            raise self.fail("excluded", "must be 0 under conventions.empty_queries 'zero' "
+                            "(every query is scored)", excluded)
+        queries = about.get("queries")
+        if queries is not None:
+            total = scored + (excluded or 0)
+            low, high = (total, total) if excluded is not None else (scored, _MAX_COUNT)
+            if not is_number(queries, integer=True) or not low <= queries <= high:
+                raise self.fail("queries", f"must be the qrels' queries: the {scored:,} "
+                                f"scored queries the table holds and the {excluded or 0:,} "
+                                "excluded", queries)
+            queries = int(queries)
+        max_grade = about.get("max_grade", 1)
+        max_grade = self.integer(max_grade, "max_grade", 1, _MAX_GRADE)
+        runs = about.get("runs")
+        if runs is None:
+            runs = {}
+        if not isinstance(runs, dict):
+            raise self.fail("runs", "must be an object naming each run", runs)
+        if runs and set(runs) != set(run_names):
+            odd = sorted(set(runs) ^ set(run_names))[0]
+            raise LoadError(self.name, None, f"its metadata's runs must name the table's runs "
+                            f"({show(run_names, 60)}), and {show(odd)} is only in "
+                            + ("the metadata" if odd in runs else "the table"))
+        checked = {run: self.run(run, value, queries, sweep_range, sweep_specs)
+                   for run, value in runs.items()}
+        return _Recorded(engine, sweep_range, queries, excluded, max_grade, checked)
+
+    def sweep_range(self, value: object) -> tuple[int, int] | None:
+        if value is None:
+            return None
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(is_number(v, integer=True) for v in value)):
+            raise self.fail("sweep_range", "must be [FROM, TO], two integers", value)
+        try:
+            return check_sweep(*value)
+        except ValueError as exc:
+            raise self.fail("sweep_range", f"must be a sweep ({exc})", value) from None
+
+    def run(self, run: str, value: object, queries: int | None,
+            sweep_range: tuple[int, int] | None, sweep_specs: Sequence[Spec]) -> _RecordedRun:
+        field = f"runs.{_shown(run)}"
+        if not isinstance(value, dict):
+            raise self.fail(field, "must be an object (missing, repeats, sweep, bands)", value)
+        unknown = [key for key in value if key not in ("missing", "repeats", "sweep", "bands")]
+        if unknown:
+            raise self.fail(field, "holds missing, repeats, sweep and bands", unknown[0])
+        counts = []
+        for key, high in (("missing", _MAX_COUNT if queries is None else queries),
+                          ("repeats", _MAX_COUNT)):
+            given = value.get(key)
+            counts.append(None if given is None else self.integer(given, f"{field}.{key}", 0,
+                                                                  high))
+        names = [s.name() for s in sweep_specs]
+        sweep = self.sweep(value.get("sweep"), f"{field}.sweep", sweep_range, names)
+        bands = self.bands(value.get("bands"), f"{field}.bands", sweep_range, names)
+        return _RecordedRun(*counts, sweep, bands)
+
+    def sweep(self, value: object, field: str, sweep_range: tuple[int, int] | None,
+              names: list[str]) -> dict[str, np.ndarray] | None:
+        """The sweep's means: one array a sweep figure, a mean in [0, 1] at each K."""
+        if value is None or value == {}:
+            return None
+        if not isinstance(value, dict):
+            raise self.fail(field, "must be an object of each figure's means", value)
+        if sweep_range is None:
+            raise self.fail(field, "needs the metadata's sweep_range", sweep_range)
+        if sorted(value) != sorted(names):
+            raise self.fail(field, "must hold the means of " + ", ".join(names),
+                            sorted(value))
+        lo, hi = sweep_range
+        means = {"k": np.arange(lo, hi + 1)}
+        for key in names:
+            means[key] = self.fractions(value[key], f"{field}.{_shown(key)}", hi - lo + 1)
+        return means
+
+    def fractions(self, value: object, field: str, count: int) -> np.ndarray:
+        """`count` means of a figure in [0, 1]."""
+        if (not isinstance(value, list) or len(value) != count
+                or not all(type(v) in (int, float) for v in value)):
+            raise self.fail(field, f"must be a list of {count:,} numbers (one a K of the "
+                            "sweep)", value)
+        array = np.array(value, dtype=float)
+        bad = ~np.isfinite(array) | (array < -_SLACK) | (array > 1 + _SLACK)
+        if bad.any():
+            at = int(np.argmax(bad))
+            raise self.fail(f"{field}[{at}]", "must be a mean from 0 to 1", value[at])
+        return array
+
+    def bands(self, value: object, field: str, sweep_range: tuple[int, int] | None,
+              names: list[str]) -> list[tuple[int, str, float, float]] | None:
+        """Each band: [K within the sweep, a sweep figure's name, low, high], 0 <= low <=
+        high <= 1."""
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise self.fail(field, "must be a list of [K, figure, low, high]", value)
+        if sweep_range is None and value:
+            raise self.fail(field, "needs the metadata's sweep_range", sweep_range)
+        bands = []
+        for i, band in enumerate(value):
+            if not (isinstance(band, list) and len(band) == 4
+                    and is_number(band[0], integer=True)
+                    and sweep_range[0] <= band[0] <= sweep_range[1]
+                    and isinstance(band[1], str) and band[1] in names
+                    and all(type(v) in (int, float) for v in band[2:])
+                    and -_SLACK <= band[2] <= band[3] <= 1 + _SLACK):
+                raise self.fail(f"{field}[{i}]", "must be [K within the sweep, a sweep "
+                                "figure, low, high] with 0 <= low <= high <= 1", band)
+            bands.append((int(band[0]), band[1], float(band[2]), float(band[3])))
+        return bands
 
 
-def _sweep(sweep: dict[str, Sequence[float]] | None,
-           sweep_range: tuple[int, int] | None) -> dict[str, np.ndarray] | None:
-    """The sweep's means as `Evaluation.sweep_means` gives them ("k" first); None when not
-    saved, or not over the whole recorded range."""
-    if not sweep or sweep_range is None:
-        return None
-    ks = np.arange(sweep_range[0], sweep_range[1] + 1)
-    if any(len(values) != len(ks) for values in sweep.values()):
-        return None
-    return {"k": ks} | {name: np.asarray(values, dtype=float) for name, values in sweep.items()}
-
-
+def _shown(value: object) -> str:
+    """A value of a file quoted in a message: its repr, cut short (nested values too)."""
+    return show(value, 60)
 
 
 @dataclass(frozen=True, eq=False)

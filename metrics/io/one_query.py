@@ -28,7 +28,7 @@ from metrics.io.arrow import numbers
 from metrics.io.detect import detect, layout_of
 from metrics.io.errors import LoadError, show
 from metrics.io.loaders import load_qrels, load_run, run_name_of
-from metrics.io.parquet import as_read, is_parquet, layout, parquet_files
+from metrics.io.parquet import Footers, as_read, is_parquet, layout, read_row_groups
 from metrics.io.rows import Qrels, Run
 from metrics.io.sources import Source, source_name
 from metrics.io.streams import MAX_INPUT_BYTES
@@ -72,7 +72,7 @@ def _query_rows(source, query_id: str, kind: str, file_name: str | None, max_byt
     kept."""
     name = source_name(source, file_name)
     if is_parquet(source, file_name):
-        table, rows = _parquet_rows(source, name, query_id, kind)
+        table, rows = _parquet_rows(source, name, query_id, kind, max_bytes)
         if table.nbytes > max_bytes:
             raise LoadError(name, None, f"query {show(query_id)} holds more than "
                             f"{max_bytes >> 20:,} MB of rows")
@@ -88,36 +88,36 @@ _HEADER = {"query": "query_id", "doc": "doc_id", "grade": "grade", "rank": "rank
            "score": "score"}
 
 
-def _parquet_rows(source, name: str, query_id: str,
-                  kind: str) -> tuple[pa.Table, list[tuple[str, int]]]:
+def _parquet_rows(source, name: str, query_id: str, kind: str,
+                  max_bytes: int) -> tuple[pa.Table, list[tuple[str, int]]]:
     """The query's rows of every file (each role's column read as the whole read reads it,
-    metrics.io.parquet.layout), and each one's file and row there."""
-    checked = layout(source, name, kind)
-    pieces, places = [], []
-    for index, (file_label, handle) in enumerate(parquet_files(source, name)):
-        roles, casts = checked.roles[index], checked.casts(index)
-        typed = checked.stored[index]["query"]
-        wanted = _typed_id(query_id, typed)
-        if wanted is None:  # an integer column cannot hold this id
-            continue
-        column = roles["query"]
-        at = handle.schema_arrow.get_field_index(column)
+    metrics.io.parquet.layout; what is read bounded by `max_bytes` as it decodes), and each
+    one's file and row there."""
+    footers: Footers = {}  # each footer parsed once, for the check and the read
+    checked = layout(source, name, kind, footers)
+    wanted = [_typed_id(query_id, typed["query"]) for typed in checked.stored]
+
+    def groups(index: int, handle) -> list[int]:
+        """The row groups whose statistics may hold the query."""
+        if wanted[index] is None:  # an integer column cannot hold this id
+            return []
+        at = handle.schema_arrow.get_field_index(checked.roles[index]["query"])
         metadata = handle.metadata
-        groups = [g for g in range(metadata.num_row_groups)
-                  if _may_hold(metadata.row_group(g).column(at), wanted)]
-        if not groups:
-            continue
-        try:
-            table = handle.read_row_groups(groups, columns=list(roles.values()))
-        except (pa.ArrowException, OSError) as exc:
-            raise LoadError(file_label, None,
-                            f"cannot read it ({' '.join(str(exc).split())})") from None
+        return [g for g in range(metadata.num_row_groups)
+                if _may_hold(metadata.row_group(g).column(at), wanted[index])]
+
+    pieces, places = [], []
+    for index, handle, read, table in read_row_groups(source, name, checked, groups, max_bytes,
+                                                       footers):
+        roles, casts = checked.roles[index], checked.casts(index)
+        column, typed = roles["query"], checked.stored[index]["query"]
+        metadata = handle.metadata
         starts = np.cumsum([0] + [metadata.row_group(g).num_rows
                                   for g in range(metadata.num_row_groups)])
         rows = np.concatenate([np.arange(metadata.row_group(g).num_rows) + starts[g]
-                               for g in groups]) + 1
-        keep = pc.equal(table[column], pa.scalar(wanted, typed)).fill_null(False)
-        places += [(file_label, int(row)) for row in rows[numbers(keep)]]
+                               for g in read]) + 1
+        keep = pc.equal(table[column], pa.scalar(wanted[index], typed)).fill_null(False)
+        places += [(checked.files[index], int(row)) for row in rows[numbers(keep)]]
         table = table.filter(keep)
         pieces.append(pa.table({_HEADER[role]: as_read(table[role_column], casts.get(role))
                                 for role, role_column in roles.items()}))

@@ -15,15 +15,18 @@ reads through that check (the in-memory and block readers here, Spark before it 
 that a file is refused alike, in one line naming it, whichever engine reads it.
 
 A file is bounded by its data's uncompressed size (from the Parquet footer, before anything
-is read); ``batches`` streams a file or a directory a slice of rows at a time instead, for
-the block-by-block driver, which holds one block of queries at once.
+is read) and by the size its columns decode to: a dictionary page may hold one long value
+that a million rows repeat, so a small file can decode to gigabytes (``decoded_bound``).
+``batches`` streams a file or a directory a slice of rows at a time instead, for the
+block-by-block driver, which holds one block of queries at once: each slice it reads at once
+is bounded, and row groups of a few rows are read together, whatever the file's layout.
 """
 
 from __future__ import annotations
 
 import os
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -34,7 +37,7 @@ import pyarrow.compute as pc
 from metrics.io.arrow import numbers
 from metrics.io.detect import column_roles
 from metrics.io.errors import LoadError, show
-from metrics.io.streams import describe_bytes, too_large
+from metrics.io.streams import MAX_INPUT_BYTES, MAX_INPUT_FLAG, describe_bytes, too_large
 from metrics.io.values import casts, first_failure, to_float, to_int
 
 if TYPE_CHECKING:
@@ -44,6 +47,7 @@ PARQUET_EXTENSIONS = (".parquet", ".pq", ".parq")
 _MAGIC = b"PAR1"
 TABLE_NAME = "<table>"  # the name of a table handed over from Python, unless one is given
 BATCH_ROWS = 1 << 17  # rows a streamed read hands over at once
+Footers = dict  # a file's name -> its parsed footer (pyarrow.parquet.FileMetaData)
 
 
 def is_table(source: object) -> bool:
@@ -133,14 +137,22 @@ def _hidden(relative: str) -> bool:
 
 
 def _open(name: str, where: object, *, pre_buffer: bool = True,
-          read_dictionary: list[str] | None = None) -> pq.ParquetFile:
+          read_dictionary: list[str] | None = None,
+          footers: Footers | None = None) -> pq.ParquetFile:
+    """A Parquet file opened (its footer read), or a LoadError naming it. With `footers`, a
+    file's footer is parsed once and kept for its next opening: a file of many row groups has
+    a large one (about ten times its bytes once parsed)."""
     import pyarrow.parquet as pq  # imported when a Parquet file is read: pyarrow's
     # file systems come with it (S3, GCS, TLS), 10-15 ms of every command's start-up
 
     try:
-        return pq.ParquetFile(where, pre_buffer=pre_buffer, read_dictionary=read_dictionary)
+        handle = pq.ParquetFile(where, pre_buffer=pre_buffer, read_dictionary=read_dictionary,
+                                metadata=None if footers is None else footers.get(name))
     except (pa.ArrowException, OSError) as exc:
         raise LoadError(name, None, f"not a Parquet file ({_said(exc)})") from None
+    if footers is not None:
+        footers[name] = handle.metadata
+    return handle
 
 
 def _said(error: Exception) -> str:
@@ -241,16 +253,22 @@ class Layout:
                 if self.stored[index][role] != kind}
 
 
-def layout(source: object, file_name: str | None, kind: str) -> Layout:
+def layout(source: object, file_name: str | None, kind: str,
+           footers: Footers | None = None) -> Layout:
     """A Parquet source (a file, a directory, an upload's bytes) or a table, checked from its
     schemas alone (every file's footer, no data): a LoadError naming the file when a role's
     column is missing, named twice, of a type the role does not take, or typed by a
-    directory's files in ways that cannot be read as one column."""
+    directory's files in ways that cannot be read as one column. `footers`: each file's
+    footer parsed once, for the reads that follow (``_open``)."""
     if is_table(source):
         return _table_layout(as_table(source), file_name or TABLE_NAME, kind)
-    files = _files(source, file_name)
-    return _file_layout(files.name, [(name, _open(name, where)) for name, where in files.files],
-                        kind)
+    return _files_layout(_files(source, file_name), kind, footers)
+
+
+def _files_layout(files: _Files, kind: str, footers: Footers | None) -> Layout:
+    return _file_layout(files.name, [(name, _open(name, where, pre_buffer=False,
+                                                  footers=footers))
+                                     for name, where in files.files], kind)
 
 
 def _table_layout(table: pa.Table, name: str, kind: str) -> Layout:
@@ -368,6 +386,9 @@ def read_columnar(source: object, file_name: str | None, kind: str, max_bytes: i
         raise too_large(files.name, max_bytes, f"holds {describe_bytes(size)} of data "
                         "uncompressed, beyond")
     checked = _file_layout(files.name, opened, kind)
+    budget = max_bytes
+    for (name, handle), (_, where), mine in zip(opened, files.files, checked.roles, strict=True):
+        budget -= decoded_bound(name, where, handle, list(mine.values()), budget)
     parts, starts, before = {}, [], 0
     for index, (name, handle) in enumerate(opened):
         mine, casts = checked.roles[index], checked.casts(index)
@@ -425,11 +446,15 @@ class Batch:
 
 
 def batches(source: object, file_name: str | None, kind: str, *, roles: tuple[str, ...] = (),
-            rows: int = BATCH_ROWS, dictionary: bool = False) -> Iterator[Batch]:
+            rows: int = BATCH_ROWS, dictionary: bool = False,
+            max_bytes: int = MAX_INPUT_BYTES, footers: Footers | None = None) -> Iterator[Batch]:
     """A Parquet file, a directory or a table, read `rows` rows at a time (only the
     columns of `roles`, default every role found): memory holds one batch. `dictionary`:
     Parquet string columns come dictionary-encoded, as stored (no string per row is built:
-    half the time for a query column read alone)."""
+    half the time for a query column read alone). What is read at once (a batch of a large
+    row group, or consecutive small row groups together) decodes to at most `max_bytes`, or
+    the file is refused before it is read (``decoded_bound``). `footers`: each file's footer
+    as parsed by an earlier read of the same source, kept for the next (``_open``)."""
     if is_table(source):
         table = as_table(source)
         name = file_name or TABLE_NAME
@@ -442,26 +467,70 @@ def batches(source: object, file_name: str | None, kind: str, *, roles: tuple[st
                         start + 1, named)
         return
     files = _files(source, file_name)
-    # without pre-buffering: its read cache keeps every row group read so far until the file
-    # is closed (a streamed run would end up held whole, compressed; apache/arrow#39808)
-    opened = [(name, _open(name, where, pre_buffer=False)) for name, where in files.files]
-    checked = _file_layout(files.name, opened, kind)
+    checked = _files_layout(files, kind, footers)
     named = checked.named
     before = 0
-    for index, ((name, handle), (_, where)) in enumerate(zip(opened, files.files, strict=True)):
+    for index, (name, where) in enumerate(files.files):
+        # the footer parsed once when `footers` keeps it; without pre-buffering: its read
+        # cache keeps every row group read so far until the file is closed (a streamed run
+        # would end up held whole, compressed; apache/arrow#39808)
+        handle = _open(name, where, pre_buffer=False, footers=footers)
         found, casts = checked.roles[index], checked.casts(index)
         wanted = {role: found[role] for role in roles or found if role in found}
-        if dictionary:
-            handle = _open(name, where, pre_buffer=False, read_dictionary=[
-                column for role, column in wanted.items() if role not in casts])
+        columns = list(wanted.values())
+        as_stored = None  # opened when a large row group's strings are read as stored
         try:
-            for batch in handle.iter_batches(batch_size=rows, columns=list(wanted.values())):
-                yield Batch({role: as_read(batch.column(c), casts.get(role))
-                             for role, c in wanted.items()},
-                            before + 1, named)
-                before += batch.num_rows
+            for groups in _reads(name, where, handle, columns, rows, max_bytes):
+                together = len(groups) > 1  # small row groups: one dictionary, built here
+                if dictionary and not together:
+                    as_stored = as_stored or _open(
+                        name, where, pre_buffer=False, footers={name: handle.metadata},
+                        read_dictionary=[c for role, c in wanted.items() if role not in casts])
+                    read = as_stored.iter_batches(batch_size=rows, row_groups=groups,
+                                                  columns=columns)
+                else:
+                    read = handle.iter_batches(batch_size=rows, row_groups=groups,
+                                               columns=columns)
+                encode = dictionary and together
+                for batch in read:
+                    yield Batch({role: _as_wanted(batch.column(c), casts.get(role), encode)
+                                 for role, c in wanted.items()},
+                                before + 1, named)
+                    before += batch.num_rows
         except (pa.ArrowException, OSError) as exc:
             raise LoadError(name, None, f"cannot read it ({_said(exc)})") from None
+
+
+def _reads(name: str, where: object, handle: pq.ParquetFile, columns: list[str], rows: int,
+           max_bytes: int) -> Iterator[list[int]]:
+    """The file's row groups as they are read at once: a row group of `rows` rows or more on
+    its own (read `rows` rows at a time), smaller consecutive ones together up to `rows` rows,
+    so that a file written a row per row group is read as one written in large ones. Each
+    read is bounded before it is made (``decoded_bound``)."""
+    metadata = handle.metadata
+    groups: list[int] = []
+    held = 0
+    for group in range(metadata.num_row_groups):
+        count = metadata.row_group(group).num_rows
+        if groups and held + count > rows:
+            decoded_bound(name, where, handle, columns, max_bytes, groups=groups, at_once=rows)
+            yield groups
+            groups, held = [], 0
+        groups.append(group)
+        held += count
+    if groups:
+        decoded_bound(name, where, handle, columns, max_bytes, groups=groups, at_once=rows)
+        yield groups
+
+
+def _as_wanted(column: pa.Array, kind: pa.DataType | None, encode: bool) -> pa.Array:
+    """A streamed column read as `kind` (``as_read``), or with `encode` its strings
+    dictionary-encoded, as a dictionary read gives them."""
+    if kind is not None:
+        return as_read(column, kind)
+    if encode and (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+        return pc.dictionary_encode(column)
+    return column
 
 
 def source_files(source: object, file_name: str | None) -> tuple[tuple[str, object], ...]:
@@ -470,11 +539,174 @@ def source_files(source: object, file_name: str | None) -> tuple[tuple[str, obje
     return _files(source, file_name).files
 
 
-def parquet_files(source: object, file_name: str | None) -> Iterator[tuple[str, pq.ParquetFile]]:
-    """Each Parquet file of a source (a file, a directory, an upload's bytes), opened (its
-    footer read, no data), with the name messages give it."""
-    for name, where in _files(source, file_name).files:
-        yield name, _open(name, where)
+def read_row_groups(source: object, file_name: str | None, checked: Layout,
+                    pick: Callable[[int, pq.ParquetFile], list[int]], max_bytes: int,
+                    footers: Footers | None = None,
+                    ) -> Iterator[tuple[int, pq.ParquetFile, list[int], pa.Table]]:
+    """Each file of a source `checked` by ``layout`` (its index there and its handle), the
+    row groups `pick(index, handle)` chooses of it, and their role columns read, once their
+    decoded size is known to be within `max_bytes` (``decoded_bound``); files of which it
+    picks none are skipped. The columns come as stored (``Layout.casts`` gives their type)."""
+    for index, (name, where) in enumerate(_files(source, file_name).files):
+        handle = _open(name, where, footers=footers)
+        groups = pick(index, handle)
+        if not groups:
+            continue
+        columns = list(checked.roles[index].values())
+        decoded_bound(name, where, handle, columns, max_bytes, groups=groups)
+        try:
+            table = handle.read_row_groups(groups, columns=columns)
+        except (pa.ArrowException, OSError) as exc:
+            raise LoadError(name, None, f"cannot read it ({_said(exc)})") from None
+        yield index, handle, groups, table
+
+
+# --- the decoded size: bounded before anything is read --------------------------------------
+
+_WIDTHS = {"BOOLEAN": 1, "INT32": 4, "INT64": 8, "INT96": 12, "FLOAT": 4, "DOUBLE": 8}
+_OFFSET = 4  # bytes a string takes beside its characters once read (its offset)
+
+
+@dataclass(eq=False)
+class _Chunk:
+    """One column chunk of a row group and a bound on the bytes it decodes to, read whole or
+    `rows` rows at a time; `loose` when its strings come from a dictionary page, so that the
+    bound can be narrowed by reading that page (``decoded_bound``)."""
+
+    group: int
+    column: str  # as stored: what a dictionary read names
+    rows: int  # rows read at once
+    whole: bool  # read whole (else `rows` at a time)
+    stored: int  # its uncompressed size, from the footer
+    bound: int
+    loose: bool = False
+    probed: bool = False
+
+
+def decoded_bound(name: str, where: object, handle: pq.ParquetFile, columns: Sequence[str],
+                  limit: int, *, groups: Sequence[int] | None = None,
+                  at_once: int | None = None) -> int:
+    """A bound on the bytes `columns` of the file (or of its row groups `groups`, read
+    together) take once read, `at_once` rows at a time when given; a LoadError naming the
+    file when it passes `limit`.
+
+    The footer gives every bound but one: a fixed-width value decodes to its width, plain
+    strings to their stored bytes (a read of some rows of a row group: their share); but a
+    string a dictionary page holds may be repeated by every row (a 2 KB file can decode to
+    gigabytes). Where the footer's bounds pass `limit`, such a chunk's dictionary is read
+    (one row read in dictionary form brings the whole page) and its longest value bounds each
+    row's; where that still passes, the chunk's rows are counted in dictionary form (the
+    dictionary and an index a row, never the strings they stand for). A string column
+    written with shared prefixes (DELTA_BYTE_ARRAY) is bounded by its stored bytes a row."""
+    quick = _row_group_bound(handle, columns, groups, at_once)
+    if quick is not None and quick <= limit:
+        return quick
+    chunks = _chunks(handle, columns, groups, at_once)
+    total = sum(chunk.bound for chunk in chunks)
+    loose = [chunk for chunk in chunks if chunk.loose]
+    if total > limit and loose:
+        probe = _open(name, where, pre_buffer=False, footers={name: handle.metadata},
+                      read_dictionary=sorted({chunk.column for chunk in loose}))
+        for narrowed in (_longest_value, _counted):
+            for chunk in sorted(loose, key=lambda c: -c.bound):
+                if total <= limit:
+                    break
+                bound = min(narrowed(probe, chunk), chunk.bound)
+                total -= chunk.bound - bound
+                chunk.bound = bound
+    if total > limit:  # without `limit=`: no other engine reads it, whatever its size
+        raise LoadError(name, None, f"decodes to as much as {total / 2**20:,.1f} MB once read "
+                        f"(a string value its rows repeat), beyond the "
+                        f"{describe_bytes(limit)} limit ({MAX_INPUT_FLAG})")
+    return total
+
+
+def _row_group_bound(handle: pq.ParquetFile, columns: Sequence[str],
+                     groups: Sequence[int] | None, at_once: int | None) -> int | None:
+    """A first, looser bound from each row group's size alone (no column chunk looked at):
+    every string may repeat a value as long as the row group's data, every fixed-width value
+    is as wide as the widest. Enough for a file of many small row groups; None for a nested
+    column (its values are not its rows)."""
+    metadata = handle.metadata
+    schema = metadata.schema
+    strings = fixed = 0
+    for i in range(len(schema)):
+        leaf = schema.column(i)
+        if any(leaf.path.startswith(c + ".") for c in columns):
+            return None
+        if leaf.path not in columns:
+            continue
+        if leaf.physical_type == "BYTE_ARRAY":
+            strings += 1
+        else:
+            fixed += _WIDTHS.get(leaf.physical_type) or leaf.length
+    total = 0
+    for group in range(metadata.num_row_groups) if groups is None else groups:
+        row_group = metadata.row_group(group)
+        rows = row_group.num_rows if at_once is None else min(row_group.num_rows, at_once)
+        stored = row_group.total_byte_size
+        total += strings * (stored + rows * (stored + _OFFSET)) + rows * fixed
+    return total
+
+
+def _chunks(handle: pq.ParquetFile, columns: Sequence[str], groups: Sequence[int] | None,
+            at_once: int | None) -> list[_Chunk]:
+    """Each column chunk of `columns` in the row groups, bounded from the footer."""
+    metadata = handle.metadata
+    schema = metadata.schema
+    leaves = [(i, schema.column(i)) for i in range(len(schema))
+              if any(schema.column(i).path == c or schema.column(i).path.startswith(c + ".")
+                     for c in columns)]
+    found = []
+    for group in range(metadata.num_row_groups) if groups is None else groups:
+        row_group = metadata.row_group(group)
+        for index, leaf in leaves:
+            chunk = row_group.column(index)
+            values = max(row_group.num_rows, chunk.num_values)
+            rows = values if at_once is None else min(values, at_once)
+            # a read of some of the rows holds its share of the plainly written values
+            stored = -(-chunk.total_uncompressed_size * rows // max(values, 1))
+            kind = chunk.physical_type
+            plain = _Chunk(group, leaf.path, rows, at_once is None or rows == values, stored,
+                           stored)
+            if kind in _WIDTHS or kind == "FIXED_LEN_BYTE_ARRAY":
+                width = _WIDTHS.get(kind) or leaf.length
+                plain.bound = rows * width
+            elif chunk.has_dictionary_page or "DELTA_BYTE_ARRAY" in chunk.encodings:
+                # any row may repeat a value as long as the chunk's stored bytes
+                plain.bound = stored + rows * (chunk.total_uncompressed_size + _OFFSET)
+                plain.loose = chunk.has_dictionary_page and leaf.path in columns
+            elif "DELTA_LENGTH_BYTE_ARRAY" in chunk.encodings:  # lengths stored apart
+                plain.bound = stored + rows * _OFFSET
+            found.append(plain)
+    return found
+
+
+def _longest_value(probe: pq.ParquetFile, chunk: _Chunk) -> int:
+    """The chunk's bound from its dictionary page's longest value: the values read from its
+    dictionary are at most that long, the others (written plainly) at most its stored bytes."""
+    first = next(probe.iter_batches(batch_size=1, row_groups=[chunk.group],
+                                    columns=[chunk.column]), None)
+    if first is None or not pa.types.is_dictionary(first.column(0).type):
+        return chunk.bound
+    chunk.probed = True
+    longest = pc.max(pc.binary_length(first.column(0).dictionary)).as_py() or 0
+    return chunk.stored + chunk.rows * (longest + _OFFSET)
+
+
+def _counted(probe: pq.ParquetFile, chunk: _Chunk) -> int:
+    """The chunk's bytes counted in dictionary form: all of them (read whole), or the most
+    one read of `chunk.rows` rows holds."""
+    if not chunk.probed:
+        return chunk.bound
+    most = total = 0
+    for batch in probe.iter_batches(batch_size=BATCH_ROWS if chunk.whole else chunk.rows,
+                                    row_groups=[chunk.group], columns=[chunk.column]):
+        column = batch.column(0)
+        lengths = pc.binary_length(column.dictionary).take(column.indices)
+        size = (pc.sum(lengths).as_py() or 0) + len(column) * _OFFSET
+        most, total = max(most, size), total + size
+    return total if chunk.whole else most
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -594,6 +826,7 @@ def floats(src, column: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
     return values
 
 
-__all__ = ["BATCH_ROWS", "Batch", "Columnar", "Layout", "PARQUET_EXTENSIONS", "TABLE_NAME",
-           "as_read", "as_table", "batches", "check_ids", "floats", "ids", "integers",
-           "is_parquet", "is_table", "layout", "named_roles", "read_columnar", "source_files"]
+__all__ = ["BATCH_ROWS", "Batch", "Columnar", "Footers", "Layout", "PARQUET_EXTENSIONS",
+           "TABLE_NAME", "as_read", "as_table", "batches", "check_ids", "decoded_bound",
+           "floats", "ids", "integers", "is_parquet", "is_table", "layout", "named_roles",
+           "read_columnar", "read_row_groups", "source_files"]

@@ -128,10 +128,11 @@ class Run(_CodedRows):
         """The run without the rows whose doc id equals their query id (BEIR's
         ignore_identical_ids: ArguAna and Quora hold each query as a document), the ids below
         each moving up a rank; and the source lines of the rows dropped."""
-        import pyarrow.compute as pc
-
-        queries = pa.array(self.query_ids.astype(str)[self.query_code], pa.string())
-        same = pc.fill_null(pc.equal(self.doc_ids, queries), False).to_numpy(zero_copy_only=False)
+        # each doc id looked up among the distinct query ids, and compared by code: no query
+        # id is written out per row (a numpy text array is as wide as its longest id, every
+        # row of it; an arrow take sizes its output by the mean id)
+        queries = pa.array([str(q) for q in self.query_ids], pa.string())
+        same = index_in(self.doc_ids, queries) == self.query_code
         if not same.any():
             return self, np.zeros(0, dtype=np.int64)
         keep = ~same

@@ -30,7 +30,9 @@ class Choice:
 
 @dataclass(frozen=True)
 class Domain:
-    """The values the engine accepts for a numeric convention (a control's ``bounds`` may be
+    """The values the engine accepts for a numeric convention, wherever it comes from (a
+    flag, a link, Python, a file read back: the saved figures' metadata, a snapshot), so that
+    a file cannot ask for what the command line refuses (a control's ``bounds`` may be
     narrower): a number of ``kind`` from ``low`` (excluded when ``strict``) up to ``high``
     (None: no ceiling; excluded when ``strict``). ``refusal`` is the message of a value out of
     range, a template over {field} and {value}."""
@@ -102,6 +104,12 @@ def _choices(*rows: tuple[str, str, str, str]) -> tuple[Choice, ...]:
 
 # IDCG's rule, under either gain: part of both gain sentences, and the drill-down's ideal list
 IDEAL_RULE = "IDCG ranks every judged relevant id, retrieved or not."
+
+# the most an integer convention may be, for its flag and for the engine alike: a level past
+# any grade, the resamples a bootstrap draws in bounded memory, a seed numpy takes as int64
+MAX_RELEVANCE_LEVEL = 1_000_000
+MAX_RESAMPLES = 100_000
+MAX_SEED = 2**63 - 1
 
 CONVENTIONS: tuple[Convention, ...] = (
     Convention(
@@ -175,9 +183,10 @@ CONVENTIONS: tuple[Convention, ...] = (
         sentence="A grade >= {relevance_level} counts as relevant for the binary metrics; "
         "nDCG uses the raw grades, and a grade <= 0 gives no gain.",
         words="relevant from grade {relevance_level}",
-        bounds=(1, 1_000_000),
-        domain=Domain(int, 1, "{field} must be at least 1, got {value!r}: a grade of 0 or less "
-                      "is judged non-relevant"),
+        bounds=(1, MAX_RELEVANCE_LEVEL),
+        domain=Domain(int, 1, "{field} must be an integer from 1 to "
+                      f"{MAX_RELEVANCE_LEVEL:,}, got {{value!r}}: a grade of 0 or less is "
+                      "judged non-relevant", high=MAX_RELEVANCE_LEVEL),
         in_fragility=True,
     ),
     Convention(
@@ -326,15 +335,17 @@ CONVENTIONS: tuple[Convention, ...] = (
         "n_resamples", "Bootstrap resamples", "", "resamples",
         "Changes the intervals' last digits.",
         "bootstrap resamples (default 1000)",
-        default=1_000, bounds=(1, 100_000), sentence_key="interval", in_sidebar=False,
-        domain=Domain(int, 1, "{field} must be at least 1, got {value!r}"),
+        default=1_000, bounds=(1, MAX_RESAMPLES), sentence_key="interval", in_sidebar=False,
+        domain=Domain(int, 1, f"{{field}} must be an integer from 1 to {MAX_RESAMPLES:,}, got "
+                      "{value!r}", high=MAX_RESAMPLES),
     ),
     Convention(
         "seed", "Seed", "--seed", "seed",
         "Changes the intervals' and tests' last digits.",
         "seed of every bootstrap and randomization (default 20080101)",
-        default=20_080_101, bounds=(0, 2**63 - 1), sentence_key="interval", in_sidebar=False,
-        domain=Domain(int, 0, "{field} must be a non-negative integer, got {value!r}"),
+        default=20_080_101, bounds=(0, MAX_SEED), sentence_key="interval", in_sidebar=False,
+        domain=Domain(int, 0, "{field} must be an integer from 0 to 2**63 - 1, got {value!r}",
+                      high=MAX_SEED),
     ),
 )
 CONVENTION_BY_FIELD: dict[str, Convention] = {c.field: c for c in CONVENTIONS}

@@ -23,3 +23,9 @@ LIMITS = (
     "These are ranked-list figures of the retrieval step only: they say nothing about the "
     "answer a model writes from the window.",
 )
+
+# --------------------------------------------------------------------------- bounds
+
+# The most runs a file of saved figures (--per-query-out) may name: every page lays out each
+# run (a file of 10,000 one-line runs held the dashboard past 90 s); refused beyond, saying so.
+MAX_SAVED_RUNS = 100

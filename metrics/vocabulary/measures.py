@@ -129,7 +129,7 @@ class Measure:
     compared: bool = True  # in a paired comparison unless the user picks the metrics
     shown: bool = True  # in every view by default; the others when a view asks for them
     at_k: bool = True  # read at a cutoff K; False: one figure per query, whatever K is
-    bounded: bool = True  # lies in [0, 1] (the counts do not)
+    bounded: bool = True  # lies in [0, 1] (the counts, DCG and IDCG do not: 0 or more)
     parameters: tuple[Parameter, ...] = ()
     rule: str = ""  # how it is computed, beyond the conventions it depends on
     trec_eval: str = ""  # trec_eval's name at K ("P_{k}"), or of the whole figure
@@ -218,14 +218,14 @@ CATALOGUE: tuple[Measure, ...] = (
         "DCG", "DCG", "DCG@K", "sum of gain / log2(rank + 1) over the top K",
         "The graded gain the top K collects, discounted by rank.",
         "Anything comparable across queries: it grows with the number of relevant ids.",
-        True, "bootstrap", ("gain",), in_summary=False, compared=False,
+        True, "bootstrap", ("gain",), in_summary=False, compared=False, bounded=False,
         parameters=(DCG, JUDGED_ONLY),
     ),
     Measure(
         "IDCG", "IDCG", "IDCG@K", "DCG of the best possible order of every judged relevant id",
         "The most DCG the labels allow at K, retrieved or not.",
         "The run: it depends on the labels alone.",
-        True, "bootstrap", ("gain",), in_summary=False, compared=False,
+        True, "bootstrap", ("gain",), in_summary=False, compared=False, bounded=False,
         parameters=(DCG,),
     ),
     Measure(

@@ -129,3 +129,41 @@ def test_export_over_saved_figures_offers_the_tables_the_figures_make():
     live = open_app("export")
     latex = [c.value for c in app.code if c.language == "latex"]
     assert latex and latex == [c.value for c in live.code if c.language == "latex"]
+
+
+def hostile(edit) -> bytes:
+    """The sample's saved figures with their metadata edited by `edit` (in place)."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(pa.BufferReader(figures()))
+    metadata = json.loads(table.schema.metadata[WORDS.METADATA_KEY])
+    edit(metadata)
+    out = io.BytesIO()
+    pq.write_table(table.replace_schema_metadata(
+        {WORDS.METADATA_KEY: json.dumps(metadata).encode()}), out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_metadata_out_of_what_can_exist_is_one_line_on_every_page(page):
+    """A null among a run's sweep means (a traceback on every page before): refused in words,
+    naming the file and the field."""
+    app = opened(hostile(lambda m: m["runs"]["baseline"]["sweep"]["P"].__setitem__(0, None)),
+                 page)
+    assert ("figures.parquet: its metadata's runs.'baseline'.sweep.'P' must be a list of 10 "
+            "numbers") in texts(app)
+
+
+def test_a_symlink_loop_on_the_command_line_is_named(tmp_path, monkeypatch):
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    monkeypatch.setattr(sys, "argv", ["app.py", "--figures", str(tmp_path / "loop1")])
+    opening.command_line.cache_clear()
+    try:
+        app = open_app()
+        assert "loop1: cannot be opened (Too many levels of symbolic links)" in texts(app)
+    finally:
+        opening.command_line.cache_clear()

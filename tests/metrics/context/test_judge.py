@@ -14,6 +14,7 @@ from metrics.core.files import RunSource, evaluate_files
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.judge import PPI_IS_HUMAN_ONLY, SAMPLE_CHECK_ALPHA
+from tests.metrics.capped import run_capped
 from tests.metrics.context.judged_files import write_judged
 
 ppi_py = pytest.importorskip("ppi_py")
@@ -215,3 +216,22 @@ def test_human_labels_without_a_non_relevant_grade_leave_the_rate_and_kappa_unde
     assert document["false_relevant"]["undefined"] == rate.undefined
     assert document["binary_kappa"]["undefined"] == g.binary_kappa.undefined
     assert document["false_nonrelevant"]["undefined"] is None
+
+
+@pytest.mark.parametrize("command", [["judge"], ["compare", "--labels", "ppi"]])
+def test_a_long_doc_id_in_the_labels_costs_its_bytes_once(tmp_path, command):
+    """One 1 MB doc id among 300 label lines: the pairs both label sets grade were once
+    matched as fixed-width text, every row as wide as the longest id (300 x 4 MB a copy, a
+    few copies a label set); in 2 GB of address space both commands run as plain scoring
+    does."""
+    long = "D" * (1 << 20)
+    human, judge, run = tmp_path / "human.txt", tmp_path / "judge.txt", tmp_path / "a.run"
+    human.write_text("".join(f"q{i} 0 d{i} {i % 2}\n" for i in range(300))
+                     + f"q1 0 {long} 1\n")
+    judge.write_text("".join(f"q{i} 0 d{i} 1\n" for i in range(300)) + f"q1 0 {long} 0\n")
+    run.write_text("".join(f"q{i} Q0 d{i} 1 1.0 x\n" for i in range(300)))
+    done = run_capped([*command, "--qrels", str(human), "--judge-qrels", str(judge),
+                       "--run", str(run), "--run", f"b={run}", "--format", "json"],
+                      cap_mb=2048, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"out of memory" not in done.stderr

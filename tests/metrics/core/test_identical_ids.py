@@ -10,6 +10,7 @@ from metrics import Conventions, evaluate, load_qrels, load_run
 from metrics.cli import main
 from metrics.vocabulary import SUMMARY_MEASURES
 from tests.metrics.builders import make_qrels, make_run
+from tests.metrics.capped import run_capped
 
 
 def collection(seed: int):
@@ -56,3 +57,18 @@ def test_the_load_report_counts_each_id_dropped(tmp_path, capsys):
         Conventions(identical_ids="drop").in_words())
     with pytest.raises(ValueError, match="identical_ids must be one of keep, drop"):
         Conventions(identical_ids="skip")
+
+
+def test_a_long_query_id_costs_its_bytes_once(tmp_path):
+    """One 1 MB query id over 1,000 rows: each row's query id was once laid out as numpy
+    text as wide as the longest id (4 GB); in 2 GB of address space the ids equal to their
+    query's are dropped as for short ids."""
+    long = "Q" * (1 << 20)
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "a.run"
+    qrels.write_text(f"{long} 0 d1 1\nq2 0 d2 1\n")
+    run.write_text("".join(f"q2 Q0 d{i} {i + 1} 1.0 x\n" for i in range(1000))
+                   + f"{long} Q0 {long} 1 2.0 x\n{long} Q0 d1 2 1.0 x\n")
+    done = run_capped(["--qrels", str(qrels), "--run", str(run), "--identical-ids", "drop",
+                       "--format", "json", "--k", "1"], cap_mb=2048, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"1 row dropped" in done.stderr or b"1 dropped" in done.stderr, done.stderr

@@ -197,7 +197,7 @@ def test_other_files_are_refused_in_one_line(tmp_path):
                        r"run, measure, k, value"):
         read_figures(path)
     pq.write_table(rows(*GOOD).replace_schema_metadata({METADATA_KEY: b"{not json"}), path)
-    with pytest.raises(LoadError, match="metadata .* cannot be read"):
+    with pytest.raises(LoadError, match="metadata .* is not valid JSON"):
         read_figures(path)
     with pytest.raises(LoadError, match="over the bound"):
         read_figures(pq.read_table(path) and path, max_bytes=10)
