@@ -611,7 +611,10 @@ def decoded_bound(name: str, where: object, handle: pq.ParquetFile, columns: Seq
             for chunk in sorted(loose, key=lambda c: -c.bound):
                 if total <= limit:
                     break
-                bound = min(narrowed(probe, chunk), chunk.bound)
+                try:
+                    bound = min(narrowed(probe, chunk), chunk.bound)
+                except (pa.ArrowException, OSError) as exc:  # a damaged dictionary page
+                    raise LoadError(name, None, f"cannot read it ({_said(exc)})") from None
                 total -= chunk.bound - bound
                 chunk.bound = bound
     if total > limit:  # without `limit=`: no other engine reads it, whatever its size
