@@ -17,9 +17,9 @@ about 5 MB each (the top ids of every query, re-ranked under another noise). The
 Chromium (Debian's /usr/bin/chromium, driven by Playwright) opens it with the link's
 source=upload ("My files") and measures what follows. Before the servers start, the pages
 timed (and Method notes) are recorded under streamlit.testing's AppTest with the same files
-(benchmarks/floor_record.py: every element each page sends, with every run shown and with
-every run but the last, at three K); `streamlit run benchmarks/floor_app.py` serves that
-recording on another port: the floor, opened in a browser context of its own.
+(benchmarks/floor_record.py: every element each page sends, in a small grid of states of
+its controls); `streamlit run benchmarks/floor_app.py` serves that recording on another
+port: the floor, opened in a browser context of its own.
 
 (first page) `--repeats` times, before the rest: a new server process and a new browser
     context, and the clock from page.goto (the navigation's start) to the bundled sample's
@@ -867,6 +867,7 @@ def measure_pages(sides: list[Side], collection: Collection, config: Config,
     repeat on each in turn. Opening a page is timed first from the page timed before it
     (from Method notes for the first), then from Method notes."""
     results.load = []
+    again = config.repeats - 1  # openings from Method notes, after the first
     for title in config.pages:
         wanted = [a for a in PAGE_ACTIONS[title] if a in config.actions
                   and RUNS_NEEDED.get(a, 1) <= len(collection.runs)]
@@ -884,11 +885,10 @@ def measure_pages(sides: list[Side], collection: Collection, config: Config,
             for side, found in zip(timed_on, timings, strict=True):
                 side.timings[title, action] = found
         if "open" in wanted:
-            later = in_turn(sides, lambda side, title=title: come_back(side, title,
-                                                                          config.repeats - 1),
-                            config.repeats - 1, results.load, flipped=True)
-            for side, opening, again in zip(sides, first, later, strict=True):
-                side.timings[title, "open"] = opening + again
+            later = in_turn(sides, lambda side, title=title: come_back(side, title, again),
+                            again, results.load, flipped=True)
+            for side, opening, reopenings in zip(sides, first, later, strict=True):
+                side.timings[title, "open"] = opening + reopenings
     results.actions = sides[0].timings
     results.floor = sides[1].timings if len(sides) > 1 else {}
 
@@ -1024,14 +1024,19 @@ class Figures:
     median: float
     low: float
     high: float
-    script: float  # to the server's script_finished message
-    rest: float  # after it: the last messages' transfer, the drawing
+    script: float | None  # to the server's script_finished message
+    rest: float | None  # after it: the last messages' transfer, the drawing
     busy: float | None  # the page's main thread (TaskDuration)
 
 
-def figures(timings: list[Timing], seconds: list[float] | None = None) -> Figures:
-    """The medians of `timings` (their clock, or `seconds` read from them instead)."""
-    clock = [t.seconds for t in timings] if seconds is None else seconds
+def figures(timings: list[Timing], progress: bool = False) -> Figures:
+    """The medians of `timings`: of their clock, or with `progress` of the time to their
+    first progress indication (then without the clock's parts)."""
+    if progress:
+        shown = [t.seconds if t.progress is None else min(t.progress, t.seconds)
+                 for t in timings]
+        return Figures(statistics.median(shown), min(shown), max(shown), None, None, None)
+    clock = [t.seconds for t in timings]
     busy = [t.busy for t in timings if t.busy is not None]
     return Figures(statistics.median(clock), min(clock), max(clock),
                    statistics.median(t.finished for t in timings),
@@ -1041,13 +1046,11 @@ def figures(timings: list[Timing], seconds: list[float] | None = None) -> Figure
 
 def cells(found: Figures | None, *, spread: bool) -> str:
     """A side's columns: median (min, max when `spread`), script, rest, busy."""
-    width = 42 if spread else 28
     if found is None:
-        return f"{'-':>{width}}"
+        return f"{'-':>{42 if spread else 28}}"
     numbers = [found.median, *([found.low, found.high] if spread else []), found.script,
-               found.rest]
-    busy = "-" if found.busy is None else f"{found.busy:.2f}"
-    return "".join(f"{n:7.2f}" for n in numbers) + f"{busy:>7}"
+               found.rest, found.busy]
+    return "".join("      -" if n is None else f"{n:7.2f}" for n in numbers)
 
 
 def report_actions(targets: Targets, seconds: Seconds, results: Results, repeats: int
@@ -1068,7 +1071,7 @@ def report_actions(targets: Targets, seconds: Seconds, results: Results, repeats
           "script: to the server's script_finished message; rest: after it (the last "
           "messages' transfer, the drawing); busy: the page's main thread (Chromium's "
           "TaskDuration); ratio: dashboard / floor")
-    print(f"    {'':<18} {'':<26}{'dashboard':<42}{'floor':<28}{'ratio to the floor':<26}"
+    print(f"    {'':<18} {'':<26}{'dashboard':^42}{'floor':^28}{'ratio to the floor':^27}"
           "issue 26 (info)")
     print(f"    {'page':<18} {'action':<26}" + "".join(
         f"{c:>7}" for c in ("median", "min", "max", "script", "rest", "busy",
@@ -1087,9 +1090,7 @@ def report_actions(targets: Targets, seconds: Seconds, results: Results, repeats
             if not timings:
                 continue
             if action in SLOW_ACTIONS:
-                shown = [t.seconds if t.progress is None else min(t.progress, t.seconds)
-                         for t in timings]
-                mine = figures(timings, shown)
+                mine = figures(timings, progress=True)
                 row(title, f"{action}: progress", mine, None, f"< {targets.progress:g} s",
                     mine.median < targets.progress)
                 mine = figures(timings)

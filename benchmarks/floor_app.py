@@ -59,7 +59,7 @@ LIVE = (K, GAIN, RUNS, QUERY, NEXT, BASELINE, CANDIDATES)  # the dashboard's wid
 APP_RERUN = "floor.app_rerun"  # a fragment's control changed what the sidebar draws
 
 
-@dataclass
+@dataclass(eq=False)  # a node is itself: found among a page's fragments by identity
 class Node:
     """An element or a block of a recorded page, with the fragment that drew it."""
 
@@ -185,8 +185,8 @@ def position(source: Recording, key: str) -> int:
     if key not in source.live:
         return 0
     element = source.live[key]
-    options = list(getattr(element, element.WhichOneof("type")).options)
-    return options.index(value(source, key)) if value(source, key) in options else 0
+    options, now = list(getattr(element, element.WhichOneof("type")).options), value(source, key)
+    return options.index(now) if now in options else 0
 
 
 def state(source: Recording, title: str) -> tuple:
