@@ -22,7 +22,9 @@ dashboard frame of each sample: a page's section, a view, a cache step) that the
 fall under most, with their stage: which section of the page the time is spent on.
 
 What it cannot see: sending the messages to the browser and the browser's drawing. Those are
-the browser benchmark's total minus its "finished" column (the server's script_finished).
+the browser benchmark's "rest" column (its median minus the time to the server's
+script_finished message, "script"); its floor columns tell what they cost for the same page
+with nothing to compute.
 """
 
 from __future__ import annotations
