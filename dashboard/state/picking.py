@@ -73,6 +73,9 @@ def select_query(area: str, options: list[str], *, label: str = "Query",
         current = options[0]
         st.session_state[QUERY] = current
     key = f"{area}.query"
-    st.session_state[key] = current
+    if st.session_state.get(key) != current:
+        # only when another page, a link or a button chose it: a value set by the script is
+        # sent to the browser again, which redraws the picker's thousands of options
+        st.session_state[key] = current
     return st.selectbox(label, options, key=key, format_func=format_func, help=help,
                         on_change=lambda: set_query(st.session_state[key]))
