@@ -217,14 +217,13 @@ def every_pair(options: cache.CompareOptions, primary: str, label: str) -> None:
     section alone, so that the progress of the tests shows at once rather than after the
     whole page above has been drawn again."""
     st.header("All runs against all runs")
-    left, right = st.columns([1, 2], vertical_alignment="center")
-    if not left.toggle(f"Compare every pair of runs on {label}", key=session.ALL_PAIRS,
-                       help=HELP["all_pairs"]):
+    if not st.toggle(f"Compare every pair of runs on {label}", key=session.ALL_PAIRS,
+                     help=HELP["all_pairs"]):
         return
-    test = right.radio("Test of every pair", list(ALL_PAIRS_TESTS), key=session.PAIRS_TEST,
-                       format_func=ALL_PAIRS_TEST_NAMES.get, horizontal=True,
-                       help=" ".join(f"{ALL_PAIRS_TEST_NAMES[t]}: {w}."
-                                     for t, w in ALL_PAIRS_TESTS.items()))
+    test = st.radio("Test of every pair", list(ALL_PAIRS_TESTS), key=session.PAIRS_TEST,
+                    format_func=ALL_PAIRS_TEST_NAMES.get, horizontal=True,
+                    help=" ".join(f"{ALL_PAIRS_TEST_NAMES[t]}: {w}."
+                                  for t, w in ALL_PAIRS_TESTS.items()))
     pairs = decisions.all_pairs(view, primary, options.correction, options.alpha, test=test,
                                 min_effect=options.min_effect)
     st.caption(safe.md(pairs.sentence()) + " " + vocabulary.leaderboard.LETTER_GROUPS)
