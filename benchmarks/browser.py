@@ -33,7 +33,10 @@ port: the floor, opened in a browser context of its own.
       from Method notes;
     - K (seen): "K (cutoff)" typed and Enter, 20 and 10 alternately, so that after the
       first change every K is one the server has computed; K (new): 11, 12, 13, ... (20
-      skipped), a K never used before in the session, which the server must compute;
+      skipped), a K never used before in the session, each one step from the last (the
+      dashboard decides the K either side of the one shown ahead, as the sidebar's - and +
+      buttons step); K (far): 60, 63, 66, ..., never used and never next to one used, so
+      the server computes it when asked;
     - DCG gain: the "Conventions" expander's radio, exponential and linear alternately;
     - run shown: the last chip of "Runs shown" removed, then added back, alternately;
     - Drill-down: query (picker): a query id typed into "Query" and its option clicked (a
@@ -122,11 +125,14 @@ LOCATE_S = 30  # a control not found (or not enabled) in this long is an error
 REPLACEMENT_BYTES = 5_000_000
 K_SEEN = (20, 10)  # "K (seen)": after the first change, values the server has computed
 K_NEW_FROM = 11  # "K (new)": 11, 12, ... (skipping K_SEEN), each one not used before
+# "K (far)": 60, 63, 66, ...: never used and never next to a K used before, so that the
+# dashboard's K decided ahead (either side of the one shown) is never the one asked for
+K_FAR_FROM, K_FAR_STEP = 60, 3
 FUSION_K_FROM = 61  # the fused run's RRF k, a new one (a new run) at every repeat
 GAINS = ("exponential", "linear")
 PAGES = ("Overview", "K sweep", "Per-query heatmap", "Drill-down", "Compare", "Overlap")
 BOUNCE_PAGE = "Method notes"  # a light page to leave from, for the repeated openings
-EVERY_PAGE = ("open", "K (seen)", "K (new)", "DCG gain", "run shown")
+EVERY_PAGE = ("open", "K (seen)", "K (new)", "K (far)", "DCG gain", "run shown")
 PAGE_ACTIONS = {  # page title in the navigation -> its actions, in the order timed
     "Overview": (*EVERY_PAGE, "best-run marks", "fused run"),
     "K sweep": EVERY_PAGE,
@@ -639,6 +645,7 @@ class Plan:
         self.runs = [path.stem for path in collection.runs]
         self.k_seen = itertools.cycle(K_SEEN)
         self.k_new = (k for k in itertools.count(K_NEW_FROM) if k not in K_SEEN)
+        self.k_far = itertools.count(K_FAR_FROM, K_FAR_STEP)
         self.gains = itertools.cycle(GAINS)
         self.fusion_k = itertools.count(FUSION_K_FROM)
         self.queries = iter(query_ids(collection.qrels)[100::37])
@@ -746,6 +753,7 @@ def action_steps(page, plan: Plan) -> dict[str, Callable[[], Iterator[Timing]]]:
     return {
         "K (seen)": lambda: plan.each(lambda: change_k(page, next(k_seen))),
         "K (new)": lambda: plan.each(lambda: change_k(page, next(k_new))),
+        "K (far)": lambda: plan.each(lambda: change_k(page, next(plan.k_far))),
         "DCG gain": lambda: plan.each(lambda: change_gain(page, next(plan.gains))),
         "run shown": lambda: runs_shown(page, plan),
         "query (picker)": lambda: plan.each(lambda: pick_query(page, plan)),

@@ -53,5 +53,7 @@ try:
         sidebar.draw()
     asked.publish(session.view())  # every choice, read once for the pages
     page.run()
+    if not saved.active():
+        sidebar.decide_next_ks()  # a step of K then finds its figures made
 except MemoryError:  # said in one line, never a traceback: the server stays up
     st.error(OUT_OF_MEMORY)

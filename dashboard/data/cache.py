@@ -481,6 +481,14 @@ def build_view(
                 shown=tuple((name, names.get(name, name)) for name in shown))
 
 
+def view_at(view: View, inputs: Inputs, k: int) -> View | None:
+    """The same runs, display names, conventions and added figures at another K: what the
+    sidebar builds when only K changes."""
+    _, _, conventions, measures = view.key
+    return build_view(inputs, [name for name, _ in view.shown], dict(view.shown), k,
+                      conventions, measures)
+
+
 def pr_curve(view: View) -> Evaluation:
     """The view's evaluation with the interpolated precision at trec_eval's 11 recall
     levels, what the K sweep's precision-recall curve draws."""

@@ -9,7 +9,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import metrics
-from dashboard.data.cache import CompareOptions, View, compare, derived, spinner, store
+from dashboard.data.cache import (
+    CompareOptions,
+    Inputs,
+    View,
+    compare,
+    derived,
+    spinner,
+    store,
+    view_at,
+)
 from metrics import COMPARED
 
 # two threads for the decisions a page starts ahead: numpy's products and scipy's tests let
@@ -24,6 +33,29 @@ def ahead(*steps: Callable[[], object]) -> None:
     shows the error."""
     for step in steps:
         _AHEAD.submit(step)
+
+
+def next_ks(view: View, inputs: Inputs, options: CompareOptions | None,
+            snapshots, tested: tuple[str, float]) -> None:
+    """After a page is drawn: the K either side of the view's, read from the scored
+    evaluation and decided (the Overview's run table and leaderboard, Compare's comparison)
+    on the threads above, so that a step of the sidebar's K (its - and + buttons, the likeliest
+    next K) finds them made. Every other K is decided when it is asked for."""
+    k = view.evaluation.k
+    for other in (k + 1, k - 1):
+        if 1 <= other <= metrics.DASHBOARD_MAX_K:
+            _AHEAD.submit(_decided_at, view, inputs, other, options, snapshots, tested)
+
+
+def _decided_at(view: View, inputs: Inputs, k: int, options: CompareOptions | None,
+                snapshots, tested: tuple[str, float]) -> None:
+    at = view_at(view, inputs, k)
+    if at is None:
+        return
+    run_table(at, *tested)
+    leaderboard(at)
+    if options is not None and options.candidates:
+        compare(at, options, snapshots)
 
 
 def leaderboard(view: View) -> metrics.Leaderboard:

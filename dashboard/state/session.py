@@ -94,6 +94,7 @@ ALPHA = "compare.alpha"
 MARK_BEST = "overview.mark_best"  # the summary marks each metric's best run
 PRIMARY = "compare.primary"  # the headline's metric, a measure key
 ALL_PAIRS = "compare.all_pairs"  # every pair of runs compared on the headline metric
+COMPARED_OPTIONS = "compare.options"  # (view key, the options compare_options made for it)
 PAIRS_TEST = "compare.pairs_test"  # how every pair is tested: "paired" or "tukey"
 MIN_EFFECT = "compare.min_effect"  # the smallest difference that matters (None: none)
 DELTA = "compare.delta"  # a difference worth detecting: the queries it needs (None: not asked)
@@ -407,8 +408,18 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
     stored = state.get(METRICS)
     metrics = [m for m in keys if m in stored] if stored is not None else list(COMPARED)
     state[METRICS] = metrics
-    return CompareOptions(baseline, tuple(candidates), tuple(metrics), state[CORRECTION],
-                          float(state[ALPHA]), snapshot, state.get(MIN_EFFECT))
+    options = CompareOptions(baseline, tuple(candidates), tuple(metrics), state[CORRECTION],
+                             float(state[ALPHA]), snapshot, state.get(MIN_EFFECT))
+    state[COMPARED_OPTIONS] = (view.key, options)
+    return options
+
+
+def last_compare_options(view: View) -> CompareOptions | None:
+    """The Compare options a page made valid for `view` (compare_options), without making
+    them again: after the page its widgets' keys can no longer be written. None when no page
+    read them for this view."""
+    view_key, options = st.session_state.get(COMPARED_OPTIONS, (None, None))
+    return options if view_key == view.key else None
 
 
 def choose_facet(facets: list[str]) -> None:

@@ -1,0 +1,45 @@
+"""After a page is drawn, the K either side of the view's is decided ahead on a thread of its
+own (decisions.next_ks): a step of the sidebar's K then finds its figures, its run table,
+leaderboard and comparison made."""
+
+from __future__ import annotations
+
+import time
+
+import metrics
+from dashboard.data.cache import CompareOptions, store
+from dashboard.state import session
+from tests.dashboard.conftest import open_app
+
+DEFAULTS = metrics.vocabulary.comparisons
+
+
+def _made(kind: str, key: tuple, within_s: float = 30.0) -> bool:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        if store().has(kind, key):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_ks_either_side_are_decided_after_the_page_and_a_step_of_k_reads_them():
+    app = open_app()
+    view = app.session_state[session.VIEW]
+    k = view.evaluation.k
+    names = view.evaluation.run_names
+    for other in (k + 1, k - 1):
+        key = (view.key[0], other, *view.key[2:])
+        assert _made("leaderboard", key), f"K = {other}: no leaderboard made ahead"
+        options = CompareOptions(names[0], tuple(names[1:]), metrics.COMPARED,
+                                 DEFAULTS.DEFAULT_CORRECTION, DEFAULTS.ALPHA)
+        assert _made("comparison", (key, options)), f"K = {other}: no comparison made ahead"
+    # the step itself: the page at K + 1 is the one decided ahead, value for value
+    ahead = store().peek("leaderboard", (view.key[0], k + 1, *view.key[2:]))
+    app.sidebar.number_input(key=session.K).set_value(k + 1).run()
+    assert not app.exception
+    stepped = app.session_state[session.VIEW]
+    assert stepped.evaluation.k == k + 1
+    assert store().peek("leaderboard", stepped.key) is ahead
+    assert ahead == metrics.leaderboard(stepped.evaluation)
+
