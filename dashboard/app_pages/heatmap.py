@@ -52,17 +52,20 @@ sort = c2.selectbox("Sort queries by", list(sorts), key="heatmap.sort",
 searched = tuple(found) if len(found) < len(evaluation.scored_ids) else None
 
 
-def in_order() -> list[str]:
-    ordered = frames.query_order(evaluation, key, sorts[sort])
-    if searched is not None:  # the search's queries, in the chosen order
-        kept = set(searched)
-        ordered = [query for query in ordered if query in kept]
-    return ordered
-
-
 # what the page builds is kept per view and choice (cache.derived): paging, or coming back
-# to a K or a run shown before, redraws it without building it again
-ordered = cache.derived(view, "query order", (key, sort, searched), in_order)
+# to a K or a run shown before, redraws it without building it again. Each is a function of
+# the view, so that the K either side of this one is built ahead too (session.at_next_ks)
+def ordered_in(v: cache.View) -> list[str]:
+    def in_order() -> list[str]:
+        ordered = frames.query_order(v.evaluation, key, sorts[sort])
+        if searched is not None:  # the search's queries, in the chosen order
+            kept = set(searched)
+            ordered = [query for query in ordered if query in kept]
+        return ordered
+    return cache.derived(v, "query order", (key, sort, searched), in_order)
+
+
+ordered = ordered_in(view)
 n_queries = len(ordered)
 most = min(n_queries, MOST_ROWS)
 session.bounded("heatmap.rows", 1, most, default=40)
@@ -79,23 +82,31 @@ every = c5.toggle("All metrics", key="heatmap.every",
 start = (page - 1) * rows
 order = ordered[start:start + rows]
 keys = list(measures) if every else [key]
-every_cell = cache.derived(view, "query cells", (tuple(keys),),
-                           lambda: frames.query_cells(evaluation, keys))
 
 
-def heatmap():
-    cells = every_cell[every_cell["query_id"].isin(order)]
-    labels = [evaluation.label(k_, summary=False) for k_ in keys]
-    row_labels = None
-    if view.queries is not None:  # rows named by the start of the question, all on hover
-        row_labels = ui.query_labels(view, order, limit=ROW_TEXT)
-        cells = cells.assign(text=cells["query_id"].map(ui.query_texts(view, order)))
-    return charts.query_heatmap(cells, order=order, runs=evaluation.run_names, labels=labels,
-                                k=k, row_labels=row_labels)
+def cells_in(v: cache.View):
+    return cache.derived(v, "query cells", (tuple(keys),),
+                         lambda: frames.query_cells(v.evaluation, keys))
 
 
+def heatmap_in(v: cache.View, order: list[str]):
+    def heatmap():
+        every = cells_in(v)
+        cells = every[every["query_id"].isin(order)]
+        labels = [v.evaluation.label(k_, summary=False) for k_ in keys]
+        row_labels = None
+        if v.queries is not None:  # rows named by the start of the question, all on hover
+            row_labels = ui.query_labels(v, order, limit=ROW_TEXT)
+            cells = cells.assign(text=cells["query_id"].map(ui.query_texts(v, order)))
+        return charts.query_heatmap(cells, order=order, runs=v.evaluation.run_names,
+                                    labels=labels, k=v.evaluation.k, row_labels=row_labels)
+    return cache.derived(v, "heatmap", (tuple(keys), tuple(order)), heatmap)
+
+
+every_cell = cells_in(view)
+session.at_next_ks(lambda at: heatmap_in(at, ordered_in(at)[start:start + rows]))
 ui.chart(
-    cache.derived(view, "heatmap", (tuple(keys), tuple(order)), heatmap),
+    heatmap_in(view, order),
     download=f"heatmap-k{k}",
     key=CHART,
     on_select=functools.partial(picking.pick_from_chart, CHART),

@@ -38,6 +38,7 @@ figures = {"jaccard": words.label("jaccard", k), "rbo": words.label("rbo", k),
 shown = right.radio("Matrix of", list(figures), format_func=figures.get, horizontal=True,
                     key="overlap.figure")
 found = combine.overlap(view, p)
+session.at_next_ks(lambda at: combine.overlap(at, p))  # a step of K finds its pairs made
 if len(found.runs) < len(evaluation.runs):
     st.caption(safe.md(words.runs_compared_sentence(len(found.runs), len(evaluation.runs))))
 meaning = (words.OVERLAP_BY_KEY["unique_relevant_a"].meaning.replace("A's", "the row run's")

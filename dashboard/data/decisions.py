@@ -4,7 +4,7 @@ one store; the pages lay them out."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
@@ -36,19 +36,23 @@ def ahead(*steps: Callable[[], object]) -> None:
 
 
 def next_ks(view: View, inputs: Inputs, options: CompareOptions | None,
-            snapshots, tested: tuple[str, float]) -> None:
+            snapshots, tested: tuple[str, float],
+            also: Sequence[Callable[[View], object]] = ()) -> None:
     """After a page is drawn: the K either side of the view's, read from the scored
-    evaluation and decided (the Overview's run table and leaderboard, Compare's comparison)
-    on the threads above, so that a step of the sidebar's K (its - and + buttons, the likeliest
-    next K) finds them made. Every other K is decided when it is asked for."""
+    evaluation and decided (the Overview's run table and leaderboard, Compare's comparison,
+    and `also`: what the page drawn reads at a K, each given the view at the other K) on the
+    threads above, so that a step of the sidebar's K (its - and + buttons, the likeliest next
+    K) finds them made. Every other K is decided when it is asked for."""
     k = view.evaluation.k
     for other in (k + 1, k - 1):
         if 1 <= other <= metrics.DASHBOARD_MAX_K:
-            _AHEAD.submit(_decided_at, view, inputs, other, options, snapshots, tested)
+            _AHEAD.submit(_decided_at, view, inputs, other, options, snapshots, tested,
+                          tuple(also))
 
 
 def _decided_at(view: View, inputs: Inputs, k: int, options: CompareOptions | None,
-                snapshots, tested: tuple[str, float]) -> None:
+                snapshots, tested: tuple[str, float],
+                also: tuple[Callable[[View], object], ...]) -> None:
     at = view_at(view, inputs, k)
     if at is None:
         return
@@ -56,6 +60,8 @@ def _decided_at(view: View, inputs: Inputs, k: int, options: CompareOptions | No
     leaderboard(at)
     if options is not None and options.candidates:
         compare(at, options, snapshots)
+    for step in also:
+        step(at)
 
 
 def leaderboard(view: View) -> metrics.Leaderboard:

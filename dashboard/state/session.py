@@ -94,6 +94,7 @@ ALPHA = "compare.alpha"
 MARK_BEST = "overview.mark_best"  # the summary marks each metric's best run
 PRIMARY = "compare.primary"  # the headline's metric, a measure key
 ALL_PAIRS = "compare.all_pairs"  # every pair of runs compared on the headline metric
+NEXT_K_STEPS = "ahead.steps"  # what this run's page reads at a K, decided ahead at the next K
 COMPARED_OPTIONS = "compare.options"  # (view key, the options compare_options made for it)
 PAIRS_TEST = "compare.pairs_test"  # how every pair is tested: "paired" or "tukey"
 MIN_EFFECT = "compare.min_effect"  # the smallest difference that matters (None: none)
@@ -412,6 +413,22 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
                              float(state[ALPHA]), snapshot, state.get(MIN_EFFECT))
     state[COMPARED_OPTIONS] = (view.key, options)
     return options
+
+
+def at_next_ks(step) -> None:
+    """What the page drawn reads at a K (`step`, given the view at another K), decided ahead
+    at the K either side of this one after the page (sidebar.decide_next_ks)."""
+    st.session_state.setdefault(NEXT_K_STEPS, []).append(step)
+
+
+def forget_next_k_steps() -> None:
+    """A new run: the page about to be drawn says again what it reads at a K."""
+    st.session_state[NEXT_K_STEPS] = []
+
+
+def next_k_steps() -> list:
+    """The steps this run's page asked to be decided at the next K (at_next_ks)."""
+    return st.session_state.get(NEXT_K_STEPS, [])
 
 
 def last_compare_options(view: View) -> CompareOptions | None:

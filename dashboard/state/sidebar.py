@@ -26,6 +26,7 @@ OFFERED_MEASURES = metrics.OFFERED_NAMES
 
 def draw() -> View | None:
     """Every section of the sidebar; the view every page then draws from."""
+    session.forget_next_k_steps()
     with st.sidebar:
         loaded, summaries = inputs()
         labels = _labels(loaded)
@@ -60,7 +61,7 @@ def decide_next_ks() -> None:
         return
     chosen = asked.now()
     decisions.next_ks(view, loaded, session.last_compare_options(view), session.snapshots(),
-                      (chosen.correction, chosen.alpha))
+                      (chosen.correction, chosen.alpha), session.next_k_steps())
 
 
 def _show_parsed(parsed: Parsed | None) -> None:

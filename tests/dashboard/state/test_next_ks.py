@@ -43,3 +43,28 @@ def test_the_ks_either_side_are_decided_after_the_page_and_a_step_of_k_reads_the
     assert store().peek("leaderboard", stepped.key) is ahead
     assert ahead == metrics.leaderboard(stepped.evaluation)
 
+
+
+def test_a_page_says_what_it_reads_at_a_k_and_that_is_decided_at_the_next_k_too():
+    app = open_app("overlap")
+    view = app.session_state[session.VIEW]
+    p = app.session_state[session.RBO_P]
+    for other in (view.evaluation.k + 1, view.evaluation.k - 1):
+        assert _made("overlap", ((view.key[0], other, *view.key[2:]), p)), other
+
+
+def test_the_heatmap_built_ahead_is_the_one_a_step_of_k_draws():
+    app = open_app("heatmap")
+    view = app.session_state[session.VIEW]
+    k = view.evaluation.k
+    after = (view.key[0], k + 1, *view.key[2:])
+    heatmaps = lambda: [key for kind, key in store()._entries  # noqa: E731
+                        if kind == "derived" and key[0] == after and key[1] == "heatmap"]
+    deadline = time.monotonic() + 30
+    while not heatmaps() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert heatmaps(), "no heatmap built ahead at K + 1"
+    made = list(heatmaps())
+    app.sidebar.number_input(key=session.K).set_value(k + 1).run()
+    assert not app.exception
+    assert heatmaps() == made  # the step drew the one built ahead, none other
