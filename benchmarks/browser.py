@@ -35,7 +35,7 @@ port: the floor, opened in a browser context of its own.
       first change every K is one the server has computed; K (new): 11, 12, 13, ... (20
       skipped), a K never used before in the session, each one step from the last (the
       dashboard decides the K either side of the one shown ahead, as the sidebar's - and +
-      buttons step); K (far): 60, 63, 66, ..., never used and never next to one used, so
+      buttons step); K (far): 99, 97, 95, ..., never used and never next to one used, so
       the server computes it when asked;
     - DCG gain: the "Conventions" expander's radio, exponential and linear alternately;
     - run shown: the last chip of "Runs shown" removed, then added back, alternately;
@@ -125,9 +125,9 @@ LOCATE_S = 30  # a control not found (or not enabled) in this long is an error
 REPLACEMENT_BYTES = 5_000_000
 K_SEEN = (20, 10)  # "K (seen)": after the first change, values the server has computed
 K_NEW_FROM = 11  # "K (new)": 11, 12, ... (skipping K_SEEN), each one not used before
-# "K (far)": 60, 63, 66, ...: never used and never next to a K used before, so that the
+# "K (far)": 99, 97, 95, ...: never used and never next to a K used before, so that the
 # dashboard's K decided ahead (either side of the one shown) is never the one asked for
-K_FAR_FROM, K_FAR_STEP = 60, 3
+K_FAR_FROM, K_FAR_STEP = 99, -2  # within the lists of 100 ids
 FUSION_K_FROM = 61  # the fused run's RRF k, a new one (a new run) at every repeat
 GAINS = ("exponential", "linear")
 PAGES = ("Overview", "K sweep", "Per-query heatmap", "Drill-down", "Compare", "Overlap")
