@@ -15,8 +15,6 @@ from dashboard.report import exports
 from dashboard.state import asked, link, picking, session
 from dashboard.views import chart_base, comparison_charts, frames, highlight
 from metrics import (
-    ALL_PAIRS_TEST_NAMES,
-    ALL_PAIRS_TESTS,
     ANOVA_METHOD,
     CORRECTIONS,
     FACET_RULES,
@@ -220,10 +218,7 @@ def every_pair(options: cache.CompareOptions, primary: str, label: str) -> None:
     if not st.toggle(f"Compare every pair of runs on {label}", key=session.ALL_PAIRS,
                      help=HELP["all_pairs"]):
         return
-    test = st.radio("Test of every pair", list(ALL_PAIRS_TESTS), key=session.PAIRS_TEST,
-                    format_func=ALL_PAIRS_TEST_NAMES.get, horizontal=True,
-                    help=" ".join(f"{ALL_PAIRS_TEST_NAMES[t]}: {w}."
-                                  for t, w in ALL_PAIRS_TESTS.items()))
+    test = ui.pairs_test()  # the Overview's leaderboard reads the same choice
     pairs = decisions.all_pairs(view, primary, options.correction, options.alpha, test=test,
                                 min_effect=options.min_effect)
     st.caption(safe.md(pairs.sentence()) + " " + vocabulary.leaderboard.LETTER_GROUPS)

@@ -6,7 +6,7 @@ import datetime as dt
 import streamlit as st
 
 from dashboard import safe
-from dashboard.data import cache, costs, slicing
+from dashboard.data import cache, costs, decisions, slicing
 from dashboard.data import report as report_data
 from dashboard.layout import saved, ui
 from dashboard.report import exports
@@ -40,6 +40,11 @@ if comparison is not None:
     about = (f"With the Compare page's comparison: {safe.md(', '.join(comparison.candidates))} "
              f"against {safe.md(comparison.baseline)} on {len(comparison.metrics)} metrics, "
              f"{CORRECTIONS[comparison.correction]} correction, alpha {comparison.alpha:g}.")
+
+# every pair as the leaderboard reads it (the Overview's and Compare's test): the letters
+# the report's leaderboard and the LaTeX table carry
+pairs = decisions.leaderboard_pairs(view, session.headline_metric(evaluation)[0],
+                                    chosen.pairs_test, chosen.alpha, chosen.min_effect)
 
 st.subheader("Report for stakeholders")
 # saved figures hold no lists: the report and the pull-request summary write each query's
@@ -90,9 +95,11 @@ else:
 st.subheader("Table for a paper (LaTeX)")
 st.caption("Runs down and every figure shown across, each mean with its interval, the best run "
            "of each column in bold; daggers mark the Compare page's significant differences "
-           "from its baseline, whose test and correction the caption names. Needs booktabs and "
-           "graphicx.")
-latex = report_data.latex(view, comparison, options if comparison is not None else None)
+           "from its baseline, whose test and correction the caption names; read by the "
+           "randomized Tukey HSD (the test of every pair, chosen on the Overview or Compare), "
+           "the headline metric's letters in superscript. Needs booktabs and graphicx.")
+latex = report_data.latex(view, comparison, options if comparison is not None else None,
+                          pairs)
 ui.download_button("Download table (LaTeX)", lambda: latex, f"table-{today}-k{k}.tex",
                    "application/x-tex", key="export.latex", help=HELP["latex_table"])
 st.code(latex, language="latex", wrap_lines=True)

@@ -54,10 +54,13 @@ def _judge(inputs: Inputs, view: View, lam: float | None) -> metrics.JudgeReport
 
 
 def latex(view: View, comparison: metrics.Comparison | None,
-          options: CompareOptions | None) -> str:
+          options: CompareOptions | None, pairs: metrics.AllPairs | None = None) -> str:
     """A paper's table of the view's figures, its daggers the comparison's (made under
-    `options`), once per view and comparison."""
-    return store().get("latex", (view.key, options),
-                       lambda: metrics.latex_table(view.evaluation, comparison),
+    `options`), its superscript letters those of every pair read by the test in force
+    (`pairs`: decisions.leaderboard_pairs), once per view, comparison and reading; the
+    command line's writer (metrics.latex_table)."""
+    read = None if pairs is None else (pairs.test, pairs.alpha, pairs.metrics)
+    return store().get("latex", (view.key, options, read),
+                       lambda: metrics.latex_table(view.evaluation, comparison, pairs=pairs),
                        files=view.files, parents=[view.source],
                        shared=(view.evaluation, comparison))
