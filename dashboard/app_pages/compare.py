@@ -144,6 +144,7 @@ def tests(options: cache.CompareOptions, comparison: metrics.Comparison) -> None
     delta = left.number_input(
         "A difference worth detecting", min_value=1e-6, max_value=1.0, value=None, step=0.01,
         format=fmt.FIGURE_PATTERN, key=session.DELTA, placeholder="e.g. 0.02",
+        persist_state="session",  # the report states what it needs too
         help=POWER_MEANING["queries_needed"])
     right.caption(safe.md(POWER_METHOD))
     st.markdown(f"**Test:** {method['test']}")

@@ -56,7 +56,9 @@ else:
     st.markdown(
         "One HTML file that opens offline and prints on A4 landscape: K, conventions in words, "
         "the headline and the leaderboard, the summary with intervals and every run against the "
-        "baseline, the interval and K-sweep charts, the comparison with its tests, harm, "
+        "baseline, the interval and K-sweep charts, the comparison with its tests (and the "
+        "queries a future set needs, when Compare asks about a difference), every pair of runs "
+        "read by the randomized Tukey HSD when that is the test of every pair, harm, "
         "fragility, the diagnosis and the k suggestion, the query set and the fingerprints of the "
         "labels and of each run, and the honest limits."
     )
@@ -74,7 +76,10 @@ else:
         primary=session.headline_metric(evaluation)[0], harm_delta=chosen.harm_delta,
         check_fragility=chosen.fragility,
         facet=(facet if facet in facets else slicing.first_facet(view)) if facets else None,
-        tokens=tokens, lam=chosen.lam)
+        tokens=tokens, lam=chosen.lam, pairs=pairs,
+        # the queries a future set needs, when Compare asks about a difference worth detecting
+        topic_sets=(decisions.topic_set_sizes(view, options.metrics, chosen.delta)
+                    if comparison is not None and chosen.delta is not None else None))
     if contents.holds:
         st.caption("With your texts, the report also holds " + ", ".join(contents.holds) + ".")
     ui.download_button(

@@ -33,6 +33,7 @@ from metrics import (
     POWER_MEANING,
     PRIMARY,
     QUERY_CLASSES,
+    AllPairs,
     BestMarks,
     Comparison,
     Corpus,
@@ -369,6 +370,8 @@ def build_html(
     fragility: Any = None,
     to_label: Any = None,
     judge: Any = None,
+    pairs: AllPairs | None = None,
+    topic_sets: dict[str, Any] | None = None,
 ) -> str:
     """The report as one self-contained HTML page (UTF-8 text).
 
@@ -386,8 +389,12 @@ def build_html(
     (``metrics.risks``), ``fragility`` (``metrics.fragility``) and ``to_label``
     (``metrics.to_label``) add the harm, the verdicts under other conventions and what to
     label next after the comparison; ``judge`` (``metrics.judge_report``) the model judge's
-    agreement, bias and prediction-powered figures on ``primary``. The query set's basis and
-    fingerprints close it, for the reviewer.
+    agreement, bias and prediction-powered figures on ``primary``. ``pairs``
+    (``metrics.all_pairs`` on ``primary``) reads every pair as the leaderboard is read: each
+    run's letters beside its standing, then every pair's table (with the randomized Tukey HSD
+    its classic p, effect sizes and the two-way ANOVA); ``topic_sets``
+    (``metrics.topic_set_sizes``) the queries a future set needs, after the comparison. The
+    query set's basis and fingerprints close it, for the reviewer.
     ``embed_data`` keeps the snapshot of the evaluation (``metrics.snapshot.to_snapshot``:
     every per-query figure and the fingerprints) in a ``<script type="application/json"
     id="snapshot">`` block, so that the figures travel with the page; it is never executed.
@@ -406,11 +413,13 @@ def build_html(
         "and this day. Re-score the same frozen query set later to read drift.</p></header>",
         report_texts.leakage_section(leakage, queries),
         report_decisions.headline_section(headline),
-        report_decisions.leaderboard_section(board, primary),
+        report_decisions.leaderboard_section(board, primary, pairs),
         _summary_section(evaluation, _charts_html(evaluation), marks),
         _run_table_section(evaluation, comparison),
         report_texts.slices_section(evaluation, slices, slice_pieces),
         _comparison_section(evaluation, comparison),
+        report_decisions.topic_set_section(topic_sets),
+        report_decisions.pairs_section(pairs, primary),
         report_decisions.review_section(comparison, risks, fragility, to_label,
                                         label_of(primary, k, evaluation.conventions)),
         report_judge.judge_section(judge, primary),

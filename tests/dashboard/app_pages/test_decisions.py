@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from dashboard.views.frames import TABLE_CHAR_WIDTH
-from metrics import all_pairs, headline_comparison, headlines, leaderboard
+from metrics import all_pairs, headline_comparison, headlines, leaderboard, topic_set_sizes
 from tests.dashboard.conftest import open_app, shown
 
 
@@ -109,11 +109,26 @@ def test_the_overview_s_leaderboard_reads_the_randomized_tukey_hsd_when_chosen(s
     assert "randomized Tukey HSD over" not in shown(" ".join(c.value for c in app.caption))
 
 
-def test_the_test_chosen_on_compare_holds_on_the_overview_and_in_the_export(sample):
+def test_the_test_chosen_on_compare_holds_on_the_overview_and_in_the_export(
+        sample, monkeypatch):
     """One home for the test of every pair: chosen on Compare, the Overview reads its
-    leaderboard by it and the Export page's LaTeX table carries its letters; chosen back on
-    the Overview, Compare shows it."""
+    leaderboard by it, and the Export page's LaTeX table and report carry it (the report
+    with the queries a future set needs, asked on Compare); chosen back on the Overview,
+    Compare shows it."""
+    import metrics
+    from dashboard.data import cache
+
+    made = []
+
+    def spy(*args, **kwargs):
+        made.append(kwargs)
+        return report_contents(*args, **kwargs)
+
+    report_contents = metrics.report_contents
+    monkeypatch.setattr(metrics, "report_contents", spy)
+    cache.store().clear()  # the report's contents made again, under the spy
     app = open_app("compare")
+    app.number_input(key="compare.delta").set_value(0.05).run()
     app.toggle(key="compare.all_pairs").set_value(True).run()
     app.radio(key="compare.pairs_test").set_value("tukey").run()
     app.switch_page("app_pages/overview.py").run()
@@ -127,6 +142,9 @@ def test_the_test_chosen_on_compare_holds_on_the_overview_and_in_the_export(samp
     latex = next(c.value for c in app.code if c.language == "latex")
     assert "randomized Tukey HSD" in latex and "\\textsuperscript{a}" in latex
     assert app.query_params["pairs_test"] == "tukey"  # the link carries it too
+    assert made[-1]["pairs"] == engine
+    keys = app.session_state["compare.metrics"]
+    assert made[-1]["topic_sets"] == topic_set_sizes(sample, list(keys), min_difference=0.05)
     app.switch_page("app_pages/overview.py").run()
     app.radio(key="compare.pairs_test").set_value("paired").run()
     app.switch_page("app_pages/compare.py").run()
