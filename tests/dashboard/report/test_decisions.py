@@ -174,3 +174,32 @@ def test_read_by_the_paired_tests_the_report_is_as_before(sample):
     assert "Group" not in found.tables["leaderboard"][0][0]
     assert "every-pair" not in found.tables and "topic-set-sizes" not in found.tables
     assert TUKEY_METHOD not in page
+
+
+def test_python_m_dashboard_report_reads_every_pair_by_the_tukey_hsd_when_asked(sample,
+                                                                                tmp_path,
+                                                                                capsys):
+    """--test tukey: the command's report holds the engine's letters and every pair on
+    --primary; --min-effect reads its verdicts; for the Markdown summary, refused."""
+    from metrics import all_pairs
+
+    out = tmp_path / "r.html"
+    assert main(["report", "--out", str(out), "--test", "tukey", "--min-effect", "0.05",
+                 "--primary", "MRR"]) == 0
+    page = out.read_text()
+    found = Tables(page)
+    pairs = all_pairs(sample, ["RR"], test="tukey", min_effect=0.05)
+    (board,) = found.tables["leaderboard"]
+    assert {row[0]: row[-1] for row in board[1:]} == pairs.letters("RR")
+    header, *rows = found.tables["every-pair"][0]
+    assert [row[3] for row in rows] == [fmt.p_value(r["p"]) for r in pairs.pair_rows()]
+    assert min_effect_sentence(0.05) in " ".join(found.notes["comparison"])
+    assert "every-pair" not in Tables(_report(tmp_path)).tables  # --test paired: as before
+    assert main(["report", "--format", "markdown", "--test", "tukey"]) == 2
+    assert "--test tukey" in capsys.readouterr()[1]
+
+
+def _report(tmp_path) -> str:
+    out = tmp_path / "plain.html"
+    assert main(["report", "--out", str(out)]) == 0
+    return out.read_text()
