@@ -52,7 +52,8 @@ from metrics import (
 )
 from metrics import format as fmt
 
-__all__ = ["DEFAULT_TITLE", "REFERENCES", "build_html", "build_report"]
+__all__ = ["DEFAULT_TITLE", "REFERENCES", "TOPIC_SET_REFERENCES", "TUKEY_REFERENCES",
+           "build_html", "build_report"]
 
 DEFAULT_TITLE = "Retrieval comparison"
 
@@ -71,6 +72,18 @@ REFERENCES = (
     "Journal of Statistics 6.",
     "Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate. Journal of "
     "the Royal Statistical Society B 57.",
+)
+# cited by the sections a report holds only sometimes: every pair by the Tukey HSD, the
+# topic-set sizes
+TUKEY_REFERENCES = (
+    "Carterette, B. (2012). Multiple testing in statistical analysis of systems-based "
+    "information retrieval experiments. ACM Transactions on Information Systems 30(1).",
+    "Sakai, T. (2014). Statistical reform in information retrieval? SIGIR Forum 48(1).",
+    "Sakai, T. (2018). Laboratory Experiments in Information Retrieval: Sample Sizes, Effect "
+    "Sizes, and Statistical Power. Springer.",
+)
+TOPIC_SET_REFERENCES = (
+    "Sakai, T. (2016). Topic set size design. Information Retrieval Journal 19(3).",
 )
 
 
@@ -340,9 +353,11 @@ def _diagnosis_section(evaluation: Evaluation) -> str:
     return "".join(parts)
 
 
-def _limits_section() -> str:
+def _limits_section(cited: Sequence[str] = ()) -> str:
+    """The honest limits, and the references: every report's, then `cited` (those of the
+    sections this one holds)."""
     limits = "".join(f"<li>{_e(text)}</li>" for text in LIMITS)
-    references = "".join(f"<li>{_e(text)}</li>" for text in REFERENCES)
+    references = "".join(f"<li>{_e(text)}</li>" for text in (*REFERENCES, *cited))
     return (
         f'<section id="limits"><h2>Honest limits</h2><ul>{limits}</ul></section>'
         f'<section id="references"><h2>References</h2><ol>{references}</ol></section>'
@@ -428,7 +443,8 @@ def build_html(
         _diagnosis_section(evaluation),
         report_texts.costs_section(costs),
         _basis_section(evaluation, fingerprints),  # for the reviewer, after the findings
-        _limits_section(),
+        _limits_section((*(TUKEY_REFERENCES if pairs is not None and pairs.test == "tukey"
+                            else ()), *(TOPIC_SET_REFERENCES if topic_sets else ()))),
     ]
     texts = any(x is not None for x in (queries, corpus, slices, slice_pieces, leakage, costs))
     style = _STYLE + (report_texts.STYLE if texts else "")

@@ -3,12 +3,13 @@ fingerprints) closes it."""
 
 from __future__ import annotations
 
+import html
 from html.parser import HTMLParser
 
 import pytest
 
 from dashboard.__main__ import main
-from dashboard.report.html import build_report
+from dashboard.report.html import TOPIC_SET_REFERENCES, TUKEY_REFERENCES, build_report
 from metrics import (
     ANOVA_METHOD,
     DECISIONS,
@@ -165,6 +166,8 @@ def test_the_report_reads_every_pair_by_the_randomized_tukey_hsd(collection):
     order = [page.index(f'id="{part}"') for part in
              ("leaderboard", "comparison", "topic-set-sizes", "every-pair", "basis")]
     assert order == sorted(order), order
+    cited = html.unescape(page[page.index('id="references"'):])
+    assert all(r in cited for r in (*TUKEY_REFERENCES, *TOPIC_SET_REFERENCES))
 
 
 def test_read_by_the_paired_tests_the_report_is_as_before(sample):
@@ -174,6 +177,8 @@ def test_read_by_the_paired_tests_the_report_is_as_before(sample):
     assert "Group" not in found.tables["leaderboard"][0][0]
     assert "every-pair" not in found.tables and "topic-set-sizes" not in found.tables
     assert TUKEY_METHOD not in page
+    assert not any(r in html.unescape(page) for r in (*TUKEY_REFERENCES,
+                                                       *TOPIC_SET_REFERENCES))
 
 
 def test_python_m_dashboard_report_reads_every_pair_by_the_tukey_hsd_when_asked(sample,
