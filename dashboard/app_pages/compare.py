@@ -15,8 +15,6 @@ from dashboard.report import exports
 from dashboard.state import asked, link, picking, session
 from dashboard.views import chart_base, comparison_charts, frames, highlight
 from metrics import (
-    ALL_PAIRS_TEST_NAMES,
-    ALL_PAIRS_TESTS,
     ANOVA_METHOD,
     CORRECTIONS,
     FACET_RULES,
@@ -146,6 +144,7 @@ def tests(options: cache.CompareOptions, comparison: metrics.Comparison) -> None
     delta = left.number_input(
         "A difference worth detecting", min_value=1e-6, max_value=1.0, value=None, step=0.01,
         format=fmt.FIGURE_PATTERN, key=session.DELTA, placeholder="e.g. 0.02",
+        persist_state="session",  # the report states what it needs too
         help=POWER_MEANING["queries_needed"])
     right.caption(safe.md(POWER_METHOD))
     st.markdown(f"**Test:** {method['test']}")
@@ -220,10 +219,7 @@ def every_pair(options: cache.CompareOptions, primary: str, label: str) -> None:
     if not st.toggle(f"Compare every pair of runs on {label}", key=session.ALL_PAIRS,
                      help=HELP["all_pairs"]):
         return
-    test = st.radio("Test of every pair", list(ALL_PAIRS_TESTS), key=session.PAIRS_TEST,
-                    format_func=ALL_PAIRS_TEST_NAMES.get, horizontal=True,
-                    help=" ".join(f"{ALL_PAIRS_TEST_NAMES[t]}: {w}."
-                                  for t, w in ALL_PAIRS_TESTS.items()))
+    test = ui.pairs_test()  # the Overview's leaderboard reads the same choice
     pairs = decisions.all_pairs(view, primary, options.correction, options.alpha, test=test,
                                 min_effect=options.min_effect)
     st.caption(safe.md(pairs.sentence()) + " " + vocabulary.leaderboard.LETTER_GROUPS)

@@ -6,7 +6,7 @@ import datetime as dt
 import streamlit as st
 
 from dashboard import safe
-from dashboard.data import cache, costs, slicing
+from dashboard.data import cache, costs, decisions, slicing
 from dashboard.data import report as report_data
 from dashboard.layout import saved, ui
 from dashboard.report import exports
@@ -41,6 +41,11 @@ if comparison is not None:
              f"against {safe.md(comparison.baseline)} on {len(comparison.metrics)} metrics, "
              f"{CORRECTIONS[comparison.correction]} correction, alpha {comparison.alpha:g}.")
 
+# every pair as the leaderboard reads it (the Overview's and Compare's test): the letters
+# the report's leaderboard and the LaTeX table carry
+pairs = decisions.leaderboard_pairs(view, session.headline_metric(evaluation)[0],
+                                    chosen.pairs_test, chosen.alpha, chosen.min_effect)
+
 st.subheader("Report for stakeholders")
 # saved figures hold no lists: the report and the pull-request summary write each query's
 # lists, classes and the load report; the LaTeX table and the CSVs below need the figures only
@@ -51,7 +56,9 @@ else:
     st.markdown(
         "One HTML file that opens offline and prints on A4 landscape: K, conventions in words, "
         "the headline and the leaderboard, the summary with intervals and every run against the "
-        "baseline, the interval and K-sweep charts, the comparison with its tests, harm, "
+        "baseline, the interval and K-sweep charts, the comparison with its tests (and the "
+        "queries a future set needs, when Compare asks about a difference), every pair of runs "
+        "read by the randomized Tukey HSD when that is the test of every pair, harm, "
         "fragility, the diagnosis and the k suggestion, the query set and the fingerprints of the "
         "labels and of each run, and the honest limits."
     )
@@ -69,7 +76,10 @@ else:
         primary=session.headline_metric(evaluation)[0], harm_delta=chosen.harm_delta,
         check_fragility=chosen.fragility,
         facet=(facet if facet in facets else slicing.first_facet(view)) if facets else None,
-        tokens=tokens, lam=chosen.lam)
+        tokens=tokens, lam=chosen.lam, pairs=pairs,
+        # the queries a future set needs, when Compare asks about a difference worth detecting
+        topic_sets=(decisions.topic_set_sizes(view, options.metrics, chosen.delta)
+                    if comparison is not None and chosen.delta is not None else None))
     if contents.holds:
         st.caption("With your texts, the report also holds " + ", ".join(contents.holds) + ".")
     ui.download_button(
@@ -90,9 +100,11 @@ else:
 st.subheader("Table for a paper (LaTeX)")
 st.caption("Runs down and every figure shown across, each mean with its interval, the best run "
            "of each column in bold; daggers mark the Compare page's significant differences "
-           "from its baseline, whose test and correction the caption names. Needs booktabs and "
-           "graphicx.")
-latex = report_data.latex(view, comparison, options if comparison is not None else None)
+           "from its baseline, whose test and correction the caption names; read by the "
+           "randomized Tukey HSD (the test of every pair, chosen on the Overview or Compare), "
+           "the headline metric's letters in superscript. Needs booktabs and graphicx.")
+latex = report_data.latex(view, comparison, options if comparison is not None else None,
+                          pairs)
 ui.download_button("Download table (LaTeX)", lambda: latex, f"table-{today}-k{k}.tex",
                    "application/x-tex", key="export.latex", help=HELP["latex_table"])
 st.code(latex, language="latex", wrap_lines=True)

@@ -126,22 +126,37 @@ if table is not None:
             for run in table.runs})
     st.caption(safe.md(table.note) + " Compare sets the correction and alpha.")
 
-st.subheader("Leaderboard")
-board = decisions.leaderboard(view)
-st.dataframe(
-    cache.derived(view, "leaderboard table", (primary,),
-                  lambda: frames.leaderboard_table(board, primary)), hide_index=True,
-    column_config={
-        "Run": st.column_config.TextColumn(pinned=True),
-        "Mean": ui.number_column(labels[primary]),
-        "Rank": st.column_config.NumberColumn(help=LEADERBOARD_TERMS["rank"]),
-        "Rank interval": st.column_config.TextColumn(
-            f"{level} rank interval", help=LEADERBOARD_TERMS["rank_interval"]),
-        "P(best)": st.column_config.ProgressColumn(
-            "P(best)", help=LEADERBOARD_TERMS["p_best"], format="percent", min_value=0.0,
-            max_value=1.0)})
-st.caption(f"{safe.md(board.sentences(primary)[0])}. On {labels[primary]}, the headline "
-           f"metric (Compare sets it). {LEADERBOARD_TERMS['resamples']}")
+
+@link.page_fragment
+def standings() -> None:
+    """The leaderboard on the headline metric: each run's rank over the bootstrap and, read
+    by the randomized Tukey HSD (the test of every pair, chosen here or on Compare), the
+    groups of runs it does not tell apart. A fragment: the choice of test redraws this
+    section alone."""
+    st.subheader("Leaderboard")
+    board = decisions.leaderboard(view)
+    test = ui.pairs_test() if len(evaluation.runs) > 1 else None
+    pairs = decisions.leaderboard_pairs(view, primary, test, chosen.alpha, chosen.min_effect)
+    st.dataframe(
+        cache.derived(view, "leaderboard table", (primary, test, chosen.alpha),
+                      lambda: frames.leaderboard_table(board, primary, pairs)), hide_index=True,
+        column_config={
+            "Run": st.column_config.TextColumn(pinned=True),
+            "Mean": ui.number_column(labels[primary]),
+            "Rank": st.column_config.NumberColumn(help=LEADERBOARD_TERMS["rank"]),
+            "Rank interval": st.column_config.TextColumn(
+                f"{level} rank interval", help=LEADERBOARD_TERMS["rank_interval"]),
+            "P(best)": st.column_config.ProgressColumn(
+                "P(best)", help=LEADERBOARD_TERMS["p_best"], format="percent", min_value=0.0,
+                max_value=1.0),
+            "Group": st.column_config.TextColumn(help=LEADERBOARD_TERMS["letters"])})
+    st.caption(f"{safe.md(board.sentences(primary)[0])}. On {labels[primary]}, the headline "
+               f"metric (Compare sets it). {LEADERBOARD_TERMS['resamples']}")
+    if pairs is not None:  # the groups' test, named beside them
+        st.caption(f"{safe.md(pairs.sentence())} {vocabulary.leaderboard.LETTER_GROUPS}")
+
+
+standings()
 
 if len(evaluation.runs) > 2:  # two runs have one pair: its order is the leaderboard's
     st.subheader("Do the metrics order the runs alike?")

@@ -87,6 +87,20 @@ def all_pairs(view: View, metric: str, correction: str, alpha: float, *,
     return tested.adjusted(correction, alpha)
 
 
+def leaderboard_pairs(view: View, metric: str, test: str, alpha: float,
+                      min_effect: float | None) -> metrics.AllPairs | None:
+    """What the leaderboard on one metric (a measure key) is read by besides its ranks: with
+    the randomized Tukey HSD as the test in force (`test`) and two runs or more, every pair
+    by it (its letters go beside each run's standing: the Overview, the report, the LaTeX
+    table), the same entry as Compare's every-pair view; None with the paired tests, whose
+    pairs the comparison reads (the leaderboard as the bootstrap ranks it)."""
+    if test != "tukey" or len(view.evaluation.runs) < 2:
+        return None
+    # the correction applies to nothing under the Tukey HSD: Compare's entry, whatever it is
+    return all_pairs(view, metric, metrics.vocabulary.comparisons.DEFAULT_CORRECTION, alpha,
+                     test=test, min_effect=min_effect)
+
+
 def topic_set_sizes(view: View, metrics_compared: tuple[str, ...],
                     min_difference: float) -> dict[str, metrics.TopicSetSize]:
     """The queries a future query set needs to detect `min_difference` on each metric (a

@@ -14,16 +14,24 @@ from dashboard.data.cache import CompareOptions, Inputs, View, judged, spinner, 
 def contents(view: View, inputs: Inputs | None, comparison: metrics.Comparison | None,
              options: CompareOptions | None, *, primary: str, harm_delta: float,
              check_fragility: bool, facet: str | None, tokens: metrics.ChunkTokens | None,
-             lam: float | None) -> metrics.ReportContents:
+             lam: float | None, pairs: metrics.AllPairs | None = None,
+             topic_sets: dict[str, metrics.TopicSetSize] | None = None
+             ) -> metrics.ReportContents:
     """What the report holds for the view: `comparison` is the Compare page's (made under
     `options`; None without one), `primary` the headline's measure key, `facet` the facet
     the figures by kind of query are cut by (None: none), `tokens` what K is priced at, `lam`
-    the judge's weight (None: tuned, PPI++)."""
+    the judge's weight (None: tuned, PPI++), `pairs` every pair as the leaderboard is read
+    (decisions.leaderboard_pairs, None: by the paired tests) and `topic_sets` the queries a
+    future set needs (decisions.topic_set_sizes, None: no difference asked), both the pages'
+    own entries."""
     corpus = texts.corpus(view)
     judge_file = inputs.judge if inputs is not None and inputs.judged else None
     corpus_key = None if view.corpus_file is None else view.corpus_file.key
     key = (view.key, view.queries_key, corpus_key, options, primary, harm_delta,
-           check_fragility, facet, tokens, lam, None if judge_file is None else judge_file.key)
+           check_fragility, facet, tokens, lam, None if judge_file is None else judge_file.key,
+           None if pairs is None else (pairs.test, pairs.alpha, pairs.metrics, pairs.min_effect),
+           None if topic_sets is None else tuple(
+               (label, size.min_difference) for label, size in topic_sets.items()))
 
     def make() -> metrics.ReportContents:
         return metrics.report_contents(
@@ -35,7 +43,8 @@ def contents(view: View, inputs: Inputs | None, comparison: metrics.Comparison |
             queries=view.queries, corpus=corpus,
             facet=slicing.facets(view)[facet] if facet is not None else None,
             tokens=tokens, leakage_qrels=view.qrels, leakage_runs=view.loaded_runs,
-            judge=_judge(inputs, view, lam) if judge_file is not None else None)
+            judge=_judge(inputs, view, lam) if judge_file is not None else None,
+            pairs=pairs, topic_sets=topic_sets)
 
     return store().get(
         "report contents", key, make,
@@ -54,10 +63,13 @@ def _judge(inputs: Inputs, view: View, lam: float | None) -> metrics.JudgeReport
 
 
 def latex(view: View, comparison: metrics.Comparison | None,
-          options: CompareOptions | None) -> str:
+          options: CompareOptions | None, pairs: metrics.AllPairs | None = None) -> str:
     """A paper's table of the view's figures, its daggers the comparison's (made under
-    `options`), once per view and comparison."""
-    return store().get("latex", (view.key, options),
-                       lambda: metrics.latex_table(view.evaluation, comparison),
+    `options`), its superscript letters those of every pair read by the test in force
+    (`pairs`: decisions.leaderboard_pairs), once per view, comparison and reading; the
+    command line's writer (metrics.latex_table)."""
+    read = None if pairs is None else (pairs.test, pairs.alpha, pairs.metrics)
+    return store().get("latex", (view.key, options, read),
+                       lambda: metrics.latex_table(view.evaluation, comparison, pairs=pairs),
                        files=view.files, parents=[view.source],
                        shared=(view.evaluation, comparison))

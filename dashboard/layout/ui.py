@@ -19,7 +19,14 @@ from dashboard.layout import saved_header
 from dashboard.report import exports
 from dashboard.state import link, session
 from dashboard.views import frames, vega_spec
-from metrics import FORMAT_EXAMPLES, sample_qrels, sample_runs, vocabulary
+from metrics import (
+    ALL_PAIRS_TEST_NAMES,
+    ALL_PAIRS_TESTS,
+    FORMAT_EXAMPLES,
+    sample_qrels,
+    sample_runs,
+    vocabulary,
+)
 from metrics import format as fmt
 
 HELP = vocabulary.columns.CONTROL_HELP
@@ -203,6 +210,21 @@ def _conventions_popover(view: View) -> None:
     with st.popover("Conventions behind these numbers", icon=":material/rule:"):
         for sentence in view.evaluation.conventions.sentences().values():
             st.markdown(f"- {sentence}")
+
+
+def pairs_test() -> str:
+    """The test every pair of runs is read by (a key of metrics.ALL_PAIRS_TESTS): one
+    control, drawn on Compare's every-pair view and beside the Overview's leaderboard under
+    one key, kept across pages (a widget of one page is another's to Streamlit, which
+    drops its value on the way: drawn with the value shown, and kept), so that a choice on
+    one page holds on the other and in the exports."""
+    test = st.radio("Test of every pair", list(ALL_PAIRS_TESTS), key=session.PAIRS_TEST,
+                    index=session.shown_index(session.PAIRS_TEST, list(ALL_PAIRS_TESTS)),
+                    format_func=ALL_PAIRS_TEST_NAMES.get, horizontal=True,
+                    help=" ".join(f"{ALL_PAIRS_TEST_NAMES[t]}: {w}."
+                                  for t, w in ALL_PAIRS_TESTS.items()))
+    session.keep([session.PAIRS_TEST])
+    return test
 
 
 def progress(label: str, help: str | None = None) -> st.column_config.Column:

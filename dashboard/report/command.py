@@ -7,10 +7,14 @@ sample). With two runs or more, the first is the baseline of the comparison tabl
 The HTML report also takes the text inputs of ``python -m metrics``: --queries and --corpus
 (the examples show the question and each chunk's first words; with both, the leakage check),
 --by FACET (nDCG per slice, and each slice's paired difference), --tokens-per-chunk and
---price-per-mtok (what K costs). On the sample, its queries and corpus are read.
+--price-per-mtok (what K costs). On the sample, its queries and corpus are read. --test tukey
+reads the leaderboard and every pair on --primary by the randomized Tukey HSD (letters, every
+pair's p, effect sizes, the ANOVA), as the dashboard's test of every pair does; --min-effect
+is the verdicts' minimum effect.
 
   python -m dashboard report --qrels qrels.txt --run base.run --run new.run --k 10 --out r.html
   python -m dashboard report --queries queries.csv --corpus corpus.jsonl --by intent ...
+  python -m dashboard report --test tukey --min-effect 0.01 ...  # letters, every pair, ANOVA
   python -m dashboard report --format markdown          # the summary table, for a pull request
 
 Errors exit non-zero with one line, like ``python -m metrics``.
@@ -37,6 +41,7 @@ def parser() -> argparse.ArgumentParser:
         "python -m dashboard report",
         "Write the self-contained HTML report (or print the Markdown summary).",
         texts=True, cost=True, metric="report these figures too, beside the default ones",
+        pairs="tukey: the leaderboard's letters and every pair on --primary",
         conflict_handler="resolve",  # --format below replaces the scoring commands' table/json
     )
     flags.add_argument(
@@ -65,6 +70,7 @@ def report_command(argv: Sequence[str]) -> int:
         raise UsageError("the HTML report needs --out FILE")
     given = [f"--{flag.replace('_', '-')}" for flag in TEXT_FLAGS
              if getattr(args, flag) is not None]
+    given += ["--test tukey"] if args.test == "tukey" else []
     if args.format == "markdown" and given:
         raise UsageError(f"{', '.join(given)}: for the HTML report; the Markdown summary "
                          "holds the summary table only")
@@ -94,15 +100,18 @@ def report_command(argv: Sequence[str]) -> int:
 def compared(args: argparse.Namespace,
              evaluation: metrics.Evaluation) -> metrics.Comparison | None:
     """Each run against the first, as python -m metrics compare and the LaTeX table compare
-    them (metrics.baseline_comparison); none with --no-comparison."""
-    return None if args.no_comparison else metrics.baseline_comparison(evaluation)
+    them (metrics.baseline_comparison), its verdicts under --min-effect; none with
+    --no-comparison."""
+    return None if args.no_comparison else metrics.baseline_comparison(
+        evaluation, min_effect=args.min_effect)
 
 
 def contents(args: argparse.Namespace, inputs: metrics.Inputs,
              comparison: metrics.Comparison | None) -> metrics.ReportContents:
     """The report's contents (metrics.report_contents, as the Export page's) from what the
     command line names: --primary, the texts (--queries, --corpus, the sample's on the sample),
-    --by, the token cost and --judge-qrels; the harm threshold and the fragility check at
+    --by, the token cost and --judge-qrels; with --test tukey every pair on --primary by the
+    randomized Tukey HSD (under --min-effect); the harm threshold and the fragility check at
     their defaults. Each file is read once."""
     evaluation = inputs.evaluation()
     try:
@@ -117,7 +126,10 @@ def contents(args: argparse.Namespace, inputs: metrics.Inputs,
         facet=inputs.facet(),  # UsageError: --by without queries
         tokens=inputs.tokens(),  # what K costs, when a token figure, a price or --corpus asks
         judge=(metrics.judge_report(*inputs.judged())
-               if inputs.judge_qrels is not None else None))
+               if inputs.judge_qrels is not None else None),
+        pairs=(metrics.all_pairs(evaluation, [primary], test=args.test,
+                                 min_effect=args.min_effect)
+               if args.test == "tukey" and len(evaluation.runs) > 1 else None))
 
 
 COMMANDS: dict[str, Command] = {"report": report_command}

@@ -33,6 +33,7 @@ from metrics import (
     POWER_MEANING,
     PRIMARY,
     QUERY_CLASSES,
+    AllPairs,
     BestMarks,
     Comparison,
     Corpus,
@@ -51,7 +52,8 @@ from metrics import (
 )
 from metrics import format as fmt
 
-__all__ = ["DEFAULT_TITLE", "REFERENCES", "build_html", "build_report"]
+__all__ = ["DEFAULT_TITLE", "REFERENCES", "TOPIC_SET_REFERENCES", "TUKEY_REFERENCES",
+           "build_html", "build_report"]
 
 DEFAULT_TITLE = "Retrieval comparison"
 
@@ -70,6 +72,18 @@ REFERENCES = (
     "Journal of Statistics 6.",
     "Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate. Journal of "
     "the Royal Statistical Society B 57.",
+)
+# cited by the sections a report holds only sometimes: every pair by the Tukey HSD, the
+# topic-set sizes
+TUKEY_REFERENCES = (
+    "Carterette, B. (2012). Multiple testing in statistical analysis of systems-based "
+    "information retrieval experiments. ACM Transactions on Information Systems 30(1).",
+    "Sakai, T. (2014). Statistical reform in information retrieval? SIGIR Forum 48(1).",
+    "Sakai, T. (2018). Laboratory Experiments in Information Retrieval: Sample Sizes, Effect "
+    "Sizes, and Statistical Power. Springer.",
+)
+TOPIC_SET_REFERENCES = (
+    "Sakai, T. (2016). Topic set size design. Information Retrieval Journal 19(3).",
 )
 
 
@@ -339,9 +353,11 @@ def _diagnosis_section(evaluation: Evaluation) -> str:
     return "".join(parts)
 
 
-def _limits_section() -> str:
+def _limits_section(cited: Sequence[str] = ()) -> str:
+    """The honest limits, and the references: every report's, then `cited` (those of the
+    sections this one holds)."""
     limits = "".join(f"<li>{_e(text)}</li>" for text in LIMITS)
-    references = "".join(f"<li>{_e(text)}</li>" for text in REFERENCES)
+    references = "".join(f"<li>{_e(text)}</li>" for text in (*REFERENCES, *cited))
     return (
         f'<section id="limits"><h2>Honest limits</h2><ul>{limits}</ul></section>'
         f'<section id="references"><h2>References</h2><ol>{references}</ol></section>'
@@ -369,6 +385,8 @@ def build_html(
     fragility: Any = None,
     to_label: Any = None,
     judge: Any = None,
+    pairs: AllPairs | None = None,
+    topic_sets: dict[str, Any] | None = None,
 ) -> str:
     """The report as one self-contained HTML page (UTF-8 text).
 
@@ -386,8 +404,12 @@ def build_html(
     (``metrics.risks``), ``fragility`` (``metrics.fragility``) and ``to_label``
     (``metrics.to_label``) add the harm, the verdicts under other conventions and what to
     label next after the comparison; ``judge`` (``metrics.judge_report``) the model judge's
-    agreement, bias and prediction-powered figures on ``primary``. The query set's basis and
-    fingerprints close it, for the reviewer.
+    agreement, bias and prediction-powered figures on ``primary``. ``pairs``
+    (``metrics.all_pairs`` on ``primary``) reads every pair as the leaderboard is read: each
+    run's letters beside its standing, then every pair's table (with the randomized Tukey HSD
+    its classic p, effect sizes and the two-way ANOVA); ``topic_sets``
+    (``metrics.topic_set_sizes``) the queries a future set needs, after the comparison. The
+    query set's basis and fingerprints close it, for the reviewer.
     ``embed_data`` keeps the snapshot of the evaluation (``metrics.snapshot.to_snapshot``:
     every per-query figure and the fingerprints) in a ``<script type="application/json"
     id="snapshot">`` block, so that the figures travel with the page; it is never executed.
@@ -406,11 +428,13 @@ def build_html(
         "and this day. Re-score the same frozen query set later to read drift.</p></header>",
         report_texts.leakage_section(leakage, queries),
         report_decisions.headline_section(headline),
-        report_decisions.leaderboard_section(board, primary),
+        report_decisions.leaderboard_section(board, primary, pairs),
         _summary_section(evaluation, _charts_html(evaluation), marks),
         _run_table_section(evaluation, comparison),
         report_texts.slices_section(evaluation, slices, slice_pieces),
         _comparison_section(evaluation, comparison),
+        report_decisions.topic_set_section(topic_sets),
+        report_decisions.pairs_section(pairs, primary),
         report_decisions.review_section(comparison, risks, fragility, to_label,
                                         label_of(primary, k, evaluation.conventions)),
         report_judge.judge_section(judge, primary),
@@ -419,7 +443,8 @@ def build_html(
         _diagnosis_section(evaluation),
         report_texts.costs_section(costs),
         _basis_section(evaluation, fingerprints),  # for the reviewer, after the findings
-        _limits_section(),
+        _limits_section((*(TUKEY_REFERENCES if pairs is not None and pairs.test == "tukey"
+                            else ()), *(TOPIC_SET_REFERENCES if topic_sets else ()))),
     ]
     texts = any(x is not None for x in (queries, corpus, slices, slice_pieces, leakage, costs))
     style = _STYLE + (report_texts.STYLE if texts else "")

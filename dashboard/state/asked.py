@@ -34,6 +34,8 @@ class Asked:
     correction: str  # the comparison's multiple-comparison correction
     alpha: float
     min_effect: float | None  # the smallest difference that matters (None: none declared)
+    pairs_test: str  # how every pair is read: "paired" (as the comparison) or "tukey"
+    delta: float | None  # a difference worth detecting (None: not asked)
     primary: str  # the headline's measure key
     harm_delta: float  # a query is harmed when it loses more than this
     risk_alpha: float  # the risk aversion whose URisk and TRisk are shown
@@ -73,6 +75,8 @@ def read(conventions: Conventions | None = None) -> Asked:
         correction=get(session.CORRECTION),
         alpha=float(get(session.ALPHA)),
         min_effect=state.get(session.MIN_EFFECT),
+        pairs_test=get(session.PAIRS_TEST),
+        delta=state.get(session.DELTA),
         primary=get(session.PRIMARY),
         harm_delta=float(get(session.HARM_DELTA)),
         risk_alpha=float(get(session.RISK_ALPHA)),

@@ -356,10 +356,15 @@ def movement_notes(movement: pd.DataFrame) -> list[str]:
             in zip(movement["before"], movement["after"], movement["moved"], strict=True)]
 
 
-def leaderboard_table(board: Leaderboard, metric: str) -> pd.DataFrame:
-    """One metric's standings, best first: mean, rank, its interval and P(best)."""
+def leaderboard_table(board: Leaderboard, metric: str,
+                      pairs: AllPairs | None = None) -> pd.DataFrame:
+    """One metric's standings, best first: mean, rank, its interval and P(best); with every
+    pair tested (`pairs`), each run's letters ("Group": runs that share one are not told
+    apart)."""
+    letters = {} if pairs is None else pairs.letters(metric)
     return pd.DataFrame([{"Run": s.run, "Mean": s.mean, "Rank": s.rank,
-                          "Rank interval": f"{s.rank_low}–{s.rank_high}", "P(best)": s.p_best}
+                          "Rank interval": f"{s.rank_low}–{s.rank_high}", "P(best)": s.p_best,
+                          **({"Group": letters[s.run]} if letters else {})}
                          for s in board.standings(metric)])
 
 

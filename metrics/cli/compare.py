@@ -27,6 +27,8 @@ from metrics.inputs.arguments import (
     UsageError,
     add_input_arguments,
     add_metric_argument,
+    add_min_effect_argument,
+    add_test_argument,
     add_text_arguments,
     confidence,
     positive_int,
@@ -54,10 +56,10 @@ from metrics.vocabulary import fragility as fragility_words
 from metrics.vocabulary import risk as risk_words
 from metrics.vocabulary.budget import BUDGET_FLAG, BUDGET_HELP
 from metrics.vocabulary.comparisons import ALPHA, CORRECTIONS, DEFAULT_CORRECTION
-from metrics.vocabulary.conventions import MIN_EFFECT, Conventions, check_min_effect
+from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, gate_failure
 from metrics.vocabulary.headline import PRIMARY, PRIMARY_HELP
-from metrics.vocabulary.tukey import ALL_PAIRS_TESTS, DEFAULT_ALL_PAIRS_TEST, TEST_HELP
+from metrics.vocabulary.tukey import DEFAULT_ALL_PAIRS_TEST
 
 
 def compare_command(argv: Sequence[str]) -> int:
@@ -245,29 +247,6 @@ def add_all_pairs_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all-pairs", action="store_true",
                         help="compare every pair of runs, not only each with the first; the "
                         "correction covers every pair and metric; adds significance letters")
-
-
-def add_test_argument(parser: argparse.ArgumentParser,
-                      default: str | None = DEFAULT_ALL_PAIRS_TEST) -> None:
-    """--test: how every pair of runs is read (with no default, only when asked)."""
-    parser.add_argument("--test", choices=list(ALL_PAIRS_TESTS), default=default,
-                        help=TEST_HELP + (f" (default {default}; with --all-pairs)" if default
-                                          else " (default: no pair tested)"))
-
-
-def _min_effect(text: str) -> float:
-    try:
-        return check_min_effect(float(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a number > 0 in the metric's units, got {text!r}") from None
-
-
-def add_min_effect_argument(parser: argparse.ArgumentParser) -> None:
-    """--min-effect, the convention of the verdicts (MIN_EFFECT): default none."""
-    parser.add_argument(MIN_EFFECT.flag, dest=MIN_EFFECT.field, type=_min_effect,
-                        default=MIN_EFFECT.default, metavar="DELTA",
-                        help=MIN_EFFECT.help.replace("%", "%%"))
 
 
 def pairs_from(args: argparse.Namespace, evaluation: Evaluation,

@@ -30,7 +30,7 @@ from metrics.io import (
 from metrics.io.report import DROPPED_SHOWN
 from metrics.io.writing import paths_meet
 from metrics.vocabulary import CONVENTIONS, Convention
-from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.conventions import MIN_EFFECT, Conventions, check_min_effect
 from metrics.vocabulary.cost import FLAGS as COST_FLAGS
 from metrics.vocabulary.cutoffs import DEFAULT_K, MAX_K, MAX_SWEEP, SAMPLE_K, check_sweep
 from metrics.vocabulary.format import shortened, terminal
@@ -45,6 +45,7 @@ from metrics.vocabulary.identifiers import (
 from metrics.vocabulary.judge import JUDGE_FLAG, JUDGE_HELP
 from metrics.vocabulary.names import NAME_EXAMPLES, parse_measure
 from metrics.vocabulary.slices import LENGTH
+from metrics.vocabulary.tukey import ALL_PAIRS_TESTS, DEFAULT_ALL_PAIRS_TEST, TEST_HELP
 
 Reader = Callable[[str], object]
 Command = Callable[[Sequence[str]], int]
@@ -406,21 +407,56 @@ def run_guarded(command: Command, argv: Sequence[str]) -> int:
         return EXIT_BAD_INPUT
 
 
+# --------------------------------------------------------------------------- every pair
+# (compare, leaderboard and python -m dashboard report read every pair by the same flags)
+
+
+def add_test_argument(parser: argparse.ArgumentParser,
+                      default: str | None = DEFAULT_ALL_PAIRS_TEST,
+                      when: str = "with --all-pairs") -> None:
+    """--test: how every pair of runs is read (with no default, only when asked; `when`
+    says with what flag it applies)."""
+    parser.add_argument("--test", choices=list(ALL_PAIRS_TESTS), default=default,
+                        help=TEST_HELP + (f" (default {default}; {when})" if default
+                                          else " (default: no pair tested)"))
+
+
+def _min_effect(text: str) -> float:
+    try:
+        return check_min_effect(float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number > 0 in the metric's units, got {text!r}") from None
+
+
+def add_min_effect_argument(parser: argparse.ArgumentParser) -> None:
+    """--min-effect, the convention of the verdicts (MIN_EFFECT): default none."""
+    parser.add_argument(MIN_EFFECT.flag, dest=MIN_EFFECT.field, type=_min_effect,
+                        default=MIN_EFFECT.default, metavar="DELTA",
+                        help=MIN_EFFECT.help.replace("%", "%%"))
+
+
 def command_parser(prog: str, description: str, *, texts: bool = False, by: bool = True,
-                   cost: bool = False, metric: str | None = None, **options: Any) -> Parser:
+                   cost: bool = False, metric: str | None = None, pairs: str | None = None,
+                   **options: Any) -> Parser:
     """An argument parser with the inputs and the conventions' flags (with ``texts``, the
     queries file, the corpus, --by and the token cost; with ``metric``, --metric, whose help
-    says what the command does with the figures named) that refuses a bad flag in one line
-    (UsageError)."""
+    says what the command does with the figures named; with ``pairs``, --test and
+    --min-effect, ``pairs`` saying what reads every pair) that refuses a bad flag in one
+    line (UsageError)."""
     parser = Parser(prog=prog, description=description, **options)
     add_input_arguments(parser)
     if texts:
         add_text_arguments(parser, by=by, cost=cost)
     if metric is not None:
         add_metric_argument(parser, metric)
+    if pairs is not None:
+        add_test_argument(parser, when=pairs)
+        add_min_effect_argument(parser)
     return parser
 
 
 __all__ = ["Command", "Parser", "ReadingOutOfMemory", "UsageError", "add_convention_arguments",
-           "add_input_arguments", "add_metric_argument", "add_text_arguments", "command_parser",
+           "add_input_arguments", "add_metric_argument", "add_min_effect_argument",
+           "add_test_argument", "add_text_arguments", "command_parser",
            "conventions_from", "output_file", "refuse_overwriting", "run_guarded", "to_stderr"]

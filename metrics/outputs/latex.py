@@ -85,8 +85,10 @@ def _caption(evaluation: Evaluation, specs: Sequence[Spec],
                     if spec.label(k, c) not in comparison.metrics]
         if untested:
             parts.append(f"Not tested: {escape(', '.join(untested))}.")
-    if pairs is not None:
-        parts.append(f"Superscript letters: {escape(pairs.sentence())}")
+    if pairs is not None:  # the figures read, named when others go without letters
+        unread = [spec for spec in specs if spec.label(k, c) not in pairs.metrics]
+        on = f" (on {', '.join(pairs.metrics)} only)" if unread else ""
+        parts.append(f"Superscript letters{escape(on)}: {escape(pairs.sentence())}")
     return " ".join(parts)
 
 

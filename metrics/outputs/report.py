@@ -8,10 +8,14 @@ leaderboard and each figure's best marks; with a comparison of live runs, the ha
 each verdict survives another convention (fragility, when asked) and what to label next;
 with texts, the queries and chunks for the examples, the leakage check (both texts), the
 figures by kind of query and each slice's paired difference (a facet), what K costs (a token
-figure); and a model judge's section (its report). Where the two front ends differ, they say
-so here, as parameters: the comparison (the Compare page's, or each run against the first),
-the harm threshold, whether to check fragility and how to read the runs again, the facet,
-the token figure, the runs the leakage check reads and the judge's report.
+figure); a model judge's section (its report); every pair of runs on the primary figure as
+the leaderboard is read (the randomized Tukey HSD's letters, p, effect sizes and ANOVA) and
+the queries a future set needs to detect a difference (topic-set sizes), each when given.
+Where the two front ends differ, they say so here, as parameters: the comparison (the Compare
+page's, or each run against the first), the harm threshold, whether to check fragility and
+how to read the runs again, the facet, the token figure, the runs the leakage check reads,
+the judge's report, every pair's reading and the topic-set sizes (the last three computed
+where the front end shows them, and passed in).
 """
 
 from __future__ import annotations
@@ -30,12 +34,13 @@ from metrics.core.evaluate import Evaluation
 from metrics.decide.best import BestMarks, best_marks
 from metrics.decide.fragility import Fragility, Reread, fragility
 from metrics.decide.headline import headline_comparison, headlines
-from metrics.decide.leaderboard import Leaderboard, leaderboard
+from metrics.decide.leaderboard import AllPairs, Leaderboard, leaderboard
 from metrics.decide.risk import Risk, risks
 from metrics.explain.facets import Facet
 from metrics.explain.slices import Slice, compare_slices, slice_evaluation
 from metrics.io import Corpus, Qrels, Queries, Run
 from metrics.stats.comparison import Comparison
+from metrics.stats.topic_set_size import TopicSetSize
 from metrics.vocabulary.headline import PRIMARY
 from metrics.vocabulary.report import EXAMPLES_ON
 from metrics.vocabulary.risk import HARM_DELTA
@@ -64,6 +69,8 @@ class ReportContents:
     leakage: Leakage | None = None
     costs: tuple[Cost, ...] | None = None
     judge: JudgeReport | None = None
+    pairs: AllPairs | None = None  # every pair on the primary figure, as the leaderboard reads
+    topic_sets: dict[str, TopicSetSize] | None = None  # per figure label
 
     def keywords(self) -> dict[str, Any]:
         """Every part by its name (a shallow mapping: the objects themselves)."""
@@ -93,6 +100,8 @@ def report_contents(
     leakage_qrels: Qrels | None = None,
     leakage_runs: Sequence[Run] | None = None,
     judge: JudgeReport | None = None,
+    pairs: AllPairs | None = None,
+    topic_sets: dict[str, TopicSetSize] | None = None,
 ) -> ReportContents:
     """The report's contents for an evaluation and the comparison it shows (None: no
     comparison; `metrics.baseline_comparison` gives each run against the first).
@@ -102,7 +111,10 @@ def report_contents(
     `check_fragility` re-reads the verdicts under each other convention (`reread`: the runs
     read again in another TREC order); `facet` slices the queries; `tokens` prices K;
     `leakage_qrels` and `leakage_runs` are the labels and runs whose ids the leakage check
-    reads (default the evaluation's); `judge` is the judge's report when a judge labelled.
+    reads (default the evaluation's); `judge` is the judge's report when a judge labelled;
+    `pairs` (`all_pairs` on the primary figure) every pair as the leaderboard is read, its
+    letters beside the standings; `topic_sets` (`topic_set_sizes`) the queries a future set
+    needs, beside the comparison.
     A comparison against a snapshot's figures (its baseline no run of the evaluation) has no
     headline, fragility or paired difference per slice: those compare live runs again."""
     live = comparison is not None and comparison.baseline in evaluation.run_names
@@ -124,7 +136,8 @@ def report_contents(
         marks=best_marks(evaluation) if len(evaluation.runs) > 1 else None,
         queries=queries, corpus=corpus, slices=slices, slice_pieces=slice_pieces,
         leakage=_leakage(evaluation, queries, corpus, leakage_qrels, leakage_runs),
-        costs=None if tokens is None else costs(evaluation, tokens), judge=judge, **review)
+        costs=None if tokens is None else costs(evaluation, tokens), judge=judge,
+        pairs=pairs, topic_sets=topic_sets, **review)
 
 
 def _options(evaluation: Evaluation, comparison: Comparison) -> dict[str, Any]:

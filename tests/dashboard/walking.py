@@ -59,6 +59,7 @@ class Walk:
     trail: list[str] = field(default_factory=list)
     page: str = "overview"
     expect_query: str | None = None
+    pairs_test: str = "paired"  # the test of every pair last chosen (the default before)
     _expected: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -160,6 +161,7 @@ class Walk:
             self._check_names(said)
         if self.page == "overview":
             self._check_summary(self._summary_table())
+        self._check_pairs_test()
         if self.page == "drilldown":
             self._check_query_figures()
         if self.page == "export":
@@ -263,6 +265,22 @@ class Walk:
                 if not (found == wanted or abs(found - wanted) <= 1e-12):
                     self.fail(f"{column} of {row['Run']} on {query}: the drill-down shows "
                               f"{found!r}, the engine {wanted!r}")
+
+    def _check_pairs_test(self) -> None:
+        """One test of every pair: wherever its control is drawn (Compare, the Overview) it
+        shows the one last chosen, and the Overview's leaderboard carries letters only by
+        the randomized Tukey HSD."""
+        radio = self.widget("radio", session.PAIRS_TEST)
+        if radio is None:
+            return
+        if radio.value != self.pairs_test:
+            self.fail(f"the test of every pair shows {radio.value!r}, {self.pairs_test!r} "
+                      "was chosen")
+        board = next((f.value for f in self.app.dataframe if "P(best)" in f.value.columns),
+                     None)
+        if board is not None and ("Group" in board.columns) != (self.pairs_test == "tukey"):
+            self.fail(f"the leaderboard read by {self.pairs_test} has columns "
+                      f"{list(board.columns)}")
 
     def _summary_table(self) -> dict[str, dict[str, str]] | None:
         for frame in self.app.dataframe:
@@ -409,6 +427,7 @@ class Walk:
             return f"every pair {'on' if not toggle.value else 'off'}"
         test = self.rng.choice(["paired", "tukey"])
         self.app.radio(key=session.PAIRS_TEST).set_value(test).run()
+        self.pairs_test = test
         return f"every pair by {test}"
 
     def follow_link(self) -> str | None:

@@ -167,3 +167,22 @@ def test_a_symlink_loop_on_the_command_line_is_named(tmp_path, monkeypatch):
         assert "loop1: cannot be opened (Too many levels of symbolic links)" in texts(app)
     finally:
         opening.command_line.cache_clear()
+
+
+def test_saved_figures_are_read_by_the_randomized_tukey_hsd_as_the_live_ones():
+    """The Tukey HSD reads the per-query figures only: over saved figures the Overview's
+    letters and the Export page's LaTeX table are the live evaluation's."""
+    app = opened(figures())
+    app.radio(key="compare.pairs_test").set_value("tukey").run()
+    live = open_app(pairs_test="tukey")
+    assert not app.exception, [e.value for e in app.exception]
+
+    def board(page):
+        return next(d.value for d in page.dataframe if "Group" in d.value.columns)
+
+    assert board(app)[["Run", "Group"]].equals(board(live)[["Run", "Group"]])
+    app.switch_page("app_pages/export.py").run()
+    live.switch_page("app_pages/export.py").run()
+    latex = [c.value for c in app.code if c.language == "latex"]
+    assert latex == [c.value for c in live.code if c.language == "latex"]
+    assert "randomized Tukey HSD" in latex[0]

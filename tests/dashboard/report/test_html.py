@@ -202,6 +202,23 @@ def test_hostile_ids_are_escaped_everywhere(hostile):
     assert data["query_set"]["excluded"] == [HOSTILE]
 
 
+def test_hostile_names_in_every_pair_and_the_anova_are_escaped(hostile):
+    """The every-pair table and the leaderboard's letters under the randomized Tukey HSD
+    name the runs as text, never as markup."""
+    evaluation, comparison, _ = hostile
+    pairs = metrics.all_pairs(evaluation, ["nDCG"], test="tukey", n_permutations=200)
+    contents = metrics.report_contents(evaluation, comparison, primary="nDCG",
+                                       check_fragility=False, pairs=pairs)
+    text = report.build_report(contents, embed_data=False)
+    assert HOSTILE not in text and ATTRIBUTE not in text
+    page = Page(text)
+    assert_self_contained(page, text)
+    plain = page.plain()
+    start = plain.index("All runs against all runs")
+    assert HOSTILE in plain[start:] and ATTRIBUTE in plain[start:]
+    assert metrics.TUKEY_METHOD in plain[start:]
+
+
 def test_hostile_names_in_markdown_and_charts(hostile):
     evaluation, comparison, _ = hostile
     markdown = exports.summary_markdown(evaluation, comparison)
