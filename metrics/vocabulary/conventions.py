@@ -15,7 +15,7 @@ from typing import Literal
 
 from metrics.vocabulary.format import confidence as format_confidence
 from metrics.vocabulary.measures import INTERVAL_NAMES, Measure
-from metrics.vocabulary.numeric import is_number
+from metrics.vocabulary.numeric import MAX_RELEVANCE_LEVEL, is_number
 
 # --------------------------------------------------------------------------- conventions
 
@@ -106,8 +106,8 @@ def _choices(*rows: tuple[str, str, str, str]) -> tuple[Choice, ...]:
 IDEAL_RULE = "IDCG ranks every judged relevant id, retrieved or not."
 
 # the most an integer convention may be, for its flag and for the engine alike: a level past
-# any grade, the resamples a bootstrap draws in bounded memory, a seed numpy takes as int64
-MAX_RELEVANCE_LEVEL = 1_000_000
+# any grade (MAX_RELEVANCE_LEVEL, declared with the grades), the resamples a bootstrap draws in
+# bounded memory, a seed numpy takes as int64
 MAX_RESAMPLES = 100_000
 MAX_SEED = 2**63 - 1
 

@@ -38,6 +38,8 @@ def run_cli(capsys, *argv):
         (["--confidence-level", "1"], "argument --confidence-level"),
         (["--confidence-level", "0"], "argument --confidence-level"),
         (["--confidence-level", "nan"], "argument --confidence-level"),
+        (["--metric", "P(rel=4611686018427387904)@5"], "argument --metric: metric "
+         "'P(rel=4611686018427387904)@5': rel must be an integer from 1 to 1,000,000"),
     ],
 )
 def test_out_of_bounds_flags_are_one_line_usage_errors(capsys, argv, fragment):
