@@ -29,7 +29,7 @@ from metrics.inputs.arguments import (
     add_metric_argument,
     add_text_arguments,
     confidence,
-    positive_int,
+    permutations,
     to_stderr,
 )
 from metrics.outputs.documents import (
@@ -78,7 +78,7 @@ def compare_command(argv: Sequence[str]) -> int:
     parser.add_argument("--alpha", type=confidence, default=ALPHA)
     parser.add_argument(
         "--permutations",
-        type=positive_int,
+        type=permutations,
         default=DEFAULT_PERMUTATIONS,
         help="sign flips of the randomization test",
     )

@@ -30,7 +30,7 @@ from metrics.io import (
 from metrics.io.report import DROPPED_SHOWN
 from metrics.io.writing import paths_meet
 from metrics.vocabulary import CONVENTIONS, Convention
-from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.conventions import MAX_PERMUTATIONS, Conventions, check_permutations
 from metrics.vocabulary.cost import FLAGS as COST_FLAGS
 from metrics.vocabulary.cutoffs import DEFAULT_K, MAX_K, MAX_SWEEP, SAMPLE_K, check_sweep
 from metrics.vocabulary.format import shortened, terminal
@@ -153,6 +153,16 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return value
+
+
+def permutations(text: str) -> int:
+    """--permutations: the draws of a randomization test, within the engine's bound
+    (`check_permutations`), refused as a usage error naming the flag."""
+    try:
+        return check_permutations(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer from 1 to "
+                                         f"{MAX_PERMUTATIONS:,}, got {text!r}") from None
 
 
 def cutoff(text: str) -> int:
@@ -423,4 +433,5 @@ def command_parser(prog: str, description: str, *, texts: bool = False, by: bool
 
 __all__ = ["Command", "Parser", "ReadingOutOfMemory", "UsageError", "add_convention_arguments",
            "add_input_arguments", "add_metric_argument", "add_text_arguments", "command_parser",
-           "conventions_from", "output_file", "refuse_overwriting", "run_guarded", "to_stderr"]
+           "conventions_from", "output_file", "permutations", "refuse_overwriting", "run_guarded",
+           "to_stderr"]

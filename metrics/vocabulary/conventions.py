@@ -385,6 +385,22 @@ NO_MIN_EFFECT = ("No minimum effect is declared (--min-effect): a significant di
                  "reported whatever its size; read it beside its effect size.")
 
 
+# The draws of a randomization test (the paired test's sign flips, the randomized Tukey HSD's
+# permutations): no convention of the figures (no field of Conventions: the test's p moves,
+# not a figure), but bounded as the resamples are, for --permutations and the engine alike:
+# each draw costs a pass over every query, so 10^12 of them held compare past any wait.
+# A million resolves p to 1e-6, past any corrected alpha a query set supports.
+MAX_PERMUTATIONS = 1_000_000
+PERMUTATIONS = Domain(int, 1, f"{{field}} must be an integer from 1 to {MAX_PERMUTATIONS:,}, "
+                      "got {value!r}", high=MAX_PERMUTATIONS)
+
+
+def check_permutations(value: object) -> int:
+    """The draws of a randomization test as an int within PERMUTATIONS; ValueError
+    otherwise."""
+    return PERMUTATIONS.check("n_permutations", value)
+
+
 def check_min_effect(value: object) -> float | None:
     """The minimum effect as a float > 0, or None (none declared); ValueError otherwise."""
     return None if value is None else MIN_EFFECT.domain.check(MIN_EFFECT.field, value)

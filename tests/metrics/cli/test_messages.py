@@ -49,6 +49,24 @@ def test_out_of_bounds_flags_are_one_line_usage_errors(capsys, argv, fragment):
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    "argv,fragment",
+    [
+        # 10^12 sign flips held compare past 60 s
+        (["compare", "--permutations", str(10**12)],
+         "argument --permutations: expected an integer from 1 to 1,000,000, got "
+         "'1000000000000'"),
+        (["leaderboard", "--test", "tukey", "--permutations", str(10**12)],
+         "argument --permutations: expected an integer from 1 to 1,000,000"),
+    ],
+)
+def test_a_command_flag_out_of_bounds_is_a_one_line_usage_error(capsys, argv, fragment):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
 def test_the_largest_seed_reaches_the_json(capsys):
     code, out, _ = run_cli(capsys, "--format", "json", "--seed", str(2**63 - 1))
     assert code == 0 and json.loads(out)["conventions"]["seed"] == 2**63 - 1
