@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from metrics.context.cost import check_price_per_mtok, check_tokens_per_chunk
 from metrics.core.files import RunSource
 from metrics.core.sample import SAMPLE_DIR
 from metrics.io import (
@@ -184,6 +185,22 @@ def confidence(text: str) -> float:
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
     return value
+
+
+def checked_number(check: Callable[[float], float]) -> Reader:
+    """The type function of a flag whose number the engine checks (`check`, which says what
+    it must be): a bad one is a usage error naming the flag, before any file is read."""
+    def read(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        try:
+            return check(value)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return read
 
 
 def sweep_range(text: str) -> tuple[int, int]:
@@ -378,9 +395,11 @@ def add_text_arguments(parser: argparse.ArgumentParser, *, by: bool = True,
                             f"a metadata key, or '{LENGTH}')")
     if cost:
         flag, text = COST_FLAGS["tokens_per_chunk"]
-        parser.add_argument(flag, dest="tokens_per_chunk", type=float, metavar="N", help=text)
+        parser.add_argument(flag, dest="tokens_per_chunk", type=checked_number(
+            check_tokens_per_chunk), metavar="N", help=text)
         flag, text = COST_FLAGS["price_per_mtok"]
-        parser.add_argument(flag, dest="price_per_mtok", type=float, metavar="USD", help=text)
+        parser.add_argument(flag, dest="price_per_mtok", type=checked_number(
+            check_price_per_mtok), metavar="USD", help=text)
 
 
 def conventions_from(args: argparse.Namespace) -> Conventions:
