@@ -29,7 +29,7 @@ from metrics.io import (
     RUN_FORMATS,
 )
 from metrics.io.report import DROPPED_SHOWN
-from metrics.io.writing import paths_meet
+from metrics.io.writing import paths_meet, standard_output_named
 from metrics.vocabulary import CONVENTIONS, Convention
 from metrics.vocabulary.conventions import MAX_PERMUTATIONS, Conventions, check_permutations
 from metrics.vocabulary.cost import FLAGS as COST_FLAGS
@@ -416,9 +416,11 @@ def to_stderr(line: str) -> None:
 
 
 def run_guarded(command: Command, argv: Sequence[str]) -> int:
-    """Run a command; errors become one line on standard error and a non-zero exit."""
+    """Run a command; errors become one line on standard error and a non-zero exit (a write
+    to standard output that fails too, naming it: `standard_output_named`)."""
     try:
-        return command(argv)
+        with standard_output_named():
+            return command(argv)
     except UsageError as error:
         to_stderr(f"error: {error} (see --help)")
         return EXIT_USAGE
