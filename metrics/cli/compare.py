@@ -31,7 +31,7 @@ from metrics.inputs.arguments import (
     add_test_argument,
     add_text_arguments,
     confidence,
-    positive_int,
+    permutations,
     to_stderr,
 )
 from metrics.outputs.documents import (
@@ -80,7 +80,7 @@ def compare_command(argv: Sequence[str]) -> int:
     parser.add_argument("--alpha", type=confidence, default=ALPHA)
     parser.add_argument(
         "--permutations",
-        type=positive_int,
+        type=permutations,
         default=DEFAULT_PERMUTATIONS,
         help="sign flips of the randomization test",
     )
@@ -150,8 +150,9 @@ def compare_command(argv: Sequence[str]) -> int:
     if keys is not None:
         keys += [key for key in [primary, *gated, *budget_keys(args, k, c),
                                  *harm_keys(args, k, c)] if key not in keys]
-    else:
-        harm_keys(args, k, c)  # a bad limit fails before any test runs
+    else:  # a bad budget or harm limit fails before any test runs
+        budget_keys(args, k, c)
+        harm_keys(args, k, c)
     # the family (the figures named, else the compared family) and the conventions' draws,
     # as every output compares (metrics.decide.baseline)
     options = dict(
@@ -270,12 +271,13 @@ def add_budget_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def budget_keys(args: argparse.Namespace, k: int, conventions: Conventions) -> list[str]:
-    """The measure keys --budget names, so that compare tests them."""
+    """The measure keys --budget names, so that compare tests them; a bad one is a usage
+    error naming the flag."""
     try:
         return [metric_key(budget.metric_label, k, conventions)
                 for budget in parse_budgets(args.budget, k, conventions)]
     except ValueError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(f"{BUDGET_FLAG}: {error}") from None
 
 
 def budget_gates(args: argparse.Namespace, comparison: Comparison, k: int,
@@ -324,12 +326,13 @@ def add_review_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def harm_keys(args: argparse.Namespace, k: int, conventions: Conventions) -> list[str]:
-    """The measure keys --max-harm names, so that compare tests them."""
+    """The measure keys --max-harm names, so that compare tests them; a bad limit is a usage
+    error naming the flag."""
     try:
         return [metric_key(limit.metric_label, k, conventions)
                 for limit in parse_harm_limits(args.max_harm, k, conventions)]
     except ValueError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(f"{risk_words.HARM_FLAG}: {error}") from None
 
 
 def harm_gates(args: argparse.Namespace, comparison: Comparison, k: int,

@@ -20,7 +20,7 @@ from metrics.inputs.arguments import ReadingOutOfMemory, UsageError, to_stderr
 from metrics.inputs.reading import Inputs, file_report_lines
 from metrics.io.errors import LoadError
 from metrics.io.loaders import run_name_of
-from metrics.io.parquet import is_parquet, layout
+from metrics.io.parquet import bounded_layout, is_parquet
 from metrics.io.sources import source_name
 from metrics.io.streams import MAX_INPUT_FLAG
 from metrics.io.writing import write_text
@@ -136,11 +136,13 @@ def score_on_spark(args: argparse.Namespace) -> SparkEvaluation:
     for path in [qrels, *(run.source for run in args.run)]:
         if not is_parquet(path):
             raise UsageError(ONLY_PARQUET.format(path=path))
-    # every file's columns and their types, checked as every engine checks them before Spark
-    # starts (metrics.io.parquet.layout): a file the readers refuse is refused with their line
-    layout(qrels, None, "qrels")
+    # every file's columns and their types, checked as every engine checks them, and what its
+    # rows decode to, bounded as the block engine bounds it, before Spark starts
+    # (metrics.io.parquet.bounded_layout): a file the readers refuse is refused with their line
+    max_bytes = args.max_input_mb << 20
+    bounded_layout(qrels, None, "qrels", max_bytes)
     for run in args.run:
-        layout(run.source, None, "run")
+        bounded_layout(run.source, None, "run", max_bytes)
     names = run_names(args.run)
     # pyspark warns of every pandas it has not been tested with; nothing here uses pandas
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas")
@@ -151,7 +153,8 @@ def score_on_spark(args: argparse.Namespace) -> SparkEvaluation:
     with files_named(inputs):
         return evaluate_spark(qrels, {name: run.source for name, run
                                       in zip(names, args.run, strict=True)},
-                              args.k or DEFAULT_K, inputs.conventions, sweep=args.sweep)
+                              args.k or DEFAULT_K, inputs.conventions, sweep=args.sweep,
+                              max_bytes=max_bytes)
 
 
 def run_names(runs: Sequence) -> list[str]:

@@ -13,6 +13,7 @@ from metrics.context.fusion import (
     check_weight_values,
     cross_fitted_weights,
     fuse,
+    trec_unwritable_row,
     write_trec,
 )
 from metrics.core.files import load_runs, read_qrels
@@ -24,6 +25,7 @@ from metrics.inputs.arguments import (
     output_file,
     to_stderr,
 )
+from metrics.io.errors import LoadError
 from metrics.io.writing import write_text
 from metrics.outputs.documents import write_json
 from metrics.stats.intervals import bootstrap
@@ -81,8 +83,14 @@ def fuse_command(argv: Sequence[str]) -> int:
                          f"{words.WEIGHTS_FLAG}")
     conventions = conventions_from(args)
     max_bytes = args.max_input_mb << 20
-    runs, _ = load_runs([dataclasses.replace(r, format=args.run_format) for r in args.run],
-                        conventions, max_bytes=max_bytes)
+    runs, reports = load_runs([dataclasses.replace(r, format=args.run_format)
+                               for r in args.run], conventions, max_bytes=max_bytes)
+    for run in runs:  # every id of every run is one of the fused run's: named where it is read
+        found = trec_unwritable_row(run)
+        if found is not None:
+            row, what, why = found
+            raise LoadError(run.source, int(run.line[row]), f"{what} {why}: the fused run, a "
+                            "TREC file, cannot hold it", reports[run.name].unit)
     tuned = None
     weights = args.weights
     if args.tune:

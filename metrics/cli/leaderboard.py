@@ -19,7 +19,7 @@ from metrics.inputs.arguments import (
     add_input_arguments,
     add_metric_argument,
     confidence,
-    positive_int,
+    permutations,
 )
 from metrics.outputs.documents import leaderboard_document, write_json
 from metrics.outputs.latex import latex_table
@@ -46,7 +46,7 @@ def leaderboard_command(argv: Sequence[str]) -> int:
                         help="with --test paired: the adjustment over every pair and metric")
     parser.add_argument("--alpha", type=confidence, default=ALPHA,
                         help="with --test: a pair differs when its p is below this")
-    parser.add_argument("--permutations", type=positive_int, default=DEFAULT_PERMUTATIONS,
+    parser.add_argument("--permutations", type=permutations, default=DEFAULT_PERMUTATIONS,
                         help="with --test: sign flips of the paired test, or permutations "
                         "of the Tukey HSD")
     add_min_effect_argument(parser)

@@ -79,7 +79,7 @@ def sample_for_labelling_command(argv: Sequence[str]) -> int:
     elif args.shape == "csv":
         sys.stdout.write(to_csv(found))
     else:
-        sys.stdout.write(to_qrels_template(found))
+        sys.stdout.write(to_qrels_template(found, evaluation))
     return EXIT_OK
 
 

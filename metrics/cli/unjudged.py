@@ -35,7 +35,7 @@ def unjudged_command(argv: Sequence[str]) -> int:
     if args.shape == "csv":
         sys.stdout.write(to_csv(found))
     elif args.shape == "qrels":
-        sys.stdout.write(to_qrels_template(found))
+        sys.stdout.write(to_qrels_template(found, evaluation))
     elif args.format == "json":
         columns = found.columns()
         write_json({"k": found.k, "runs": list(found.run_names),

@@ -25,11 +25,26 @@ from metrics.vocabulary.cost import (
     source_sentence,
 )
 
-__all__ = ["MAX_TOKENS_PER_CHUNK", "ChunkTokens", "Cost", "CostAt", "chunk_tokens",
-           "context_cost", "costs"]
+__all__ = ["MAX_TOKENS_PER_CHUNK", "ChunkTokens", "Cost", "CostAt", "check_price_per_mtok",
+           "check_tokens_per_chunk", "chunk_tokens", "context_cost", "costs"]
 
 MAX_TOKENS_PER_CHUNK = 10_000_000  # longer than any model's context window: a typo
 MILLION = 1_000_000
+
+
+def check_tokens_per_chunk(value: object) -> float:
+    """Mean input tokens of one chunk as a float: a finite number > 0, at most
+    MAX_TOKENS_PER_CHUNK; ValueError otherwise (its flag's reader says it, naming the flag)."""
+    tokens = check_number("tokens_per_chunk", value, low=0, low_open=True)
+    if tokens > MAX_TOKENS_PER_CHUNK:
+        raise ValueError(f"tokens_per_chunk must be at most {MAX_TOKENS_PER_CHUNK:,} (longer "
+                         f"than any context window), got {value!r}")
+    return tokens
+
+
+def check_price_per_mtok(value: object) -> float:
+    """The price of a million input tokens as a float: a finite number >= 0."""
+    return check_number("price_per_mtok", value, low=0)
 
 
 @dataclass(frozen=True)
@@ -43,18 +58,12 @@ class ChunkTokens:
     words_per_chunk: float | None = None  # the corpus's mean, when source == "corpus"
 
     def __post_init__(self) -> None:
-        tokens = check_number("tokens_per_chunk", self.tokens_per_chunk, low=0, low_open=True)
-        if tokens > MAX_TOKENS_PER_CHUNK:
-            raise ValueError(
-                f"tokens_per_chunk must be at most {MAX_TOKENS_PER_CHUNK:,} (longer than any "
-                f"context window), got {self.tokens_per_chunk!r}"
-            )
+        tokens = check_tokens_per_chunk(self.tokens_per_chunk)
         object.__setattr__(self, "tokens_per_chunk", tokens)
         if self.source not in SOURCES:
             raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {self.source!r}")
         if self.price_per_mtok is not None:
-            price = check_number("price_per_mtok", self.price_per_mtok, low=0)
-            object.__setattr__(self, "price_per_mtok", price)
+            object.__setattr__(self, "price_per_mtok", check_price_per_mtok(self.price_per_mtok))
         if self.source == "given":
             if self.words_per_chunk is not None:
                 raise ValueError("words_per_chunk belongs to a corpus estimate: a given "

@@ -25,11 +25,11 @@ from metrics.stats.validate import check_rng, is_number
 from metrics.vocabulary import fusion as words
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k
-from metrics.vocabulary.format import UNSHOWN_CLASS
+from metrics.vocabulary.format import TREC_SPLIT_CLASS, UNSHOWN_CLASS, trec_column_problem
 from metrics.vocabulary.measures import MEASURE_BY_KEY
 
 __all__ = ["CrossFit", "FusionRecipe", "check_rrf_k", "check_weight_values", "cross_fitted_weights",
-           "fuse", "recipe_from", "recipe_from_text", "write_trec"]
+           "fuse", "recipe_from", "recipe_from_text", "trec_unwritable_row", "write_trec"]
 
 
 @dataclass(frozen=True)
@@ -279,6 +279,31 @@ def _ranked(pool: _Pool, fused: np.ndarray, name: str) -> Run:
 # --- TREC ------------------------------------------------------------------------------
 
 
+# a doc id `trec_column_problem` refuses, found in a column at once: a character a TREC line
+# splits at or would carry raw, or nothing at all
+_NOT_A_TREC_COLUMN = f"{TREC_SPLIT_CLASS}|[{UNSHOWN_CLASS}]|^$"
+
+
+def trec_unwritable_row(run: Run) -> tuple[int, str, str] | None:
+    """The first row of `run` whose query id or doc id one column of a TREC line cannot hold
+    (`trec_column_problem`, the rule of every TREC file written): (the row, the id named
+    ("doc id 'a b'"), why); None when every id can be written. The doc ids are screened as
+    one column, the distinct query ids one by one."""
+    found = []
+    for code, query in enumerate(run.query_ids.tolist()):
+        why = trec_column_problem(str(query), first=True)
+        if why is not None:
+            row = int(np.searchsorted(run.query_code, code))  # codes do not decrease
+            found.append((row, f"query id {show(str(query))}", why))
+            break
+    docs = run.doc_ids.cast(pa.string())
+    marked = numbers(pc.fill_null(pc.match_substring_regex(docs, _NOT_A_TREC_COLUMN), True))
+    for row in np.flatnonzero(marked)[:1].tolist():
+        doc = docs[row].as_py() or ""
+        found.append((row, f"doc id {show(doc)}", trec_column_problem(doc)))
+    return min(found) if found else None
+
+
 def write_trec(run: Run, tag: str | None = None) -> str:
     """The run as TREC lines `qid Q0 doc rank score tag`, ranks 1..n per query in the run's
     order, scores as Python's repr (the shortest text that reads back as the same double),
@@ -290,20 +315,12 @@ def write_trec(run: Run, tag: str | None = None) -> str:
         raise ValueError(f"run {run.name!r} has no scores to write")
     if not tag or any(c.isspace() for c in tag):
         raise ValueError(f"tag must be one word without white space, got {tag!r}")
+    found = trec_unwritable_row(run)
+    if found is not None:
+        _, what, why = found
+        raise ValueError(f"{what} {why}: a TREC run cannot hold it")
     queries = pa.array(list(run.query_ids), pa.string()).take(from_numbers(run.query_code))
     docs = run.doc_ids.cast(pa.string())
-    for what, ids in (("query", queries), ("doc", docs)):
-        spaced = numbers(pc.fill_null(pc.match_substring_regex(ids, r"\s"), False))
-        if spaced.any():
-            raise ValueError(f"{what} id {ids[int(np.argmax(spaced))].as_py()!r} holds white "
-                             "space: a TREC line cannot carry it")
-        # an id a run file would carry raw: a line separator a reader splits at, ESC, a
-        # bidirectional override (every other output writes them as escapes)
-        hidden = numbers(pc.fill_null(pc.match_substring_regex(ids, f"[{UNSHOWN_CLASS}]"),
-                                      False))
-        if hidden.any():
-            raise ValueError(f"{what} id {ids[int(np.argmax(hidden))].as_py()!r} holds a "
-                             "control or format character: a TREC line would carry it raw")
     rank, _ = _slots(run.query_code)
     lines = pc.binary_join_element_wise(
         queries, "Q0", docs, pc.cast(from_numbers(rank), pa.string()),

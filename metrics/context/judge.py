@@ -357,7 +357,9 @@ def judge_report(human: Evaluation, judge: Evaluation, *, lam: float | None = No
     labelled_j = np.array([judged_row[human.scored_ids[i]] for i in labelled_h],
                           dtype=np.int64)
     if len(labelled_h) < 2:
-        raise ValueError(TOO_FEW_LABELLED.format(n=len(labelled_h)))
+        shared = fmt.count(len(labelled_h), "query") if len(labelled_h) else "no query"
+        raise ValueError(TOO_FEW_LABELLED.format(human=human.qrels.source,
+                                                 judge=judge.qrels.source, shared=shared))
     unlabelled = np.ones(len(judged_row), dtype=bool)
     unlabelled[labelled_j] = False
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -29,11 +28,12 @@ from metrics.core.evaluate import Evaluation, RunEvaluation, evaluate
 from metrics.core.kernel import SUMMARY_MEASURES
 from metrics.core.prepared import lists_as_read
 from metrics.io.arrow import from_numbers, numbers, strings
+from metrics.io.errors import LoadError
 from metrics.io.rows import Qrels
 from metrics.io.spreadsheet import csv_cell
 from metrics.stats.validate import is_number
 from metrics.vocabulary.cutoffs import check_k
-from metrics.vocabulary.format import count, holds_unshown, listing, zero_as_written
+from metrics.vocabulary.format import count, listing, trec_column_problem, zero_as_written
 from metrics.vocabulary.labelling import (
     BEST_RANK,
     COLUMNS,
@@ -51,8 +51,6 @@ from metrics.vocabulary.labelling import (
 )
 
 # what the TREC readers split a line at, or refuse as binary (metrics.io.trec, io.streams)
-_NOT_IN_A_COLUMN = re.compile("[ \t\n\r\f\v\x00\x01]")
-_STARTS_A_COMMENT = ("#", "\ufeff")  # a comment line; a byte-order mark the reader strips
 
 
 @dataclass(frozen=True, eq=False)
@@ -184,23 +182,29 @@ def trec_unwritable(result: ToLabel) -> list[tuple[str, str]]:
     """The (query id, doc id) rows a TREC qrels line cannot hold (TREC_WRITABLE), in
     labelling order: check before offering `to_qrels_template`."""
     return [(query, doc) for query, doc in zip(result.query_id, result.doc_id, strict=True)
-            if not _trec_column(query, first=True) or not _trec_column(doc)]
+            if _trec_problem(query, doc) is not None]
 
 
-def to_qrels_template(result: ToLabel) -> str:
+def to_qrels_template(result: ToLabel, evaluation: Evaluation | None = None) -> str:
     """The list as TREC qrels lines to grade, 'query_id 0 doc_id ' with the grade column
     empty, in the query set's order and then labelling order (QRELS_TEMPLATE).
 
-    An id a TREC line cannot hold raises ValueError naming it, rather than being skipped: a
-    template that silently drops an id is one the labeller never labels. Such ids are
-    listed by `trec_unwritable`, and written by `to_csv`."""
+    An id a TREC line cannot hold raises ValueError naming it and why, rather than being
+    skipped: a template that silently drops an id is one the labeller never labels. Given
+    the `evaluation` the list was drawn from, a LoadError names the run file and the line
+    it was read from too. Such ids are listed by `trec_unwritable`, and written by
+    `to_csv`."""
     bad = trec_unwritable(result)
     if bad:
         query, doc = bad[0]
-        raise ValueError(
-            f"{count(len(bad), 'unjudged id')} cannot be written as TREC qrels, the first "
-            f"{doc!r} of query {query!r}. {TREC_WRITABLE}"
-        )
+        problem = (f"{count(len(bad), 'unjudged id')} cannot be written as TREC qrels, the "
+                   f"first {doc!r} of query {query!r}: {_trec_problem(query, doc)}. "
+                   f"{TREC_WRITABLE}")
+        where = None if evaluation is None else _read_at(evaluation, result, query, doc)
+        if where is None:
+            raise ValueError(problem)
+        source, line, unit = where
+        raise LoadError(source, line, problem, unit)
     order = np.argsort(result.query_index, kind="stable")
     return "".join(f"{query} 0 {doc} \n" for query, doc in zip(
         result.query_id[order].tolist(), result.doc_id[order].tolist(), strict=True))
@@ -265,11 +269,29 @@ def _ranked_by(member: np.ndarray, names: list[str]) -> np.ndarray:
     return np.asarray(joined, dtype=object)[which]
 
 
-def _trec_column(text: str, *, first: bool = False) -> bool:
-    """Whether a TREC reader reads `text` back as one column (the first, a line's start),
-    and it holds no character that no output writes as it is (`format.holds_unshown`)."""
-    return bool(text) and not _NOT_IN_A_COLUMN.search(text) and not (
-        first and text.startswith(_STARTS_A_COMMENT)) and not holds_unshown(text)
+def _trec_problem(query: str, doc: str) -> str | None:
+    """Why a TREC qrels line cannot hold the pair, the id named (None: it can), by the rule
+    of every TREC file written (`format.trec_column_problem`)."""
+    for what, text, first in (("the query id", query, True), ("the doc id", doc, False)):
+        why = trec_column_problem(str(text), first=first)
+        if why is not None:
+            return f"{what} {why}"
+    return None
+
+
+def _read_at(evaluation: Evaluation, result: ToLabel, query: str,
+             doc: str) -> tuple[str, int, str] | None:
+    """Where a listed pair was read: the file, line and unit of the first run that ranks it
+    (None when no run of the evaluation holds it)."""
+    row = int(np.flatnonzero((result.query_id == query) & (result.doc_id == doc))[0])
+    for name, rank in zip(result.run_names, result.ranks[row].tolist(), strict=True):
+        if rank:
+            found = evaluation.run(name)
+            at = found.run.row_of(query, doc)
+            if at is not None:
+                unit = found.report.unit if found.report is not None else "line"
+                return found.run.source, int(found.run.line[at]), unit
+    return None
 
 
 # --- grades given by hand ------------------------------------------------------------------
@@ -326,9 +348,10 @@ def merged_qrels(qrels: Qrels, grades: Grades) -> str:
 
 
 def _trec_line(query: str, doc: str, grade: int) -> str:
-    if not _trec_column(str(query), first=True) or not _trec_column(str(doc)):
-        raise ValueError(f"{doc!r} of query {query!r} cannot be written as TREC qrels. "
-                         f"{TREC_WRITABLE}")
+    problem = _trec_problem(str(query), str(doc))
+    if problem is not None:
+        raise ValueError(f"{doc!r} of query {query!r} cannot be written as TREC qrels: "
+                         f"{problem}. {TREC_WRITABLE}")
     return f"{query} 0 {doc} {grade}\n"
 
 

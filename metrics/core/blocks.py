@@ -60,7 +60,16 @@ from metrics.core.ranking import QuerySet, align, prepare_query_set
 from metrics.io import LoadReport, Qrels, ReportLine, Run
 from metrics.io.arrow import from_numbers, numbers
 from metrics.io.loaders import columnar_run, run_name_of
-from metrics.io.parquet import Columnar, Footers, batches, check_ids, is_parquet, is_table, layout
+from metrics.io.parquet import (
+    Columnar,
+    Footers,
+    batches,
+    check_ids,
+    is_parquet,
+    is_table,
+    layout,
+    stream_bound,
+)
 from metrics.io.streams import MAX_INPUT_BYTES
 from metrics.stats.bootstrap import BLOCK_QUERIES, resampled_queries
 from metrics.stats.intervals import Interval
@@ -520,10 +529,9 @@ def _open_run(spec: RunSource, codes: _Codes, blocks: _Blocks, c: Conventions, s
     fmt = spec.format
     if fmt == "parquet" or (fmt == "auto" and (is_table(spec.source)
                                                or is_parquet(spec.source, spec.file_name))):
-        # each read of a stream is bounded; a lower bound than the default keeps a whole file
-        # out of memory, which a stream never holds: it does not bound the stream's reads
+        # each read of a stream is bounded (a lower bound than the default does not lower it)
         return _Streamed(spec, spec.name, codes, blocks, c.score_precision, spill,
-                         max(max_bytes, MAX_INPUT_BYTES))
+                         stream_bound(max_bytes))
     run, report = read_run(spec, c, max_bytes=max_bytes)
     return _Loaded(run, report, codes, blocks)
 

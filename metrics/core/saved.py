@@ -404,6 +404,13 @@ def _read(source, name: str, max_bytes: int) -> tuple[pa.Table, bytes | None]:
         raise LoadError(name, None, "not a file of saved figures: no column "
                         + ", ".join(absent) + " (it holds " + ", ".join(schema.names[:8])
                         + "; --per-query-out writes " + ", ".join(SCHEMA.names) + ")")
+    for column in SCHEMA.names:
+        kind = schema.field(column).type
+        family, test = _TAKES[column]
+        if not test(kind.value_type if pa.types.is_dictionary(kind) else kind):
+            raise LoadError(name, None, f"the {column} column holds {kind}, not {family}; "
+                            f"--per-query-out writes {SCHEMA.field(column).type} (a column is "
+                            "read as written, never converted from another kind)")
     decoded_bound(name, where, file, SCHEMA.names, max_bytes)
     try:
         table = file.read(columns=SCHEMA.names).cast(SCHEMA)
@@ -429,6 +436,22 @@ def _read(source, name: str, max_bytes: int) -> tuple[pa.Table, bytes | None]:
         raise LoadError(name, row + 1, f"k must be a cutoff from 1 to {MAX_K:,} (or null for a "
                         f"figure of the whole list), got {table['k'][row].as_py()}", unit="row")
     return table, (schema.metadata or {}).get(METADATA_KEY)
+
+
+def _text(kind: pa.DataType) -> bool:
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind)
+
+
+def _number(kind: pa.DataType) -> bool:
+    return (pa.types.is_integer(kind) or pa.types.is_floating(kind)) \
+        and not pa.types.is_float16(kind)
+
+
+# what each column of the schema may hold as written (its values read as the schema types them,
+# within the kind): text as text, numbers as numbers: a value written as the text "0.5" is
+# refused, not parsed (another tool wrote that column, and may have written it otherwise)
+_TAKES = {"query_id": ("text", _text), "run": ("text", _text), "measure": ("text", _text),
+          "k": ("integers", pa.types.is_integer), "value": ("numbers", _number)}
 
 
 def _regular_file(source, name: str) -> str:

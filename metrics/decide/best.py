@@ -20,6 +20,7 @@ from metrics.core.evaluate import Evaluation
 from metrics.stats import corrections, validate
 from metrics.stats.comparison import CORRECTIONS, DEFAULT_PERMUTATIONS
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION
+from metrics.vocabulary.conventions import check_permutations
 from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK, MARKS_SENTENCE, TIE_TOLERANCE
 
 
@@ -50,7 +51,7 @@ def best_marks(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
     tested against the best with the conventions' seed, one correction over all of them."""
     corrections.check_correction(correction)
     alpha = validate.check_fraction("alpha", alpha)
-    n_permutations = validate.check_count("n_permutations", n_permutations)
+    n_permutations = check_permutations(n_permutations)
     evaluation, keys = figures_of(evaluation, metrics)
     names = evaluation.run_names
     tested, marks = [], {}

@@ -38,7 +38,7 @@ from metrics.stats.equivalence import tost_pvalues
 from metrics.stats.paired import paired_differences
 from metrics.stats.tukey import TukeyHSD, tukey_hsd_figures
 from metrics.vocabulary.comparisons import ALPHA, DEFAULT_CORRECTION, decision
-from metrics.vocabulary.conventions import Conventions, check_min_effect
+from metrics.vocabulary.conventions import Conventions, check_min_effect, check_permutations
 from metrics.vocabulary.leaderboard import (
     TIE_TOLERANCE,
     letters_sentence,
@@ -479,7 +479,7 @@ def all_pairs(evaluation: Evaluation, metrics: Sequence[str] | None = None, *,
     alpha = validate.check_fraction("alpha", alpha)
     test = check_test(test)
     min_effect = check_min_effect(min_effect)
-    n_permutations = validate.check_count("n_permutations", n_permutations)
+    n_permutations = check_permutations(n_permutations)
     if isinstance(rng, np.random.Generator):
         raise ValueError("all_pairs needs an integer seed, not a Generator: every baseline's "
                          "comparison starts from the same seed")

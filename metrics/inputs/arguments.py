@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from metrics.context.cost import check_price_per_mtok, check_tokens_per_chunk
 from metrics.core.files import RunSource
 from metrics.core.sample import SAMPLE_DIR
 from metrics.io import (
@@ -28,9 +29,15 @@ from metrics.io import (
     RUN_FORMATS,
 )
 from metrics.io.report import DROPPED_SHOWN
-from metrics.io.writing import paths_meet
+from metrics.io.writing import paths_meet, standard_output_named
 from metrics.vocabulary import CONVENTIONS, Convention
-from metrics.vocabulary.conventions import MIN_EFFECT, Conventions, check_min_effect
+from metrics.vocabulary.conventions import (
+    MAX_PERMUTATIONS,
+    MIN_EFFECT,
+    Conventions,
+    check_min_effect,
+    check_permutations,
+)
 from metrics.vocabulary.cost import FLAGS as COST_FLAGS
 from metrics.vocabulary.cutoffs import DEFAULT_K, MAX_K, MAX_SWEEP, SAMPLE_K, check_sweep
 from metrics.vocabulary.format import shortened, terminal
@@ -156,6 +163,16 @@ def positive_int(text: str) -> int:
     return value
 
 
+def permutations(text: str) -> int:
+    """--permutations: the draws of a randomization test, within the engine's bound
+    (`check_permutations`), refused as a usage error naming the flag."""
+    try:
+        return check_permutations(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer from 1 to "
+                                         f"{MAX_PERMUTATIONS:,}, got {text!r}") from None
+
+
 def cutoff(text: str) -> int:
     """K: a positive integer up to MAX_K (any K is computed without arrays as wide as K, but
     a K past every list and label says nothing more)."""
@@ -175,6 +192,22 @@ def confidence(text: str) -> float:
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
     return value
+
+
+def checked_number(check: Callable[[float], float]) -> Reader:
+    """The type function of a flag whose number the engine checks (`check`, which says what
+    it must be): a bad one is a usage error naming the flag, before any file is read."""
+    def read(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        try:
+            return check(value)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return read
 
 
 def sweep_range(text: str) -> tuple[int, int]:
@@ -369,9 +402,11 @@ def add_text_arguments(parser: argparse.ArgumentParser, *, by: bool = True,
                             f"a metadata key, or '{LENGTH}')")
     if cost:
         flag, text = COST_FLAGS["tokens_per_chunk"]
-        parser.add_argument(flag, dest="tokens_per_chunk", type=float, metavar="N", help=text)
+        parser.add_argument(flag, dest="tokens_per_chunk", type=checked_number(
+            check_tokens_per_chunk), metavar="N", help=text)
         flag, text = COST_FLAGS["price_per_mtok"]
-        parser.add_argument(flag, dest="price_per_mtok", type=float, metavar="USD", help=text)
+        parser.add_argument(flag, dest="price_per_mtok", type=checked_number(
+            check_price_per_mtok), metavar="USD", help=text)
 
 
 def conventions_from(args: argparse.Namespace) -> Conventions:
@@ -388,9 +423,11 @@ def to_stderr(line: str) -> None:
 
 
 def run_guarded(command: Command, argv: Sequence[str]) -> int:
-    """Run a command; errors become one line on standard error and a non-zero exit."""
+    """Run a command; errors become one line on standard error and a non-zero exit (a write
+    to standard output that fails too, naming it: `standard_output_named`)."""
     try:
-        return command(argv)
+        with standard_output_named():
+            return command(argv)
     except UsageError as error:
         to_stderr(f"error: {error} (see --help)")
         return EXIT_USAGE
@@ -458,5 +495,5 @@ def command_parser(prog: str, description: str, *, texts: bool = False, by: bool
 
 __all__ = ["Command", "Parser", "ReadingOutOfMemory", "UsageError", "add_convention_arguments",
            "add_input_arguments", "add_metric_argument", "add_min_effect_argument",
-           "add_test_argument", "add_text_arguments", "command_parser",
-           "conventions_from", "output_file", "refuse_overwriting", "run_guarded", "to_stderr"]
+           "add_test_argument", "add_text_arguments", "command_parser", "conventions_from",
+           "output_file", "permutations", "refuse_overwriting", "run_guarded", "to_stderr"]

@@ -523,6 +523,32 @@ def _reads(name: str, where: object, handle: pq.ParquetFile, columns: list[str],
         yield groups
 
 
+def stream_bound(max_bytes: int) -> int:
+    """What one read of a streamed source (``batches``) may decode to under --max-input-mb
+    `max_bytes`: never below the default, since a lower bound keeps a whole file out of
+    memory, which a stream never holds."""
+    return max(max_bytes, MAX_INPUT_BYTES)
+
+
+def bounded_layout(source: object, file_name: str | None, kind: str, max_bytes: int, *,
+                   rows: int = BATCH_ROWS, footers: Footers | None = None) -> Layout:
+    """``layout``, and every read ``batches`` would make of the source (`rows` rows at a
+    time, small row groups together) bounded before it is made (``decoded_bound`` within
+    ``stream_bound(max_bytes)``), no row read: what an engine that reads the files itself
+    (Spark) checks first, so that a file whose rows decode past the bound (a dictionary
+    page's one long value that every row repeats) is refused as the block engine refuses
+    it, with its line, before a JVM holds it."""
+    checked = layout(source, file_name, kind, footers)
+    if is_table(source):
+        return checked
+    for index, (name, where) in enumerate(_files(source, file_name).files):
+        handle = _open(name, where, pre_buffer=False, footers=footers)
+        for _ in _reads(name, where, handle, list(checked.roles[index].values()), rows,
+                        stream_bound(max_bytes)):
+            pass
+    return checked
+
+
 def _as_wanted(column: pa.Array, kind: pa.DataType | None, encode: bool) -> pa.Array:
     """A streamed column read as `kind` (``as_read``), or with `encode` its strings
     dictionary-encoded, as a dictionary read gives them."""
@@ -830,6 +856,7 @@ def floats(src, column: pa.Array, lines: np.ndarray, what: str) -> np.ndarray:
 
 
 __all__ = ["BATCH_ROWS", "Batch", "Columnar", "Footers", "Layout", "PARQUET_EXTENSIONS",
-           "TABLE_NAME", "as_read", "as_table", "batches", "check_ids", "decoded_bound",
+           "TABLE_NAME", "as_read", "as_table", "batches", "bounded_layout", "check_ids",
+           "decoded_bound",
            "floats", "ids", "integers", "is_parquet", "is_table", "layout", "named_roles",
-           "read_columnar", "read_row_groups", "source_files"]
+           "read_columnar", "read_row_groups", "source_files", "stream_bound"]

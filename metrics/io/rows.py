@@ -113,6 +113,14 @@ class Run(_CodedRows):
     def doc(self) -> np.ndarray:
         return strings(self.doc_ids)
 
+    def row_of(self, query: str, doc: str) -> int | None:
+        """The first row holding `doc` in `query`'s list (its source line is `line[row]`);
+        None when the run ranks no such pair."""
+        codes = np.flatnonzero(self.query_ids == query)
+        rows = np.flatnonzero(self.query_code == codes[0]) if len(codes) else codes
+        hits = np.flatnonzero(self.docs_at(rows) == doc) if len(rows) else rows
+        return int(rows[hits[0]]) if len(hits) else None
+
     def docs_at(self, rows: np.ndarray) -> np.ndarray:
         """The doc ids of some rows, without building every row's string (`doc` does: a
         Python string per row, some 30 MB per 100,000-query run, kept with the run)."""

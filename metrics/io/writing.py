@@ -12,6 +12,9 @@ a file kept is replaced with its permissions. A target that is not a regular fil
 a FIFO) cannot be renamed over and is written in place, and so is a name under /dev or /proc
 (/dev/stderr redirected to a log resolves to the log, which a rename would detach).
 
+Standard output cannot be replaced so; a write to it that fails (a full disk behind a
+redirection, a closed pipe) is one line too, naming it (`standard_output_named`).
+
 `paths_meet` says whether writing one path would write over another (one file, or a file
 inside a directory): what the command line compares each output with every input and with
 the other outputs, so that no flag writes over what another reads or writes.
@@ -22,6 +25,7 @@ from __future__ import annotations
 import os
 import secrets
 import stat
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +33,7 @@ from pathlib import Path
 from metrics.vocabulary.format import shortened, terminal
 
 PathLike = str | os.PathLike
+STANDARD_OUTPUT = "standard output"  # how a failed write to it names it
 
 
 class CannotWrite(OSError):
@@ -91,6 +96,47 @@ def replacing(path: PathLike) -> Iterator[Path]:
     except BaseException:
         _remove(temporary)
         raise
+
+
+class _NamedStream:
+    """A text stream whose failed writes and flushes are a CannotWrite naming `name`; the
+    rest is the stream's own."""
+
+    def __init__(self, stream, name: str) -> None:
+        self._stream, self._name = stream, name
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except CannotWrite:
+            raise
+        except OSError as error:
+            raise CannotWrite(self._name, _reason(error)) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as error:
+            raise CannotWrite(self._name, _reason(error)) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def standard_output_named() -> Iterator[None]:
+    """Inside, a write to standard output that fails (and the flush when the block ends,
+    which the last lines of a short output wait for) is a CannotWrite naming it:
+    'standard output: cannot write (No space left on device)', not a bare errno."""
+    stream = sys.stdout
+    named = _NamedStream(stream, STANDARD_OUTPUT)
+    sys.stdout = named
+    try:
+        yield
+        named.flush()
+    finally:
+        if sys.stdout is named:
+            sys.stdout = stream
 
 
 # where a path names a device or another file's descriptor (/dev/stdout, /dev/fd/3,
@@ -192,4 +238,5 @@ def _special(found: os.stat_result) -> bool:
     return not (stat.S_ISREG(found.st_mode) or stat.S_ISDIR(found.st_mode))
 
 
-__all__ = ["CannotWrite", "for_flag", "paths_meet", "replacing", "write_text"]
+__all__ = ["STANDARD_OUTPUT", "CannotWrite", "for_flag", "paths_meet", "replacing",
+           "standard_output_named", "write_text"]

@@ -57,7 +57,8 @@ from metrics.core.prepared import prepare
 from metrics.io import Qrels, Run
 from metrics.io.arrow import numbers, strings
 from metrics.io.loaders import columnar_qrels, columnar_run
-from metrics.io.parquet import Columnar, layout, named_roles, source_files
+from metrics.io.parquet import Columnar, bounded_layout, named_roles, source_files
+from metrics.io.streams import MAX_INPUT_BYTES, check_max_bytes
 from metrics.stats.bootstrap import resampled_queries
 from metrics.stats.intervals import Interval
 from metrics.stats.summary import summarise_runs, sweep_bands
@@ -199,6 +200,7 @@ def evaluate_spark(
     sweep: tuple[int, int] | None = None,
     run_names: Sequence[str] | None = None,
     queries_per_block: int = QUERIES_PER_BLOCK,
+    max_bytes: int = MAX_INPUT_BYTES,
 ) -> SparkEvaluation:
     """Score runs held as Spark DataFrames (or Parquet files and directories at the paths
     given, read by the active session); summarise at k, as `evaluate` does.
@@ -213,6 +215,8 @@ def evaluate_spark(
     (default sorted by name; a mapping keeps its own order). `sweep` (FROM, TO) also scores
     every K of that range. Rows are numbered, and queries ordered, as the in-memory reader
     does (metrics.vocabulary.spark.QUERY_ORDER_RULE). Only the default figures are scored.
+    A Parquet file given by its path is refused before Spark reads it when what the block
+    engine would read of it at once decodes past `max_bytes` (``bounded_layout``).
     """
     conventions = conventions or Conventions()
     check_k(k)
@@ -220,8 +224,10 @@ def evaluate_spark(
         sweep = check_sweep(*sweep)
     if queries_per_block < 1:
         raise ValueError(f"queries_per_block must be at least 1, got {queries_per_block}")
+    check_max_bytes(max_bytes)
     with _refusals():
-        return _evaluate(qrels, runs, k, conventions, sweep, run_names, queries_per_block)
+        return _evaluate(qrels, runs, k, conventions, sweep, run_names, queries_per_block,
+                         max_bytes)
 
 
 @contextmanager
@@ -244,12 +250,13 @@ def _refusals() -> Iterator[None]:
 
 
 def _evaluate(qrels, runs, k: int, conventions: Conventions, sweep: tuple[int, int] | None,
-              run_names: Sequence[str] | None, queries_per_block: int) -> SparkEvaluation:
+              run_names: Sequence[str] | None, queries_per_block: int,
+              max_bytes: int) -> SparkEvaluation:
     from pyspark.sql import functions as F
 
     cutoffs = sorted({k, *(range(sweep[0], sweep[1] + 1) if sweep else ())})
-    labels = _read_input(qrels, "qrels", "qrels")
-    lists, names, columns, sources = _runs(runs, run_names)
+    labels = _read_input(qrels, "qrels", "qrels", max_bytes)
+    lists, names, columns, sources = _runs(runs, run_names, max_bytes)
     names = tuple(names)
     if not names:
         raise ValueError("evaluate_spark needs at least one run")
@@ -323,7 +330,8 @@ class _Input:
     named: Columnar
 
 
-def _read_input(source: DataFrame | str | os.PathLike, kind: str, what: str) -> _Input:
+def _read_input(source: DataFrame | str | os.PathLike, kind: str, what: str,
+                max_bytes: int) -> _Input:
     """A DataFrame, or the Parquet file or directory at a path (``_read_files``), with its
     columns found under the names the in-memory readers accept and its rows numbered as they
     number them: across a file scan's files in path order, each file's rows in file order (a
@@ -332,7 +340,7 @@ def _read_input(source: DataFrame | str | os.PathLike, kind: str, what: str) -> 
     from pyspark.sql import functions as F
 
     if isinstance(source, str | os.PathLike):
-        return _read_files(os.fspath(source), kind)
+        return _read_files(os.fspath(source), kind, max_bytes)
     files = _file_rows(source, None) if source.inputFiles() else None
     if files is not None:
         source_name, files, rows = files
@@ -359,10 +367,11 @@ _SPARK_TYPES = {pa.string(): "string", pa.int64(): "bigint", pa.float64(): "doub
                 pa.decimal128(20, 0): "decimal(20,0)"}
 
 
-def _read_files(root: str, kind: str) -> _Input:
+def _read_files(root: str, kind: str, max_bytes: int) -> _Input:
     """The Parquet file or directory at `root`, checked first as every engine checks it
-    (metrics.io.parquet.layout: its columns and their types, from the footers: a file it
-    refuses is refused with the in-memory reader's line before Spark reads a row), then read
+    (metrics.io.parquet.bounded_layout: its columns and their types, from the footers, and
+    what each read of its rows decodes to, within `max_bytes` as the block engine's: a file
+    it refuses is refused with the readers' line before Spark reads a row), then read
     by the active session: the ids as text (as the readers write them out); a role the files
     type otherwise, as the one type the in-memory reader reads it as (each file read on its
     own then: Spark reads a directory under one schema). Rows are numbered, and named, as the
@@ -370,7 +379,7 @@ def _read_files(root: str, kind: str) -> _Input:
     from pyspark.sql import DataFrame, SparkSession
     from pyspark.sql import functions as F
 
-    checked = layout(root, None, kind)
+    checked = bounded_layout(root, None, kind, max_bytes)
     if not sum(checked.rows):
         raise checked.named.fail(None, "no data rows")
     session = SparkSession.getActiveSession() or spark_session()
@@ -456,7 +465,8 @@ def _read_order(frame: DataFrame):
 
 
 def _runs(runs: DataFrame | str | os.PathLike | Mapping[str, DataFrame | str | os.PathLike],
-          run_names: Sequence[str] | None) -> tuple[DataFrame, list[str], dict, dict]:
+          run_names: Sequence[str] | None, max_bytes: int
+          ) -> tuple[DataFrame, list[str], dict, dict]:
     """One frame of every run's rows (query, doc, its rank and/or score as stored, run,
     _LINE), the run names, and per run its columns (role -> column of that frame) and what
     names its rows. Runs given apart keep their rank and score columns apart, each as its
@@ -466,7 +476,8 @@ def _runs(runs: DataFrame | str | os.PathLike | Mapping[str, DataFrame | str | o
     from pyspark.sql import functions as F
 
     if isinstance(runs, Mapping):
-        read = {name: _read_input(frame, "run", f"run {name!r}") for name, frame in runs.items()}
+        read = {name: _read_input(frame, "run", f"run {name!r}", max_bytes)
+                for name, frame in runs.items()}
         names = list(runs)
         ids = {role: _id_type([found.frame.schema[role].dataType for found in read.values()])
                for role in ("query", "doc")}
@@ -482,7 +493,7 @@ def _runs(runs: DataFrame | str | os.PathLike | Mapping[str, DataFrame | str | o
                        parts)
         sources = {name: found.named for name, found in read.items()}
     else:
-        found = _read_input(runs, "run", "runs")
+        found = _read_input(runs, "run", "runs", max_bytes)
         if RUN_NAME_COLUMN not in found.frame.columns:
             raise ValueError(f"runs: one frame of several runs names each row's run in a "
                              f"{RUN_NAME_COLUMN!r} column (it has {', '.join(found.roles)})")

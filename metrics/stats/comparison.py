@@ -41,6 +41,7 @@ from metrics.vocabulary.conventions import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     check_min_effect,
+    check_permutations,
 )
 
 __all__ = [
@@ -451,7 +452,7 @@ def _compare_iv(baseline: str, scores: object, query_ids: object, candidates: ob
     confidence_level = validate.check_fraction("confidence_level", confidence_level)
     alpha = validate.check_fraction("alpha", alpha)
     n_resamples = validate.check_count("n_resamples", n_resamples)
-    n_permutations = validate.check_count("n_permutations", n_permutations)
+    n_permutations = check_permutations(n_permutations)
     generator, seed = validate.check_rng(rng)
     CONVENTION_BY_FIELD["interval_method"].choice(interval_method)
     n = len(ids)

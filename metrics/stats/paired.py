@@ -31,6 +31,7 @@ from metrics.stats.validate import (
     check_number,
     check_values,
 )
+from metrics.vocabulary.conventions import check_permutations
 
 __all__ = [
     "DIFFERENCE_NOISE",
@@ -141,7 +142,7 @@ def sign_flip_pvalues(
     sum(s * d) = 2 (b @ d) - sum(d).
     """
     differences = _as_differences(differences, 2)
-    n_permutations = check_count("n_permutations", n_permutations)
+    n_permutations = check_permutations(n_permutations)
     rng = check_generator(rng)
     n, _ = differences.shape
     total = differences.sum(axis=0)

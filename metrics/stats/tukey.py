@@ -46,7 +46,7 @@ from metrics.stats.validate import (
     check_values,
 )
 from metrics.vocabulary.comparisons import DEFAULT_PERMUTATIONS
-from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE
+from metrics.vocabulary.conventions import DEFAULT_CONFIDENCE, check_permutations
 from metrics.vocabulary.leaderboard import TIE_TOLERANCE
 
 __all__ = [
@@ -169,7 +169,7 @@ def permuted_ranges(scores: object, *, n_permutations: int = DEFAULT_PERMUTATION
     ndim = np.ndim(scores)
     stack = _as_stack(scores, ndim=(2, 3))
     generator, _ = check_rng(rng)
-    ranges = _null_ranges(stack, check_count("n_permutations", n_permutations), generator)
+    ranges = _null_ranges(stack, check_permutations(n_permutations), generator)
     ranges /= stack.shape[0]
     return ranges[:, 0] if ndim == 2 else ranges
 
@@ -211,7 +211,7 @@ def _tukey_iv(scores: object, n_permutations: object, rng: object, confidence_le
     """tukey_hsd_figures' arguments checked: the scores (n, m, figures), the permutations,
     the Generator with the seed it was made from (None for a Generator passed), the level."""
     stack = _as_stack(scores, ndim=3)
-    n_permutations = check_count("n_permutations", n_permutations)
+    n_permutations = check_permutations(n_permutations)
     generator, seed = check_rng(rng)
     return (stack, n_permutations, generator, seed,
             check_fraction("confidence_level", confidence_level))

@@ -15,7 +15,7 @@ from typing import Literal
 
 from metrics.vocabulary.format import confidence as format_confidence
 from metrics.vocabulary.measures import INTERVAL_NAMES, Measure
-from metrics.vocabulary.numeric import is_number
+from metrics.vocabulary.numeric import MAX_RELEVANCE_LEVEL, is_number
 
 # --------------------------------------------------------------------------- conventions
 
@@ -106,8 +106,8 @@ def _choices(*rows: tuple[str, str, str, str]) -> tuple[Choice, ...]:
 IDEAL_RULE = "IDCG ranks every judged relevant id, retrieved or not."
 
 # the most an integer convention may be, for its flag and for the engine alike: a level past
-# any grade, the resamples a bootstrap draws in bounded memory, a seed numpy takes as int64
-MAX_RELEVANCE_LEVEL = 1_000_000
+# any grade (MAX_RELEVANCE_LEVEL, declared with the grades), the resamples a bootstrap draws in
+# bounded memory, a seed numpy takes as int64
 MAX_RESAMPLES = 100_000
 MAX_SEED = 2**63 - 1
 
@@ -383,6 +383,22 @@ MIN_EFFECT = Convention(
 )
 NO_MIN_EFFECT = ("No minimum effect is declared (--min-effect): a significant difference is "
                  "reported whatever its size; read it beside its effect size.")
+
+
+# The draws of a randomization test (the paired test's sign flips, the randomized Tukey HSD's
+# permutations): no convention of the figures (no field of Conventions: the test's p moves,
+# not a figure), but bounded as the resamples are, for --permutations and the engine alike:
+# each draw costs a pass over every query, so 10^12 of them held compare past any wait.
+# A million resolves p to 1e-6, past any corrected alpha a query set supports.
+MAX_PERMUTATIONS = 1_000_000
+PERMUTATIONS = Domain(int, 1, f"{{field}} must be an integer from 1 to {MAX_PERMUTATIONS:,}, "
+                      "got {value!r}", high=MAX_PERMUTATIONS)
+
+
+def check_permutations(value: object) -> int:
+    """The draws of a randomization test as an int within PERMUTATIONS; ValueError
+    otherwise."""
+    return PERMUTATIONS.check("n_permutations", value)
 
 
 def check_min_effect(value: object) -> float | None:

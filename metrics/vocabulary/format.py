@@ -191,6 +191,30 @@ def holds_unshown(text: str) -> bool:
     return not text.isprintable() and any(unshown(c) for c in text)
 
 
+# A file written to be read back as TREC columns (a fused run, a qrels template) separates its
+# columns by white space and skips a line that starts a comment: what its readers split a
+# line at (a NUL and \x01 too), as a class of Python's and Arrow's regular expressions alike,
+# and what starts a skipped line (a byte-order mark is stripped too)
+TREC_SPLIT_CLASS = r"[ \t\n\r\f\v\x00\x01]"
+TREC_COMMENT = ("#", "\ufeff")
+
+
+def trec_column_problem(text: str, *, first: bool = False) -> str | None:
+    """Why `text` cannot be written as one column of a TREC line (the line's first when
+    `first`: a query id), in words that follow the id ("'q 1' holds white space..."); None
+    when it can. The one rule of every TREC file this tool writes."""
+    if not text:
+        return "is empty"
+    if re.search(TREC_SPLIT_CLASS, text):
+        return "holds white space or a NUL byte, where a TREC line is split into columns"
+    if first and text.startswith(TREC_COMMENT):
+        return "starts with '#', a line a TREC reader skips"
+    if holds_unshown(text):
+        return ("holds a control or format character (ESC, a bidirectional override...), "
+                "which a TREC line would carry raw")
+    return None
+
+
 def terminal(text: str, *, spaces: bool = False) -> str:
     """Text as every output but JSON writes it: each UNSHOWN_CATEGORIES character (a line
     break, a tab, ESC, NUL, a bidirectional override...) as its Python escape, \\n, \\t,

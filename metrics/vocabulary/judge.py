@@ -92,7 +92,7 @@ NO_WIDTH = "the human-only interval has no width"  # the width ratio
 HUMAN_NOT_JUDGED = ("{queries} human-labelled but not judged, left out of the bias and the "
                     "prediction-powered figures: {ids}")
 TOO_FEW_LABELLED = ("prediction-powered figures need at least 2 queries labelled by both the "
-                    "humans and the judge, got {n}")
+                    "humans ({human}) and the judge ({judge}); the two share {shared}")
 PPI_ONLY_HERE = ("--labels ppi is read by the judge command (and by compare's headline); this "
                  "command scores under one label set: give --labels human or --labels judge")
 JUDGE_NEEDED = "--labels {labels} needs --judge-qrels FILE, the judge's labels"

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from metrics.vocabulary.numeric import MAX_RELEVANCE_LEVEL
+
 IntervalMethod = Literal["wilson", "bootstrap"]
 
 # --------------------------------------------------------------------------- parameters
@@ -62,18 +64,20 @@ class Parameter:
         if self.kind is bool:
             return "True or False"
         noun = "an integer" if self.kind is int else "a number"
+        shown = "{:,}" if self.kind is int else "{:g}"
         if self.low is None:
             return noun
         if self.high is None:
-            return f"{noun} of at least {self.low:g}"
+            return f"{noun} of at least {shown.format(self.low)}"
         word = "strictly between" if self.strict else "from"
         joint = "and" if self.strict else "to"
-        return f"{noun} {word} {self.low:g} {joint} {self.high:g}"
+        return f"{noun} {word} {shown.format(self.low)} {joint} {shown.format(self.high)}"
 
 
 REL = Parameter(
     "rel", "the lowest grade counted as relevant by this measure", int,
-    "relevant from grade {value}", convention="relevance_level", low=1)
+    "relevant from grade {value}", convention="relevance_level", low=1,
+    high=MAX_RELEVANCE_LEVEL)
 JUDGED_ONLY = Parameter(
     "judged_only", "score the judged ids only: unjudged ids removed before scoring", bool,
     "{value}", convention="unjudged", values=((True, "drop"), (False, "nonrelevant")))

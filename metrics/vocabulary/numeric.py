@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["GRADE_RANGE", "MAX_GRADE", "MIN_GRADE", "grade_problem", "is_number"]
+__all__ = ["GRADE_RANGE", "MAX_GRADE", "MAX_RELEVANCE_LEVEL", "MIN_GRADE", "grade_problem",
+           "is_number"]
 
 # Up to 960, a grade's exponential gain, 2^grade - 1 (and ERR's 2^grade / 2^max), summed over
 # as many judged ids as a query can hold (fewer than 2^63), stays below the largest double
@@ -21,6 +22,11 @@ MAX_GRADE = 960
 MIN_GRADE = -MAX_GRADE
 GRADE_RANGE = (f"grades are integers from {MIN_GRADE:,} to {MAX_GRADE:,} (the exponential "
                "gain, 2^grade - 1, summed over a query's ids must stay a finite number)")
+
+
+# the highest grade a binary figure may count as relevant from (--relevance-level, a measure's
+# rel=): past any grade, so that a level asks for no figure no grade could meet
+MAX_RELEVANCE_LEVEL = 1_000_000
 
 
 def grade_problem(grade: int) -> str | None:

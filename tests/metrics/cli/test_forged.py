@@ -258,3 +258,28 @@ def test_trec_files_to_read_back_refuse_an_id_they_would_carry_raw(capsys, tmp_p
     out, err = capsys.readouterr()
     assert code == 1 and out == "" and raw(err) == set()
     assert "'q\\x1b[2J1'" in err.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("doc, why", [
+    ("d\nFORGED\tall\t1.0000", "holds white space or a NUL byte"),
+    ("d\tFORGED", "holds white space or a NUL byte"),
+    ("d\x1b]0;FORGED\x07", "holds a control or format character"),
+])
+@pytest.mark.parametrize("argv", [["fuse"], ["unjudged", "--as", "qrels"],
+                                  ["sample-for-labelling", "--n", "2", "--as", "qrels"]])
+def test_an_id_a_trec_file_cannot_hold_is_named_where_it_was_read(capsys, tmp_path, argv, doc,
+                                                                  why):
+    """A fused run and a qrels template refuse an id that would split a TREC line or ride
+    in it raw by one rule (`trec_column_problem`), naming the run file and the line the id
+    was read from and why; the fused run once named neither, the template no file."""
+    qrels, run_file = tmp_path / "qrels.jsonl", tmp_path / "a.jsonl"
+    qrels.write_text('{"query_id": "q1", "relevant": {"d1": 1}}\n'
+                     '{"query_id": "q2", "relevant": {"d2": 1}}\n')
+    run_file.write_text(json.dumps({"query_id": "q2", "retrieved": ["d2"]}) + "\n"
+                        + json.dumps({"query_id": "q1", "retrieved": ["d1", doc]}) + "\n")
+    runs = ["--run", str(run_file), "--run", f"b={run_file}"]
+    code = main([argv[0], "--qrels", str(qrels), *runs, *argv[1:]])
+    out, err = capsys.readouterr()
+    last = err.strip().splitlines()[-1]
+    assert code == 1 and out == "" and raw(err) == set()
+    assert last.startswith("error: a.jsonl, line 2: ") and why in last, last

@@ -176,3 +176,18 @@ def test_human_labels_with_one_class_are_written_undefined_with_their_reasons(tm
     assert grades["false_relevant"]["rate"] is None
     assert grades["false_relevant"]["undefined"].startswith("no pair")
     assert grades["binary_kappa"]["kappa"] is None and grades["binary_kappa"]["undefined"]
+
+
+@pytest.mark.parametrize("command", [["judge"], ["compare", "--labels", "ppi"]])
+def test_label_files_that_share_no_query_are_named(paths, tmp_path, capsys, command):
+    """The judge's labels of other queries only: the one line names both files and says they
+    share no query (it said "got 0", naming neither)."""
+    other = tmp_path / "other_judge.txt"
+    other.write_text("".join(f"z{line}\n" for line in paths["judge"].read_text().splitlines()))
+    argv = _inputs(paths)
+    argv[argv.index("--judge-qrels") + 1] = str(other)
+    assert main([*command, *argv]) == 1
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error == (f"error: prediction-powered figures need at least 2 queries labelled by "
+                     f"both the humans ({paths['human'].name}) and the judge (other_judge.txt); "
+                     "the two share no query")

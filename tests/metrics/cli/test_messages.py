@@ -38,10 +38,43 @@ def run_cli(capsys, *argv):
         (["--confidence-level", "1"], "argument --confidence-level"),
         (["--confidence-level", "0"], "argument --confidence-level"),
         (["--confidence-level", "nan"], "argument --confidence-level"),
+        (["--metric", "P(rel=4611686018427387904)@5"], "argument --metric: metric "
+         "'P(rel=4611686018427387904)@5': rel must be an integer from 1 to 1,000,000"),
+        # the cost's numbers, refused by the flag's reader before any file is read (they
+        # were refused after, naming tokens_per_chunk but not the flag)
+        (["--tokens-per-chunk", "nan"], "argument --tokens-per-chunk: tokens_per_chunk must be "
+         "a finite number > 0, got nan"),
+        (["--tokens-per-chunk", "-1"], "argument --tokens-per-chunk: tokens_per_chunk must be "
+         "a finite number > 0, got -1.0"),
+        (["--tokens-per-chunk", "inf"], "argument --tokens-per-chunk"),
+        (["--tokens-per-chunk", "1e9"], "argument --tokens-per-chunk: tokens_per_chunk must be "
+         "at most 10,000,000"),
+        (["--tokens-per-chunk", "many"], "argument --tokens-per-chunk: expected a number, got "
+         "'many'"),
+        (["--price-per-mtok", "inf"], "argument --price-per-mtok: price_per_mtok must be a "
+         "finite number >= 0, got inf"),
     ],
 )
 def test_out_of_bounds_flags_are_one_line_usage_errors(capsys, argv, fragment):
     code, out, err = run_cli(capsys, "--format", "json", *argv)
+    assert code == 2 and out == ""
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv,fragment",
+    [
+        # 10^12 sign flips held compare past 60 s
+        (["compare", "--permutations", str(10**12)],
+         "argument --permutations: expected an integer from 1 to 1,000,000, got "
+         "'1000000000000'"),
+        (["leaderboard", "--test", "tukey", "--permutations", str(10**12)],
+         "argument --permutations: expected an integer from 1 to 1,000,000"),
+    ],
+)
+def test_a_command_flag_out_of_bounds_is_a_one_line_usage_error(capsys, argv, fragment):
+    code, out, err = run_cli(capsys, *argv)
     assert code == 2 and out == ""
     assert fragment in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

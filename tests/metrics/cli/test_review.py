@@ -89,6 +89,18 @@ def test_a_bad_harm_limit_is_a_usage_error(files, capsys, limit, said):
     assert said in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("flag, given, said", [
+    ("--max-harm", "nDCG=2", "SHARE must be a number from 0 to 1"),
+    ("--budget", "nDCG=abc", "the amount must be a finite number >= 0"),
+])
+def test_a_bad_limit_names_its_flag_and_the_range(files, capsys, flag, given, said):
+    """Its one line starts with the flag that gave it, then what it must be (it once said
+    "harm limit 'nDCG=2': ..." naming no flag; a bad budget was found after the tests)."""
+    assert main(["compare", *files, flag, given]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {flag}: ") and said in err and len(err.splitlines()) == 1
+
+
 def test_fragility_lists_the_engine_s_flips(capsys):
     status, data, _ = compare_json(["--fragility", "--permutations", "2000"], capsys)
     assert status == EXIT_OK

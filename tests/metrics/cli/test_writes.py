@@ -207,6 +207,21 @@ def test_a_full_device_is_named_with_its_flag(capsys, files):
                                "on device)")
 
 
+@pytest.mark.parametrize("fmt", [["--format", "json"], ["--format", "trec_eval", "-q"],
+                                 ["--format", "trec_eval"]])
+def test_a_full_standard_output_is_named(files, fmt):
+    """Standard output on a full device: one line naming it and why, whether a write fails
+    midway (JSON, trec_eval -q) or only the last flush (the few lines of trec_eval's summary);
+    it said '[Errno 28] No space left on device', or nothing."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "metrics", "--qrels", str(files["qrels"]),
+                               "--run", str(files["run"]), *fmt], cwd=ROOT, stdout=full,
+                              stderr=subprocess.PIPE, timeout=120)
+    last = done.stderr.decode().strip().splitlines()[-1]
+    assert (done.returncode, last) == (1, "error: standard output: cannot write (No space "
+                                          "left on device)")
+
+
 @pytest.mark.parametrize("flag, argv", [("--per-query-out", []), ("--out", ["fuse"])])
 def test_an_output_that_cannot_be_a_file_is_named_with_its_flag(capsys, files, tmp_path,
                                                                 flag, argv):

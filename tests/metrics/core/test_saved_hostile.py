@@ -162,6 +162,30 @@ def test_a_zero_row_file_and_a_negative_k_are_refused_naming_the_file(saved):
         read(written(table.set_column(3, "k", ks), metadata))
 
 
+@pytest.mark.parametrize(("column", "kind", "said"), [
+    ("value", pa.string(), "the value column holds string, not numbers; --per-query-out writes "
+                           "double"),
+    ("k", pa.string(), "the k column holds string, not integers"),
+    ("query_id", pa.int64(), None),  # the sample's ids are text: its ids as numbers cannot be
+    ("measure", pa.binary(), "the measure column holds binary, not text"),
+])
+def test_a_column_of_another_kind_is_refused_not_converted(saved, column, kind, said):
+    """A value written as text ("0.5") was parsed and shown as a figure: a column is read as
+    written, within its kind, and any other kind is refused naming the file and the column."""
+    table, metadata = saved
+    index = table.schema.get_field_index(column)
+    if said is None:  # integer ids: q01 -> 1
+        values = pa.array([int(v.lstrip("q")) for v in table[column].to_pylist()], kind)
+        said = "the query_id column holds int64, not text"
+    elif kind == pa.binary():
+        values = pa.array([v.encode() for v in table[column].to_pylist()], kind)
+    else:
+        values = pa.array([None if v is None else str(v) for v in table[column].to_pylist()],
+                          kind)
+    with pytest.raises(ValueError, match=rf"^{NAME}: {said}"):
+        read(written(table.set_column(index, column, values), metadata))
+
+
 def one_row_runs(count: int) -> pa.Table:
     """`count` runs of one query each (every default figure once): 11 rows a run."""
     measures = ("P", "R", "F1", "Hit", "RR", "AP", "DCG", "IDCG", "nDCG", "CP", "Judged")

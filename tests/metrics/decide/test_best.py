@@ -4,10 +4,13 @@ the existing paired test, one correction over every metric, checked against stat
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from statsmodels.stats.multitest import multipletests
 
 from metrics import compare_evaluation, evaluate, load_sample
 from metrics.decide.best import best_marks
+from metrics.decide.leaderboard import all_pairs
+from metrics.vocabulary.conventions import MAX_PERMUTATIONS
 from metrics.vocabulary.leaderboard import BEST_MARK, EVEN_MARK
 from tests.metrics.builders import make_qrels, make_run
 
@@ -69,3 +72,13 @@ def test_the_command_line_marks_the_table_and_the_json(capsys):
     assert main(["--mark-best"]) == 0
     out = capsys.readouterr()[0]
     assert marks.sentence in out and "0.732 [0.499, 0.937] ★" in out
+
+
+def test_more_permutations_than_the_bound_are_refused_before_any_is_drawn():
+    """The best marks and every pair of runs read the randomization tests' bound (10^12
+    sign flips held compare past any wait)."""
+    evaluation = load_sample()
+    for call in (best_marks, all_pairs):
+        with pytest.raises(ValueError, match=rf"n_permutations must be an integer from 1 to "
+                           rf"{MAX_PERMUTATIONS:,}"):
+            call(evaluation, n_permutations=10**12)

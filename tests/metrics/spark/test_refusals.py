@@ -76,6 +76,18 @@ def damaged(path: Path) -> None:
     raise AssertionError("no num_values field found")
 
 
+def bomb(path: Path) -> None:
+    """1,100 rows repeating one 512 KB doc id held once in a dictionary page: a few KB on
+    disk, 550 MB once read (the issue's 26 MB file decoded to 6 GB and took Spark's JVM
+    down)."""
+    zeros = pa.array(np.zeros(1_100, dtype=np.int32))
+    pq.write_table(pa.table({
+        "query_id": pa.DictionaryArray.from_arrays(zeros, pa.array(["q1"])),
+        "doc_id": pa.DictionaryArray.from_arrays(zeros, pa.array(["x" * (512 << 10)])),
+        "rank": pa.array(np.arange(1, 1_101))}), path, compression="zstd",
+                   store_schema=False)  # read back as plain strings, as other writers give
+
+
 @dataclass(frozen=True)
 class Hostile:
     name: str
@@ -177,6 +189,9 @@ HOSTILE = [
             "run.parquet: the score column holds 16-bit floats, which not every engine reads"),
     Hostile("empty file", "run", lambda path: path.write_bytes(b""),
             "run.parquet: not a Parquet file"),
+    Hostile("a dictionary-page bomb", "run", bomb,
+            "run.parquet: decodes to as much as 550.0 MB once read (a string value its rows "
+            "repeat), beyond the 512 MB limit (--max-input-mb)"),
 ]
 
 

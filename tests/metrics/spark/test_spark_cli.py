@@ -11,9 +11,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from metrics.cli import main
-from metrics.vocabulary.gates import EXIT_OK, EXIT_USAGE
+from metrics.vocabulary.gates import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE
 from tests.marks import THOROUGH
 from tests.metrics.spark.collections import random_collection
+from tests.metrics.spark.test_refusals import bomb
 
 
 def write(collection, folder):
@@ -133,3 +134,18 @@ def test_spark_reads_what_the_in_memory_readers_read(spark, tmp_path, capsys):
     expected = refusal(argv, capsys)
     assert "has grade" in expected[1] and expected[1].startswith("error: qrels.parquet, row ")
     assert refusal(["--engine", "spark", *argv], capsys) == expected
+
+
+def test_a_dictionary_page_bomb_is_refused_alike_before_spark_starts(tmp_path, capsys):
+    """A run that decodes past what one read may hold (a dictionary-page bomb: 6 GB from
+    26 MB once took the JVM down, "Connection refused" naming nothing) is refused by Spark as
+    the other engines refuse it, with their line, before the JVM starts."""
+    argv = write(random_collection(6, queries=5), tmp_path)
+    bomb(tmp_path / "bomb.parquet")  # 550 MB once read
+    argv += ["--run", str(tmp_path / "bomb.parquet")]
+    memory = refusal(argv, capsys)
+    assert memory == (EXIT_BAD_INPUT, "error: bomb.parquet: decodes to as much as 550.0 MB once "
+                      "read (a string value its rows repeat), beyond the 512 MB limit "
+                      "(--max-input-mb)")
+    assert refusal(["--engine", "blocks", *argv], capsys) == memory
+    assert refusal(["--engine", "spark", *argv], capsys) == memory

@@ -457,6 +457,8 @@ def test_defaults_take_every_other_run_and_every_baseline_metric_in_order() -> N
         ({"alpha": 0.0}, "alpha"),
         ({"n_resamples": 0}, "n_resamples"),
         ({"n_permutations": 2.5}, "n_permutations"),
+        # 10^12 sign flips held compare past any wait: bounded as --permutations is
+        ({"n_permutations": 10**12}, r"n_permutations must be an integer from 1 to 1,000,000"),
         ({"rng": -3}, "-3"),
         ({"rng": "seed"}, "'seed'"),
         ({"query_ids": _ids(79)}, r"\(80,\)"),

@@ -15,12 +15,14 @@ from scipy import stats
 from statsmodels.stats.multicomp import pairwise_tukeyhsd
 
 from metrics.stats import tukey
+from metrics.stats.paired import sign_flip_pvalues
 from metrics.stats.tukey import (
     permuted_ranges,
     studentized_range_pvalues,
     tukey_hsd,
     tukey_hsd_figures,
 )
+from metrics.vocabulary.conventions import MAX_PERMUTATIONS
 from tests.marks import THOROUGH
 
 
@@ -256,3 +258,18 @@ def test_the_classic_p_refuses_bad_arguments(kwargs, message):
                  n_runs=3) | kwargs
     with pytest.raises(ValueError, match=message):
         studentized_range_pvalues(**given)
+
+
+@pytest.mark.parametrize("draw", [
+    lambda n: tukey_hsd(np.zeros((4, 3)), n_permutations=n, rng=0),
+    lambda n: permuted_ranges(np.zeros((4, 3, 1)), n_permutations=n, rng=0),
+    lambda n: sign_flip_pvalues(np.zeros((4, 1)), n_permutations=n,
+                                rng=np.random.default_rng(0)),
+], ids=["tukey_hsd", "permuted_ranges", "sign_flip_pvalues"])
+def test_the_permutations_are_bounded_before_any_is_drawn(draw):
+    """10^12 draws held a command past any wait: every randomization test refuses more than
+    MAX_PERMUTATIONS at once, as --permutations does."""
+    with pytest.raises(ValueError, match=rf"n_permutations must be an integer from 1 to "
+                       rf"{MAX_PERMUTATIONS:,}, got {10**12}"):
+        draw(10**12)
+    draw(1)

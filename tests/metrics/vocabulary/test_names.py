@@ -116,8 +116,12 @@ def test_trec_eval_names(name, conventions, expected):
     ("BLEU", "unknown metric 'BLEU'; known measures: P, R, F1"),
     ("P(rell=2)@5", "P has no parameter 'rell' (did you mean rel?); its parameters: rel, "
                     "judged_only"),
-    ("P(rel=0)@5", "rel must be an integer of at least 1, got '0'"),
-    ("P(rel=two)", "rel must be an integer of at least 1, got 'two'"),
+    ("P(rel=0)@5", "rel must be an integer from 1 to 1,000,000, got '0'"),
+    ("P(rel=two)", "rel must be an integer from 1 to 1,000,000, got 'two'"),
+    # past any grade: the relevance level's own bound (it once reached the conventions,
+    # which refused it without naming the measure)
+    ("P(rel=4611686018427387904)@5", "rel must be an integer from 1 to 1,000,000, got "
+                                     "'4611686018427387904'"),
     ("nDCG(dcg=exp)", "dcg must be one of log2, exp-log2, got 'exp'"),
     ("AP(judged_only=maybe)", "judged_only must be True or False"),
     ("RBP(p=1)", "p must be a number strictly between 0 and 1, got '1'"),
