@@ -4,6 +4,8 @@ one store; the pages lay them out."""
 
 from __future__ import annotations
 
+import functools
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -35,19 +37,36 @@ def ahead(*steps: Callable[[], object]) -> None:
         _AHEAD.submit(step)
 
 
+# the K decided ahead, one step at a time on a thread of its own: it keeps one core free for
+# the reader's next step, and waits NEXT_K_PAUSE_S first, so a reader who acts at once is
+# not slowed by it
+_NEXT_K = ThreadPoolExecutor(max_workers=1, thread_name_prefix="next-k")
+NEXT_K_PAUSE_S = 0.3
+
+
 def next_ks(view: View, inputs: Inputs, options: CompareOptions | None,
             snapshots, tested: tuple[str, float],
-            also: Sequence[Callable[[View], object]] = ()) -> None:
+            also: Sequence[Callable[[View], object]] = (),
+            moved_on: Callable[[], bool] = lambda: False) -> None:
     """After a page is drawn: the K either side of the view's, read from the scored
     evaluation and decided (the Overview's run table and leaderboard, Compare's comparison,
-    and `also`: what the page drawn reads at a K, each given the view at the other K) on the
-    threads above, so that a step of the sidebar's K (its - and + buttons, the likeliest next
-    K) finds them made. Every other K is decided when it is asked for."""
+    and `also`: what the page drawn reads at a K, each given the view at the other K), so
+    that a step of the sidebar's K (its - and + buttons, the likeliest next K) finds them
+    made. Nothing is decided once `moved_on()` says the reader has asked for something else
+    (a later run started). Every other K is decided when it is asked for."""
     k = view.evaluation.k
-    for other in (k + 1, k - 1):
-        if 1 <= other <= metrics.DASHBOARD_MAX_K:
-            _AHEAD.submit(_decided_at, view, inputs, other, options, snapshots, tested,
-                          tuple(also))
+    steps = [functools.partial(_decided_at, view, inputs, other, options, snapshots, tested,
+                               tuple(also))
+             for other in (k + 1, k - 1) if 1 <= other <= metrics.DASHBOARD_MAX_K]
+    _NEXT_K.submit(_unless_moved_on, steps, moved_on)
+
+
+def _unless_moved_on(steps: list[Callable[[], None]], moved_on: Callable[[], bool]) -> None:
+    time.sleep(NEXT_K_PAUSE_S)
+    for step in steps:
+        if moved_on():
+            return
+        step()
 
 
 def _decided_at(view: View, inputs: Inputs, k: int, options: CompareOptions | None,

@@ -7,7 +7,7 @@ and inputs for the pages. The URL that reproduces it is link.py's."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec
@@ -95,6 +95,7 @@ MARK_BEST = "overview.mark_best"  # the summary marks each metric's best run
 PRIMARY = "compare.primary"  # the headline's metric, a measure key
 ALL_PAIRS = "compare.all_pairs"  # every pair of runs compared on the headline metric
 NEXT_K_STEPS = "ahead.steps"  # what this run's page reads at a K, decided ahead at the next K
+MOVED_ON = "ahead.moved_on"  # whether a later run has started (new_run)
 COMPARED_OPTIONS = "compare.options"  # (view key, the options compare_options made for it)
 PAIRS_TEST = "compare.pairs_test"  # how every pair is tested: "paired" or "tukey"
 MIN_EFFECT = "compare.min_effect"  # the smallest difference that matters (None: none)
@@ -421,9 +422,25 @@ def at_next_ks(step) -> None:
     st.session_state.setdefault(NEXT_K_STEPS, []).append(step)
 
 
-def forget_next_k_steps() -> None:
-    """A new run: the page about to be drawn says again what it reads at a K."""
+# each session's script runs started (viewer -> count): a step decided ahead on a thread
+# reads it to see that the reader has moved on, with no session state (it has none there)
+_RUNS_STARTED: dict[str, int] = {}
+
+
+def new_run() -> None:
+    """A script run starts: the page about to be drawn says again what it reads at a K
+    (at_next_ks), and the steps decided ahead after it can tell when a later run of this
+    session has started (moved_on)."""
+    me = viewer()
+    started = _RUNS_STARTED[me] = _RUNS_STARTED.get(me, 0) + 1
     st.session_state[NEXT_K_STEPS] = []
+    st.session_state[MOVED_ON] = lambda: _RUNS_STARTED.get(me) != started
+
+
+def moved_on() -> Callable[[], bool]:
+    """Whether a run of this session has started since this one (new_run): asked from any
+    thread."""
+    return st.session_state.get(MOVED_ON, lambda: False)
 
 
 def next_k_steps() -> list:

@@ -26,7 +26,7 @@ OFFERED_MEASURES = metrics.OFFERED_NAMES
 
 def draw() -> View | None:
     """Every section of the sidebar; the view every page then draws from."""
-    session.forget_next_k_steps()
+    session.new_run()
     with st.sidebar:
         loaded, summaries = inputs()
         labels = _labels(loaded)
@@ -61,7 +61,8 @@ def decide_next_ks() -> None:
         return
     chosen = asked.now()
     decisions.next_ks(view, loaded, session.last_compare_options(view), session.snapshots(),
-                      (chosen.correction, chosen.alpha), session.next_k_steps())
+                      (chosen.correction, chosen.alpha), session.next_k_steps(),
+                      moved_on=session.moved_on())
 
 
 def _show_parsed(parsed: Parsed | None) -> None:

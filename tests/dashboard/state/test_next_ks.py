@@ -4,9 +4,12 @@ leaderboard and comparison made."""
 
 from __future__ import annotations
 
+import threading
 import time
+from dataclasses import replace
 
 import metrics
+from dashboard.data import decisions
 from dashboard.data.cache import CompareOptions, store
 from dashboard.state import session
 from tests.dashboard.conftest import open_app
@@ -68,3 +71,20 @@ def test_the_heatmap_built_ahead_is_the_one_a_step_of_k_draws():
     app.sidebar.number_input(key=session.K).set_value(k + 1).run()
     assert not app.exception
     assert heatmaps() == made  # the step drew the one built ahead, none other
+
+
+def test_nothing_is_decided_ahead_once_the_reader_has_moved_on():
+    app = open_app()
+    view, inputs = app.session_state[session.VIEW], app.session_state[session.INPUTS]
+    k = view.evaluation.k
+    far = (view.key[0], k + 40, *view.key[2:])
+    moved_on = threading.Event()
+    moved_on.set()  # a later run started before the pause ended
+    decisions.next_ks(replace(view, evaluation=view.evaluation.at(k + 39)), inputs, None, [],
+                      ("holm", 0.05), moved_on=moved_on.is_set)
+    time.sleep(decisions.NEXT_K_PAUSE_S + 1.0)
+    assert not store().has("leaderboard", far)
+    moved_on.clear()  # the same, with the reader still on the page: decided
+    decisions.next_ks(replace(view, evaluation=view.evaluation.at(k + 39)), inputs, None, [],
+                      ("holm", 0.05), moved_on=moved_on.is_set)
+    assert _made("leaderboard", far)
