@@ -114,6 +114,7 @@ def headline(options: cache.CompareOptions, snapshots: list) -> metrics.Comparis
     headline_metric = session.headline_metric(evaluation)[0]
     decisions.ahead(lambda: decisions.headlines(view, options, snapshots, headline_metric))
     compared = cache.compare(view, options, snapshots)
+    session.at_next_ks(lambda at: cache.compare(at, options, snapshots))  # a step of K
     if compared.error:
         st.error(safe.md(compared.error), icon=":material/error:")
         st.stop()

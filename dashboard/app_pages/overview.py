@@ -52,10 +52,14 @@ tested = (chosen.correction, chosen.alpha)
 # the run table's tests and the leaderboard's ranks run while the headline and the summary
 # are drawn
 decisions.ahead(lambda: decisions.run_table(view, *tested), lambda: decisions.leaderboard(view))
+# and at the K either side, after the page: a step of K then finds them made
+session.at_next_ks(lambda at: (decisions.run_table(at, *tested), decisions.leaderboard(at)))
 if len(session.baseline_options(view, snapshots)) > 1:  # the headline, as Compare states it
     options = session.compare_options(view, snapshots)
     said = (decisions.headlines(view, options, snapshots, primary)
             if options.candidates else [])
+    if options.candidates:
+        session.at_next_ks(lambda at: decisions.headlines(at, options, snapshots, primary))
     if said:
         with st.container(border=True):
             st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence in said))

@@ -44,43 +44,33 @@ _NEXT_K = ThreadPoolExecutor(max_workers=1, thread_name_prefix="next-k")
 NEXT_K_PAUSE_S = 0.3
 
 
-def next_ks(view: View, inputs: Inputs, options: CompareOptions | None,
-            snapshots, tested: tuple[str, float],
-            also: Sequence[Callable[[View], object]] = (),
+def next_ks(view: View, inputs: Inputs, steps: Sequence[Callable[[View], object]],
             moved_on: Callable[[], bool] = lambda: False) -> None:
     """After a page is drawn: the K either side of the view's, read from the scored
-    evaluation and decided (the Overview's run table and leaderboard, Compare's comparison,
-    and `also`: what the page drawn reads at a K, each given the view at the other K), so
-    that a step of the sidebar's K (its - and + buttons, the likeliest next K) finds them
-    made. Nothing is decided once `moved_on()` says the reader has asked for something else
-    (a later run started). Every other K is decided when it is asked for."""
+    evaluation, and `steps` (what the page drawn reads at a K, each given the view at the
+    other K) made there, so that a step of the sidebar's K (its - and + buttons, the likeliest
+    next K) finds them made. Nothing more is made once `moved_on()` says the reader has asked
+    for something else (a later run started). Every other K is decided when asked for."""
     k = view.evaluation.k
-    steps = [functools.partial(_decided_at, view, inputs, other, options, snapshots, tested,
-                               tuple(also))
-             for other in (k + 1, k - 1) if 1 <= other <= metrics.DASHBOARD_MAX_K]
-    _NEXT_K.submit(_unless_moved_on, steps, moved_on)
+    _NEXT_K.submit(_unless_moved_on, [
+        functools.partial(_decided_at, view, inputs, other, tuple(steps))
+        for other in (k + 1, k - 1) if 1 <= other <= metrics.DASHBOARD_MAX_K], moved_on)
 
 
-def _unless_moved_on(steps: list[Callable[[], None]], moved_on: Callable[[], bool]) -> None:
+def _unless_moved_on(work: list[Callable[[], None]], moved_on: Callable[[], bool]) -> None:
     time.sleep(NEXT_K_PAUSE_S)
-    for step in steps:
+    for step in work:
         if moved_on():
             return
         step()
 
 
-def _decided_at(view: View, inputs: Inputs, k: int, options: CompareOptions | None,
-                snapshots, tested: tuple[str, float],
-                also: tuple[Callable[[View], object], ...]) -> None:
+def _decided_at(view: View, inputs: Inputs, k: int,
+                steps: tuple[Callable[[View], object], ...]) -> None:
     at = view_at(view, inputs, k)
-    if at is None:
-        return
-    run_table(at, *tested)
-    leaderboard(at)
-    if options is not None and options.candidates:
-        compare(at, options, snapshots)
-    for step in also:
-        step(at)
+    if at is not None:
+        for step in steps:
+            step(at)
 
 
 def leaderboard(view: View) -> metrics.Leaderboard:

@@ -96,7 +96,6 @@ PRIMARY = "compare.primary"  # the headline's metric, a measure key
 ALL_PAIRS = "compare.all_pairs"  # every pair of runs compared on the headline metric
 NEXT_K_STEPS = "ahead.steps"  # what this run's page reads at a K, decided ahead at the next K
 MOVED_ON = "ahead.moved_on"  # whether a later run has started (new_run)
-COMPARED_OPTIONS = "compare.options"  # (view key, the options compare_options made for it)
 PAIRS_TEST = "compare.pairs_test"  # how every pair is tested: "paired" or "tukey"
 MIN_EFFECT = "compare.min_effect"  # the smallest difference that matters (None: none)
 DELTA = "compare.delta"  # a difference worth detecting: the queries it needs (None: not asked)
@@ -410,10 +409,8 @@ def compare_options(view: View, loaded: list[Snapshot]) -> CompareOptions:
     stored = state.get(METRICS)
     metrics = [m for m in keys if m in stored] if stored is not None else list(COMPARED)
     state[METRICS] = metrics
-    options = CompareOptions(baseline, tuple(candidates), tuple(metrics), state[CORRECTION],
-                             float(state[ALPHA]), snapshot, state.get(MIN_EFFECT))
-    state[COMPARED_OPTIONS] = (view.key, options)
-    return options
+    return CompareOptions(baseline, tuple(candidates), tuple(metrics), state[CORRECTION],
+                          float(state[ALPHA]), snapshot, state.get(MIN_EFFECT))
 
 
 def at_next_ks(step) -> None:
@@ -446,14 +443,6 @@ def moved_on() -> Callable[[], bool]:
 def next_k_steps() -> list:
     """The steps this run's page asked to be decided at the next K (at_next_ks)."""
     return st.session_state.get(NEXT_K_STEPS, [])
-
-
-def last_compare_options(view: View) -> CompareOptions | None:
-    """The Compare options a page made valid for `view` (compare_options), without making
-    them again: after the page its widgets' keys can no longer be written. None when no page
-    read them for this view."""
-    view_key, options = st.session_state.get(COMPARED_OPTIONS, (None, None))
-    return options if view_key == view.key else None
 
 
 def choose_facet(facets: list[str]) -> None:

@@ -16,7 +16,7 @@ from dashboard import safe
 from dashboard.data import cache, combine, decisions, slicing, texts
 from dashboard.data.cache import Inputs, Parsed, Snapshot, View
 from dashboard.report import exports
-from dashboard.state import asked, link, opening, session
+from dashboard.state import link, opening, session
 from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
 CORPUS_SLOT = "corpus"  # where the corpus's load report goes, once the view says which ids
@@ -53,16 +53,13 @@ def draw() -> View | None:
 
 
 def decide_next_ks() -> None:
-    """After the page: the K either side of this one decided ahead (decisions.next_ks), under
-    the runs, conventions and comparison chosen now (the comparison when a page read its
-    options). Not under a filter on the queries: the sidebar cuts that view afresh."""
+    """After the page: what it reads at a K (session.at_next_ks) decided ahead at the K either
+    side of this one (decisions.next_ks), under the runs and conventions chosen now. Not under
+    a filter on the queries: the sidebar cuts that view afresh."""
     view, loaded = session.view(), session.inputs()
     if view is None or loaded is None or view.whole is not None:
         return
-    chosen = asked.now()
-    decisions.next_ks(view, loaded, session.last_compare_options(view), session.snapshots(),
-                      (chosen.correction, chosen.alpha), session.next_k_steps(),
-                      moved_on=session.moved_on())
+    decisions.next_ks(view, loaded, session.next_k_steps(), moved_on=session.moved_on())
 
 
 def _show_parsed(parsed: Parsed | None) -> None:

@@ -80,11 +80,11 @@ def test_nothing_is_decided_ahead_once_the_reader_has_moved_on():
     far = (view.key[0], k + 40, *view.key[2:])
     moved_on = threading.Event()
     moved_on.set()  # a later run started before the pause ended
-    decisions.next_ks(replace(view, evaluation=view.evaluation.at(k + 39)), inputs, None, [],
-                      ("holm", 0.05), moved_on=moved_on.is_set)
+    decisions.next_ks(replace(view, evaluation=view.evaluation.at(k + 39)), inputs,
+                      [decisions.leaderboard], moved_on=moved_on.is_set)
     time.sleep(decisions.NEXT_K_PAUSE_S + 1.0)
     assert not store().has("leaderboard", far)
     moved_on.clear()  # the same, with the reader still on the page: decided
-    decisions.next_ks(replace(view, evaluation=view.evaluation.at(k + 39)), inputs, None, [],
-                      ("holm", 0.05), moved_on=moved_on.is_set)
+    decisions.next_ks(replace(view, evaluation=view.evaluation.at(k + 39)), inputs,
+                      [decisions.leaderboard], moved_on=moved_on.is_set)
     assert _made("leaderboard", far)
