@@ -26,6 +26,7 @@ from metrics.vocabulary.conventions import MAX_RESAMPLES
 from metrics.vocabulary.limits import MAX_SAVED_RUNS
 from metrics.vocabulary.saved import METADATA_KEY
 from tests.metrics.capped import ROOT
+from tests.metrics.edits import any_field_edited
 
 NAME = "figures.parquet"
 
@@ -259,14 +260,6 @@ _JSON = st.recursive(
     | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=12)
 
 
-def _paths(value, path=()):
-    yield path
-    items = value.items() if isinstance(value, dict) else enumerate(value) \
-        if isinstance(value, list) else ()
-    for name, item in items:
-        yield from _paths(item, (*path, name))
-
-
 def _consistent(evaluation) -> None:
     """What a page reads of an evaluation read back is within what can exist."""
     assert 1 <= evaluation.k <= metrics.MAX_K
@@ -314,17 +307,7 @@ def _read_or_refused(data: bytes) -> None:
 def test_any_edit_of_the_metadata_is_read_consistently_or_refused_naming_the_file(saved,
                                                                                    data):
     table, metadata = saved
-    paths = [p for p in _paths(metadata) if p]
-    path = data.draw(st.sampled_from(paths))
-    changed = copy.deepcopy(metadata)
-    target = changed
-    for name in path[:-1]:
-        target = target[name]
-    if data.draw(st.booleans()) and isinstance(target, dict):
-        del target[path[-1]]
-    else:
-        target[path[-1]] = data.draw(_JSON)
-    _read_or_refused(written(table, changed))
+    _read_or_refused(written(table, any_field_edited(data, metadata, _JSON, removals=True)))
 
 
 @settings(max_examples=80, deadline=None,

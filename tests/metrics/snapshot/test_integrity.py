@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from metrics import snapshot as snap
 from metrics.cli import main
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_qrels
+from tests.metrics.edits import any_field_edited
 
 KEY = b"team secret"
 MISMATCH = "the figures were changed after the snapshot was written (figures fingerprint mismatch)"
@@ -419,14 +420,6 @@ def test_random_bytes_give_only_value_errors(payload):
     _only_value_errors(payload)
 
 
-def _paths(value, path=()):
-    yield path
-    items = value.items() if isinstance(value, dict) else enumerate(value) \
-        if isinstance(value, list) else ()
-    for name, item in items:
-        yield from _paths(item, (*path, name))
-
-
 @pytest.fixture(scope="module")
 def small_snapshot():
     data = json.loads(snap.dumps(snap.Snapshot.from_evaluation(load_sample(), key=None),
@@ -442,12 +435,4 @@ def small_snapshot():
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # the autouse one
 @given(data=st.data())
 def test_a_snapshot_with_one_field_replaced_gives_only_value_errors(small_snapshot, data):
-    paths = [p for p in _paths(small_snapshot) if p]
-    path = data.draw(st.sampled_from(paths))
-    value = data.draw(_JSON)
-    edited = copy.deepcopy(small_snapshot)
-    target = edited
-    for name in path[:-1]:
-        target = target[name]
-    target[path[-1]] = value
-    _only_value_errors(json.dumps(edited))
+    _only_value_errors(json.dumps(any_field_edited(data, small_snapshot, _JSON)))
