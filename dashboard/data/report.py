@@ -29,7 +29,7 @@ def contents(view: View, inputs: Inputs | None, comparison: metrics.Comparison |
     corpus_key = None if view.corpus_file is None else view.corpus_file.key
     key = (view.key, view.queries_key, corpus_key, options, primary, harm_delta,
            check_fragility, facet, tokens, lam, None if judge_file is None else judge_file.key,
-           None if pairs is None else (pairs.test, pairs.alpha, pairs.metrics, pairs.min_effect),
+           _reading(pairs),
            None if topic_sets is None else tuple(
                (label, size.min_difference) for label, size in topic_sets.items()))
 
@@ -68,8 +68,13 @@ def latex(view: View, comparison: metrics.Comparison | None,
     `options`), its superscript letters those of every pair read by the test in force
     (`pairs`: decisions.leaderboard_pairs), once per view, comparison and reading; the
     command line's writer (metrics.latex_table)."""
-    read = None if pairs is None else (pairs.test, pairs.alpha, pairs.metrics)
-    return store().get("latex", (view.key, options, read),
+    return store().get("latex", (view.key, options, _reading(pairs)),
                        lambda: metrics.latex_table(view.evaluation, comparison, pairs=pairs),
                        files=view.files, parents=[view.source],
                        shared=(view.evaluation, comparison))
+
+
+def _reading(pairs: metrics.AllPairs | None) -> tuple | None:
+    """What keys a reading of every pair in the store: the test, alpha, the metrics and the
+    minimum effect it was read under (None: the paired tests, no pairs)."""
+    return None if pairs is None else (pairs.test, pairs.alpha, pairs.metrics, pairs.min_effect)
