@@ -24,7 +24,7 @@ from metrics.core.ranking import AlignedRun, QuerySet, align, prepare_query_set
 from metrics.io import Qrels, Run
 from metrics.vocabulary import MEASURE_BY_KEY
 from metrics.vocabulary.conventions import Conventions
-from metrics.vocabulary.measures import PERSISTENCE, RECALL
+from metrics.vocabulary.measures import MODEL_PARAMETERS, PERSISTENCE, RECALL
 from metrics.vocabulary.names import Spec, distinct, parse_measure, recall_spec
 
 __all__ = ["Reading", "Readings", "as_specs", "brought", "figures_at", "reading", "summary_methods",
@@ -39,12 +39,16 @@ class Reading:
     conventions: Conventions
     persistence: float
     whole: tuple[str, ...] = ()
+    # the user-model parameters given other than their defaults (INST's T, max_rel...)
+    model: tuple[tuple[str, object], ...] = ()
 
 
 def reading(spec: Spec, conventions: Conventions) -> Reading:
     p = spec.given.get(PERSISTENCE.name, PERSISTENCE.default)
     whole = (spec.measure.key,) if spec.whole_by_itself else ()
-    return Reading(spec.conventions(conventions), float(p), whole)
+    model = tuple((name, value) for name, value in spec.parameters
+                  if name in MODEL_PARAMETERS and value != spec.parameter(name).default)
+    return Reading(spec.conventions(conventions), float(p), whole, model)
 
 
 def value_key(spec: Spec) -> str:
@@ -116,7 +120,8 @@ class Readings:
         for read, chosen in groups.items():
             wanted = list(dict.fromkeys(s.measure.key for s in chosen))
             levels = sorted({s.given[RECALL.name] for s in chosen if RECALL.name in s.given})
-            options = dict(persistence=read.persistence, recall_levels=levels)
+            options = dict(persistence=read.persistence, recall_levels=levels,
+                           model=dict(read.model))
             if read == base:
                 scores = extend(scores, self.query_set, aligned, wanted, **options)
                 found = scores
