@@ -109,7 +109,7 @@ RECALL = Parameter(
 CWL_DEPTH = 1000
 GOAL = Parameter(
     "T", "the total gain the reader sets out to find (gains scaled to [0, 1])", float,
-    "T = {value}", default=1.0, low=0, strict=True)
+    "T = {value}", default=1.0, low=0, high=CWL_DEPTH, strict=True)
 MIN_REL = Parameter(
     "min_rel", "the grade scaled to gain 0 (grades at or below it gain nothing)", int,
     "gain 0 at grade {value}", default=0, low=0, high=MAX_RELEVANCE_LEVEL, unstated=True)
