@@ -37,7 +37,7 @@ from typing import Protocol
 
 import numpy as np
 import pyarrow as pa
-from scipy.special import polygamma
+from scipy.special import digamma, polygamma
 
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES, SUMMARY_MEASURES, Measure
 from metrics.vocabulary.conventions import Conventions
@@ -93,15 +93,28 @@ class Tail:
     D(K) + K (D = R, or min(R, K) when `clipped`), or IDCG(K) read from `ideal`; or, for
     "p^K", numerator - p^K (RBP's residual: the empty slots from the list's end to K)."""
 
-    denominator: str  # "K", "D", "D+K", "IDCG" or "p^K"
+    denominator: str  # "K", "D", "D+K", "IDCG", "p^K" or "C/W/L"
     numerator: np.ndarray | None = None  # (n,) what the lists left: hits, 2 hits, DCG, ...
     relevant: np.ndarray | None = None  # (n,) R
     clipped: bool = False
     ideal: np.ndarray | None = None  # (n, P) IDCG at K = 1..P, flat past each query's grades
     persistence: float | None = None  # p, for "p^K"
+    # for "C/W/L": numerator / (base + product f(K)), f(K) the sum of the products from rank
+    # `after` + 1 to min(K, CWL_DEPTH): K - after (NERR8), or (after + 1)(H_K - H_after)
+    # (NERR9, `harmonic`)
+    base: np.ndarray | None = None
+    product: np.ndarray | None = None
+    after: int = 0
+    harmonic: bool = False
 
     def __call__(self, k: np.ndarray) -> np.ndarray:
         """(n, len(k)) values at the cutoffs k (floats, each past the stored columns)."""
+        if self.denominator == "C/W/L":
+            read = np.maximum(np.minimum(k, CWL_DEPTH), self.after)
+            steps = ((self.after + 1) * (digamma(read + 1) - digamma(self.after + 1))
+                     if self.harmonic else read - self.after)
+            return self.numerator[:, None] / (self.base[:, None]
+                                              + self.product[:, None] * steps[None, :])
         if self.denominator == "p^K":
             return self.numerator[:, None] - self.persistence ** k[None, :]
         if self.denominator == "IDCG":
@@ -719,6 +732,34 @@ class _OnRequest:
         def tail(product: np.ndarray, m: int) -> np.ndarray:
             return product * (1 - p ** (CWL_DEPTH - m)) / (1 - p)
         return self._cwl_rate("NERR10", gain, p * (1.0 - gain), tail)
+
+    def _nerr_at_k(self, key: str, gain: np.ndarray, go_on: np.ndarray, *, harmonic: bool):
+        """NERR8 and NERR9 at every K: the C/W/L rate of gain with C_K = 0, read to rank K
+        (and no further than CWL_DEPTH): the sums of P_(i-1) g_i and of P_(i-1) over ranks
+        i up to K, P_(i-1) = C_1 ... C_(i-1)."""
+        n, m = gain.shape
+        reached = np.concatenate([np.ones((n, 1)), np.cumprod(go_on[:, :-1], axis=1)], axis=1)
+        found = np.cumsum(reached * gain, axis=1)
+        read = np.cumsum(reached, axis=1)  # at least 1: P_0 = 1
+        value = found / read
+        if m < self.width:  # past CWL_DEPTH the figure stays
+            value = np.concatenate([value, np.repeat(value[:, -1:], self.width - m, axis=1)],
+                                   axis=1)
+        tail = Tail("C/W/L", found[:, -1], base=read[:, -1],
+                    product=reached[:, -1] * go_on[:, -1], after=m, harmonic=harmonic)
+        return ({key: Curves(value, tail)},
+                {"weights": reached, "gains": gain, "go_on": go_on,
+                 "terms": reached * gain, "read": read})
+
+    def _nerr8(self):
+        gain = self._cwl_gains()
+        return self._nerr_at_k("NERR8", gain, 1.0 - gain, harmonic=False)
+
+    def _nerr9(self):
+        gain = self._cwl_gains()
+        rank = np.arange(1, gain.shape[1] + 1, dtype=float)
+        return self._nerr_at_k("NERR9", gain, (rank / (rank + 1.0))[None, :] * (1.0 - gain),
+                               harmonic=True)
 
     def _compat(self):
         """Clarke, Vtyurina and Smucker's compatibility: RBO of the list against the ideal

@@ -441,6 +441,34 @@ CATALOGUE: tuple[Measure, ...] = (
         ir_measures="INSQ",
     ),
     Measure(
+        "NERR8", "NERR8", "NERR@K (eq. 8)",
+        "Not (but Nearly) ERR, equation 8: a C/W/L reader who stops at a rank with a chance "
+        "set by its gain, and at rank K",
+        "Graded quality in the top K, ERR's cascade as a C/W/L measure.",
+        "Relevant ids below a highly relevant one, and anything below K; its scale depends on "
+        "max_rel.",
+        True, "bootstrap", ("unjudged",), shown=False,
+        parameters=CWL_GAINS, note=CWL_NOTE,
+        rule="NERR8@K is the C/W/L expected rate of gain with C_i = 1 - g_i above rank K and "
+        "0 at K (at most 1,000, cwl_eval's depth): the sum over i up to K of P_i g_i over the "
+        "sum of P_i, P_i = C_1 ... C_(i-1) (Azzopardi, Mackenzie and Moffat 2021, eq. 8; "
+        "cwl_eval); " + CWL_GAIN_RULE + ".",
+        ir_measures="NERR8",
+    ),
+    Measure(
+        "NERR9", "NERR9", "NERR@K (eq. 9)",
+        "Not (but Nearly) ERR, equation 9: as NERR8, with the reader also tiring by rank "
+        "(i / (i + 1))",
+        "Graded quality in the top K, ERR's cascade and discount as a C/W/L measure.",
+        "Relevant ids below a highly relevant one, and anything below K; its scale depends on "
+        "max_rel.",
+        True, "bootstrap", ("unjudged",), shown=False,
+        parameters=CWL_GAINS, note=CWL_NOTE,
+        rule="NERR9@K is NERR8@K with C_i = (i / (i + 1)) (1 - g_i) above rank K "
+        "(Azzopardi, Mackenzie and Moffat 2021, eq. 9; cwl_eval); " + CWL_GAIN_RULE + ".",
+        ir_measures="NERR9",
+    ),
+    Measure(
         "NERR10", "NERR10", "NERR (eq. 10)",
         "Not (but Nearly) ERR, equation 10: a C/W/L reader who stops at a rank with a chance "
         "set by its gain and otherwise goes on with persistence p",

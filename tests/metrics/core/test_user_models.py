@@ -79,10 +79,12 @@ def scored(tmp_path, seed: int, names):
 
 def largest_difference(evaluation, name: str, found) -> float:
     ids = list(evaluation.query_set.query_ids)
-    curves = evaluation.runs[0].curves(parse_measure(name).key)
+    spec = parse_measure(name)
+    curves = evaluation.runs[0].curves(spec.settled(evaluation.k, evaluation.conventions).key)
+    column = spec.k(evaluation.k) - 1  # a figure of the whole list reads the same anywhere
     worst, compared = 0.0, 0
     for metric in found:
-        worst = max(worst, abs(curves[ids.index(metric.query_id), 0] - metric.value))
+        worst = max(worst, abs(curves[ids.index(metric.query_id), column] - metric.value))
         compared += 1
     assert compared, name
     return worst
@@ -139,3 +141,35 @@ def test_user_model_figures_lie_in_0_1_and_need_max_rel_above_min_rel():
         assert 0 <= value <= 1, spec.key
     with pytest.raises(ValueError, match="min_rel"):
         evaluate(qrels, [run], 3, measures=["INST(min_rel=3)"])
+
+
+# NERR8 and NERR9 are read at K: checked at cutoffs inside the lists, past them (the closed
+# form) and past cwl_eval's depth
+CUTOFFS = (1, 2, 5, 10, 25, 100, 1000, 1500)
+AT_K = {"NERR8": ir_measures.NERR8, "NERR9": ir_measures.NERR9}
+
+
+@pytest.mark.parametrize("seed", thorough_after(range(40), 10))
+def test_nerr_at_k_equals_cwl_eval_per_query(tmp_path, seed):
+    names = [f"{name}@{k}" for name in AT_K for k in CUTOFFS] + ["NERR8(max_rel=1)@5"]
+    qrels, judged, run, evaluation = scored(tmp_path, seed, names)
+    top = max(max(max(docs.values(), default=0) for docs in qrels.values()), 1)
+    for name, measure in AT_K.items():
+        for k in CUTOFFS:
+            found = ir_measures.cwl_eval.iter_calc([measure(cutoff=k, max_rel=top)], judged, run)
+            assert largest_difference(evaluation, f"{name}@{k}", found) <= 1e-12, (name, k)
+    found = ir_measures.cwl_eval.iter_calc([ir_measures.NERR8(cutoff=5, max_rel=1)], judged, run)
+    assert largest_difference(evaluation, "NERR8(max_rel=1)@5", found) <= 1e-12
+
+
+def test_nerr_at_k_reads_any_k_past_the_lists_as_its_columns_would():
+    """The closed form past the stored columns equals the sums a wider array would hold."""
+    judgments = {"q": {"a": 2, "b": 1}, "r": {"c": 1}}
+    narrow = prepare(make_qrels(judgments), [make_run({"q": ["x", "a", "b"], "r": []})])
+    scores = compute(narrow.query_set, narrow.aligned[0], Conventions(), ["NERR8", "NERR9"])
+    wide = narrow.aligned[0].padded(1200)
+    wider = compute(narrow.query_set, wide, Conventions(), ["NERR8", "NERR9"])
+    for key in ("NERR8", "NERR9"):
+        ks = np.array([1, 3, 4, 10, 999, 1000, 1001, 1200]) - 1
+        np.testing.assert_allclose(scores.values[key].columns(ks),
+                                   wider.values[key].columns(ks), rtol=1e-13, err_msg=key)
