@@ -29,6 +29,7 @@ from metrics.core.blocks import BlockEvaluation
 from metrics.core.evaluate import Evaluation
 from metrics.core.files import RunSource, evaluate_files, rereader
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_runs
+from metrics.core.standardise import standardise
 from metrics.explain.facets import Facet, facets
 from metrics.explain.lists import short_lists
 from metrics.explain.mismatch import id_mismatches
@@ -45,9 +46,10 @@ from metrics.io import (
     read_corpus,
 )
 from metrics.io.report import DROPPED_SHOWN
+from metrics.io.standards import load_standards
 from metrics.io.writing import write_text
 from metrics.stats.comparison import Comparison
-from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.conventions import STANDARDISE_RUNS, Conventions
 from metrics.vocabulary.cutoffs import DEFAULT_K, SAMPLE_K
 from metrics.vocabulary.format import count, listing
 from metrics.vocabulary.identifiers import NORMALIZE_IDS
@@ -144,6 +146,9 @@ class Inputs:
     measures: Sequence[str] = ()  # figures to score beyond the defaults (--metric)
     report: Callable[[str], None] = _silent  # each load report read, as one line
     load_report_file: Path | None = None  # where the whole load report is written
+    # --standardise: a file of standards (trec_eval -Z's), "runs" (the runs loaded) or None
+    standardise: str | None = None
+    standardise_scale: str = "z"
     _read: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -162,7 +167,9 @@ class Inputs:
             tokens_per_chunk=getattr(args, "tokens_per_chunk", None),
             price_per_mtok=getattr(args, "price_per_mtok", None),
             measures=tuple(getattr(args, "metric", ())), report=report,
-            load_report_file=getattr(args, "load_report", None))
+            load_report_file=getattr(args, "load_report", None),
+            standardise=getattr(args, "standardise", None),
+            standardise_scale=getattr(args, "standardise_scale", "z"))
 
     @property
     def on_sample(self) -> bool:
@@ -200,7 +207,19 @@ class Inputs:
     def evaluation(self) -> Evaluation:
         """The runs scored against the qrels (the sample's without either), with the figures
         `measures` names."""
-        return self._once("evaluation", lambda: self._evaluate().with_measures(self.measures))
+        return self._once("evaluation", lambda: self._standardised(
+            self._evaluate().with_measures(self.measures)))
+
+    def _standardised(self, evaluation: Evaluation) -> Evaluation:
+        """The evaluation with its figures at K standardised, when --standardise asks."""
+        if self.standardise is None:
+            return evaluation
+        standards = (None if self.standardise == STANDARDISE_RUNS
+                     else load_standards(Path(self.standardise), max_bytes=self.max_bytes))
+        try:
+            return standardise(evaluation, standards, scale=self.standardise_scale).evaluation
+        except ValueError as error:
+            raise UsageError(f"--standardise: {error}") from None
 
     def _evaluate(self) -> Evaluation:
         if self.labels_file != self.qrels:  # every figure read under the judge's labels
