@@ -37,7 +37,6 @@ from typing import Protocol
 
 import numpy as np
 import pyarrow as pa
-from scipy.special import digamma, polygamma
 
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES, SUMMARY_MEASURES, Measure
 from metrics.vocabulary.conventions import Conventions
@@ -100,21 +99,18 @@ class Tail:
     ideal: np.ndarray | None = None  # (n, P) IDCG at K = 1..P, flat past each query's grades
     persistence: float | None = None  # p, for "p^K"
     # for "C/W/L": numerator / (base + product f(K)), f(K) the sum of the products from rank
-    # `after` + 1 to min(K, CWL_DEPTH): K - after (NERR8), or (after + 1)(H_K - H_after)
-    # (NERR9, `harmonic`)
+    # `after` + 1 (each query's own list length) to min(K, CWL_DEPTH): K - after (NERR8), or
+    # (after + 1)(H_K - H_after) (NERR9, `harmonic`)
     base: np.ndarray | None = None
     product: np.ndarray | None = None
-    after: int = 0
+    after: np.ndarray | None = None
     harmonic: bool = False
 
     def __call__(self, k: np.ndarray) -> np.ndarray:
         """(n, len(k)) values at the cutoffs k (floats, each past the stored columns)."""
         if self.denominator == "C/W/L":
-            read = np.maximum(np.minimum(k, CWL_DEPTH), self.after)
-            steps = ((self.after + 1) * (digamma(read + 1) - digamma(self.after + 1))
-                     if self.harmonic else read - self.after)
-            return self.numerator[:, None] / (self.base[:, None]
-                                              + self.product[:, None] * steps[None, :])
+            return _cwl_tail(self.numerator, self.base, self.product, self.after,
+                             self.harmonic, k)
         if self.denominator == "p^K":
             return self.numerator[:, None] - self.persistence ** k[None, :]
         if self.denominator == "IDCG":
@@ -666,31 +662,37 @@ class _OnRequest:
     def _cwl_rate(self, key: str, gain: np.ndarray, go_on: np.ndarray, tail):
         """A C/W/L measure's expected rate of gain over ranks 1..CWL_DEPTH: the sum of W_i
         g_i, W_i = C_1 ... C_(i-1) / the sum of those products over every rank, as cwl_eval
-        computes it. `go_on` holds C_i at the stored ranks; past them every slot is empty
-        and `tail(P, m)` is the sum of the products at ranks m + 1..CWL_DEPTH given P, the
-        product up to rank m (cwl_eval sums them one by one; here in closed form)."""
-        n, m = gain.shape
+        computes it. `go_on` holds C_i at the stored ranks; each query's own list is read
+        rank by rank, and past its end every slot is empty: `tail(P, m)` is the sum of the
+        products at ranks m + 1..CWL_DEPTH given P, the product up to rank m (cwl_eval sums
+        them one by one; here in closed form). Sums run in rank order and stop at the list's
+        end, so a query's figure does not depend on how wide its block is."""
+        n, width = gain.shape
         reached = np.concatenate([np.ones((n, 1)), np.cumprod(go_on[:, :-1], axis=1)], axis=1)
-        total = reached.sum(axis=1)
-        if m < CWL_DEPTH:
-            total = total + tail(reached[:, -1] * go_on[:, -1], m)
-        weights = reached * (1.0 / total)[:, None]
+        own = np.minimum(self.list_length, width)  # each list, cut at CWL_DEPTH
+        inside = np.arange(width)[None, :] < own[:, None]
+        rows = np.arange(n)
+        last = np.maximum(own - 1, 0)
+        product = np.where(own > 0, reached[rows, last] * go_on[rows, last], 1.0)
+        total = _running(np.where(inside, reached, 0.0))[:, -1]
+        total = total + np.where(own < CWL_DEPTH, tail(product, own, last), 0.0)
+        weights = np.where(inside, reached, 0.0) * (1.0 / total)[:, None]
         terms = weights * gain
-        value = terms.sum(axis=1)
+        value = _running(terms)[:, -1]
         return ({key: _whole_list(value, self.width)},
                 {"weights": weights, "gains": gain, "go_on": go_on, "terms": terms,
                  "depth": np.array(CWL_DEPTH)})
 
     @staticmethod
-    def _inverse_squares(a: np.ndarray, m: int) -> np.ndarray:
+    def _inverse_squares(a: np.ndarray, m: np.ndarray) -> np.ndarray:
         """The sum of 1 / x^2 for x = m + a, m + 1 + a, ..., CWL_DEPTH - 1 + a (a + m > 0):
         trigamma(m + a) - trigamma(CWL_DEPTH + a)."""
-        return polygamma(1, m + a) - polygamma(1, CWL_DEPTH + a)
+        return _trigamma(m + a) - _trigamma(CWL_DEPTH + a)
 
     def _insq_tail(self, goal: float):
         """Past the list INSQ's C_j = ((j + 2T - 1) / (j + 2T))^2 telescopes: the product
         from rank m + 1 to i - 1 is ((m + 2T) / (i - 1 + 2T))^2."""
-        def tail(product: np.ndarray, m: int) -> np.ndarray:
+        def tail(product: np.ndarray, m: np.ndarray, last: np.ndarray) -> np.ndarray:
             a = np.full(len(product), 2 * goal)
             return product * (m + a) ** 2 * self._inverse_squares(a, m)
         return tail
@@ -707,10 +709,12 @@ class _OnRequest:
         found = np.cumsum(gain, axis=1)
         wanted = goal - found  # T_i: the gain still wanted after rank i
         go_on = (((rank + goal + wanted) - 1.0) / (rank + goal + wanted)) ** 2.0
-        last = 2 * goal - found[:, -1]  # past the list the gain found stays
 
-        def tail(product: np.ndarray, m: int) -> np.ndarray:
-            return product * (m + last) ** 2 * self._inverse_squares(last, m)
+        def tail(product: np.ndarray, m: np.ndarray, last: np.ndarray) -> np.ndarray:
+            # past the list the gain found stays: C_j = ((j + a - 1) / (j + a))^2
+            kept = np.where(m > 0, found[np.arange(len(m)), last], 0.0)
+            a = 2 * goal - kept
+            return product * (m + a) ** 2 * self._inverse_squares(a, m)
         return self._cwl_rate("INST", gain, go_on, tail)
 
     def _insq(self):
@@ -729,27 +733,35 @@ class _OnRequest:
         p = self.persistence
         gain = self._cwl_gains()
 
-        def tail(product: np.ndarray, m: int) -> np.ndarray:
+        def tail(product: np.ndarray, m: np.ndarray, last: np.ndarray) -> np.ndarray:
             return product * (1 - p ** (CWL_DEPTH - m)) / (1 - p)
         return self._cwl_rate("NERR10", gain, p * (1.0 - gain), tail)
 
     def _nerr_at_k(self, key: str, gain: np.ndarray, go_on: np.ndarray, *, harmonic: bool):
         """NERR8 and NERR9 at every K: the C/W/L rate of gain with C_K = 0, read to rank K
         (and no further than CWL_DEPTH): the sums of P_(i-1) g_i and of P_(i-1) over ranks
-        i up to K, P_(i-1) = C_1 ... C_(i-1)."""
+        i up to K, P_(i-1) = C_1 ... C_(i-1). Rank by rank along each query's own list; from
+        its end on (stored columns or not) in closed form, so that the figure does not
+        depend on the block's width."""
         n, m = gain.shape
         reached = np.concatenate([np.ones((n, 1)), np.cumprod(go_on[:, :-1], axis=1)], axis=1)
-        found = np.cumsum(reached * gain, axis=1)
-        read = np.cumsum(reached, axis=1)  # at least 1: P_0 = 1
-        value = found / read
-        if m < self.width:  # past CWL_DEPTH the figure stays
-            value = np.concatenate([value, np.repeat(value[:, -1:], self.width - m, axis=1)],
-                                   axis=1)
-        tail = Tail("C/W/L", found[:, -1], base=read[:, -1],
-                    product=reached[:, -1] * go_on[:, -1], after=m, harmonic=harmonic)
+        own = np.minimum(self.list_length, m)
+        inside = np.arange(m)[None, :] < own[:, None]
+        found = _running(np.where(inside, reached * gain, 0.0))
+        read = _running(np.where(inside, reached, 0.0))
+        rows, last = np.arange(n), np.maximum(own - 1, 0)
+        product = np.where(own > 0, reached[rows, last] * go_on[rows, last], 1.0)
+        base = np.where(own > 0, read[rows, last], 0.0)
+        left = found[:, -1]
+        columns = np.arange(1, self.width + 1, dtype=float)
+        past = _cwl_tail(left, base, product, own, harmonic, columns)
+        stored = np.concatenate([found / np.where(read > 0, read, 1.0),
+                                 np.zeros((n, self.width - m))], axis=1)
+        value = np.where(np.arange(self.width)[None, :] < own[:, None], stored, past)
+        tail = Tail("C/W/L", left, base=base, product=product, after=own, harmonic=harmonic)
         return ({key: Curves(value, tail)},
-                {"weights": reached, "gains": gain, "go_on": go_on,
-                 "terms": reached * gain, "read": read})
+                {"weights": np.where(inside, reached, 0.0), "gains": gain, "go_on": go_on,
+                 "terms": np.where(inside, reached * gain, 0.0), "read": read})
 
     def _nerr8(self):
         gain = self._cwl_gains()
@@ -794,8 +806,9 @@ class _OnRequest:
         overlap = np.cumsum(counts, axis=1)[:, 1:]  # depth 1..width
         d = np.arange(1, width + 1, dtype=float)
         weight = np.where(d[None, :] <= depth[:, None], p ** (d - 1) / d, 0.0)
-        score = (weight * overlap).sum(axis=1)
-        best = (weight * np.minimum(d[None, :], n_ideal[:, None])).sum(axis=1)
+        # in depth order, so that the depths past a query's own (0) add nothing to the bit
+        score = _running(weight * overlap)[:, -1]
+        best = _running(weight * np.minimum(d[None, :], n_ideal[:, None]))[:, -1]
         return ({"Compat": _whole_list(_ratio(score, best), self.width)},
                 {"overlap": overlap, "ideal_place": _placed(place, rows, columns, run.grade),
                  "depth": depth, "best": best, "score": score, "persistence": np.array(p)})
@@ -808,6 +821,40 @@ class _OnRequest:
 
     def _numrelret(self):
         return {"NumRelRet": _whole_list(self.hits[:, -1], self.width)}, {}
+
+
+# H_0..H_CWL_DEPTH, the harmonic numbers NERR9's closed form reads
+_HARMONIC = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, CWL_DEPTH + 1))])
+
+
+def _cwl_tail(left: np.ndarray, base: np.ndarray, product: np.ndarray, after: np.ndarray,
+              harmonic: bool, k: np.ndarray) -> np.ndarray:
+    """NERR8/9 at the cutoffs k from each query's list end (`after`) on: the gain found
+    (`left`) over the products read up to it (`base`) and past it, every slot empty: from
+    rank after + 1 to min(K, CWL_DEPTH), product each (NERR8), or product (after + 1) / i
+    at rank i (NERR9)."""
+    read = np.minimum(k, CWL_DEPTH)[None, :].astype(np.int64)
+    after = after.astype(np.int64)[:, None]
+    read = np.maximum(read, after)
+    if harmonic:
+        steps = (after + 1) * (_HARMONIC[read] - _HARMONIC[after])
+    else:
+        steps = (read - after).astype(float)
+    denominator = base[:, None] + product[:, None] * steps
+    return left[:, None] / np.where(denominator > 0, denominator, 1.0)
+
+
+def _trigamma(x: np.ndarray) -> np.ndarray:
+    """trigamma(x) = the sum of 1 / (x + k)^2 over k >= 0, for x > 0: 20 terms, then the
+    asymptotic series at x + 20 (its error below 1e-17 there)."""
+    x = np.asarray(x, dtype=float)
+    near = sum(1.0 / (x + k) ** 2 for k in range(20))
+    y = x + 20.0
+    inverse = 1.0 / y
+    square = inverse * inverse
+    far = inverse + square / 2 + inverse * square * (
+        1 / 6 - square * (1 / 30 - square * (1 / 42 - square * (1 / 30 - square * 5 / 66))))
+    return near + far
 
 
 def _placed(values: np.ndarray, rows: np.ndarray, columns: np.ndarray,

@@ -246,13 +246,13 @@ def _nerr_at_k(reader: str):
     def write(evaluation, scores, aligned, spec, q, value, label) -> FigureExplanation:
         parts = scores.parts[spec.measure.key]
         k = spec.k(evaluation.k)
-        stored = parts["read"].shape[1]
+        own = min(int(scores.list_length[q]), parts["read"].shape[1])
         ranks = np.flatnonzero(parts["gains"][q, :k] > 0) + 1
         terms = parts["terms"][q, ranks - 1]
-        # past the stored ranks every slot is empty: the sum read is the engine's, from its
-        # closed form (the gains found over the figure)
-        read = (float(parts["read"][q, k - 1]) if k <= stored
-                else float(terms.sum()) / value if value else float(parts["read"][q, -1]))
+        # past the list's end every slot is empty: the sum read is the engine's, from its
+        # closed form (the gain found over the figure)
+        read = (float(parts["read"][q, k - 1]) if k <= own
+                else float(terms.sum()) / value if value else 1.0)
         steps = ", ".join(f"rank {int(i)}: {figure(parts['weights'][q, i - 1])} × "
                           f"{figure(parts['gains'][q, i - 1])}" for i in ranks)
         return FigureExplanation(
