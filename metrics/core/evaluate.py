@@ -143,9 +143,10 @@ class Evaluation(FiguresShown):
     qrels_report: LoadReport | None = None
     within: Within | None = None  # the filter that chose the queries, None for all of them
     asked: tuple[Spec, ...] = ()  # the figures asked for beyond the defaults, in order
-    # what a standardised evaluation (metrics.core.standardise) says beside every figure;
-    # "" for raw figures
+    # a standardised evaluation (metrics.core.standardise): the sentence said once, and the
+    # words said beside every figure; "" for raw figures
     standardised: str = ""
+    standardised_words: str = ""
 
     @property
     def summary_specs(self) -> tuple[Spec, ...]:
@@ -208,7 +209,8 @@ class Evaluation(FiguresShown):
                              int(self.query_set.max_grade.max(initial=1)))
         if not self.standardised:
             return notes
-        return {spec.key: "; ".join(filter(None, (notes.get(spec.key), self.standardised)))
+        return {spec.key: "; ".join(filter(None, (notes.get(spec.key),
+                                                   self.standardised_words)))
                 for spec in (self.summary_specs if specs is None else specs)}
 
     def per_query_tables(self) -> Iterator[pa.Table]:

@@ -9,9 +9,11 @@ per-query figures at K are replaced by the standardised ones (the same at every 
 standardised evaluation is read at its K, and another K is standardised again), and its
 means and intervals are computed again from them on the same resampled queries, so every
 comparison made from it reads the standardised figures; `Evaluation.standardised` holds the
-sentence every front end prints beside each number. A standardised figure that is undefined
-(no standard for it; a deviation of 0 with a figure off the mean; one run alone) is NaN, and
-`Standardised.undefined` says why, per run, figure and query.
+sentence every front end prints once and `standardised_words` the words beside each figure.
+The query classes, the k suggestion and the diagnosis keep reading the raw figures. A
+standardised figure that is undefined (no standard for it; a deviation of 0 with a figure off
+the mean; one run alone) is NaN, and `Standardised.undefined` says why, per run, figure and
+query.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from metrics.vocabulary.conventions import (
     STANDARDISE_SCALES,
     STANDARDISE_SENTENCES,
     STANDARDISE_SOURCES,
+    STANDARDISE_WORDS,
 )
 from metrics.vocabulary.names import Spec, trec_eval_name
 
@@ -114,7 +117,14 @@ def standardise(evaluation: Evaluation, standards: Standards | None = None, *,
                       (evaluation.asked, [(curves, run.readings)
                                           for curves, run in zip(new_asked, runs, strict=True)]),
                       bootstrap_only=True)
+    # the query classes, the k suggestion and the diagnosis read the raw figures (where the
+    # relevant ids sit, how much of the window is noise): kept as they were
+    read = tuple(dataclasses.replace(new, classes=old.classes, suggestion=old.suggestion,
+                                     diagnosis=old.diagnosis)
+                 for new, old in zip(read, runs, strict=True))
     sentence = STANDARDISE_SENTENCES[scale].format(source=source)
-    standardised = dataclasses.replace(evaluation, runs=read, standardised=sentence)
+    words = STANDARDISE_WORDS[scale].format(source=source)
+    standardised = dataclasses.replace(evaluation, runs=read, standardised=sentence,
+                                       standardised_words=words)
     return Standardised(standardised, scale, source,
                         {run.name: found for run, found in zip(runs, undefined, strict=True)})

@@ -114,7 +114,7 @@ def test_against_the_runs_loaded_each_query_is_centred_and_scaled(seed, scale):
             assert run.summary[spec.key].mean == pytest.approx(
                 z[i, found.evaluation.scored].mean(), abs=1e-12)
             assert run.summary[spec.key].method == "bootstrap"
-    assert found.evaluation.standardised in found.evaluation.notes()["nDCG"]
+    assert found.evaluation.standardised_words in found.evaluation.notes()["nDCG"]
 
 
 def test_population_is_the_mean_and_sample_deviation_as_make_zscore_file():
