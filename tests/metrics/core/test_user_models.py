@@ -33,7 +33,8 @@ from tests.marks import thorough_after
 from tests.metrics.builders import make_qrels, make_run
 from tests.metrics.core.test_more_measures import collection
 
-logging.getLogger("ir_measures").setLevel(logging.ERROR)  # cwl_eval warns of unused grades
+# cwl_eval warns of grades outside [min_rel, max_rel]: clipped, as here
+logging.getLogger("ir_measures.cwl_eval").setLevel(logging.ERROR)
 
 # this tool's name -> the reference's measure, given the qrels' highest grade
 CWL = {
@@ -41,7 +42,8 @@ CWL = {
     "INST(T=3)": lambda top: ir_measures.INST(T=3.0, max_rel=top),
     "INST(T=0.5,max_rel=2)": lambda top: ir_measures.INST(T=0.5, max_rel=2),
     "INSQ": lambda top: ir_measures.INSQ(T=1.0, max_rel=top),
-    "INSQ(T=2,min_rel=1)": lambda top: ir_measures.INSQ(T=2.0, min_rel=1, max_rel=top),
+    "INSQ(T=2,min_rel=1,max_rel=3)": lambda top: ir_measures.INSQ(T=2.0, min_rel=1,
+                                                                   max_rel=3),
     "NERR10": lambda top: ir_measures.NERR10(p=0.9, max_rel=top),
     "NERR10(p=0.5,max_rel=1)": lambda top: ir_measures.NERR10(p=0.5, max_rel=1),
     "NERR11": lambda top: ir_measures.NERR11(T=1.0, max_rel=top),
