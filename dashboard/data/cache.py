@@ -81,6 +81,7 @@ KEPT = {
     "cross fit": 4,
     "rescored": 2,  # the last grades given by hand, and the ones before
     "harm profile": 8,
+    "risks": 8,  # the harm and risk figures of a comparison's tests, per harm threshold
     "derived": 1024,  # the pages' tables, charts and sentences (small), per K kept above
     "judge": 4,  # the judge's report, per view and weight on the judge
     "latex": 8,  # a paper's table, per view and comparison
