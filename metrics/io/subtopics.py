@@ -141,7 +141,7 @@ def load_intent_probabilities(source: Input, *, file_name: str | None = None,
     bad = np.flatnonzero(~((probability >= 0) & (probability <= 1)))
     if len(bad):
         row = bad[np.argmin(lines[bad])]
-        raise src.fail(int(lines[row]), f"probability {probability[row]!r} is not a number "
+        raise src.fail(int(lines[row]), f"probability {probability[row].item()!r} is not a number "
                                         "from 0 to 1")
     query, subtopic = strings(columns["query_id"]), strings(columns["subtopic_id"])
     query_code, _ = encode(columns["query_id"])
@@ -273,8 +273,8 @@ def _distinct(src, keys: np.ndarray, values: np.ndarray, lines: np.ndarray, what
     conflict = repeats[values[repeats] != values[earlier[repeats]]]
     if len(conflict):
         row = conflict[np.argmin(lines[conflict])]
-        raise src.fail(int(lines[row]), f"{what(row)} has {noun} {values[row]!r} here but "
-                       f"{values[earlier[row]]!r} on line {lines[earlier[row]]}")
+        raise src.fail(int(lines[row]), f"{what(row)} has {noun} {values[row].item()!r} here but "
+                       f"{values[earlier[row]].item()!r} on line {lines[earlier[row]]}")
     keep = np.ones(len(keys), dtype=bool)
     keep[repeats] = False
     return keep, [ReportLine(int(lines[row]), f"identical duplicate of line "
