@@ -19,12 +19,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from metrics.core.diversity import (
+    Subtopics,
+    SubtopicSet,
+    align_subtopics,
+    diversity,
+    prepare_subtopics,
+)
 from metrics.core.kernel import Curves, Scores, compute, extend
 from metrics.core.ranking import AlignedRun, QuerySet, align, prepare_query_set
 from metrics.io import Qrels, Run
 from metrics.vocabulary import MEASURE_BY_KEY
 from metrics.vocabulary.conventions import Conventions
-from metrics.vocabulary.measures import PERSISTENCE, RECALL
+from metrics.vocabulary.measures import ALPHA, BETA, PERSISTENCE, RECALL
 from metrics.vocabulary.names import Spec, distinct, parse_measure, recall_spec
 
 __all__ = ["Reading", "Readings", "as_specs", "brought", "figures_at", "reading", "summary_methods",
@@ -83,7 +90,42 @@ class Readings:
     query_set: QuerySet  # the evaluation's, at its relevance level
     conventions: Conventions  # the evaluation's
     width: int
+    subtopics: Subtopics | None = None  # the subtopic qrels the diversity measures read
     _query_sets: dict[int, QuerySet] = field(default_factory=dict)
+    _subtopic_sets: dict[int, SubtopicSet] = field(default_factory=dict)
+
+    def subtopic_set(self, level: int) -> SubtopicSet:
+        """The subtopic judgments on the query set's rows at a relevance level, once."""
+        if level not in self._subtopic_sets:
+            self._subtopic_sets[level] = prepare_subtopics(
+                self.query_set.query_ids, self.subtopics.judged, relevance_level=level,
+                intents=self.subtopics.intents)
+        return self._subtopic_sets[level]
+
+    def diverse(self, aligned: AlignedRun, run: Run, specs: Sequence[Spec]
+                ) -> dict[str, Curves]:
+        """The curves of the specs that read the subtopic qrels (metrics.core.diversity),
+        one kernel call per relevance level, alpha and beta; the lists as the evaluation
+        reads them."""
+        if not specs:
+            return {}
+        if self.subtopics is None:
+            raise ValueError(f"{specs[0].name()} reads the subtopic qrels (query_id "
+                             "subtopic_id doc_id grade): give them (--subtopic-qrels FILE)")
+        groups: dict[tuple[int, float, float], list[Spec]] = {}
+        for spec in specs:
+            level = spec.given.get("rel") or self.conventions.relevance_level
+            alpha = float(spec.given.get(ALPHA.name, ALPHA.default))
+            beta = float(spec.given.get(BETA.name, BETA.default))
+            groups.setdefault((int(level), alpha, beta), []).append(spec)
+        curves = {}
+        for (level, alpha, beta), chosen in groups.items():
+            subtopics = self.subtopic_set(level)
+            covers = align_subtopics(subtopics, run, aligned.row, aligned.repeat)
+            values, _ = diversity(subtopics, covers, [s.measure.key for s in chosen],
+                                  alpha=alpha, beta=beta)
+            curves |= {s.key: values[s.measure.key] for s in chosen}
+        return curves
 
     def query_set_at(self, level: int) -> QuerySet:
         if level == self.query_set.relevance_level:
@@ -108,11 +150,13 @@ class Readings:
               specs: Sequence[Spec]) -> tuple[Scores, dict[str, Curves], dict[str, Scores]]:
         """The run's scores with the specs read as the evaluation reads added, the curves of
         every spec by its key, and the scores of each other reading (what explains those)."""
+        curves = self.diverse(aligned, run, [s for s in specs if s.measure.subtopics])
+        specs = [s for s in specs if not s.measure.subtopics]
         groups: dict[Reading, list[Spec]] = {}
         for spec in specs:
             groups.setdefault(reading(spec, self.conventions), []).append(spec)
         base = Reading(self.conventions, PERSISTENCE.default)
-        curves, others = {}, {}
+        others = {}
         for read, chosen in groups.items():
             wanted = list(dict.fromkeys(s.measure.key for s in chosen))
             levels = sorted({s.given[RECALL.name] for s in chosen if RECALL.name in s.given})

@@ -40,11 +40,20 @@ from metrics.io.rows import Run
 from metrics.io.subtopics import IntentProbabilities, SubtopicQrels
 from metrics.vocabulary.cutoffs import MAX_K
 
-__all__ = ["DIVERSITY_KEYS", "SubtopicSet", "align_subtopics", "diversity",
+__all__ = ["DIVERSITY_KEYS", "Subtopics", "SubtopicSet", "align_subtopics", "diversity",
            "greedy_ideal", "prepare_subtopics"]
 
 # the measures this kernel computes, by key
 DIVERSITY_KEYS = ("alpha_nDCG", "ERR_IA", "nERR_IA", "NRBP", "P_IA", "AP_IA", "StRecall")
+
+
+@dataclass(frozen=True, eq=False)
+class Subtopics:
+    """What an evaluation is given for its diversity measures: the subtopic qrels, and the
+    intent probabilities when a file gives them (else every subtopic weighs the same)."""
+
+    judged: SubtopicQrels
+    intents: IntentProbabilities | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -246,8 +255,8 @@ def diversity(subtopics: SubtopicSet, covers: np.ndarray, wanted=DIVERSITY_KEYS,
                          f"{', '.join(DIVERSITY_KEYS)}")
     if not 0 <= alpha <= 1:
         raise ValueError(f"alpha must be a number from 0 to 1, got {alpha!r}")
-    if not 0 <= beta < 1:
-        raise ValueError(f"beta must be a number from 0 up to 1 (not 1), got {beta!r}")
+    if not 0 <= beta <= 1:
+        raise ValueError(f"beta must be a number from 0 to 1, got {beta!r}")
     weight = subtopics.weight[rows]
     actual = subtopics.actual[rows].astype(float)
     n, width, _ = covers.shape

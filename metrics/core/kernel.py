@@ -465,6 +465,10 @@ def extend(scores: Scores, labels: Labels, run: Ranked, wanted: Collection[str],
     unknown = [key for key in wanted if key not in MEASURE_BY_KEY]
     if unknown:
         raise ValueError(f"no measure {unknown[0]!r}; measures: {', '.join(MEASURE_BY_KEY)}")
+    diverse = [key for key in wanted if MEASURE_BY_KEY[key].subtopics]
+    if diverse:
+        raise ValueError(f"{diverse[0]} reads the subtopic qrels: metrics.core.diversity "
+                         "scores it")
     levels = [level for level in recall_levels
               if recall_spec(level).key not in scores.values]
     more = _OnRequest(labels, run, scores.hits.view(np.ndarray),

@@ -218,6 +218,52 @@ def test_parameters_are_checked():
     with pytest.raises(ValueError, match="alpha"):
         diversity(subtopics, covers, alpha=1.5)
     with pytest.raises(ValueError, match="beta"):
-        diversity(subtopics, covers, beta=1.0)
+        diversity(subtopics, covers, beta=1.5)
     with pytest.raises(ValueError, match="no diversity measure"):
         diversity(subtopics, covers, ["nope"])
+
+
+IR_MEASURES_NAMES = ("alpha_nDCG@10", "alpha_nDCG(alpha=0.3)@5", "ERR_IA@10", "nERR_IA@20",
+                     "P_IA@5", "StRecall@10", "NRBP", "NRBP(alpha=0.75,beta=0.8)", "AP_IA")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_evaluate_by_ir_measures_names_equals_ir_measures_pyndeval(seed):
+    """The public path: evaluate() asked by ir_measures' names, against ir_measures' pyndeval
+    provider on the same judgments (its iteration column the subtopic), run by run."""
+    ir_measures = pytest.importorskip("ir_measures")
+    from metrics.core.diversity import Subtopics
+    from metrics.core.evaluate import evaluate
+
+    rng = np.random.default_rng(1000 + seed)
+    rows, run_text = _collection(rng)
+    query_set, _, _, _, order = _scored(rows, run_text)
+    best: dict[tuple[str, str], int] = {}
+    for q, _, d, g in rows:
+        best[q, d] = max(best.get((q, d), g), g)
+    queries = list(dict.fromkeys(q for q, *_ in rows))
+    qrels = Qrels.from_rows("qrels", queries, [q for q, _ in best], [d for _, d in best],
+                            list(best.values()), list(range(1, len(best) + 1)))
+    run, _ = load_run(run_text, file_name="run.txt")
+    evaluation = evaluate(qrels, [run], 10, measures=IR_MEASURES_NAMES,
+                          subtopics=Subtopics(SubtopicQrels.from_rows(rows)))
+    ours = evaluation.per_query_scores(run.name)
+    scored = list(evaluation.scored_ids)
+    generic = [ir_measures.Qrel(q, d, g, s) for q, s, d, g in rows]  # iteration: subtopic
+    scored_docs = [ir_measures.ScoredDoc(q, d, -float(i)) for q, docs in order.items()
+                   for i, d in enumerate(docs)]
+    parsed = [ir_measures.parse_measure(name) for name in IR_MEASURES_NAMES]
+    # one call a measure: ir_measures 0.4.3's pyndeval provider reads the run once, so of
+    # measures asked together under different (rel, alpha, beta) all but the first read 0
+    theirs = {(m.query_id, str(m.measure)): m.value for measure in parsed
+              for m in ir_measures.pyndeval.iter_calc([measure], generic, scored_docs)}
+    compared = 0
+    for spec_key, name, measure in zip(
+            [s.key for s in evaluation.asked], IR_MEASURES_NAMES, parsed, strict=True):
+        for i, query in enumerate(scored):
+            if (query, str(measure)) not in theirs:
+                continue  # ndeval skips a query the run has no list for; we score it 0
+            assert ours[spec_key][i] == pytest.approx(theirs[query, str(measure)], abs=1e-12), \
+                (query, name)
+            compared += 1
+    assert compared
