@@ -34,8 +34,8 @@ from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.measures import ALPHA, BETA, PERSISTENCE, RECALL
 from metrics.vocabulary.names import Spec, distinct, parse_measure, recall_spec
 
-__all__ = ["Reading", "Readings", "as_specs", "brought", "figures_at", "reading", "summary_methods",
-           "value_key"]
+__all__ = ["Reading", "Readings", "as_specs", "brought", "diversity_reading", "figures_at",
+           "reading", "summary_methods", "value_key"]
 
 
 @dataclass(frozen=True)
@@ -103,29 +103,31 @@ class Readings:
         return self._subtopic_sets[level]
 
     def diverse(self, aligned: AlignedRun, run: Run, specs: Sequence[Spec]
-                ) -> dict[str, Curves]:
+                ) -> tuple[dict[str, Curves], dict[tuple, dict]]:
         """The curves of the specs that read the subtopic qrels (metrics.core.diversity),
         one kernel call per relevance level, alpha and beta; the lists as the evaluation
-        reads them."""
+        reads them. And the parts each call states (`diversity_reading` keys them), with the
+        subtopics' names and weights: what the drill-down writes out."""
         if not specs:
-            return {}
+            return {}, {}
         if self.subtopics is None:
             raise ValueError(f"{specs[0].name()} reads the subtopic qrels (query_id "
                              "subtopic_id doc_id grade): give them (--subtopic-qrels FILE)")
-        groups: dict[tuple[int, float, float], list[Spec]] = {}
+        groups: dict[tuple, list[Spec]] = {}
         for spec in specs:
-            level = spec.given.get("rel") or self.conventions.relevance_level
-            alpha = float(spec.given.get(ALPHA.name, ALPHA.default))
-            beta = float(spec.given.get(BETA.name, BETA.default))
-            groups.setdefault((int(level), alpha, beta), []).append(spec)
-        curves = {}
-        for (level, alpha, beta), chosen in groups.items():
+            groups.setdefault(diversity_reading(spec, self.conventions), []).append(spec)
+        curves, parts = {}, {}
+        for group, chosen in groups.items():
+            _, level, alpha, beta = group
             subtopics = self.subtopic_set(level)
             covers = align_subtopics(subtopics, run, aligned.row, aligned.repeat)
-            values, _ = diversity(subtopics, covers, [s.measure.key for s in chosen],
-                                  alpha=alpha, beta=beta)
+            values, stated = diversity(subtopics, covers, [s.measure.key for s in chosen],
+                                       alpha=alpha, beta=beta)
             curves |= {s.key: values[s.measure.key] for s in chosen}
-        return curves
+            parts[group] = stated | {"names": subtopics.subtopic_names,
+                                     "weight": subtopics.weight,
+                                     "n_relevant": subtopics.n_relevant}
+        return curves, parts
 
     def query_set_at(self, level: int) -> QuerySet:
         if level == self.query_set.relevance_level:
@@ -150,13 +152,12 @@ class Readings:
               specs: Sequence[Spec]) -> tuple[Scores, dict[str, Curves], dict[str, Scores]]:
         """The run's scores with the specs read as the evaluation reads added, the curves of
         every spec by its key, and the scores of each other reading (what explains those)."""
-        curves = self.diverse(aligned, run, [s for s in specs if s.measure.subtopics])
+        curves, others = self.diverse(aligned, run, [s for s in specs if s.measure.subtopics])
         specs = [s for s in specs if not s.measure.subtopics]
         groups: dict[Reading, list[Spec]] = {}
         for spec in specs:
             groups.setdefault(reading(spec, self.conventions), []).append(spec)
         base = Reading(self.conventions, PERSISTENCE.default)
-        others = {}
         for read, chosen in groups.items():
             wanted = list(dict.fromkeys(s.measure.key for s in chosen))
             levels = sorted({s.given[RECALL.name] for s in chosen if RECALL.name in s.given})
@@ -172,6 +173,16 @@ class Readings:
                 others[read] = found
             curves |= {s.key: found.values[value_key(s)] for s in chosen}
         return scores, curves, others
+
+
+def diversity_reading(spec: Spec, conventions: Conventions) -> tuple:
+    """What one diversity kernel call scores under, for a spec that reads the subtopic
+    qrels: ("subtopics", relevance level, alpha, beta); the key of its parts among a run's
+    readings."""
+    level = spec.given.get("rel") or conventions.relevance_level
+    alpha = float(spec.given.get(ALPHA.name, ALPHA.default))
+    beta = float(spec.given.get(BETA.name, BETA.default))
+    return ("subtopics", int(level), alpha, beta)
 
 
 def summary_methods(specs: Sequence[Spec]) -> dict[str, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import metrics
-from tests.dashboard.conftest import open_app, texts, upload
+from tests.dashboard.conftest import PAGES, open_app, texts, upload
 
 QRELS = b"1 0 d1 1\n1 0 d2 1\n1 0 d3 1\n2 0 d4 1\n"
 SUBTOPICS = b"1 1 d1 1\n1 2 d2 1\n1 2 d3 1\n2 1 d4 1\n2 2 d5 0\n2 2 d6 1\n"
@@ -53,3 +53,13 @@ def test_a_bad_subtopic_file_is_named_with_its_line():
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def test_the_drilldown_writes_out_the_subtopics_each_rank_covers():
+    app = _with_subtopics(SUBTOPICS)
+    app.switch_page(PAGES["drilldown"]).run()
+    assert not app.exception, [e.value for e in app.exception]
+    shown = texts(app)
+    # query 1: d3 (subtopic 2) at rank 1, d1 (subtopic 1) at rank 2
+    assert "rank 1 first covers 2; rank 2 first covers 1" in shown
+    assert "rank 1 covers 2: gain 1.000" in shown
