@@ -31,7 +31,7 @@ from metrics.core.ranking import AlignedRun, QuerySet, align, prepare_query_set
 from metrics.io import Qrels, Run
 from metrics.vocabulary import MEASURE_BY_KEY
 from metrics.vocabulary.conventions import Conventions
-from metrics.vocabulary.measures import ALPHA, BETA, PERSISTENCE, RECALL
+from metrics.vocabulary.measures import ALPHA, BETA, PERSISTENCE, Q_BETA, RECALL
 from metrics.vocabulary.names import Spec, distinct, parse_measure, recall_spec
 
 __all__ = ["Reading", "Readings", "as_specs", "brought", "diversity_reading", "figures_at",
@@ -46,12 +46,15 @@ class Reading:
     conventions: Conventions
     persistence: float
     whole: tuple[str, ...] = ()
+    beta: float = Q_BETA.default  # Q-measure's blended ratio
 
 
 def reading(spec: Spec, conventions: Conventions) -> Reading:
     p = spec.given.get(PERSISTENCE.name, PERSISTENCE.default)
     whole = (spec.measure.key,) if spec.whole_by_itself else ()
-    return Reading(spec.conventions(conventions), float(p), whole)
+    beta = spec.given.get(Q_BETA.name, Q_BETA.default) if Q_BETA in spec.measure.parameters \
+        else Q_BETA.default
+    return Reading(spec.conventions(conventions), float(p), whole, float(beta))
 
 
 def value_key(spec: Spec) -> str:
@@ -161,7 +164,8 @@ class Readings:
         for read, chosen in groups.items():
             wanted = list(dict.fromkeys(s.measure.key for s in chosen))
             levels = sorted({s.given[RECALL.name] for s in chosen if RECALL.name in s.given})
-            options = dict(persistence=read.persistence, recall_levels=levels)
+            options = dict(persistence=read.persistence, recall_levels=levels,
+                           beta=read.beta)
             if read == base:
                 scores = extend(scores, self.query_set, aligned, wanted, **options)
                 found = scores

@@ -227,9 +227,29 @@ def _count(words: str):
     return write
 
 
+def _q(evaluation, scores, aligned, spec, q, value, label) -> FigureExplanation:
+    parts = scores.parts["Q"]
+    k = spec.k(evaluation.k)
+    width = min(k, parts["terms"].shape[1])
+    ranks = np.flatnonzero(aligned.relevant[q, :width]) + 1
+    terms = parts["terms"][q, ranks - 1]
+    beta = float(parts["beta"])
+    denominator = float(parts["denominator"][q, min(k, parts["denominator"].shape[1]) - 1])
+    steps = ", ".join(
+        f"rank {int(i)}: ({int(scores.hits[q, i - 1])} + {beta:g} × "
+        f"{parts['gain'][q, i - 1]:g}) / ({int(i)} + {beta:g} × "
+        f"{parts['ideal_gain'][q, i - 1]:g}) = {figure(t)}"
+        for i, t in zip(ranks, terms, strict=True))
+    return FigureExplanation(
+        label, value, f"{label} = ({_sum(terms, float(terms.sum()))}) / {denominator:g} = "
+        f"{figure(value)}: at each relevant rank up to {k}, (relevant ids so far + beta × their "
+        f"grades) / (rank + beta × the ideal order's grades so far) "
+        f"({steps or 'no relevant id in the top ' + str(k)}).", terms, ranks, denominator)
+
+
 _WRITERS = {
     "Rprec": _rprec, "Bpref": _bpref, "infAP": _infap, "IPrec": _iprec, "Success": _success,
-    "ERR": _err, "RBP": _rbp, "RBPresid": _rbp_residual,
+    "ERR": _err, "RBP": _rbp, "RBPresid": _rbp_residual, "Q": _q,
     "NumRet": _count("the ids the list returned, repeats included"),
     "NumRel": _count("the query's relevant ids, retrieved or not"),
     "NumRelRet": _count("the relevant ids the list returned, anywhere in it"),

@@ -107,6 +107,9 @@ ALPHA = Parameter(
 BETA = Parameter(
     "beta", "patience: the chance that a reader goes on from one rank to the next (NRBP)",
     float, "beta = {value}", default=0.5, low=0, high=1)
+Q_BETA = Parameter(
+    "beta", "the blended ratio's weight of graded gain against rank (Q-measure; 1 as NTCIREVAL "
+    "by default, 0 gives AP)", float, "beta = {value}", default=1.0, low=0)
 RECALL = Parameter(
     "recall", "the recall level the interpolated precision is read at", float,
     "at recall {value}", low=0, high=1)
@@ -410,6 +413,23 @@ CATALOGUE: tuple[Measure, ...] = (
         "Where in the list they are.",
         False, "bootstrap", ("relevance_level", "unjudged"), parameters=_BINARY,
         trec_eval="num_rel_ret", ir_measures="NumRelRet", **_COUNT,
+    ),
+    Measure(
+        "Q", "Q", "Q-measure@K",
+        "graded average precision: at each relevant rank the blended ratio (relevant ids so far "
+        "+ beta times their gain) / (rank + beta times the ideal's gain so far), summed and "
+        "divided by R",
+        "Whether the most relevant ids come first as well as whether relevant ids come early: "
+        "AP with grades (beta = 0 gives AP).",
+        "Relevant ids below K; and its scale depends on the gains, the grades themselves.",
+        True, "bootstrap", ("recall_denominator", "relevance_level"), shown=False,
+        parameters=(Q_BETA, REL),
+        rule="Q@K = the sum over the relevant ranks r up to K of (C(r) + beta cg(r)) / (r + "
+        "beta cg*(r)), over R (or min(R, K), as AP): C(r) the relevant ids to rank r, cg(r) the "
+        "sum of their grades, cg*(r) the sum of the r highest relevant grades of the query "
+        "(the ideal order; past its end, all of them). Gain = the grade of a relevant id "
+        "(Sakai 2004; NTCIREVAL's Q-measure with gain = grade).",
+        aliases=("Qmeasure", "Q_measure"),
     ),
     # ---------------------------------------------------------------- diversity (subtopic qrels)
     Measure(
