@@ -27,7 +27,12 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "MAX_INPUT_BYTES", "MAX_LINE_BYTES", "SCORE_PRECISIONS")},
         **{name: ("metrics.core.files", name) for name in (
             "RunSource", "read_qrels", "read_run", "load_runs", "distinct_names",
-            "evaluate_files", "rereader")},
+            "evaluate_files", "rereader", "read_subtopics")},
+        # the diversity measures' judgments: subtopic qrels and intent probabilities
+        **{name: ("metrics.io.subtopics", name) for name in (
+            "SubtopicQrels", "IntentProbabilities", "load_subtopic_qrels",
+            "load_intent_probabilities", "SUBTOPIC_FORMATS")},
+        "Subtopics": ("metrics.core.diversity", "Subtopics"),
         # one query's rows of a run or qrels file, read on demand in bounded memory
         **{name: ("metrics.io.one_query", name) for name in (
             "load_query_run", "load_query_qrels")},
