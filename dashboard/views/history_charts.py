@@ -48,7 +48,11 @@ def trend_lines(trend: pd.DataFrame, runs: alt.Scale, *, k: int, labels: list[st
     """
     shown = list(dict.fromkeys(trend["run"]))
     columns, panel = panels(len(labels), least=240, most=380, width=width)
-    x = alt.X("time:T", title=None, axis=alt.Axis(format="%b %d", labelAngle=0, tickCount=6))
+    # a tick at each entry's time (not the scale's own, which repeats a day at each hour)
+    times = sorted({t.isoformat() for t in trend["time"]})
+    x = alt.X("time:T", title=None, axis=alt.Axis(
+        format="%b %d %H:%M" if len({t[:10] for t in times}) < len(times) else "%b %d",
+        labelAngle=0, values=times if len(times) <= 12 else alt.Undefined, labelOverlap=True))
     y, colour = mean_by_run(runs, shown, orient="top", width=width)
     tooltip = [
         alt.Tooltip("entry:Q", title="Entry"),
@@ -67,15 +71,14 @@ def trend_lines(trend: pd.DataFrame, runs: alt.Scale, *, k: int, labels: list[st
     line = alt.Chart().mark_line(strokeWidth=1.8).encode(x=x, y=y, color=colour)
     dots = alt.Chart().mark_point(filled=True, size=45, opacity=1).encode(
         x=x, y=y, color=colour, tooltip=tooltip)
-    marked = alt.Chart().transform_filter("datum.mark != ''").mark_text(
-        fontSize=15, fontWeight="bold", dy=-13).encode(
-        x=x, y=y, text="mark:N", tooltip=tooltip,
-        color=alt.Color("mark:N", scale=alt.Scale(domain=list(MARK_COLOURS),
-                                                  range=list(MARK_COLOURS.values())),
-                        legend=alt.Legend(title="More than noise", orient="top")))
+    # one text layer a direction, each in its fixed colour: a colour channel of its own
+    # would give every panel a second legend beside the runs'
+    marked = [alt.Chart().transform_filter(f"datum.mark == '{mark}'").mark_text(
+        fontSize=15, fontWeight="bold", dy=-13, color=colour_of).encode(
+        x=x, y=y, text="mark:N", tooltip=tooltip)
+        for mark, colour_of in MARK_COLOURS.items()]
     return finish(
-        alt.layer(band, line, dots, marked, data=trend)
-        .resolve_scale(color="independent")
+        alt.layer(band, line, dots, *marked, data=trend)
         .properties(width=panel, height=200)
         .facet(facet=alt.Facet("figure:N", sort=labels, title=None,
                                header=alt.Header(labelFontSize=13, labelFontWeight="bold")),

@@ -31,16 +31,20 @@ def test_the_trend_chart_draws_bands_lines_and_only_the_marked_changes(tmp_path)
     assert spec["facet"]["field"] == "figure" and spec["facet"]["sort"] == ["P@5", "nDCG@5"]
     assert "K = 5" in spec["title"]["text"]
     layers = spec["spec"]["layer"]
-    assert [layer["mark"]["type"] for layer in layers] == ["area", "line", "point", "text"]
+    assert [layer["mark"]["type"] for layer in layers] == ["area", "line", "point", "text",
+                                                           "text"]
     band = layers[0]["encoding"]
     assert band["y"]["field"] == "low" and band["y2"]["field"] == "high"
     assert layers[1]["encoding"]["x"] == {**layers[1]["encoding"]["x"], "field": "time",
                                           "type": "temporal"}
-    text = layers[3]
-    assert text["transform"] == [{"filter": "datum.mark != ''"}]
-    assert text["encoding"]["text"]["field"] == "mark"
-    assert text["encoding"]["color"]["scale"] == {"domain": list(MARK_COLOURS),
-                                                  "range": list(MARK_COLOURS.values())}
+    for text, (mark, colour) in zip(layers[3:], MARK_COLOURS.items(), strict=True):
+        assert text["transform"] == [{"filter": f"datum.mark == '{mark}'"}]
+        assert text["encoding"]["text"]["field"] == "mark"
+        assert text["mark"]["color"] == colour
+    # a tick at each entry, and no legend but the runs'
+    assert layers[1]["encoding"]["x"]["axis"]["values"] == [
+        f"2026-12-0{d}T02:00:00+00:00" for d in range(1, 5)]
+    assert [layer["encoding"]["color"]["field"] for layer in layers[:3]] == ["run"] * 3
     # the data holds a mark exactly where the engine marked a change
     data = next(iter(spec["datasets"].values()))
     marks = {(row["figure"], row["entry"]): row["mark"] for row in data}
