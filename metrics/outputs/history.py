@@ -45,7 +45,8 @@ def trend_document(trend: Trend) -> dict[str, Any]:
         "k": trend.k,
         "scored_queries": trend.n_scored,
         "query_set": trend.query_set,
-        "entries": [e.as_dict() for e in trend.entries],
+        "entries": [e.as_dict() | {"figures": status}
+                    for e, status in zip(trend.entries, trend.verification, strict=True)],
         "points": trend_rows(trend),
         "correction": trend.correction,
         "alpha": trend.alpha,
@@ -80,6 +81,14 @@ def _table(rows: list[list[str]]) -> list[str]:
             for r in rows]
 
 
+def _verification(trend: Trend) -> str:
+    """'4 verified', '3 verified, 1 unverified: written before figures fingerprints'."""
+    counts: dict[str, int] = {}
+    for status in trend.verification:
+        counts[status] = counts.get(status, 0) + 1
+    return ", ".join(f"{n} {status}" for status, n in counts.items())
+
+
 def trend_text(trend: Trend) -> str:
     """Each run's figures over time, a block a (run, metric): the entry, its time, commit and
     label, the figure with its interval, and the change from the previous point with its mark
@@ -89,7 +98,8 @@ def trend_text(trend: Trend) -> str:
     lines = [terminal(
         f"History of {trend.store}: {fmt.count(len(entries), 'entry', 'entries')} from "
         f"{entries[0].time} to {entries[-1].time}; K = {trend.k}, {scored} scored queries, "
-        f"query set {trend.query_set.removeprefix('sha256:')[:12]}."), ""]
+        f"query set {trend.query_set.removeprefix('sha256:')[:12]}; figures "
+        f"{_verification(trend)}."), ""]
     blocks: dict[tuple[str, str], list[Point]] = {}
     for point in trend.points:
         blocks.setdefault((point.run, point.metric), []).append(point)

@@ -417,6 +417,8 @@ class Trend:
     alpha: float
     n_permutations: int
     method: str = field(default="")
+    # how each entry's figures were read (oldest first): "verified", "hmac verified", ...
+    verification: tuple[str, ...] = ()
 
     def change_to(self, point: Point) -> Change | None:
         for change in self.changes:
@@ -470,11 +472,15 @@ def trend(store: Store, *, metrics: Sequence[str] | None = None,
     specs = {k: default_spec(MEASURE_BY_KEY[k]) for k in keys}
     points: list[Point] = []
     changes: list[Change] = []
-    previous: dict[str, tuple[Entry, Snapshot, dict, dict]] = {}  # run -> its last point
+    # run -> its last point: the entry, figures, per-query columns, query ids and lists'
+    # fingerprint, never the snapshot (one snapshot is held at a time, and the first)
+    previous: dict[str, tuple] = {}
     first = None
     seen_runs: set[str] = set()
+    verification = []
     for entry in ordered:
         snapshot = store.snapshot(entry, key=key)
+        verification.append(snapshot.verification)
         if first is None:
             first = (entry, snapshot)
         else:
@@ -503,7 +509,7 @@ def trend(store: Store, *, metrics: Sequence[str] | None = None,
             if run.name in previous:
                 changes += _changes(previous[run.name], (entry, snapshot, figures, columns),
                                     run.name, settings, n_permutations)
-            previous[run.name] = (entry, snapshot, figures, columns, run.query_ids,
+            previous[run.name] = (entry, figures, columns, run.query_ids,
                                   run.fingerprint)
     missing = [r for r in runs or () if r not in seen_runs]
     if missing:
@@ -519,12 +525,13 @@ def trend(store: Store, *, metrics: Sequence[str] | None = None,
     return Trend(store.name, tuple(ordered), reference.k, reference.n_scored,
                  reference.query_set_fingerprint, tuple(points), tuple(changes), correction,
                  alpha, n_permutations,
-                 method_sentence(CORRECTIONS[correction], len(changes), alpha, n_permutations))
+                 method_sentence(CORRECTIONS[correction], len(changes), alpha, n_permutations),
+                 tuple(verification))
 
 
 def _changes(before: tuple, after: tuple, run: str, settings: dict, n_permutations: int
              ) -> list[Change]:
-    entry0, _, figures0, columns0, ids0, print0 = before
+    entry0, figures0, columns0, ids0, print0 = before
     entry1, snapshot1, figures1, columns1 = after
     run1 = snapshot1.run(run)
     same = print0 == run1.fingerprint

@@ -253,11 +253,37 @@ def test_the_command_line_appends_and_shows(tmp_path, capsys):
     assert [p["label"] for p in document["points"]] == ["one", "two"]
     assert document["points"][1]["test"] == PAIRED and document["points"][1]["same_lists"]
     assert document["correction"] == "holm" and document["n_changes"] == 1
+    assert [e["figures"] for e in document["entries"]] == ["verified", "verified"]
     assert main(["history", "show", "--store", str(root), "--metric", "MRR"]) == 0
     text = capsys.readouterr().out
     assert "bm25 · MRR@5" in text and "paired; same ranked lists" in text
+    assert "scored queries, query set " in text and "; figures 2 verified." in text
     assert "Holm correction over the 3 changes shown" in text
     assert main(["history", "append", "--store", str(root), "--k", "3", "--commit", "x"]) == 1
     assert "K differs: 5 in the store's entry 1" in capsys.readouterr().err
     assert main(["history", "show", "--store", str(root), "--run", "nope"]) == 1
     assert "no entry holds a run named 'nope'" in capsys.readouterr().err
+
+
+def test_show_holds_one_snapshot_at_a_time_whatever_the_entries(tmp_path, monkeypatch):
+    import weakref
+
+    root = tmp_path / "long"
+    for day in range(30):
+        append(root, _snapshot(GOOD if day % 3 else WORSE), key=None,
+               time=f"2026-11-{day + 1:02d}T02:00:00Z")
+    alive: list[weakref.ref] = []
+    most = 0
+    read = Store.snapshot
+
+    def counted(self, entry, **options):
+        nonlocal most
+        snapshot = read(self, entry, **options)
+        alive.append(weakref.ref(snapshot))
+        most = max(most, sum(ref() is not None for ref in alive))
+        return snapshot
+
+    monkeypatch.setattr(Store, "snapshot", counted)
+    found = trend(Store.at(root), metrics=["nDCG"], n_permutations=200, key=None)
+    assert len(found.points) == 30 and len(alive) == 30
+    assert most <= 3  # the first (the comparability reference), the previous, the one read
