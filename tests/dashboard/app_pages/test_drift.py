@@ -151,13 +151,17 @@ def test_a_history_store_missing_a_file_or_changed_is_refused_naming_it(tmp_path
 
 
 def test_a_history_store_given_on_the_command_line_is_drawn(tmp_path, monkeypatch):
-    from argparse import Namespace
+    import sys
 
     from dashboard.state import opening
 
     root = _history_store(tmp_path)
-    monkeypatch.setattr(opening, "command_line", lambda: Namespace(
-        figures=None, qrels=None, run=[], history=root))
-    app = open_app("drift")
-    assert not app.exception and not app.error
-    assert f"3 entries of {root}" in texts(app)
+    monkeypatch.setattr(sys, "argv", ["app.py", "--history", str(root)])
+    opening.command_line.cache_clear()
+    try:
+        app = open_app("drift")
+        assert not app.exception and not app.error
+        assert f"3 entries of {root}" in texts(app)
+        assert app.get("vega_lite_chart"), "no trend chart"
+    finally:
+        opening.command_line.cache_clear()
