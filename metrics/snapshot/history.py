@@ -36,6 +36,7 @@ pair) are one family, corrected by the chosen correction (Holm by default).
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import json
 import math
@@ -420,12 +421,14 @@ class Trend:
     # how each entry's figures were read (oldest first): "verified", "hmac verified", ...
     verification: tuple[str, ...] = ()
 
+    @functools.cached_property
+    def _by_point(self) -> dict[tuple[str, str, int], Change]:
+        return {(c.run, c.metric, c.after): c for c in self.changes}
+
     def change_to(self, point: Point) -> Change | None:
-        for change in self.changes:
-            if (change.run, change.metric, change.after) == (point.run, point.metric,
-                                                             point.entry):
-                return change
-        return None
+        """The change of the point's run and metric from its previous point (None for a
+        run's first)."""
+        return self._by_point.get((point.run, point.metric, point.entry))
 
 
 def _metric_keys(metrics: Sequence[str] | None) -> list[str]:
