@@ -164,6 +164,11 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "created_minute", "tool_version")},
         "snapshot_dumps": ("metrics.snapshot", "dumps"),
         "snapshot_loads": ("metrics.snapshot", "loads"),
+        # a history of snapshots: the store, appending to it, and each figure's trend
+        "HistoryStore": ("metrics.snapshot.history", "Store"),
+        "history_append": ("metrics.snapshot.history", "append"),
+        "history_trend": ("metrics.snapshot.history", "trend"),
+        "HISTORY_TERMS": ("metrics.vocabulary.history", None),
     },
     "vocabulary": {
         "vocabulary": ("metrics.vocabulary", None),
@@ -209,6 +214,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         # what both front ends write: a paper's table, trec_eval's three columns, and the
         # report's contents (the Export page and python -m dashboard report lay it out)
         "latex_table": ("metrics.outputs.latex", "latex_table"),
+        # a history's trend as rows, one a point with the change from the previous one
+        "trend_rows": ("metrics.outputs.history", "trend_rows"),
         "trec_eval_text": ("metrics.outputs.trec_eval", "trec_eval_text"),
         # the two-way ANOVA's table as written (the text table and the dashboard's)
         **{name: ("metrics.outputs.text", name) for name in ("anova_rows", "anova_margin")},

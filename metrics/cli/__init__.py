@@ -1,5 +1,5 @@
-"""The command line, one module a command (`score`, `compare`, `snapshot`, `leakage`,
-`leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`, `judge`,
+"""The command line, one module a command (`score`, `compare`, `snapshot`, `history`,
+`leakage`, `leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`, `judge`,
 `sample-for-labelling`), each parsing its arguments and importing only what it runs; `help`
 lists them (and `help COMMAND` prints one's options). Installed, the command is also
 `retrieval-compare` (pyproject's [project.scripts]), the same as `python -m metrics`.
@@ -29,6 +29,8 @@ COMMANDS = {
     "compare": "each run against the first (the baseline): paired tests, corrections, the "
     "headline, harm, fragility, gates",
     "snapshot": "freeze an evaluation as a JSON snapshot to compare with later (drift)",
+    "history": "a store of snapshots over time: append an evaluation with its time, commit "
+    "and label; show each figure's trend with the changes more than noise",
     "leakage": "queries copied into the corpus they are scored against (exit 4 on a leak)",
     "leaderboard": "each run's rank per metric, its rank interval and P(best); --test: every "
     "pair tested (paired or randomized Tukey HSD) and letters",

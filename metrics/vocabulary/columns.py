@@ -157,6 +157,8 @@ CONTROL_HELP: dict[str, str] = {
     "save_snapshot": "A JSON file of the figures shown now (over every query, whatever the "
     "filter), stamped with the time you click.",
     "load_snapshots": "Snapshot files saved here or written by `python -m metrics snapshot`.",
+    "load_history": "A history store's index.jsonl and its snapshot files (snapshots/*.json), "
+    "as `python -m metrics history append --store DIR` writes them: select them all.",
     "fuse_runs": "Two or more runs, fused over their full lists.",
     "fuse_weight": "The other run weighs 1 − this.",
     "fuse_remove": "Remove this fused run",
