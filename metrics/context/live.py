@@ -34,7 +34,7 @@ from metrics.io.errors import show
 from metrics.io.writing import write_text
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k
-from metrics.vocabulary.format import trec_column_problem
+from metrics.vocabulary.format import count, trec_column_problem
 from metrics.vocabulary.live import (
     DEFAULT_CONCURRENCY,
     DEFAULT_RUN_NAME,
@@ -44,6 +44,7 @@ from metrics.vocabulary.live import (
     MAX_CONCURRENCY,
     MAX_WARMUP,
     NOT_ASKED,
+    STUCK_TIMEOUTS,
     TIMEOUT,
     TIMINGS_COLUMNS,
 )
@@ -96,7 +97,7 @@ class LiveRun:
     timings_text: str
     run: Run  # the run as the TREC text reads back
     evaluation: Evaluation | None = None
-    report: LoadReport | None = field(default=None)  # the TREC text's load report
+    report: LoadReport | None = field(default=None)  # the TREC text's (None: no line)
 
     @property
     def answered(self) -> int:
@@ -181,8 +182,10 @@ def _doc_id(doc: object, rank: int) -> str:
     return doc
 
 
-def _shown(value: object) -> str:
-    return show(repr(value), 60)
+def _shown(value: object, limit: int = 60) -> str:
+    """A returned value as Python writes it (repr: every control character escaped), cut."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # --------------------------------------------------------------------------- the calls
@@ -225,7 +228,7 @@ def _ask(retriever: Callable[[str], object], calls: list[_Call], k: int, concurr
 
     TIMEOUT_RULE: a call past `timeout_s` is its query's failure and frees its slot; while
     `concurrency` overrunning calls are still running no call is started, and if none of
-    them returns within `timeout_s` more the queries left are NOT_ASKED. So at most
+    them returns within STUCK_TIMEOUTS timeouts more the queries left are NOT_ASKED. So at most
     2 x `concurrency` threads run the retriever at once, and a stuck retriever ends the
     evaluation rather than hanging it."""
     done: queue.SimpleQueue = queue.SimpleQueue()
@@ -256,11 +259,12 @@ def _ask(retriever: Callable[[str], object], calls: list[_Call], k: int, concurr
         overrunning = [call for call in overrunning if call.thread.is_alive()]
         blocked = len(overrunning) >= concurrency
         stuck_since = (stuck_since or now) if blocked and waiting else None
-        if stuck_since is not None and now - stuck_since >= timeout_s:
+        if stuck_since is not None and now - stuck_since >= STUCK_TIMEOUTS * timeout_s:
             for call in reversed(waiting):
                 record(call.index, Failure(
-                    call.query_id, NOT_ASKED, f"{len(overrunning)} calls were still running "
-                    f"{timeout_s:g} s past their {timeout_s:g} s timeout", None), math.nan)
+                    call.query_id, NOT_ASKED, f"{count(len(overrunning), 'call')} still "
+                    f"running {STUCK_TIMEOUTS * timeout_s:g} s past the {timeout_s:g} s "
+                    "timeout: the retriever looks stuck", None), math.nan)
             waiting.clear()
             stuck_since = None
             if not running:
@@ -276,7 +280,7 @@ def _ask(retriever: Callable[[str], object], calls: list[_Call], k: int, concurr
         if timeout_s is not None:
             ends = [call.started + timeout_s for call in running.values()]
             if stuck_since is not None:
-                ends.append(stuck_since + timeout_s)
+                ends.append(stuck_since + STUCK_TIMEOUTS * timeout_s)
             wait = max(0.0, min(ends) - time.perf_counter())
         try:
             finish(*done.get(timeout=wait))
@@ -415,12 +419,17 @@ def evaluate_retriever(
     trec = write_trec(Run.from_lists(run_name, lists, scores=trec_scores), tag) if lists else ""
     timings = timings_text(run_name, latency)
     file_name = os.path.basename(os.fspath(out)) if out is not None else f"{tag}.run"
-    run, report = load_run(trec.encode(), file_name=file_name, format="trec",
-                           order=conventions.order, score_precision=conventions.score_precision,
-                           run_name=run_name, labels=labels)
+    if trec:
+        run, report = load_run(trec.encode(), file_name=file_name, format="trec",
+                               order=conventions.order,
+                               score_precision=conventions.score_precision, run_name=run_name,
+                               labels=labels)
+    else:  # no query answered with an id: an empty run, every labelled query missing from it
+        run, report = Run.from_lists(run_name, {}, file_name), None
     evaluation = None
     if labels is not None:
-        evaluation = evaluate(labels, [run], eval_k, conventions, reports={run.name: report})
+        evaluation = evaluate(labels, [run], eval_k, conventions,
+                              reports=None if report is None else {run.name: report})
     if out is not None:
         write_text(out, trec)
     if timings_out is not None:

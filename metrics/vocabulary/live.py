@@ -22,14 +22,18 @@ DEFAULT_WARMUP = 0
 DEFAULT_CONCURRENCY = 1
 MAX_CONCURRENCY = 256  # threads asking at once; more is a mistake, not a setting
 MAX_WARMUP = 10_000
+# while `concurrency` overrunning calls are still running no call starts; if none of them
+# returns within this many timeouts more, the retriever is taken to be stuck
+STUCK_TIMEOUTS = 10
 FAILURES_SHOWN = 10  # failures the command line lists one a line (all are counted)
 
 TIMEOUT_RULE = (
     "A call that runs past the timeout is recorded as a failure of its query. Python cannot "
     "stop a thread, so the call is left to finish on its own (a daemon thread, its result "
-    "discarded) and its slot is given to the next query; at most `concurrency` such calls may "
-    "still be running at once: past that the retriever is taken to be stuck and the queries "
-    "left are recorded as not asked."
+    "discarded) and its slot is given to the next query. While `concurrency` such calls are "
+    "still running no call starts (so at most twice `concurrency` threads run the "
+    f"retriever), and if none of them returns within {STUCK_TIMEOUTS} timeouts more the "
+    "retriever is taken to be stuck and the queries left are recorded as not asked."
 )
 TIMINGS_RULE = (
     "Latency is the wall time of the call alone (time.perf_counter around it, in the thread "
