@@ -4,13 +4,15 @@ pairs) called on every query of a queries file, each call timed, and the answers
     result = evaluate_retriever(search, "queries.jsonl", 10, qrels="qrels.txt",
                                 out="bm25.run", timings_out="bm25.timings.csv")
 
-Warm-up calls come first and are not counted. Calls run `concurrency` at a time, each on a
-thread of its own; a call that raises, returns what a run cannot hold, or runs past
-`timeout_s` is a failure of its query (counted, listed, never fatal): `TIMEOUT_RULE` says how
-an overrunning call is bounded, since Python cannot stop a thread. The answers are written as
-a TREC run (`ORDER_RULE`: it reads back as the order returned) and the latencies as the
-timings file (`TIMINGS_COLUMNS`, `TIMINGS_RULE`); given labels, the run is scored as the TREC
-text reads back, through the same reader and `evaluate` as any run file.
+Warm-up calls come first and are not counted. Calls run `concurrency` at a time on as many
+worker threads, which live through the warm-up and the evaluation (what a retriever keeps per
+thread is made once per worker, as in a server); a call that raises, returns what a run
+cannot hold, or runs past `timeout_s` is a failure of its query (counted, listed, never
+fatal): `TIMEOUT_RULE` says how an overrunning call is bounded, since Python cannot stop a
+thread. The answers are written as a TREC run (`ORDER_RULE`: it reads back as the order
+returned) and the latencies as the timings file (`TIMINGS_COLUMNS`, `TIMINGS_RULE`); given
+labels, the run is scored as the TREC text reads back, through the same reader and
+`evaluate` as any run file.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import os
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -196,108 +199,166 @@ class _Call:
     index: int
     query_id: str
     text: str
-    thread: threading.Thread | None = None
-    started: float = 0.0
+    started: float = 0.0  # perf_counter when a worker took it
 
 
-def _worker(retriever: Callable[[str], object], call: _Call, k: int,
-            done: queue.SimpleQueue) -> None:
-    """Make one call (timed around the call alone) and put its outcome on `done`."""
+def _make(retriever: Callable[[str], object], call: _Call, k: int) -> tuple[object, float]:
+    """One call, timed around the call alone: ((ids, scores, cut) or a Failure, its ms)."""
     started = time.perf_counter()
     try:
         answer = retriever(call.text)
         took = (time.perf_counter() - started) * 1000
-        outcome: object = ranked_answer(answer, k)
+        return ranked_answer(answer, k), took
     except _Invalid as error:
         took = (time.perf_counter() - started) * 1000
-        outcome = Failure(call.query_id, INVALID, str(error), took)
+        return Failure(call.query_id, INVALID, str(error), took), took
     except Exception as error:  # noqa: BLE001 - any failure of the retriever is its query's
         took = (time.perf_counter() - started) * 1000
         message = " ".join(str(error).split()) or "(no message)"
-        outcome = Failure(call.query_id, type(error).__name__,
-                          message[:MESSAGE_CHARS], took)
-    done.put((call.index, outcome, took))
+        return Failure(call.query_id, type(error).__name__, message[:MESSAGE_CHARS], took), took
 
 
-def _ask(retriever: Callable[[str], object], calls: list[_Call], k: int, concurrency: int,
-         timeout_s: float | None, progress: Progress | None,
-         ) -> tuple[dict[int, tuple[object, float]], int]:
-    """Every call made, `concurrency` at a time, each on a daemon thread; the outcome of each
-    by index ((ids, scores, cut) or a Failure, and the call's milliseconds), and how many
-    overrunning calls were still running at the end.
+class _Worker(threading.Thread):
+    """A daemon thread making calls one after another, so that what a retriever keeps per
+    thread (a connection, a session) is made once, as in a server. Retired when a call of
+    its runs past the timeout: it ends once that call returns."""
 
-    TIMEOUT_RULE: a call past `timeout_s` is its query's failure and frees its slot; while
-    `concurrency` overrunning calls are still running no call is started, and if none of
-    them returns within STUCK_TIMEOUTS timeouts more the queries left are NOT_ASKED. So at most
-    2 x `concurrency` threads run the retriever at once, and a stuck retriever ends the
-    evaluation rather than hanging it."""
-    done: queue.SimpleQueue = queue.SimpleQueue()
-    outcomes: dict[int, tuple[object, float]] = {}
-    waiting = list(reversed(calls))
-    running: dict[int, _Call] = {}
-    overrunning: list[_Call] = []
-    stuck_since: float | None = None
+    def __init__(self, pool: _Pool) -> None:
+        super().__init__(daemon=True, name="retriever")
+        self.pool = pool
+        self.call: _Call | None = None  # the call it is making (the pool's lock guards it)
+        self.retired = False
 
-    def record(index: int, outcome: object, took: float) -> None:
-        outcomes[index] = (outcome, took)
-        if progress is not None:
-            progress(len(outcomes), len(calls),
-                     sum(isinstance(o, Failure) for o, _ in outcomes.values()))
+    def run(self) -> None:
+        pool = self.pool
+        while True:
+            call = pool.take(self)
+            if call is None:
+                return
+            outcome, took = _make(pool.retriever, call, pool.k)
+            pool.done.put((call.index, outcome, took))
+            if not pool.release(self):
+                return
 
-    def finish(index: int, outcome: object, took: float) -> None:
-        if index not in running:
-            return  # an overrunning call returned late: its query is already a failure
-        call = running.pop(index)
-        if timeout_s is not None and took > timeout_s * 1000 and not isinstance(outcome,
-                                                                                Failure):
-            outcome = Failure(call.query_id, TIMEOUT, f"took {took:,.0f} ms, over the "
-                              f"{timeout_s:g} s timeout", took)
-        record(index, outcome, took)
 
-    while waiting or running:
-        now = time.perf_counter()
-        overrunning = [call for call in overrunning if call.thread.is_alive()]
-        blocked = len(overrunning) >= concurrency
-        stuck_since = (stuck_since or now) if blocked and waiting else None
-        if stuck_since is not None and now - stuck_since >= STUCK_TIMEOUTS * timeout_s:
-            for call in reversed(waiting):
-                record(call.index, Failure(
-                    call.query_id, NOT_ASKED, f"{count(len(overrunning), 'call')} still "
-                    f"running {STUCK_TIMEOUTS * timeout_s:g} s past the {timeout_s:g} s "
-                    "timeout: the retriever looks stuck", None), math.nan)
-            waiting.clear()
-            stuck_since = None
-            if not running:
-                break
-        while waiting and not blocked and len(running) < concurrency:
-            call = waiting.pop()
+class _Pool:
+    """`concurrency` workers taking calls from one list, and what TIMEOUT_RULE says of the
+    calls that overrun: at most `concurrency` retired workers still running, a stuck
+    retriever's queries left NOT_ASKED."""
+
+    def __init__(self, retriever: Callable[[str], object], k: int, concurrency: int,
+                 timeout_s: float | None) -> None:
+        self.retriever, self.k = retriever, k
+        self.concurrency, self.timeout_s = concurrency, timeout_s
+        self.lock = threading.Condition()
+        self.waiting: deque[_Call] = deque()
+        self.closed = False
+        self.done: queue.SimpleQueue = queue.SimpleQueue()
+        self.active: list[_Worker] = []
+        self.retired: list[_Worker] = []
+
+    def take(self, worker: _Worker) -> _Call | None:
+        """The next call for this worker (None: the pool is closed)."""
+        with self.lock:
+            while not self.waiting and not self.closed:
+                self.lock.wait()
+            if self.closed:
+                return None
+            call = self.waiting.popleft()
             call.started = time.perf_counter()
-            call.thread = threading.Thread(target=_worker, args=(retriever, call, k, done),
-                                           daemon=True, name=f"retriever-{call.index}")
-            running[call.index] = call
-            call.thread.start()
-        wait = None
-        if timeout_s is not None:
-            ends = [call.started + timeout_s for call in running.values()]
-            if stuck_since is not None:
-                ends.append(stuck_since + STUCK_TIMEOUTS * timeout_s)
-            wait = max(0.0, min(ends) - time.perf_counter())
-        try:
-            finish(*done.get(timeout=wait))
-            while True:  # whatever else is done already
-                finish(*done.get_nowait())
-        except queue.Empty:
-            pass
-        if timeout_s is not None:  # the calls past their time: failures, their slots freed
+            worker.call = call
+            return call
+
+    def release(self, worker: _Worker) -> bool:
+        """The worker's call is over; whether it takes another (not when retired)."""
+        with self.lock:
+            worker.call = None
+            return not worker.retired
+
+    def close(self) -> int:
+        """No more calls: idle workers end; the retired ones still running are counted."""
+        with self.lock:
+            self.closed = True
+            self.lock.notify_all()
+        return sum(worker.is_alive() for worker in self.retired)
+
+    def ask(self, calls: list[_Call], progress: Progress | None) -> dict[int, tuple[object,
+                                                                                   float]]:
+        """Every call made; the outcome of each by index and its milliseconds (nan for a
+        call that never returned or was never made)."""
+        timeout_s = self.timeout_s
+        outcomes: dict[int, tuple[object, float]] = {}
+        by_index = {call.index: call for call in calls}
+        stuck_since: float | None = None
+
+        def record(index: int, outcome: object, took: float) -> None:
+            outcomes[index] = (outcome, took)
+            if progress is not None:
+                progress(len(outcomes), len(calls),
+                         sum(isinstance(o, Failure) for o, _ in outcomes.values()))
+
+        def finish(index: int, outcome: object, took: float) -> None:
+            if index in outcomes or index not in by_index:
+                return  # an overrunning call returned late: already its query's failure
+            if timeout_s is not None and took > timeout_s * 1000 and not isinstance(
+                    outcome, Failure):
+                outcome = Failure(by_index[index].query_id, TIMEOUT, f"took {took:,.0f} ms, "
+                                  f"over the {timeout_s:g} s timeout", took)
+            record(index, outcome, took)
+
+        with self.lock:
+            self.waiting.extend(calls)
+            self.lock.notify_all()
+        while len(outcomes) < len(calls):
             now = time.perf_counter()
-            for call in [c for c in running.values() if now - c.started >= timeout_s]:
-                running.pop(call.index)
-                overrunning.append(call)
+            with self.lock:  # the calls past their time: failures, their workers retired
+                late = [(w, w.call) for w in self.active if w.call is not None
+                        and timeout_s is not None and now - w.call.started >= timeout_s
+                        and w.call.index not in outcomes]
+                for worker, _ in late:
+                    worker.retired = True
+                    self.active.remove(worker)
+                    self.retired.append(worker)
+                running = [w.call.started for w in self.active if w.call is not None]
+                left = len(self.waiting)
+            for _, call in late:
                 record(call.index, Failure(
                     call.query_id, TIMEOUT, f"no answer within the {timeout_s:g} s timeout "
                     "(the call was left to finish, unread)", None), math.nan)
-    still = sum(call.thread.is_alive() for call in overrunning)
-    return outcomes, still
+            self.retired = [w for w in self.retired if w.is_alive()]
+            while (left and len(self.active) < self.concurrency
+                   and len(self.retired) < self.concurrency):
+                worker = _Worker(self)
+                self.active.append(worker)
+                worker.start()
+            if left and not self.active:  # every slot held by an overrunning call
+                stuck_since = stuck_since or now
+                if now - stuck_since >= STUCK_TIMEOUTS * timeout_s:
+                    with self.lock:
+                        rest, self.waiting = list(self.waiting), deque()
+                    for call in rest:
+                        record(call.index, Failure(
+                            call.query_id, NOT_ASKED, f"{count(len(self.retired), 'call')} "
+                            f"still running {STUCK_TIMEOUTS * timeout_s:g} s past the "
+                            f"{timeout_s:g} s timeout: the retriever looks stuck", None),
+                               math.nan)
+                    continue
+            else:
+                stuck_since = None
+            wait = None
+            if timeout_s is not None:
+                ends = [started + timeout_s for started in running]
+                if stuck_since is not None:
+                    ends.append(stuck_since + STUCK_TIMEOUTS * timeout_s)
+                wait = min([*ends, now + timeout_s]) - time.perf_counter()
+                wait = max(0.0, wait)
+            try:
+                finish(*self.done.get(timeout=wait))
+                while True:  # whatever else is done already
+                    finish(*self.done.get_nowait())
+            except queue.Empty:
+                pass
+        return outcomes
 
 
 # --------------------------------------------------------------------------- the files
@@ -386,13 +447,17 @@ def evaluate_retriever(
     if qrels is not None:
         labels = qrels if isinstance(qrels, Qrels) else load_qrels(qrels)[0]
 
-    warm = [_Call(i, ids[i % len(ids)], texts[i % len(ids)]) for i in range(warmup)]
-    warm_outcomes, _ = _ask(retriever, warm, k, 1, timeout_s, None) if warm else ({}, 0)
+    warm = [_Call(-1 - i, ids[i % len(ids)], texts[i % len(ids)]) for i in range(warmup)]
     calls = [_Call(i, query, text) for i, (query, text) in enumerate(zip(ids, texts,
                                                                          strict=True))]
-    started = time.perf_counter()
-    outcomes, still = _ask(retriever, calls, k, int(concurrency), timeout_s, progress)
-    wall_s = time.perf_counter() - started
+    pool = _Pool(retriever, k, int(concurrency), timeout_s)
+    try:
+        warm_outcomes = pool.ask(warm, None) if warm else {}
+        started = time.perf_counter()
+        outcomes = pool.ask(calls, progress)
+        wall_s = time.perf_counter() - started
+    finally:
+        still = pool.close()
 
     answered_ids: dict[str, tuple[str, ...]] = {}
     answered_scores: dict[str, tuple[float, ...] | None] = {}

@@ -29,11 +29,12 @@ FAILURES_SHOWN = 10  # failures the command line lists one a line (all are count
 
 TIMEOUT_RULE = (
     "A call that runs past the timeout is recorded as a failure of its query. Python cannot "
-    "stop a thread, so the call is left to finish on its own (a daemon thread, its result "
-    "discarded) and its slot is given to the next query. While `concurrency` such calls are "
-    "still running no call starts (so at most twice `concurrency` threads run the "
-    f"retriever), and if none of them returns within {STUCK_TIMEOUTS} timeouts more the "
-    "retriever is taken to be stuck and the queries left are recorded as not asked."
+    "stop a thread, so the call is left to finish on its own (its worker, a daemon thread, "
+    "ends when it returns, its answer discarded) and a new worker takes the next query. "
+    "While `concurrency` such calls are still running no call starts (so at most twice "
+    "`concurrency` threads run the retriever), and if none of them returns within "
+    f"{STUCK_TIMEOUTS} timeouts more the retriever is taken to be stuck and the queries left "
+    "are recorded as not asked."
 )
 TIMINGS_RULE = (
     "Latency is the wall time of the call alone (time.perf_counter around it, in the thread "
@@ -59,7 +60,8 @@ OUT_HELP = "where to write the TREC run"
 TIMINGS_OUT_HELP = ("where to write the timings (CSV: " + ",".join(TIMINGS_COLUMNS) + "; "
                     "default: the run's file name with .timings.csv)")
 WARMUP_HELP = "calls made first and not counted (the first queries' texts, again from the top)"
-CONCURRENCY_HELP = f"calls at once, each on its own thread (1 to {MAX_CONCURRENCY})"
+CONCURRENCY_HELP = (f"calls at once, on as many worker threads, warm-up included (1 to "
+                    f"{MAX_CONCURRENCY})")
 TIMEOUT_HELP = "seconds a call may take before it is recorded as a failure of its query"
 DEPTH_HELP = f"ids kept of each list (default {DEFAULT_DEPTH})"
 EVAL_K_HELP = "with --qrels: the K the figures are read at (default 10)"

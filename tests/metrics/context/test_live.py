@@ -302,3 +302,25 @@ def test_arguments_are_checked_first_naming_the_bad_value(change, message):
 def test_the_public_api_names_it():
     assert metrics.evaluate_retriever is evaluate_retriever
     assert metrics.LiveFailure.__name__ == "Failure"
+
+
+def test_calls_run_on_concurrency_threads_that_live_through_the_warm_up():
+    """What a retriever keeps per thread (a connection, a session) is made once per worker,
+    warm-up included, as in a server; the workers end with the evaluation."""
+    local, made, threads = threading.local(), [], set()
+
+    def connected(text):
+        if not hasattr(local, "connection"):
+            local.connection = object()
+            made.append(threading.get_ident())
+        threads.add(threading.get_ident())
+        time.sleep(0.002)
+        return ["a"]
+
+    before = threading.active_count()
+    evaluate_retriever(connected, QUERIES, 1, concurrency=3, warmup=6)
+    assert len(made) == len(threads) <= 3 and threading.get_ident() not in threads
+    deadline = time.perf_counter() + 2
+    while threading.active_count() > before and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    assert threading.active_count() == before
