@@ -21,7 +21,6 @@ import csv
 import io
 import math
 import os
-import queue
 import threading
 import time
 from collections import deque
@@ -150,7 +149,11 @@ def ranked_answer(answer: object, k: int) -> tuple[tuple[str, ...], tuple[float,
     ids: list[str] = []
     scores: list[float] = []
     paired: bool | None = None
+    cut = False
     for rank, item in enumerate(answer, 1):
+        if rank > k:  # what lies past k is neither kept nor checked
+            cut = True
+            break
         is_pair = isinstance(item, tuple | list)
         if paired is None:
             paired = is_pair
@@ -161,28 +164,25 @@ def ranked_answer(answer: object, k: int) -> tuple[tuple[str, ...], tuple[float,
                 raise _Invalid(f"rank {rank}: expected an (id, score) pair, got {len(item)} "
                                "values")
             doc, score = item
-            if not is_number(score):
+            if not (math.isfinite(score) if type(score) is float else is_number(score)):
                 raise _Invalid(f"rank {rank}: the score {_shown(score)} is not a finite number")
             scores.append(float(score))
         else:
             doc = item
-        ids.append(_doc_id(doc, rank))
-        if len(ids) > k:
-            break
-    cut = len(ids) > k
-    return tuple(ids[:k]), (tuple(scores[:k]) if paired else None), cut
-
-
-def _doc_id(doc: object, rank: int) -> str:
-    if isinstance(doc, int) and not isinstance(doc, bool):
-        doc = str(doc)
-    if not isinstance(doc, str):
-        raise _Invalid(f"rank {rank}: the id {_shown(doc)} is a {type(doc).__name__}, not a "
-                       "string")
-    problem = trec_column_problem(doc)
-    if problem is not None:
-        raise _Invalid(f"rank {rank}: the id {show(doc)} {problem}")
-    return doc
+        if type(doc) is not str and isinstance(doc, int) and not isinstance(doc, bool):
+            doc = str(doc)
+        if type(doc) is not str and not isinstance(doc, str):
+            raise _Invalid(f"rank {rank}: the id {_shown(doc)} is a {type(doc).__name__}, not "
+                           "a string")
+        ids.append(doc)
+    # every id a TREC column can hold: one check of them all (each rule is of a character, or
+    # of an empty id), then one by one only to name the first that cannot be
+    if not all(ids) or trec_column_problem("".join(ids)) is not None:
+        for rank, doc in enumerate(ids, 1):
+            problem = trec_column_problem(doc)
+            if problem is not None:
+                raise _Invalid(f"rank {rank}: the id {show(doc)} {problem}")
+    return tuple(ids), (tuple(scores) if paired else None), cut
 
 
 def _shown(value: object, limit: int = 60) -> str:
@@ -236,15 +236,18 @@ class _Worker(threading.Thread):
             if call is None:
                 return
             outcome, took = _make(pool.retriever, call, pool.k)
-            pool.done.put((call.index, outcome, took))
-            if not pool.release(self):
+            if not pool.finish(self, call, outcome, took):
                 return
 
 
 class _Pool:
-    """`concurrency` workers taking calls from one list, and what TIMEOUT_RULE says of the
-    calls that overrun: at most `concurrency` retired workers still running, a stuck
-    retriever's queries left NOT_ASKED."""
+    """`concurrency` workers taking calls from one list and recording what each call ended
+    in; TIMEOUT_RULE for the calls that overrun (at most `concurrency` retired workers still
+    running; a stuck retriever's queries left NOT_ASKED).
+
+    The workers record their own outcomes (and call `progress`, one at a time, outside the
+    timed call): the thread that waits for them wakes only at a call's deadline, so that it
+    takes no share of the interpreter from the calls being timed."""
 
     def __init__(self, retriever: Callable[[str], object], k: int, concurrency: int,
                  timeout_s: float | None) -> None:
@@ -253,9 +256,12 @@ class _Pool:
         self.lock = threading.Condition()
         self.waiting: deque[_Call] = deque()
         self.closed = False
-        self.done: queue.SimpleQueue = queue.SimpleQueue()
         self.active: list[_Worker] = []
         self.retired: list[_Worker] = []
+        # the calls being asked now (a warm-up, then the timed ones), and their outcomes
+        self.asked: dict[int, _Call] = {}
+        self.outcomes: dict[int, tuple[object, float]] = {}
+        self.progress: Progress | None = None
 
     def take(self, worker: _Worker) -> _Call | None:
         """The next call for this worker (None: the pool is closed)."""
@@ -269,11 +275,30 @@ class _Pool:
             worker.call = call
             return call
 
-    def release(self, worker: _Worker) -> bool:
-        """The worker's call is over; whether it takes another (not when retired)."""
+    def finish(self, worker: _Worker, call: _Call, outcome: object, took: float) -> bool:
+        """Record a call's outcome (unless it was already recorded as overrunning); whether
+        the worker takes another call (not when it is retired)."""
         with self.lock:
             worker.call = None
-            return not worker.retired
+            if call.index in self.asked and call.index not in self.outcomes:
+                if (self.timeout_s is not None and took > self.timeout_s * 1000
+                        and not isinstance(outcome, Failure)):
+                    outcome = Failure(call.query_id, TIMEOUT, f"took {took:,.0f} ms, over "
+                                      f"the {self.timeout_s:g} s timeout", took)
+                self._record(call.index, outcome, took)
+            if worker.retired:
+                self.lock.notify_all()  # a slot may be free again
+                return False
+            return True
+
+    def _record(self, index: int, outcome: object, took: float) -> None:
+        """(Under the lock.) One call's outcome; all of them: the waiting thread is woken."""
+        self.outcomes[index] = (outcome, took)
+        if self.progress is not None:
+            self.progress(len(self.outcomes), len(self.asked),
+                          sum(isinstance(o, Failure) for o, _ in self.outcomes.values()))
+        if len(self.outcomes) == len(self.asked):
+            self.lock.notify_all()
 
     def close(self) -> int:
         """No more calls: idle workers end; the retired ones still running are counted."""
@@ -287,78 +312,55 @@ class _Pool:
         """Every call made; the outcome of each by index and its milliseconds (nan for a
         call that never returned or was never made)."""
         timeout_s = self.timeout_s
-        outcomes: dict[int, tuple[object, float]] = {}
-        by_index = {call.index: call for call in calls}
         stuck_since: float | None = None
-
-        def record(index: int, outcome: object, took: float) -> None:
-            outcomes[index] = (outcome, took)
-            if progress is not None:
-                progress(len(outcomes), len(calls),
-                         sum(isinstance(o, Failure) for o, _ in outcomes.values()))
-
-        def finish(index: int, outcome: object, took: float) -> None:
-            if index in outcomes or index not in by_index:
-                return  # an overrunning call returned late: already its query's failure
-            if timeout_s is not None and took > timeout_s * 1000 and not isinstance(
-                    outcome, Failure):
-                outcome = Failure(by_index[index].query_id, TIMEOUT, f"took {took:,.0f} ms, "
-                                  f"over the {timeout_s:g} s timeout", took)
-            record(index, outcome, took)
-
         with self.lock:
+            self.asked = {call.index: call for call in calls}
+            self.outcomes = {}
+            self.progress = progress
             self.waiting.extend(calls)
             self.lock.notify_all()
-        while len(outcomes) < len(calls):
-            now = time.perf_counter()
-            with self.lock:  # the calls past their time: failures, their workers retired
-                late = [(w, w.call) for w in self.active if w.call is not None
-                        and timeout_s is not None and now - w.call.started >= timeout_s
-                        and w.call.index not in outcomes]
-                for worker, _ in late:
-                    worker.retired = True
-                    self.active.remove(worker)
-                    self.retired.append(worker)
-                running = [w.call.started for w in self.active if w.call is not None]
-                left = len(self.waiting)
-            for _, call in late:
-                record(call.index, Failure(
-                    call.query_id, TIMEOUT, f"no answer within the {timeout_s:g} s timeout "
-                    "(the call was left to finish, unread)", None), math.nan)
-            self.retired = [w for w in self.retired if w.is_alive()]
-            while (left and len(self.active) < self.concurrency
-                   and len(self.retired) < self.concurrency):
-                worker = _Worker(self)
-                self.active.append(worker)
-                worker.start()
-            if left and not self.active:  # every slot held by an overrunning call
-                stuck_since = stuck_since or now
-                if now - stuck_since >= STUCK_TIMEOUTS * timeout_s:
-                    with self.lock:
+            while len(self.outcomes) < len(calls):
+                now = time.perf_counter()
+                if timeout_s is not None:  # the calls past their time: failures, retired
+                    for worker in [w for w in self.active if w.call is not None
+                                   and now - w.call.started >= timeout_s]:
+                        worker.retired = True
+                        self.active.remove(worker)
+                        self.retired.append(worker)
+                        self._record(worker.call.index, Failure(
+                            worker.call.query_id, TIMEOUT, f"no answer within the "
+                            f"{timeout_s:g} s timeout (the call was left to finish, unread)",
+                            None), math.nan)
+                self.retired = [w for w in self.retired if w.is_alive()]
+                while (self.waiting and len(self.active) < self.concurrency
+                       and len(self.retired) < self.concurrency):
+                    worker = _Worker(self)
+                    self.active.append(worker)
+                    worker.start()
+                if self.waiting and not self.active:  # every slot held by an overrun
+                    stuck_since = stuck_since or now
+                    if now - stuck_since >= STUCK_TIMEOUTS * timeout_s:
                         rest, self.waiting = list(self.waiting), deque()
-                    for call in rest:
-                        record(call.index, Failure(
-                            call.query_id, NOT_ASKED, f"{count(len(self.retired), 'call')} "
-                            f"still running {STUCK_TIMEOUTS * timeout_s:g} s past the "
-                            f"{timeout_s:g} s timeout: the retriever looks stuck", None),
-                               math.nan)
-                    continue
-            else:
-                stuck_since = None
-            wait = None
-            if timeout_s is not None:
-                ends = [started + timeout_s for started in running]
-                if stuck_since is not None:
-                    ends.append(stuck_since + STUCK_TIMEOUTS * timeout_s)
-                wait = min([*ends, now + timeout_s]) - time.perf_counter()
-                wait = max(0.0, wait)
-            try:
-                finish(*self.done.get(timeout=wait))
-                while True:  # whatever else is done already
-                    finish(*self.done.get_nowait())
-            except queue.Empty:
-                pass
-        return outcomes
+                        for call in rest:
+                            self._record(call.index, Failure(
+                                call.query_id, NOT_ASKED, f"{count(len(self.retired), 'call')}"
+                                f" still running {STUCK_TIMEOUTS * timeout_s:g} s past the "
+                                f"{timeout_s:g} s timeout: the retriever looks stuck", None),
+                                         math.nan)
+                        continue
+                else:
+                    stuck_since = None
+                wait = None
+                if timeout_s is not None:
+                    ends = [w.call.started + timeout_s for w in self.active
+                            if w.call is not None]
+                    if stuck_since is not None:
+                        ends.append(stuck_since + STUCK_TIMEOUTS * timeout_s)
+                    wait = max(0.0, min([*ends, now + timeout_s]) - time.perf_counter())
+                if len(self.outcomes) < len(calls):
+                    self.lock.wait(wait)
+            self.progress = None
+            return self.outcomes
 
 
 # --------------------------------------------------------------------------- the files

@@ -122,7 +122,7 @@ def test_concurrency_gives_the_same_run_and_calls_at_once():
         with lock:
             in_flight[0] += 1
             most[0] = max(most[0], in_flight[0])
-        time.sleep(0.02)
+        time.sleep(0.05)
         with lock:
             in_flight[0] -= 1
         return lists(text)
