@@ -419,7 +419,8 @@ def evaluate_retriever(
     mapping query id -> text. `k`: each list is cut at k ids (it may hold fewer). `warmup`:
     calls made first (the first queries' texts, again from the top if more are asked) and not
     counted. `concurrency`: calls at once (threads). `timeout_s`: seconds a call may take
-    (None: no limit). `progress(done, total, failures)`: called as each query ends.
+    (None: no limit). `progress(done, total, failures)`: called as each query ends
+    (by the worker threads, one at a time, outside the timed call).
     Arguments are checked first (ValueError naming the bad value); the calls' failures never
     raise: they are `LiveRun.failures`.
     """

@@ -233,6 +233,12 @@ def test_an_answer_a_run_cannot_hold_is_its_querys_failure(answer, why):
         ranked_answer(answer, 5)
 
 
+def test_what_lies_past_k_is_neither_kept_nor_checked():
+    result = evaluate_retriever(lambda text: ["a", "b", "c d", None], {"q1": "x"}, 2)
+    assert not result.failures and result.ids["q1"] == ("a", "b") and result.cut == 1
+    assert evaluate_retriever(lambda text: ["a", "b"], {"q1": "x"}, 2).cut == 0
+
+
 def test_an_empty_answer_is_answered_but_has_no_line():
     result = evaluate_retriever(lambda text: [] if text == "x" else ["a"], {"q1": "x", "q2": "y"},
                                 5, qrels=b"q1 0 a 1\nq2 0 a 1\n")
