@@ -212,7 +212,8 @@ def _make(retriever: Callable[[str], object], call: _Call, k: int) -> tuple[obje
     except _Invalid as error:
         took = (time.perf_counter() - started) * 1000
         return Failure(call.query_id, INVALID, str(error), took), took
-    except Exception as error:  # noqa: BLE001 - any failure of the retriever is its query's
+    except BaseException as error:  # noqa: BLE001 - SystemExit too: a worker that ended
+        # without recording its call would leave the evaluation waiting for it
         took = (time.perf_counter() - started) * 1000
         message = " ".join(str(error).split()) or "(no message)"
         return Failure(call.query_id, type(error).__name__, message[:MESSAGE_CHARS], took), took

@@ -4,6 +4,8 @@ settings, and the words the command line prints. Declarations only."""
 
 from __future__ import annotations
 
+from metrics.vocabulary.cutoffs import DEFAULT_K
+
 # The timings side file: CSV, one row per query answered, header `query_id,run,latency_ms`
 # (the same file `--timings` reads beside the runs; optional `cost` and `tokens` columns are
 # never written here: a live call has no price of its own)
@@ -64,7 +66,7 @@ CONCURRENCY_HELP = (f"calls at once, on as many worker threads, warm-up included
                     f"{MAX_CONCURRENCY})")
 TIMEOUT_HELP = "seconds a call may take before it is recorded as a failure of its query"
 DEPTH_HELP = f"ids kept of each list (default {DEFAULT_DEPTH})"
-EVAL_K_HELP = "with --qrels: the K the figures are read at (default 10)"
+EVAL_K_HELP = f"with --qrels: the K the figures are read at (default {DEFAULT_K})"
 NAME_HELP = "the run's name, its TREC tag and the timings' run column (default: --out's stem)"
 
 # the adapters of retrieval frameworks (metrics.context.frameworks): the metadata field a

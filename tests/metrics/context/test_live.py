@@ -200,17 +200,19 @@ def test_an_exception_is_recorded_counted_and_listed():
             raise ConnectionError(f"index offline\n  for {text}")
         if text == "text 7":
             raise KeyError("shard")
+        if text == "text 8":
+            raise SystemExit(3)  # ends no worker: its query's failure too
         return lists(text)
 
     result = evaluate_retriever(flaky, QUERIES, 3, qrels=QRELS)
     assert [(f.query_id, f.kind, f.message) for f in result.failures] == [
         ("q2", "ConnectionError", "index offline for text 2"),
         ("q5", "ConnectionError", "index offline for text 5"),
-        ("q7", "KeyError", "'shard'")]
-    assert result.failure_counts() == {"ConnectionError": 2, "KeyError": 1}
-    assert result.answered == 5
+        ("q7", "KeyError", "'shard'"), ("q8", "SystemExit", "3")]
+    assert result.failure_counts() == {"ConnectionError": 2, "KeyError": 1, "SystemExit": 1}
+    assert result.answered == 4
     # a failed query is scored as a query the run does not answer
-    assert set(result.evaluation.runs[0].missing_queries) == {"q2", "q5", "q7"}
+    assert set(result.evaluation.runs[0].missing_queries) == {"q2", "q5", "q7", "q8"}
 
 
 @pytest.mark.parametrize("answer, why", [
