@@ -13,6 +13,7 @@ from pathlib import Path
 from metrics.context.live import LiveRun, evaluate_retriever
 from metrics.inputs.arguments import Parser, output_file, positive_int, to_stderr
 from metrics.inputs.retriever import load_target
+from metrics.io.loaders import run_name_of
 from metrics.io.writing import write_text
 from metrics.outputs.text import format_table
 from metrics.vocabulary import live as words
@@ -72,7 +73,7 @@ def run_retriever_command(argv: Sequence[str]) -> int:
     timings_out = args.timings_out or args.out.with_name(
         args.out.name.removesuffix(".run") + ".timings.csv")
     retriever = load_target(args.target)
-    name = args.name or args.out.name.split(".")[0] or words.DEFAULT_RUN_NAME
+    name = args.name or run_name_of(str(args.out))  # the name the run file loads under
     shown = {"at": 0.0}
 
     def progress(done: int, total: int, failures: int) -> None:

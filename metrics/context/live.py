@@ -24,7 +24,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +33,7 @@ from metrics.context.fusion import write_trec
 from metrics.core.evaluate import Evaluation, evaluate
 from metrics.io import LoadReport, Qrels, Queries, Run, load_qrels, load_queries, load_run
 from metrics.io.errors import show
+from metrics.io.loaders import run_name_of
 from metrics.io.writing import write_text
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k
@@ -369,14 +370,21 @@ class _Pool:
 
 def _trec_scores(ids: tuple[str, ...], scores: tuple[float, ...] | None) -> tuple[list[float],
                                                                                    bool]:
-    """The scores a TREC file gives these ids so that it reads back in this order (score
-    descending, ties by id descending as a string): the scores given when they do, else rank
-    scores n..1 (ORDER_RULE); and whether they are rank scores."""
-    pairs = list(zip(ids, scores, strict=True)) if scores is not None else None
-    if pairs is not None and all(a > b or (a == b and x > y)
-                                 for (x, a), (y, b) in zip(pairs, pairs[1:], strict=False)):
-        return list(scores), False
+    """The scores a TREC file gives these ids so that every reader reads it back in this
+    order (score descending, ties by id descending as a string; scores compared as doubles,
+    as trec_eval 10 does, or as 32-bit floats, as trec_eval 9 and pytrec_eval do): the scores
+    given when they do, else rank scores n..1 (ORDER_RULE); and whether they are rank
+    scores."""
+    if scores is not None:
+        narrow = np.asarray(scores, dtype=np.float32).tolist()
+        if all(_in_order(ids, values) for values in (scores, narrow)):
+            return list(scores), False
     return [float(len(ids) - i) for i in range(len(ids))], True
+
+
+def _in_order(ids: tuple[str, ...], scores: Sequence[float]) -> bool:
+    return all(scores[i] > scores[i + 1] or (scores[i] == scores[i + 1] and ids[i] > ids[i + 1])
+               for i in range(len(ids) - 1))
 
 
 def timings_text(name: str, latency_ms: Mapping[str, float]) -> str:
@@ -400,7 +408,7 @@ def evaluate_retriever(
     queries: Queries | Mapping[str, str] | str | os.PathLike | bytes,
     k: int,
     *,
-    run_name: str = DEFAULT_RUN_NAME,
+    run_name: str | None = None,
     warmup: int = DEFAULT_WARMUP,
     concurrency: int = DEFAULT_CONCURRENCY,
     timeout_s: float | None = None,
@@ -414,7 +422,9 @@ def evaluate_retriever(
     """Call `retriever` on every query's text and return what it answered, how long each
     call took and which failed; write the TREC run to `out` and the timings to `timings_out`
     when given; score the run against `qrels` when given (as `evaluate` scores a run file),
-    its figures read at `eval_k` (default k).
+    its figures read at `eval_k` (default k). `run_name` (the TREC tag and the timings' run
+    column) defaults to the name `out` loads under (its file name without extensions, as
+    every reader names a run file), else DEFAULT_RUN_NAME.
 
     `queries`: a queries file (path or bytes, read by `load_queries`), a `Queries`, or a
     mapping query id -> text. `k`: each list is cut at k ids (it may hold fewer). `warmup`:
@@ -430,6 +440,8 @@ def evaluate_retriever(
     if not callable(retriever):
         raise ValueError(f"retriever must be callable (text -> ranked ids), got "
                          f"{type(retriever).__name__}")
+    if run_name is None:  # the name the run file loads under, so the timings match it
+        run_name = DEFAULT_RUN_NAME if out is None else run_name_of(os.fspath(out))
     if not isinstance(run_name, str) or trec_column_problem("_".join(run_name.split())):
         raise ValueError(f"run_name must be a name a TREC run's tag column can hold, got "
                          f"{run_name!r}")

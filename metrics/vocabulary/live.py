@@ -46,8 +46,9 @@ TIMINGS_RULE = (
 ORDER_RULE = (
     "The run is the retriever's order. A TREC file is ordered by score (ties by doc id, "
     "descending), so a query whose scores would read back in another order (ties, scores "
-    "not descending, or none given) gets rank scores in the file instead (n, n-1, ..., 1): "
-    "the file reads back as the order returned."
+    "not descending, scores that tie as 32-bit floats as trec_eval 9 and pytrec_eval read "
+    "them, or none given) gets rank scores in the file instead (n, n-1, ..., 1): the file "
+    "reads back as the order returned."
 )
 
 # the command line

@@ -63,6 +63,31 @@ def test_the_run_is_what_the_retriever_answered_cut_at_k(tmp_path):
             if line.startswith("q3 ")] == ["4.0", "3.0", "2.0", "1.0"]
 
 
+def test_scores_that_tie_as_32_bit_floats_are_written_as_rank_scores():
+    """1 + 2^-30 and 1 differ as doubles but not as float32: trec_eval 9 and pytrec_eval would
+    order them by id ("b" before "a"), so the file gets rank scores; and reads back alike."""
+    close = evaluate_retriever(lambda text: [("a", 1 + 2**-30), ("b", 1.0)], {"q": "x"}, 5)
+    assert close.rank_scored == ("q",) and close.scores["q"] == (1 + 2**-30, 1.0)
+    assert close.trec_text == "q Q0 a 1 2.0 live\nq Q0 b 2 1.0 live\n"
+    apart = evaluate_retriever(lambda text: [("a", 1.5), ("b", 1.0)], {"q": "x"}, 5)
+    assert apart.rank_scored == () and "q Q0 a 1 1.5 live" in apart.trec_text
+    tied_in_id_order = evaluate_retriever(lambda text: [("b", 1.0), ("a", 1.0)], {"q": "x"}, 5)
+    assert tied_in_id_order.rank_scored == ()  # a tie in trec_eval's own order is kept
+    for result in (close, apart, tied_in_id_order):
+        for precision in ("double", "float32"):
+            run, _ = load_run(result.trec_text.encode(), file_name="r.run",
+                              score_precision=precision)
+            assert tuple(run.doc) == result.ids["q"]
+
+
+def test_the_run_name_is_the_one_the_file_loads_under(tmp_path):
+    result = evaluate_retriever(lists, QUERIES, 3, out=tmp_path / "dense.v2.run",
+                                timings_out=tmp_path / "t.csv")
+    assert result.name == load_run(tmp_path / "dense.v2.run")[0].name == "dense.v2"
+    assert (tmp_path / "t.csv").read_text().splitlines()[1].startswith("q1,dense.v2,")
+    assert evaluate_retriever(lists, QUERIES, 3).name == "live"
+
+
 def test_ids_alone_are_ranked_as_given_and_integers_read_as_text():
     result = evaluate_retriever(lambda text: [7, "b", "a"], {"q": "x"}, 10)
     assert result.ids["q"] == ("7", "b", "a") and result.scores["q"] is None
