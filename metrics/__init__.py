@@ -150,6 +150,13 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "judge_report", "JudgeReport", "UnderJudge", "GradeAgreement", "Coverage",
             "SampleCheck", "label_coverage", "grade_agreement", "sample_checks",
             "ppi_headlines", "ppi_regressions")},
+        # a retriever called live on every query, each call timed (issue 49), and the
+        # adapters of LangChain's and LlamaIndex's retrievers (their packages loaded on use)
+        **{name: ("metrics.context.live", name) for name in (
+            "evaluate_retriever", "LiveRun", "ranked_answer", "timings_text")},
+        "LiveFailure": ("metrics.context.live", "Failure"),
+        **{name: ("metrics.context.frameworks", name) for name in (
+            "langchain_retriever", "llamaindex_retriever")},
         **{name: ("metrics.context.sampling", name) for name in ("sample_queries",
                                                                   "allocation")},
         **{name: ("metrics.stats.ppi", name) for name in ("ppi_mean", "clt_mean",

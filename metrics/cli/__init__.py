@@ -1,7 +1,7 @@
 """The command line, one module a command (`score`, `compare`, `snapshot`, `history`,
 `leakage`, `leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`, `judge`,
-`sample-for-labelling`), each parsing its arguments and importing only what it runs; `help`
-lists them (and `help COMMAND` prints one's options). Installed, the command is also
+`run-retriever`, `sample-for-labelling`), each parsing its arguments and importing only what
+it runs; `help` lists them (and `help COMMAND` prints one's options). Installed, the command is also
 `retrieval-compare` (pyproject's [project.scripts]), the same as `python -m metrics`.
 
 Argument parsing only: the flags every command that reads runs shares, and the reading of what
@@ -43,6 +43,8 @@ COMMANDS = {
     "Kendall's tau and tau_AP, and the pairs that swap",
     "judge": "labels from a model judge beside human ones: agreement, bias, and every "
     "figure's prediction-powered interval beside the human-only and judge-only ones",
+    "run-retriever": "call a retriever (MODULE:FUNCTION) live on every query, timing each "
+    "call: its TREC run and timings written, its figures when --qrels is given",
     "sample-for-labelling": "draw the queries to label by hand (seeded, stratified by a "
     "facet) and write their labelling template",
 }
