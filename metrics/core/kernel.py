@@ -46,6 +46,7 @@ from metrics.vocabulary.measures import (
     GOAL,
     MIN_REL,
     PERSISTENCE,
+    Q_BETA,
     STANDARD_RECALL,
 )
 from metrics.vocabulary.names import recall_spec
@@ -350,7 +351,8 @@ def _ideal_columns(labels: Labels, gain: str, width: int) -> np.ndarray:
 def compute(labels: Labels, run: Ranked, conventions: Conventions,
             wanted: Collection[str] = (), *, persistence: float = PERSISTENCE.default,
             recall_levels: Sequence[float] = STANDARD_RECALL,
-            whole: Collection[str] = (), model: Mapping[str, object] = {}) -> Scores:
+            whole: Collection[str] = (), beta: float = Q_BETA.default,
+            model: Mapping[str, object] = {}) -> Scores:
     """The kernel: every measure of each query of the block at K = 1..width from the arrays,
     and past it in closed form. The run's rows must be at least as wide as its longest list
     (align() and prepare() make them one column wider).
@@ -427,7 +429,7 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions,
     if not wanted:
         return scores
     return extend(scores, labels, run, wanted, persistence=persistence,
-                  recall_levels=recall_levels, model=model)
+                  recall_levels=recall_levels, beta=beta, model=model)
 
 
 # the figures the DCG gain changes; every other figure of compute() reads no gain
@@ -477,18 +479,22 @@ def regained(scores: Scores, labels: Labels, run: Ranked, gain: str) -> Scores:
 def extend(scores: Scores, labels: Labels, run: Ranked, wanted: Collection[str], *,
            persistence: float = PERSISTENCE.default,
            recall_levels: Sequence[float] = STANDARD_RECALL,
-           model: Mapping[str, object] = {}) -> Scores:
+           beta: float = Q_BETA.default, model: Mapping[str, object] = {}) -> Scores:
     """The same block's scores with the measures `wanted` names added (those not there yet),
     computed from the arrays the scores already hold (hits, precision, list lengths)."""
     unknown = [key for key in wanted if key not in MEASURE_BY_KEY]
     if unknown:
         raise ValueError(f"no measure {unknown[0]!r}; measures: {', '.join(MEASURE_BY_KEY)}")
+    diverse = [key for key in wanted if MEASURE_BY_KEY[key].subtopics]
+    if diverse:
+        raise ValueError(f"{diverse[0]} reads the subtopic qrels: metrics.core.diversity "
+                         "scores it")
     levels = [level for level in recall_levels
               if recall_spec(level).key not in scores.values]
     more = _OnRequest(labels, run, scores.hits.view(np.ndarray),
                       scores.values["P"].view(np.ndarray), scores.list_length,
                       np.arange(1, scores.width + 1, dtype=float), persistence, levels,
-                      dict(model))
+                      scores.recall_denominator.view(np.ndarray), beta, dict(model))
     values, parts = dict(scores.values), dict(scores.parts)
     for key in dict.fromkeys(wanted):
         if key in values or (key == "IPrec" and not levels):
@@ -531,6 +537,8 @@ class _OnRequest:
     cutoff: np.ndarray  # (width,) K = 1..width, floats
     persistence: float
     recall_levels: Sequence[float]
+    denominator: np.ndarray  # (n, width) what recall and AP divide by: R, or min(R, K)
+    beta: float = Q_BETA.default  # Q-measure's
     model: Mapping[str, object] = field(default_factory=dict)  # T, min_rel, max_rel
 
     def compute(self, key: str) -> tuple[dict[str, Curves], dict[str, np.ndarray]]:
@@ -812,6 +820,30 @@ class _OnRequest:
         return ({"Compat": _whole_list(_ratio(score, best), self.width)},
                 {"overlap": overlap, "ideal_place": _placed(place, rows, columns, run.grade),
                  "depth": depth, "best": best, "score": score, "persistence": np.array(p)})
+
+    def _q(self):
+        run, labels = self.run, self.labels
+        gain = np.where(run.relevant, np.maximum(run.grade, 0), 0).astype(float)
+        found = np.cumsum(gain, axis=1)  # cg(r)
+        # the ideal's gains: the query's relevant grades, best first (ideal's first R columns)
+        ideal = labels.ideal.astype(float)
+        columns = np.arange(ideal.shape[1])
+        ideal = np.where(columns[None, :] < labels.n_relevant[:, None], ideal, 0.0)
+        best = np.cumsum(ideal, axis=1)
+        if best.shape[1] == 0:
+            best = np.zeros((len(ideal), 1))
+        at = np.minimum(np.arange(self.width), best.shape[1] - 1)
+        best = best[:, at]  # cg*(r), flat past the ideal's end
+        ratio = (self.hits + self.beta * found) / (self.cutoff[None, :] + self.beta * best)
+        terms = np.where(run.relevant, ratio, 0.0)
+        total = _running(terms)
+        r = labels.n_relevant
+        clipped = not np.array_equal(self.denominator[:, -1], r)
+        q = _per_count(total, self.denominator)
+        tail = Tail("D", total[:, -1], r, clipped) if clipped else None
+        return ({"Q": Curves(q, tail)},
+                {"terms": terms, "gain": found, "ideal_gain": best, "denominator":
+                 self.denominator, "beta": np.array(self.beta)})
 
     def _numret(self):
         return {"NumRet": _whole_list(self.list_length, self.width)}, {}
