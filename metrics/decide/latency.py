@@ -44,7 +44,7 @@ from metrics.vocabulary.timings import (
 )
 
 __all__ = ["CostFigure", "LatencyLimit", "LatencyVerdict", "PairedCost", "RunCost",
-           "Timed", "judge_latency", "paired_cost", "parse_latency_limit",
+           "Timed", "judge_latency", "paired_cost", "pareto_front", "parse_latency_limit",
            "parse_latency_limits", "run_cost", "timed", "timing_report_lines"]
 
 # a ratio's or difference's interval end within this of the limit counts as on it (passes)
@@ -296,6 +296,27 @@ def timing_report_lines(found: Timed) -> list[str]:
         if n:
             lines.append(f"{run}: timings for {n:,} queries that are not scored (ignored)")
     return lines
+
+
+def pareto_front(costs: Sequence[float], figures: Sequence[float]) -> tuple[bool, ...]:
+    """Which points (cost, figure) no other point dominates: none costs as little or less and
+    scores as high or higher, better in one of the two. Lower cost and higher figure are
+    better; a point with an undefined (NaN) coordinate is never on the front. Ties (two
+    runs at one point) are both on it."""
+    costs = np.asarray(costs, dtype=float)
+    figures = np.asarray(figures, dtype=float)
+    if costs.shape != figures.shape:
+        raise ValueError("give one figure per cost")
+    defined = ~np.isnan(costs) & ~np.isnan(figures)
+    front = []
+    for i in range(len(costs)):
+        if not defined[i]:
+            front.append(False)
+            continue
+        dominated = defined & (costs <= costs[i]) & (figures >= figures[i]) & (
+            (costs < costs[i]) | (figures > figures[i]))
+        front.append(not dominated.any())
+    return tuple(front)
 
 
 # --------------------------------------------------------------------------- the gate

@@ -155,3 +155,22 @@ def test_the_gate_reads_the_whole_interval_against_the_limit():
     assert "straddles" in verdict.sentence
     assert judge_latency(parse_latency_limit("p95=+20%"), candidate="b", own=own,
                          pair=None).verdict == CANNOT_TELL
+
+
+def test_the_pareto_front_against_a_plain_double_loop():
+    from metrics.decide.latency import pareto_front
+    rng = np.random.default_rng(9)
+    for _ in range(50):
+        costs = rng.integers(0, 5, 7).astype(float)
+        figures = rng.integers(0, 5, 7).astype(float)
+        costs[rng.integers(0, 7)] = np.nan
+        expected = []
+        for i in range(7):
+            if np.isnan(costs[i]):
+                expected.append(False)
+                continue
+            expected.append(not any(
+                j != i and not np.isnan(costs[j]) and costs[j] <= costs[i]
+                and figures[j] >= figures[i] and (costs[j] < costs[i] or figures[j] > figures[i])
+                for j in range(7)))
+        assert pareto_front(costs, figures) == tuple(expected)
