@@ -45,7 +45,8 @@ def test_the_frame_holds_each_timed_run_its_intervals_and_the_front():
     # tfidf fastest, bm25 between, reranked best; slowworse is slower and worse than bm25
     assert standing == {"bm25": FRONT, "tfidf": FRONT, "reranked": FRONT,
                         "slowworse": DOMINATED}
-    assert (frame["cost_low"] <= frame["cost"]).all() and (frame["cost"] <= frame["cost_high"]).all()
+    assert (frame["cost_low"] <= frame["cost"]).all()
+    assert (frame["cost"] <= frame["cost_high"]).all()
 
 
 def test_the_chart_draws_both_intervals_the_front_and_names_the_left_out():
