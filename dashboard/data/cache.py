@@ -157,6 +157,9 @@ class Inputs:
     read_again: Callable[[Conventions], tuple[Parsed, ...]] | None = None
     judge: Parsed | None = None  # the optional model judge's labels, beside the human qrels
     human: Parsed | None = None  # the human qrels while the judge's score every page
+    # each run file's bytes or path, beside `runs` (their latency_ms, cost, tokens columns)
+    run_files: tuple[TextFile, ...] = ()
+    timings: TextFile | None = None  # the optional timings side file (latency, cost per query)
 
     @property
     def judged(self) -> bool:
@@ -319,14 +322,17 @@ def sample_inputs(conventions: Conventions) -> Inputs:
     queries = _parse("queries", str(queries_path), queries_path.name, Conventions(), queries_path)
     corpus_path = sample_qrels().parent / SAMPLE_CORPUS
     corpus = TextFile(corpus_path.name, str(corpus_path), lambda: corpus_path)
+    files = tuple(TextFile(Path(spec.source).name, str(spec.source),
+                           lambda source=Path(spec.source): source) for spec in sample_runs())
     return Inputs(SAMPLE, qrels, runs, queries=queries, corpus=corpus,
-                  read_again=lambda other: read_runs(_reading(other)))
+                  read_again=lambda other: read_runs(_reading(other)), run_files=files)
 
 
 def read_uploads(
     qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], conventions: Conventions,
     queries_file: UploadedFile | None = None, corpus_file: UploadedFile | None = None,
     judge_file: UploadedFile | None = None, *, viewer: str,
+    timings_file: UploadedFile | None = None,
 ) -> Inputs:
     """Parse uploads, the files `viewer` shows. Without a qrels file, the labels come from
     the first run, which must then be a JSONL file whose records carry both `retrieved` and
@@ -370,8 +376,12 @@ def read_uploads(
     judge = None if judge_file is None else _parse(
         "qrels", f"upload:{judge_file.file_id}", judge_file.name, Conventions(),
         judge_file.getvalue())
+    files = tuple(TextFile(f.name, f"upload:{f.file_id}", f.getvalue) for f in run_files)
+    timings = None if timings_file is None else TextFile(
+        timings_file.name, f"upload:{timings_file.file_id}", timings_file.getvalue)
     return _show(Inputs(UPLOAD, qrels, runs, problem, queries, corpus,
-                        read_again=lambda other: read_runs(_reading(other)), judge=judge),
+                        read_again=lambda other: read_runs(_reading(other)), judge=judge,
+                        run_files=files, timings=timings),
                  viewer)
 
 

@@ -19,8 +19,7 @@ from dashboard.views.chart_base import (
     run_colour,
 )
 from metrics import format as fmt
-from metrics import pareto_front
-from metrics.vocabulary import timings as words
+from metrics import pareto_front, vocabulary
 
 FRONT = "on the Pareto front"
 DOMINATED = "another run is as fast and as good, better in one"
@@ -29,7 +28,7 @@ COLUMNS = ("run", "cost", "cost_low", "cost_high", "score", "score_low", "score_
 
 
 def tradeoff_frame(summary: pd.DataFrame, timed, *, metric: str,
-                   statistic: str = "p95", column: str = words.LATENCY
+                   statistic: str = "p95", column: str = vocabulary.timings.LATENCY
                    ) -> tuple[pd.DataFrame, list[str]]:
     """One row per run of `summary` (Evaluation.summary(): run, metric, label, mean, low,
     high) on `metric` (a key such as "nDCG", or its label) that has a figure of `column`:
@@ -59,7 +58,7 @@ def tradeoff_frame(summary: pd.DataFrame, timed, *, metric: str,
 
 
 def tradeoff_chart(frame: pd.DataFrame, runs: alt.Scale, *, k: int, metric_label: str,
-                   statistic: str = "p95", column: str = words.LATENCY,
+                   statistic: str = "p95", column: str = vocabulary.timings.LATENCY,
                    confidence_level: float, left_out: list[str] | tuple[str, ...] = (),
                    width: int = PAGE_WIDTH - 160, height: int = 360) -> alt.LayerChart:
     """Each run at (its `statistic` of `column`, its `metric_label`), both intervals drawn,
@@ -67,7 +66,7 @@ def tradeoff_chart(frame: pd.DataFrame, runs: alt.Scale, *, k: int, metric_label
     hollow), each run named beside its point."""
     shown = list(frame["run"])
     level = fmt.confidence(confidence_level)
-    unit = words.TIMING_COLUMNS[column][1]
+    unit = vocabulary.timings.TIMING_COLUMNS[column][1]
     cost_title = f"{statistic} of {column}" + (f" ({unit})" if unit else "") + \
         f", {level} interval"
     base = alt.Chart(frame)
@@ -115,3 +114,41 @@ def tradeoff_chart(frame: pd.DataFrame, runs: alt.Scale, *, k: int, metric_label
     chart = alt.layer(front_line, across, upright, points, names).properties(
         title=title, width=width, height=height, autosize=PAD)
     return finish(chart)
+
+
+def _cell(figure, column: str, *, signed_: bool = False) -> str:
+    if figure.undefined is not None:
+        return fmt.undefined(figure.undefined)
+    write = vocabulary.timings.signed_amount if signed_ else vocabulary.timings.amount
+
+    def bare(value: float) -> str:  # the unit is in the column's heading
+        return write(value, column).replace(" ms", "")
+    return f"{bare(figure.value)} [{bare(figure.low)}, {bare(figure.high)}]"
+
+
+def timing_table(found, column: str = vocabulary.timings.LATENCY) -> pd.DataFrame:
+    """Each run's mean, p50, p95 and p99 of `column` with their intervals, and the queries
+    they are read over."""
+    rows = [{"Run": cost.run, "Queries": cost.n, "Missing": len(cost.missing),
+             **{s: _cell(cost.figure(s), column) for s in vocabulary.timings.STATISTICS}}
+            for cost in found.runs if cost.column == column]
+    return pd.DataFrame(rows, columns=["Run", "Queries", "Missing", *vocabulary.timings.STATISTICS])
+
+
+def paired_table(found, column: str = vocabulary.timings.LATENCY) -> pd.DataFrame:
+    """Each candidate against the baseline on `column`: the mean and p95 differences and the
+    ratio of p95s, with their intervals."""
+    rows = []
+    for pair in found.pairs:
+        if pair.column != column:
+            continue
+        ratio = pair.ratio("p95")
+        rows.append({
+            "Candidate": pair.candidate, "Queries": pair.n,
+            "Mean difference": _cell(pair.difference("mean"), column, signed_=True),
+            "p95 difference": _cell(pair.difference("p95"), column, signed_=True),
+            "p95 ratio": (fmt.undefined(ratio.undefined) if ratio.undefined is not None else
+                          f"{ratio.value:.2f}x [{ratio.low:.2f}, {ratio.high:.2f}] "
+                          f"({vocabulary.timings.signed_percent(ratio.value)})")})
+    return pd.DataFrame(rows, columns=["Candidate", "Queries", "Mean difference",
+                                       "p95 difference", "p95 ratio"])
