@@ -22,7 +22,7 @@ from metrics import format as fmt
 from metrics import pareto_front, vocabulary
 
 FRONT = "on the Pareto front"
-DOMINATED = "another run is as fast and as good, better in one"
+DOMINATED = "dominated"  # another run is as fast (or cheap) and as good, better in one
 COLUMNS = ("run", "cost", "cost_low", "cost_high", "score", "score_low", "score_high",
            "front", "standing")
 
@@ -70,9 +70,9 @@ def tradeoff_chart(frame: pd.DataFrame, runs: alt.Scale, *, k: int, metric_label
     cost_title = f"{statistic} of {column}" + (f" ({unit})" if unit else "") + \
         f", {level} interval"
     base = alt.Chart(frame)
-    x = alt.X("cost:Q", title=cost_title, scale=alt.Scale(zero=False, nice=True))
+    x = alt.X("cost:Q", title=cost_title, scale=alt.Scale(zero=False, nice=True, padding=24))
     y = alt.Y("score:Q", title=f"{metric_label} (mean, {level} interval)",
-              scale=alt.Scale(zero=False, nice=True), axis=alt.Axis(format=".2f"))
+              scale=alt.Scale(zero=False, nice=True, padding=16), axis=alt.Axis(format=".2f"))
     colour = run_colour(runs, shown, width=width)
     cost_format = ",.1f" if unit == "ms" else ",.4g"
     tooltip = [alt.Tooltip("run:N", title="Run"),
@@ -103,8 +103,9 @@ def tradeoff_chart(frame: pd.DataFrame, runs: alt.Scale, *, k: int, metric_label
         x=alt.X("cost:Q"), y=alt.Y("score:Q"), text="run:N")
     subtitle = [
         f"Each run at its {statistic} {column} and its {metric_label}, each with its {level} "
-        "interval. Filled and joined by the dashed line: the Pareto front (no other run is "
-        "as fast or cheaper and as good or better, better in one).",
+        "interval. Filled and joined by the dashed line: the Pareto front; a hollow diamond "
+        "is dominated (another run is as fast or cheaper and as good or better, better in "
+        "one).",
         f"The {statistic} interval is a percentile bootstrap of the quantile over the "
         "resampled queries; the score's is the summary's."]
     if left_out:

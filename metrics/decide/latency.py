@@ -216,8 +216,9 @@ def paired_cost(baseline: str, candidate: str, before: np.ndarray, after: np.nda
         differences.append(CostFigure(s, float(cand_point[i] - base_point[i]), float(low[i]),
                                       float(high[i]), cand[:, i] - base[:, i]))
         if base_point[i] == 0 or np.any(base[:, i] == 0):
-            ratios.append(_undefined(s, f"the baseline's {s} of {column} is 0 on some "
-                                     "resample: a ratio to it is undefined", resamples_n))
+            where = "" if base_point[i] == 0 else " on some resample"
+            ratios.append(_undefined(s, f"the baseline's {s} of {column} is 0{where}: a "
+                                     "ratio to it is undefined", resamples_n))
             continue
         ratio = cand[:, i] / base[:, i]
         r_low, r_high = percentile_bounds(ratio, confidence_level=level)
@@ -407,9 +408,11 @@ class LatencyVerdict:
         return self.verdict in PASSING
 
     def as_dict(self) -> dict:
+        def number(value: float) -> float | None:  # JSON has no NaN: undefined is null
+            return None if value != value else float(value)
         return {"gate": "latency", "metric": self.limit.statistic, "candidate": self.candidate,
-                "limit": str(self.limit), "threshold": self.threshold, "low": self.low,
-                "high": self.high, "passed": self.passed, "verdict": self.verdict,
+                "limit": str(self.limit), "threshold": self.threshold, "low": number(self.low),
+                "high": number(self.high), "passed": self.passed, "verdict": self.verdict,
                 "sentence": self.sentence}
 
 

@@ -99,3 +99,13 @@ def test_a_csv_run_carries_its_own_latency(tmp_path, capsys):
                  "--max-latency", "p95=+10ms", "--format", "json"]) == EXIT_GATE
     data = json.loads(capsys.readouterr()[0])
     assert data["timings"]["pairs"][0]["difference"]["p95"]["value"] == pytest.approx(20)
+
+
+def test_score_shows_the_figures_and_refuses_timings_under_another_engine(files, capsys):
+    qrels, base, slow, timings = files
+    argv = ["--qrels", qrels, "--run", base, "--run", slow, "--timings", timings]
+    assert main([*argv, "--format", "json"]) == EXIT_OK
+    data = json.loads(capsys.readouterr()[0])
+    assert {c["run"] for c in data["timings"]["runs"]} == {"base", "slow"}
+    assert main([*argv, "--engine", "blocks"]) == EXIT_USAGE
+    assert "in-memory engine" in capsys.readouterr()[1]

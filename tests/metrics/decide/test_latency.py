@@ -174,3 +174,10 @@ def test_the_pareto_front_against_a_plain_double_loop():
                 and figures[j] >= figures[i] and (costs[j] < costs[i] or figures[j] > figures[i])
                 for j in range(7)))
         assert pareto_front(costs, figures) == tuple(expected)
+
+
+def test_an_undefined_verdict_writes_null_not_nan():
+    verdict = judge_latency(parse_latency_limit("p95=+20%"), candidate="b", own=None, pair=None)
+    data = verdict.as_dict()
+    assert data["low"] is None and data["high"] is None and data["passed"] is False
+    assert "cannot tell" in data["sentence"]
