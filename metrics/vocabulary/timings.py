@@ -98,11 +98,12 @@ def amount(value: float | None, column: str = LATENCY) -> str:
 
 
 def signed_amount(value: float | None, column: str = LATENCY) -> str:
-    """A difference in its unit with its sign: '+35 ms', '−2.1 ms'."""
+    """A difference in its unit with its sign, as format.signed writes one: '+35 ms',
+    '-2.1 ms'."""
     if value is None or value != value:
         return "undefined"
     text = amount(abs(value), column)
-    return ("+" if value >= 0 else "−") + text
+    return ("+" if value >= 0 else "-") + text
 
 
 def signed_percent(ratio: float | None) -> str:
@@ -110,7 +111,7 @@ def signed_percent(ratio: float | None) -> str:
     if ratio is None or ratio != ratio:
         return "undefined"
     change = (ratio - 1) * 100
-    return ("+" if change >= 0 else "−") + f"{abs(change):.0f}%"
+    return ("+" if change >= 0 else "-") + f"{abs(change):.0f}%"
 
 
 # the headline's piece: 'p95 latency +35 ms [+28, +43] (+42%)'
