@@ -27,11 +27,13 @@ import pyarrow.parquet as pq
 
 from metrics.io.arrow import numbers
 from metrics.io.delimited import delimited_table
+from metrics.io.reader import LineTooLong
 from metrics.io.detect import Layout, detect
 from metrics.io.errors import LoadError, show
 from metrics.io.parquet import is_parquet
 from metrics.io.sources import open_source, source_name
 from metrics.io.streams import MAX_INPUT_BYTES, check_max_bytes
+from metrics.io.tables import check_line_lengths
 from metrics.vocabulary.format import count
 from metrics.vocabulary.timings import (
     TIMING_NAMES,
@@ -118,7 +120,7 @@ def load_timings(source: str | os.PathLike | bytes, *, file_name: str | None = N
     roles |= {name: names.index(name) for name in TIMING_NAMES if name in names}
     ignored = tuple(n for n in names if n not in (query, TIMINGS_RUN, *TIMING_NAMES))
     layout = Layout(delimiter, len(names), roles, number, f"as in the header on line {number}")
-    table = delimited_table(src, layout)
+    table = _table(src, layout)
     columns = {role: pc.utf8_trim_whitespace(values) for role, values in table.columns.items()}
     lines = table.lines
     for role in ("query", TIMINGS_RUN):
@@ -172,13 +174,26 @@ def run_file_timings(source: str | os.PathLike | bytes, run: str, *,
         return None
     roles = {"query": names.index(query)} | {name: names.index(name) for name in wanted}
     layout = Layout(delimiter, len(names), roles, number, f"as in the header on line {number}")
-    table = delimited_table(src, layout)
+    table = _table(src, layout)
     queries = pc.utf8_trim_whitespace(table.columns["query"])
     values = {name: _numbers(src.fail, pc.utf8_trim_whitespace(table.columns[name]),
                              table.lines, name) for name in wanted}
     timings, _ = _per_query(src.fail, run, src.name, queries, table.lines, values,
                             repeated_rows=False)
     return timings
+
+
+def _table(src: Source, layout: Layout):
+    """The delimited columns the layout names, a line over the one-line bound refused naming
+    it (as the run and qrels readers refuse it)."""
+    try:
+        table = delimited_table(src, layout)
+    except LineTooLong:
+        check_line_lengths(src)
+        raise  # not reached: the reader found a line the lengths do not show
+    if not len(table.lines):
+        raise src.fail(None, "no data lines (only a header)")
+    return table
 
 
 def _may_name_timings(source: object) -> bool:

@@ -118,3 +118,17 @@ def test_a_column_given_twice_for_a_run_is_refused(tmp_path):
     b.write_text(HEADER + "q2,bm25,2,\n")
     with pytest.raises(LoadError, match="also given by a.csv"):
         merge_timings(load_timings(a)[0], load_timings(b)[0])
+
+
+def test_a_header_alone_an_empty_file_and_a_huge_line_are_refused(tmp_path):
+    from metrics.io.reader import MAX_LINE_BYTES
+    path = tmp_path / "timings.csv"
+    path.write_text(HEADER)
+    with pytest.raises(LoadError, match="timings.csv: no data lines"):
+        load_timings(path)
+    path.write_text("")
+    with pytest.raises(LoadError, match="timings.csv: empty file"):
+        load_timings(path)
+    path.write_text(HEADER + "q1,bm25,1,\n" + "q" * (MAX_LINE_BYTES + 10) + ",bm25,1,\n")
+    with pytest.raises(LoadError, match="timings.csv, line 3: line of"):
+        load_timings(path)
