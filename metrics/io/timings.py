@@ -31,7 +31,7 @@ from metrics.io.detect import Layout, detect
 from metrics.io.errors import LoadError, show
 from metrics.io.parquet import is_parquet
 from metrics.io.reader import LineTooLong
-from metrics.io.sources import open_source, source_name
+from metrics.io.sources import Source, open_source, source_name
 from metrics.io.streams import MAX_INPUT_BYTES, check_max_bytes
 from metrics.io.tables import check_line_lengths
 from metrics.vocabulary.format import count
