@@ -101,9 +101,15 @@ def _blocked_places(resamples: Resamples, order: np.ndarray, wanted: list[int]
     for start, stop in resamples.blocks():  # pass 2: the counts of that bin, in order
         counts = resamples.counts(start, stop)
         of_bin = position[start:stop] // width
+        by_bin = np.argsort(of_bin, kind="stable")
+        sorted_bins = of_bin[by_bin]
         inside = position[start:stop] % width
-        for j in wanted:
-            rr, cc = np.nonzero(of_bin[None, :] == target[j][:, None])
+        for j in wanted:  # each resample's members of its bin in this block: a run of by_bin
+            first = np.searchsorted(sorted_bins, target[j], side="left")
+            many = np.searchsorted(sorted_bins, target[j], side="right") - first
+            rr = np.repeat(rows, many)
+            runs = np.repeat(first - np.r_[0, np.cumsum(many)[:-1]], many)
+            cc = by_bin[np.arange(len(rr)) + runs]
             held[j][rr, inside[cc]] = counts[rr, cc]
     at = {}
     for j in wanted:
