@@ -21,7 +21,7 @@ from dashboard.views.chart_base import (
 from metrics import format as fmt
 from metrics import pareto_front, vocabulary
 
-FRONT = "on the Pareto front"
+FRONT = "Pareto front"
 DOMINATED = "dominated"  # another run is as fast (or cheap) and as good, better in one
 COLUMNS = ("run", "cost", "cost_low", "cost_high", "score", "score_low", "score_high",
            "front", "standing")
