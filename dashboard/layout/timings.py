@@ -37,8 +37,7 @@ def section(view: View, loaded, metric: str, label: str, *, baseline: str | None
     found = read.found
     offered = [name for name, (_, column) in AXES.items() if column in found.columns]
     choice = st.radio("Cost axis", offered, horizontal=True, key=f"{key}.tradeoff_axis",
-                      help="What the chart puts across: a latency quantile or a mean cost, "
-                      "each with its interval over the resampled queries.")
+                      help=vocabulary.columns.CONTROL_HELP["tradeoff_axis"])
     statistic, column = AXES[choice]
     ui.chart(timings.chart(view, read, metric, label, statistic=statistic, column=column),
              download=f"tradeoff-{statistic}-{column}-k{view.evaluation.k}")

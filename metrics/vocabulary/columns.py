@@ -141,6 +141,8 @@ CONTROL_HELP: dict[str, str] = {
     "A CSV/TSV/Parquet run may carry the latency_ms, cost and tokens columns itself. The "
     "Overview and Compare then set each run's headline figure against its p95 latency (or "
     "mean cost), with intervals both ways.",
+    "tradeoff_axis": "What the trade-off chart puts across: a latency quantile or a mean cost, "
+    "each with its interval over the resampled queries.",
     "labels": "Which labels every page scores against: the human qrels, or the judge's "
     "(every figure then carries the judge's errors uncorrected; the Judge labels page "
     "measures them).",
