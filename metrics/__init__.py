@@ -34,6 +34,10 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "load_intent_probabilities", "SUBTOPIC_FORMATS")},
         "Subtopics": ("metrics.core.diversity", "Subtopics"),
         # one query's rows of a run or qrels file, read on demand in bounded memory
+        # each query's latency, cost and tokens: the side file and a run's own columns
+        **{name: ("metrics.io.timings", name) for name in (
+            "RunTimings", "TimingsReport", "load_timings", "run_file_timings",
+            "merge_timings", "check_runs")},
         **{name: ("metrics.io.one_query", name) for name in (
             "load_query_run", "load_query_qrels")},
         **{name: ("metrics.core.sample", name) for name in (
@@ -99,6 +103,11 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.decide.table", name) for name in ("run_table", "RunTable")},
         **{name: ("metrics.decide.budget", name) for name in (
             "Budget", "BudgetVerdict", "parse_budgets", "judge_comparison")},
+        # what each query cost (latency, cost, tokens) beside what it scored, and its gate
+        **{name: ("metrics.decide.latency", name) for name in (
+            "Timed", "RunCost", "PairedCost", "CostFigure", "timed", "run_cost",
+            "paired_cost", "pareto_front", "LatencyLimit", "parse_latency_limit",
+            "parse_latency_limits", "judge_latency", "timing_report_lines")},
         **{name: ("metrics.decide.power", name) for name in ("power_table", "power_report")},
         **{name: ("metrics.stats.power", name) for name in (
             "PowerFigure", "min_detectable_difference", "queries_needed")},

@@ -10,7 +10,7 @@ from dashboard import safe
 from dashboard.data import cache, decisions, review, slicing, texts
 from dashboard.data import query as written_out
 from dashboard.layout import review as review_views
-from dashboard.layout import saved, ui
+from dashboard.layout import saved, timings, ui
 from dashboard.report import exports
 from dashboard.state import asked, link, picking, session
 from dashboard.views import chart_base, comparison_charts, frames, highlight
@@ -498,6 +498,10 @@ def comparison_page() -> None:
     options = controls(snapshots)
     comparison = headline(options, snapshots)
     tests(options, comparison)
+    if options.snapshot is None:  # what each run costs, against the baseline chosen above
+        primary = st.session_state[session.PRIMARY]
+        timings.section(view, session.inputs(), primary, evaluation.label(primary),
+                        baseline=options.baseline, key="compare")
     # the check is drawn here but waited for last: it runs on a thread while the page draws
     lists = not cache.without_lists(view)  # saved figures: no list to rescore or move
     checked = (review.fragility(view, session.inputs(), options, comparison)

@@ -8,6 +8,7 @@ import streamlit as st
 from dashboard import safe
 from dashboard.data import cache, costs, decisions, slicing
 from dashboard.data import report as report_data
+from dashboard.data import timings as timing_data
 from dashboard.layout import saved, ui
 from dashboard.report import exports
 from dashboard.report import html as report
@@ -71,6 +72,8 @@ else:
     facet = chosen.facet
     # priced as the Overview prices it (a price with nothing to price: the Overview says why)
     tokens = costs.priced(view, chosen.tokens_per_chunk, chosen.price).tokens
+    timed = timing_data.timed(view, session.inputs(),
+                              options.baseline if comparison is not None else None)
     contents = report_data.contents(
         view, session.inputs(), comparison, options if comparison is not None else None,
         primary=session.headline_metric(evaluation)[0], harm_delta=chosen.harm_delta,
@@ -79,7 +82,8 @@ else:
         tokens=tokens, lam=chosen.lam, pairs=pairs,
         # the queries a future set needs, when Compare asks about a difference worth detecting
         topic_sets=(decisions.topic_set_sizes(view, options.metrics, chosen.delta)
-                    if comparison is not None and chosen.delta is not None else None))
+                    if comparison is not None and chosen.delta is not None else None),
+        timed=None if timed is None else timed.found, timed_key=() if timed is None else timed.key)
     if contents.holds:
         st.caption("With your texts, the report also holds " + ", ".join(contents.holds) + ".")
     ui.download_button(

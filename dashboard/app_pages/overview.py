@@ -5,7 +5,7 @@ import streamlit as st
 import metrics
 from dashboard import safe
 from dashboard.data import cache, costs, decisions, slicing, texts
-from dashboard.layout import saved, ui
+from dashboard.layout import saved, timings, ui
 from dashboard.report import exports
 from dashboard.state import asked, link, session
 from dashboard.views import chart_base, charts, frames
@@ -203,6 +203,7 @@ ui.chart(
 few = metrics.few_queries_note(len(evaluation.scored_ids), evaluation.conventions.interval_method)
 if few:
     st.caption(safe.md(few))
+timings.section(view, session.inputs(), primary, labels[primary], key="overview")
 if cache.without_lists(view):  # saved figures: the sections below read the lists
     saved.counts(view)
     st.stop()

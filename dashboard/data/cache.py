@@ -165,6 +165,9 @@ class Inputs:
     @property
     def has_subtopics(self) -> bool:
         return self.subtopics is not None and self.subtopics.value is not None
+    # each run file's bytes or path, beside `runs` (their latency_ms, cost, tokens columns)
+    run_files: tuple[TextFile, ...] = ()
+    timings: TextFile | None = None  # the optional timings side file (latency, cost per query)
 
     @property
     def judged(self) -> bool:
@@ -330,15 +333,17 @@ def sample_inputs(conventions: Conventions) -> Inputs:
     queries = _parse("queries", str(queries_path), queries_path.name, Conventions(), queries_path)
     corpus_path = sample_qrels().parent / SAMPLE_CORPUS
     corpus = TextFile(corpus_path.name, str(corpus_path), lambda: corpus_path)
+    files = tuple(TextFile(Path(spec.source).name, str(spec.source),
+                           lambda source=Path(spec.source): source) for spec in sample_runs())
     return Inputs(SAMPLE, qrels, runs, queries=queries, corpus=corpus,
-                  read_again=lambda other: read_runs(_reading(other)))
+                  read_again=lambda other: read_runs(_reading(other)), run_files=files)
 
 
 def read_uploads(
     qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], conventions: Conventions,
     queries_file: UploadedFile | None = None, corpus_file: UploadedFile | None = None,
     judge_file: UploadedFile | None = None, subtopics_file: UploadedFile | None = None, *,
-    viewer: str,
+    viewer: str, timings_file: UploadedFile | None = None,
 ) -> Inputs:
     """Parse uploads, the files `viewer` shows. Without a qrels file, the labels come from
     the first run, which must then be a JSONL file whose records carry both `retrieved` and
@@ -385,9 +390,12 @@ def read_uploads(
     subtopics = None if subtopics_file is None else _parse(
         "subtopics", f"upload:{subtopics_file.file_id}", subtopics_file.name, Conventions(),
         subtopics_file.getvalue())
+    files = tuple(TextFile(f.name, f"upload:{f.file_id}", f.getvalue) for f in run_files)
+    timings = None if timings_file is None else TextFile(
+        timings_file.name, f"upload:{timings_file.file_id}", timings_file.getvalue)
     return _show(Inputs(UPLOAD, qrels, runs, problem, queries, corpus,
                         read_again=lambda other: read_runs(_reading(other)), judge=judge,
-                        subtopics=subtopics),
+                        subtopics=subtopics, run_files=files, timings=timings),
                  viewer)
 
 

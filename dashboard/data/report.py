@@ -15,7 +15,8 @@ def contents(view: View, inputs: Inputs | None, comparison: metrics.Comparison |
              options: CompareOptions | None, *, primary: str, harm_delta: float,
              check_fragility: bool, facet: str | None, tokens: metrics.ChunkTokens | None,
              lam: float | None, pairs: metrics.AllPairs | None = None,
-             topic_sets: dict[str, metrics.TopicSetSize] | None = None
+             topic_sets: dict[str, metrics.TopicSetSize] | None = None,
+             timed: metrics.Timed | None = None, timed_key: tuple = ()
              ) -> metrics.ReportContents:
     """What the report holds for the view: `comparison` is the Compare page's (made under
     `options`; None without one), `primary` the headline's measure key, `facet` the facet
@@ -23,7 +24,8 @@ def contents(view: View, inputs: Inputs | None, comparison: metrics.Comparison |
     the judge's weight (None: tuned, PPI++), `pairs` every pair as the leaderboard is read
     (decisions.leaderboard_pairs, None: by the paired tests) and `topic_sets` the queries a
     future set needs (decisions.topic_set_sizes, None: no difference asked), both the pages'
-    own entries."""
+    own entries; `timed` the latency and cost figures (dashboard/data/timings.py, read
+    under `timed_key`)."""
     corpus = texts.corpus(view)
     judge_file = inputs.judge if inputs is not None and inputs.judged else None
     corpus_key = None if view.corpus_file is None else view.corpus_file.key
@@ -31,7 +33,7 @@ def contents(view: View, inputs: Inputs | None, comparison: metrics.Comparison |
            check_fragility, facet, tokens, lam, None if judge_file is None else judge_file.key,
            _reading(pairs),
            None if topic_sets is None else tuple(
-               (label, size.min_difference) for label, size in topic_sets.items()))
+               (label, size.min_difference) for label, size in topic_sets.items()), timed_key)
 
     def make() -> metrics.ReportContents:
         return metrics.report_contents(
@@ -44,7 +46,7 @@ def contents(view: View, inputs: Inputs | None, comparison: metrics.Comparison |
             facet=slicing.facets(view)[facet] if facet is not None else None,
             tokens=tokens, leakage_qrels=view.qrels, leakage_runs=view.loaded_runs,
             judge=_judge(inputs, view, lam) if judge_file is not None else None,
-            pairs=pairs, topic_sets=topic_sets)
+            pairs=pairs, topic_sets=topic_sets, timed=timed)
 
     return store().get(
         "report contents", key, make,

@@ -25,13 +25,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import metrics
 from dashboard.report import exports
 
 Command = Callable[[Sequence[str]], int]
 UsageError = metrics.UsageError
-TEXT_FLAGS = ("queries", "corpus", "by", "tokens_per_chunk", "price_per_mtok")
+TEXT_FLAGS = ("queries", "corpus", "by", "tokens_per_chunk", "price_per_mtok", "timings")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -61,6 +62,8 @@ def parser() -> argparse.ArgumentParser:
     )
     flags.add_argument("--primary", default=metrics.PRIMARY, metavar="METRIC",
                        help=metrics.vocabulary.headline.PRIMARY_HELP)
+    flags.add_argument(metrics.vocabulary.timings.TIMINGS_FLAG, dest="timings", type=Path,
+                       metavar="FILE", help=metrics.vocabulary.timings.TIMINGS_HELP)
     return flags
 
 
@@ -129,7 +132,8 @@ def contents(args: argparse.Namespace, inputs: metrics.Inputs,
                if inputs.judge_qrels is not None else None),
         pairs=(metrics.all_pairs(evaluation, [primary], test=args.test,
                                  min_effect=args.min_effect)
-               if args.test == "tukey" and len(evaluation.runs) > 1 else None))
+               if args.test == "tukey" and len(evaluation.runs) > 1 else None),
+        timed=inputs.timed())  # --timings, or the runs' own latency columns
 
 
 COMMANDS: dict[str, Command] = {"report": report_command}

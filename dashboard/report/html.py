@@ -26,6 +26,13 @@ from dashboard.report import exports
 from dashboard.report import judge as report_judge
 from dashboard.report import texts as report_texts
 from dashboard.views import frames
+from dashboard.views.chart_base import run_scale
+from dashboard.views.tradeoff_charts import (
+    paired_table,
+    timing_table,
+    tradeoff_chart,
+    tradeoff_frame,
+)
 from metrics import (
     BEST_MARK,
     CLASS_MEANING,
@@ -331,6 +338,52 @@ def _comparison_section(evaluation: Evaluation, comparison: Comparison | None) -
     return "".join(parts)
 
 
+def _timings_section(evaluation: Evaluation, timed: Any, primary: str) -> str:
+    """Effectiveness against what it costs: the trade-off chart (p95 latency, else mean cost,
+    against the primary figure at K), each run's figures with intervals and each candidate
+    against the baseline, and how the intervals were made. Nothing without timings."""
+    if timed is None or not timed.runs:
+        return ""
+    words = vocabulary.timings
+    statistic, column = (("p95", words.LATENCY) if words.LATENCY in timed.columns
+                         else ("mean", timed.columns[0]))
+    label = label_of(primary, evaluation.k, evaluation.conventions)
+    frame, left_out = tradeoff_frame(evaluation.summary(), timed, metric=primary,
+                                     statistic=statistic, column=column)
+    chart = tradeoff_chart(frame, run_scale(evaluation.run_names), k=evaluation.k,
+                           metric_label=label, statistic=statistic, column=column,
+                           confidence_level=evaluation.conventions.confidence_level,
+                           left_out=left_out)
+    figure = _figure(exports.chart_svg(chart),
+                     f"{label} against {statistic} {column}, each run with intervals both "
+                     "ways and the Pareto front marked",
+                     f"{label} at K = {evaluation.k} against {statistic} {column}.")
+    tables = []
+    level = _level(evaluation)
+    for shown in timed.columns:
+        unit = words.TIMING_COLUMNS[shown][1]
+        tables.append(_table_html(timing_table(timed, shown),
+                                  f"{shown} per run ({level} intervals"
+                                  + (f", {unit}" if unit else "") + ")"))
+        pairs = paired_table(timed, shown)
+        if len(pairs):
+            tables.append(_table_html(pairs, f"{shown}: each candidate against "
+                                      f"{timed.pairs[0].baseline}, paired"))
+    notes = " ".join([words.QUANTILE_INTERVAL.format(level=level), words.PAIRED,
+                      words.QUERIES_READ])
+    return ('<section id="timings"><h2>Effectiveness against what it costs</h2>'
+            f"{figure}{''.join(tables)}<p class=\"note\">{_e(notes)}</p></section>")
+
+
+def _table_html(frame, caption: str) -> str:
+    """A small frame as an HTML table, every cell escaped."""
+    head = "".join(f"<th>{_e(str(c))}</th>" for c in frame.columns)
+    rows = "".join("<tr>" + "".join(f"<td>{_e(str(v))}</td>" for v in row) + "</tr>"
+                   for row in frame.itertuples(index=False))
+    return (f"<table><caption>{_e(caption)}</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{rows}</tbody></table>")
+
+
 def _diagnosis_section(evaluation: Evaluation) -> str:
     parts = ['<section id="diagnosis"><h2>Diagnosis and k suggestion</h2>']
     for run in evaluation.runs:
@@ -387,6 +440,7 @@ def build_html(
     judge: Any = None,
     pairs: AllPairs | None = None,
     topic_sets: dict[str, Any] | None = None,
+    timed: Any = None,
 ) -> str:
     """The report as one self-contained HTML page (UTF-8 text).
 
@@ -408,7 +462,9 @@ def build_html(
     (``metrics.all_pairs`` on ``primary``) reads every pair as the leaderboard is read: each
     run's letters beside its standing, then every pair's table (with the randomized Tukey HSD
     its classic p, effect sizes and the two-way ANOVA); ``topic_sets``
-    (``metrics.topic_set_sizes``) the queries a future set needs, after the comparison. The
+    (``metrics.topic_set_sizes``) the queries a future set needs, after the comparison;
+    ``timed`` (``metrics.timed``) each run's latency and cost figures and the trade-off chart
+    of the primary figure against p95 latency (or mean cost), after the summary. The
     query set's basis and fingerprints close it, for the reviewer.
     ``embed_data`` keeps the snapshot of the evaluation (``metrics.snapshot.to_snapshot``:
     every per-query figure and the fingerprints) in a ``<script type="application/json"
@@ -431,6 +487,7 @@ def build_html(
         report_decisions.leaderboard_section(board, primary, pairs),
         _summary_section(evaluation, _charts_html(evaluation), marks),
         _run_table_section(evaluation, comparison),
+        _timings_section(evaluation, timed, primary),
         report_texts.slices_section(evaluation, slices, slice_pieces),
         _comparison_section(evaluation, comparison),
         report_decisions.topic_set_section(topic_sets),

@@ -169,9 +169,15 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
         help=HELP["subtopics_file"],
     )
     subtopics_slot = st.container()
+    timings_file = st.file_uploader(
+        "Timings (optional: latency, cost per query)",
+        key=session.TIMINGS_KEY,
+        help=HELP["timings_file"],
+    )
     opening.uploader()  # an evaluation's saved figures: the next run draws their sidebar
     inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file, corpus_file,
-                                judge_file, subtopics_file, viewer=session.viewer())
+                                judge_file, subtopics_file, viewer=session.viewer(),
+                                timings_file=timings_file)
     with judge_slot:
         _show_parsed(inputs.judge)
     with subtopics_slot:

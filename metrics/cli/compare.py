@@ -1,6 +1,7 @@
 """python -m metrics compare: each candidate against the baseline, query by query, with the
-gates a CI run holds it to (--fail-on-regression, --budget, --max-harm), the headline, the
-risk figures, every pair (--all-pairs) and the fragility check (--fragility).
+gates a CI run holds it to (--fail-on-regression, --budget, --max-harm, --max-latency), the
+headline, the risk figures, every pair (--all-pairs), the fragility check (--fragility), and
+what each run costs per query (--timings, or a run's latency_ms, cost and tokens columns).
 
 Exit status 3 when a gate fails.
 """
@@ -20,6 +21,7 @@ from metrics.core.evaluate import Evaluation
 from metrics.decide.budget import judge_comparison, parse_budgets
 from metrics.decide.fragility import fragility
 from metrics.decide.headline import headlines
+from metrics.decide.latency import Timed, judge_latency, parse_latency_limits
 from metrics.decide.leaderboard import AllPairs, all_pairs
 from metrics.decide.risk import harm_gate, parse_harm_limits
 from metrics.inputs.arguments import (
@@ -48,6 +50,7 @@ from metrics.outputs.text import (
     format_comparison,
     format_review,
     format_slice_comparison,
+    format_timings,
 )
 from metrics.snapshot import compare_with_snapshot, same_run_note, snapshot_key
 from metrics.snapshot import load as load_snapshot
@@ -59,6 +62,13 @@ from metrics.vocabulary.comparisons import ALPHA, CORRECTIONS, DEFAULT_CORRECTIO
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, gate_failure
 from metrics.vocabulary.headline import PRIMARY, PRIMARY_HELP
+from metrics.vocabulary.timings import (
+    LATENCY,
+    MAX_LATENCY_FLAG,
+    MAX_LATENCY_HELP,
+    TIMINGS_FLAG,
+    TIMINGS_HELP,
+)
 from metrics.vocabulary.tukey import DEFAULT_ALL_PAIRS_TEST
 
 
@@ -114,6 +124,7 @@ def compare_command(argv: Sequence[str]) -> int:
     add_min_effect_argument(parser)
     add_budget_argument(parser)
     add_review_arguments(parser)
+    add_timing_arguments(parser)
     parser.add_argument("--primary", default=PRIMARY, metavar="METRIC", help=PRIMARY_HELP)
     add_lambda_argument(parser)
     args = parser.parse_args(argv)
@@ -130,6 +141,11 @@ def compare_command(argv: Sequence[str]) -> int:
     for flag in ("snapshot_run", "snapshot_key_file"):
         if args.snapshot is None and getattr(args, flag) is not None:
             raise UsageError(f"--{flag.replace('_', '-')} needs --snapshot")
+    limits = latency_limits(args)
+    if limits and args.snapshot is not None and any(x.kind != "absolute" for x in limits):
+        raise UsageError(f"{MAX_LATENCY_FLAG} +N% or +Nms reads the baseline's latency: a "
+                         "snapshot keeps none; give an absolute limit (p95=150ms) or the "
+                         "baseline's run")
     key = snapshot_key(args.snapshot_key_file) if args.snapshot is not None else None
     snapshot = (load_snapshot(args.snapshot, key=key, allow_unsigned=args.allow_unsigned)
                 if args.snapshot is not None else None)
@@ -168,6 +184,10 @@ def compare_command(argv: Sequence[str]) -> int:
     else:
         comparison = compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **options)
     print_load_report(inputs)
+    costs = inputs.timed()
+    if limits and costs is None:
+        raise UsageError(f"{MAX_LATENCY_FLAG} needs latencies: give {TIMINGS_FLAG} FILE or "
+                         f"runs with a {LATENCY} column")
     queries = inputs.queries() if snapshot is None else None
     pieces = (inputs.compared_slices(baseline=comparison.baseline, **options)
               if snapshot is None else [])
@@ -187,15 +207,18 @@ def compare_command(argv: Sequence[str]) -> int:
                                           for label in args.fail_on_regression])
     primary_label = metric_label(args.primary, k, c)
     alone = options | {"metrics": [primary]}  # the headline's family: the primary metric
-    said = headlines(compare_evaluation(evaluation, **alone) if snapshot is None else
-                     compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **alone),
-                     primary_label)
+    headline_of = (compare_evaluation(evaluation, **alone) if snapshot is None else
+                   compare_with_snapshot(evaluation, snapshot, run=args.snapshot_run, **alone))
+    said = with_latency(headlines(headline_of, primary_label), headline_of, costs)
     data = comparison_dict(evaluation, comparison) | {
         "primary": primary_label, "headline": " ".join(said), "headlines": said}
+    if costs is not None:
+        data["timings"] = costs.as_dict()
     if pairs is not None:
         data |= all_pairs_json(pairs)
     gates += budget_gates(args, comparison, k, c, data)
     gates += harm_gates(args, comparison, k, c)
+    gates += latency_gates(limits, comparison, costs)
     add_risk(data, comparison, args.harm_delta, queries)
     found = fragility(evaluation, comparison, reread=inputs.rereader()) if args.fragility else None
     if found is not None:
@@ -217,7 +240,10 @@ def compare_command(argv: Sequence[str]) -> int:
                              + format_all_pairs(evaluation, pairs))
         if args.by:
             sys.stdout.write("\n" + format_slice_comparison(args.by, pieces))
-        for kind, title in (("budget", "Budgets"), ("harm", "Harm limits")):
+        if costs is not None:
+            sys.stdout.write("\n" + format_timings(costs))
+        for kind, title in (("budget", "Budgets"), ("harm", "Harm limits"),
+                            ("latency", "Latency limits")):
             if any(gate["gate"] == kind for gate in gates):
                 sys.stdout.write(f"\n{title}:\n" + "".join(
                     f"  {gate['candidate']} {gate['metric']}: {gate['sentence']}\n"
@@ -344,3 +370,54 @@ def harm_gates(args: argparse.Namespace, comparison: Comparison, k: int,
     return [{"gate": "harm", **verdict.as_dict(), "sentence": verdict.sentence}
             for verdict in verdicts]
 
+
+
+# --------------------------------------------------------------------------- latency and cost
+
+
+def add_timing_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(TIMINGS_FLAG, dest="timings", type=Path, metavar="FILE",
+                        help=TIMINGS_HELP)
+    parser.add_argument(MAX_LATENCY_FLAG, dest="max_latency", action="append", default=[],
+                        metavar="STAT=LIMIT", help=MAX_LATENCY_HELP.replace("%", "%%"))
+
+
+def latency_limits(args: argparse.Namespace) -> tuple:
+    """--max-latency, parsed before anything is read; a bad one is a usage error naming the
+    flag."""
+    try:
+        return parse_latency_limits(args.max_latency)
+    except ValueError as error:
+        raise UsageError(f"{MAX_LATENCY_FLAG}: {error}") from None
+
+
+def with_latency(said: list[str], comparison: Comparison, costs: Timed | None) -> list[str]:
+    """Each candidate's headline followed by its p95 latency against the baseline's (when
+    both have latencies): '... ; p95 latency +35 ms [+28, +43] (+42%).'"""
+    if costs is None:
+        return said
+    out = []
+    for sentence, candidate in zip(said, comparison.candidates, strict=True):
+        pair = costs.pair(candidate)
+        if pair is None or pair.baseline != comparison.baseline:
+            out.append(sentence)
+            continue
+        out.append(sentence.rstrip(".") + "; " + pair.headline("p95") + ".")
+    return out
+
+
+def latency_gates(limits: tuple, comparison: Comparison, costs: Timed | None
+                  ) -> list[dict[str, Any]]:
+    """--max-latency: one gate per (statistic, candidate)."""
+    if not limits or costs is None:
+        return []
+    gates = []
+    for limit in limits:
+        for candidate in comparison.candidates:
+            pair = costs.pair(candidate)
+            if pair is not None and pair.baseline != comparison.baseline:
+                pair = None
+            verdict = judge_latency(limit, candidate=candidate, own=costs.of(candidate),
+                                    pair=pair)
+            gates.append(verdict.as_dict())
+    return gates

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from metrics.cli.common import print_load_report, read
 from metrics.cli.engine import (
@@ -43,13 +44,20 @@ from metrics.inputs.reading import Inputs
 from metrics.io.writing import for_flag
 from metrics.outputs.documents import score_document, write_json
 from metrics.outputs.latex import latex_table
-from metrics.outputs.text import format_block_table, format_costs, format_slices, format_table
+from metrics.outputs.text import (
+    format_block_table,
+    format_costs,
+    format_slices,
+    format_table,
+    format_timings,
+)
 from metrics.outputs.trec_eval import trec_eval_text
 from metrics.spark.evaluate import SparkEvaluation
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
 from metrics.vocabulary.engines import DEFAULT_ENGINE
 from metrics.vocabulary.gates import EXIT_OK
 from metrics.vocabulary.names import Spec
+from metrics.vocabulary.timings import TIMINGS_FLAG, TIMINGS_HELP
 
 FORMATS = ("table", "json", "trec_eval", "latex")
 
@@ -78,7 +86,12 @@ def score_command(argv: Sequence[str]) -> int:
                         help="also write every scored query's figures at K as Parquet, one "
                         "row per (query, run, figure): " + ", ".join(PER_QUERY_COLUMNS)
                         + " (any --engine)")
+    parser.add_argument(TIMINGS_FLAG, dest="timings", type=Path, metavar="FILE",
+                        help=TIMINGS_HELP + " Read with the in-memory engine.")
     args = parser.parse_args(argv)
+    if args.timings is not None and args.engine != DEFAULT_ENGINE:
+        raise UsageError(f"{TIMINGS_FLAG} is read with the in-memory engine (the default): "
+                         f"timings are one number per query and run; leave out --engine")
     if args.per_query and args.format != "trec_eval":
         raise UsageError("-q prints every query's lines of --format trec_eval")
     if args.engine != DEFAULT_ENGINE and args.standardise:
@@ -121,8 +134,11 @@ def _write(args: argparse.Namespace, evaluation: Evaluation | BlockEvaluation | 
     slices = inputs.slices() if inputs is not None else []
     tokens = inputs.tokens() if inputs is not None else None
     run_costs = costs(evaluation, tokens) if tokens is not None else ()
+    timed = inputs.timed() if inputs is not None else None
     if args.format == "json":
         document = score_document(evaluation, slices, run_costs, shown)
+        if timed is not None:
+            document["timings"] = timed.as_dict()
         if marks is not None:
             document["marks"] = {"sentence": marks.sentence, "metrics": marks.marks}
         write_json(document)
@@ -135,4 +151,6 @@ def _write(args: argparse.Namespace, evaluation: Evaluation | BlockEvaluation | 
         sys.stdout.write("\n" + format_slices(evaluation, slices, shown))
     if run_costs:
         sys.stdout.write("\n" + format_costs(run_costs))
+    if timed is not None:
+        sys.stdout.write("\n" + format_timings(timed))
     return EXIT_OK

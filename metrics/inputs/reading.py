@@ -30,6 +30,7 @@ from metrics.core.evaluate import Evaluation
 from metrics.core.files import RunSource, evaluate_files, read_subtopics, rereader
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_runs
 from metrics.core.standardise import standardise
+from metrics.decide.latency import Timed, timed, timing_report_lines
 from metrics.explain.facets import Facet, facets
 from metrics.explain.lists import short_lists
 from metrics.explain.mismatch import id_mismatches
@@ -47,6 +48,13 @@ from metrics.io import (
 )
 from metrics.io.report import DROPPED_SHOWN
 from metrics.io.standards import load_standards
+from metrics.io.timings import (
+    RunTimings,
+    check_runs,
+    load_timings,
+    merge_timings,
+    run_file_timings,
+)
 from metrics.io.writing import write_text
 from metrics.stats.comparison import Comparison
 from metrics.vocabulary.conventions import STANDARDISE_RUNS, Conventions
@@ -148,6 +156,7 @@ class Inputs:
     intents: Path | None = None  # their subtopics' probabilities (--intents)
     report: Callable[[str], None] = _silent  # each load report read, as one line
     load_report_file: Path | None = None  # where the whole load report is written
+    timings_file: Path | None = None  # --timings: each query's latency (cost, tokens) per run
     # --standardise: a file of standards (trec_eval -Z's), "runs" (the runs loaded) or None
     standardise: str | None = None
     standardise_scale: str = "z"
@@ -172,6 +181,7 @@ class Inputs:
             subtopic_qrels=getattr(args, "subtopic_qrels", None),
             intents=getattr(args, "intents", None),
             load_report_file=getattr(args, "load_report", None),
+            timings_file=getattr(args, "timings", None),
             standardise=getattr(args, "standardise", None),
             standardise_scale=getattr(args, "standardise_scale", "z"))
 
@@ -385,6 +395,44 @@ class Inputs:
             return chunk_tokens(tokens_per_chunk=given, price_per_mtok=price, corpus=corpus)
         except ValueError as error:
             raise UsageError(str(error)) from None
+
+    def timings(self) -> dict[str, RunTimings]:
+        """Each run's per-query latency_ms, cost and tokens: the optional columns of its
+        CSV/TSV/Parquet file, and the --timings file's rows (a run named there but not loaded
+        is refused, as is a column given twice); the timings file's report goes to
+        ``report``. Empty when neither gives any."""
+        return self._once("timings", self._read_timings)
+
+    def _read_timings(self) -> dict[str, RunTimings]:
+        names = self.evaluation().run_names
+        found = []
+        if not self.on_sample:
+            for source, name in zip(self.run_sources, names, strict=True):
+                own = run_file_timings(source.source, name, file_name=source.file_name,
+                                       format=source.format, max_bytes=self.max_bytes)
+                if own is not None:
+                    found.append({name: own})
+        if self.timings_file is not None:
+            side, report = load_timings(self.timings_file, max_bytes=self.max_bytes)
+            check_runs(side, names, report.source)
+            self.report(report.summary())
+            found.append(side)
+        return merge_timings(*found)
+
+    def timed(self) -> Timed | None:
+        """The timings' figures over the scored queries, each run against the first; None
+        when no run has timings. Their lines of the load report go to ``report``."""
+        def read() -> Timed | None:
+            timings = self.timings()
+            if not timings:
+                return None
+            evaluation = self.evaluation()
+            found = timed(evaluation.run_names, evaluation.scored_ids, timings,
+                          evaluation.conventions)
+            for line in timing_report_lines(found):
+                self.report(line)
+            return found
+        return self._once("timed", read)
 
     def rereader(self) -> Callable[[str], list] | None:
         """The runs read again in another TREC order, for the fragility check (None when no

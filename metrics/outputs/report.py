@@ -34,6 +34,7 @@ from metrics.core.evaluate import Evaluation
 from metrics.decide.best import BestMarks, best_marks
 from metrics.decide.fragility import Fragility, Reread, fragility
 from metrics.decide.headline import headline_comparison, headlines
+from metrics.decide.latency import Timed
 from metrics.decide.leaderboard import AllPairs, Leaderboard, leaderboard
 from metrics.decide.risk import Risk, risks
 from metrics.explain.facets import Facet
@@ -71,6 +72,7 @@ class ReportContents:
     judge: JudgeReport | None = None
     pairs: AllPairs | None = None  # every pair on the primary figure, as the leaderboard reads
     topic_sets: dict[str, TopicSetSize] | None = None  # per figure label
+    timed: Timed | None = None  # latency and cost per query, beside the figures
 
     def keywords(self) -> dict[str, Any]:
         """Every part by its name (a shallow mapping: the objects themselves)."""
@@ -82,7 +84,8 @@ class ReportContents:
         return [words for words, part in (
             ("the questions", self.queries), ("the chunks", self.corpus),
             ("leakage", self.leakage), ("by kind of query", self.slices),
-            ("what K costs", self.costs), ("the judge's labels", self.judge)) if part]
+            ("what K costs", self.costs), ("the judge's labels", self.judge),
+            ("latency and cost per query", self.timed)) if part]
 
 
 def report_contents(
@@ -102,6 +105,7 @@ def report_contents(
     judge: JudgeReport | None = None,
     pairs: AllPairs | None = None,
     topic_sets: dict[str, TopicSetSize] | None = None,
+    timed: Timed | None = None,
 ) -> ReportContents:
     """The report's contents for an evaluation and the comparison it shows (None: no
     comparison; `metrics.baseline_comparison` gives each run against the first).
@@ -137,7 +141,7 @@ def report_contents(
         queries=queries, corpus=corpus, slices=slices, slice_pieces=slice_pieces,
         leakage=_leakage(evaluation, queries, corpus, leakage_qrels, leakage_runs),
         costs=None if tokens is None else costs(evaluation, tokens), judge=judge,
-        pairs=pairs, topic_sets=topic_sets, **review)
+        pairs=pairs, topic_sets=topic_sets, timed=timed, **review)
 
 
 def _options(evaluation: Evaluation, comparison: Comparison) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from metrics.core.blocks import BlockEvaluation, BlockRun
 from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.decide.best import BestMarks
 from metrics.decide.fragility import Fragility
+from metrics.decide.latency import CostFigure, Timed
 from metrics.decide.leaderboard import AllPairs, Leaderboard
 from metrics.decide.risk import risks
 from metrics.explain.slices import Slice
@@ -43,6 +44,16 @@ from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS
 from metrics.vocabulary.leakage import LEAKAGE_RULE, SCOPES
 from metrics.vocabulary.names import Spec
 from metrics.vocabulary.power import POWER_METHOD, TOPIC_SET_METHOD
+from metrics.vocabulary.timings import (
+    PAIRED,
+    QUANTILE_INTERVAL,
+    QUERIES_READ,
+    STATISTICS,
+    TIMING_COLUMNS,
+    amount,
+    signed_amount,
+    signed_percent,
+)
 from metrics.vocabulary.tukey import (
     ANOVA_HEADER,
     ANOVA_METHOD,
@@ -268,6 +279,55 @@ def format_costs(costs: Sequence[Cost]) -> str:
     """What each run's context costs at K and at the suggested k, one sentence a run."""
     lines = [f"Context cost ({costs[0].tokens.sentence})"]
     lines += [f"  {cost.run}: {cost.sentence}" for cost in costs]
+    return "\n".join(lines) + "\n"
+
+
+def _cost_cell(figure: CostFigure, column: str, *, signed_: bool = False) -> str:
+    if figure.undefined is not None:
+        return fmt.undefined(figure.undefined)
+    def write(value: float) -> str:  # the unit is in the table's title
+        return (signed_amount if signed_ else amount)(value, column).replace(" ms", "")
+    return f"{write(figure.value)} [{write(figure.low)}, {write(figure.high)}]"
+
+
+def _ratio_cell(figure: CostFigure) -> str:
+    if figure.undefined is not None:
+        return fmt.undefined(figure.undefined)
+    return (f"{figure.value:.2f}x [{figure.low:.2f}, {figure.high:.2f}] "
+            f"({signed_percent(figure.value)})")
+
+
+def unit_of(column: str) -> str:
+    unit = TIMING_COLUMNS[column][1]
+    return f"; {unit}" if unit else ""
+
+
+def format_timings(found: Timed) -> str:
+    """compare/score --timings: each run's mean, p50, p95 and p99 of each column with their
+    intervals, then each candidate against the baseline (mean and p95 difference, ratio of
+    p95s), and how the intervals were made."""
+    if not found.runs:
+        return ""
+    level = fmt.confidence(found.runs[0].confidence_level)
+    lines = []
+    for column in found.columns:
+        rows = [[cost.run, f"{cost.n:,}", *(_cost_cell(cost.figure(s), column)
+                                           for s in STATISTICS)]
+                for cost in found.runs if cost.column == column]
+        lines += [f"{column} per run ({level} intervals{unit_of(column)}):",
+                  *table(["run", "queries", *STATISTICS], rows), ""]
+        pairs = [p for p in found.pairs if p.column == column]
+        if pairs:
+            rows = [[p.candidate, f"{p.n:,}", _cost_cell(p.difference("mean"), column,
+                                                          signed_=True),
+                     _cost_cell(p.difference("p95"), column, signed_=True),
+                     _ratio_cell(p.ratio("p95"))] for p in pairs]
+            lines += [f"{column}: each candidate against {pairs[0].baseline}, paired"
+                      f"{unit_of(column)}:",
+                      *table(["candidate", "queries", "mean difference", "p95 difference",
+                              "p95 ratio"], rows), ""]
+    lines += [f"  - {QUANTILE_INTERVAL.format(level=level)}", f"  - {PAIRED}",
+              f"  - {QUERIES_READ}"]
     return "\n".join(lines) + "\n"
 
 

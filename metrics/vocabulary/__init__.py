@@ -20,8 +20,9 @@ choices, the rules and the sentences read from them), `cutoffs` (K's defaults an
 `limits` (what no figure can say), `slices` (the facet rules and what a slice's figures say),
 `format` (how every figure is written), and one module a feature's words (`budget`, `cost`,
 `coverage`, `fragility`, `fusion`, `gates`, `headline`, `judge`, `labelling`, `leaderboard`,
-`agreement`, `leakage`, `overlap`, `power`, `readings`, `report`, `risk`, `saved`, `tukey`:
-many runs at once), and `identifiers` (how run names and ids are compared).
+`agreement`, `leakage`, `overlap`, `power`, `readings`, `report`, `risk`, `saved`,
+`timings`: latency and cost per query, `tukey`: many runs at once), and `identifiers`
+(how run names and ids are compared).
 """
 
 from metrics.vocabulary import (
@@ -48,6 +49,7 @@ from metrics.vocabulary import (
     report,
     risk,
     saved,
+    timings,
     tukey,
 )
 from metrics.vocabulary.comparisons import (
@@ -109,5 +111,6 @@ __all__ = [
     # one module a kind of word
     "agreement", "budget", "columns", "comparisons", "cost", "coverage", "cutoffs", "format",
     "fragility", "fusion", "gates", "headline", "identifiers", "judge", "labelling",
-    "leaderboard", "names", "overlap", "power", "readings", "report", "risk", "saved", "tukey",
+    "leaderboard", "names", "overlap", "power", "readings", "report", "risk", "saved", "timings",
+    "tukey",
 ]

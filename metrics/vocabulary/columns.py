@@ -20,6 +20,7 @@ from metrics.vocabulary.cutoffs import SAMPLE_K
 from metrics.vocabulary.format import MISSING
 from metrics.vocabulary.headline import PRIMARY_MEANING
 from metrics.vocabulary.measures import CLASS_MEANING
+from metrics.vocabulary.timings import TIMINGS_HEADER
 
 # the file formats every labels and runs upload reads
 FORMATS = ("TREC, BEIR TSV, CSV/TSV with a header, JSONL, or Parquet with the same columns; "
@@ -139,6 +140,13 @@ CONTROL_HELP: dict[str, str] = {
     "grade' (TREC Web track format; or a CSV/TSV with those columns, or Parquet), beside the "
     "qrels: the diversity measures of More measures (alpha_nDCG, ERR_IA, nERR_IA, NRBP, P_IA, "
     "AP_IA, StRecall) read them, as ndeval does.",
+    "timings_file": "Each query's latency (and cost, tokens) under each run: a CSV/TSV with "
+    f"the header {TIMINGS_HEADER}, runs named as the sidebar names them before any rename. "
+    "A CSV/TSV/Parquet run may carry the latency_ms, cost and tokens columns itself. The "
+    "Overview and Compare then set each run's headline figure against its p95 latency (or "
+    "mean cost), with intervals both ways.",
+    "tradeoff_axis": "What the trade-off chart puts across: a latency quantile or a mean cost, "
+    "each with its interval over the resampled queries.",
     "labels": "Which labels every page scores against: the human qrels, or the judge's "
     "(every figure then carries the judge's errors uncorrected; the Judge labels page "
     "measures them).",
