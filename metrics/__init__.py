@@ -62,6 +62,10 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         # an evaluation read back from its saved per-query figures (--per-query-out)
         **{name: ("metrics.core.saved", name) for name in (
             "read_figures", "SavedEvaluation", "SavedRun", "query_lists", "QueryLists")},
+        # standardised scores (issue 51): z-scores against a trec_eval -Z file or the runs
+        **{name: ("metrics.core.standardise", name) for name in (
+            "standardise", "Standardised")},
+        **{name: ("metrics.io.standards", name) for name in ("load_standards", "Standards")},
         # runs held as Spark DataFrames (pip install -e ".[spark]"; pyspark loaded on use)
         **{name: ("metrics.spark.evaluate", name) for name in (
             "evaluate_spark", "spark_session", "SparkEvaluation", "SparkRun")},

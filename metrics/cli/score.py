@@ -94,6 +94,9 @@ def score_command(argv: Sequence[str]) -> int:
                          f"timings are one number per query and run; leave out --engine")
     if args.per_query and args.format != "trec_eval":
         raise UsageError("-q prints every query's lines of --format trec_eval")
+    if args.engine != DEFAULT_ENGINE and args.standardise:
+        raise UsageError("--standardise reads every run's figures together: it needs the "
+                         "default --engine")
     if args.engine != DEFAULT_ENGINE:
         # the same result for the default figures, scored without holding the lists
         shown = without_lists(args)

@@ -31,7 +31,14 @@ from metrics.core.ranking import AlignedRun, QuerySet, align, prepare_query_set
 from metrics.io import Qrels, Run
 from metrics.vocabulary import MEASURE_BY_KEY
 from metrics.vocabulary.conventions import Conventions
-from metrics.vocabulary.measures import ALPHA, BETA, PERSISTENCE, Q_BETA, RECALL
+from metrics.vocabulary.measures import (
+    ALPHA,
+    BETA,
+    MODEL_PARAMETERS,
+    PERSISTENCE,
+    Q_BETA,
+    RECALL,
+)
 from metrics.vocabulary.names import Spec, distinct, parse_measure, recall_spec
 
 __all__ = ["Reading", "Readings", "as_specs", "brought", "diversity_reading", "figures_at",
@@ -47,6 +54,8 @@ class Reading:
     persistence: float
     whole: tuple[str, ...] = ()
     beta: float = Q_BETA.default  # Q-measure's blended ratio
+    # the user-model parameters given other than their defaults (INST's T, max_rel...)
+    model: tuple[tuple[str, object], ...] = ()
 
 
 def reading(spec: Spec, conventions: Conventions) -> Reading:
@@ -54,7 +63,9 @@ def reading(spec: Spec, conventions: Conventions) -> Reading:
     whole = (spec.measure.key,) if spec.whole_by_itself else ()
     beta = spec.given.get(Q_BETA.name, Q_BETA.default) if Q_BETA in spec.measure.parameters \
         else Q_BETA.default
-    return Reading(spec.conventions(conventions), float(p), whole, float(beta))
+    model = tuple((name, value) for name, value in spec.parameters
+                  if name in MODEL_PARAMETERS and value != spec.parameter(name).default)
+    return Reading(spec.conventions(conventions), float(p), whole, float(beta), model)
 
 
 def value_key(spec: Spec) -> str:
@@ -165,7 +176,7 @@ class Readings:
             wanted = list(dict.fromkeys(s.measure.key for s in chosen))
             levels = sorted({s.given[RECALL.name] for s in chosen if RECALL.name in s.given})
             options = dict(persistence=read.persistence, recall_levels=levels,
-                           beta=read.beta)
+                           beta=read.beta, model=dict(read.model))
             if read == base:
                 scores = extend(scores, self.query_set, aligned, wanted, **options)
                 found = scores

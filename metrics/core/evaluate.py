@@ -145,6 +145,10 @@ class Evaluation(FiguresShown):
     within: Within | None = None  # the filter that chose the queries, None for all of them
     asked: tuple[Spec, ...] = ()  # the figures asked for beyond the defaults, in order
     subtopics: Subtopics | None = None  # the subtopic qrels the diversity measures read
+    # a standardised evaluation (metrics.core.standardise): the sentence said once, and the
+    # words said beside every figure; "" for raw figures
+    standardised: str = ""
+    standardised_words: str = ""
 
     @property
     def summary_specs(self) -> tuple[Spec, ...]:
@@ -180,6 +184,9 @@ class Evaluation(FiguresShown):
                if s.key not in present]
         if not new:
             return self
+        if self.standardised:  # a raw figure beside standardised ones would be misread
+            raise ValueError(f"the figures are standardised: {new[0].key} cannot be added "
+                             "raw; ask for it before standardising")
         c, query_set = self.conventions, self.query_set
         readings = Readings(self.qrels, query_set, c, self.runs[0].aligned.width,
                             self.subtopics)
@@ -201,8 +208,13 @@ class Evaluation(FiguresShown):
         something or it reads a fact of the data: 'relevant from grade 2', 'p = 0.8', ERR's
         highest grade of the qrels. Keyed by figure key; a figure with nothing to say is
         left out."""
-        return figure_notes(self.summary_specs if specs is None else specs, self.conventions,
-                            int(self.query_set.max_grade.max(initial=1)))
+        notes = figure_notes(self.summary_specs if specs is None else specs, self.conventions,
+                             int(self.query_set.max_grade.max(initial=1)))
+        if not self.standardised:
+            return notes
+        return {spec.key: "; ".join(filter(None, (notes.get(spec.key),
+                                                   self.standardised_words)))
+                for spec in (self.summary_specs if specs is None else specs)}
 
     def per_query_tables(self) -> Iterator[pa.Table]:
         """Every scored query's figures at K, a run at a time, as the long table
@@ -674,16 +686,24 @@ def _read_runs(
     longest: int,
     within: np.ndarray | None = None,
     asked: tuple[tuple[Spec, ...], Sequence[tuple[dict[str, Curves], dict]]] | None = None,
+    *,
+    bootstrap_only: bool = False,
 ) -> tuple[RunEvaluation, ...]:
     """Aggregation: every run's summary from one pass over the resamples, then the rest of
     what its scores say (`_read_run`). `asked` holds the figures asked for beyond the
-    defaults: their specs, and each run's curves and readings of them."""
+    defaults: their specs, and each run's curves and readings of them. `bootstrap_only`:
+    every interval a bootstrap one, for figures that are no longer 0/1 outcomes (Hit@K
+    standardised)."""
     at_ks = [{key: values[scored] for key, values in scores.at(k).items()}
              for _, _, scores, _ in scored_runs]
-    summaries = summarise_runs(at_ks, resamples, conventions)
+    defaults = ({key: "bootstrap" for key in summary_methods(DEFAULT_SUMMARY)}
+                if bootstrap_only else None)
+    summaries = summarise_runs(at_ks, resamples, conventions, defaults)
     specs, per_run = asked or ((), [({}, {})] * len(scored_runs))
     if specs:  # their own call on the same resamples: the default figures stay as they are
         methods = summary_methods([s for s in specs if s.measure.in_summary])
+        if bootstrap_only:
+            methods = dict.fromkeys(methods, "bootstrap")
         more = summarise_runs([figures_at(curves, specs, k, scored) for curves, _ in per_run],
                               resamples, conventions, methods)
         summaries = [summary | extra for summary, extra in zip(summaries, more, strict=True)]

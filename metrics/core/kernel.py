@@ -31,7 +31,7 @@ those terms: `Scores.parts`) so that an explanation can state them.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -41,7 +41,14 @@ import pyarrow as pa
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES, SUMMARY_MEASURES, Measure
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import MAX_K, check_k
-from metrics.vocabulary.measures import PERSISTENCE, Q_BETA, STANDARD_RECALL
+from metrics.vocabulary.measures import (
+    CWL_DEPTH,
+    GOAL,
+    MIN_REL,
+    PERSISTENCE,
+    Q_BETA,
+    STANDARD_RECALL,
+)
 from metrics.vocabulary.names import recall_spec
 
 __all__ = ["MAX_K", "MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Curves", "Figures",
@@ -86,15 +93,25 @@ class Tail:
     D(K) + K (D = R, or min(R, K) when `clipped`), or IDCG(K) read from `ideal`; or, for
     "p^K", numerator - p^K (RBP's residual: the empty slots from the list's end to K)."""
 
-    denominator: str  # "K", "D", "D+K", "IDCG" or "p^K"
+    denominator: str  # "K", "D", "D+K", "IDCG", "p^K" or "C/W/L"
     numerator: np.ndarray | None = None  # (n,) what the lists left: hits, 2 hits, DCG, ...
     relevant: np.ndarray | None = None  # (n,) R
     clipped: bool = False
     ideal: np.ndarray | None = None  # (n, P) IDCG at K = 1..P, flat past each query's grades
     persistence: float | None = None  # p, for "p^K"
+    # for "C/W/L": numerator / (base + product f(K)), f(K) the sum of the products from rank
+    # `after` + 1 (each query's own list length) to min(K, CWL_DEPTH): K - after (NERR8), or
+    # (after + 1)(H_K - H_after) (NERR9, `harmonic`)
+    base: np.ndarray | None = None
+    product: np.ndarray | None = None
+    after: np.ndarray | None = None
+    harmonic: bool = False
 
     def __call__(self, k: np.ndarray) -> np.ndarray:
         """(n, len(k)) values at the cutoffs k (floats, each past the stored columns)."""
+        if self.denominator == "C/W/L":
+            return _cwl_tail(self.numerator, self.base, self.product, self.after,
+                             self.harmonic, k)
         if self.denominator == "p^K":
             return self.numerator[:, None] - self.persistence ** k[None, :]
         if self.denominator == "IDCG":
@@ -334,15 +351,17 @@ def _ideal_columns(labels: Labels, gain: str, width: int) -> np.ndarray:
 def compute(labels: Labels, run: Ranked, conventions: Conventions,
             wanted: Collection[str] = (), *, persistence: float = PERSISTENCE.default,
             recall_levels: Sequence[float] = STANDARD_RECALL,
-            whole: Collection[str] = (), beta: float = Q_BETA.default) -> Scores:
+            whole: Collection[str] = (), beta: float = Q_BETA.default,
+            model: Mapping[str, object] = {}) -> Scores:
     """The kernel: every measure of each query of the block at K = 1..width from the arrays,
     and past it in closed form. The run's rows must be at least as wide as its longest list
     (align() and prepare() make them one column wider).
 
     The measures shown by default are always computed; `wanted` adds others by key ("Rprec",
     "ERR", "IPrec" for every level of `recall_levels`, "RBP" and "RBPresid" at
-    `persistence`). RR and AP are read over the full list by their conventions; `whole`
-    names the measures read so by a parameter of their own ("nDCG": trec_eval's ndcg)."""
+    `persistence`, the user-model measures with the parameters `model` gives: T, min_rel,
+    max_rel). RR and AP are read over the full list by their conventions; `whole` names the
+    measures read so by a parameter of their own ("nDCG": trec_eval's ndcg)."""
     width = run.grade.shape[1]
     cutoff = np.arange(1, width + 1, dtype=float)
     hits = np.cumsum(run.relevant, axis=1, dtype=np.int32)
@@ -410,7 +429,7 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions,
     if not wanted:
         return scores
     return extend(scores, labels, run, wanted, persistence=persistence,
-                  recall_levels=recall_levels, beta=beta)
+                  recall_levels=recall_levels, beta=beta, model=model)
 
 
 # the figures the DCG gain changes; every other figure of compute() reads no gain
@@ -460,7 +479,7 @@ def regained(scores: Scores, labels: Labels, run: Ranked, gain: str) -> Scores:
 def extend(scores: Scores, labels: Labels, run: Ranked, wanted: Collection[str], *,
            persistence: float = PERSISTENCE.default,
            recall_levels: Sequence[float] = STANDARD_RECALL,
-           beta: float = Q_BETA.default) -> Scores:
+           beta: float = Q_BETA.default, model: Mapping[str, object] = {}) -> Scores:
     """The same block's scores with the measures `wanted` names added (those not there yet),
     computed from the arrays the scores already hold (hits, precision, list lengths)."""
     unknown = [key for key in wanted if key not in MEASURE_BY_KEY]
@@ -475,7 +494,7 @@ def extend(scores: Scores, labels: Labels, run: Ranked, wanted: Collection[str],
     more = _OnRequest(labels, run, scores.hits.view(np.ndarray),
                       scores.values["P"].view(np.ndarray), scores.list_length,
                       np.arange(1, scores.width + 1, dtype=float), persistence, levels,
-                      scores.recall_denominator.view(np.ndarray), beta)
+                      scores.recall_denominator.view(np.ndarray), beta, dict(model))
     values, parts = dict(scores.values), dict(scores.parts)
     for key in dict.fromkeys(wanted):
         if key in values or (key == "IPrec" and not levels):
@@ -520,6 +539,7 @@ class _OnRequest:
     recall_levels: Sequence[float]
     denominator: np.ndarray  # (n, width) what recall and AP divide by: R, or min(R, K)
     beta: float = Q_BETA.default  # Q-measure's
+    model: Mapping[str, object] = field(default_factory=dict)  # T, min_rel, max_rel
 
     def compute(self, key: str) -> tuple[dict[str, Curves], dict[str, np.ndarray]]:
         """One measure's curves and parts: the method named after its key ("Bpref" ->
@@ -630,6 +650,177 @@ class _OnRequest:
         return ({"RBPresid": Curves(residual, Tail("p^K", left, persistence=p))},
                 {"terms": terms, "unknown": unknown, "persistence": np.array(p)})
 
+    # ------------------------------------------- user-model measures (issue 51, section 2)
+
+    def _cwl_gains(self) -> np.ndarray:
+        """Each slot's gain in [0, 1] as cwl_eval reads it through ir_measures, over the
+        first CWL_DEPTH ranks: the grade (0 below 0, and for an unjudged id, a repeat or an
+        empty slot) clipped to [min_rel, max_rel] and scaled, max_rel by default the highest
+        grade in the qrels."""
+        low = float(self.model.get("min_rel", MIN_REL.default))
+        high = self.model.get("max_rel")
+        top = (self.labels.max_grade.astype(float)[:, None] if high is None
+               else np.full((len(self.labels.max_grade), 1), float(high)))
+        if len(top) and (top <= low).any():
+            raise ValueError(f"min_rel = {low:g} must lie below max_rel (the highest grade "
+                             f"in the qrels unless given), {float(top.min()):g}")
+        grade = np.clip(np.maximum(self.run.grade[:, :CWL_DEPTH], 0), low, top)
+        return (grade - low) / (top - low)
+
+    def _cwl_rate(self, key: str, gain: np.ndarray, go_on: np.ndarray, tail):
+        """A C/W/L measure's expected rate of gain over ranks 1..CWL_DEPTH: the sum of W_i
+        g_i, W_i = C_1 ... C_(i-1) / the sum of those products over every rank, as cwl_eval
+        computes it. `go_on` holds C_i at the stored ranks; each query's own list is read
+        rank by rank, and past its end every slot is empty: `tail(P, m)` is the sum of the
+        products at ranks m + 1..CWL_DEPTH given P, the product up to rank m (cwl_eval sums
+        them one by one; here in closed form). Sums run in rank order and stop at the list's
+        end, so a query's figure does not depend on how wide its block is."""
+        n, width = gain.shape
+        reached = np.concatenate([np.ones((n, 1)), np.cumprod(go_on[:, :-1], axis=1)], axis=1)
+        own = np.minimum(self.list_length, width)  # each list, cut at CWL_DEPTH
+        inside = np.arange(width)[None, :] < own[:, None]
+        rows = np.arange(n)
+        last = np.maximum(own - 1, 0)
+        product = np.where(own > 0, reached[rows, last] * go_on[rows, last], 1.0)
+        total = _running(np.where(inside, reached, 0.0))[:, -1]
+        total = total + np.where(own < CWL_DEPTH, tail(product, own, last), 0.0)
+        weights = np.where(inside, reached, 0.0) * (1.0 / total)[:, None]
+        terms = weights * gain
+        value = _running(terms)[:, -1]
+        return ({key: _whole_list(value, self.width)},
+                {"weights": weights, "gains": gain, "go_on": go_on, "terms": terms,
+                 "depth": np.array(CWL_DEPTH)})
+
+    @staticmethod
+    def _inverse_squares(a: np.ndarray, m: np.ndarray) -> np.ndarray:
+        """The sum of 1 / x^2 for x = m + a, m + 1 + a, ..., CWL_DEPTH - 1 + a (a + m > 0):
+        trigamma(m + a) - trigamma(CWL_DEPTH + a)."""
+        return _trigamma(m + a) - _trigamma(CWL_DEPTH + a)
+
+    def _insq_tail(self, goal: float):
+        """Past the list INSQ's C_j = ((j + 2T - 1) / (j + 2T))^2 telescopes: the product
+        from rank m + 1 to i - 1 is ((m + 2T) / (i - 1 + 2T))^2."""
+        def tail(product: np.ndarray, m: np.ndarray, last: np.ndarray) -> np.ndarray:
+            a = np.full(len(product), 2 * goal)
+            return product * (m + a) ** 2 * self._inverse_squares(a, m)
+        return tail
+
+    def _insq_continue(self, goal: float, m: int) -> np.ndarray:
+        rank = np.arange(1, m + 1, dtype=float)
+        return (((rank + 2.0 * goal) - 1.0) / (rank + 2.0 * goal)) ** 2.0
+
+    def _inst(self):
+        goal = float(self.model.get("T", GOAL.default))
+        gain = self._cwl_gains()
+        m = gain.shape[1]
+        rank = np.arange(1, m + 1, dtype=float)[None, :]
+        found = np.cumsum(gain, axis=1)
+        wanted = goal - found  # T_i: the gain still wanted after rank i
+        go_on = (((rank + goal + wanted) - 1.0) / (rank + goal + wanted)) ** 2.0
+
+        def tail(product: np.ndarray, m: np.ndarray, last: np.ndarray) -> np.ndarray:
+            # past the list the gain found stays: C_j = ((j + a - 1) / (j + a))^2
+            kept = np.where(m > 0, found[np.arange(len(m)), last], 0.0)
+            a = 2 * goal - kept
+            return product * (m + a) ** 2 * self._inverse_squares(a, m)
+        return self._cwl_rate("INST", gain, go_on, tail)
+
+    def _insq(self):
+        goal = float(self.model.get("T", GOAL.default))
+        gain = self._cwl_gains()
+        go_on = np.broadcast_to(self._insq_continue(goal, gain.shape[1]), gain.shape)
+        return self._cwl_rate("INSQ", gain, go_on, self._insq_tail(goal))
+
+    def _nerr11(self):
+        goal = float(self.model.get("T", GOAL.default))
+        gain = self._cwl_gains()
+        go_on = self._insq_continue(goal, gain.shape[1])[None, :] * (1.0 - gain)
+        return self._cwl_rate("NERR11", gain, go_on, self._insq_tail(goal))
+
+    def _nerr10(self):
+        p = self.persistence
+        gain = self._cwl_gains()
+
+        def tail(product: np.ndarray, m: np.ndarray, last: np.ndarray) -> np.ndarray:
+            return product * (1 - p ** (CWL_DEPTH - m)) / (1 - p)
+        return self._cwl_rate("NERR10", gain, p * (1.0 - gain), tail)
+
+    def _nerr_at_k(self, key: str, gain: np.ndarray, go_on: np.ndarray, *, harmonic: bool):
+        """NERR8 and NERR9 at every K: the C/W/L rate of gain with C_K = 0, read to rank K
+        (and no further than CWL_DEPTH): the sums of P_(i-1) g_i and of P_(i-1) over ranks
+        i up to K, P_(i-1) = C_1 ... C_(i-1). Rank by rank along each query's own list; from
+        its end on (stored columns or not) in closed form, so that the figure does not
+        depend on the block's width."""
+        n, m = gain.shape
+        reached = np.concatenate([np.ones((n, 1)), np.cumprod(go_on[:, :-1], axis=1)], axis=1)
+        own = np.minimum(self.list_length, m)
+        inside = np.arange(m)[None, :] < own[:, None]
+        found = _running(np.where(inside, reached * gain, 0.0))
+        read = _running(np.where(inside, reached, 0.0))
+        rows, last = np.arange(n), np.maximum(own - 1, 0)
+        product = np.where(own > 0, reached[rows, last] * go_on[rows, last], 1.0)
+        base = np.where(own > 0, read[rows, last], 0.0)
+        left = found[:, -1]
+        columns = np.arange(1, self.width + 1, dtype=float)
+        past = _cwl_tail(left, base, product, own, harmonic, columns)
+        stored = np.concatenate([found / np.where(read > 0, read, 1.0),
+                                 np.zeros((n, self.width - m))], axis=1)
+        value = np.where(np.arange(self.width)[None, :] < own[:, None], stored, past)
+        tail = Tail("C/W/L", left, base=base, product=product, after=own, harmonic=harmonic)
+        return ({key: Curves(value, tail)},
+                {"weights": np.where(inside, reached, 0.0), "gains": gain, "go_on": go_on,
+                 "terms": np.where(inside, reached * gain, 0.0), "read": read})
+
+    def _nerr8(self):
+        gain = self._cwl_gains()
+        return self._nerr_at_k("NERR8", gain, 1.0 - gain, harmonic=False)
+
+    def _nerr9(self):
+        gain = self._cwl_gains()
+        rank = np.arange(1, gain.shape[1] + 1, dtype=float)
+        return self._nerr_at_k("NERR9", gain, (rank / (rank + 1.0))[None, :] * (1.0 - gain),
+                               harmonic=True)
+
+    def _compat(self):
+        """Clarke, Vtyurina and Smucker's compatibility: RBO of the list against the ideal
+        list (every id graded above 0, best grade first, ties in the list's order, then the
+        ids it did not return), over RBO of the ideal list against itself, to depth d =
+        max(list length, ids graded above 0). A relevant id at rank r and at place i of the
+        ideal list is in both prefixes from depth max(r, i) on: the overlap at each depth is
+        a count of those depths, no loop over ids."""
+        run, ideal, p = self.run, self.labels.ideal, self.persistence
+        n = len(ideal)
+        positive = run.grade > 0  # first occurrences graded above 0
+        rows, columns = np.nonzero(positive)  # row-major: each row's ranks in order
+        grade = run.grade[rows, columns]
+        top = int(ideal.max()) if ideal.size else 0
+        stride = top + 2
+        # ideal ids graded above each one: its row's grades sorted best first
+        flat = (np.arange(n)[:, None] * stride + (top - ideal)).ravel()
+        keys = rows * stride + (top - grade)
+        above = np.searchsorted(flat, keys, side="left") - rows * ideal.shape[1]
+        # the ids of the same grade the list returned above it
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        earlier = np.empty(len(keys), dtype=np.int64)
+        earlier[order] = np.arange(len(keys)) - np.searchsorted(ordered, ordered, side="left")
+        place = above + earlier + 1  # in the ideal list
+        both = np.maximum(columns + 1, place)  # the depth from which both prefixes hold it
+        n_ideal = (ideal > 0).sum(axis=1)
+        depth = np.maximum(self.list_length, n_ideal)
+        width = max(int(depth.max()) if n else 0, 1)
+        counts = np.zeros((n, width + 1), dtype=np.int64)
+        np.add.at(counts, (rows, both), 1)
+        overlap = np.cumsum(counts, axis=1)[:, 1:]  # depth 1..width
+        d = np.arange(1, width + 1, dtype=float)
+        weight = np.where(d[None, :] <= depth[:, None], p ** (d - 1) / d, 0.0)
+        # in depth order, so that the depths past a query's own (0) add nothing to the bit
+        score = _running(weight * overlap)[:, -1]
+        best = _running(weight * np.minimum(d[None, :], n_ideal[:, None]))[:, -1]
+        return ({"Compat": _whole_list(_ratio(score, best), self.width)},
+                {"overlap": overlap, "ideal_place": _placed(place, rows, columns, run.grade),
+                 "depth": depth, "best": best, "score": score, "persistence": np.array(p)})
+
     def _q(self):
         run, labels = self.run, self.labels
         gain = np.where(run.relevant, np.maximum(run.grade, 0), 0).astype(float)
@@ -662,6 +853,48 @@ class _OnRequest:
 
     def _numrelret(self):
         return {"NumRelRet": _whole_list(self.hits[:, -1], self.width)}, {}
+
+
+# H_0..H_CWL_DEPTH, the harmonic numbers NERR9's closed form reads
+_HARMONIC = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, CWL_DEPTH + 1))])
+
+
+def _cwl_tail(left: np.ndarray, base: np.ndarray, product: np.ndarray, after: np.ndarray,
+              harmonic: bool, k: np.ndarray) -> np.ndarray:
+    """NERR8/9 at the cutoffs k from each query's list end (`after`) on: the gain found
+    (`left`) over the products read up to it (`base`) and past it, every slot empty: from
+    rank after + 1 to min(K, CWL_DEPTH), product each (NERR8), or product (after + 1) / i
+    at rank i (NERR9)."""
+    read = np.minimum(k, CWL_DEPTH)[None, :].astype(np.int64)
+    after = after.astype(np.int64)[:, None]
+    read = np.maximum(read, after)
+    if harmonic:
+        steps = (after + 1) * (_HARMONIC[read] - _HARMONIC[after])
+    else:
+        steps = (read - after).astype(float)
+    denominator = base[:, None] + product[:, None] * steps
+    return left[:, None] / np.where(denominator > 0, denominator, 1.0)
+
+
+def _trigamma(x: np.ndarray) -> np.ndarray:
+    """trigamma(x) = the sum of 1 / (x + k)^2 over k >= 0, for x > 0: 20 terms, then the
+    asymptotic series at x + 20 (its error below 1e-17 there)."""
+    x = np.asarray(x, dtype=float)
+    near = sum(1.0 / (x + k) ** 2 for k in range(20))
+    y = x + 20.0
+    inverse = 1.0 / y
+    square = inverse * inverse
+    far = inverse + square / 2 + inverse * square * (
+        1 / 6 - square * (1 / 30 - square * (1 / 42 - square * (1 / 30 - square * 5 / 66))))
+    return near + far
+
+
+def _placed(values: np.ndarray, rows: np.ndarray, columns: np.ndarray,
+            like: np.ndarray) -> np.ndarray:
+    """Values of some cells put back on the (n, width) grid of `like`, 0 elsewhere."""
+    grid = np.zeros(like.shape, dtype=np.int64)
+    grid[rows, columns] = values
+    return grid
 
 
 INFAP_EPSILON = 0.00001  # trec_eval 10.0's, which keeps infAP's judged rate off 0 / 0

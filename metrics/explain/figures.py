@@ -1,6 +1,7 @@
 """The figures asked for beyond the defaults, written out for one query: R-precision, Bpref,
-infAP, the interpolated precisions, Success, ERR, RBP and its residual, the counts, and the
-diversity measures (which subtopics each rank covers, the novelty discount, the ideal).
+infAP, the interpolated precisions, Success, ERR, RBP and its residual, the counts, the
+diversity measures (which subtopics each rank covers, the novelty discount, the ideal), the
+C/W/L measures (INST, INSQ, NERR8-11) and Compat.
 
 Each explanation reads the engine's own parts (`Scores.parts`: each rank's term, the counts
 it read, what it divided by) and its figure; nothing is recomputed here, and a test checks
@@ -227,6 +228,61 @@ def _count(words: str):
     return write
 
 
+def _cwl(reader: str):
+    """A C/W/L measure (INST, INSQ, NERR10/11): the sum of W_i g_i over the ranks with
+    gain, W_i the share of the reader's attention at rank i."""
+    def write(evaluation, scores, aligned, spec, q, value, label) -> FigureExplanation:
+        parts = scores.parts[spec.measure.key]
+        ranks = np.flatnonzero(parts["gains"][q] > 0) + 1
+        terms = parts["terms"][q, ranks - 1]
+        steps = ", ".join(f"rank {int(i)}: {figure(parts['weights'][q, i - 1])} × "
+                          f"{figure(parts['gains'][q, i - 1])}" for i in ranks)
+        return FigureExplanation(
+            label, value, f"{label} = {_sum(terms, value)}: the expected gain per id read, "
+            f"each rank's weight W_i (the chance the reader reaches it, over the ids they "
+            f"expect to read in {int(parts['depth']):,} ranks) times its gain "
+            f"({steps or 'no id with gain'}); {reader}.", terms, ranks, 1.0)
+
+    return write
+
+
+def _nerr_at_k(reader: str):
+    """NERR8 and NERR9 at K: the sum of P_i g_i over the ranks up to K with gain, over the
+    sum of P_i up to K (the ids the reader expects to read)."""
+    def write(evaluation, scores, aligned, spec, q, value, label) -> FigureExplanation:
+        parts = scores.parts[spec.measure.key]
+        k = spec.k(evaluation.k)
+        own = min(int(scores.list_length[q]), parts["read"].shape[1])
+        ranks = np.flatnonzero(parts["gains"][q, :k] > 0) + 1
+        terms = parts["terms"][q, ranks - 1]
+        # past the list's end every slot is empty: the sum read is the engine's, from its
+        # closed form (the gain found over the figure)
+        read = (float(parts["read"][q, k - 1]) if k <= own
+                else float(terms.sum()) / value if value else 1.0)
+        steps = ", ".join(f"rank {int(i)}: {figure(parts['weights'][q, i - 1])} × "
+                          f"{figure(parts['gains'][q, i - 1])}" for i in ranks)
+        return FigureExplanation(
+            label, value, f"{label} = ({_terms(terms)}) / {figure(read)} = {figure(value)}: "
+            f"each rank's chance to be reached times its gain, over the ids the reader "
+            f"expects to read in the top {k} ({steps or 'no id with gain'}); {reader}.",
+            terms, ranks, read)
+
+    return write
+
+
+def _compat(evaluation, scores, aligned, spec, q, value, label) -> FigureExplanation:
+    parts = scores.parts["Compat"]
+    places = parts["ideal_place"][q]
+    ranks = np.flatnonzero(places) + 1
+    score, best = float(parts["score"][q]), float(parts["best"][q])
+    steps = ", ".join(f"rank {int(r)} is place {int(places[r - 1])}" for r in ranks)
+    return FigureExplanation(
+        label, value, f"{label} = RBO(list, ideal) / RBO(ideal, ideal) = {figure(score)} / "
+        f"{figure(best)} = {figure(value)}: the sum over depths d up to "
+        f"{int(parts['depth'][q])} of p^(d - 1) × (ids in both top d) / d, p = "
+        f"{float(parts['persistence']):g}, the ideal list holding the ids graded above 0, "
+        f"best first ({steps or 'no id graded above 0 returned'}).",
+        np.array([score]), np.array([0]), best)
 def _q(evaluation, scores, aligned, spec, q, value, label) -> FigureExplanation:
     parts = scores.parts["Q"]
     k = spec.k(evaluation.k)
@@ -250,6 +306,13 @@ def _q(evaluation, scores, aligned, spec, q, value, label) -> FigureExplanation:
 _WRITERS = {
     "Rprec": _rprec, "Bpref": _bpref, "infAP": _infap, "IPrec": _iprec, "Success": _success,
     "ERR": _err, "RBP": _rbp, "RBPresid": _rbp_residual, "Q": _q,
+    "INST": _cwl("C_i = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i the gain still wanted"),
+    "INSQ": _cwl("C_i = ((i + 2T - 1) / (i + 2T))^2"),
+    "NERR8": _nerr_at_k("C_i = 1 - g_i"),
+    "NERR9": _nerr_at_k("C_i = (i / (i + 1)) (1 - g_i)"),
+    "NERR10": _cwl("C_i = p (1 - g_i)"),
+    "NERR11": _cwl("C_i = ((i + 2T - 1) / (i + 2T))^2 (1 - g_i)"),
+    "Compat": _compat,
     "NumRet": _count("the ids the list returned, repeats included"),
     "NumRel": _count("the query's relevant ids, retrieved or not"),
     "NumRelRet": _count("the relevant ids the list returned, anywhere in it"),

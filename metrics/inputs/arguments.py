@@ -34,6 +34,11 @@ from metrics.vocabulary import CONVENTIONS, Convention
 from metrics.vocabulary.conventions import (
     MAX_PERMUTATIONS,
     MIN_EFFECT,
+    STANDARDISE_FLAG,
+    STANDARDISE_HELP,
+    STANDARDISE_SCALE_FLAG,
+    STANDARDISE_SCALE_HELP,
+    STANDARDISE_SCALES,
     Conventions,
     check_min_effect,
     check_permutations,
@@ -355,6 +360,11 @@ def add_input_arguments(parser: argparse.ArgumentParser,
         help=f"K range of the sweep, at most {MAX_SWEEP:,} cutoffs up to K = {MAX_K:,} "
         "(default 1 to the longest list)",
     )
+    parser.add_argument(STANDARDISE_FLAG, dest="standardise", metavar="FILE|runs",
+                        help=STANDARDISE_HELP)
+    parser.add_argument(STANDARDISE_SCALE_FLAG, dest="standardise_scale",
+                        choices=STANDARDISE_SCALES, default=STANDARDISE_SCALES[0],
+                        help=STANDARDISE_SCALE_HELP)
     parser.add_argument(
         "--max-input-mb",
         type=positive_int,

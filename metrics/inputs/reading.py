@@ -29,6 +29,7 @@ from metrics.core.blocks import BlockEvaluation
 from metrics.core.evaluate import Evaluation
 from metrics.core.files import RunSource, evaluate_files, read_subtopics, rereader
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_runs
+from metrics.core.standardise import standardise
 from metrics.decide.latency import Timed, timed, timing_report_lines
 from metrics.explain.facets import Facet, facets
 from metrics.explain.lists import short_lists
@@ -46,6 +47,7 @@ from metrics.io import (
     read_corpus,
 )
 from metrics.io.report import DROPPED_SHOWN
+from metrics.io.standards import load_standards
 from metrics.io.timings import (
     RunTimings,
     check_runs,
@@ -55,7 +57,7 @@ from metrics.io.timings import (
 )
 from metrics.io.writing import write_text
 from metrics.stats.comparison import Comparison
-from metrics.vocabulary.conventions import Conventions
+from metrics.vocabulary.conventions import STANDARDISE_RUNS, Conventions
 from metrics.vocabulary.cutoffs import DEFAULT_K, SAMPLE_K
 from metrics.vocabulary.format import count, listing
 from metrics.vocabulary.identifiers import NORMALIZE_IDS
@@ -155,6 +157,9 @@ class Inputs:
     report: Callable[[str], None] = _silent  # each load report read, as one line
     load_report_file: Path | None = None  # where the whole load report is written
     timings_file: Path | None = None  # --timings: each query's latency (cost, tokens) per run
+    # --standardise: a file of standards (trec_eval -Z's), "runs" (the runs loaded) or None
+    standardise: str | None = None
+    standardise_scale: str = "z"
     _read: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -176,7 +181,9 @@ class Inputs:
             subtopic_qrels=getattr(args, "subtopic_qrels", None),
             intents=getattr(args, "intents", None),
             load_report_file=getattr(args, "load_report", None),
-            timings_file=getattr(args, "timings", None))
+            timings_file=getattr(args, "timings", None),
+            standardise=getattr(args, "standardise", None),
+            standardise_scale=getattr(args, "standardise_scale", "z"))
 
     @property
     def on_sample(self) -> bool:
@@ -214,8 +221,8 @@ class Inputs:
     def evaluation(self) -> Evaluation:
         """The runs scored against the qrels (the sample's without either), with the figures
         `measures` names."""
-        return self._once("evaluation", lambda: self._with_subtopics(
-            self._evaluate()).with_measures(self.measures))
+        return self._once("evaluation", lambda: self._standardised(self._with_subtopics(
+            self._evaluate()).with_measures(self.measures)))
 
     def _with_subtopics(self, evaluation: Evaluation) -> Evaluation:
         """The evaluation with the subtopic qrels its diversity measures read, when given."""
@@ -229,6 +236,17 @@ class Inputs:
             self.report(f"{report.source}: {report.kind}, {report.lines_used:,} lines used"
                         + (f", {len(report.dropped):,} dropped" if report.dropped else ""))
         return dataclasses.replace(evaluation, subtopics=subtopics)
+
+    def _standardised(self, evaluation: Evaluation) -> Evaluation:
+        """The evaluation with its figures at K standardised, when --standardise asks."""
+        if self.standardise is None:
+            return evaluation
+        standards = (None if self.standardise == STANDARDISE_RUNS
+                     else load_standards(Path(self.standardise), max_bytes=self.max_bytes))
+        try:
+            return standardise(evaluation, standards, scale=self.standardise_scale).evaluation
+        except ValueError as error:
+            raise UsageError(f"--standardise: {error}") from None
 
     def _evaluate(self) -> Evaluation:
         if self.labels_file != self.qrels:  # every figure read under the judge's labels

@@ -52,12 +52,16 @@ def score_document(evaluation: Evaluation, slices: Sequence[Slice] = (),
                                          evaluation.conventions, summary)}
                 for piece in slices
             ]
+    if getattr(evaluation, "standardised", ""):  # every figure is a standardised one
+        document["standardised"] = evaluation.standardised
     return document
 
 
 def comparison_dict(evaluation: Evaluation, comparison: Comparison) -> dict[str, Any]:
     """A pure function of the inputs (no timestamp): identical calls print identical bytes."""
+    standardised = getattr(evaluation, "standardised", "")
     return {
+        **({"standardised": standardised} if standardised else {}),
         "k": evaluation.k,
         "conventions": evaluation.conventions.as_dict(),
         "query_set": {"scored": len(evaluation.scored_ids), "excluded": evaluation.excluded_ids},

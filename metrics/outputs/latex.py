@@ -65,11 +65,16 @@ def _marks(comparison: Comparison | None) -> dict[tuple[str, str], str]:
 def _caption(evaluation: Evaluation, specs: Sequence[Spec],
              comparison: Comparison | None, pairs: AllPairs | None = None) -> str:
     k, c = evaluation.k, evaluation.conventions
-    figures = [(spec.label(k, c), spec.measure.interval) for spec in specs]
+    # the interval the means carry (a standardised Hit@K's is a bootstrap one)
+    figures = [(spec.label(k, c), evaluation.runs[0].summary[spec.key].method
+                if evaluation.runs else spec.measure.interval) for spec in specs]
+    standardised = getattr(evaluation, "standardised", "")
     parts = [f"Mean over {len(evaluation.scored_ids):,} scored queries at $K = {k}$, with its "
              f"{escape(fmt.confidence(c.confidence_level))} interval in brackets "
              f"({escape(interval_methods(figures, c.interval_method))}); "
              f"{escape('; '.join(c.in_words()))}."]
+    if standardised:
+        parts.append(escape(standardised))
     notes = evaluation.notes(specs)
     parts += [f"{escape(spec.label(k, c))}: {escape(notes[spec.key])}." for spec in specs
               if spec.key in notes]

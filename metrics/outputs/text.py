@@ -127,7 +127,8 @@ def summary_lines(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
                 if marks and marks.mark(s.label(k, c), r.name) else "")) if scored else fmt.MISSING
             for r in evaluation.runs
         ]
-        + [s.measure.interval]
+        # the interval the means carry (a standardised Hit@K's is a bootstrap one)
+        + [evaluation.runs[0].summary[s.key].method if evaluation.runs else s.measure.interval]
         for s in specs
     ]
     excluded = fmt.listing(evaluation.excluded_ids) or "none"
@@ -146,6 +147,8 @@ def summary_lines(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
         lines.append(marks.sentence)
     lines += ["", "Conventions:"]
     lines += [f"  - {sentence}" for sentence in evaluation.conventions.sentences().values()]
+    if getattr(evaluation, "standardised", ""):
+        lines.append(f"  - {evaluation.standardised}")
     notes = evaluation.notes(specs)
     lines += [f"  - {s.label(k, c)}: {notes[s.key]}." for s in specs if s.key in notes]
     return lines
@@ -211,6 +214,8 @@ def format_comparison(evaluation: Evaluation, comparison: Comparison) -> str:
         f"seed {comparison.seed}); {CORRECTIONS[comparison.correction]} correction over "
         f"{fmt.count(comparison.n_comparisons, 'comparison')}; alpha {comparison.alpha}",
     ]
+    if evaluation.standardised:  # every figure below is a standardised one
+        lines.append(evaluation.standardised)
     if comparison.min_effect is not None:  # it changes the verdicts below: said above them
         lines.append(f"{min_effect_sentence(comparison.min_effect)} {EQUIVALENCE_METHOD}")
     if len(comparison.query_ids) >= MANY_QUERIES:  # what the p wilcoxon column is worth

@@ -36,12 +36,14 @@ from metrics.vocabulary.names import Spec, trec_eval_name
 
 NAME_WIDTH = 22  # trec_eval's %-22s
 SUMMARY_QUERY = "all"  # the query column of trec_eval's summary lines
+MISSING_ZSCORE = -1000000.0  # trec_eval's MISSING_ZSCORE_VALUE: a -Z figure with no standard
 _NUMBERED = re.compile(r"^(?P<base>.+?)_(?P<at>\d+(?:\.\d+)?)$")
 
 
-def _line(name: str, query: str, value: float, *, count: bool) -> str:
+def _line(name: str, query: str, value: float, *, count: bool, prefix: str = "") -> str:
+    """One line; `prefix` (-Z's Z) stands before the padded name, as trec_eval prints it."""
     written = f"{int(round(value))}" if count else f"{value:6.4f}"
-    return f"{name:<{NAME_WIDTH}}\t{_column(query)}\t{written}"
+    return f"{prefix}{name:<{NAME_WIDTH}}\t{_column(query)}\t{written}"
 
 
 def _column(text: str) -> str:
@@ -78,23 +80,35 @@ def _run_lines(evaluation: Evaluation, run: RunEvaluation, named: list[tuple[str
     values = evaluation.per_query_scores(run.name)
     ids = evaluation.scored_ids
     rows = sorted(range(len(ids)), key=lambda i: ids[i].encode())  # trec_eval's query order
+    # standardised figures are written as trec_eval -Z writes them: each name after a Z,
+    # every value (the counts and num_q too) as %6.4f, an undefined one as its
+    # MISSING_ZSCORE_VALUE, which its all line adds in like any other
+    z = bool(evaluation.standardised)
+    prefix = "Z" if z else ""
+
+    def figures(spec: Spec) -> np.ndarray:
+        found = np.asarray(values[spec.key], dtype=float)
+        return np.where(np.isnan(found), MISSING_ZSCORE, found) if z else found
+
     lines = []
     if per_query:
         for row in rows:
-            lines += [_line(name, ids[row], float(values[spec.key][row]),
-                            count=spec.measure.total) for name, spec in named]
+            lines += [_line(name, ids[row], float(figures(spec)[row]),
+                            count=spec.measure.total and not z, prefix=prefix)
+                      for name, spec in named]
     lines.append(f"{'runid':<{NAME_WIDTH}}\t{SUMMARY_QUERY}\t{_column(run.name)}")
-    lines.append(_line("num_q", SUMMARY_QUERY, len(ids), count=True))
+    lines.append(_line("num_q", SUMMARY_QUERY, len(ids), count=not z, prefix=prefix))
     for name, spec in named:
         # added query by query in trec_eval's order, as trec_eval adds: a mean that falls on
         # a rounding edge of %6.4f then rounds as its does
         total = 0.0
-        for value in np.asarray(values[spec.key], dtype=float)[rows].tolist():
+        for value in figures(spec)[rows].tolist():
             total += value
         if spec.measure.total:
-            lines.append(_line(name, SUMMARY_QUERY, total, count=True))
+            lines.append(_line(name, SUMMARY_QUERY, total, count=not z, prefix=prefix))
         elif rows:
-            lines.append(_line(name, SUMMARY_QUERY, total / len(rows), count=False))
+            lines.append(_line(name, SUMMARY_QUERY, total / len(rows), count=False,
+                               prefix=prefix))
     return lines
 
 

@@ -563,3 +563,35 @@ Conventions = dataclasses.make_dataclass(
                "__doc__": "Every switchable choice, one field per declared convention, its "
                           "default the declaration's; validated on construction."},
 )
+
+
+# ------------------------------------------------ standardised scores (issue 51, section 3)
+# Not a field of Conventions: a standardised evaluation is made from a scored one (its figures
+# at K, against a file of standards or the runs loaded), and says so beside every number.
+STANDARDISE_SCALES = ("z", "cdf")
+STANDARDISE_RUNS = "runs"  # --standardise runs: against the runs loaded, not a file
+STANDARDISE_FLAG = "--standardise"
+STANDARDISE_SCALE_FLAG = "--standardise-scale"
+STANDARDISE_HELP = (
+    "score each query's figures as z-scores against a population of runs: FILE holds each "
+    "query's and measure's mean and standard deviation in trec_eval -Z's format (query "
+    "measure mean stddev, measures named as trec_eval names them); 'runs' standardises "
+    "against the runs loaded (mean and sample standard deviation over them, per query and "
+    "figure). Means, intervals and every comparison then read the standardised figures")
+STANDARDISE_SCALE_HELP = (
+    "z: the z-score itself (trec_eval -Z); cdf: the z-score mapped into [0, 1] by the standard "
+    "normal CDF (Webber, Moffat and Zobel 2008)")
+STANDARDISE_SENTENCES = {
+    "z": "Standardised: each query's figure is a z-score, (figure - mean) / standard deviation "
+    "of {source} for that query and figure (trec_eval -Z; undefined where there is none, or "
+    "where the deviation is 0 and the figure is not the mean); means, intervals and "
+    "comparisons read the z-scores.",
+    "cdf": "Standardised: each query's figure is Phi(z), its z-score against {source} for that "
+    "query and figure mapped into [0, 1] by the standard normal CDF (Webber, Moffat and Zobel "
+    "2008); means, intervals and comparisons read these.",
+}
+STANDARDISE_WORDS = {"z": "z-score against {source}", "cdf": "Phi(z-score) against {source}"}
+STANDARDISE_SOURCES = {
+    "runs": "the {n} runs loaded (mean and sample standard deviation over them)",
+    "file": "the means and standard deviations of {name}",
+}

@@ -113,6 +113,37 @@ Q_BETA = Parameter(
 RECALL = Parameter(
     "recall", "the recall level the interpolated precision is read at", float,
     "at recall {value}", low=0, high=1)
+# ---- user-model measures (issue 51, section 2): the C/W/L family's parameters and Compat's
+# cwl_eval reads a list to this depth (its max_n), empty slots gaining nothing: INST, INSQ and
+# NERR10/11 weigh every rank up to it, so their figures depend on it
+CWL_DEPTH = 1000
+GOAL = Parameter(
+    "T", "the total gain the reader sets out to find (gains scaled to [0, 1])", float,
+    "T = {value}", default=1.0, low=0, high=CWL_DEPTH, strict=True)
+MIN_REL = Parameter(
+    "min_rel", "the grade scaled to gain 0 (grades at or below it gain nothing)", int,
+    "gain 0 at grade {value}", default=0, low=0, high=MAX_RELEVANCE_LEVEL, unstated=True)
+MAX_REL = Parameter(
+    "max_rel", "the grade scaled to gain 1 (grades above it gain 1); by default the highest "
+    "grade in the qrels", int, "gain 1 at grade {value}", low=1, high=MAX_RELEVANCE_LEVEL)
+CWL_GAINS = (MIN_REL, MAX_REL)
+NERR_PERSISTENCE = Parameter(
+    "p", "persistence: the chance that a reader who found nothing at a rank goes on", float,
+    "p = {value}", default=0.9, low=0, high=1, strict=True)
+COMPAT_PERSISTENCE = Parameter(
+    "p", "persistence: RBO's chance that a reader comparing the list with the ideal one goes "
+    "on from one depth to the next", float, "p = {value}", default=0.95, low=0, high=1,
+    strict=True)
+# the parameters a reading passes to the kernel beside the conventions and the persistence
+MODEL_PARAMETERS = ("T", "min_rel", "max_rel")
+CWL_GAIN_RULE = (
+    "gains are the grades scaled to [0, 1] as cwl_eval does through ir_measures: (g - "
+    "min_rel) / (max_rel - min_rel), g clipped to [min_rel, max_rel] (a negative grade, an "
+    "unjudged id, a repeat and an empty slot gain 0), max_rel by default the highest grade in "
+    "the qrels")
+CWL_NOTE = "gain 1 at grade {max_grade}, the highest in the qrels, unless max_rel says otherwise"
+# ---- end of the user-model parameters
+
 # the words of a judged_only value beside a figure
 JUDGED_ONLY_WORDS = {True: "judged ids only", False: "unjudged ids not relevant"}
 READ_WORDS = {"cutoff": "at K", "full": "over the full list"}
@@ -390,6 +421,110 @@ CATALOGUE: tuple[Measure, ...] = (
         "cwl_eval residual. RBP + residual is the most the figure could reach.",
         aliases=("rbp_resid", "RBP_resid"),
     ),
+    # ------------------------------------------------ user-model measures (issue 51, section 2)
+    Measure(
+        "INST", "INST", "INST",
+        "expected gain per id read by an adaptive reader (C/W/L): one who wants T of gain "
+        "goes on less readily the nearer the goal, reading up to 1,000 ranks",
+        "Graded quality for a reader who stops once T of gain is found: an easy query that "
+        "meets its goal early is not penalised for what follows.",
+        "What lies past where the reader stops; and its scale depends on max_rel (by default "
+        "the highest grade in the qrels).",
+        True, "bootstrap", ("unjudged",), shown=False, at_k=False,
+        parameters=(GOAL, *CWL_GAINS), note=CWL_NOTE,
+        rule="INST is the C/W/L expected rate of gain, the sum of W_i g_i over ranks i up to "
+        "1,000 (cwl_eval's depth), W_i = C_1 ... C_(i-1) / the sum of those products, C_i = "
+        "((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T minus the gain up to rank i (Moffat, "
+        "Bailey, Scholer and Thomas 2015; cwl_eval); " + CWL_GAIN_RULE + ".",
+        ir_measures="INST",
+    ),
+    Measure(
+        "INSQ", "INSQ", "INSQ",
+        "expected gain per id read by a reader who wants T of gain, whose chance of going on "
+        "rises with depth but not with what was found (C/W/L), reading up to 1,000 ranks",
+        "Graded quality near the top for a reader with a goal of T.",
+        "What the reader has already found: unlike INST, it does not stop sooner once the goal "
+        "is met.",
+        True, "bootstrap", ("unjudged",), shown=False, at_k=False,
+        parameters=(GOAL, *CWL_GAINS), note=CWL_NOTE,
+        rule="INSQ is the C/W/L expected rate of gain over ranks up to 1,000 (cwl_eval's "
+        "depth) with C_i = ((i + 2T - 1) / (i + 2T))^2 (Moffat, Scholer and Thomas 2012; "
+        "cwl_eval); " + CWL_GAIN_RULE + ".",
+        ir_measures="INSQ",
+    ),
+    Measure(
+        "NERR8", "NERR8", "NERR@K (eq. 8)",
+        "Not (but Nearly) ERR, equation 8: a C/W/L reader who stops at a rank with a chance "
+        "set by its gain, and at rank K",
+        "Graded quality in the top K, ERR's cascade as a C/W/L measure.",
+        "Relevant ids below a highly relevant one, and anything below K; its scale depends on "
+        "max_rel.",
+        True, "bootstrap", ("unjudged",), shown=False,
+        parameters=CWL_GAINS, note=CWL_NOTE,
+        rule="NERR8@K is the C/W/L expected rate of gain with C_i = 1 - g_i above rank K and "
+        "0 at K (at most 1,000, cwl_eval's depth): the sum over i up to K of P_i g_i over the "
+        "sum of P_i, P_i = C_1 ... C_(i-1) (Azzopardi, Mackenzie and Moffat 2021, eq. 8; "
+        "cwl_eval); " + CWL_GAIN_RULE + ".",
+        ir_measures="NERR8",
+    ),
+    Measure(
+        "NERR9", "NERR9", "NERR@K (eq. 9)",
+        "Not (but Nearly) ERR, equation 9: as NERR8, with the reader also tiring by rank "
+        "(i / (i + 1))",
+        "Graded quality in the top K, ERR's cascade and discount as a C/W/L measure.",
+        "Relevant ids below a highly relevant one, and anything below K; its scale depends on "
+        "max_rel.",
+        True, "bootstrap", ("unjudged",), shown=False,
+        parameters=CWL_GAINS, note=CWL_NOTE,
+        rule="NERR9@K is NERR8@K with C_i = (i / (i + 1)) (1 - g_i) above rank K "
+        "(Azzopardi, Mackenzie and Moffat 2021, eq. 9; cwl_eval); " + CWL_GAIN_RULE + ".",
+        ir_measures="NERR9",
+    ),
+    Measure(
+        "NERR10", "NERR10", "NERR (eq. 10)",
+        "Not (but Nearly) ERR, equation 10: a C/W/L reader who stops at a rank with a chance "
+        "set by its gain and otherwise goes on with persistence p",
+        "Graded quality near the top, ERR's cascade as a C/W/L measure (a rate of gain that "
+        "can be compared with INST, RBP...).",
+        "Relevant ids below a highly relevant one; its scale depends on max_rel.",
+        True, "bootstrap", ("unjudged",), shown=False, at_k=False,
+        parameters=(NERR_PERSISTENCE, *CWL_GAINS), note=CWL_NOTE,
+        rule="NERR10 is the C/W/L expected rate of gain over ranks up to 1,000 (cwl_eval's "
+        "depth) with C_i = p (1 - g_i) (Azzopardi, Mackenzie and Moffat 2021, eq. 10; "
+        "cwl_eval); " + CWL_GAIN_RULE + ".",
+        ir_measures="NERR10",
+    ),
+    Measure(
+        "NERR11", "NERR11", "NERR (eq. 11)",
+        "Not (but Nearly) ERR, equation 11: a C/W/L reader who stops at a rank with a chance "
+        "set by its gain and otherwise goes on as INSQ's reader with goal T",
+        "Graded quality near the top, ERR's cascade with INSQ's patience.",
+        "Relevant ids below a highly relevant one; its scale depends on max_rel.",
+        True, "bootstrap", ("unjudged",), shown=False, at_k=False,
+        parameters=(GOAL, *CWL_GAINS), note=CWL_NOTE,
+        rule="NERR11 is the C/W/L expected rate of gain over ranks up to 1,000 (cwl_eval's "
+        "depth) with C_i = ((i + 2T - 1) / (i + 2T))^2 (1 - g_i) (Azzopardi, Mackenzie and "
+        "Moffat 2021, eq. 11; cwl_eval); " + CWL_GAIN_RULE + ".",
+        ir_measures="NERR11",
+    ),
+    Measure(
+        "Compat", "Compat", "Compatibility",
+        "rank-biased overlap of the list with an ideal ranking of the query's relevant ids "
+        "(best grade first), divided by the ideal ranking's overlap with itself",
+        "How close the list comes to an ideal order of the graded relevant ids, with a "
+        "top-weighted reader of persistence p.",
+        "Differences between grades beyond their order: only the order of the ideal list "
+        "counts, not how far apart its grades are.",
+        True, "bootstrap", ("unjudged",), shown=False, at_k=False,
+        parameters=(COMPAT_PERSISTENCE,),
+        rule="Compat = RBO(list, ideal) / RBO(ideal, ideal) to depth d = max(list length, "
+        "relevant ids), RBO = the sum over depths i up to d of p^(i - 1) |list_i & ideal_i| / "
+        "i; the ideal list holds every id graded above 0, best grade first, ties in the order "
+        "the list returned them, then those it did not (Clarke, Vtyurina and Smucker 2020; "
+        "ir_measures' compat).",
+        ir_measures="Compat",
+    ),
+    # ------------------------------------------------ end of the user-model measures
     Measure(
         "NumRet", "NumRet", "Ids returned",
         "how many ids the list returned (repeats included)",

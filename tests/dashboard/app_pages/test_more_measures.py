@@ -27,6 +27,23 @@ def test_the_measures_added_join_the_summary_with_the_engines_figures():
     assert table.loc["P(rel=2)@5", "Conventions"].endswith("relevant from grade 2")
 
 
+# issue 51: the user-model measures, offered in More measures like the others
+USER_MODELS = ["INST(T=2)", "INSQ", "NERR8@10", "NERR10", "NERR11", "Compat"]
+
+
+def test_the_user_model_measures_join_the_summary_with_the_engines_figures():
+    app = open_app(m=USER_MODELS)
+    engine = load_sample(5).with_measures(USER_MODELS)
+    cells = summary_cells(app)
+    for spec in engine.asked:
+        for run in engine.runs:
+            figure = run.summary[spec.key]
+            assert cells[(run.name, engine.label(spec.key))] == format_interval(
+                figure.mean, figure.low, figure.high)
+    table = app.dataframe[0].value.set_index("Metric")
+    assert "T = 2" in table.loc["INST(T=2)", "Conventions"]
+
+
 def test_the_overview_sets_every_ordering_against_the_headline():
     app = open_app(m=["Rprec"])
     table = next(d.value for d in app.dataframe if "tau_AP" in d.value.columns)

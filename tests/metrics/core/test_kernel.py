@@ -68,8 +68,9 @@ def test_blocks_scored_alone_give_the_whole_query_sets_figures(collection, choic
 
 def test_a_query_reads_only_its_own_judgments():
     """Another query's labels (more relevant ids, higher grades, a longer list) change
-    nothing of this query's figures, but ERR's: its scale is the highest grade of the whole
-    qrels (tests/metrics/core/test_more_measures.py), carried on every row of the labels."""
+    nothing of this query's figures, but ERR's and the C/W/L measures': their scale is the
+    highest grade of the whole qrels (tests/metrics/core/test_more_measures.py), carried on
+    every row of the labels."""
     choice = Conventions(n_resamples=10)
     alone = {"q1": {"a": 2, "b": 1, "c": 0}}
     lists = {"q1": ["c", "a", "x", "b"]}
@@ -80,7 +81,10 @@ def test_a_query_reads_only_its_own_judgments():
     cutoffs = [1, 2, 4, 10, 100]
     ours, theirs = first.figures(cutoffs), second.figures(cutoffs)
     assert set(ON_REQUEST) - {"IPrec"} < set(ours.values)
-    for key in ours.values.keys() - {"ERR"}:
+    # ERR, and the C/W/L measures' gains, read the highest grade of the whole qrels
+    scaled = {m.key for m in CATALOGUE if "{max_grade}" in m.note}
+    assert "ERR" in scaled
+    for key in ours.values.keys() - scaled:
         np.testing.assert_array_equal(ours.values[key][0], theirs.values[key][0], err_msg=key)
 
 

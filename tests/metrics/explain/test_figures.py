@@ -15,7 +15,9 @@ from tests.metrics.core.test_more_measures import small_collection
 
 ASKED = ["Rprec", "Bpref", "infAP", "IPrec@0", "IPrec@0.5", "IPrec@1", "Success@10", "ERR",
          "ERR@20", "RBP", "RBP(p=0.5)@20", "NumRet", "NumRel", "NumRelRet", "P(rel=2)",
-         "nDCG@10", "nDCG(dcg=exp-log2)", "AP(judged_only=True)"]
+         "nDCG@10", "nDCG(dcg=exp-log2)", "AP(judged_only=True)", "INST", "INST(T=3)",
+         "INSQ(T=2)", "NERR10", "NERR11(T=2)", "Compat", "Compat(p=0.8)",
+         "NERR8", "NERR9@20", "NERR8(max_rel=1)@2"]
 CONVENTIONS = {"default": Conventions(), "grade >= 2": Conventions(relevance_level=2),
                "judged only": Conventions(unjudged="drop"),
                "full list": Conventions(ap="full", rr="full")}
