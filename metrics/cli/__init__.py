@@ -1,7 +1,7 @@
 """The command line, one module a command (`score`, `compare`, `snapshot`, `leakage`,
 `leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`, `judge`,
-`sample-for-labelling`), each parsing its arguments and importing only what it runs; `help`
-lists them (and `help COMMAND` prints one's options). Installed, the command is also
+`sample-for-labelling`, `ci-step`), each parsing its arguments and importing only what it
+runs; `help` lists them (and `help COMMAND` prints one's options). Installed, the command is also
 `retrieval-compare` (pyproject's [project.scripts]), the same as `python -m metrics`.
 
 Argument parsing only: the flags every command that reads runs shares, and the reading of what
@@ -43,6 +43,8 @@ COMMANDS = {
     "figure's prediction-powered interval beside the human-only and judge-only ones",
     "sample-for-labelling": "draw the queries to label by hand (seeded, stratified by a "
     "facet) and write their labelling template",
+    "ci-step": "the GitHub Action's step: compare from its INPUT_* variables, the comment in "
+    "the job summary, the verdict in the step's outputs, compare's exit status",
 }
 DEFAULT_COMMAND = "score"
 HELP = ("help", "-h", "--help")

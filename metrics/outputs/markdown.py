@@ -26,9 +26,13 @@ from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.gates import EXIT_BAD_INPUT, EXIT_GATE, EXIT_OK, EXIT_USAGE
 from metrics.vocabulary.limits import COMMENT_LIMIT
 
+ERROR_LINES = 20  # of what the command said on standard error, in a comment on a failed run
 CELL_CHARS = 120  # of a user's string in a cell or a sentence, before it is escaped
 LEFT_OUT_ROOM = 400  # kept for the line that counts what was left out
 PASSED, FAILED = "✅", "❌"
+# how much of a comment each kind of part may take, against the others, when all cannot fit
+WEIGHTS = {"gate": 3, "worst query": 3, "metric row": 2, "headline sentence": 1,
+           "fragility line": 1, "line": 1}
 
 
 def comment_markdown(document: dict[str, Any], *, limit: int = COMMENT_LIMIT,
@@ -42,8 +46,8 @@ def comment_markdown(document: dict[str, Any], *, limit: int = COMMENT_LIMIT,
     failed = [gate for gate in gates if not gate["passed"]]
     top = [_title(gates, failed, baseline), ""]
     parts = [
-        Part("headline sentence", ["**Headline.**"],
-             [_text(sentence, limit=4 * CELL_CHARS) for sentence in
+        Part("headline sentence", ["**Headline.**", ""],
+             [f"- {_text(sentence, limit=4 * CELL_CHARS)}" for sentence in
               document.get("headlines", [])], table=False),
         _gates_part(gates, rows, baseline),
         *_worst_parts(document, rows, failed, baseline),
@@ -78,54 +82,60 @@ def size(text: str) -> int:
 
 def fitted(top: list[str], parts: list[Part], notes: list[str], limit: int) -> str:
     """`top`, then each part's title and as many of its rows as fit, then `notes`, in at most
-    `limit` characters; a part cut short says how many rows it left out, and the parts left
-    out whole are counted on one line before the notes."""
+    `limit` characters. Parts of one noun form a group (every candidate's worst queries); each
+    group may take its weight's share of what is left when it starts (`WEIGHTS`; what a short
+    group leaves goes to the groups after it), so that a thousand long headlines cannot crowd
+    out the gates. A part cut short says how many rows it left out; the rows of the parts
+    left out whole are counted on one line before the notes."""
     used = size("\n".join(top + notes)) + 2 + LEFT_OUT_ROOM
     if used > limit:
         raise ValueError(f"a comment of at most {limit:,} characters cannot hold its notes")
+    groups: dict[str, list[Part]] = {}
+    for part in parts:
+        if part.rows:
+            groups.setdefault(part.noun, []).append(part)
     lines = list(top)
     dropped: dict[str, int] = {}
-    full = False  # once a part is cut short or left out, every part after it is left out
-    for part in parts:
-        if not part.rows:
-            continue
-        head = part.head
-        cost = size("\n".join(head)) + 2 + size(part.rows[0]) + 1 + LEFT_OUT_ROOM
-        if full or used + cost > limit:
-            full = True
-            dropped[part.noun] = dropped.get(part.noun, 0) + len(part.rows)
-            continue
-        lines += head
-        used += size("\n".join(head)) + 1
-        kept = 0
-        for row in part.rows:
-            if used + size(row) + 1 + LEFT_OUT_ROOM > limit:
-                break
-            lines.append(row)
-            used += size(row) + 1
-            kept += 1
-        if kept < len(part.rows):
-            more = _left_out(len(part.rows) - kept, part.noun)
-            lines += ["", more]
-            used += size(more) + 2
-            full = True
-        lines += part.tail + [""]
-        used += size("\n".join(part.tail)) + 1
+    weights = [WEIGHTS.get(noun, 1) for noun in groups]
+    for index, (noun, members) in enumerate(groups.items()):
+        share = (limit - used) * weights[index] // sum(weights[index:])
+        spent, full = 0, False
+        for part in members:
+            head = size("\n".join(part.head)) + 1
+            if full or spent + head + size(part.rows[0]) + 1 + LEFT_OUT_ROOM > share:
+                full = True
+                dropped[noun] = dropped.get(noun, 0) + len(part.rows)
+                continue
+            lines += part.head
+            spent += head
+            kept = 0
+            for row in part.rows:
+                if spent + size(row) + 1 + LEFT_OUT_ROOM > share:
+                    break
+                lines.append(row)
+                spent += size(row) + 1
+                kept += 1
+            if kept < len(part.rows):
+                more = _left_out(len(part.rows) - kept, noun)
+                lines += ["", more]
+                spent += size(more) + 2
+                full = True
+            lines += part.tail + [""]
+            spent += size("\n".join(part.tail)) + 1
+        used += spent
     if dropped:
         lines += [_left_out_whole(dropped), ""]
     return "\n".join(lines + notes) + "\n"
 
 
 def _left_out(n: int, noun: str) -> str:
-    return (f"_… {fmt.count(n, 'more ' + noun)} left out: a "
-            f"GitHub comment holds at most {COMMENT_LIMIT:,} characters; the JUnit report and "
-            "the JSON document hold every one._")
+    return f"_… {fmt.count(n, 'more ' + noun)} left out (GitHub's {COMMENT_LIMIT:,} characters)._"
 
 
 def _left_out_whole(counted: dict[str, int]) -> str:
     said = ", ".join(fmt.count(n, noun) for noun, n in counted.items())
-    return (f"_Left out to stay within GitHub's {COMMENT_LIMIT:,} characters: {said}; the "
-            "JUnit report and the JSON document hold every one._")
+    return (f"_Also left out to stay within GitHub's {COMMENT_LIMIT:,} characters: {said}. "
+            "The JUnit report and the JSON document hold every one._")
 
 
 # --------------------------------------------------------------------------- the parts
@@ -279,3 +289,17 @@ def _notes(document: dict, version: str) -> list[str]:
     if version:
         lines += ["", f"_retrieval-compare {fmt.markdown_text(version)}_"]
     return lines
+
+
+def error_comment(status: int, said: list[str], *, limit: int = COMMENT_LIMIT) -> str:
+    """The comment when the gate could not run (exit `status`, 1 or 2): why, in the last
+    lines the command wrote on standard error, each escaped."""
+    reason = {EXIT_BAD_INPUT: "an input was refused", EXIT_USAGE: "a bad flag or a missing "
+              "input"}.get(status, "it stopped")
+    top = [f"## {FAILED} Retrieval gate could not run: {reason} (exit status {status})", ""]
+    lines = [f"- {_text(line, limit=4 * CELL_CHARS)}" for line in said[-ERROR_LINES:]
+             if line.strip()]
+    notes = [f"- Exit status: {EXIT_OK} every gate held; {EXIT_GATE} a gate failed; "
+             f"{EXIT_BAD_INPUT} an input was refused; {EXIT_USAGE} a bad flag."]
+    return fitted(top, [Part("line", ["What the command said:", ""], lines, table=False)],
+                  ["### How to read this", ""] + notes, limit)
