@@ -26,6 +26,7 @@ from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.gates import EXIT_BAD_INPUT, EXIT_GATE, EXIT_OK, EXIT_USAGE
 from metrics.vocabulary.limits import COMMENT_LIMIT
 
+FLIPS_SHOWN = 5  # verdicts that flip, named in the comment (the JUnit report names each)
 ERROR_LINES = 20  # of what the command said on standard error, in a comment on a failed run
 CELL_CHARS = 120  # of a user's string in a cell or a sentence, before it is escaped
 LEFT_OUT_ROOM = 400  # kept for the line that counts what was left out
@@ -252,15 +253,17 @@ def _reading(row: dict) -> str:
 
 
 def _fragility(document: dict) -> str:
+    """The fragility check's sentence, then the first verdicts that flip: which, from what to
+    what, under which choice."""
     flips = document.get("fragility", [])
     said = _text(document.get("fragility_summary", ""), limit=4 * CELL_CHARS)
     if not flips:
         return said
-    return said + " " + fmt.markdown_text(
-        "Flips: " + "; ".join(fmt.shortened(f"{f['candidate']} {f['metric']} with "
-                                            f"{f['convention']} = {f['choice']}", CELL_CHARS)
-                              for f in flips[:10])
-        + (f"; and {len(flips) - 10:,} more" if len(flips) > 10 else "") + ".")
+    shown = [fmt.shortened(f"{f['candidate']} {f['metric']}: {f['verdict']} -> "
+                           f"{f['verdict_under_choice']} with {f['convention']} = {f['choice']}",
+                           2 * CELL_CHARS) for f in flips[:FLIPS_SHOWN]]
+    more = f"; and {len(flips) - FLIPS_SHOWN:,} more" if len(flips) > FLIPS_SHOWN else ""
+    return said + " " + fmt.markdown_text("Flips: " + "; ".join(shown) + more + ".")
 
 
 def _notes(document: dict, version: str) -> list[str]:
