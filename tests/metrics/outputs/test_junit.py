@@ -100,10 +100,19 @@ def test_out_writes_the_report_with_the_file_writer(tmp_path, capsys):
                  "--format", "junit", "--out", str(out), *GATES]) == EXIT_GATE
     assert capsys.readouterr().out == ""
     assert report(out.read_text()).failures == 3
-    # an --out that names an input is refused before anything is read
-    assert main(["compare", "--qrels", str(files["qrels"]), "--run", str(files["base"]),
-                 "--run", str(files["worse"]), "--format", "junit",
-                 "--out", str(files["base"])]) == 2
+    # an --out or a --write that names an input, or the other's file, is refused before
+    # anything is read; so is a format compare does not write
+    given = ["compare", "--qrels", str(files["qrels"]), "--run", str(files["base"]),
+             "--run", str(files["worse"]), "--format", "junit"]
+    before = files["base"].read_bytes()
+    assert main([*given, "--out", str(files["base"])]) == 2
+    assert main([*given, "--write", f"markdown={files['base']}"]) == 2
+    assert main([*given, "--out", str(out), "--write", f"json={out}"]) == 2
+    assert main([*given, "--write", f"latex={tmp_path / 'x.tex'}"]) == 2
+    assert files["base"].read_bytes() == before
+    err = capsys.readouterr().err
+    assert f"--write {files['base']} is one of this command's inputs" in err
+    assert "expected FORMAT=FILE with FORMAT one of table, json, junit, markdown" in err
 
 
 # every C0 control, DEL and C1, what ends an attribute or a section, a bidirectional
