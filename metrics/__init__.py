@@ -27,7 +27,12 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "MAX_INPUT_BYTES", "MAX_LINE_BYTES", "SCORE_PRECISIONS")},
         **{name: ("metrics.core.files", name) for name in (
             "RunSource", "read_qrels", "read_run", "load_runs", "distinct_names",
-            "evaluate_files", "rereader")},
+            "evaluate_files", "rereader", "read_subtopics")},
+        # the diversity measures' judgments: subtopic qrels and intent probabilities
+        **{name: ("metrics.io.subtopics", name) for name in (
+            "SubtopicQrels", "IntentProbabilities", "load_subtopic_qrels",
+            "load_intent_probabilities", "SUBTOPIC_FORMATS")},
+        "Subtopics": ("metrics.core.diversity", "Subtopics"),
         # one query's rows of a run or qrels file, read on demand in bounded memory
         **{name: ("metrics.io.one_query", name) for name in (
             "load_query_run", "load_query_qrels")},
@@ -145,6 +150,13 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "judge_report", "JudgeReport", "UnderJudge", "GradeAgreement", "Coverage",
             "SampleCheck", "label_coverage", "grade_agreement", "sample_checks",
             "ppi_headlines", "ppi_regressions")},
+        # a retriever called live on every query, each call timed (issue 49), and the
+        # adapters of LangChain's and LlamaIndex's retrievers (their packages loaded on use)
+        **{name: ("metrics.context.live", name) for name in (
+            "evaluate_retriever", "LiveRun", "ranked_answer", "timings_text")},
+        "LiveFailure": ("metrics.context.live", "Failure"),
+        **{name: ("metrics.context.frameworks", name) for name in (
+            "langchain_retriever", "llamaindex_retriever")},
         **{name: ("metrics.context.sampling", name) for name in ("sample_queries",
                                                                   "allocation")},
         **{name: ("metrics.stats.ppi", name) for name in ("ppi_mean", "clt_mean",
@@ -159,6 +171,11 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
             "created_minute", "tool_version")},
         "snapshot_dumps": ("metrics.snapshot", "dumps"),
         "snapshot_loads": ("metrics.snapshot", "loads"),
+        # a history of snapshots: the store, appending to it, and each figure's trend
+        "HistoryStore": ("metrics.snapshot.history", "Store"),
+        "history_append": ("metrics.snapshot.history", "append"),
+        "history_trend": ("metrics.snapshot.history", "trend"),
+        "HISTORY_TERMS": ("metrics.vocabulary.history", None),
     },
     "vocabulary": {
         "vocabulary": ("metrics.vocabulary", None),
@@ -204,6 +221,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         # what both front ends write: a paper's table, trec_eval's three columns, and the
         # report's contents (the Export page and python -m dashboard report lay it out)
         "latex_table": ("metrics.outputs.latex", "latex_table"),
+        # a history's trend as rows, one a point with the change from the previous one
+        "trend_rows": ("metrics.outputs.history", "trend_rows"),
         "trec_eval_text": ("metrics.outputs.trec_eval", "trec_eval_text"),
         # the two-way ANOVA's table as written (the text table and the dashboard's)
         **{name: ("metrics.outputs.text", name) for name in ("anova_rows", "anova_margin")},

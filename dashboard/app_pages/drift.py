@@ -4,9 +4,10 @@ import streamlit as st
 
 from dashboard import safe
 from dashboard.data import drift as drifted
+from dashboard.data import history as histories
 from dashboard.layout import saved, ui
-from dashboard.state import session
-from dashboard.views import chart_base, comparison_charts, frames
+from dashboard.state import opening, session
+from dashboard.views import chart_base, comparison_charts, frames, history_charts
 from metrics import SUMMARY_MEASURES, vocabulary
 
 MEANING = vocabulary.columns.COLUMN_MEANING
@@ -25,6 +26,39 @@ if view.whole is not None:
     st.info(f"Drift reads every query of the set, not the sidebar's filter "
             f"({safe.md(view.evaluation.scope)}): snapshots freeze the whole query set.",
             icon=":material/filter_alt_off:")
+
+
+def history_section() -> None:
+    """A history store (`retrieval-compare history append`): each figure over its entries,
+    with the changes more than noise marked."""
+    given = opening.command_line().history
+    with st.expander("History store", icon=":material/timeline:", expanded=given is not None):
+        st.caption("A store `retrieval-compare history append --store DIR` writes: load its "
+                   "index.jsonl with its snapshot files (snapshots/*.json), or open the "
+                   "dashboard with `-- --history DIR`.")
+        uploads = st.file_uploader("Load a history store", type=["jsonl", "json"],
+                                   accept_multiple_files=True, key="history.files",
+                                   help=HELP["load_history"])
+    if uploads:
+        found = histories.from_uploads(uploads)
+    elif given is not None:
+        found = histories.from_directory(given)
+    else:
+        return
+    st.subheader("History")
+    if found.error:
+        st.error(safe.md(found.error), icon=":material/block:")
+        return
+    names = tuple(dict.fromkeys(found.frame["run"]))
+    runs = chart_base.run_scale(names)
+    st.caption(safe.md(f"{found.entries} entries of {found.source}, oldest first. "
+                       f"{found.method}"))
+    ui.chart(history_charts.trend_lines(found.frame, runs, k=found.k,
+                                        labels=list(found.labels)),
+             download=f"history-k{found.k}")
+
+
+history_section()
 loaded = session.snapshots()
 if not loaded:
     st.info(

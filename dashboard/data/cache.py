@@ -39,6 +39,7 @@ from metrics import (
     Qrels,
     Run,
     RunSource,
+    Subtopics,
     compare_evaluation,
     compare_with_snapshot,
     distinct_names,
@@ -81,6 +82,7 @@ KEPT = {
     "cross fit": 4,
     "rescored": 2,  # the last grades given by hand, and the ones before
     "harm profile": 8,
+    "risks": 8,  # the harm and risk figures of a comparison's tests, per harm threshold
     "derived": 1024,  # the pages' tables, charts and sentences (small), per K kept above
     "judge": 4,  # the judge's report, per view and weight on the judge
     "latex": 8,  # a paper's table, per view and comparison
@@ -157,6 +159,12 @@ class Inputs:
     read_again: Callable[[Conventions], tuple[Parsed, ...]] | None = None
     judge: Parsed | None = None  # the optional model judge's labels, beside the human qrels
     human: Parsed | None = None  # the human qrels while the judge's score every page
+    # the optional subtopic qrels the diversity measures read (More measures)
+    subtopics: Parsed | None = None
+
+    @property
+    def has_subtopics(self) -> bool:
+        return self.subtopics is not None and self.subtopics.value is not None
 
     @property
     def judged(self) -> bool:
@@ -284,6 +292,9 @@ def _load(kind: str, key: str, file_name: str, reading: Conventions,
     try:
         if kind == "qrels":
             value, report = read_qrels(source, file_name=file_name)
+        elif kind == "subtopics":
+            judged, report = metrics.load_subtopic_qrels(source, file_name=file_name)
+            value = Subtopics(judged)
         elif kind == "queries":
             value, report = metrics.load_queries(source, file_name=file_name), None
         else:
@@ -326,7 +337,8 @@ def sample_inputs(conventions: Conventions) -> Inputs:
 def read_uploads(
     qrels_file: UploadedFile | None, run_files: Sequence[UploadedFile], conventions: Conventions,
     queries_file: UploadedFile | None = None, corpus_file: UploadedFile | None = None,
-    judge_file: UploadedFile | None = None, *, viewer: str,
+    judge_file: UploadedFile | None = None, subtopics_file: UploadedFile | None = None, *,
+    viewer: str,
 ) -> Inputs:
     """Parse uploads, the files `viewer` shows. Without a qrels file, the labels come from
     the first run, which must then be a JSONL file whose records carry both `retrieved` and
@@ -370,8 +382,12 @@ def read_uploads(
     judge = None if judge_file is None else _parse(
         "qrels", f"upload:{judge_file.file_id}", judge_file.name, Conventions(),
         judge_file.getvalue())
+    subtopics = None if subtopics_file is None else _parse(
+        "subtopics", f"upload:{subtopics_file.file_id}", subtopics_file.name, Conventions(),
+        subtopics_file.getvalue())
     return _show(Inputs(UPLOAD, qrels, runs, problem, queries, corpus,
-                        read_again=lambda other: read_runs(_reading(other)), judge=judge),
+                        read_again=lambda other: read_runs(_reading(other)), judge=judge,
+                        subtopics=subtopics),
                  viewer)
 
 
@@ -435,14 +451,27 @@ def _parsed(key: tuple) -> list[tuple]:
     return [("file", ("qrels", key[0])), *(("file", ("run", run)) for run in key[1])]
 
 
+def _measured_key(key: tuple, k: int, conventions: Conventions, measures: tuple[str, ...],
+                  subtopics: Parsed | None) -> tuple:
+    """The store key of the figures added: with the subtopic qrels' file key when they are
+    loaded (the diversity measures read them)."""
+    if subtopics is None:
+        return (key, k, conventions, measures)
+    return (key, k, conventions, measures, subtopics.key)
+
+
 def _measured(key: tuple, k: int, conventions: Conventions, evaluation: Evaluation,
-              measures: tuple[str, ...]) -> Evaluation:
+              measures: tuple[str, ...], subtopics: Parsed | None = None) -> Evaluation:
     """The evaluation with the figures the sidebar adds: only those are scored, once per
-    choice of them; the default figures are the evaluation's own."""
+    choice of them; the default figures are the evaluation's own. The diversity measures
+    read `subtopics` (the subtopic qrels uploaded), whose key is part of the figures' key."""
     if not measures:
         return evaluation
-    return store().get("measured", (key, k, conventions, measures),
-                       lambda: evaluation.with_measures(measures), files=_files(key),
+    if subtopics is not None:
+        evaluation = replace(evaluation, subtopics=subtopics.value)
+    return store().get("measured", _measured_key(key, k, conventions, measures, subtopics),
+                       lambda: evaluation.with_measures(measures),
+                       files=[*_files(key), *([subtopics.key] if subtopics else [])],
                        parents=[("evaluation", (key, k, conventions))], shared=(evaluation,),
                        on_miss=spinner("Scoring the measures added…"))
 
@@ -467,12 +496,16 @@ def build_view(
     everything = _evaluation(key, k, conventions, inputs.qrels.value, runs, reports,
                              inputs.qrels.report)
     measures = tuple(measures)
-    everything = _measured(key, k, conventions, everything, measures)
+    subtopics = inputs.subtopics if inputs.has_subtopics else None
+    everything = _measured(key, k, conventions, everything, measures, subtopics)
     evaluation = everything.select(shown, names)
     domain = tuple(names.get(name, name) for name in inputs.run_names)
     view_key = (key, tuple((name, names.get(name, name)) for name in shown))
+    if subtopics is not None and measures:  # the figures added read them
+        view_key += (subtopics.key,)
     read = inputs.queries if inputs.queries is not None and inputs.queries.value else None
-    source = ("measured", (key, k, conventions, measures)) if measures else (
+    source = ("measured", _measured_key(key, k, conventions, measures, subtopics)) if measures \
+        else (
         "evaluation", (key, k, conventions))
     return View(evaluation, inputs.qrels.value, (view_key, k, conventions, measures), domain,
                 frozenset(_files(key)), source,

@@ -86,6 +86,16 @@ def harm_profile(view: View, comparison: Comparison, candidate: str, metric: str
         shared=(comparison, view.queries))
 
 
+def risks(view: View, comparison: Comparison, delta: float) -> tuple[metrics.Risk, ...]:
+    """The harm and risk figures of every test of the comparison at the threshold `delta`:
+    Compare's harm section redraws with any control below it, the figures do not change."""
+    return store().get(
+        "risks", (view.key, comparison.baseline, comparison.candidates, comparison.metrics,
+                  comparison.confidence_level, delta, comparison.query_ids),
+        lambda: metrics.risks(comparison, delta=delta),
+        files=view.files, parents=[view.source], shared=(comparison,))
+
+
 def to_label(view: View) -> metrics.ToLabel:
     """The unjudged ids in the top K of any shown run, most wanted first."""
     return store().get("to label", view.key, lambda: metrics.to_label(view.evaluation),

@@ -38,7 +38,7 @@ def harm(view: View, comparison: Comparison, metric: str, candidate: str) -> Non
     alpha = float(right.radio(
         "Risk aversion α of URisk and TRisk", alphas, key=session.RISK_ALPHA, horizontal=True,
         persist_state="session", help=words.RISK_MEANING["urisk"]))
-    risks = metrics.risks(comparison, delta=delta)
+    risks = review.risks(view, comparison, delta)
     chosen = next(r for r in risks if r.candidate == candidate and r.metric == metric)
     test = comparison.test(candidate, metric)
     bins, ties = review.loss_histogram(test, delta)

@@ -94,6 +94,7 @@ from dashboard.state.session import (
     SIDE_B,
     SNAPSHOT_BASELINE,
     SOURCE_KEY,
+    SUBTOPICS_KEY,
     TOKENS,
     UPLOADS_LOST,
     URL_PROBLEMS,
@@ -343,7 +344,7 @@ def _earlier_tab() -> dict[str, object]:
 def _uploaded_before(tab: dict[str, object]) -> list[str]:
     """The names of the files an earlier tab's uploaders held."""
     names = []
-    for key in (QRELS_KEY, RUNS_KEY, QUERIES_KEY, CORPUS_KEY, JUDGE_KEY):
+    for key in (QRELS_KEY, RUNS_KEY, QUERIES_KEY, CORPUS_KEY, JUDGE_KEY, SUBTOPICS_KEY):
         state = tab.get(key)
         try:
             if state.WhichOneof("value") == "file_uploader_state_value":

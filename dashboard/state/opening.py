@@ -1,6 +1,7 @@
 """Where saved figures come from: the "Open an evaluation" box under My files (drawn by both
 sidebars, so that it keeps its file when the sidebar switches), and the command line's
-`streamlit run dashboard/app.py -- --figures FILE.parquet [--qrels FILE] [--run [NAME=]FILE]`.
+`streamlit run dashboard/app.py -- --figures FILE.parquet [--qrels FILE] [--run [NAME=]FILE]`
+(and `--history DIR`, a history store the Drift page draws).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def command_line() -> argparse.Namespace:
     parser.add_argument("--figures", type=Path)
     parser.add_argument("--qrels", type=Path)
     parser.add_argument("--run", action="append", default=[])
+    parser.add_argument("--history", type=Path)  # a history store: the Drift page's trend
     return parser.parse_known_args(sys.argv[1:])[0]
 
 

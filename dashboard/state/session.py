@@ -45,6 +45,7 @@ RUNS_KEY = "load.runs"
 QUERIES_KEY = "load.queries"
 CORPUS_KEY = "load.corpus"
 JUDGE_KEY = "load.judge"  # the model judge's qrels, beside the human ones
+SUBTOPICS_KEY = "load.subtopics"  # the subtopic qrels the diversity measures read
 LABELS_SET = "labels.set"  # "human" or "judge": which labels every page scores against
 PPI_LAMBDA = "judge.lambda"  # "tuned" (PPI++) or "1" (plain PPI)
 FACET = "overview.facet"  # the facet the Overview slices by

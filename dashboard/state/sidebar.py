@@ -36,7 +36,7 @@ def draw() -> View | None:
         st.divider()
         k, conventions = settings()
         conventions = replace(conventions, labels=labels)
-        added = more_measures(k, conventions)
+        added = more_measures(k, conventions, subtopics=loaded.has_subtopics)
     view = cache.build_view(loaded, shown, names, k, conventions, added)
     _show_corpus(loaded, view, summaries.get(CORPUS_SLOT))
     link.check_link_baseline(view)
@@ -163,11 +163,19 @@ def inputs() -> tuple[Inputs, dict[str, object]]:
         help=HELP["judge_file"],
     )
     judge_slot = st.container()
+    subtopics_file = st.file_uploader(
+        "Subtopic qrels (optional: the diversity measures)",
+        key=session.SUBTOPICS_KEY,
+        help=HELP["subtopics_file"],
+    )
+    subtopics_slot = st.container()
     opening.uploader()  # an evaluation's saved figures: the next run draws their sidebar
     inputs = cache.read_uploads(qrels_file, run_files, reading, queries_file, corpus_file,
-                                judge_file, viewer=session.viewer())
+                                judge_file, subtopics_file, viewer=session.viewer())
     with judge_slot:
         _show_parsed(inputs.judge)
+    with subtopics_slot:
+        _show_parsed(inputs.subtopics)
     with run_slot:
         _show_parsed(inputs.qrels if qrels_file is not None else None)
     summaries = {}
@@ -336,10 +344,13 @@ def settings() -> tuple[int, Conventions]:
     return int(k), conventions
 
 
-def more_measures(k: int, conventions: Conventions) -> tuple[str, ...]:
+def more_measures(k: int, conventions: Conventions, *, subtopics: bool = False
+                  ) -> tuple[str, ...]:
     """The sidebar's More measures: figures every view then shows beside the default ones,
     picked from the catalogue or typed in any name ir_measures or trec_eval reads (each
-    checked by the engine; a bad one is named with the closest names, and left out)."""
+    checked by the engine; a bad one is named with the closest names, and left out). A
+    diversity measure reads the subtopic qrels: without them (`subtopics`) it is named as
+    waiting for them, and left out."""
     state = st.session_state
     # before the widget is drawn its value may be only an earlier tab's (a session that
     # outlived its server holds no value yet): read as none until the widget takes it
@@ -354,9 +365,14 @@ def more_measures(k: int, conventions: Conventions) -> tuple[str, ...]:
         kept = []
         for name in state[session.MEASURES]:
             try:
-                metrics.parse_measure(name)
+                spec = metrics.parse_measure(name)
             except ValueError as error:
                 st.error(safe.md(str(error)), icon=":material/error:")
+                continue
+            if spec.measure.subtopics and not subtopics:
+                st.warning(safe.md(f"{name} reads the subtopic qrels (query_id subtopic_id "
+                                   "doc_id grade): upload them in the sidebar's Subtopic qrels "
+                                   "box"), icon=":material/upload:")
                 continue
             kept.append(name)
     session.keep([session.MEASURES])

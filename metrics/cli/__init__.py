@@ -1,8 +1,9 @@
-"""The command line, one module a command (`score`, `compare`, `snapshot`, `leakage`,
-`leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`, `judge`,
-`sample-for-labelling`, `ci-step`), each parsing its arguments and importing only what it
-runs; `help` lists them (and `help COMMAND` prints one's options). Installed, the command is also
-`retrieval-compare` (pyproject's [project.scripts]), the same as `python -m metrics`.
+"""The command line, one module a command (`score`, `compare`, `snapshot`, `history`,
+`leakage`, `leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`, `judge`,
+`run-retriever`, `sample-for-labelling`, `ci-step`), each parsing its arguments and importing
+only what it runs; `help` lists them (and `help COMMAND` prints one's options). Installed, the
+command is also `retrieval-compare` (pyproject's [project.scripts]), the same as
+`python -m metrics`.
 
 Argument parsing only: the flags every command that reads runs shares, and the reading of what
 they name (`Inputs`), are `metrics.inputs` (the dashboard's report command parses and reads
@@ -29,6 +30,8 @@ COMMANDS = {
     "compare": "each run against the first (the baseline): paired tests, corrections, the "
     "headline, harm, fragility, gates",
     "snapshot": "freeze an evaluation as a JSON snapshot to compare with later (drift)",
+    "history": "a store of snapshots over time: append an evaluation with its time, commit "
+    "and label; show each figure's trend with the changes more than noise",
     "leakage": "queries copied into the corpus they are scored against (exit 4 on a leak)",
     "leaderboard": "each run's rank per metric, its rank interval and P(best); --test: every "
     "pair tested (paired or randomized Tukey HSD) and letters",
@@ -41,6 +44,8 @@ COMMANDS = {
     "Kendall's tau and tau_AP, and the pairs that swap",
     "judge": "labels from a model judge beside human ones: agreement, bias, and every "
     "figure's prediction-powered interval beside the human-only and judge-only ones",
+    "run-retriever": "call a retriever (MODULE:FUNCTION) live on every query, timing each "
+    "call: its TREC run and timings written, its figures when --qrels is given",
     "sample-for-labelling": "draw the queries to label by hand (seeded, stratified by a "
     "facet) and write their labelling template",
     "ci-step": "the GitHub Action's step: compare from its INPUT_* variables, the comment in "

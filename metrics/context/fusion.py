@@ -21,11 +21,12 @@ from metrics.io import Qrels, Run
 from metrics.io.arrow import from_numbers, numbers, strings
 from metrics.io.codes import encode
 from metrics.io.errors import show
+from metrics.io.trec import unwritable
 from metrics.stats.validate import check_rng, is_number
 from metrics.vocabulary import fusion as words
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import check_k
-from metrics.vocabulary.format import TREC_SPLIT_CLASS, UNSHOWN_CLASS, trec_column_problem
+from metrics.vocabulary.format import trec_column_problem
 from metrics.vocabulary.measures import MEASURE_BY_KEY
 
 __all__ = ["CrossFit", "FusionRecipe", "check_rrf_k", "check_weight_values", "cross_fitted_weights",
@@ -279,10 +280,6 @@ def _ranked(pool: _Pool, fused: np.ndarray, name: str) -> Run:
 # --- TREC ------------------------------------------------------------------------------
 
 
-# a doc id `trec_column_problem` refuses, found in a column at once: a character a TREC line
-# splits at or would carry raw, or nothing at all
-_NOT_A_TREC_COLUMN = f"{TREC_SPLIT_CLASS}|[{UNSHOWN_CLASS}]|^$"
-
 
 def trec_unwritable_row(run: Run) -> tuple[int, str, str] | None:
     """The first row of `run` whose query id or doc id one column of a TREC line cannot hold
@@ -290,15 +287,12 @@ def trec_unwritable_row(run: Run) -> tuple[int, str, str] | None:
     ("doc id 'a b'"), why); None when every id can be written. The doc ids are screened as
     one column, the distinct query ids one by one."""
     found = []
-    for code, query in enumerate(run.query_ids.tolist()):
-        why = trec_column_problem(str(query), first=True)
-        if why is not None:
-            row = int(np.searchsorted(run.query_code, code))  # codes do not decrease
-            found.append((row, f"query id {show(str(query))}", why))
-            break
+    for code in np.flatnonzero(unwritable(run.query_ids, first=True))[:1].tolist():
+        query = str(run.query_ids[code])
+        row = int(np.searchsorted(run.query_code, code))  # codes do not decrease
+        found.append((row, f"query id {show(query)}", trec_column_problem(query, first=True)))
     docs = run.doc_ids.cast(pa.string())
-    marked = numbers(pc.fill_null(pc.match_substring_regex(docs, _NOT_A_TREC_COLUMN), True))
-    for row in np.flatnonzero(marked)[:1].tolist():
+    for row in np.flatnonzero(unwritable(docs))[:1].tolist():
         doc = docs[row].as_py() or ""
         found.append((row, f"doc id {show(doc)}", trec_column_problem(doc)))
     return min(found) if found else None

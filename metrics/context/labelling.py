@@ -31,6 +31,7 @@ from metrics.io.arrow import from_numbers, numbers, strings
 from metrics.io.errors import LoadError
 from metrics.io.rows import Qrels
 from metrics.io.spreadsheet import csv_cell
+from metrics.io.trec import unwritable
 from metrics.stats.validate import is_number
 from metrics.vocabulary.cutoffs import check_k
 from metrics.vocabulary.format import count, listing, trec_column_problem, zero_as_written
@@ -181,8 +182,8 @@ def to_csv(result: ToLabel) -> str:
 def trec_unwritable(result: ToLabel) -> list[tuple[str, str]]:
     """The (query id, doc id) rows a TREC qrels line cannot hold (TREC_WRITABLE), in
     labelling order: check before offering `to_qrels_template`."""
-    return [(query, doc) for query, doc in zip(result.query_id, result.doc_id, strict=True)
-            if _trec_problem(query, doc) is not None]
+    rows = np.flatnonzero(unwritable(result.query_id, first=True) | unwritable(result.doc_id))
+    return list(zip(result.query_id[rows].tolist(), result.doc_id[rows].tolist(), strict=True))
 
 
 def to_qrels_template(result: ToLabel, evaluation: Evaluation | None = None) -> str:

@@ -19,16 +19,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from metrics.core.diversity import (
+    Subtopics,
+    SubtopicSet,
+    align_subtopics,
+    diversity,
+    prepare_subtopics,
+)
 from metrics.core.kernel import Curves, Scores, compute, extend
 from metrics.core.ranking import AlignedRun, QuerySet, align, prepare_query_set
 from metrics.io import Qrels, Run
 from metrics.vocabulary import MEASURE_BY_KEY
 from metrics.vocabulary.conventions import Conventions
-from metrics.vocabulary.measures import PERSISTENCE, RECALL
+from metrics.vocabulary.measures import ALPHA, BETA, PERSISTENCE, Q_BETA, RECALL
 from metrics.vocabulary.names import Spec, distinct, parse_measure, recall_spec
 
-__all__ = ["Reading", "Readings", "as_specs", "brought", "figures_at", "reading", "summary_methods",
-           "value_key"]
+__all__ = ["Reading", "Readings", "as_specs", "brought", "diversity_reading", "figures_at",
+           "reading", "summary_methods", "value_key"]
 
 
 @dataclass(frozen=True)
@@ -39,12 +46,15 @@ class Reading:
     conventions: Conventions
     persistence: float
     whole: tuple[str, ...] = ()
+    beta: float = Q_BETA.default  # Q-measure's blended ratio
 
 
 def reading(spec: Spec, conventions: Conventions) -> Reading:
     p = spec.given.get(PERSISTENCE.name, PERSISTENCE.default)
     whole = (spec.measure.key,) if spec.whole_by_itself else ()
-    return Reading(spec.conventions(conventions), float(p), whole)
+    beta = spec.given.get(Q_BETA.name, Q_BETA.default) if Q_BETA in spec.measure.parameters \
+        else Q_BETA.default
+    return Reading(spec.conventions(conventions), float(p), whole, float(beta))
 
 
 def value_key(spec: Spec) -> str:
@@ -83,7 +93,44 @@ class Readings:
     query_set: QuerySet  # the evaluation's, at its relevance level
     conventions: Conventions  # the evaluation's
     width: int
+    subtopics: Subtopics | None = None  # the subtopic qrels the diversity measures read
     _query_sets: dict[int, QuerySet] = field(default_factory=dict)
+    _subtopic_sets: dict[int, SubtopicSet] = field(default_factory=dict)
+
+    def subtopic_set(self, level: int) -> SubtopicSet:
+        """The subtopic judgments on the query set's rows at a relevance level, once."""
+        if level not in self._subtopic_sets:
+            self._subtopic_sets[level] = prepare_subtopics(
+                self.query_set.query_ids, self.subtopics.judged, relevance_level=level,
+                intents=self.subtopics.intents)
+        return self._subtopic_sets[level]
+
+    def diverse(self, aligned: AlignedRun, run: Run, specs: Sequence[Spec]
+                ) -> tuple[dict[str, Curves], dict[tuple, dict]]:
+        """The curves of the specs that read the subtopic qrels (metrics.core.diversity),
+        one kernel call per relevance level, alpha and beta; the lists as the evaluation
+        reads them. And the parts each call states (`diversity_reading` keys them), with the
+        subtopics' names and weights: what the drill-down writes out."""
+        if not specs:
+            return {}, {}
+        if self.subtopics is None:
+            raise ValueError(f"{specs[0].name()} reads the subtopic qrels (query_id "
+                             "subtopic_id doc_id grade): give them (--subtopic-qrels FILE)")
+        groups: dict[tuple, list[Spec]] = {}
+        for spec in specs:
+            groups.setdefault(diversity_reading(spec, self.conventions), []).append(spec)
+        curves, parts = {}, {}
+        for group, chosen in groups.items():
+            _, level, alpha, beta = group
+            subtopics = self.subtopic_set(level)
+            covers = align_subtopics(subtopics, run, aligned.row, aligned.repeat)
+            values, stated = diversity(subtopics, covers, [s.measure.key for s in chosen],
+                                       alpha=alpha, beta=beta)
+            curves |= {s.key: values[s.measure.key] for s in chosen}
+            parts[group] = stated | {"names": subtopics.subtopic_names,
+                                     "weight": subtopics.weight,
+                                     "n_relevant": subtopics.n_relevant}
+        return curves, parts
 
     def query_set_at(self, level: int) -> QuerySet:
         if level == self.query_set.relevance_level:
@@ -108,15 +155,17 @@ class Readings:
               specs: Sequence[Spec]) -> tuple[Scores, dict[str, Curves], dict[str, Scores]]:
         """The run's scores with the specs read as the evaluation reads added, the curves of
         every spec by its key, and the scores of each other reading (what explains those)."""
+        curves, others = self.diverse(aligned, run, [s for s in specs if s.measure.subtopics])
+        specs = [s for s in specs if not s.measure.subtopics]
         groups: dict[Reading, list[Spec]] = {}
         for spec in specs:
             groups.setdefault(reading(spec, self.conventions), []).append(spec)
         base = Reading(self.conventions, PERSISTENCE.default)
-        curves, others = {}, {}
         for read, chosen in groups.items():
             wanted = list(dict.fromkeys(s.measure.key for s in chosen))
             levels = sorted({s.given[RECALL.name] for s in chosen if RECALL.name in s.given})
-            options = dict(persistence=read.persistence, recall_levels=levels)
+            options = dict(persistence=read.persistence, recall_levels=levels,
+                           beta=read.beta)
             if read == base:
                 scores = extend(scores, self.query_set, aligned, wanted, **options)
                 found = scores
@@ -128,6 +177,16 @@ class Readings:
                 others[read] = found
             curves |= {s.key: found.values[value_key(s)] for s in chosen}
         return scores, curves, others
+
+
+def diversity_reading(spec: Spec, conventions: Conventions) -> tuple:
+    """What one diversity kernel call scores under, for a spec that reads the subtopic
+    qrels: ("subtopics", relevance level, alpha, beta); the key of its parts among a run's
+    readings."""
+    level = spec.given.get("rel") or conventions.relevance_level
+    alpha = float(spec.given.get(ALPHA.name, ALPHA.default))
+    beta = float(spec.given.get(BETA.name, BETA.default))
+    return ("subtopics", int(level), alpha, beta)
 
 
 def summary_methods(specs: Sequence[Spec]) -> dict[str, str]:

@@ -33,6 +33,7 @@ import pyarrow as pa
 
 from metrics.core.asked import Readings, as_specs, brought, figures_at, summary_methods
 from metrics.core.diagnosis import Finding, Suggestion, k_curves, query_classes, run_readings
+from metrics.core.diversity import Subtopics
 from metrics.core.kernel import MEASURES, SUMMARY_MEASURES, Curves, Scores, compute, regained
 from metrics.core.per_query import long_table
 from metrics.core.prepared import Prepared, prepare, with_identical, with_unjudged
@@ -143,6 +144,7 @@ class Evaluation(FiguresShown):
     qrels_report: LoadReport | None = None
     within: Within | None = None  # the filter that chose the queries, None for all of them
     asked: tuple[Spec, ...] = ()  # the figures asked for beyond the defaults, in order
+    subtopics: Subtopics | None = None  # the subtopic qrels the diversity measures read
 
     @property
     def summary_specs(self) -> tuple[Spec, ...]:
@@ -179,7 +181,8 @@ class Evaluation(FiguresShown):
         if not new:
             return self
         c, query_set = self.conventions, self.query_set
-        readings = Readings(self.qrels, query_set, c, self.runs[0].aligned.width)
+        readings = Readings(self.qrels, query_set, c, self.runs[0].aligned.width,
+                            self.subtopics)
         resamples = resampled_queries(int(self.scored.sum()), seed=c.seed,
                                       n_resamples=c.n_resamples)
         scored = [readings.score(run.aligned, run.run, run.scores, new) for run in self.runs]
@@ -464,6 +467,7 @@ def evaluate(
     reports: dict[str, LoadReport] | None = None,
     qrels_report: LoadReport | None = None,
     measures: Sequence[Spec | str] = (),
+    subtopics: Subtopics | None = None,
 ) -> Evaluation:
     """Score every run at every K up to MAX_K; summarise at k (1..MAX_K).
 
@@ -472,14 +476,15 @@ def evaluate(
     `sweep` (FROM:TO, at most MAX_SWEEP cutoffs, TO <= MAX_K) defaults to 1..longest list.
     `reports` (run name -> its LoadReport) get the lines the alignment ignores added to them.
     `measures` adds figures to the default ones (names such as 'Rprec' or 'P(rel=2)@5', or
-    specs).
+    specs); the diversity measures ('alpha_nDCG(alpha=0.5)@20', 'ERR_IA@20', 'StRecall@10'...)
+    read `subtopics`, the subtopic qrels (and intent probabilities) the evaluation keeps.
     """
     conventions = conventions or Conventions()
     prepared = prepare(qrels, runs, relevance_level=conventions.relevance_level,
                        identical_ids=conventions.identical_ids)
     return evaluate_prepared(
         prepared, k, conventions, sweep=sweep, reports=reports, qrels_report=qrels_report,
-        measures=measures,
+        measures=measures, subtopics=subtopics,
     )
 
 
@@ -494,6 +499,7 @@ def evaluate_prepared(
     measures: Sequence[Spec | str] = (),
     progress: Callable[[int, int, str | None], None] | None = None,
     regain: Evaluation | None = None,
+    subtopics: Subtopics | None = None,
 ) -> Evaluation:
     """evaluate() on runs already aligned by prepare() at the same relevance level.
     `progress(done, total, run)` is called before each run is scored (its name) and once
@@ -541,7 +547,7 @@ def evaluate_prepared(
         resamples = drawing.result()
     evaluated = _read_runs(scored_runs, query_set, scored, conventions, k, resamples, longest)
     evaluation = Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
-                            qrels_report)
+                            qrels_report, subtopics=subtopics)
     return evaluation.with_measures(measures) if measures else evaluation
 
 

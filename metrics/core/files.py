@@ -12,9 +12,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
+from metrics.core.diversity import Subtopics
 from metrics.core.evaluate import Evaluation, evaluate
 from metrics.io import MAX_INPUT_BYTES, LoadReport, Qrels, ReportLine, Run, load_qrels, load_run
 from metrics.io.names import plain_name
+from metrics.io.subtopics import load_intent_probabilities, load_subtopic_qrels
 from metrics.vocabulary.conventions import Conventions
 
 Source = str | os.PathLike | bytes
@@ -143,6 +145,17 @@ def evaluate_files(
     )
 
 
+def read_subtopics(source: Source, intents: Source | None = None, *,
+                   max_bytes: int = MAX_INPUT_BYTES) -> tuple[Subtopics, list[LoadReport]]:
+    """The subtopic qrels (and intent probabilities, when a file gives them) the diversity
+    measures read, and their load reports."""
+    judged, report = load_subtopic_qrels(source, max_bytes=max_bytes)
+    if intents is None:
+        return Subtopics(judged), [report]
+    probabilities, intents_report = load_intent_probabilities(intents, max_bytes=max_bytes)
+    return Subtopics(judged, probabilities), [report, intents_report]
+
+
 def _labels_in(report: LoadReport, first: RunSource) -> None:
     """Without qrels the labels come from the first run, which must then be JSONL: any other
     run carries no labels, and reading it as a qrels file would blame the wrong box."""
@@ -170,4 +183,4 @@ def rereader(runs: Sequence[RunSource], evaluation: Evaluation, *,
 
 
 __all__ = ["ReportLine", "RunSource", "distinct_names", "evaluate_files", "load_runs",
-           "read_qrels", "read_run", "rereader"]
+           "read_qrels", "read_run", "read_subtopics", "rereader"]

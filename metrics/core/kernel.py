@@ -41,7 +41,7 @@ import pyarrow as pa
 from metrics.vocabulary import MEASURE_BY_KEY, MEASURES, SUMMARY_MEASURES, Measure
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import MAX_K, check_k
-from metrics.vocabulary.measures import PERSISTENCE, STANDARD_RECALL
+from metrics.vocabulary.measures import PERSISTENCE, Q_BETA, STANDARD_RECALL
 from metrics.vocabulary.names import recall_spec
 
 __all__ = ["MAX_K", "MEASURES", "MEASURE_BY_KEY", "SUMMARY_MEASURES", "Curves", "Figures",
@@ -334,7 +334,7 @@ def _ideal_columns(labels: Labels, gain: str, width: int) -> np.ndarray:
 def compute(labels: Labels, run: Ranked, conventions: Conventions,
             wanted: Collection[str] = (), *, persistence: float = PERSISTENCE.default,
             recall_levels: Sequence[float] = STANDARD_RECALL,
-            whole: Collection[str] = ()) -> Scores:
+            whole: Collection[str] = (), beta: float = Q_BETA.default) -> Scores:
     """The kernel: every measure of each query of the block at K = 1..width from the arrays,
     and past it in closed form. The run's rows must be at least as wide as its longest list
     (align() and prepare() make them one column wider).
@@ -410,7 +410,7 @@ def compute(labels: Labels, run: Ranked, conventions: Conventions,
     if not wanted:
         return scores
     return extend(scores, labels, run, wanted, persistence=persistence,
-                  recall_levels=recall_levels)
+                  recall_levels=recall_levels, beta=beta)
 
 
 # the figures the DCG gain changes; every other figure of compute() reads no gain
@@ -459,17 +459,23 @@ def regained(scores: Scores, labels: Labels, run: Ranked, gain: str) -> Scores:
 
 def extend(scores: Scores, labels: Labels, run: Ranked, wanted: Collection[str], *,
            persistence: float = PERSISTENCE.default,
-           recall_levels: Sequence[float] = STANDARD_RECALL) -> Scores:
+           recall_levels: Sequence[float] = STANDARD_RECALL,
+           beta: float = Q_BETA.default) -> Scores:
     """The same block's scores with the measures `wanted` names added (those not there yet),
     computed from the arrays the scores already hold (hits, precision, list lengths)."""
     unknown = [key for key in wanted if key not in MEASURE_BY_KEY]
     if unknown:
         raise ValueError(f"no measure {unknown[0]!r}; measures: {', '.join(MEASURE_BY_KEY)}")
+    diverse = [key for key in wanted if MEASURE_BY_KEY[key].subtopics]
+    if diverse:
+        raise ValueError(f"{diverse[0]} reads the subtopic qrels: metrics.core.diversity "
+                         "scores it")
     levels = [level for level in recall_levels
               if recall_spec(level).key not in scores.values]
     more = _OnRequest(labels, run, scores.hits.view(np.ndarray),
                       scores.values["P"].view(np.ndarray), scores.list_length,
-                      np.arange(1, scores.width + 1, dtype=float), persistence, levels)
+                      np.arange(1, scores.width + 1, dtype=float), persistence, levels,
+                      scores.recall_denominator.view(np.ndarray), beta)
     values, parts = dict(scores.values), dict(scores.parts)
     for key in dict.fromkeys(wanted):
         if key in values or (key == "IPrec" and not levels):
@@ -512,6 +518,8 @@ class _OnRequest:
     cutoff: np.ndarray  # (width,) K = 1..width, floats
     persistence: float
     recall_levels: Sequence[float]
+    denominator: np.ndarray  # (n, width) what recall and AP divide by: R, or min(R, K)
+    beta: float = Q_BETA.default  # Q-measure's
 
     def compute(self, key: str) -> tuple[dict[str, Curves], dict[str, np.ndarray]]:
         """One measure's curves and parts: the method named after its key ("Bpref" ->
@@ -621,6 +629,30 @@ class _OnRequest:
         left = inside[:, -1] + p ** length
         return ({"RBPresid": Curves(residual, Tail("p^K", left, persistence=p))},
                 {"terms": terms, "unknown": unknown, "persistence": np.array(p)})
+
+    def _q(self):
+        run, labels = self.run, self.labels
+        gain = np.where(run.relevant, np.maximum(run.grade, 0), 0).astype(float)
+        found = np.cumsum(gain, axis=1)  # cg(r)
+        # the ideal's gains: the query's relevant grades, best first (ideal's first R columns)
+        ideal = labels.ideal.astype(float)
+        columns = np.arange(ideal.shape[1])
+        ideal = np.where(columns[None, :] < labels.n_relevant[:, None], ideal, 0.0)
+        best = np.cumsum(ideal, axis=1)
+        if best.shape[1] == 0:
+            best = np.zeros((len(ideal), 1))
+        at = np.minimum(np.arange(self.width), best.shape[1] - 1)
+        best = best[:, at]  # cg*(r), flat past the ideal's end
+        ratio = (self.hits + self.beta * found) / (self.cutoff[None, :] + self.beta * best)
+        terms = np.where(run.relevant, ratio, 0.0)
+        total = _running(terms)
+        r = labels.n_relevant
+        clipped = not np.array_equal(self.denominator[:, -1], r)
+        q = _per_count(total, self.denominator)
+        tail = Tail("D", total[:, -1], r, clipped) if clipped else None
+        return ({"Q": Curves(q, tail)},
+                {"terms": terms, "gain": found, "ideal_gain": best, "denominator":
+                 self.denominator, "beta": np.array(self.beta)})
 
     def _numret(self):
         return {"NumRet": _whole_list(self.list_length, self.width)}, {}

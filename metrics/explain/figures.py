@@ -1,5 +1,6 @@
 """The figures asked for beyond the defaults, written out for one query: R-precision, Bpref,
-infAP, the interpolated precisions, Success, ERR, RBP and its residual, and the counts.
+infAP, the interpolated precisions, Success, ERR, RBP and its residual, the counts, and the
+diversity measures (which subtopics each rank covers, the novelty discount, the ideal).
 
 Each explanation reads the engine's own parts (`Scores.parts`: each rank's term, the counts
 it read, what it divided by) and its figure; nothing is recomputed here, and a test checks
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.core.asked import reading, value_key
+from metrics.core.asked import diversity_reading, reading, value_key
 from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.core.kernel import Scores
 from metrics.explain.query import query_row
@@ -63,6 +64,11 @@ def explain_figures(evaluation: Evaluation, run: RunEvaluation,
         value = float(run.curves(spec.key)[q, spec.k(evaluation.k) - 1])
         label = spec.label(evaluation.k, evaluation.conventions)
         said = "; ".join(spec.words(evaluation.conventions))
+        if spec.measure.subtopics:
+            parts = run.readings[diversity_reading(spec, evaluation.conventions)]
+            found.append(_DIVERSITY[spec.measure.key](parts, spec.k(evaluation.k), q, value,
+                                                      label))
+            continue
         scores = _scores_of(evaluation, run, spec)
         default = spec.measure.key not in _WRITERS  # a measure shown by default
         if scores is None or (default and scores is not run.scores):
@@ -221,11 +227,158 @@ def _count(words: str):
     return write
 
 
+def _q(evaluation, scores, aligned, spec, q, value, label) -> FigureExplanation:
+    parts = scores.parts["Q"]
+    k = spec.k(evaluation.k)
+    width = min(k, parts["terms"].shape[1])
+    ranks = np.flatnonzero(aligned.relevant[q, :width]) + 1
+    terms = parts["terms"][q, ranks - 1]
+    beta = float(parts["beta"])
+    denominator = float(parts["denominator"][q, min(k, parts["denominator"].shape[1]) - 1])
+    steps = ", ".join(
+        f"rank {int(i)}: ({int(scores.hits[q, i - 1])} + {beta:g} × "
+        f"{parts['gain'][q, i - 1]:g}) / ({int(i)} + {beta:g} × "
+        f"{parts['ideal_gain'][q, i - 1]:g}) = {figure(t)}"
+        for i, t in zip(ranks, terms, strict=True))
+    return FigureExplanation(
+        label, value, f"{label} = ({_sum(terms, float(terms.sum()))}) / {denominator:g} = "
+        f"{figure(value)}: at each relevant rank up to {k}, (relevant ids so far + beta × their "
+        f"grades) / (rank + beta × the ideal order's grades so far) "
+        f"({steps or 'no relevant id in the top ' + str(k)}).", terms, ranks, denominator)
+
+
 _WRITERS = {
     "Rprec": _rprec, "Bpref": _bpref, "infAP": _infap, "IPrec": _iprec, "Success": _success,
-    "ERR": _err, "RBP": _rbp, "RBPresid": _rbp_residual,
+    "ERR": _err, "RBP": _rbp, "RBPresid": _rbp_residual, "Q": _q,
     "NumRet": _count("the ids the list returned, repeats included"),
     "NumRel": _count("the query's relevant ids, retrieved or not"),
     "NumRelRet": _count("the relevant ids the list returned, anywhere in it"),
 }
 
+
+
+# --------------------------------------------------------------------------- diversity
+
+
+def _covered(parts: dict, q: int, k: int) -> tuple[np.ndarray, str]:
+    """The ranks up to K whose id covers a subtopic, and each written out: the subtopics it
+    covers, each with its novelty discount (1 - alpha)^c, and the rank's gain."""
+    covers, names = parts["covers"][q], parts["names"][q]
+    weight, alpha = parts["weight"][q], float(parts["alpha"])
+    width = min(k, covers.shape[0])
+    ranks = np.flatnonzero(covers[:width].any(axis=1)) + 1
+    seen = np.cumsum(covers, axis=0) - covers  # ids above covering each subtopic
+    steps = []
+    for i in ranks:
+        subs = np.flatnonzero(covers[i - 1])
+        each = ", ".join(
+            f"{names[s]}" + (f" (seen {int(seen[i - 1, s])}×: "
+                             f"{figure((1 - alpha) ** seen[i - 1, s])})" if seen[i - 1, s] else "")
+            + (f" weight {figure(weight[s])}" if weight[s] != 1 else "")
+            for s in subs)
+        steps.append(f"rank {int(i)} covers {each}: gain {figure(parts['gain'][q, i - 1])}")
+    return ranks, "; ".join(steps) or f"no id in the top {k} covers a subtopic"
+
+
+def _subtopics(parts: dict, q: int) -> int:
+    return int(parts["subtopics"][q])
+
+
+def _alpha_ndcg(parts, k, q, value, label) -> FigureExplanation:
+    ranks, steps = _covered(parts, q, k)
+    gain = parts["gain"][q]
+    terms = gain[ranks - 1] / np.log2(ranks + 1)
+    idcg = parts["alpha_IDCG"][q]
+    ideal = float(idcg[min(k, len(idcg)) - 1])
+    shown = parts["ideal_gain"][q, :min(k, parts["ideal_gain"].shape[1])]
+    alpha = float(parts["alpha"])
+    return FigureExplanation(
+        label, value, f"{label} = alpha-DCG@{k} / the greedy ideal's = "
+        f"{_terms(terms)} over {figure(ideal)} = {figure(value)}. Each subtopic an id covers "
+        f"gains (1 - alpha)^c, c the ids above it covering it (alpha = {alpha:g}), and a rank's "
+        f"gain is divided by log2(rank + 1): {steps}. The ideal order (ndeval's greedy one) "
+        f"gains {_terms(shown[shown > 0])} at ranks 1, 2, ... .", terms, ranks, ideal)
+
+
+def _err_ia(parts, k, q, value, label) -> FigureExplanation:
+    ranks, steps = _covered(parts, q, k)
+    terms = parts["gain"][q, ranks - 1] / ranks
+    base = parts["ideal_ideal"]
+    s = _subtopics(parts, q)
+    denominator = s * float(base[min(k, len(base)) - 1])
+    return FigureExplanation(
+        label, value, f"{label} = (the sum of gain / rank up to {k}: {_terms(terms)}) over "
+        f"S × (the sum of 0.5^(r - 1) / r for r up to {k}) = {s} × "
+        f"{figure(base[min(k, len(base)) - 1])}: {figure(value)}, S = {s} subtopics with a "
+        f"relevant id; {steps}.", terms, ranks, denominator)
+
+
+def _nerr_ia(parts, k, q, value, label) -> FigureExplanation:
+    ranks, steps = _covered(parts, q, k)
+    terms = parts["gain"][q, ranks - 1] / ranks
+    ideal = parts["ideal_gain"][q]
+    ierr = np.cumsum(ideal / np.arange(1, len(ideal) + 1))
+    denominator = float(ierr[min(k, len(ierr)) - 1])
+    return FigureExplanation(
+        label, value, f"{label} = (the sum of gain / rank up to {k}: {_terms(terms)}) over the "
+        f"same sum for the greedy ideal order ({figure(denominator)}) = {figure(value)}; "
+        f"{steps}.", terms, ranks, denominator)
+
+
+def _nrbp(parts, k, q, value, label) -> FigureExplanation:
+    covers = parts["covers"][q]
+    ranks = np.flatnonzero(covers.any(axis=1)) + 1
+    alpha, beta = float(parts["alpha"]), float(parts["beta"])
+    terms = parts["gain"][q, ranks - 1] * beta ** (ranks - 1.0) * (1 - (1 - alpha) * beta)
+    s = _subtopics(parts, q)
+    _, steps = _covered(parts, q, covers.shape[0])
+    return FigureExplanation(
+        label, value, f"{label} = (1 - (1 - alpha) beta) / S × the sum over the whole list of "
+        f"gain × beta^(rank - 1) = ({_terms(terms)}) / {s} = {figure(value)}, alpha = "
+        f"{alpha:g}, beta = {beta:g}, S = {s}; {steps}.", terms, ranks, float(max(s, 1)))
+
+
+def _p_ia(parts, k, q, value, label) -> FigureExplanation:
+    covers, weight = parts["covers"][q], parts["weight"][q]
+    width = min(k, covers.shape[0])
+    ranks = np.flatnonzero(covers[:width].any(axis=1)) + 1
+    terms = (covers[ranks - 1] * weight).sum(axis=1).astype(float)
+    s = _subtopics(parts, q)
+    _, steps = _covered(parts, q, k)
+    return FigureExplanation(
+        label, value, f"{label} = the (subtopic, rank) pairs up to {k} where the id is relevant "
+        f"to the subtopic ({_terms(terms)}) over K × S = {k} × {s}: {figure(value)}; {steps}.",
+        terms, ranks, float(k * max(s, 1)))
+
+
+def _strecall(parts, k, q, value, label) -> FigureExplanation:
+    covers, names = parts["covers"][q], parts["names"][q]
+    width = min(k, covers.shape[0])
+    first = covers[:width] & (np.cumsum(covers[:width], axis=0) == 1)  # first to cover each
+    ranks = np.flatnonzero(first.any(axis=1)) + 1
+    terms = first[ranks - 1].sum(axis=1).astype(float)
+    s = _subtopics(parts, q)
+    said = "; ".join(f"rank {int(i)} first covers "
+                     + ", ".join(str(names[j]) for j in np.flatnonzero(first[i - 1]))
+                     for i in ranks) or f"no subtopic covered in the top {k}"
+    return FigureExplanation(
+        label, value, f"{label} = the subtopics covered in the top {k} over S = "
+        f"{int(terms.sum())} / {s} = {figure(value)} ({said}).", terms, ranks,
+        float(max(s, 1)))
+
+
+def _ap_ia(parts, k, q, value, label) -> FigureExplanation:
+    per, names = parts["ap_per_subtopic"][q], parts["names"][q]
+    weight = parts["weight"][q]
+    held = np.flatnonzero(parts["n_relevant"][q] > 0)
+    terms = per[held] * weight[held]
+    s = _subtopics(parts, q)
+    said = ", ".join(f"{names[j]}: {figure(per[j])}" for j in held) or "no subtopic"
+    return FigureExplanation(
+        label, value, f"{label} = the mean of each subtopic's AP over the whole list "
+        f"({said}) = ({_terms(terms)}) / {s} = {figure(value)}.", terms,
+        np.zeros(len(terms), dtype=np.int64), float(max(s, 1)))
+
+
+_DIVERSITY = {"alpha_nDCG": _alpha_ndcg, "ERR_IA": _err_ia, "nERR_IA": _nerr_ia,
+              "NRBP": _nrbp, "P_IA": _p_ia, "StRecall": _strecall, "AP_IA": _ap_ia}

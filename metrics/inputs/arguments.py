@@ -358,6 +358,15 @@ def add_input_arguments(parser: argparse.ArgumentParser,
     )
     parser.add_argument("--qrels-format", choices=("auto", *QRELS_FORMATS), default="auto",
                         help="qrels file format (default: detected from the content)")
+    parser.add_argument("--subtopic-qrels", type=Path, metavar="FILE",
+                        help="subtopic judgments for the diversity measures (alpha_nDCG, "
+                        "ERR_IA, nERR_IA, NRBP, P_IA, AP_IA, StRecall): the TREC Web track's "
+                        "'query_id subtopic_id doc_id grade' lines, a CSV/TSV with those "
+                        "columns, or Parquet")
+    parser.add_argument("--intents", type=Path, metavar="FILE",
+                        help="with --subtopic-qrels: each subtopic's probability, "
+                        "'query_id subtopic_id probability' lines (default: every subtopic of "
+                        "a query weighs the same, as ndeval)")
     parser.add_argument("--run-format", choices=("auto", *RUN_FORMATS), default="auto",
                         help="format of every --run file (default: detected from the content)")
     parser.add_argument(

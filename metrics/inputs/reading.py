@@ -27,7 +27,7 @@ from typing import Any
 from metrics.context.cost import ChunkTokens, chunk_tokens
 from metrics.core.blocks import BlockEvaluation
 from metrics.core.evaluate import Evaluation
-from metrics.core.files import RunSource, evaluate_files, rereader
+from metrics.core.files import RunSource, evaluate_files, read_subtopics, rereader
 from metrics.core.sample import SAMPLE_DIR, load_sample, sample_runs
 from metrics.explain.facets import Facet, facets
 from metrics.explain.lists import short_lists
@@ -142,6 +142,8 @@ class Inputs:
     tokens_per_chunk: float | None = None
     price_per_mtok: float | None = None
     measures: Sequence[str] = ()  # figures to score beyond the defaults (--metric)
+    subtopic_qrels: Path | None = None  # the diversity measures' judgments (--subtopic-qrels)
+    intents: Path | None = None  # their subtopics' probabilities (--intents)
     report: Callable[[str], None] = _silent  # each load report read, as one line
     load_report_file: Path | None = None  # where the whole load report is written
     _read: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -162,6 +164,8 @@ class Inputs:
             tokens_per_chunk=getattr(args, "tokens_per_chunk", None),
             price_per_mtok=getattr(args, "price_per_mtok", None),
             measures=tuple(getattr(args, "metric", ())), report=report,
+            subtopic_qrels=getattr(args, "subtopic_qrels", None),
+            intents=getattr(args, "intents", None),
             load_report_file=getattr(args, "load_report", None))
 
     @property
@@ -200,7 +204,21 @@ class Inputs:
     def evaluation(self) -> Evaluation:
         """The runs scored against the qrels (the sample's without either), with the figures
         `measures` names."""
-        return self._once("evaluation", lambda: self._evaluate().with_measures(self.measures))
+        return self._once("evaluation", lambda: self._with_subtopics(
+            self._evaluate()).with_measures(self.measures))
+
+    def _with_subtopics(self, evaluation: Evaluation) -> Evaluation:
+        """The evaluation with the subtopic qrels its diversity measures read, when given."""
+        if self.intents is not None and self.subtopic_qrels is None:
+            raise UsageError("--intents weighs the subtopics of --subtopic-qrels: give both")
+        if self.subtopic_qrels is None:
+            return evaluation
+        subtopics, reports = read_subtopics(self.subtopic_qrels, self.intents,
+                                            max_bytes=self.max_bytes)
+        for report in reports:
+            self.report(f"{report.source}: {report.kind}, {report.lines_used:,} lines used"
+                        + (f", {len(report.dropped):,} dropped" if report.dropped else ""))
+        return dataclasses.replace(evaluation, subtopics=subtopics)
 
     def _evaluate(self) -> Evaluation:
         if self.labels_file != self.qrels:  # every figure read under the judge's labels

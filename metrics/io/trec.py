@@ -15,6 +15,18 @@ from metrics.io.arrow import from_numbers, numbers
 from metrics.io.detect import Layout
 from metrics.io.reader import Table, kept_lines, pick, read_csv, read_lines
 from metrics.io.sources import Source
+from metrics.vocabulary.format import (
+    TREC_COMMENT,
+    TREC_SPLIT_CLASS,
+    UNSHOWN_CLASS,
+    trec_column_problem,
+)
+
+# the rule of every TREC column written (format.trec_column_problem) as one of Arrow's regular
+# expressions (RE2), so that a column of ids is screened at once; the first column (a query
+# id) may not start a comment line either
+_UNWRITABLE = f"{TREC_SPLIT_CLASS}|[{UNSHOWN_CLASS}]|^$"
+_UNWRITABLE_FIRST = f"{_UNWRITABLE}|^[{''.join(TREC_COMMENT)}]"
 
 
 def whitespace_table(src: Source, layout: Layout) -> Table:
@@ -71,3 +83,20 @@ def _single_separator(src: Source) -> str | None:
     separator = "\t" if "\t" in src.first_data_line[1] else " "
     other = b" " if separator == "\t" else b"\t"
     return None if other in src.raw else separator
+
+
+def unwritable(ids: np.ndarray | pa.Array | pa.ChunkedArray, *, first: bool = False) -> np.ndarray:
+    """Which of `ids` one column of a TREC line cannot hold (the line's first when `first`),
+    a bool each: Arrow screens the column, and the few it marks are read again by
+    `trec_column_problem` itself, so the answer is that rule's whatever Unicode version
+    Arrow's character classes follow. A missing id cannot be written."""
+    # from a list: Arrow converts a numpy array of Python strings ~20x slower
+    column = (ids if isinstance(ids, pa.Array | pa.ChunkedArray)
+              else pa.array(np.asarray(ids, dtype=object).tolist(), type=pa.string()))
+    column = column.cast(pa.string())
+    marked = numbers(pc.fill_null(pc.match_substring_regex(
+        column, _UNWRITABLE_FIRST if first else _UNWRITABLE), True)).copy()
+    for row in np.flatnonzero(marked).tolist():
+        text = column[row].as_py()
+        marked[row] = text is None or trec_column_problem(text, first=first) is not None
+    return marked

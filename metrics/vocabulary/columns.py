@@ -135,6 +135,10 @@ CONTROL_HELP: dict[str, str] = {
     f"(query_id, doc_id, grade). {FORMATS} The Qrels box then holds the human labels, which "
     "may cover only a random sample of the queries: the Judge labels page sets the two side "
     "by side and corrects the judge with prediction-powered intervals.",
+    "subtopics_file": "The diversity track's subtopic judgments, 'query_id subtopic_id doc_id "
+    "grade' (TREC Web track format; or a CSV/TSV with those columns, or Parquet), beside the "
+    "qrels: the diversity measures of More measures (alpha_nDCG, ERR_IA, nERR_IA, NRBP, P_IA, "
+    "AP_IA, StRecall) read them, as ndeval does.",
     "labels": "Which labels every page scores against: the human qrels, or the judge's "
     "(every figure then carries the judge's errors uncorrected; the Judge labels page "
     "measures them).",
@@ -153,6 +157,8 @@ CONTROL_HELP: dict[str, str] = {
     "save_snapshot": "A JSON file of the figures shown now (over every query, whatever the "
     "filter), stamped with the time you click.",
     "load_snapshots": "Snapshot files saved here or written by `python -m metrics snapshot`.",
+    "load_history": "A history store's index.jsonl and its snapshot files (snapshots/*.json), "
+    "as `python -m metrics history append --store DIR` writes them: select them all.",
     "fuse_runs": "Two or more runs, fused over their full lists.",
     "fuse_weight": "The other run weighs 1 − this.",
     "fuse_remove": "Remove this fused run",

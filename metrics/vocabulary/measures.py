@@ -100,6 +100,16 @@ READ = "read"  # the parameter that says where a figure is read: at K, or over t
 PERSISTENCE = Parameter(
     "p", "persistence: the chance that a reader goes on from one rank to the next", float,
     "p = {value}", default=0.8, low=0, high=1, strict=True)
+ALPHA = Parameter(
+    "alpha", "redundancy intolerance: each id that covers a subtopic again gains (1 - alpha) "
+    "times what the one before it gained there", float, "alpha = {value}", default=0.5, low=0,
+    high=1)
+BETA = Parameter(
+    "beta", "patience: the chance that a reader goes on from one rank to the next (NRBP)",
+    float, "beta = {value}", default=0.5, low=0, high=1)
+Q_BETA = Parameter(
+    "beta", "the blended ratio's weight of graded gain against rank (Q-measure; 1 as NTCIREVAL "
+    "by default, 0 gives AP)", float, "beta = {value}", default=1.0, low=0)
 RECALL = Parameter(
     "recall", "the recall level the interpolated precision is read at", float,
     "at recall {value}", low=0, high=1)
@@ -146,6 +156,8 @@ class Measure:
     # what its reading of the data says beside it, a template over the evaluation's facts
     # ({max_grade}: the highest grade in the qrels)
     note: str = ""
+    # read from the subtopic qrels (the diversity track's), which the evaluation must be given
+    subtopics: bool = False
 
     @property
     def spellings(self) -> tuple[str, ...]:
@@ -401,6 +413,115 @@ CATALOGUE: tuple[Measure, ...] = (
         "Where in the list they are.",
         False, "bootstrap", ("relevance_level", "unjudged"), parameters=_BINARY,
         trec_eval="num_rel_ret", ir_measures="NumRelRet", **_COUNT,
+    ),
+    Measure(
+        "Q", "Q", "Q-measure@K",
+        "graded average precision: at each relevant rank the blended ratio (relevant ids so far "
+        "+ beta times their gain) / (rank + beta times the ideal's gain so far), summed and "
+        "divided by R",
+        "Whether the most relevant ids come first as well as whether relevant ids come early: "
+        "AP with grades (beta = 0 gives AP).",
+        "Relevant ids below K; and its scale depends on the gains, the grades themselves.",
+        True, "bootstrap", ("recall_denominator", "relevance_level"), shown=False,
+        parameters=(Q_BETA, REL),
+        rule="Q@K = the sum over the relevant ranks r up to K of (C(r) + beta cg(r)) / (r + "
+        "beta cg*(r)), over R (or min(R, K), as AP): C(r) the relevant ids to rank r, cg(r) the "
+        "sum of their grades, cg*(r) the sum of the r highest relevant grades of the query "
+        "(the ideal order; past its end, all of them). Gain = the grade of a relevant id "
+        "(Sakai 2004; NTCIREVAL's Q-measure with gain = grade).",
+        aliases=("Qmeasure", "Q_measure"),
+    ),
+    # ---------------------------------------------------------------- diversity (subtopic qrels)
+    Measure(
+        "alpha_nDCG", "alpha_nDCG", "alpha-nDCG@K",
+        "nDCG over subtopics with a novelty discount: an id gains (1 - alpha)^c for each "
+        "subtopic it covers, c the ids above it covering that subtopic, over the gain of a "
+        "greedy ideal order",
+        "That the top K covers the query's subtopics early, without repeating one.",
+        "Subtopics nobody judged, and grades above the level: each judgment is binary. The "
+        "ideal order is greedy (ndeval's), not the best possible.",
+        True, "bootstrap", ("relevance_level",), shown=False, subtopics=True,
+        parameters=(ALPHA, REL),
+        rule="alpha-nDCG@K divides the sum over ranks i up to K of G_i / log2(i + 1), G_i the "
+        "sum over the subtopics the id at i is relevant to of (1 - alpha)^c (c: the ids above "
+        "it relevant to that subtopic), by the same sum over the ideal order ndeval builds "
+        "greedily (at each rank the id of most gain, ties to the greater doc id) (Clarke et "
+        "al. 2008; ndeval 4.5).",
+        ir_measures="alpha_nDCG",
+    ),
+    Measure(
+        "ERR_IA", "ERR_IA", "ERR-IA@K",
+        "intent-aware expected reciprocal rank: the novelty gain at each rank over the rank, "
+        "summed to K, over the most a list could collect (collection-independent)",
+        "That each subtopic is met early, with a reader who stops once a subtopic is "
+        "satisfied.",
+        "Subtopics nobody judged, and grades above the level.",
+        True, "bootstrap", ("relevance_level",), shown=False, subtopics=True,
+        parameters=(REL,),
+        rule="ERR-IA@K sums G_i / i over ranks i up to K (G_i alpha-nDCG's novelty gain at "
+        "alpha = 0.5) and divides by S times the sum of 0.5^(r - 1) / r for r up to K, S the "
+        "subtopics holding a relevant id (ndeval 4.5's ideal-ideal normalisation; Chapelle et "
+        "al. 2009). ndeval leaves ERR-IA@1 undivided, so that it can exceed 1; here it is "
+        "divided.",
+        ir_measures="ERR_IA",
+    ),
+    Measure(
+        "nERR_IA", "nERR_IA", "nERR-IA@K",
+        "ERR-IA normalised by the ERR-IA of ndeval's greedy ideal order (collection-dependent)",
+        "That each subtopic is met early, against the best the judgments allow.",
+        "Subtopics nobody judged, and grades above the level.",
+        True, "bootstrap", ("relevance_level",), shown=False, subtopics=True,
+        parameters=(REL,),
+        rule="nERR-IA@K divides ERR-IA's sum of G_i / i to K by the same sum over the greedy "
+        "ideal order of alpha-nDCG (ndeval 4.5).",
+        ir_measures="nERR_IA",
+    ),
+    Measure(
+        "NRBP", "NRBP", "NRBP",
+        "novelty- and rank-biased precision: the novelty gain at each rank weighted by "
+        "beta^(rank - 1) over the whole list",
+        "Diversity for a reader of patience beta who tolerates redundancy as alpha says.",
+        "Where the list ends: it reads every rank, whatever K is.",
+        True, "bootstrap", ("relevance_level",), shown=False, at_k=False, subtopics=True,
+        parameters=(ALPHA, BETA, REL),
+        rule="NRBP = (1 - (1 - alpha) beta) / S times the sum over every rank i of G_i "
+        "beta^(i - 1) (Clarke, Kolla and Vechtomova 2009; ndeval 4.5).",
+        ir_measures="NRBP",
+    ),
+    Measure(
+        "P_IA", "P_IA", "P-IA@K",
+        "intent-aware precision: the mean over subtopics of the share of the top K relevant "
+        "to each",
+        "How much of the window serves each subtopic, on average.",
+        "Novelty: an id covering an already covered subtopic counts again.",
+        False, "bootstrap", ("relevance_level",), shown=False, subtopics=True,
+        parameters=(REL,),
+        rule="P-IA@K = the (subtopic, rank) pairs up to K where the id is relevant to the "
+        "subtopic, over K S (Agrawal et al. 2009; ndeval 4.5).",
+        ir_measures="P_IA",
+    ),
+    Measure(
+        "AP_IA", "AP_IA", "AP-IA",
+        "intent-aware average precision: each subtopic's AP over the whole list, averaged "
+        "over the subtopics",
+        "That every subtopic's relevant ids are near the top.",
+        "Novelty: redundancy is not charged.",
+        True, "bootstrap", ("relevance_level",), shown=False, at_k=False, subtopics=True,
+        parameters=(REL,),
+        rule="AP-IA = the mean over the S subtopics of the subtopic's AP over the whole list "
+        "(its relevant ranks' precisions over its relevant ids) (ndeval 4.5's MAP-IA).",
+        ir_measures="AP_IA", aliases=("MAP_IA",),
+    ),
+    Measure(
+        "StRecall", "StRecall", "S-recall@K",
+        "subtopic recall: the share of the query's subtopics covered by the top K",
+        "How many of the query's intents the window reaches at all.",
+        "How well each is served, and the order inside the top K.",
+        False, "bootstrap", ("relevance_level",), shown=False, subtopics=True,
+        parameters=(REL,),
+        rule="S-recall@K = the subtopics with a relevant id in the top K over S, the subtopics "
+        "holding a relevant id (Zhai, Cohen and Lafferty 2003; ndeval 4.5's strec).",
+        ir_measures="StRecall", aliases=("strec",),
     ),
 )
 

@@ -98,3 +98,70 @@ def test_with_a_key_set_an_unsigned_snapshot_is_refused_as_the_engine_words_it(
     errors = " ".join(shown(e.value) for e in app.error)
     assert f"forged.json: {NOT_SIGNED}" in errors
     assert "figures verified" not in texts(app)
+
+
+def _history_store(tmp_path):
+    from metrics.core.evaluate import evaluate
+    from metrics.snapshot import Snapshot
+    from metrics.snapshot.history import append
+    from tests.metrics.snapshot.test_history import GOOD, WORSE, _qrels, _run
+
+    root = tmp_path / "store"
+    for day, depth in enumerate((GOOD, WORSE, GOOD), start=1):
+        snapshot = Snapshot.from_evaluation(evaluate(_qrels(), [_run(depth)], 5), key=None)
+        append(root, snapshot, time=f"2026-12-0{day}T02:00:00Z", commit=f"c{day}",
+               label=f"night {day}", key=None)
+    return root
+
+
+def _upload_store(app, root, *, leave_out: str | None = None):
+    files = [("index.jsonl", (root / "index.jsonl").read_bytes(), "application/json")]
+    files += [(p.name, p.read_bytes(), "application/json")
+              for p in sorted((root / "snapshots").iterdir()) if p.name != leave_out]
+    app.file_uploader(key="history.files").set_value(files).run()
+    return app
+
+
+def test_a_history_store_uploaded_is_drawn_as_its_trend(tmp_path):
+    app = _upload_store(open_app("drift"), _history_store(tmp_path))
+    assert not app.exception and not app.error
+    assert "History" in [s.value for s in app.subheader]
+    page = texts(app)
+    assert "3 entries of the uploaded store" in page
+    assert "Holm correction over the 18 changes shown" in page
+    import pyarrow as pa
+
+    charts = [c for c in app.get("vega_lite_chart")
+              if json.loads(c.proto.spec).get("facet", {}).get("field") == "figure"]
+    assert charts, "no trend chart"
+    rows = [row for dataset in charts[0].proto.datasets
+            for row in pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()]
+    ndcg = {row["entry"]: row["mark"] for row in rows if row["figure"] == "nDCG@5"}
+    assert ndcg == {1: "", 2: "▼", 3: "▲"}
+    assert any("No snapshot loaded" in i.value for i in app.info)  # the snapshots part stays
+
+
+def test_a_history_store_missing_a_file_or_changed_is_refused_naming_it(tmp_path):
+    root = _history_store(tmp_path)
+    app = _upload_store(open_app("drift"), root, leave_out="000002.json")
+    errors = " ".join(shown(e.value) for e in app.error)
+    assert "the uploaded store/index.jsonl: entry 2" in errors
+    assert "its snapshot 000002.json was not given" in errors
+    assert not app.exception
+
+
+def test_a_history_store_given_on_the_command_line_is_drawn(tmp_path, monkeypatch):
+    import sys
+
+    from dashboard.state import opening
+
+    root = _history_store(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["app.py", "--history", str(root)])
+    opening.command_line.cache_clear()
+    try:
+        app = open_app("drift")
+        assert not app.exception and not app.error
+        assert f"3 entries of {root}" in texts(app)
+        assert app.get("vega_lite_chart"), "no trend chart"
+    finally:
+        opening.command_line.cache_clear()

@@ -69,7 +69,7 @@ def test_the_action_passes_every_input_to_the_step_by_the_environment():
     for step in action["runs"]["steps"]:  # no expression inside a shell line: no injection
         assert "${{" not in step["run"]
     assert set(action["outputs"]) == {"verdict", "headline", "exit-code", "junit", "comment",
-                                      "json"}
+                                      "json", "python"}
 
 
 def test_the_docs_show_the_example_workflows_as_they_are():
@@ -169,6 +169,7 @@ def test_a_candidate_that_holds_passes_the_step(workspace):
     status, outputs, summary = run_action(folder, gate_inputs(files, "same"))
     assert status == 0
     assert outputs["verdict"] == "passed" and outputs["exit-code"] == "0"
+    assert outputs["python"] == sys.executable
     assert outputs["headline"].startswith("same scores as base does on nDCG@2")
     assert summary.startswith("## ✅ Retrieval gate passed: all 3 gates held against base")
     assert (folder / "reports" / "gate.xml").exists()
