@@ -1,8 +1,9 @@
 """The command line, one module a command (`score`, `compare`, `snapshot`, `history`,
 `leakage`, `leaderboard`, `power`, `unjudged`, `overlap`, `fuse`, `agreement`, `judge`,
-`run-retriever`, `sample-for-labelling`), each parsing its arguments and importing only what
-it runs; `help` lists them (and `help COMMAND` prints one's options). Installed, the command is also
-`retrieval-compare` (pyproject's [project.scripts]), the same as `python -m metrics`.
+`run-retriever`, `sample-for-labelling`, `ci-step`), each parsing its arguments and importing
+only what it runs; `help` lists them (and `help COMMAND` prints one's options). Installed, the
+command is also `retrieval-compare` (pyproject's [project.scripts]), the same as
+`python -m metrics`.
 
 Argument parsing only: the flags every command that reads runs shares, and the reading of what
 they name (`Inputs`), are `metrics.inputs` (the dashboard's report command parses and reads
@@ -47,6 +48,8 @@ COMMANDS = {
     "call: its TREC run and timings written, its figures when --qrels is given",
     "sample-for-labelling": "draw the queries to label by hand (seeded, stratified by a "
     "facet) and write their labelling template",
+    "ci-step": "the GitHub Action's step: compare from its INPUT_* variables, the comment in "
+    "the job summary, the verdict in the step's outputs, compare's exit status",
 }
 DEFAULT_COMMAND = "score"
 HELP = ("help", "-h", "--help")

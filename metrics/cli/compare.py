@@ -33,18 +33,23 @@ from metrics.inputs.arguments import (
     add_test_argument,
     add_text_arguments,
     confidence,
+    formats_written,
+    output_file,
     permutations,
     to_stderr,
 )
+from metrics.io.writing import write_text
 from metrics.outputs.documents import (
     add_risk,
     all_pairs_json,
     comparison_dict,
     fragility_json,
+    json_text,
     slice_rows,
     snapshot_source,
-    write_json,
 )
+from metrics.outputs.junit import junit_xml
+from metrics.outputs.markdown import comment_markdown
 from metrics.outputs.text import (
     format_all_pairs,
     format_comparison,
@@ -54,6 +59,7 @@ from metrics.outputs.text import (
 )
 from metrics.snapshot import compare_with_snapshot, same_run_note, snapshot_key
 from metrics.snapshot import load as load_snapshot
+from metrics.snapshot.schema import tool_version
 from metrics.stats.comparison import DEFAULT_PERMUTATIONS, Comparison, regressions
 from metrics.vocabulary import fragility as fragility_words
 from metrics.vocabulary import risk as risk_words
@@ -71,6 +77,9 @@ from metrics.vocabulary.timings import (
 )
 from metrics.vocabulary.tukey import DEFAULT_ALL_PAIRS_TEST
 
+# what compare writes: --format's choice (to standard output, or --out), and --write's
+FORMATS = ("table", "json", "junit", "markdown")
+
 
 def compare_command(argv: Sequence[str]) -> int:
     parser = Parser(
@@ -78,9 +87,16 @@ def compare_command(argv: Sequence[str]) -> int:
         description="Paired comparison: the first --run is the baseline, whatever its name. "
         "Exit status 3 when --fail-on-regression finds a candidate significantly worse.",
     )
-    add_input_arguments(parser)
+    add_input_arguments(parser, FORMATS)
     add_metric_argument(parser, "compare only these; default every measure at K except "
                         "Judged")
+    parser.add_argument("--out", type=output_file, metavar="FILE",
+                        help="write --format's output to FILE rather than standard output")
+    parser.add_argument("--write", type=formats_written(FORMATS), action="append", default=[],
+                        metavar="FORMAT=FILE",
+                        help="also write FORMAT (table, json, junit, markdown) to FILE, from "
+                        "the same comparison; repeatable (a CI step writes the JUnit report "
+                        "and the pull request's comment at once)")
     parser.add_argument(
         "--correction",
         choices=list(CORRECTIONS),
@@ -129,6 +145,10 @@ def compare_command(argv: Sequence[str]) -> int:
     add_lambda_argument(parser)
     args = parser.parse_args(argv)
     if args.labels == "ppi":  # the headline and the regression gate, prediction-powered
+        if args.format not in ("table", "json") or args.out is not None or args.write:
+            raise UsageError("--labels ppi writes its table or JSON to standard output: "
+                             "--format junit or markdown, --out and --write are for the paired "
+                             "comparison")
         return ppi_compare(args)
     if args.by and args.snapshot is not None:
         raise UsageError("--by compares live runs: a snapshot keeps no query texts")
@@ -223,32 +243,39 @@ def compare_command(argv: Sequence[str]) -> int:
     found = fragility(evaluation, comparison, reread=inputs.rereader()) if args.fragility else None
     if found is not None:
         data |= fragility_json(found)
-    if args.format == "json":
-        data["gates"] = gates
-        if snapshot is not None:
-            data["snapshot"] = snapshot_source(snapshot, args.snapshot, args.snapshot_run, note)
-        if args.by:
-            data["by"] = args.by
-            data["comparisons"] += slice_rows(args.by, pieces)
-        write_json(data)
-    else:
-        sys.stdout.write("".join(f"{sentence}\n" for sentence in said) + "\n")
+    data["gates"] = gates
+    if snapshot is not None:
+        data["snapshot"] = snapshot_source(snapshot, args.snapshot, args.snapshot_run, note)
+    if args.by:
+        data["by"] = args.by
+        data["comparisons"] += slice_rows(args.by, pieces)
+
+    def table() -> str:
+        text = "".join(f"{sentence}\n" for sentence in said) + "\n"
         if pairs is None or not pairs.comparisons:  # the baseline's tests gate the build
-            sys.stdout.write(format_comparison(evaluation, comparison))
+            text += format_comparison(evaluation, comparison)
         if pairs is not None:  # every pair's tests, or the Tukey HSD's reading after them
-            sys.stdout.write(("\n" if not pairs.comparisons else "")
-                             + format_all_pairs(evaluation, pairs))
+            text += ("\n" if not pairs.comparisons else "") + format_all_pairs(evaluation, pairs)
         if args.by:
-            sys.stdout.write("\n" + format_slice_comparison(args.by, pieces))
+            text += "\n" + format_slice_comparison(args.by, pieces)
         if costs is not None:
-            sys.stdout.write("\n" + format_timings(costs))
+            text += "\n" + format_timings(costs)
         for kind, title in (("budget", "Budgets"), ("harm", "Harm limits"),
                             ("latency", "Latency limits")):
             if any(gate["gate"] == kind for gate in gates):
-                sys.stdout.write(f"\n{title}:\n" + "".join(
+                text += f"\n{title}:\n" + "".join(
                     f"  {gate['candidate']} {gate['metric']}: {gate['sentence']}\n"
-                    for gate in gates if gate["gate"] == kind))
-        sys.stdout.write(format_review(comparison, args.harm_delta, found))
+                    for gate in gates if gate["gate"] == kind)
+        return text + format_review(comparison, args.harm_delta, found)
+
+    writers = {"table": table, "json": lambda: json_text(data), "junit": lambda: junit_xml(data),
+               "markdown": lambda: comment_markdown(data, version=tool_version())}
+    for name, path in args.write:
+        write_text(path, writers[name](), flag="--write")
+    if args.out is None:
+        sys.stdout.write(writers[args.format]())
+    else:
+        write_text(args.out, writers[args.format](), flag="--out")
     failed = [gate for gate in gates if not gate["passed"]]
     for gate in failed:
         to_stderr(gate_failure(gate["gate"], gate["candidate"], gate["metric"],

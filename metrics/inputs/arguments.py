@@ -111,6 +111,22 @@ def output_file(text: str) -> Path:
     return Path(text)
 
 
+def formats_written(formats: Sequence[str]) -> Callable[[str], tuple[str, Path]]:
+    """The type of a flag that writes one more format to a file, FORMAT=FILE (compare's
+    --write): a usage error on a format the command does not write. Its files are compared
+    with the inputs and the other outputs as output_file's are."""
+
+    def read(text: str) -> tuple[str, Path]:
+        name, equals, path = text.partition("=")
+        if not equals or not path or name not in formats:
+            raise argparse.ArgumentTypeError(
+                f"expected FORMAT=FILE with FORMAT one of {', '.join(formats)}, got {text!r}")
+        return name, Path(path)
+
+    read.writes = True  # type: ignore[attr-defined]
+    return read
+
+
 def refuse_overwriting(actions: Sequence[argparse.Action], args: argparse.Namespace) -> None:
     """A UsageError when a file the command would write is one it reads (writing it would
     destroy the input before, or while, it is read), lies inside a directory it reads, or is
@@ -124,7 +140,8 @@ def refuse_overwriting(actions: Sequence[argparse.Action], args: argparse.Namesp
             continue
         flag = max(action.option_strings, key=len)
         for path in _paths(getattr(args, action.dest, None)):
-            (outputs if action.type is output_file else inputs).append((flag, path))
+            writes = action.type is output_file or getattr(action.type, "writes", False)
+            (outputs if writes else inputs).append((flag, path))
     if not outputs:
         return
     if hasattr(args, "run") and not getattr(args, "qrels", None) and not args.run:
@@ -287,6 +304,10 @@ FORMAT_WORDS = {
     "too with -q)",
     "latex": "the summary table a paper uses: runs x measures, the best per column in bold, "
     "significance against the first run as daggers, test and correction in the caption",
+    "junit": "JUnit XML for a CI system: a test suite per candidate, a test case per gate "
+    "(failed with its figures) and per metric compared",
+    "markdown": "a pull request's comment in GitHub's Markdown: the gates' verdicts, the "
+    "worst queries, every metric, the conventions (at most 65,536 characters)",
 }
 
 READERS: dict[str, tuple[Reader, str | None]] = {

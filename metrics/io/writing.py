@@ -1,6 +1,7 @@
 """The one way a file is written: every file the command line and the report command write
 (--out, --per-query-out, --load-report, a snapshot) goes through `replacing`, so that nothing
-at the path is lost or left half-written when a write fails.
+at the path is lost or left half-written when a write fails; the files of a CI runner (its
+job summary, its step outputs) are added to, in one write (`append_text`).
 
 The new contents go to a temporary file beside the target (same directory, so the same file
 system), are flushed to disk, and only then renamed over the target, which is atomic: the
@@ -156,6 +157,18 @@ def write_text(path: PathLike, text: str, *, flag: str | None = None) -> None:
     failure names `flag` when given."""
     with for_flag(flag), replacing(path) as temporary:
         temporary.write_text(text, encoding="utf-8")
+
+
+def append_text(path: PathLike, text: str, *, name: str | None = None) -> None:
+    """`text` added at the end of `path` as UTF-8, in one write: the one file this tool adds
+    to rather than replaces is a CI runner's (its job summary, its step outputs), which other
+    steps wrote before and the runner reads after. A failure names `name` when given (the
+    variable that named the file)."""
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(text)
+    except (OSError, ValueError) as error:
+        raise CannotWrite(path, _reason(error), name) from None
 
 
 def _create_beside(target: Path, path: PathLike, mode: int | None) -> Path:

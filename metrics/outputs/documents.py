@@ -155,11 +155,16 @@ def snapshot_source(snapshot: Snapshot, path: Path, run_name: str | None,
 def add_risk(data: dict[str, Any], comparison: Comparison, delta: float,
              queries: Queries | None = None) -> None:
     """Each row of the comparison's own tests gains "risk" (slices' rows keep theirs out);
-    with a queries file, each of the worst losses carries its query's text."""
+    each of the worst losses carries the query's figure before and after (the baseline's and
+    the candidate's), and with a queries file its query's text."""
     found = {(r.candidate, r.metric): r.as_dict() for r in risks(comparison, delta=delta)}
-    if queries is not None:
-        for risk in found.values():
-            for loss in risk["worst"]:
+    position = {query: i for i, query in enumerate(comparison.query_ids)}
+    for (candidate, metric), risk in found.items():
+        test = comparison.test(candidate, metric)
+        for loss in risk["worst"]:
+            at = position[loss["query_id"]]
+            loss["before"], loss["after"] = float(test.before[at]), float(test.after[at])
+            if queries is not None:
                 loss["text"] = queries.text(loss["query_id"])
     for row in data.get("comparisons", []):
         if row["baseline"] == comparison.baseline and "slice" not in row:
@@ -173,5 +178,10 @@ def write_json(document: dict[str, Any]) -> None:
     so every other character no output writes as it is (DEL, C1, a line separator, a
     bidirectional override) is written as its JSON escape (`format.json_escaped`): the ids
     read back exactly."""
+    sys.stdout.write(json_text(document))
+
+
+def json_text(document: dict[str, Any]) -> str:
+    """The document as write_json writes it, one line, for a file."""
     text = orjson.dumps(document, option=orjson.OPT_SERIALIZE_NUMPY).decode()
-    sys.stdout.write(json_escaped(text) + "\n")
+    return json_escaped(text) + "\n"

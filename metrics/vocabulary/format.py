@@ -257,3 +257,36 @@ def _json_escape(found: re.Match) -> str:
 def natural_key(text: str) -> list:
     """Sort key that puts q2 before q10."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(text))]
+
+
+# XML 1.0 cannot carry some characters at all, not even as a character reference: after
+# `terminal` (every control character and surrogate written as its escape) only the
+# noncharacters U+FFFE and U+FFFF are left of them
+_NOT_XML = re.compile("[\ufffe\uffff]")
+
+
+def xml_text(text: object) -> str:
+    """Text for an XML attribute or element (the JUnit report): as `terminal` writes it,
+    with the characters XML cannot hold written as their escapes too, so that no id or run
+    name makes the document ill-formed. The XML writer escapes &, <, > and quotes."""
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", terminal(str(text)))
+
+
+# GitHub's Markdown (a pull request's comment, a job summary): every ASCII punctuation
+# character may be escaped with a backslash (CommonMark), which leaves no emphasis, code span,
+# table pipe, link, autolink, HTML tag or entity in a user's string; GitHub then links a
+# mention (@name) and an issue reference (#12) in the rendered text, which a word joiner after
+# the sign breaks, unseen
+_MARKDOWN_ACTIVE = re.compile(r"([!-/:-@\[-`{-~])")
+_GITHUB_LINKED = re.compile(r"\\([@#])")
+WORD_JOINER = "&#8288;"
+
+
+def markdown_text(text: object) -> str:
+    """`text` as literal characters in GitHub's Markdown, on one line, inside a table cell or
+    a sentence: as `terminal` writes it (a line break, a tab, ESC as their escapes), every
+    ASCII punctuation character escaped ('a|b' stays in its cell, '<b>' shows as written,
+    'http://x' and '[x](y)' are no links), and a word joiner after @ and # (no mention, no
+    issue link)."""
+    escaped = _MARKDOWN_ACTIVE.sub(r"\\\1", terminal(str(text)))
+    return _GITHUB_LINKED.sub(lambda m: "\\" + m.group(1) + WORD_JOINER, escaped)

@@ -29,3 +29,7 @@ LIMITS = (
 # The most runs a file of saved figures (--per-query-out) may name: every page lays out each
 # run (a file of 10,000 one-line runs held the dashboard past 90 s); refused beyond, saying so.
 MAX_SAVED_RUNS = 100
+
+# The longest comment GitHub takes on a pull request or an issue (its API refuses a body of
+# more characters): `compare --format markdown` cuts its comment to fit, counting what it left
+COMMENT_LIMIT = 65_536
