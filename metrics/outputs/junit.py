@@ -105,6 +105,8 @@ def _gate_case(suite: ET.Element, gate: dict[str, Any], row: dict[str, Any] | No
         lines.append(f"budget: {fmt.figure(gate['limit'])}: {gate['sentence']}")
     if kind == "harm":
         lines.append(f"harm limit: {gate['sentence']}")
+    if kind == "latency":
+        lines.append(f"latency limit: {gate['sentence']}")
     if row is not None and row.get("risk"):
         lines += _harmed(row["risk"])
     text = "\n".join(fmt.xml_text(line) for line in lines)
@@ -114,7 +116,8 @@ def _gate_case(suite: ET.Element, gate: dict[str, Any], row: dict[str, Any] | No
                    if row is not None else "")
         said = {"regression": "significantly worse than the baseline",
                 "budget": gate.get("verdict", ""),
-                "harm": "harms too many queries"}.get(kind, "failed")
+                "harm": "harms too many queries",
+                "latency": gate.get("sentence", "")}.get(kind, "failed")
         failure = (f"{kind}: {candidate} against {baseline} on {metric}: {said}{figures}", text)
     _case(suite, kind, metric, out="" if failure else text, failure=failure)
 

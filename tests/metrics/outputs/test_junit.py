@@ -153,3 +153,24 @@ def test_xml_text_escapes_only_what_xml_cannot_hold_or_would_hide():
     assert xml_text("plain id-1.x") == "plain id-1.x"
     assert xml_text("a\x00b\tc\ufffe") == "a\\x00b\\tc\\ufffe"
     assert xml_text("é ü 中") == "é ü 中"
+
+
+def test_a_latency_gate_fails_with_its_interval_and_limit(tmp_path, capsys):
+    """--max-latency's gates are cases of their own; the slower candidate's failure names the
+    ratio's interval and the limit, in the words the text output and the comment use."""
+    timings = tmp_path / "timings.csv"
+    rows = [f"q{i:02d},{run},{ms + i % 3}" for i in range(QUERIES)
+            for run, ms in (("base", 10), ("same", 10), ("worse", 40))]
+    timings.write_text("query_id,run,latency_ms\n" + "\n".join(rows) + "\n")
+    status, _, document = compared(tmp_path, "base", "worse", "same",
+                                   extra=["--timings", str(timings), "--max-latency", "p95=+20%"])
+    text = capsys.readouterr().out
+    assert status == EXIT_GATE
+    SCHEMA.assertValid(etree.fromstring(text.encode()))
+    latency = {g["candidate"]: g for g in document["gates"] if g["gate"] == "latency"}
+    assert not latency["worse"]["passed"] and latency["same"]["passed"]
+    case = next(case for suite in report(text) if suite.name == "worse" for case in suite
+                if case.classname.endswith(".latency"))
+    failure = case.result[0]
+    assert latency["worse"]["sentence"] in failure.message
+    assert "p95 latency limit +20%" in failure.text
