@@ -28,9 +28,9 @@ HELP = vocabulary.columns.CONTROL_HELP
 # what the mode hides (the sidebar, its handle and the page's navigation) and how big its
 # words are: a room reads them from the back
 STYLE = """<style>
-section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [data-testid="stExpandSidebarButton"], [data-testid="stSidebarNav"] { display: none !important; }
-[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 1.5rem 3rem 2rem 3rem; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 3.75rem 3rem 2rem 3rem; }
 .st-key-present-keys { display: none !important; }
 .st-key-present-slide h1 { font-size: 2.6rem; padding-top: 0; }
 .st-key-present-slide [data-testid="stMarkdownContainer"] p { font-size: 1.45rem;
@@ -42,7 +42,9 @@ BACK_KEYS = ("pageup",)  # besides ←
 
 def draw() -> None:
     view = ui.require_view()
-    st.html(STYLE)
+    # in the page's flow: st.html puts a style alone in the event container, which a rerun
+    # emptied (the sidebar came back while the slide stayed)
+    st.markdown(STYLE, unsafe_allow_html=True)
     evaluation = view.evaluation
     snapshots = session.snapshots()
     chosen = asked.now()
