@@ -26,10 +26,7 @@ LATENCY: Sequence[str] | None = None
 
 
 def footer(view: View) -> str:
-    """What every exported slide says at its foot besides its number."""
-    evaluation = view.evaluation
-    return (f"K = {evaluation.k} · {metrics.format.count(len(evaluation.scored_ids), 'query')}"
-            f" · baseline {view.baseline}")
+    return built.footer(view.evaluation, view.baseline)
 
 
 @dataclass(frozen=True, eq=False)

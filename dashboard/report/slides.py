@@ -92,34 +92,48 @@ def spec(slide: Slide, number: int, total: int, footer: str = "") -> dict:
     room = (WIDTH - 2 * MARGIN_X, HEIGHT - MARGIN_BOTTOM - top)
     composite = _composite(slide)
     vega, (ox, oy), width, height = _laid_out(composite)
-    for _ in range(2):
-        # the words start where the chart's labels start, left of its plot; the plot gives
-        # up what its labels and legend need beyond the room (no text is made smaller)
-        words = composite["vconcat"][0] if slide.lines else None
-        if words is not None and ox > 0:
-            words["encoding"]["x"] = {"value": -ox}
-        chart = composite["vconcat"][-1] if slide.chart is not None else None
-        over = {"width": width - room[0], "height": height - room[1]}
-        for axis, size in over.items():
-            if chart is not None and size > 0 and isinstance(chart.get(axis), (int, float)):
-                chart[axis] = max(MIN_PLOT, chart[axis] - size)
+    words = composite["vconcat"][0] if slide.lines else None
+    if words is not None and ox > 0:
+        # the words start where the chart's labels start, left of its plot
+        words["encoding"]["x"] = {"value": -ox}
         vega, (ox, oy), width, height = _laid_out(composite)
-    box = (MARGIN_X, top, MARGIN_X + width, top + height)
+    chart = composite["vconcat"][-1] if slide.chart is not None else None
+    for _ in range(3):
+        # the plot gives up what the content needs beyond the room (no text is made
+        # smaller); its labels keep their room, so the words keep their place
+        over = {"width": width - room[0], "height": height - room[1]}
+        shrunk = False
+        for axis, size in over.items():
+            if (chart is not None and size > 0 and isinstance(chart.get(axis), (int, float))
+                    and chart[axis] > MIN_PLOT):
+                chart[axis] = max(MIN_PLOT, chart[axis] - size)
+                shrunk = True
+        if not shrunk:
+            break
+        vega, (ox, oy), width, height = _laid_out(composite)
     if width > room[0] or height > room[1]:
         raise DoesNotFit(f"slide {number} ({slide.key}) needs {width:.0f} x {height:.0f} px; "
-                         f"it has {WIDTH - 2 * MARGIN_X} x {HEIGHT - MARGIN_BOTTOM - top}")
-    left, above = MARGIN_X + ox, top + oy
-    vega["autosize"] = "none"
-    vega["padding"] = {"left": left, "top": above, "right": 0, "bottom": 0}
-    vega["width"], vega["height"] = WIDTH - left, HEIGHT - above
+                         f"it has {room[0]} x {room[1]}")
+    # the title above the content's top left corner and the footer at the box's bottom
+    # right: with the content inside, they are the box's corners, and the margins around
+    # them make the canvas 1920 x 1080 exactly (Vega sizes it to what it draws: a legend
+    # at the right of a plot sits where Vega puts it)
+    x0, y0 = -ox, -oy - TITLE_BAND
     foot = f"{footer} · {number} / {total}" if footer else f"{number} / {total}"
     vega.setdefault("marks", []).extend([
-        _text("slide_title", slide.title, MARGIN_X - left, MARGIN_TOP - above, TITLE_PX,
-              INK, align="left", baseline="top", weight="bold"),
-        _text("slide_footer", foot, WIDTH - MARGIN_X - left, HEIGHT - MARGIN_BOTTOM / 2 - above,
-              MIN_TEXT_PX, SOFT, align="right", baseline="middle"),
+        _text("slide_title", slide.title, x0, y0, TITLE_PX, INK, align="left",
+              baseline="top", weight="bold"),
+        _text("slide_footer", foot, x0 + WIDTH - 2 * MARGIN_X,
+              y0 + HEIGHT - MARGIN_TOP - MARGIN_BOTTOM, MIN_TEXT_PX, SOFT, align="right",
+              baseline="bottom"),
     ])
-    vega["usermeta"] = {"content": box}
+    scene = vlc.vega_to_scenegraph(vega)
+    right, bottom = WIDTH - MARGIN_X - scene["width"], HEIGHT - MARGIN_TOP - scene["height"]
+    if right < MARGIN_X - 1 or bottom < MARGIN_BOTTOM - 1:  # the title wider than the slide
+        raise DoesNotFit(f"slide {number} ({slide.key}): its title or footer is wider than "
+                         "the slide")
+    vega["padding"] = {"left": MARGIN_X, "top": MARGIN_TOP, "right": right, "bottom": bottom}
+    vega["usermeta"] = {"content": (MARGIN_X, top, MARGIN_X + width, top + height)}
     return vega
 
 
@@ -192,8 +206,8 @@ def texts(vega: dict) -> Iterator[dict]:
     """Every text drawn on the slide, from Vega's scene graph: its text, font size and
     anchor on the canvas (x, y in pixels), its alignment and angle."""
     scene = vlc.vega_to_scenegraph(vega)
-    pad = vega["padding"]
-    yield from _texts(scene["scenegraph"], pad["left"], pad["top"])
+    ox, oy = scene["origin"]  # where the root's (0, 0) falls on the canvas
+    yield from _texts(scene["scenegraph"], ox, oy)
 
 
 def _texts(node: dict, dx: float, dy: float) -> Iterator[dict]:

@@ -54,11 +54,12 @@ SOFT = "#555555"  # the baseline's mark, axis grid
 
 
 # every slide chart's text, on the page and in the files: what a projector needs
-AXIS_STYLE = dict(labelFontSize=AXIS_PX, titleFontSize=AXIS_PX, labelColor=INK, titleColor=INK,
-                  titleFontWeight="normal", titlePadding=16, labelPadding=8,
+# (labelLimit 0: a label is never cut short with an ellipsis)
+AXIS_STYLE = dict(labelLimit=0, labelFontSize=AXIS_PX, titleFontSize=AXIS_PX, labelColor=INK,
+                  titleColor=INK, titleFontWeight="normal", titlePadding=16, labelPadding=8,
                   gridColor="#dddddd", domainColor=SOFT, tickColor=SOFT)
-LEGEND_STYLE = dict(labelFontSize=AXIS_PX, titleFontSize=AXIS_PX, labelColor=INK,
-                    titleColor=INK)
+LEGEND_STYLE = dict(labelLimit=0, rowPadding=8, labelFontSize=AXIS_PX, titleFontSize=AXIS_PX,
+                    labelColor=INK, titleColor=INK)
 
 
 def styled(chart: alt.TopLevelMixin, font: str | None = None) -> alt.TopLevelMixin:
@@ -101,6 +102,12 @@ def build(contents: ReportContents, *, latency: Sequence[str] | None = None,
             "baseline) to see the queries a candidate helps and hurts most.",)))
     slides += [cost(contents, runs, latency), caveats(contents)]
     return tuple(slides)
+
+
+def footer(evaluation: Evaluation, baseline: str) -> str:
+    """What every exported slide says at its foot besides its number."""
+    return (f"K = {evaluation.k} · {fmt.count(len(evaluation.scored_ids), 'query')} · "
+            f"baseline {baseline}")
 
 
 def primary_label(contents: ReportContents) -> str:
@@ -314,7 +321,13 @@ def cost(contents: ReportContents, runs: alt.Scale, latency: Sequence[str] | Non
     if not costs:
         return Slide("cost", "What it costs", (NOT_PRICED, *lines))
     k = costs[0].current.k
-    lines = [costs[0].tokens.sentence, *(f"{c.run}: {c.sentence}" for c in costs), *lines]
+    # each run's figures are the chart's (its sentence, three lines a run, would push the
+    # chart off the slide at three runs); the direction of each suggestion in words
+    lines = [costs[0].tokens.sentence,
+             "Each bar: the tokens a query sends to the model at K and at the run's suggested "
+             "k (the smallest k whose recall nears the best its lists allow), with the recall "
+             "they buy.",
+             *lines]
     rows = pd.DataFrame([
         {"run": c.run, "at": f"K = {at.k}" if at is c.current else f"suggested k = {at.k}",
          "which": which, "tokens": at.tokens, "recall": at.recall,
