@@ -87,3 +87,19 @@ def test_a_run_name_from_a_file_is_escaped_on_the_slides():
     for line in named:  # the characters as written, no Markdown formed from them
         assert "**bold**" not in line and "](evil)" not in line and "<b>" not in line
         assert hostile in shown(line)
+
+
+def test_a_corpus_uploaded_after_the_runs_prices_the_cost_slide():
+    """The Overview prices K before the corpus is there; the corpus, uploaded next, leaves
+    the view's key as it was: the cost slide (and the Overview) must price with it."""
+    app = open_app()
+    upload(app, [("a.run", (SAMPLE_DIR / "baseline.run").read_bytes()),
+                 ("b.run", (SAMPLE_DIR / "bm25.run").read_bytes())], QRELS)
+    assert any("load a corpus" in c.value for c in app.caption)  # not priced yet
+    app.file_uploader(key="load.corpus").set_value(
+        ("corpus.jsonl", (SAMPLE_DIR / "corpus.jsonl").read_bytes(), "text/plain")).run()
+    app.sidebar.toggle(key="present.on").set_value(True).run()
+    while not _titles(app)[0].startswith("What it costs"):
+        app.button(key="present.next").click().run()
+    lines = [shown(m.value) for m in app.markdown]
+    assert any("estimated from the corpus" in line for line in lines), lines
