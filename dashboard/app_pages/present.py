@@ -36,6 +36,7 @@ STYLE = """<style>
 .st-key-present-slide [data-testid="stMarkdownContainer"] p { font-size: 1.45rem;
   line-height: 1.45; }
 </style>"""
+AXES_PX = 140  # what a stretched chart's axes take of its height on the page
 NEXT_KEYS = ("pagedown", "space")  # besides →, on buttons the reader does not see
 BACK_KEYS = ("pageup",)  # besides ←
 
@@ -102,4 +103,7 @@ def _slide(slide: built.Slide) -> None:
     for line in slide.lines:
         st.markdown(safe.md(line))
     if slide.chart is not None:
-        st.altair_chart(built.styled(slide.chart), width="stretch")
+        chart = slide.chart
+        if isinstance(chart.height, int):  # stretched, the axes are fitted into the height
+            chart = chart.properties(height=chart.height + AXES_PX)
+        st.altair_chart(built.styled(chart), width="stretch")

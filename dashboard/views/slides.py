@@ -194,7 +194,7 @@ def headline_chart(rows: pd.DataFrame, runs: alt.Scale, *, baseline: str, label:
         x=alt.X("high:Q", scale=UNIT), y=y, text="written:N")
     rule = base.transform_filter(alt.datum.run == baseline).mark_rule(
         strokeDash=[10, 8], strokeWidth=2, color=SOFT).encode(x=alt.X("mean:Q", scale=UNIT))
-    height = min(560, 120 * max(1, len(shown)))
+    height = min(560, max(320, 120 * len(shown)))  # the page fits axes into it: room for them
     return alt.layer(rule, bars, *caps, points, written).properties(
         width=CHART_WIDTH - 200, height=height)
 

@@ -89,3 +89,32 @@ def test_presentation_mode_hides_the_sidebar_and_the_keys_move_between_slides(
         assert "present=1" not in location(page)
     finally:
         context.close()
+
+
+def test_the_slides_download_as_a_pdf_and_as_pngs(server, page, tmp_path):
+    """The presentation's buttons: a PDF of a 16:9 page a slide, a ZIP of 1920 x 1080 PNGs,
+    as many as the slides the page counts."""
+    import io
+    import zipfile
+
+    from PIL import Image
+    from pypdf import PdfReader
+
+    page.goto(f"{server}/?present=1")
+    settle(page)
+    total = int(re.search(r"Slide 1 of (\d+)", page.inner_text("body")).group(1))
+    with page.expect_download(timeout=120_000) as info:
+        page.get_by_role("button", name="Slides (PDF)").click()
+    info.value.save_as(tmp_path / "slides.pdf")
+    pages = PdfReader(tmp_path / "slides.pdf").pages
+    assert len(pages) == total
+    assert float(pages[0].mediabox.width) / float(pages[0].mediabox.height) == \
+        pytest.approx(16 / 9, rel=1e-3)
+    with page.expect_download(timeout=120_000) as info:
+        page.get_by_role("button", name="Slides (PNG)").click()
+    info.value.save_as(tmp_path / "slides.zip")
+    with zipfile.ZipFile(tmp_path / "slides.zip") as archive:
+        names = archive.namelist()
+        assert len(names) == total
+        for name in names:
+            assert Image.open(io.BytesIO(archive.read(name))).size == (1920, 1080)
