@@ -42,7 +42,9 @@ st.set_page_config(
 saved.prepare()  # figures given on the command line open under My files
 link.init()
 link.publish()  # before st.navigation, which re-writes the URL when the run ends
-presenting = link.presenting()  # slides instead of the page chosen, without the sidebar
+# slides instead of the page chosen, without the sidebar (saved figures hold no lists to
+# show the slides from: their pages as usual)
+presenting = link.presenting() and not saved.active()
 page = st.navigation(
     [st.Page(script, title=title, icon=icon, default=i == 0)
      for i, (script, title, icon) in enumerate(PAGES)],
@@ -55,7 +57,7 @@ try:
     else:
         sidebar.draw()
     asked.publish(session.view())  # every choice, read once for the pages
-    if presenting and not saved.active():
+    if presenting:
         present.draw()
     else:
         page.run()
