@@ -11,6 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard.app_pages import present
 from dashboard.data import progress
 from dashboard.state import asked, link, saved, session, sidebar
 
@@ -41,9 +42,13 @@ st.set_page_config(
 saved.prepare()  # figures given on the command line open under My files
 link.init()
 link.publish()  # before st.navigation, which re-writes the URL when the run ends
+# slides instead of the page chosen, without the sidebar (saved figures hold no lists to
+# show the slides from: their pages as usual)
+presenting = link.presenting() and not saved.active()
 page = st.navigation(
     [st.Page(script, title=title, icon=icon, default=i == 0)
-     for i, (script, title, icon) in enumerate(PAGES)]
+     for i, (script, title, icon) in enumerate(PAGES)],
+    position="hidden" if presenting else "sidebar",
 )
 progress.main_area()  # a long load's status, in sight at the top of the page
 try:
@@ -52,7 +57,10 @@ try:
     else:
         sidebar.draw()
     asked.publish(session.view())  # every choice, read once for the pages
-    page.run()
+    if presenting:
+        present.draw()
+    else:
+        page.run()
     if not saved.active():
         sidebar.decide_next_ks()  # a step of K then finds its figures made
 except MemoryError:  # said in one line, never a traceback: the server stays up

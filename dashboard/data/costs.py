@@ -34,4 +34,8 @@ def priced(view: View, tokens_per_chunk: float | None, price: float | None) -> P
         if tokens is None:
             return Priced(estimate, None)
         return Priced(estimate, tokens, tuple(metrics.costs(view.evaluation, tokens)))
-    return derived(view, "priced", (tokens_per_chunk, price), build)
+    # the corpus in the key: the view's key names the qrels and runs only, and a corpus
+    # uploaded after them (the view unchanged) would otherwise find the figures priced
+    # without it
+    corpus_key = None if view.corpus_file is None else view.corpus_file.key
+    return derived(view, "priced", (tokens_per_chunk, price, corpus_key), build)

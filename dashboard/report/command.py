@@ -16,6 +16,7 @@ is the verdicts' minimum effect.
   python -m dashboard report --queries queries.csv --corpus corpus.jsonl --by intent ...
   python -m dashboard report --test tukey --min-effect 0.01 ...  # letters, every pair, ANOVA
   python -m dashboard report --format markdown          # the summary table, for a pull request
+  python -m dashboard slides --qrels q.txt --run a.run --run b.run --out slides/  # PNG + PDF
 
 Errors exit non-zero with one line, like ``python -m metrics``.
 """
@@ -136,7 +137,59 @@ def contents(args: argparse.Namespace, inputs: metrics.Inputs,
         timed=inputs.timed())  # --timings, or the runs' own latency columns
 
 
-COMMANDS: dict[str, Command] = {"report": report_command}
+def slides_parser() -> argparse.ArgumentParser:
+    """The slides' flags: python -m metrics's inputs, conventions and texts (the questions,
+    the corpus for the leakage check and the token estimate, the token figure and price),
+    then the folder to write to and the headline's figure."""
+    flags = metrics.command_parser(
+        "python -m dashboard slides",
+        "Write the presentation's slides: one 1920 x 1080 PNG a slide and slides.pdf, a "
+        "16:9 page a slide (the presentation mode's slides, the first run the baseline).",
+        texts=True, by=False, cost=True)
+    flags.add_argument("--out", required=True, metavar="DIR",
+                       help="the folder the PNGs and slides.pdf are written to (made if "
+                       "missing; files of the same names are replaced)")
+    flags.add_argument("--primary", default=metrics.PRIMARY, metavar="METRIC",
+                       help=metrics.vocabulary.headline.PRIMARY_HELP)
+    return flags
+
+
+def slides_command(argv: Sequence[str]) -> int:
+    """python -m dashboard slides --out DIR: the slides the presentation mode shows, for a
+    projector (dashboard/report/slides.py), each run against the first as the report
+    compares them, without the fragility check (the slides do not show it)."""
+    args = slides_parser().parse_args(argv)
+    inputs = metrics.Inputs.from_arguments(args, report=metrics.to_stderr)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {args.out}: not a folder")
+    # imported here so that a usage error costs no Altair / vl-convert import
+    from dashboard.report import slides as files
+    from dashboard.views import slides as built
+
+    evaluation = inputs.evaluation()
+    inputs.report_load()
+    try:
+        primary = metrics.metric_key(args.primary, evaluation.k, evaluation.conventions)
+    except ValueError as error:
+        raise UsageError(f"--primary: {error}") from None
+    comparison = (metrics.baseline_comparison(evaluation) if len(evaluation.runs) > 1
+                  else None)
+    contents = metrics.report_contents(
+        evaluation, comparison, primary=primary, check_fragility=False,
+        queries=inputs.queries(), corpus=inputs.corpus(), tokens=inputs.tokens())
+    deck = built.build(contents)
+    baseline = comparison.baseline if comparison is not None else evaluation.run_names[0]
+    try:
+        written = files.write(deck, out, built.footer(evaluation, baseline))
+    except OSError as error:
+        raise UsageError(f"--out {args.out}: {error.strerror or error}") from None
+    metrics.to_stderr(f"{len(deck)} slides written to {out}: "
+                      f"{', '.join(p.name for p in written)}")
+    return 0
+
+
+COMMANDS: dict[str, Command] = {"report": report_command, "slides": slides_command}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

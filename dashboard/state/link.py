@@ -109,6 +109,11 @@ from dashboard.state.session import (
 )
 from metrics import CONVENTION_BY_FIELD, CORRECTIONS, SUMMARY_MEASURES
 
+# the presentation mode (present=1): the sidebar and the controls hidden, the evaluation as
+# full-width slides (app_pages/present.py); the slide shown, from 1 (slide=4 reopens the
+# fourth), read only while presenting
+PRESENT = "present.on"
+SLIDE = "present.slide"
 
 @dataclass(frozen=True)
 class Param:
@@ -227,6 +232,8 @@ PARAMS = {
     "facet": Param(FACET, _text),
     "where": Param(WHERE, _text),
     "is": Param(WHERE_VALUES, list, list),
+    "present": Param(PRESENT, _flag, _dump_flag),
+    "slide": Param(SLIDE, _integer(1, 999)),
 }
 
 
@@ -285,6 +292,29 @@ def init() -> None:
         # stopped early); the widget would then come back at its minimum, not at the value
         # the user chose. The last value drawn is kept under a key of our own.
         st.session_state.setdefault(key, st.session_state.get(KEPT + key, value))
+
+
+def presenting() -> bool:
+    """The presentation mode is on (the sidebar's toggle, or present=1 in the link)."""
+    return bool(st.session_state.get(PRESENT))
+
+
+def slide(total: int) -> int:
+    """The slide shown, from 1, kept within the `total` slides there are."""
+    at = min(max(1, int(st.session_state.get(SLIDE) or 1)), max(1, total))
+    st.session_state[SLIDE] = at
+    return at
+
+
+def step_slide(by: int, total: int) -> None:
+    """A button's callback: `by` slides on (back when negative), within 1..total."""
+    st.session_state[SLIDE] = min(max(1, int(st.session_state.get(SLIDE) or 1) + by),
+                                  max(1, total))
+
+
+def leave_presentation() -> None:
+    """A button's callback: the pages and the sidebar again."""
+    st.session_state[PRESENT] = False
 
 
 def open_query(query: str, pair: Sequence[str] = ()) -> None:
@@ -394,7 +424,7 @@ def publish() -> None:
     first = display_names(shown[:1]).get(shown[0], shown[0]) if shown[0] else None
     default = defaults() | {RUNS: list(st.session_state.get(RUN_OPTIONS, ())),
                             BASELINE: first, RENAMES: {}, LINK_FILES: [],
-                            LINK_QUERIES: None, LINK_CORPUS: None}
+                            LINK_QUERIES: None, LINK_CORPUS: None, PRESENT: False, SLIDE: 1}
     params: dict[str, str | list[str]] = {}
     for name, param in PARAMS.items():
         value = st.session_state.get(param.key)
@@ -402,6 +432,8 @@ def publish() -> None:
             continue
         if name == "baseline" and str(value).startswith(SNAPSHOT_BASELINE):
             continue  # a snapshot lives in this session only
+        if name == "slide" and not st.session_state.get(PRESENT):
+            continue  # a slide's number means something only in the presentation
         params[name] = param.dump(value)
     if params != {name: _current(name) for name in st.query_params}:
         st.query_params.from_dict(params)

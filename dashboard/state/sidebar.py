@@ -28,6 +28,8 @@ def draw() -> View | None:
     """Every section of the sidebar; the view every page then draws from."""
     session.new_run()
     with st.sidebar:
+        # the presentation mode hides this sidebar; its slides have a button back
+        st.toggle("Present as slides", key=link.PRESENT, help=HELP["present"])
         loaded, summaries = inputs()
         labels = _labels(loaded)
         loaded = loaded.under(labels)

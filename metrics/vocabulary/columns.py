@@ -216,6 +216,15 @@ CONTROL_HELP: dict[str, str] = {
     "whole_list": "Show every returned rank ({longest:,} here), not only the top K = {k}.",
     "previous_query": "The query before this one in the list (key P).",
     "next_query": "The query after this one in the list (key N).",
+    "present": "The evaluation as full-width slides a room can follow, without the sidebar "
+               "or the controls: what was compared, the headline, the K sweep, what the "
+               "candidate wins and loses, what it costs, the caveats. The link carries it "
+               "(present=1) and the slide shown (slide=4).",
+    "next_slide": "The next slide (keys →, Page Down, space).",
+    "previous_slide": "The slide before (keys ←, Page Up).",
+    "leave_present": "Back to the pages and the sidebar.",
+    "slides_pdf": "Every slide as one PDF, a 16:9 page a slide, its text at 18 pt or more.",
+    "slides_png": "Every slide as a 1920 x 1080 PNG, in a ZIP, named in order.",
     "side_a": "The run on the left; the baseline by default.",
     "side_b": "The run on the right, compared with the left one on this query.",
     "judge": "Grade this unjudged id: 0 for non-relevant, higher for more relevant. Click the "
