@@ -83,7 +83,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         # each run against the first: what every output compares unless told otherwise
         "baseline_comparison": ("metrics.decide.baseline", "baseline_comparison"),
         **{name: ("metrics.decide.headline", name) for name in (
-            "headline", "headlines", "headline_comparison")},
+            "headline", "headlines", "short_headline", "short_headlines", "headline_comparison")},
         **{name: ("metrics.decide.leaderboard", name) for name in (
             "leaderboard", "Leaderboard", "Standing", "all_pairs", "AllPairs",
             "anova_tables")},

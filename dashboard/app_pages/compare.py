@@ -38,10 +38,9 @@ HELP = vocabulary.columns.CONTROL_HELP
 
 view = ui.page(
     "Compare runs",
-    "A before/after review: each candidate against the baseline on the same queries at the "
-    "same K. Per metric, the mean difference with its interval, how many queries got better "
-    "or worse, whether the difference is more than noise, and how large it is; then query by "
-    "query, down to the ids the candidate moved.",
+    # one line: the headline and its picture are the first screen's
+    "Each candidate against the baseline on the same queries: the verdict first, then how sure "
+    "it is and which queries moved.",
     baseline=False,  # the Baseline control below says it
 )
 evaluation = view.evaluation
@@ -72,8 +71,13 @@ def controls(snapshots: list) -> cache.CompareOptions:
     right.multiselect("Candidates (after)", others, key=session.CANDIDATES, persist_state="session",
                       help=HELP["candidates"])
     measures = {s.key: s for s in evaluation.summary_specs}
-    # the metrics on a row of their own: eight tags need the width (in a column they were cut)
-    st.multiselect(
+    # the metrics on a row of their own but for the headline's: eight tags need the width (in
+    # a narrower column they were cut)
+    metrics_box, primary_box = st.columns([4, 1])
+    _, labels = session.headline_metric(evaluation)  # any compared measure, shown or not
+    primary_box.selectbox("Headline metric", list(labels), format_func=labels.get,
+                          key=session.PRIMARY, help=HELP["primary"])
+    metrics_box.multiselect(
         "Metrics compared",
         list(measures),
         format_func={key: evaluation.label(key) for key in measures}.get,
@@ -106,34 +110,45 @@ def controls(snapshots: list) -> cache.CompareOptions:
     return options
 
 
-def headline(options: cache.CompareOptions, snapshots: list) -> metrics.Comparison:
-    """The comparison (or the engine's reason why there is none), its headline on the chosen
-    metric, the test in words and what the query set can detect."""
+def headline(options: cache.CompareOptions, snapshots: list, story) -> metrics.Comparison:
+    """The comparison (or the engine's reason why there is none), drawn in `story`, the
+    page's first screen: the headline on the chosen metric in a few words per candidate, the
+    long sentences one click away, and the picture of every compared metric's difference."""
     # the headline's own comparison (its metric alone) runs beside the page's
     # read here: the thread sees no session
-    headline_metric = session.headline_metric(evaluation)[0]
-    decisions.ahead(lambda: decisions.headlines(view, options, snapshots, headline_metric))
+    primary = st.session_state[session.PRIMARY]  # its picker drawn (controls)
+    decisions.ahead(lambda: decisions.headlines(view, options, snapshots, primary))
     compared = cache.compare(view, options, snapshots)
     session.at_next_ks(lambda at: cache.compare(at, options, snapshots))  # a step of K
     if compared.error:
-        st.error(safe.md(compared.error), icon=":material/error:")
+        story.error(safe.md(compared.error), icon=":material/error:")
         st.stop()
     comparison = compared.comparison
-    if options.snapshot is not None:
-        baseline_snapshot = next(s for s in snapshots if s.key == options.snapshot).data
-        st.caption(f"Snapshot figures: {safe.md(baseline_snapshot.verification)}.")
-        note = cache.same_run_note(view, baseline_snapshot, options, comparison.candidates)
-        if note:
-            st.warning(safe.md(note), icon=":material/content_copy:")
-    # any compared measure, shown in the table or not
-    _, labels = session.headline_metric(evaluation)
-    left, right = st.columns([1, 3], vertical_alignment="center")
-    primary = left.selectbox("Headline metric", list(labels), format_func=labels.get,
-                             key=session.PRIMARY, help=HELP["primary"])
-    with right.container(border=True):
-        st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence
-                              in decisions.headlines(view, options, snapshots, primary)))
-        st.caption(HEADLINE_FAMILY)
+    with story:
+        if options.snapshot is not None:
+            baseline_snapshot = next(s for s in snapshots if s.key == options.snapshot).data
+            st.caption(f"Snapshot figures: {safe.md(baseline_snapshot.verification)}.")
+            note = cache.same_run_note(view, baseline_snapshot, options, comparison.candidates)
+            if note:
+                st.warning(safe.md(note), icon=":material/content_copy:")
+        with st.container(border=True):
+            st.markdown("\n".join(
+                f"- {safe.md(sentence)}" for sentence
+                in decisions.short_headlines(view, options, snapshots, primary)))
+            with st.expander("The full reading: the test, the queries better and worse, p and "
+                             "the power", icon=":material/notes:"):
+                st.markdown("\n".join(
+                    f"- {safe.md(sentence)}" for sentence
+                    in decisions.headlines(view, options, snapshots, primary)))
+                st.caption(HEADLINE_FAMILY)
+        ui.chart(cache.derived(view, "difference intervals", (options,),
+                               lambda: comparison_charts.difference_intervals(
+                                   frames.comparison_differences(comparison),
+                                   chart_base.run_scale(view.colour_domain),
+                                   baseline=comparison.baseline, k=k,
+                                   confidence_level=comparison.confidence_level,
+                                   correction=CORRECTIONS[comparison.correction])),
+                 stretch=True, download=f"differences-k{k}")
     return comparison
 
 
@@ -495,8 +510,10 @@ def comparison_page() -> None:
     correction, alpha or any control further down redraws the page's own part only, not the
     sidebar. A new baseline reruns the whole app: it becomes the first run shown."""
     snapshots = session.snapshots()
+    story = st.container()  # the first screen: the headline and its picture, drawn above
+    st.header("What is compared")  # the choices they read
     options = controls(snapshots)
-    comparison = headline(options, snapshots)
+    comparison = headline(options, snapshots, story)
     tests(options, comparison)
     if options.snapshot is None:  # what each run costs, against the baseline chosen above
         primary = st.session_state[session.PRIMARY]

@@ -28,8 +28,9 @@ HELP = vocabulary.columns.CONTROL_HELP
 
 view = ui.page(
     "Overview",
-    "Every run over the same frozen query set at the same K: the mean of each metric with "
-    "its interval, then what each run's numbers mean in words.",
+    # one line: the headline and its picture are the first screen's
+    "Every run over the same frozen query set at the same K: the headline first, then every "
+    "figure with its interval.",
 )
 evaluation = view.evaluation
 k = evaluation.k
@@ -38,12 +39,16 @@ leaks = texts.leakage(view)
 if leaks is not None and leaks.leaks:  # a leaked query inflates every run: say so first
     scored = set(evaluation.scored_ids)
     shown = [q for q in leaks.leaked_queries if q in scored]
-    st.warning(
+    # the finding and the queries in the box, the rule behind it one click away
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=False)
+    row.warning(
         f"**Leakage.** {safe.md(leaks.sentence)} "
-        + (f"Leaked queries scored here: {safe.md(fmt.listing(shown, 8))}; the drill-down "
-           "names the chunk of each. " if shown else "None of them is among the queries "
-           "shown here. ") + LEAKAGE_RULE,
-        icon=":material/content_copy:")
+        + (f"Leaked queries scored here: {safe.md(fmt.listing(shown, 5))}." if shown
+           else "None of them is among the queries shown here."),
+        icon=":material/content_copy:", width="stretch")
+    with row.popover("How leaks are found", icon=":material/help:", type="tertiary"):
+        st.markdown(LEAKAGE_RULE + (" The drill-down names the chunk of each leaked query."
+                                    if shown else ""))
 
 primary, labels = session.headline_metric(evaluation)
 snapshots = session.snapshots()
@@ -54,17 +59,37 @@ tested = (chosen.correction, chosen.alpha)
 decisions.ahead(lambda: decisions.run_table(view, *tested), lambda: decisions.leaderboard(view))
 # and at the K either side, after the page: a step of K then finds them made
 session.at_next_ks(lambda at: (decisions.run_table(at, *tested), decisions.leaderboard(at)))
+# the first screen: the headline in a few words per candidate, and its picture (each run's
+# mean of the headline metric with its interval, the baseline marked); the long sentences
+# (the method, the counts, p and the power) just below, one click away
+baseline = view.baseline
+said = []
 if len(session.baseline_options(view, snapshots)) > 1:  # the headline, as Compare states it
     options = session.compare_options(view, snapshots)
+    baseline = None if options.snapshot else options.baseline
     said = (decisions.headlines(view, options, snapshots, primary)
             if options.candidates else [])
     if options.candidates:
         session.at_next_ks(lambda at: decisions.headlines(at, options, snapshots, primary))
     if said:
         with st.container(border=True):
-            st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence in said))
-            st.caption(f"The headline metric and the runs compared are set on the Compare "
-                       f"page. {HEADLINE_FAMILY}")
+            st.markdown("\n".join(
+                f"- {safe.md(sentence)}" for sentence
+                in decisions.short_headlines(view, options, snapshots, primary)))
+            with st.expander("The full reading: the test, the queries better and worse, p and "
+                             "the power", icon=":material/notes:"):
+                st.markdown("\n".join(f"- {safe.md(sentence)}" for sentence in said))
+                st.caption(f"The headline metric and the runs compared are set on the Compare "
+                           f"page. {HEADLINE_FAMILY}")
+headline_rows = cache.derived(view, "headline rows", (primary,),
+                              lambda: frames.scores_of(evaluation, labels[primary]))
+if not headline_rows.empty:
+    ui.chart(
+        cache.derived(view, "headline bars", (primary, baseline), lambda: charts.headline_bars(
+            headline_rows, chart_base.run_scale(view.colour_domain), metric=labels[primary],
+            baseline=baseline, k=k, confidence_level=evaluation.conventions.confidence_level,
+            n_queries=len(evaluation.scored_ids))),
+        stretch=True)
 
 st.subheader(f"Summary at K = {k}")
 level = fmt.confidence(evaluation.conventions.confidence_level)

@@ -14,8 +14,9 @@ HELP = vocabulary.columns.CONTROL_HELP
 
 view = ui.page(
     "K sweep",
-    "How each mean moves as K grows from 1 to the longest list. Recall and Hit never fall as "
-    "K grows while precision tends to: read a gain together with the K it was measured at.",
+    # one line: the curves are the first screen's
+    "How each mean moves as K grows: recall and Hit never fall, precision tends to; read a "
+    "gain with its K.",
 )
 evaluation = view.evaluation
 k = evaluation.k
@@ -23,6 +24,7 @@ k = evaluation.k
 saved_bands = saved.sweep(view) if cache.without_lists(view) else True
 
 labels = {s.label("K", evaluation.conventions): s for s in evaluation.sweep_specs}
+picture = st.container()  # the curves first; the choices they read below them
 # the page's whole width: nine metric tags fit side by side (in a column they were cut)
 chosen = st.multiselect(
     "Metrics",
@@ -54,11 +56,12 @@ def swept():
 
 # built once per view and choice (cache.derived): coming back to a K or a run shown redraws
 sweep = cache.derived(view, "sweep", (tuple(chosen), bands), swept)
-ui.chart(
-    cache.derived(view, "sweep chart", (tuple(chosen), bands), lambda: charts.sweep_lines(
-        sweep, chart_base.run_scale(view.colour_domain), k=k, labels=chosen, bands=bands)),
-    download=f"k-sweep-k{k}",
-)
+with picture:
+    ui.chart(
+        cache.derived(view, "sweep chart", (tuple(chosen), bands), lambda: charts.sweep_lines(
+            sweep, chart_base.run_scale(view.colour_domain), k=k, labels=chosen, bands=bands)),
+        download=f"k-sweep-k{k}",
+    )
 
 st.subheader("Values at every K")
 metric = st.selectbox("Metric", chosen, key="sweep.table_metric")

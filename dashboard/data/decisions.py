@@ -126,20 +126,33 @@ def headlines(view: View, options: CompareOptions, snapshots, primary: str) -> l
     alpha (metrics.headline_comparison's family): Compare's own comparison restricted to
     that metric when it is among those compared (no second set of flips and resamples for
     one metric), else that metric's comparison, cached as Compare's own comparisons."""
-    label = metrics.label_of(primary, view.evaluation.k, view.evaluation.conventions)
-    compared = compare(view, options, snapshots)
-    if compared.comparison is not None and label in compared.comparison.metrics:
-        comparison = compared.comparison.restricted([label])
-    else:
-        compared = compare(view, replace(options, metrics=(primary,)), snapshots)
-        if compared.comparison is None:
-            return []
-        comparison = compared.comparison
+    comparison, label = _headline_comparison(view, options, snapshots, primary)
+    if comparison is None:
+        return []
     # each sentence solves for the difference the query set detects: once per comparison
     return store().get(
         "headlines", (view.key, options, primary),
         lambda: metrics.headlines(comparison, label),
         files=view.files, parents=[view.source])
+
+
+def short_headlines(view: View, options: CompareOptions, snapshots, primary: str) -> list[str]:
+    """The same headlines in a few words each (metrics.short_headlines: the verdict and the
+    difference with its interval), for the first screen; from the same comparison."""
+    comparison, label = _headline_comparison(view, options, snapshots, primary)
+    return [] if comparison is None else metrics.short_headlines(comparison, label)
+
+
+def _headline_comparison(view: View, options: CompareOptions, snapshots, primary: str
+                         ) -> tuple[metrics.Comparison | None, str]:
+    """The comparison the headline reads (None when the engine made none) and the label of
+    its metric."""
+    label = metrics.label_of(primary, view.evaluation.k, view.evaluation.conventions)
+    compared = compare(view, options, snapshots)
+    if compared.comparison is not None and label in compared.comparison.metrics:
+        return compared.comparison.restricted([label]), label
+    compared = compare(view, replace(options, metrics=(primary,)), snapshots)
+    return compared.comparison, label
 
 
 def best_marks(view: View) -> metrics.BestMarks:

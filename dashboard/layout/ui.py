@@ -140,19 +140,22 @@ def accepted_formats() -> None:
                             key=f"sample.{path.name}")
 
 
-def conventions_line(view: View, *, baseline: bool = True) -> str:
-    """K, the query set, the baseline (unless the page says it itself) and every convention,
-    in one line."""
+def conventions_line(view: View, *, baseline: bool = True, everything: bool = True) -> str:
+    """K, the query set, the baseline (unless the page says it itself) and the conventions,
+    in one line: every convention of the sidebar and the queries excluded by name, or (not
+    `everything`: a page's first line) only the conventions away from their default and the
+    number excluded."""
     evaluation = view.evaluation
     excluded = evaluation.excluded_ids
     scored = (f"**{safe.md(evaluation.scope)}**" if evaluation.scope
               else fmt.count(len(evaluation.scored_ids), "scored query"))
+    named = f": {safe.md(fmt.listing(excluded, 5))}" if everything else ""
+    conventions = evaluation.conventions.in_words(changed=not everything)
     return " · ".join([
         f"**K = {evaluation.k}**",
-        scored + (f" ({len(excluded):,} excluded: {safe.md(fmt.listing(excluded, 5))})"
-                  if excluded else ""),
+        scored + (f" ({len(excluded):,} excluded{named})" if excluded else ""),
         *([f"baseline **{safe.md(view.baseline)}**"] if baseline else []),
-        *evaluation.conventions.in_words(),
+        *(conventions or [vocabulary.conventions.ALL_DEFAULT]),
     ])
 
 
@@ -183,10 +186,13 @@ def to_top() -> None:
 def header(title: str, view: View, intro: str, *, baseline: bool = True) -> None:
     st.title(title)
     st.markdown(intro)
-    st.caption(conventions_line(view, baseline=baseline))
+    # the first line states what the numbers rest on in a few words; the popover beside it
+    # holds every convention and its sentence (the picture below it is the first screen's)
+    line = st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=False)
+    line.caption(conventions_line(view, baseline=baseline, everything=False))
     if cache.without_lists(view):  # saved figures: no list to check, the file to name
         saved_header.banner(view)
-        _conventions_popover(view)
+        _conventions_popover(view, line)
         return
     for finding in cache.id_mismatches(view):
         st.warning(safe.md(finding.sentence), icon=":material/link_off:")
@@ -203,11 +209,13 @@ def header(title: str, view: View, intro: str, *, baseline: bool = True) -> None
             f"**{box}**: {safe.md(name)}" for box, name in missing.items())
             + ": upload them in the sidebar's boxes of those names for the by-kind view, the "
             "questions and the chunks' texts.", icon=":material/upload:")
-    _conventions_popover(view)
+    _conventions_popover(view, line)
 
 
-def _conventions_popover(view: View) -> None:
-    with st.popover("Conventions behind these numbers", icon=":material/rule:"):
+def _conventions_popover(view: View, where) -> None:
+    with where.popover("Conventions behind these numbers", icon=":material/rule:",
+                       type="tertiary"):
+        st.caption(conventions_line(view))
         for sentence in view.evaluation.conventions.sentences().values():
             st.markdown(f"- {sentence}")
 

@@ -94,6 +94,52 @@ def interval_bars(
     return finish(chart if width is None else chart.properties(width=width))
 
 
+def headline_bars(
+    summary: pd.DataFrame,
+    runs: alt.Scale,
+    *,
+    metric: str,
+    baseline: str | None,
+    k: int,
+    confidence_level: float,
+    n_queries: int,
+) -> alt.LayerChart:
+    """The first screen's picture: the headline metric's mean per run with its interval,
+    one row per run, the baseline's mean a dashed line across. `summary` is the rows of
+    Evaluation.summary() of that metric (`metric`, its label); `baseline` a run among them
+    or None (a snapshot's figures, or one run). Shown stretched to the page's width."""
+    shown = list(dict.fromkeys(summary["run"]))
+    level = fmt.confidence(confidence_level)
+    named = summary.assign(shown=[  # unless the name says it already
+        f"{run} (baseline)" if run == baseline and run.casefold() != "baseline" else run
+        for run in summary["run"]])
+    base = alt.Chart(named)
+    y = alt.Y("shown:N", sort=list(dict.fromkeys(named["shown"])), title=None,
+              axis=alt.Axis(labelFontSize=13, labelLimit=0))
+    x = alt.X("low:Q", scale=UNIT, axis=unit_axis(f"{metric} (mean and {level} interval)"))
+    colour = run_colour(runs, shown, legend=False)
+    tooltip = [alt.Tooltip("run:N", title="Run"), alt.Tooltip("label:N", title="Metric"),
+               *figures("mean", "low", "high"), alt.Tooltip("interval:N", title="Interval")]
+    bars = base.mark_rule(strokeWidth=3).encode(x=x, x2="high:Q", y=y, color=colour,
+                                                tooltip=tooltip)
+    caps = [base.mark_tick(thickness=2, size=14).encode(
+        x=alt.X(f"{end}:Q", scale=UNIT), y=y, color=colour, tooltip=tooltip)
+        for end in ("low", "high")]
+    points = base.mark_point(filled=True, size=60, opacity=1).encode(
+        x=alt.X("mean:Q", scale=UNIT), y=y, color=colour, tooltip=tooltip)
+    layers = [bars, *caps, points]
+    marked = baseline in shown
+    if marked:
+        layers.append(base.transform_filter(alt.datum.run == baseline).mark_rule(
+            color="gray", strokeDash=[4, 3]).encode(x=alt.X("mean:Q", scale=UNIT)))
+    title = chart_title(
+        f"{metric} of each run at K = {k}, with {level} intervals",
+        f"{fmt.count(n_queries, 'scored query')}."
+        + (f" The dashed line is the baseline's mean ({baseline})." if marked else ""), None)
+    return finish(alt.layer(*layers).properties(
+        title=title, height=alt.Step(30 if len(shown) < 6 else 22)))
+
+
 def interval_columns(
     summary: pd.DataFrame,
     runs: alt.Scale,

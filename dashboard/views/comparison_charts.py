@@ -442,6 +442,46 @@ def drift_lines(drift: pd.DataFrame, runs: alt.Scale, *, k: int, labels: list[st
 SIGN_COLOURS = {"gain": "#0072B2", "loss": "#D55E00", "no change": "#999999"}
 
 
+def difference_intervals(differences: pd.DataFrame, runs: alt.Scale, *, baseline: str, k: int,
+                         confidence_level: float, correction: str) -> alt.LayerChart:
+    """Compare's picture: each compared metric's mean paired difference, candidate minus
+    baseline, with its interval, one row per candidate (frames.comparison_differences);
+    right of the dashed 0 the candidate scores higher. A filled point is significant after
+    `correction` (its name), a hollow one is not. Shown stretched to the page's width."""
+    labels = list(dict.fromkeys(differences["label"]))
+    shown = list(dict.fromkeys(differences["run"]))
+    level = fmt.confidence(confidence_level)
+    base = alt.Chart(differences)
+    y = alt.Y("label:N", sort=labels, title=None, axis=alt.Axis(labelFontSize=12, labelLimit=0))
+    y_offset = alt.YOffset("run:N", sort=shown)
+    # 0 always in view, with room beyond the farthest cap (all differences one side of 0
+    # put 0 and a cap on the plot's very edge)
+    scale = alt.Scale(zero=True, nice=True, padding=12)
+    x = alt.X("low:Q", title=f"Difference at K = {k} (candidate − {baseline})", scale=scale,
+              axis=alt.Axis(format="+.2f", grid=True))
+    colour = run_colour(runs, shown, "Candidate")
+    tooltip = [alt.Tooltip("run:N", title="Candidate"), alt.Tooltip("label:N", title="Metric"),
+               alt.Tooltip("written:N", title="Difference"),
+               alt.Tooltip("p adjusted:N", title="p adjusted"),
+               alt.Tooltip("verdict:N", title="Verdict")]
+    bars = base.mark_rule(strokeWidth=2.5).encode(
+        x=x, x2="high:Q", y=y, yOffset=y_offset, color=colour, tooltip=tooltip)
+    caps = [base.mark_tick(thickness=2, size=9).encode(
+        x=alt.X(f"{end}:Q", scale=scale), y=y, yOffset=y_offset, color=colour,
+        tooltip=tooltip) for end in ("low", "high")]
+    points = [base.transform_filter(f"{'' if filled else '!'}datum.significant").mark_point(
+        filled=filled, size=40, opacity=1, strokeWidth=1.5).encode(
+        x=alt.X("difference:Q", scale=scale), y=y, yOffset=y_offset, color=colour,
+        tooltip=tooltip) for filled in (True, False)]
+    zero = alt.Chart().mark_rule(color="gray", strokeDash=[4, 3]).encode(x=alt.datum(0))
+    step = alt.Step(13 if len(shown) > 1 else 24)  # with yOffset, each candidate's band
+    title = chart_title(
+        f"Each metric, candidate against {baseline}: the difference with its {level} interval",
+        f"Right of 0 the candidate scores higher. Filled: significant after {correction}; "
+        "hollow: not.", None)
+    return finish(alt.layer(bars, *caps, *points, zero).properties(title=title, height=step))
+
+
 def slice_differences(table: pd.DataFrame, *, metric: str, baseline: str, candidate: str,
                       facet: str, small: int, width: int = PAGE_WIDTH) -> alt.LayerChart:
     """The paired difference per slice (frames.slice_comparison_table) with its interval:

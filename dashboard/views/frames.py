@@ -96,6 +96,13 @@ def scores_summary(evaluation: Evaluation) -> pd.DataFrame:
     return summary[summary["label"].isin(bounded)].reset_index(drop=True)
 
 
+def scores_of(evaluation: Evaluation, label: str) -> pd.DataFrame:
+    """The rows of scores_summary of one figure (its label), each run's in the runs' order:
+    what the headline's picture draws (empty when that figure is not a score shown)."""
+    summary = scores_summary(evaluation)
+    return summary[summary["label"] == label].reset_index(drop=True)
+
+
 def slices_table(evaluation: Evaluation, slices: list[Slice], key: str) -> pd.DataFrame:
     """Slices down (the facet's order), runs across: each cell one measure's "mean [low,
     high]" over the slice's scored queries; a slice too small to read says so."""
@@ -228,6 +235,28 @@ def comparison_table(comparison: Comparison, candidate: str,
         if t.candidate == candidate
     ]
     return pd.DataFrame(rows)
+
+
+def comparison_differences(comparison: Comparison) -> pd.DataFrame:
+    """Every test of the comparison, one row each (metrics in their order, candidates in
+    theirs): the paired difference with its interval as numbers, whether it is significant
+    after the correction, and the engine's verdict and figures as written, for the tooltip:
+    what the difference chart draws."""
+    return pd.DataFrame([
+        {
+            "run": t.candidate,
+            "label": t.metric,
+            "difference": t.difference,
+            "low": t.low,
+            "high": t.high,
+            "significant": bool(t.significant),
+            "written": fmt.difference(t.difference, t.low, t.high),
+            "p adjusted": fmt.p_value(t.p_adjusted),
+            "verdict": comparison.verdict(t),
+        }
+        for t in comparison.tests
+    ], columns=["run", "label", "difference", "low", "high", "significant", "written",
+                "p adjusted", "verdict"])
 
 
 def slice_comparison_table(pieces: list[tuple[str, Comparison]]) -> pd.DataFrame:

@@ -22,6 +22,7 @@ from metrics.vocabulary.headline import (
     EVIDENCE,
     METHOD,
     NO_DIFFERENCE,
+    SHORT,
     UNCHANGED,
     UNCORRECTED,
     WORSE,
@@ -33,9 +34,37 @@ def headline(comparison: Comparison, test: PairedTest, *, power: float = POWER) 
     """One candidate's sentence: e.g. "reranked beats baseline on nDCG@10 by +0.071 [+0.032,
     +0.109] (paired bootstrap, 95%), 41 queries better, 12 worse, p = 0.002 after Holm; this
     query set detects differences of 0.030 or more with 80% power." """
+    opening = _opening(comparison, test)
+    if test.wins == 0 and test.losses == 0:
+        return opening + "."
+    figure = power_figure(comparison.baseline, test, alpha=comparison.alpha, power=power)
+    n = comparison.n_comparisons
+    correction = ("" if n == 1 else UNCORRECTED.format(n=n) if comparison.correction == "none"
+                  else CORRECTED.format(correction=CORRECTIONS[comparison.correction], n=n))
+    evidence = EVIDENCE.format(
+        method=METHOD.format(level=fmt.confidence(comparison.confidence_level)),
+        better=fmt.count(test.wins, "query"), worse=f"{test.losses:,}",
+        p=fmt.p_equals(test.p_adjusted), correction=correction, power=figure.sentence)
+    return f"{opening} {evidence}."
+
+
+def short_headline(comparison: Comparison, test: PairedTest) -> str:
+    """The same verdict in a few words, for a first screen or a slide: who wins and by how
+    much with its interval, e.g. "reranked beats baseline on nDCG@10 by +0.071 [+0.032,
+    +0.109] (95% interval)." The method, the queries better and worse, p and the power are
+    the long sentence's (headline)."""
+    opening = _opening(comparison, test)
+    if test.wins == 0 and test.losses == 0:
+        return opening + "."
+    return SHORT.format(opening=opening,
+                        level=fmt.confidence(comparison.confidence_level)) + "."
+
+
+def _opening(comparison: Comparison, test: PairedTest) -> str:
+    """The verdict and the difference with its interval: both sentences' opening."""
     names = dict(candidate=test.candidate, baseline=comparison.baseline, metric=test.metric)
     if test.wins == 0 and test.losses == 0:
-        return UNCHANGED.format(**names) + "."
+        return UNCHANGED.format(**names)
     difference = fmt.difference(test.difference, test.low, test.high)
     decision = comparison.decision(test)
     if decision == "below_min_effect":
@@ -46,18 +75,9 @@ def headline(comparison: Comparison, test: PairedTest, *, power: float = POWER) 
         opening = NO_DIFFERENCE
     else:
         opening = BETTER if test.difference > 0 else WORSE
-    figure = power_figure(comparison.baseline, test, alpha=comparison.alpha, power=power)
-    n = comparison.n_comparisons
-    correction = ("" if n == 1 else UNCORRECTED.format(n=n) if comparison.correction == "none"
-                  else CORRECTED.format(correction=CORRECTIONS[comparison.correction], n=n))
-    evidence = EVIDENCE.format(
-        method=METHOD.format(level=fmt.confidence(comparison.confidence_level)),
-        better=fmt.count(test.wins, "query"), worse=f"{test.losses:,}",
-        p=fmt.p_equals(test.p_adjusted), correction=correction, power=figure.sentence)
     minimum = ("" if comparison.min_effect is None else f"{comparison.min_effect:g}")
-    opening = opening.format(**names, difference=difference, min_effect=minimum,
-                             p_equivalence=fmt.p_equals(test.p_equivalence))
-    return f"{opening} {evidence}."
+    return opening.format(**names, difference=difference, min_effect=minimum,
+                          p_equivalence=fmt.p_equals(test.p_equivalence))
 
 
 def headlines(comparison: Comparison, metric: str, *, power: float = POWER) -> list[str]:
@@ -67,6 +87,16 @@ def headlines(comparison: Comparison, metric: str, *, power: float = POWER) -> l
         raise ValueError(f"the headline's metric {metric!r} is not compared; compared: "
                          f"{', '.join(comparison.metrics)}")
     return [headline(comparison, test, power=power)
+            for test in comparison.tests if test.metric == metric]
+
+
+def short_headlines(comparison: Comparison, metric: str) -> list[str]:
+    """Every candidate's short headline (short_headline) on one compared metric, in the
+    order of headlines."""
+    if metric not in comparison.metrics:
+        raise ValueError(f"the headline's metric {metric!r} is not compared; compared: "
+                         f"{', '.join(comparison.metrics)}")
+    return [short_headline(comparison, test)
             for test in comparison.tests if test.metric == metric]
 
 

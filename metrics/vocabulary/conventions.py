@@ -452,14 +452,20 @@ def sentences(conventions) -> dict[str, str]:
     return {key: found[key] for key in SENTENCE_ORDER}
 
 
-def in_words(conventions, *, everything: bool = False) -> list[str]:
+# what a short line says in place of the conventions when none is away from its default
+ALL_DEFAULT = "default conventions"
+
+
+def in_words(conventions, *, everything: bool = False, changed: bool = False) -> list[str]:
     """The conventions in force, a few words each, for a one-line summary. Only the sidebar's
     conventions unless `everything`, or one set elsewhere away from its default (the labels
-    scored against)."""
+    scored against); with `changed`, only those away from their default (a page's first
+    line: the rest behind it)."""
     values = _values(conventions)
     words = []
     for c in CONVENTIONS:
-        if not (c.in_sidebar or everything or getattr(conventions, c.field) != c.default):
+        away = getattr(conventions, c.field) != c.default
+        if not (away if changed else c.in_sidebar or everything or away):
             continue
         if c.choices:
             words.append(c.choice(getattr(conventions, c.field)).words)
@@ -549,9 +555,9 @@ def _sentences(self) -> dict[str, str]:
     return sentences(self)
 
 
-def _in_words(self, *, everything: bool = False) -> list[str]:
+def _in_words(self, *, everything: bool = False, changed: bool = False) -> list[str]:
     """The choices in force, a few words each, for a one-line summary."""
-    return in_words(self, everything=everything)
+    return in_words(self, everything=everything, changed=changed)
 
 
 Conventions = dataclasses.make_dataclass(

@@ -18,6 +18,9 @@ BELOW_MIN_EFFECT = ("{candidate} differs from {baseline} on {metric} by {differe
                     "significant, but smaller than the minimum effect ({min_effect})")
 EQUIVALENT = ("{candidate} is the same as {baseline} on {metric} within the minimum effect "
               "(±{min_effect}; equivalence test p {p_equivalence}): {difference}")
+# the first screen's sentence: the verdict and the difference with its interval alone (the
+# method, the counts, p and the power are the long sentence's)
+SHORT = "{opening} ({level} interval)"
 EVIDENCE = "({method}), {better} better, {worse} worse, p {p}{correction}; {power}"
 CORRECTED = " after {correction} over {n} comparisons"
 UNCORRECTED = " (not corrected for {n} comparisons)"

@@ -10,7 +10,14 @@ import pytest
 
 from metrics import compare, load_sample, power_table
 from metrics.cli import main
-from metrics.decide.headline import headline, headline_comparison, headlines
+from metrics.decide.headline import (
+    headline,
+    headline_comparison,
+    headlines,
+    short_headline,
+    short_headlines,
+)
+from metrics.vocabulary.format import difference
 
 
 def comparison(after: np.ndarray, before: np.ndarray):
@@ -48,6 +55,27 @@ def test_a_significant_loss_and_no_difference_are_said_as_such(rng):
     same = comparison(before, before)
     assert headline(same, same.tests[0]) == ("new scores as base does on nDCG@10: no query "
                                              "changed.")
+
+
+def test_the_short_headline_is_the_verdict_and_the_difference_of_the_long_one(rng):
+    """The first screen's sentence: the long sentence's verdict and difference with its
+    interval, the level named, and nothing of the method, the counts, p or the power."""
+    before = rng.uniform(0.2, 0.6, 80)
+    cases = [comparison(before + rng.normal(0.08, 0.05, 80).clip(-0.2, 0.4), before),
+             comparison(before - 0.1, before), comparison(before + rng.normal(0, 0.1, 80), before)]
+    for result in cases:
+        test = result.tests[0]
+        short, long = short_headline(result, test), headline(result, test)
+        written = difference(test.difference, test.low, test.high)
+        assert short == f"{long.split(' (paired bootstrap')[0]} (95% interval)."
+        assert written in short and "p " not in short and "power" not in short
+        assert len(short) < len(long) / 2
+    assert short_headline(cases[0], cases[0].tests[0]).startswith("new beats base on nDCG@10 by")
+    assert short_headlines(cases[1], "nDCG@10") == [short_headline(cases[1], cases[1].tests[0])]
+    same = comparison(before, before)
+    assert short_headline(same, same.tests[0]) == headline(same, same.tests[0])
+    with pytest.raises(ValueError, match="'MRR@10' is not compared"):
+        short_headlines(same, "MRR@10")
 
 
 def test_headlines_name_an_uncompared_metric(rng):
