@@ -84,8 +84,9 @@ def timings(loaded: Inputs) -> Read:
 
 def timed(view: View, loaded: Inputs | None, baseline: str | None = None) -> Timed | None:
     """The figures of the view's shown runs (under their display names) over its scored
-    queries, each against `baseline` (default the first shown run); None without timings."""
-    if loaded is None:
+    queries, each against `baseline` (default the first shown run); None without timings
+    (saved figures carry none: their run files, when given, are read for their lists)."""
+    if not isinstance(loaded, Inputs):
         return None
     read = timings(loaded)
     if read.error:

@@ -112,7 +112,7 @@ def spec(slide: Slide, number: int, total: int, footer: str = "") -> dict:
             break
         vega, (ox, oy), width, height = _laid_out(composite)
     if width > room[0] or height > room[1]:
-        raise DoesNotFit(f"slide {number} ({slide.key}) needs {width:.0f} x {height:.0f} px; "
+        raise DoesNotFit(f"slide {number} ({slide.key}) needs {round(width)} x {round(height)} px; "
                          f"it has {room[0]} x {room[1]}")
     # the title above the content's top left corner and the footer at the box's bottom
     # right: with the content inside, they are the box's corners, and the margins around

@@ -51,12 +51,13 @@ def trend_lines(trend: pd.DataFrame, runs: alt.Scale, *, k: int, labels: list[st
     # a tick at each entry's time (not the scale's own, which repeats a day at each hour)
     times = sorted({t.isoformat() for t in trend["time"]})
     x = alt.X("time:T", title=None, axis=alt.Axis(
-        format="%b %d %H:%M" if len({t[:10] for t in times}) < len(times) else "%b %d",
+        format=(HISTORY_TERMS.TIME_AXIS_MINUTES if len({t[:10] for t in times}) < len(times)
+                else HISTORY_TERMS.TIME_AXIS_DAYS),
         labelAngle=0, values=times if len(times) <= 12 else alt.Undefined, labelOverlap=True))
     y, colour = mean_by_run(runs, shown, orient="top", width=width)
     tooltip = [
         alt.Tooltip("entry:Q", title="Entry"),
-        alt.Tooltip("time:T", title="Time (UTC)", format="%Y-%m-%d %H:%M"),
+        alt.Tooltip("time:T", title="Time (UTC)", format=HISTORY_TERMS.TIME_TOOLTIP),
         alt.Tooltip("commit:N", title="Commit"),
         alt.Tooltip("label:N", title="Label"),
         alt.Tooltip("run:N", title="Run"),

@@ -149,7 +149,7 @@ def paired_table(found, column: str = vocabulary.timings.LATENCY) -> pd.DataFram
             "Mean difference": _cell(pair.difference("mean"), column, signed_=True),
             "p95 difference": _cell(pair.difference("p95"), column, signed_=True),
             "p95 ratio": (fmt.undefined(ratio.undefined) if ratio.undefined is not None else
-                          f"{ratio.value:.2f}x [{ratio.low:.2f}, {ratio.high:.2f}] "
-                          f"({vocabulary.timings.signed_percent(ratio.value)})")})
+                          vocabulary.timings.ratio_interval(ratio.value, ratio.low,
+                                                            ratio.high))})
     return pd.DataFrame(rows, columns=["Candidate", "Queries", "Mean difference",
                                        "p95 difference", "p95 ratio"])

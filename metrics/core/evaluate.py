@@ -571,6 +571,10 @@ class WithoutLists(FiguresShown):
 
     engine: ClassVar[str]
     asked: ClassVar[tuple[Spec, ...]] = ()
+    # never standardised: --standardise is refused on the block and Spark engines, and a
+    # saved figures file holds raw figures (Evaluation.standardised's words, none here)
+    standardised: ClassVar[str] = ""
+    standardised_words: ClassVar[str] = ""
 
     def with_measures(self, measures) -> WithoutLists:
         """Itself when every figure named is among those it scored (by name, key, label or

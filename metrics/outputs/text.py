@@ -51,8 +51,8 @@ from metrics.vocabulary.timings import (
     STATISTICS,
     TIMING_COLUMNS,
     amount,
+    ratio_interval,
     signed_amount,
-    signed_percent,
 )
 from metrics.vocabulary.tukey import (
     ANOVA_HEADER,
@@ -293,8 +293,7 @@ def _cost_cell(figure: CostFigure, column: str, *, signed_: bool = False) -> str
 def _ratio_cell(figure: CostFigure) -> str:
     if figure.undefined is not None:
         return fmt.undefined(figure.undefined)
-    return (f"{figure.value:.2f}x [{figure.low:.2f}, {figure.high:.2f}] "
-            f"({signed_percent(figure.value)})")
+    return ratio_interval(figure.value, figure.low, figure.high)
 
 
 def unit_of(column: str) -> str:

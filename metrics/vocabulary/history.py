@@ -38,3 +38,10 @@ def method_sentence(correction_name: str, n_tests: int, alpha: float, n_permutat
             f"({n_permutations:,} sign flips, fixed seed) where both points store them, else "
             f"{TEST_WORDS[UNPAIRED]}, said beside the mark; {corrected}; {UP} / {DOWN}: "
             f"adjusted p below {alpha:g}, more than noise.")
+
+
+# how the trend chart writes an entry's time (Vega's time formats, UTC): the axis by day, or
+# by the minute when two entries share a day; the tooltip in full
+TIME_AXIS_DAYS = "%b %d"
+TIME_AXIS_MINUTES = "%b %d %H:%M"
+TIME_TOOLTIP = "%Y-%m-%d %H:%M"

@@ -114,6 +114,12 @@ def signed_percent(ratio: float | None) -> str:
     return ("+" if change >= 0 else "-") + f"{abs(change):.0f}%"
 
 
+def ratio_interval(value: float, low: float, high: float) -> str:
+    """A ratio of quantiles with its interval and as a change: '1.42x [1.30, 1.55] (+42%)',
+    in the text output and the dashboard's tables alike."""
+    return f"{value:.2f}x [{low:.2f}, {high:.2f}] ({signed_percent(value)})"
+
+
 # the headline's piece: 'p95 latency +35 ms [+28, +43] (+42%)'
 HEADLINE = "{statistic} latency {difference} [{low}, {high}] ({change})"
 HEADLINE_UNDEFINED = "{statistic} latency: {reason}"

@@ -29,7 +29,7 @@ def _value(parameter) -> st.SearchStrategy:
     if parameter.kind is int:
         return st.integers(int(parameter.low or 1), 5)
     return st.floats(parameter.low, parameter.high, exclude_min=parameter.strict,
-                     exclude_max=parameter.strict, allow_nan=False)
+                     exclude_max=parameter.strict, allow_nan=False, allow_infinity=False)
 
 
 @st.composite
