@@ -74,6 +74,7 @@ from dashboard.state.session import (
     OPEN,
     PAIR,
     PAIRS_TEST,
+    PRESENT,
     PRICE,
     PRIMARY,
     PROBLEM_CHARS,
@@ -92,6 +93,7 @@ from dashboard.state.session import (
     SEARCH,
     SIDE_A,
     SIDE_B,
+    SLIDE,
     SNAPSHOT_BASELINE,
     SOURCE_KEY,
     SUBTOPICS_KEY,
@@ -109,11 +111,6 @@ from dashboard.state.session import (
 )
 from metrics import CONVENTION_BY_FIELD, CORRECTIONS, SUMMARY_MEASURES
 
-# the presentation mode (present=1): the sidebar and the controls hidden, the evaluation as
-# full-width slides (app_pages/present.py); the slide shown, from 1 (slide=4 reopens the
-# fourth), read only while presenting
-PRESENT = "present.on"
-SLIDE = "present.slide"
 
 @dataclass(frozen=True)
 class Param:
@@ -424,7 +421,7 @@ def publish() -> None:
     first = display_names(shown[:1]).get(shown[0], shown[0]) if shown[0] else None
     default = defaults() | {RUNS: list(st.session_state.get(RUN_OPTIONS, ())),
                             BASELINE: first, RENAMES: {}, LINK_FILES: [],
-                            LINK_QUERIES: None, LINK_CORPUS: None, PRESENT: False, SLIDE: 1}
+                            LINK_QUERIES: None, LINK_CORPUS: None}
     params: dict[str, str | list[str]] = {}
     for name, param in PARAMS.items():
         value = st.session_state.get(param.key)

@@ -104,6 +104,11 @@ DELTA = "compare.delta"  # a difference worth detecting: the queries it needs (N
 HARM_DELTA = "compare.harm_delta"  # a query is harmed when it loses more than this
 RISK_ALPHA = "compare.risk_alpha"  # the risk aversion whose URisk and TRisk are shown
 FRAGILITY = "compare.fragility"  # the fragility check is shown
+# the presentation mode (present=1): the sidebar and the controls hidden, the evaluation as
+# full-width slides (app_pages/present.py); the slide shown, from 1 (slide=4 reopens the
+# fourth), read only while presenting
+PRESENT = "present.on"
+SLIDE = "present.slide"
 RBO_P = "overlap.p"  # the persistence of rank-biased overlap
 FUSED = "runs.fused"  # the fusion recipes whose runs are added to the loaded ones
 MEASURES = "measures.added"  # the names of the figures every view shows beside the defaults
@@ -141,7 +146,7 @@ def defaults() -> dict[str, object]:
                MIN_EFFECT: None, HARM_DELTA: metrics.HARM_DELTA,
                RISK_ALPHA: str(metrics.RISK_ALPHAS[0]), FRAGILITY: True,
                RBO_P: metrics.vocabulary.overlap.DEFAULT_PERSISTENCE, FUSED: [],
-               MEASURES: []}
+               MEASURES: [], PRESENT: False, SLIDE: 1}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 

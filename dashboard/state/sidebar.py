@@ -29,7 +29,7 @@ def draw() -> View | None:
     session.new_run()
     with st.sidebar:
         # the presentation mode hides this sidebar; its slides have a button back
-        st.toggle("Present as slides", key=link.PRESENT, help=HELP["present"])
+        st.toggle("Present as slides", key=session.PRESENT, help=HELP["present"])
         loaded, summaries = inputs()
         labels = _labels(loaded)
         loaded = loaded.under(labels)

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from tests.e2e.conftest import NO_BROWSER, location, settle
+from tests.marks import THOROUGH, thorough_after
 
 pytestmark = NO_BROWSER
 
@@ -41,7 +42,7 @@ def _press(page, key: str, expected: str) -> None:
     pytest.fail(f"{key}: expected {expected!r}, the slide shows {_title(page)!r}")
 
 
-@pytest.mark.parametrize("width,height", [(1920, 1080), (1280, 800)])
+@pytest.mark.parametrize("width,height", thorough_after([(1920, 1080), (1280, 800)], keep=1))
 def test_presentation_mode_hides_the_sidebar_and_the_keys_move_between_slides(
         server, browser, shots, width, height):
     context = browser.new_context(viewport={"width": width, "height": height})
@@ -91,6 +92,7 @@ def test_presentation_mode_hides_the_sidebar_and_the_keys_move_between_slides(
         context.close()
 
 
+@THOROUGH  # the export's pages and files are checked without a browser in test_slides.py
 def test_the_slides_download_as_a_pdf_and_as_pngs(server, page, tmp_path):
     """The presentation's buttons: a PDF of a 16:9 page a slide, a ZIP of 1920 x 1080 PNGs,
     as many as the slides the page counts."""
