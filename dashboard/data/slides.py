@@ -11,18 +11,14 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import metrics
 from dashboard.data import costs, report
+from dashboard.data import timings as timing_data
 from dashboard.data.cache import CompareOptions, Inputs, View, derived
 from dashboard.report import slides as files
 from dashboard.views import slides as built
-
-# latency is not yet among the engine's figures: the hook the cost slide reads (one line a
-# run); None says "not measured" on the slide
-LATENCY: Sequence[str] | None = None
 
 
 def footer(view: View) -> str:
@@ -47,10 +43,21 @@ def slides(view: View, inputs: Inputs | None, comparison: metrics.Comparison | N
     contents = report.contents(
         view, inputs, comparison, options, primary=primary, harm_delta=harm_delta,
         check_fragility=False, facet=None, tokens=tokens, lam=None)
-    key = _key(view, options, primary, harm_delta, tokens)
+    timed = timing_data.timed(view, inputs, view.baseline)
+    key = (*_key(view, options, primary, harm_delta, tokens), None if timed is None else timed.key)
     return Deck(derived(view, "slides", key,
-                        lambda: built.build(contents, latency=LATENCY,
+                        lambda: built.build(contents, latency=latency(timed),
                                             colour_domain=view.colour_domain)), key)
+
+
+def latency(timed: timing_data.Timed | None) -> list[str] | None:
+    """The cost slide's latency lines: each candidate's p95 latency against the baseline's
+    (the engine's headline piece, the one the Overview's and compare's headlines carry);
+    None when no shown run has timings."""
+    if timed is None or timed.found is None:
+        return None
+    return [f"{pair.candidate} against {pair.baseline}: {pair.headline()}."
+            for pair in timed.found.pairs if pair.column == metrics.vocabulary.timings.LATENCY]
 
 
 def _key(view: View, options: CompareOptions | None, primary: str, harm_delta: float,

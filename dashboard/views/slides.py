@@ -15,8 +15,8 @@ The six slides, in the order a room follows a decision:
    most (the comparison's per-query arrays), with their questions when a queries file was
    given; one slide per candidate;
 5. what it costs: the tokens (and dollars, when priced) each run sends at K and at its
-   suggested k (metrics.costs); latency is a hook (`latency`: one line per run, None until
-   the engine measures it);
+   suggested k (metrics.costs); and `latency`, one line per candidate from the timings
+   (None: none given, said so);
 6. the caveats that matter: leakage, the share of the top K that is judged, what the query
    set can detect (power), the harmed queries and the excluded ones.
 

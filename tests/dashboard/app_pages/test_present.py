@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from dashboard.app_pages import present
+from dashboard.views import slides
 from metrics.core.sample import SAMPLE_DIR
 from tests.dashboard.conftest import open_app, shown, upload
 
@@ -103,3 +104,25 @@ def test_a_corpus_uploaded_after_the_runs_prices_the_cost_slide():
         app.button(key="present.next").click().run()
     lines = [shown(m.value) for m in app.markdown]
     assert any("estimated from the corpus" in line for line in lines), lines
+
+
+def test_the_cost_slide_carries_each_candidates_latency_from_the_timings():
+    """A timings file uploaded: the cost slide says each candidate's p95 latency against the
+    baseline's in the engine's words (the headline piece compare and the Overview print)."""
+    queries = sorted({line.split()[0] for line in QRELS.decode().splitlines() if line.strip()})
+    rows = [f"{q},{run},{ms + i % 5}" for i, q in enumerate(queries)
+            for run, ms in (("baseline", 10), ("bm25", 30))]
+    timings = ("query_id,run,latency_ms\n" + "\n".join(rows) + "\n").encode()
+    app = open_app()
+    upload(app, [("baseline.run", (SAMPLE_DIR / "baseline.run").read_bytes()),
+                 ("bm25.run", (SAMPLE_DIR / "bm25.run").read_bytes())], QRELS)
+    app.file_uploader(key="load.timings").set_value(
+        ("timings.csv", timings, "text/csv")).run()
+    app.sidebar.toggle(key="present.on").set_value(True).run()
+    while not _titles(app)[0].startswith("What it costs"):
+        app.button(key="present.next").click().run()
+    lines = [shown(m.value) for m in app.markdown]
+    said = [line for line in lines if line.startswith("bm25 against baseline: p95 latency +")]
+    assert said, lines
+    assert "+20.0 ms [+20.0, +20.0]" in said[0]  # every query 20 ms slower: the difference exactly
+    assert not any(slides.NO_LATENCY in line for line in lines)
