@@ -458,7 +458,8 @@ def difference_intervals(differences: pd.DataFrame, runs: alt.Scale, *, baseline
     # put 0 and a cap on the plot's very edge)
     scale = alt.Scale(zero=True, nice=True, padding=12)
     x = alt.X("low:Q", title=f"Difference at K = {k} (candidate − {baseline})", scale=scale,
-              axis=alt.Axis(format="+.2f", grid=True))
+              # at most ~8 ticks: at 1280 px Vega's default count hid every other label
+              axis=alt.Axis(format="+.2f", grid=True, tickCount=8))
     colour = run_colour(runs, shown, "Candidate")
     tooltip = [alt.Tooltip("run:N", title="Candidate"), alt.Tooltip("label:N", title="Metric"),
                alt.Tooltip("written:N", title="Difference"),
