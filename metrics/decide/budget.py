@@ -177,15 +177,16 @@ def parse_budgets(texts: Sequence[str], k: int, conventions: Conventions
                           "budgets")
 
 
-def one_per_metric(limits: tuple, kind: str) -> tuple:
-    """The limits as given, refused when two name one metric (a gate reads one per metric);
-    each has a `metric_label` and prints as its flag's value."""
+def one_per_metric(limits: tuple, kind: str, key: str = "metric_label") -> tuple:
+    """The limits as given, refused when two name one metric (a gate reads one per metric),
+    or one statistic (`key`: the attribute that names what a limit reads); each prints as its
+    flag's value."""
     seen: dict[str, object] = {}
     for limit in limits:
-        if limit.metric_label in seen:
-            raise ValueError(f"two {kind} on {limit.metric_label}: "
-                             f"{seen[limit.metric_label]} and {limit}; give one")
-        seen[limit.metric_label] = limit
+        named = getattr(limit, key)
+        if named in seen:
+            raise ValueError(f"two {kind} on {named}: {seen[named]} and {limit}; give one")
+        seen[named] = limit
     return limits
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from metrics.decide.budget import one_per_metric
 from metrics.io.timings import RunTimings
 from metrics.stats.bootstrap import percentile_bounds, resampled_queries
 from metrics.stats.quantiles import resampled_quantiles, sample_quantiles
@@ -384,13 +385,7 @@ def parse_latency_limits(texts: Sequence[str]) -> tuple[LatencyLimit, ...]:
     """Every --max-latency of one call; a statistic may have one limit."""
     limits = tuple(parse_latency_limit(text) for text in ([texts] if isinstance(texts, str)
                                                           else texts))
-    seen: dict[str, LatencyLimit] = {}
-    for limit in limits:
-        if limit.statistic in seen:
-            raise ValueError(f"two latency limits on {limit.statistic}: {seen[limit.statistic]} "
-                             f"and {limit}; give one")
-        seen[limit.statistic] = limit
-    return limits
+    return one_per_metric(limits, "latency limits", key="statistic")
 
 
 @dataclass(frozen=True)
