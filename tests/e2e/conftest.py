@@ -197,6 +197,22 @@ def settle(page) -> None:
     page.evaluate(_QUIET, [QUIET_MS, QUIET_MAX_MS])
 
 
+def choose(page, combobox, option: str, attempts: int = 5) -> None:
+    """Pick `option` in the select box `combobox` (a locator). A rerun that lands while the
+    list is open (a chart finishing, the link being rewritten) closes it: open it again."""
+    wanted = page.get_by_role("option", name=option, exact=True)
+    for _ in range(attempts):
+        combobox.click()
+        try:
+            wanted.wait_for(state="visible", timeout=5_000)
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: the list closed again
+            settle(page)
+            continue
+        wanted.click()
+        return
+    raise AssertionError(f"the option {option!r} never showed in its list")
+
+
 def location(page) -> str:
     return page.evaluate("location.href")  # Playwright's page.url lags history.replaceState
 

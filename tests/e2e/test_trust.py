@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from tests.e2e.conftest import NO_BROWSER, SAMPLE, check, location, settle, upload
+from tests.e2e.conftest import NO_BROWSER, SAMPLE, check, choose, location, settle, upload
 from tests.marks import THOROUGH
 
 # whole sessions in the browser, about two minutes of them: CI runs them (`-m thorough`),
@@ -137,8 +137,7 @@ def test_one_baseline_a_page(server, page, shots):
     in the sidebar), and Compare says it once, at its control."""
     page.goto(f"{server}/compare")
     settle(page)
-    page.get_by_role("combobox", name=re.compile("Baseline")).click()
-    page.get_by_role("option", name="bm25", exact=True).click()
+    choose(page, page.get_by_role("combobox", name=re.compile("Baseline")), "bm25")
     settle(page)
     header = caption(page)
     assert "baseline baseline" not in header and "baseline bm25" not in header
