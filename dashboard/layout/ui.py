@@ -4,7 +4,6 @@ conventions, score columns, and how a chart is placed. Layout only; no arithmeti
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -270,7 +269,6 @@ def chart(figure: alt.TopLevelMixin, *, stretch: bool = False, download: str | N
     shown = st.vega_lite_chart(vega_spec.shown_spec(figure),
                                width="stretch" if stretch else "content", theme="streamlit",
                                **kwargs)
-    _validated(figure)
     image = (lambda: figure) if export is None else export
     if download:
         with st.container(horizontal=True, gap="small"):
@@ -281,16 +279,6 @@ def chart(figure: alt.TopLevelMixin, *, stretch: bool = False, download: str | N
                                 help=HELP["chart_image"].format(kind=kind),
                                 type="tertiary")
     return shown
-
-
-def _validated(figure: alt.TopLevelMixin) -> None:
-    """A chart kept between reruns (cache.derived) was checked against the Vega-Lite schema
-    when first drawn; drawn again, it is converted without the check, which costs more than
-    the conversion (a heatmap's 40 rows: tens of ms a rerun). Set on the object itself (not
-    through Altair's attribute handling, which would write it into the spec)."""
-    if "to_dict" not in vars(figure):
-        object.__setattr__(figure, "to_dict",
-                           functools.partial(type(figure).to_dict, figure, validate=False))
 
 
 def download_button(label: str, data: Callable[[], str | bytes], file_name: str, mime: str,

@@ -14,6 +14,12 @@ with the view built again, 0.27 s with every row replaced in place, 0.13 s with 
 A chart whose words depend on such data reads them with `text_from`, and names the frame it
 reads with `named` (a name of its own, not a position another layer could take).
 
+The browser's spec is converted without Altair's check against the Vega-Lite schema: the
+check costs more than the conversion (0.25 s of Compare's 0.9 s rerun on the sample, every
+chart rebuilt at a new K), and what it checks is the code's shape, not the data: the tests
+check every chart each page sends (tests/dashboard/app_pages/test_app.py), and the image
+exports, made once on a click, keep the check.
+
 Altair reads its data transformer and theme from global settings: every conversion, the
 dashboard's and the image exports', takes CONVERTING first, so that one thread's
 settings never apply to another's chart.
@@ -53,19 +59,19 @@ def shown_spec(figure: alt.TopLevelMixin) -> dict[str, Any]:
     """The chart's Vega-Lite spec with its data frames under "datasets", named by position
     (Streamlit sends each frame as Arrow). Altair's default theme is off, as Streamlit's
     conversion leaves it, so that the app's theme applies."""
-    return _converted(figure, plain=True)
+    return _converted(figure, plain=True, validate=False)
 
 
 def exported_spec(figure: alt.TopLevelMixin) -> dict[str, Any]:
     """The same spec, Altair's theme kept and the datasets written out as values, for an
     image rendered outside the browser (the data is ours: no row limit)."""
-    spec = _converted(figure, plain=False)
+    spec = _converted(figure, plain=False, validate=True)
     spec["datasets"] = {name: alt.to_values(data)["values"] if isinstance(data, pd.DataFrame)
                         else data for name, data in spec["datasets"].items()}
     return spec
 
 
-def _converted(figure: alt.TopLevelMixin, *, plain: bool) -> dict[str, Any]:
+def _converted(figure: alt.TopLevelMixin, *, plain: bool, validate: bool) -> dict[str, Any]:
     frames: dict[str, Any] = {}
     names: dict[int, str] = {}  # one frame met twice keeps one name
 
@@ -86,6 +92,6 @@ def _converted(figure: alt.TopLevelMixin, *, plain: bool) -> dict[str, Any]:
         theme = (themes.enable("none") if plain and themes.active == "default"
                  else contextlib.nullcontext())
         with theme, alt.data_transformers.enable(_TRANSFORMER):
-            spec = figure.to_dict()
+            spec = figure.to_dict(validate=validate)
     spec["datasets"] = {**spec.get("datasets", {}), **frames}
     return spec

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from pathlib import Path
 from urllib.parse import parse_qs
 
+import jsonschema
 import pytest
+from altair.vegalite.v6 import schema as vega_lite
 from streamlit.testing.v1 import AppTest
 
 from dashboard import safe
@@ -43,6 +47,28 @@ def open_app(page: str = "overview", **query_params) -> AppTest:
         app.switch_page(PAGES[page]).run()
     assert not app.exception, [e.value for e in app.exception]
     return app
+
+
+def chart_specs(app: AppTest) -> list[dict]:
+    """The Vega-Lite spec of every chart the page sent, as the browser receives it."""
+    def walk(node):
+        yield node
+        for child in getattr(node, "children", {}).values():
+            yield from walk(child)
+    return [json.loads(node.proto.spec) for node in walk(app._tree)
+            if getattr(node, "type", None) == "vega_lite_chart"]
+
+
+@functools.cache
+def _vega_lite_validator():
+    schema = vega_lite.load_schema()
+    return jsonschema.validators.validator_for(schema)(schema)
+
+
+def vega_lite_errors(spec: dict) -> list[str]:
+    """What the Vega-Lite schema (Altair's copy) finds wrong with a spec: the dashboard
+    converts its charts unchecked (dashboard/views/vega_spec.py), the tests check them."""
+    return [error.message for error in _vega_lite_validator().iter_errors(spec)]
 
 
 def shown(markdown: str) -> str:

@@ -17,7 +17,15 @@ from streamlit.testing.v1 import AppTest
 from metrics import SUMMARY_MEASURES, Conventions, load_sample
 from metrics.core.sample import SAMPLE_DIR
 from metrics.vocabulary.format import interval as format_interval
-from tests.dashboard.conftest import PAGES, open_app, shown, texts, upload
+from tests.dashboard.conftest import (
+    PAGES,
+    chart_specs,
+    open_app,
+    shown,
+    texts,
+    upload,
+    vega_lite_errors,
+)
 
 QRELS = (SAMPLE_DIR / "qrels.txt").read_bytes()
 BASELINE = (SAMPLE_DIR / "baseline.run").read_bytes()
@@ -45,6 +53,14 @@ def test_every_page_runs_on_the_sample(page):
     assert app.title, f"{page} shows no title"
     assert "K = 5" in texts(app)
     assert not app.error
+    for spec in chart_specs(app):  # sent unchecked: the schema is checked here
+        assert not vega_lite_errors(spec), (page, vega_lite_errors(spec)[:3])
+
+
+def test_the_chart_check_finds_a_broken_chart():
+    spec = chart_specs(open_app("sweep"))[0]
+    assert not vega_lite_errors(spec)
+    assert vega_lite_errors({**spec, "mark": {"type": "no such mark"}})
 
 
 def test_overview_shows_the_engines_summary(sample):
