@@ -6,9 +6,11 @@ minutes on two cores); `python -m pytest -m thorough` runs them, and .ci/run run
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import inspect
+from collections.abc import Callable, Iterable
 
 import pytest
+from hypothesis import given, settings
 
 THOROUGH = pytest.mark.thorough
 
@@ -19,3 +21,22 @@ def thorough_after(values: Iterable, keep: int) -> list:
     return [value if i < keep else pytest.param(*(value if isinstance(value, tuple)
                                                   else (value,)), marks=THOROUGH)
             for i, value in enumerate(values)]
+
+
+def examples(default: int, thorough: int, *strategies, **named_strategies) -> Callable:
+    """`@given(*strategies, **named_strategies)` for a slow property test, with `default`
+    examples in the run before each commit and `thorough` under -m thorough: one test
+    parametrized twice (a run selects tests by marker, not settings)."""
+    def budgeted(test: Callable) -> Callable:
+        def run(examples: int, **fixtures):
+            given_test = given(*strategies, **named_strategies)(test)
+            settings(max_examples=examples, deadline=None)(given_test)(**fixtures)
+        run.__name__, run.__qualname__, run.__doc__ = test.__name__, test.__qualname__, test.__doc__
+        run.__module__ = test.__module__
+        left = inspect.signature(given(*strategies, **named_strategies)(test)).parameters
+        run.__signature__ = inspect.Signature(
+            [inspect.Parameter("examples", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+             *left.values()])
+        return pytest.mark.parametrize("examples", thorough_after([default, thorough], keep=1),
+                                       ids=lambda n: f"{n}_examples")(run)
+    return budgeted

@@ -38,11 +38,24 @@ PAGES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "path", "texts"), PAGES, ids=[p[0] for p in PAGES])
-def test_every_page_opens_on_the_sample(server, page, shots, name, path, texts):
+def _opens(page, server: str, shots, name: str, path: str, texts: list[str]) -> None:
     page.goto(f"{server}/{path}")
     cells = ("0.778 [0.453, 0.937]",) if name == "overview" else ()  # Hit@5 of the baseline
     check(page, shots, name, *texts, cells=cells)
+
+
+def test_every_page_opens_on_the_sample(server, page, shots):
+    """One browser session opens every page in turn (a page a test costs a browser context
+    and a Streamlit session each: the same checks, page by page, run under -m thorough)."""
+    for name, path, texts in PAGES:
+        _opens(page, server, shots, name, path, texts)
+
+
+@THOROUGH
+@pytest.mark.parametrize(("name", "path", "texts"), PAGES, ids=[p[0] for p in PAGES])
+def test_each_page_opens_on_the_sample_in_a_session_of_its_own(server, page, shots, name,
+                                                               path, texts):
+    _opens(page, server, shots, name, path, texts)
 
 
 def test_a_new_k_redraws_the_k_sweep_in_place(server, page, shots):
@@ -215,6 +228,7 @@ def test_the_report_downloads_from_the_dashboard(server, page, shots, tmp_path):
     assert not EXTERNAL.search(text)
 
 
+@THOROUGH  # the PNG itself is checked without a browser (tests/dashboard/report)
 def test_a_chart_downloads_as_png(server, page, tmp_path):
     page.set_viewport_size({"width": 1500, "height": 2400})  # the button in view, no scrolling
     page.goto(server)

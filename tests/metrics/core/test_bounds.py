@@ -23,6 +23,7 @@ from metrics.core.kernel import Curves, Tail, compute
 from metrics.io import load_qrels, load_run
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.cutoffs import MAX_K, MAX_SWEEP, check_sweep
+from tests.marks import examples
 from tests.metrics.builders import make_qrels, make_run
 from tests.metrics.core.test_against_trec_eval import random_collection, write_files
 from tests.metrics.core.test_properties import collections, conventions
@@ -30,8 +31,7 @@ from tests.metrics.core.test_properties import collections, conventions
 PER_QUERY = ("hits", "noise", "recall_denominator", "ap_denominator")
 
 
-@settings(max_examples=150, deadline=None)
-@given(collections(), conventions, st.integers(0, 40), st.integers(1, 25))
+@examples(40, 150, collections(), conventions, st.integers(0, 40), st.integers(1, 25))
 def test_every_figure_past_the_lists_equals_explicit_padding(collection, choice, extra, k):
     judgments, lists = collection
     evaluation = evaluate(make_qrels(judgments), [make_run(lists)], k, choice)

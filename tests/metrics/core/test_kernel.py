@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.core.evaluate import evaluate
@@ -18,6 +17,7 @@ from metrics.core.kernel import Figures, compute
 from metrics.core.prepared import prepare
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.measures import CATALOGUE
+from tests.marks import examples
 from tests.metrics.builders import make_qrels, make_run
 from tests.metrics.core.test_properties import collections, conventions
 
@@ -43,8 +43,7 @@ def assert_same_figures(block: Figures, whole: Figures, rows) -> None:
                                       err_msg=fact)
 
 
-@settings(max_examples=150, deadline=None)
-@given(collections(), conventions, st.data())
+@examples(40, 150, collections(), conventions, st.data())
 def test_blocks_scored_alone_give_the_whole_query_sets_figures(collection, choice, data):
     judgments, lists = collection
     query_set, aligned, whole = whole_and_prepared(judgments, lists, choice)

@@ -6,11 +6,11 @@ import dataclasses
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.core.evaluate import evaluate, evaluate_prepared, prepare
 from metrics.vocabulary.conventions import Conventions
+from tests.marks import examples
 from tests.metrics.builders import make_qrels, make_run
 
 DOCS = [f"d{i}" for i in range(12)]
@@ -45,8 +45,7 @@ def all_values(judgments, lists, choice, k=20):
     return evaluation, {key: curves[:, :k] for key, curves in values.items()}
 
 
-@settings(max_examples=150, deadline=None)
-@given(collections(), conventions)
+@examples(40, 150, collections(), conventions)
 def test_every_score_lies_in_unit_interval(collection, choice):
     _, values = all_values(*collection, choice)
     for key, array in values.items():
@@ -56,16 +55,14 @@ def test_every_score_lies_in_unit_interval(collection, choice):
         assert ((array >= 0) & (array <= 1 + 1e-12)).all(), key
 
 
-@settings(max_examples=150, deadline=None)
-@given(collections())
+@examples(40, 150, collections())
 def test_recall_never_falls_as_k_grows_under_the_default_denominator(collection):
     _, values = all_values(*collection, Conventions(n_resamples=20))
     for key in ("R", "Hit", "DCG", "IDCG"):
         assert (np.diff(values[key], axis=1) >= -1e-12).all(), key
 
 
-@settings(max_examples=150, deadline=None)
-@given(collections(), st.sampled_from(["linear", "exponential"]))
+@examples(40, 150, collections(), st.sampled_from(["linear", "exponential"]))
 def test_ndcg_is_one_on_the_ideal_order(collection, gain):
     judgments, _ = collection
     ideal = {
@@ -77,8 +74,7 @@ def test_ndcg_is_one_on_the_ideal_order(collection, gain):
     np.testing.assert_allclose(values["nDCG"][has_gain], 1.0, atol=1e-12)
 
 
-@settings(max_examples=150, deadline=None)
-@given(collections(), st.data(), conventions)
+@examples(40, 150, collections(), st.data(), conventions)
 def test_repeats_never_raise_a_score(collection, data, choice):
     judgments, lists = collection
     repeated = {}
@@ -181,8 +177,7 @@ def test_evaluations_of_one_prepared_share_its_aligned_runs():
             assert run.aligned is aligned
 
 
-@settings(max_examples=100, deadline=None)
-@given(collections(), conventions, st.integers(1, 25))
+@examples(25, 100, collections(), conventions, st.integers(1, 25))
 def test_an_evaluation_regained_from_another_gain_equals_one_scored_afresh(collection, choice,
                                                                          k):
     """evaluate_prepared(regain=) under the other gain: every figure the same as scoring

@@ -4,6 +4,7 @@ command line in a child process with capped memory."""
 
 from __future__ import annotations
 
+import functools
 import gzip
 import time
 import zlib
@@ -23,8 +24,12 @@ UNWANTED = b'{"_id": "unwanted", "title": "", "text": "nothing anyone asked for"
 def corpus_bomb(expanded: int) -> bytes:
     """A gzip of `expanded` bytes of valid corpus lines nobody wants: one member of 16 MB,
     repeated (a gzip file may hold many members)."""
-    member = gzip.compress(UNWANTED * (16 * MB // len(UNWANTED)), compresslevel=6)
-    return member * (expanded // (16 * MB))
+    return _member() * (expanded // (16 * MB))
+
+
+@functools.cache
+def _member() -> bytes:
+    return gzip.compress(UNWANTED * (16 * MB // len(UNWANTED)), compresslevel=6)
 
 
 def test_a_corpus_bomb_is_refused_after_a_second_of_work(tmp_path):
@@ -52,6 +57,7 @@ def test_the_same_bomb_is_refused_by_the_leakage_scan():
         list(iter_documents(corpus_bomb(256 * MB), file_name="c.jsonl.gz"))
 
 
+@THOROUGH  # 40 MB of lines to compress (some 5 s)
 def test_a_corpus_that_compresses_like_text_is_read_past_the_floor():
     """Text compresses 3 to 10-fold: a corpus past the floor is read, ratio and all."""
     lines = b"".join(b'{"_id": "d%d", "text": "%s"}\n' % (i, (b"w%d " % (i * 7919 % 100_003)) * 9)
