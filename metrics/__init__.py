@@ -106,8 +106,9 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         # what each query cost (latency, cost, tokens) beside what it scored, and its gate
         **{name: ("metrics.decide.latency", name) for name in (
             "Timed", "RunCost", "PairedCost", "CostFigure", "timed", "run_cost",
-            "paired_cost", "pareto_front", "LatencyLimit", "parse_latency_limit",
-            "parse_latency_limits", "judge_latency", "timing_report_lines")},
+            "paired_cost", "pareto_front", "pareto_standing", "LatencyLimit",
+            "parse_latency_limit", "parse_latency_limits", "judge_latency",
+            "timing_report_lines")},
         **{name: ("metrics.decide.power", name) for name in ("power_table", "power_report")},
         **{name: ("metrics.stats.power", name) for name in (
             "PowerFigure", "min_detectable_difference", "queries_needed")},
