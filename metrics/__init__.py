@@ -145,7 +145,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
     },
     "context": {
         **{name: ("metrics.context.cost", name) for name in (
-            "costs", "chunk_tokens", "Cost", "ChunkTokens")},
+            "costs", "chunk_tokens", "Cost", "ChunkTokens", "sweep_costs", "SweepCost")},
         **{name: ("metrics.context.leakage", name) for name in (
             "find_leaks", "retrieved_or_judged", "reads_as_sentence", "Leak", "Leakage")},
         **{name: ("metrics.context.labelling", name) for name in (
