@@ -181,7 +181,7 @@ def tradeoff_chart(frame: pd.DataFrame, runs: alt.Scale, *, k: int, metric_label
     points = base.mark_point(size=110, strokeWidth=2.5).encode(
         x=x, y=y, color=colour, tooltip=tooltip,
         fill=alt.condition("datum.sure", alt.Color("run:N", scale=runs, legend=None),
-                           alt.value("white")),
+                           alt.value("transparent")),
         shape=alt.Shape("place:N", scale=shapes))
     # the shapes' legend from a layer of its own drawn in one colour (the points' varies
     # with the run, and Vega-Lite then draws their legend's symbols with no stroke at all)

@@ -91,7 +91,7 @@ def test_the_chart_draws_both_intervals_the_front_and_names_the_left_out():
     assert FRONT_RULE in said and "hollow: they overlap" in said
     points = layers[4]["encoding"]
     assert points["fill"]["condition"]["test"] == "datum.sure"  # filled when certain
-    assert points["fill"]["value"] == "white"  # hollow where the intervals overlap
+    assert points["fill"]["value"] == "transparent"  # hollow where the intervals overlap
     assert points["shape"]["field"] == "place"  # circle on the front by the points
     colour = layers[4]["encoding"]["color"]
     assert colour["scale"]["domain"] == RUNS + ["untimed"]
