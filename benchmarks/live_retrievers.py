@@ -14,10 +14,12 @@ not counted, each call timed with perf_counter), its TREC run and timings writte
 (default benchmarks/out/live/, git-ignored), and scored against the qrels at K = 10.
 
 The table: each retriever's nDCG@10 and Recall@10 with their bootstrap intervals (the
-engine's summary), its latency's mean with a bootstrap interval over the queries, and the
-latency's p50 and p95 as points (numpy's linear percentile; the intervals of a percentile
-come with issue 49's latency figures). Then TF-IDF against BM25: the paired difference of
-nDCG@10 (the headline) and of each query's latency, each with its paired bootstrap interval.
+engine's summary), and its latency's mean, p50 and p95 each with its bootstrap interval:
+the engine's latency figures (`metrics.timed`, the ones `compare --timings` prints), read
+over the scored queries, a quantile's interval being the percentile bootstrap of the
+quantile over the resampled queries. Then TF-IDF against BM25: the paired difference of
+nDCG@10 (the headline) and of latency (the mean of the per-query differences, the difference
+of p95s and their ratio, read on the same resampled queries), each with its interval.
 
 Latency is wall time on a shared machine: read the ratio between the two, not the numbers
 alone. The stored bm25.run and tfidf.run of the collection are scored too, beside the live
@@ -50,7 +52,6 @@ DEFAULT_COLLECTION = Path("/work/real")
 DEFAULT_OUT = HERE / "out" / "live"
 K = 10
 WARMUP = 20
-SEED = metrics.DEFAULT_SEED
 
 
 def read_corpus(path: Path) -> tuple[list[str], list[str]]:
@@ -97,6 +98,70 @@ def interval(iv) -> str:
     return f"{iv.mean:.3f} [{iv.low:.3f}, {iv.high:.3f}]"
 
 
+def milliseconds(figure, *, signed: bool = False) -> str:
+    """A latency figure with its interval in ms, two decimals ('2.78 [2.45, 3.12]'); an
+    undefined one in the engine's words."""
+    if figure.undefined is not None:
+        return metrics.format.undefined(figure.undefined)
+    sign = "+" if signed else ""
+    return (f"{figure.value:{sign}.2f} [{figure.low:{sign}.2f}, "
+            f"{figure.high:{sign}.2f}]")
+
+
+def live_timings(results: dict) -> dict[str, metrics.RunTimings]:
+    """Each live run's latencies as the engine reads a timings file: one value a query."""
+    timings = {}
+    for name, result in results.items():
+        ids = tuple(sorted(result.latency_ms))
+        timings[name] = metrics.RunTimings(name, f"{name} (live)", ids, {
+            metrics.vocabulary.timings.LATENCY: np.array([result.latency_ms[q] for q in ids],
+                                                         dtype=float)})
+    return timings
+
+
+def report_lines(evaluation, found, *, failed: dict[str, int], stored=None,
+                 baseline: str = "bm25", k: int = K) -> list[str]:
+    """What the example prints: each run's effectiveness and latency figures with their
+    intervals (`found`: metrics.timed over the evaluation's scored queries), the stored runs'
+    effectiveness below them, then each other run against `baseline`: the nDCG@k headline
+    and the paired latency differences and p95 ratio with their intervals, and how the
+    latency intervals were made."""
+    level = metrics.format.confidence(evaluation.conventions.confidence_level)
+    rows = []
+    for name in evaluation.run_names:
+        summary = evaluation.run(name).summary
+        cost = found.of(name)
+        latency = (["no timings"] * 3 if cost is None else
+                   [milliseconds(cost.figure(s)) for s in ("mean", "p50", "p95")])
+        rows.append([name, interval(summary["nDCG"]), interval(summary["R"]), *latency,
+                     f"{failed.get(name, 0)}"])
+    for run in stored.runs if stored is not None else ():
+        rows.append([run.name, interval(run.summary["nDCG"]), interval(run.summary["R"]),
+                     "-", "-", "-", "-"])
+    header = ["retriever", f"nDCG@{k}", f"R@{k}", "latency mean ms", "p50 ms", "p95 ms",
+              "failed"]
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(cell).ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+             for row in [header, ["-" * w for w in widths], *rows]]
+    comparison = metrics.headline_comparison(evaluation, f"nDCG@{k}", baseline=baseline)
+    lines += ["", *metrics.headlines(comparison, f"nDCG@{k}")]
+    for pair in found.pairs:
+        if pair.column != metrics.vocabulary.timings.LATENCY or pair.baseline != baseline:
+            continue
+        ratio = pair.ratio("p95")
+        lines.append(
+            f"latency, {pair.candidate} - {pair.baseline} ({pair.n:,} scored queries both "
+            f"answered; {level} intervals, paired bootstrap): mean of the per-query "
+            f"differences {milliseconds(pair.difference('mean'), signed=True)} ms; p95 "
+            f"difference {milliseconds(pair.difference('p95'), signed=True)} ms; p95 ratio "
+            + (metrics.format.undefined(ratio.undefined) if ratio.undefined is not None else
+               metrics.vocabulary.timings.ratio_interval(ratio.value, ratio.low, ratio.high)))
+    if found.runs:
+        lines.append("latency intervals: " + metrics.vocabulary.timings.QUANTILE_INTERVAL
+                     .format(level=level))
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("collection", nargs="?", type=Path, help="the collection's folder "
@@ -141,38 +206,11 @@ def main() -> None:
     stored = metrics.evaluate_files(collection / "qrels.txt", [
         metrics.RunSource(collection / f"{name}.run", name=f"{name} (stored)")
         for name in retrievers], K)
-    rows = []
-    for name, result in results.items():
-        summary = evaluation.run(name).summary
-        ms = np.array([result.latency_ms[q] for q in result.query_ids
-                       if q in result.latency_ms])
-        mean_iv = metrics.bootstrap(ms[:, None], rng=SEED)[0]
-        p50, p95 = np.percentile(ms, [50, 95])
-        rows.append([name, interval(summary["nDCG"]), interval(summary["R"]),
-                     f"{mean_iv.mean:.2f} [{mean_iv.low:.2f}, {mean_iv.high:.2f}]",
-                     f"{p50:.2f}", f"{p95:.2f}", f"{len(result.failures)}"])
-    for run in stored.runs:
-        rows.append([run.name, interval(run.summary["nDCG"]), interval(run.summary["R"]),
-                     "-", "-", "-", "-"])
-    header = ["retriever", f"nDCG@{K}", f"R@{K}", "latency mean ms", "p50 ms", "p95 ms",
-              "failed"]
-    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    found = metrics.timed(evaluation.run_names, evaluation.scored_ids,
+                          live_timings(results), evaluation.conventions, baseline="bm25")
     print()
-    for row in [header, ["-" * w for w in widths], *rows]:
-        print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths, strict=True)))
-
-    comparison = metrics.headline_comparison(evaluation, f"nDCG@{K}", baseline="bm25")
-    print()
-    print(metrics.headlines(comparison, f"nDCG@{K}")[0])
-    both = [q for q in results["bm25"].query_ids
-            if q in results["bm25"].latency_ms and q in results["tfidf"].latency_ms]
-    difference = np.array([results["tfidf"].latency_ms[q] - results["bm25"].latency_ms[q]
-                           for q in both])
-    paired = metrics.bootstrap(difference[:, None], rng=SEED)[0]
-    p95 = {name: np.percentile(list(r.latency_ms.values()), 95) for name, r in results.items()}
-    print(f"latency, tfidf - bm25 per query (ms, {len(both):,} queries both answered): "
-          f"{paired.mean:+.2f} [{paired.low:+.2f}, {paired.high:+.2f}] (paired bootstrap, "
-          f"95%); p95 ratio tfidf/bm25 {p95['tfidf'] / p95['bm25']:.2f}")
+    print("\n".join(report_lines(evaluation, found, stored=stored,
+                                 failed={n: len(r.failures) for n, r in results.items()})))
 
 
 if __name__ == "__main__":

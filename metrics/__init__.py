@@ -106,8 +106,9 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         # what each query cost (latency, cost, tokens) beside what it scored, and its gate
         **{name: ("metrics.decide.latency", name) for name in (
             "Timed", "RunCost", "PairedCost", "CostFigure", "timed", "run_cost",
-            "paired_cost", "pareto_front", "LatencyLimit", "parse_latency_limit",
-            "parse_latency_limits", "judge_latency", "timing_report_lines")},
+            "paired_cost", "pareto_front", "pareto_standing", "LatencyLimit",
+            "parse_latency_limit", "parse_latency_limits", "judge_latency",
+            "timing_report_lines")},
         **{name: ("metrics.decide.power", name) for name in ("power_table", "power_report")},
         **{name: ("metrics.stats.power", name) for name in (
             "PowerFigure", "min_detectable_difference", "queries_needed")},
@@ -144,7 +145,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
     },
     "context": {
         **{name: ("metrics.context.cost", name) for name in (
-            "costs", "chunk_tokens", "Cost", "ChunkTokens")},
+            "costs", "chunk_tokens", "Cost", "ChunkTokens", "sweep_costs", "SweepCost")},
         **{name: ("metrics.context.leakage", name) for name in (
             "find_leaks", "retrieved_or_judged", "reads_as_sentence", "Leak", "Leakage")},
         **{name: ("metrics.context.labelling", name) for name in (

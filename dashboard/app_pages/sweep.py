@@ -1,9 +1,11 @@
-"""K sweep: every metric against K for every run, the chosen K marked; each run's
+"""K sweep: every metric against K for every run, the chosen K marked; where a corpus is
+given, each run's figure at every K against the tokens it sends at that K; each run's
 interpolated precision-recall curve."""
 
 import streamlit as st
 
-from dashboard.data import cache
+from dashboard import safe
+from dashboard.data import cache, costs
 from dashboard.layout import saved, ui
 from dashboard.views import chart_base, charts, frames
 from metrics import format as fmt
@@ -79,6 +81,16 @@ st.dataframe(
 )
 st.caption(f"Mean {metric} over the {len(evaluation.scored_ids):,} scored queries at each K; "
            f"the chosen K is {k}.")
+
+swept = costs.swept(view)
+if swept is not None and swept.runs:
+    st.subheader("What each K costs in tokens")
+    ui.chart(costs.sweep_chart(view, swept, measure.name(), metric),
+             download=f"k-sweep-tokens-k{k}")
+    st.caption(safe.md(swept.method))
+elif not cache.without_lists(view):
+    st.caption("Give a corpus file in the sidebar to see each run's figure at every K "
+               "against the tokens it sends at that K (estimated from the corpus's words).")
 
 st.subheader("Interpolated precision against recall")
 saved.needs_lists(view, "measures")

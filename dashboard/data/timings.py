@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import altair as alt
 
 import metrics
+from dashboard.data import costs
 from dashboard.data.cache import Inputs, View, derived, store
 from dashboard.views import chart_base
 from dashboard.views.tradeoff_charts import tradeoff_chart, tradeoff_frame
@@ -110,8 +111,11 @@ def timed(view: View, loaded: Inputs | None, baseline: str | None = None) -> Tim
 def chart(view: View, timed_: Timed, metric: str, label: str, *, statistic: str = "p95",
           column: str = vocabulary.timings.LATENCY) -> alt.LayerChart:
     """The trade-off chart of the view's runs: `statistic` of `column` against `metric` (a
-    measure key of the summary, written `label`) at K."""
+    measure key of the summary, written `label`) at K; on the tokens axis, where a corpus
+    is given, each run's figure at every K against its estimated tokens at K too."""
     evaluation = view.evaluation
+    swept = costs.swept(view) if column == vocabulary.timings.TOKENS else None
+    sweep = None if swept is None else costs.sweep_frame(view, swept, metric)
 
     def build() -> alt.LayerChart:
         frame, left_out = tradeoff_frame(evaluation.summary(), timed_.found, metric=metric,
@@ -120,6 +124,8 @@ def chart(view: View, timed_: Timed, metric: str, label: str, *, statistic: str 
                               k=evaluation.k, metric_label=label, statistic=statistic,
                               column=column,
                               confidence_level=evaluation.conventions.confidence_level,
-                              left_out=left_out)
+                              left_out=left_out, sweep=sweep,
+                              sweep_method="" if swept is None else swept.method)
 
-    return derived(view, "tradeoff chart", (timed_.key, metric, statistic, column), build)
+    return derived(view, "tradeoff chart", (timed_.key, metric, statistic, column,
+                                            None if swept is None else swept.key), build)

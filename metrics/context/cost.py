@@ -23,10 +23,12 @@ from metrics.vocabulary.cost import (
     UNIT,
     cost_sentence,
     source_sentence,
+    sweep_sentence,
 )
 
-__all__ = ["MAX_TOKENS_PER_CHUNK", "ChunkTokens", "Cost", "CostAt", "check_price_per_mtok",
-           "check_tokens_per_chunk", "chunk_tokens", "context_cost", "costs"]
+__all__ = ["MAX_TOKENS_PER_CHUNK", "ChunkTokens", "Cost", "CostAt", "SweepCost",
+           "check_price_per_mtok", "check_tokens_per_chunk", "chunk_tokens", "context_cost",
+           "costs", "sweep_costs"]
 
 MAX_TOKENS_PER_CHUNK = 10_000_000  # longer than any model's context window: a typo
 MILLION = 1_000_000
@@ -253,3 +255,46 @@ def context_cost(run: RunEvaluation, tokens: ChunkTokens, *, scored: np.ndarray)
 def costs(evaluation: Evaluation, tokens: ChunkTokens) -> tuple[Cost, ...]:
     """Every run's context cost, in the evaluation's run order."""
     return tuple(context_cost(run, tokens, scored=evaluation.scored) for run in evaluation.runs)
+
+
+@dataclass(frozen=True, eq=False)
+class SweepCost:
+    """One run's context at every K of the sweep: means over the scored queries of the ids
+    returned within K (`chunks`) and of the tokens they hold (`tokens`, chunks × tokens per
+    chunk), beside `ks`; priced per 1,000 queries when the tokens carry a price."""
+
+    run: str
+    tokens_per_chunk: ChunkTokens
+    ks: np.ndarray
+    chunks: np.ndarray
+    tokens: np.ndarray  # per query
+    queries: int
+
+    @property
+    def cost_per_1000(self) -> np.ndarray | None:
+        price = self.tokens_per_chunk.price_per_mtok
+        return None if price is None else self.tokens * QUERIES / MILLION * price
+
+    @property
+    def sentence(self) -> str:
+        """How the tokens at each K were estimated, e.g. 'Tokens per query at each K: mean
+        chunks returned within K × 390 tokens per chunk, estimated from the corpus: ...'."""
+        return sweep_sentence(self.tokens_per_chunk.sentence)
+
+
+def sweep_costs(evaluation: Evaluation, tokens: ChunkTokens) -> tuple[SweepCost, ...]:
+    """Every run's context tokens at every K of the evaluation's sweep range, over its scored
+    queries (as `context_cost` reads two cutoffs: hits + noise within K, repeats included)."""
+    if not isinstance(tokens, ChunkTokens):
+        raise TypeError(f"tokens must be a ChunkTokens, got {type(tokens).__name__}")
+    lo, hi = evaluation.sweep_range
+    ks = np.arange(lo, hi + 1)
+    out = []
+    for run in evaluation.runs:
+        scores = run.scores
+        returned = (scores.hits.columns(ks - 1) + scores.noise.columns(ks - 1))[
+            evaluation.scored]
+        chunks = returned.mean(axis=0) if len(returned) else np.zeros(len(ks))
+        out.append(SweepCost(run.name, tokens, ks, chunks.astype(float),
+                             chunks * tokens.tokens_per_chunk, int(evaluation.scored.sum())))
+    return tuple(out)

@@ -11,6 +11,9 @@ with intervals, the paired comparison of two runs' latencies, and the latency ga
 - The gate (``compare --max-latency p95=+20%``): a limit on a statistic, relative to the
   baseline (the ratio's interval), an increase over it (the difference's interval) or an
   absolute ceiling (the candidate's own interval), judged with the budgets' verdicts.
+- The trade-off chart's Pareto front (``pareto_front``) on the point figures, and each run's
+  standing held against the intervals (``pareto_standing``: certain, or not where they
+  overlap).
 
 The words are ``metrics.vocabulary.timings``'.
 """
@@ -31,6 +34,10 @@ from metrics.vocabulary.budget import CANNOT_TELL, PASSING, WITHIN, WORSE
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.format import listing
 from metrics.vocabulary.timings import (
+    DOMINATED,
+    DOMINATED_UNSURE,
+    FRONT,
+    FRONT_UNSURE,
     LATENCY,
     LATENCY_PARSE_ERRORS,
     MEAN,
@@ -45,8 +52,9 @@ from metrics.vocabulary.timings import (
 )
 
 __all__ = ["CostFigure", "LatencyLimit", "LatencyVerdict", "PairedCost", "RunCost",
-           "Timed", "judge_latency", "paired_cost", "pareto_front", "parse_latency_limit",
-           "parse_latency_limits", "run_cost", "timed", "timing_report_lines"]
+           "Timed", "judge_latency", "paired_cost", "pareto_front", "pareto_standing",
+           "parse_latency_limit", "parse_latency_limits", "run_cost", "timed",
+           "timing_report_lines"]
 
 # a ratio's or difference's interval end within this of the limit counts as on it (passes)
 _TOLERANCE = 1e-9
@@ -320,6 +328,39 @@ def pareto_front(costs: Sequence[float], figures: Sequence[float]) -> tuple[bool
         front.append(not dominated.any())
     return tuple(front)
 
+
+
+def pareto_standing(costs: Sequence[float], cost_low: Sequence[float],
+                    cost_high: Sequence[float], figures: Sequence[float],
+                    figure_low: Sequence[float], figure_high: Sequence[float]
+                    ) -> tuple[str, ...]:
+    """Each point's standing (``vocabulary.timings.STANDINGS``): on the front or dominated as
+    ``pareto_front`` reads the point figures, and whether the intervals make that certain
+    (``FRONT_RULE``). Lower cost and higher figure are better. A run on the front is certain
+    when no other run j could dominate it: not (cost_low[j] <= cost_high[i] and
+    figure_high[j] >= figure_low[i]). A dominated run is certain when some run j surely
+    dominates it: cost_high[j] <= cost_low[i] and figure_low[j] >= figure_high[i]. A point
+    with an undefined coordinate is dominated, not certain (never on the front)."""
+    arrays = [np.asarray(a, dtype=float) for a in (costs, cost_low, cost_high, figures,
+                                                     figure_low, figure_high)]
+    if len({a.shape for a in arrays}) != 1:
+        raise ValueError("give one cost, figure and interval ends per point")
+    cost, c_low, c_high, figure, f_low, f_high = arrays
+    front = pareto_front(cost, figure)
+    defined = ~np.isnan(arrays).any(axis=0) if len(cost) else np.zeros(0, bool)
+    others = ~np.eye(len(cost), dtype=bool)
+    standings = []
+    for i, on in enumerate(front):
+        if not defined[i]:
+            standings.append(DOMINATED_UNSURE)
+            continue
+        if on:
+            could = others[i] & defined & (c_low <= c_high[i]) & (f_high >= f_low[i])
+            standings.append(FRONT_UNSURE if could.any() else FRONT)
+        else:
+            surely = others[i] & defined & (c_high <= c_low[i]) & (f_low >= f_high[i])
+            standings.append(DOMINATED if surely.any() else DOMINATED_UNSURE)
+    return tuple(standings)
 
 # --------------------------------------------------------------------------- the gate
 

@@ -60,6 +60,19 @@ def source_sentence(source: str, tokens_per_chunk: float,
     raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
 
 
+SWEEP_METHOD = (
+    "Tokens per query at each K: the mean over the scored queries of the ids returned within "
+    "K (repeats included; fewer than K where a list is shorter) × tokens per chunk. An "
+    "estimate of the retrieved context only, not measured: the question, the instructions "
+    "and the answer are not counted."
+)
+
+
+def sweep_sentence(source: str) -> str:
+    """The K sweep's token estimate said with where tokens per chunk came from (the
+    ChunkTokens' sentence: given, or estimated from the corpus's words)."""
+    return f"{SWEEP_METHOD} {source}"
+
 def amount(value: float) -> str:
     """A token count as people read it: '3,900', '390.5' (one decimal when not whole),
     '0.004' (two significant digits when it would round to nothing)."""

@@ -78,6 +78,24 @@ QUERIES_READ = (
 )
 
 
+# the trade-off chart's Pareto front: read on the point figures, then held against the
+# intervals (metrics.decide.latency.pareto_standing)
+FRONT = "Pareto front"
+FRONT_UNSURE = "front, not certain"
+DOMINATED = "dominated"
+DOMINATED_UNSURE = "dominated, not certain"
+STANDINGS = (FRONT, FRONT_UNSURE, DOMINATED, DOMINATED_UNSURE)
+FRONT_RULE = (
+    "The front is read on the point figures: a run is on it when no other run is as fast "
+    "(or cheap) and as good, better in one. Then the intervals: a run on the front is "
+    "certain when no other run could dominate it (no other run's cost interval reaches down "
+    "to its cost interval's top while that run's score interval reaches up to its score "
+    "interval's bottom); a dominated run is certain when another run's two intervals lie "
+    "wholly on the better side of its own (cheaper and better, no overlap). Otherwise the "
+    "intervals overlap and its place is not certain (a reading of each run's own intervals, "
+    "not a paired test)."
+)
+
 def figure_sentence(statistic: str, column: str, *, n: int, level: float) -> str:
     """What one figure is, e.g. 'p95 of latency_ms over 1,500 queries; 95% percentile
     bootstrap of the quantile'."""

@@ -13,9 +13,11 @@ from metrics import (
     load_run,
     read_corpus,
     retrieved_or_judged,
+    sweep_costs,
 )
 from metrics.core.sample import SAMPLE_DIR, sample_runs
 from tests.dashboard.conftest import open_app, shown, texts, upload
+from tests.marks import THOROUGH
 
 
 @pytest.fixture(scope="module")
@@ -79,3 +81,13 @@ def test_the_rank_movement_shows_each_chunk_with_its_ranks(sample):
     app = open_app("compare", query="q03")
     html = " ".join(h.proto.body for h in app.get("html"))
     assert notes[0] in html and "<mark>sign</mark>" in html
+
+
+@THOROUGH  # an AppTest (~2 s); the view and the engine are tested fast in their own files
+def test_the_k_sweep_page_prices_every_k_in_the_corpus_s_tokens(sample):
+    corpus, _ = read_corpus(SAMPLE_DIR / "corpus.jsonl",
+                            [f"d{i:02d}" for i in range(100)])
+    app = open_app("sweep")
+    sweeps = sweep_costs(sample, ChunkTokens.from_corpus(corpus))
+    assert "What each K costs in tokens" in [h.value for h in app.subheader]
+    assert sweeps[0].sentence in texts(app)

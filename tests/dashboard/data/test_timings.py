@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dashboard.data import cache
+from dashboard.data import cache, costs
 from dashboard.data import timings as timing_data
 from dashboard.data.cache import FileBytes as Upload
 from metrics import SAMPLE_DIR, Conventions, load_run
@@ -73,3 +73,24 @@ def test_a_csv_run_s_own_latency_column_is_read():
     read = timing_data.timed(view, inputs)
     assert [c.run for c in read.found.runs] == ["fast"]
     assert read.found.pairs == ()  # the baseline has no latency
+
+
+def test_on_the_tokens_axis_with_a_corpus_the_k_sweep_s_tokens_are_drawn_too():
+    side = Upload("timings.csv", ("query_id,run,latency_ms,cost,tokens\n" + "".join(
+        f"{q},{run},5,,{800 + 100 * i}\n" for q in queries()
+        for i, run in enumerate(("baseline", "bm25")))).encode())
+    with_corpus = cache.read_uploads(sample_file("qrels.txt"),
+                                     [sample_file("baseline.run"), sample_file("bm25.run")],
+                                     Conventions(), viewer=VIEWER, timings_file=side,
+                                     corpus_file=sample_file("corpus.jsonl"))
+    view = cache.build_view(with_corpus, ["baseline", "bm25"], {}, 5, Conventions())
+    read = timing_data.timed(view, with_corpus)
+    spec = timing_data.chart(view, read, "nDCG", "nDCG@5", statistic="mean",
+                             column="tokens").to_dict()
+    swept = costs.swept(view)
+    assert swept is not None and swept.method in " ".join(spec["title"]["subtitle"])
+    assert any("k" in rows[0] for rows in spec["datasets"].values())
+    # without a corpus, no sweep
+    inputs = loaded(side)
+    plain = cache.build_view(inputs, ["baseline", "bm25"], {}, 5, Conventions())
+    assert costs.swept(plain) is None

@@ -16,6 +16,7 @@ from metrics.context.cost import (
     chunk_tokens,
     context_cost,
     costs,
+    sweep_costs,
 )
 from metrics.core.evaluate import evaluate
 from metrics.core.sample import load_sample
@@ -390,3 +391,33 @@ def test_the_vocabulary_declares_flags_and_meanings():
                                        "extra"}  # the column of the recall the extra chunks buy
     assert "a query whose list is shorter than k sends fewer chunks" in \
         words.COST_MEANING["tokens"]
+
+
+# --- the K sweep's tokens ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("empty", ["exclude", "zero"])
+def test_the_sweep_s_tokens_at_every_k_match_a_plain_loop(empty):
+    evaluation = small(5, Conventions(empty_queries=empty))
+    (sweep,) = sweep_costs(evaluation, GIVEN)
+    lo, hi = evaluation.sweep_range
+    assert list(sweep.ks) == list(range(lo, hi + 1)) and hi >= 12  # the longest list
+    for k, chunks, tokens in zip(sweep.ks, sweep.chunks, sweep.tokens, strict=True):
+        expected = loop_chunks(int(k), with_empty=empty == "zero")
+        assert chunks == pytest.approx(expected)
+        assert tokens == pytest.approx(expected * 390)
+    assert sweep.queries == (5 if empty == "zero" else 4)
+    # the same figures as the two cutoffs' context cost, at K
+    at_k = costs(evaluation, GIVEN)[0].current
+    assert sweep.tokens[list(sweep.ks).index(5)] == pytest.approx(at_k.tokens)
+    assert sweep.cost_per_1000 == pytest.approx(sweep.tokens * 1000 / 1e6 * 0.5)
+
+
+def test_the_sweep_says_how_its_tokens_were_estimated():
+    corpus = ChunkTokens.from_words(300)
+    (sweep,) = sweep_costs(small(5), corpus)
+    assert sweep.cost_per_1000 is None
+    assert sweep.sentence.startswith(words.SWEEP_METHOD)
+    assert "estimated from the corpus: 300 words per chunk × 1.3" in sweep.sentence
+    with pytest.raises(TypeError, match="ChunkTokens"):
+        sweep_costs(small(5), 390)

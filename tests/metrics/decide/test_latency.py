@@ -176,6 +176,68 @@ def test_the_pareto_front_against_a_plain_double_loop():
         assert pareto_front(costs, figures) == tuple(expected)
 
 
+
+def loop_standing(points: list[tuple[float, float, float, float, float, float]]) -> list[str]:
+    """The FRONT_RULE one pair at a time, from the words: (cost, low, high, figure, low,
+    high) per point; the front read on the points by a double loop."""
+    from metrics.vocabulary.timings import DOMINATED, DOMINATED_UNSURE, FRONT, FRONT_UNSURE
+    out = []
+    for i, (c, cl, ch, f, fl, fh) in enumerate(points):
+        if any(v != v for v in points[i]):
+            out.append(DOMINATED_UNSURE)
+            continue
+        rest = [p for j, p in enumerate(points) if j != i and not any(v != v for v in p)]
+        on = not any(p[0] <= c and p[3] >= f and (p[0] < c or p[3] > f) for p in rest)
+        if on:
+            could = any(p[1] <= ch and p[5] >= fl for p in rest)
+            out.append(FRONT_UNSURE if could else FRONT)
+        else:
+            surely = any(p[2] <= cl and p[4] >= fh for p in rest)
+            out.append(DOMINATED if surely else DOMINATED_UNSURE)
+    return out
+
+
+def test_the_front_s_certainty_against_a_plain_loop():
+    from metrics.decide.latency import pareto_standing
+    rng = np.random.default_rng(11)
+    seen = set()
+    for _ in range(200):
+        n = int(rng.integers(1, 7))
+        cost = rng.integers(0, 8, n).astype(float)
+        figure = rng.integers(0, 8, n).astype(float)
+        c_width, f_width = rng.integers(0, 3, n), rng.integers(0, 3, n)
+        points = [(cost[i], cost[i] - c_width[i], cost[i] + c_width[i], figure[i],
+                   figure[i] - f_width[i], figure[i] + f_width[i]) for i in range(n)]
+        if n > 2 and rng.random() < 0.2:
+            points[0] = (np.nan,) + points[0][1:]
+        got = pareto_standing(*(np.array(col) for col in zip(*points, strict=True)))
+        assert list(got) == loop_standing(points)
+        seen.update(got)
+    assert len(seen) == 4  # every standing met
+
+
+def test_the_front_s_certainty_on_a_worked_example():
+    from metrics.decide.latency import pareto_front, pareto_standing
+    from metrics.vocabulary.timings import DOMINATED, DOMINATED_UNSURE, FRONT, FRONT_UNSURE
+    # fast 10 ms [9, 11], 0.50 [0.48, 0.52]; good 50 [45, 55], 0.60 [0.58, 0.62];
+    # close 12 [10, 14], 0.51 [0.49, 0.53]; slow 80 [75, 85], 0.45 [0.43, 0.47];
+    # near 52 [44, 60], 0.59 [0.57, 0.61].
+    # By the points fast, good and close are the front. fast and close could each dominate
+    # the other (their intervals overlap both ways), near could dominate good: all three
+    # front, not certain. slow lies wholly above and below fast: surely dominated. near is
+    # dominated by good's points only, their intervals overlapping: not certain.
+    cost, c_low, c_high = [10, 50, 12, 80, 52], [9, 45, 10, 75, 44], [11, 55, 14, 85, 60]
+    fig, f_low, f_high = ([0.50, 0.60, 0.51, 0.45, 0.59], [0.48, 0.58, 0.49, 0.43, 0.57],
+                          [0.52, 0.62, 0.53, 0.47, 0.61])
+    assert pareto_front(cost, fig) == (True, True, True, False, False)
+    assert pareto_standing(cost, c_low, c_high, fig, f_low, f_high) == (
+        FRONT_UNSURE, FRONT_UNSURE, FRONT_UNSURE, DOMINATED, DOMINATED_UNSURE)
+    # the two far apart alone: both certain
+    assert pareto_standing([10, 50], [9, 45], [11, 55], [0.5, 0.6], [0.48, 0.58],
+                           [0.52, 0.62]) == (FRONT, FRONT)
+    with pytest.raises(ValueError, match="one cost, figure"):
+        pareto_standing([1, 2], [1], [1, 2], [1, 2], [1, 2], [1, 2])
+
 def test_an_undefined_verdict_writes_null_not_nan():
     verdict = judge_latency(parse_latency_limit("p95=+20%"), candidate="b", own=None, pair=None)
     data = verdict.as_dict()
