@@ -269,7 +269,8 @@ def compare_command(argv: Sequence[str]) -> int:
         return text + format_review(comparison, args.harm_delta, found)
 
     writers = {"table": table, "json": lambda: json_text(data), "junit": lambda: junit_xml(data),
-               "markdown": lambda: comment_markdown(data, version=tool_version())}
+               "markdown": lambda: comment_markdown(data, evaluation=evaluation,
+                                                   version=tool_version())}
     for name, path in args.write:
         write_text(path, writers[name](), flag="--write")
     if args.out is None:
