@@ -110,6 +110,7 @@ def comment_markdown(document: dict[str, Any], *, evaluation: Evaluation | None 
         return fitted(top, scores, _notes(document, version, evaluation), limit)
     rows = [row for row in document.get("comparisons", [])
             if row["baseline"] == baseline and "slice" not in row]
+    by = {(row["candidate"], row["metric"]): row for row in rows}
     gates = document.get("gates")
     failed = [gate for gate in gates or [] if not gate["passed"]]
     top = [_title(gates, failed, baseline), ""]
@@ -118,8 +119,8 @@ def comment_markdown(document: dict[str, Any], *, evaluation: Evaluation | None 
         Part("headline sentence", ["**Headline.**", ""],
              Rows(len(sentences), lambda i: f"- {_text(sentences[i], limit=4 * CELL_CHARS)}"),
              table=False),
-        _gates_part(gates or [], rows),
-        *_worst_parts(document, rows, failed, baseline),
+        _gates_part(gates or [], by),
+        *_worst_parts(document, by, failed, baseline),
         _metrics_part(rows, baseline),
         *scores,
     ]
@@ -281,8 +282,7 @@ def _title(gates: list[dict] | None, failed: list[dict], baseline: str) -> str:
             f"## {PASSED} Retrieval gate passed: its gate held against {_text(baseline)}")
 
 
-def _gates_part(gates: list[dict], rows: list[dict]) -> Part:
-    by = {(row["candidate"], row["metric"]): row for row in rows}
+def _gates_part(gates: list[dict], by: dict[tuple[str, str], dict]) -> Part:
     ordered = sorted(gates, key=lambda g: g["passed"])  # the failed ones first
 
     def line(i: int) -> str:
@@ -309,12 +309,11 @@ def _why(gate: dict, row: dict | None) -> str:
     return gate.get("sentence", "")
 
 
-def _worst_parts(document: dict, rows: list[dict], failed: list[dict],
+def _worst_parts(document: dict, by: dict[tuple[str, str], dict], failed: list[dict],
                  baseline: str) -> list[Part]:
     """Each candidate's worst queries on the primary metric, and on each metric a gate of
-    that candidate failed on."""
+    that candidate failed on (`by`: the baseline's rows by candidate and metric)."""
     primary = document.get("primary")
-    by = {(row["candidate"], row["metric"]): row for row in rows}
     failed_on: dict[str, list[str]] = {}
     for gate in failed:
         failed_on.setdefault(gate["candidate"], []).append(gate["metric"])

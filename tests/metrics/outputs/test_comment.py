@@ -115,8 +115,8 @@ def test_thousands_of_hostile_names_stay_under_the_limit_and_count_what_was_left
     # no pipe left its cell: each gate row's candidate cell is the name, as it was written
     gates = [row for row in cells(html) if row and row[0] in ("❌ failed", "✅ held")]
     assert gates and all(len(row) == 6 for row in gates)
-    assert {row[2] for row in gates} <= {terminal(shortened(hostile(i), CELL_CHARS))
-                                        for i in range(3000)}
+    for row in gates:  # hostile(i) starts '|i|'
+        assert row[2] == terminal(shortened(hostile(int(row[2].split("|")[1])), CELL_CHARS))
     # shown + counted = every one: the gates, the metric rows, the worst queries
     rows = cells(html)
 
