@@ -88,10 +88,13 @@ def summary_document(evaluation: Evaluation, comparison: Comparison | None = Non
                 "query_set": {"scored": len(evaluation.scored_ids),
                               "excluded": evaluation.excluded_ids}}
     document = comparison_dict(evaluation, comparison)
+    label = metric_label(primary, evaluation.k, evaluation.conventions)
+    # a baseline of a snapshot's figures is no run of the evaluation: its headline reads the
+    # comparison's own test of the primary figure, or there is none (as the report's)
+    live = comparison.baseline in evaluation.run_names or label in comparison.metrics
     said = (list(headlines) if headlines is not None
-            else list(headline_sentences(evaluation, comparison, primary)))
-    document |= {"primary": metric_label(primary, evaluation.k, evaluation.conventions),
-                 "headline": " ".join(said), "headlines": said}
+            else list(headline_sentences(evaluation, comparison, primary)) if live else [])
+    document |= {"primary": label, "headline": " ".join(said), "headlines": said}
     add_risk(document, comparison, harm_delta, queries)
     if gates is not None:
         document["gates"] = list(gates)

@@ -116,3 +116,15 @@ def test_safe_github_renders_as_the_text_on_github(text):
         assert pick(html) == (text if markdown.startswith("|") else f"Name: {text}"), text
     if text.startswith(("http", "www")):  # Streamlit's escape is not GitHub's
         assert ":color[" in visible(GITHUB.render(f"Name: {safe.md(text)}\n"))
+
+
+def test_a_snapshots_baseline_is_summarised_without_a_second_comparison(sample):
+    """Against a snapshot's figures (its baseline no run of the evaluation), on figures that
+    leave out the primary one: the summary has no headline to compare again, and still its
+    gates-free title, every metric and the worst queries."""
+    snapshot = metrics.to_snapshot(sample, label="old")
+    comparison = metrics.compare_with_snapshot(sample, snapshot, metrics=["P@5"])
+    assert comparison.baseline not in sample.run_names and "nDCG@5" not in comparison.metrics
+    text = exports.summary_markdown(sample, comparison)
+    assert text.startswith(f"## Retrieval comparison against {safe.github(comparison.baseline)}")
+    assert "**Headline.**" not in text and "### Every metric against" in text
