@@ -38,7 +38,7 @@ from metrics.core.evaluate import Evaluation
 from metrics.io import Queries
 from metrics.outputs.documents import add_risk, comparison_dict
 from metrics.outputs.report import headline_sentences
-from metrics.snapshot.fingerprint import evaluation_fingerprints
+from metrics.snapshot.fingerprint import fingerprint_qrels
 from metrics.stats.comparison import Comparison
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.budget import BUDGET_FLAG
@@ -434,7 +434,7 @@ def _notes(document: dict, version: str, evaluation: Evaluation | None = None) -
     lines.append(f"- At K = {document['k']} over {scored:,} scored queries ({excluded:,} "
                  "without a relevant id left out), each query weighing the same.")
     if evaluation is not None:
-        lines.append(f"- Query set `{evaluation_fingerprints(evaluation)['qrels']}` "
+        lines.append(f"- Query set `{fingerprint_qrels(evaluation.qrels)}` "
                      f"({len(evaluation.query_set.query_ids):,} queries).")
     conventions = document.get("conventions")
     if conventions:
