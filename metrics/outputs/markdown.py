@@ -44,7 +44,13 @@ from metrics.vocabulary import format as fmt
 from metrics.vocabulary.budget import BUDGET_FLAG
 from metrics.vocabulary.comparisons import DECISIONS, WIN_TIE_LOSS
 from metrics.vocabulary.conventions import Conventions
-from metrics.vocabulary.gates import EXIT_BAD_INPUT, EXIT_GATE, EXIT_OK, EXIT_USAGE
+from metrics.vocabulary.gates import (
+    EXIT_BAD_INPUT,
+    EXIT_GATE,
+    EXIT_OK,
+    EXIT_USAGE,
+    REGRESSION_FLAG,
+)
 from metrics.vocabulary.headline import PRIMARY
 from metrics.vocabulary.limits import COMMENT_LIMIT
 from metrics.vocabulary.risk import HARM_DELTA, HARM_FLAG
@@ -54,7 +60,6 @@ ERROR_LINES = 20  # of what the command said on standard error, in a comment on 
 CELL_CHARS = 120  # of a user's string in a cell or a sentence, before it is escaped
 LEFT_OUT_ROOM = 400  # kept for the line that counts what was left out
 PASSED, FAILED = "✅", "❌"
-REGRESSION_FLAG = "--fail-on-regression"
 # how much of a comment each kind of part may take, against the others, when all cannot fit
 WEIGHTS = {"gate": 3, "worst query": 3, "metric row": 2, "score row": 2,
            "headline sentence": 1, "fragility line": 1, "line": 1}
