@@ -4,7 +4,9 @@ opens, goes through these functions (and only once: a table cell, which renders 
 gets the text as it is).
 
 - `md`: for st.markdown, st.caption, st.error and the like, and every label Streamlit only
-  renders (a tab, an expander, a metric, a button, a link). Every ASCII punctuation
+  renders (a tab, an expander, a metric, a button, a link): Streamlit's Markdown only, never
+  Markdown that GitHub renders (GitHub shows its `:color[...]` as written, and makes a
+  mention of '@org'). Every ASCII punctuation
   character is backslash-escaped, which
   CommonMark allows for all of them: no emphasis, link, image, heading, table, HTML, KaTeX
   (`$`) or Streamlit directive (`:red[...]`, `:material/...:`) can form. Escapes do not stop
@@ -23,6 +25,13 @@ gets the text as it is).
   a formula, a directive or an emoji code after a colon, raw HTML, a backslash), and an
   autolink's start is set apart as `md` does: 'uuid.uuid1' and 'os.path.join' stay as they
   are.
+- `github`: for Markdown that GitHub renders (the pull request's summary, a job summary):
+  the engine's escape (`metrics.format.markdown_text`), which the one writer of that
+  Markdown (`metrics.summary_markdown`) calls. Every ASCII punctuation character is
+  backslash-escaped; cmark-gfm, which finds its autolinks while it parses or in each text
+  node, meets an escaped ':' or '.' as a node of its own, so 'http\\://x' is no link; a
+  word joiner (U+2060, invisible) follows '@' and '#', so no mention and no issue link is
+  made. Nothing is wrapped: GitHub shows the text as written.
 - `html`: for the HTML report (quotes included).
 - `csv_cells`: OWASP's CSV-injection rule: a text cell that starts with `=`, `+`, `-`, `@`,
   a tab or a carriage return is prefixed with `'`, so no spreadsheet reads it as a formula;
@@ -38,6 +47,7 @@ import string
 import pandas as pd
 
 from metrics import FORMULA_STARTS, csv_cell  # noqa: F401  (FORMULA_STARTS: re-exported)
+from metrics import format as _format
 
 _PUNCTUATION = re.compile("([" + re.escape(string.punctuation) + "])")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c]+")
@@ -92,6 +102,13 @@ def _escaped(text: str) -> str:
 
 def _label_escaped(text: str) -> str:
     return _LABEL_ACTIVE.sub(lambda match: "\\" + match.group(0), text)
+
+
+def github(text: object) -> str:
+    """`text` as literal characters in GitHub's Markdown, on one line: '<b>' shows as
+    written, 'http://x' and '[x](y)' make no link, '@org' no mention (no wrapping that
+    GitHub would show)."""
+    return _format.markdown_text(text)
 
 
 def html(text: object) -> str:

@@ -238,6 +238,9 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         # a history's trend as rows, one a point with the change from the previous one
         "trend_rows": ("metrics.outputs.history", "trend_rows"),
         "trec_eval_text": ("metrics.outputs.trec_eval", "trec_eval_text"),
+        # the pull request's Markdown, one writer: the dashboard's summary and compare's
+        # comment (compare --format markdown, the Action's)
+        "summary_markdown": ("metrics.outputs.markdown", "summary_markdown"),
         # the two-way ANOVA's table as written (the text table and the dashboard's)
         **{name: ("metrics.outputs.text", name) for name in ("anova_rows", "anova_margin")},
         **{name: ("metrics.outputs.report", name) for name in ("report_contents",

@@ -97,9 +97,14 @@ else:
     )
 
     st.subheader("Summary for a pull request")
-    st.caption("A Markdown table: copy it with the button at the top right of the block.")
-    st.code(exports.summary_markdown(evaluation, comparison), language="markdown",
-            wrap_lines=True)
+    st.caption("The pull request's comment, as `python -m metrics compare --format markdown` "
+               "writes it: the headline, the queries that got worse, every metric against the "
+               "baseline and every run's figures, in GitHub's Markdown. Copy it with the "
+               "button at the top right of the block.")
+    st.code(exports.summary_markdown(evaluation, comparison,
+                                     primary=session.headline_metric(evaluation)[0],
+                                     harm_delta=chosen.harm_delta, queries=view.queries),
+            language="markdown", wrap_lines=True)
 
 st.subheader("Table for a paper (LaTeX)")
 st.caption("Runs down and every figure shown across, each mean with its interval, the best run "

@@ -15,7 +15,7 @@ is the verdicts' minimum effect.
   python -m dashboard report --qrels qrels.txt --run base.run --run new.run --k 10 --out r.html
   python -m dashboard report --queries queries.csv --corpus corpus.jsonl --by intent ...
   python -m dashboard report --test tukey --min-effect 0.01 ...  # letters, every pair, ANOVA
-  python -m dashboard report --format markdown          # the summary table, for a pull request
+  python -m dashboard report --format markdown          # the pull request's comment
   python -m dashboard slides --qrels q.txt --run a.run --run b.run --out slides/  # PNG + PDF
 
 Errors exit non-zero with one line, like ``python -m metrics``.
@@ -34,6 +34,7 @@ from dashboard.report import exports
 Command = Callable[[Sequence[str]], int]
 UsageError = metrics.UsageError
 TEXT_FLAGS = ("queries", "corpus", "by", "tokens_per_chunk", "price_per_mtok", "timings")
+MARKDOWN_FLAGS = ("queries",)  # of TEXT_FLAGS, what the Markdown summary reads: the questions
 
 
 def parser() -> argparse.ArgumentParser:
@@ -50,8 +51,9 @@ def parser() -> argparse.ArgumentParser:
         "--format",
         choices=["html", "markdown"],
         default="html",
-        help="html: the full report (needs --out); markdown: the summary table, to standard "
-        "output unless --out is given",
+        help="html: the full report (needs --out); markdown: the pull request's comment (as "
+        "python -m metrics compare --format markdown writes it), to standard output unless "
+        "--out is given",
     )
     flags.add_argument("--out", type=metrics.output_file, metavar="FILE",
                        help="where to write the report")
@@ -73,11 +75,11 @@ def report_command(argv: Sequence[str]) -> int:
     if args.format == "html" and args.out is None:
         raise UsageError("the HTML report needs --out FILE")
     given = [f"--{flag.replace('_', '-')}" for flag in TEXT_FLAGS
-             if getattr(args, flag) is not None]
+             if getattr(args, flag) is not None and flag not in MARKDOWN_FLAGS]
     given += ["--test tukey"] if args.test == "tukey" else []
     if args.format == "markdown" and given:
         raise UsageError(f"{', '.join(given)}: for the HTML report; the Markdown summary "
-                         "holds the summary table only")
+                         "(the pull request's comment) reads only --queries of the texts")
     inputs = metrics.Inputs.from_arguments(args, report=metrics.to_stderr)
     if args.by and args.queries is None and not inputs.on_sample:
         raise UsageError("--by needs --queries")
@@ -89,7 +91,9 @@ def report_command(argv: Sequence[str]) -> int:
     inputs.report_load()
     comparison = compared(args, evaluation)
     if args.format == "markdown":
-        text = exports.summary_markdown(evaluation, comparison)
+        text = exports.summary_markdown(evaluation, comparison,
+                                        primary=primary_key(args, evaluation),
+                                        queries=inputs.queries())
     else:
         text = report.build_report(contents(args, inputs, comparison),
                                    title=args.title or report.DEFAULT_TITLE)
@@ -110,6 +114,14 @@ def compared(args: argparse.Namespace,
         evaluation, min_effect=args.min_effect)
 
 
+def primary_key(args: argparse.Namespace, evaluation: metrics.Evaluation) -> str:
+    """--primary as a measure key; a name the engine cannot read is a usage error."""
+    try:
+        return metrics.metric_key(args.primary, evaluation.k, evaluation.conventions)
+    except ValueError as error:
+        raise UsageError(f"--primary: {error}") from None
+
+
 def contents(args: argparse.Namespace, inputs: metrics.Inputs,
              comparison: metrics.Comparison | None) -> metrics.ReportContents:
     """The report's contents (metrics.report_contents, as the Export page's) from what the
@@ -118,10 +130,7 @@ def contents(args: argparse.Namespace, inputs: metrics.Inputs,
     randomized Tukey HSD (under --min-effect); the harm threshold and the fragility check at
     their defaults. Each file is read once."""
     evaluation = inputs.evaluation()
-    try:
-        primary = metrics.metric_key(args.primary, evaluation.k, evaluation.conventions)
-    except ValueError as error:
-        raise UsageError(f"--primary: {error}") from None
+    primary = primary_key(args, evaluation)
     queries, corpus = inputs.queries(), inputs.corpus()
     return metrics.report_contents(
         evaluation, comparison, primary=primary,

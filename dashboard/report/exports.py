@@ -6,12 +6,14 @@ report`` call the same functions. Charts come from ``dashboard.charts`` and are 
 vl-convert-python, which needs no browser and, with ``allowed_base_urls=[]``, fetches nothing.
 Ids and names from user files are escaped in Markdown (``safe.md``) and neutralised in CSV
 cells that a spreadsheet would read as a formula (``safe.csv_text``). Figures have three
-decimals.
+decimals. The Markdown summary is the engine's (``metrics.summary_markdown``): GitHub renders
+it, so its names are escaped as GitHub needs (``metrics.format.markdown_text``, which
+``safe.github`` names), not as Streamlit does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import altair as alt
 import pandas as pd
@@ -22,16 +24,12 @@ from dashboard import safe
 from dashboard.report.texts import first_words
 from dashboard.views import chart_base, charts, frames, vega_spec
 from metrics import (
-    CORRECTIONS,
     Comparison,
     Evaluation,
-    evaluation_fingerprints,
     snapshot_dumps,
     to_snapshot,
     tool_version,
-    vocabulary,
 )
-from metrics import format as fmt
 
 # Vega-Lite version of the installed Altair, in vl-convert's spelling ("v6_4"), as Altair does
 VL_VERSION = "_".join(alt.SCHEMA_VERSION.split(".")[:2])
@@ -156,78 +154,20 @@ def snapshot_json(evaluation: Evaluation, label: str | None = None) -> str:
 # --------------------------------------------------------------------------- markdown
 
 
-def _md_table(header: Sequence[str], rows: Iterable[Sequence[str]], align: str) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |"]
-    lines.append("|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|")
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return lines
-
-
-def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = None) -> str:
-    """The summary as a Markdown table to paste into a pull request (metrics down, runs
-    across, "mean [low, high]"), with K, the query set and its fingerprint, the conventions,
-    and, given a comparison, one line per candidate and metric with its verdict."""
-    k = evaluation.k
-    fingerprints = evaluation_fingerprints(evaluation)
-    c = evaluation.conventions
-    lines = [
-        f"**Retrieval scores at K = {k}** "
-        + (safe.md(evaluation.scope) if evaluation.scope
-           else f"over {len(evaluation.scored_ids):,} scored queries")
-        + f" ({len(evaluation.excluded_ids):,} excluded: no relevant id), each weighing the "
-        "same; "
-        f"mean [low, high]. {c.sentences()['interval']}",
-        "",
-    ]
-    rows = [
-        [s.label(k, c)]
-        + [fmt.interval(*triple(run.summary[s.key])) for run in evaluation.runs]
-        for s in evaluation.summary_specs
-    ]
-    header = ["Metric"] + [safe.md(name) for name in evaluation.run_names]
-    lines += _md_table(header, rows, "l" + "r" * len(evaluation.runs))
-    lines += [
-        "",
-        f"Query set `{fingerprints['qrels']}` ({len(evaluation.query_set.query_ids):,} queries). "
-        f"Conventions: {'; '.join(c.in_words())}.",
-    ]
-    if comparison is not None:
-        lines += [
-            "",
-            f"**Against {safe.md(comparison.baseline)}** (paired randomization test, "
-            f"{comparison.n_permutations:,} sign flips; "
-            f"{CORRECTIONS[comparison.correction]} correction over "
-            f"{comparison.n_comparisons:,} comparisons):",
-            "",
-        ]
-        rows = [
-            [
-                safe.md(t.candidate),
-                t.metric,
-                fmt.figure(t.before_mean),
-                fmt.figure(t.after_mean),
-                fmt.difference(t.difference, t.low, t.high),
-                fmt.win_tie_loss(t.wins, t.ties, t.losses),
-                fmt.p_value(t.p_adjusted),
-                fmt.effect(t.effect_size),
-                "unlikely to be noise" if t.significant else "could be noise",
-            ]
-            for t in comparison.tests
-        ]
-        header = [
-            "Candidate",
-            "Metric",
-            "Before",
-            "After",
-            "Difference [interval]",
-            vocabulary.WIN_TIE_LOSS,
-            "p adj.",
-            "Effect size",
-            "Reading",
-        ]
-        lines += _md_table(header, rows, "llrrrrrrl")
-    lines += ["", f"_retrieval-compare {tool_version()}_"]
-    return "\n".join(lines) + "\n"
+def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = None, *,
+                     primary: str = metrics.PRIMARY, harm_delta: float | None = None,
+                     queries: metrics.Queries | None = None,
+                     gates: Sequence[dict] | None = None) -> str:
+    """The summary for a pull request, written by the engine's one writer
+    (metrics.summary_markdown, whose text `compare --format markdown` writes for the same
+    inputs): the headline, the gates when given, each candidate's worst queries on `primary`
+    (with their questions, given the queries), every metric against the baseline, every run's
+    figures with their intervals, and a link-free note of K, the query set and the
+    conventions, within GitHub's 65,536 characters."""
+    return metrics.summary_markdown(
+        evaluation, comparison, primary=primary, gates=gates, queries=queries,
+        harm_delta=metrics.HARM_DELTA if harm_delta is None else harm_delta,
+        version=tool_version())
 
 
 def triple(interval) -> tuple[float, float, float]:

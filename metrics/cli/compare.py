@@ -66,7 +66,7 @@ from metrics.vocabulary import risk as risk_words
 from metrics.vocabulary.budget import BUDGET_FLAG, BUDGET_HELP
 from metrics.vocabulary.comparisons import ALPHA, CORRECTIONS, DEFAULT_CORRECTION
 from metrics.vocabulary.conventions import Conventions
-from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, gate_failure
+from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, REGRESSION_FLAG, gate_failure
 from metrics.vocabulary.headline import PRIMARY, PRIMARY_HELP
 from metrics.vocabulary.timings import (
     LATENCY,
@@ -111,7 +111,7 @@ def compare_command(argv: Sequence[str]) -> int:
         help="sign flips of the randomization test",
     )
     parser.add_argument(
-        "--fail-on-regression",
+        REGRESSION_FLAG,
         action="append",
         default=[],
         metavar="METRIC",
@@ -269,7 +269,8 @@ def compare_command(argv: Sequence[str]) -> int:
         return text + format_review(comparison, args.harm_delta, found)
 
     writers = {"table": table, "json": lambda: json_text(data), "junit": lambda: junit_xml(data),
-               "markdown": lambda: comment_markdown(data, version=tool_version())}
+               "markdown": lambda: comment_markdown(data, evaluation=evaluation,
+                                                   version=tool_version())}
     for name, path in args.write:
         write_text(path, writers[name](), flag="--write")
     if args.out is None:

@@ -1,30 +1,59 @@
-"""`compare --format markdown`: the comparison as a pull request's comment (and a CI job's
-summary) in GitHub's Markdown.
+"""The one writer of a pull request's Markdown: `compare --format markdown` (and
+`python -m metrics ci-step`, the Action's comment and job summary), the dashboard's summary
+for a pull request (the Export page) and `python -m dashboard report --format markdown`.
 
-A pure function of compare's JSON document (`metrics.outputs.documents`): the verdict of the
-gates, the headline, each gate with its figures, each candidate's worst queries on the primary
-metric and on every metric a gate failed on (the id, the question when a queries file was
-given, the figure before and after), every metric against the baseline, the fragility check
-when it ran, and a note of the conventions, the test and the exit statuses, with no link.
+`comment_markdown` is a pure function of compare's JSON document (`metrics.outputs.documents`)
+and, when the writer has it, the evaluation: the verdict of the gates, the headline, each gate
+with its figures, each candidate's worst queries on the primary metric and on every metric a
+gate failed on (the id, the question when a queries file was given, the figure before and
+after), every metric against the baseline (with its effect size), every run's figures with
+their intervals, the fragility check when it ran, and a note of the query set (its
+fingerprint), the conventions, the test and, when gates were set, the exit statuses, with no
+link. `summary_markdown` builds that document from what the dashboard holds (an evaluation,
+its comparison, the queries, the gates when there are any) as compare builds it, so the two
+front ends write the same text for the same inputs.
 
-Every string from the inputs (a run's name, a query id, a question, a metric's name) is written
-by `format.markdown_text`: no pipe leaves its cell, no backtick opens code, no tag, link or
-mention is made. A long one is cut first (`CELL_CHARS`).
+Every string from the inputs (a run's name, a query id, a question) is written by
+`format.markdown_text`: no pipe leaves its cell, no backtick opens code, no tag, link or
+mention is made. A long one is cut first (`CELL_CHARS`). A metric's name is the vocabulary's
+(`Spec.label`): written the same way, except that the @ of its cutoff stays as it is ('nDCG@10'
+is neither a mention nor an address on GitHub).
 
 GitHub refuses a comment longer than 65,536 characters (`COMMENT_LIMIT`): the comment is built
 part by part, each part's rows while they fit, and what does not fit is left out with a line
-counting it; the conventions' note and the verdict are always there.
+counting it; the conventions' note and the verdict are always there. A part's rows are written
+(and escaped) only when they are reached: a part that cannot start is only counted, so a
+comparison of thousands of candidates costs what the comment holds, not what it leaves out.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from metrics.core.compare import metric_label
+from metrics.core.evaluate import Evaluation
+from metrics.io import Queries
+from metrics.outputs.documents import add_risk, comparison_dict
+from metrics.outputs.report import headline_sentences
+from metrics.snapshot.fingerprint import fingerprint_qrels
+from metrics.stats.comparison import Comparison
 from metrics.vocabulary import format as fmt
+from metrics.vocabulary.budget import BUDGET_FLAG
+from metrics.vocabulary.comparisons import DECISIONS, WIN_TIE_LOSS
 from metrics.vocabulary.conventions import Conventions
-from metrics.vocabulary.gates import EXIT_BAD_INPUT, EXIT_GATE, EXIT_OK, EXIT_USAGE
+from metrics.vocabulary.gates import (
+    EXIT_BAD_INPUT,
+    EXIT_GATE,
+    EXIT_OK,
+    EXIT_USAGE,
+    REGRESSION_FLAG,
+)
+from metrics.vocabulary.headline import PRIMARY
 from metrics.vocabulary.limits import COMMENT_LIMIT
+from metrics.vocabulary.risk import HARM_DELTA, HARM_FLAG
 
 FLIPS_SHOWN = 5  # verdicts that flip, named in the comment (the JUnit report names each)
 ERROR_LINES = 20  # of what the command said on standard error, in a comment on a failed run
@@ -32,48 +61,121 @@ CELL_CHARS = 120  # of a user's string in a cell or a sentence, before it is esc
 LEFT_OUT_ROOM = 400  # kept for the line that counts what was left out
 PASSED, FAILED = "✅", "❌"
 # how much of a comment each kind of part may take, against the others, when all cannot fit
-WEIGHTS = {"gate": 3, "worst query": 3, "metric row": 2, "headline sentence": 1,
-           "fragility line": 1, "line": 1}
+WEIGHTS = {"gate": 3, "worst query": 3, "metric row": 2, "score row": 2,
+           "headline sentence": 1, "fragility line": 1, "line": 1}
 
 
-def comment_markdown(document: dict[str, Any], *, limit: int = COMMENT_LIMIT,
-                     version: str = "") -> str:
+def summary_markdown(evaluation: Evaluation, comparison: Comparison | None = None, *,
+                     primary: str = PRIMARY, headlines: Sequence[str] | None = None,
+                     gates: Sequence[dict[str, Any]] | None = None,
+                     harm_delta: float = HARM_DELTA, queries: Queries | None = None,
+                     limit: int = COMMENT_LIMIT, version: str = "") -> str:
+    """The pull request's Markdown from what a front end holds: `comment_markdown` of
+    `summary_document` (the dashboard's download, `python -m dashboard report --format
+    markdown`); the same text as `compare --format markdown` for the same inputs."""
+    document = summary_document(evaluation, comparison, primary=primary, headlines=headlines,
+                                gates=gates, harm_delta=harm_delta, queries=queries)
+    return comment_markdown(document, evaluation=evaluation, limit=limit, version=version)
+
+
+def summary_document(evaluation: Evaluation, comparison: Comparison | None = None, *,
+                     primary: str = PRIMARY, headlines: Sequence[str] | None = None,
+                     gates: Sequence[dict[str, Any]] | None = None,
+                     harm_delta: float = HARM_DELTA, queries: Queries | None = None
+                     ) -> dict[str, Any]:
+    """What `comment_markdown` reads, as compare's JSON document holds it: the comparison's
+    rows (`comparison_dict`) with each test's risk and worst queries (`add_risk`, their
+    questions from `queries`), the primary metric and its headlines (given, or each
+    candidate's sentence on the primary metric as the report writes it), and the gates when
+    given. Without a comparison: K, the conventions and the query set."""
+    if comparison is None:
+        return {"k": evaluation.k, "conventions": evaluation.conventions.as_dict(),
+                "query_set": {"scored": len(evaluation.scored_ids),
+                              "excluded": evaluation.excluded_ids}}
+    document = comparison_dict(evaluation, comparison)
+    label = metric_label(primary, evaluation.k, evaluation.conventions)
+    # a baseline of a snapshot's figures is no run of the evaluation: its headline reads the
+    # comparison's own test of the primary figure, or there is none (as the report's)
+    live = comparison.baseline in evaluation.run_names or label in comparison.metrics
+    said = (list(headlines) if headlines is not None
+            else list(headline_sentences(evaluation, comparison, primary)) if live else [])
+    document |= {"primary": label, "headline": " ".join(said), "headlines": said}
+    add_risk(document, comparison, harm_delta, queries)
+    if gates is not None:
+        document["gates"] = list(gates)
+    return document
+
+
+def comment_markdown(document: dict[str, Any], *, evaluation: Evaluation | None = None,
+                     limit: int = COMMENT_LIMIT, version: str = "") -> str:
     """compare's JSON document (with its "gates") as a pull request's comment of at most
-    `limit` characters (counted as GitHub counts them, in UTF-16 units)."""
-    baseline = document["baseline"]
+    `limit` characters (counted as GitHub counts them, in UTF-16 units); with the
+    evaluation, every run's figures with their intervals and the query set's fingerprint."""
+    scores = [] if evaluation is None else [_scores_part(evaluation)]
+    baseline = document.get("baseline")
+    if baseline is None:  # no comparison: the scores alone
+        top = [f"## Retrieval scores at K = {document['k']}", ""]
+        return fitted(top, scores, _notes(document, version, evaluation), limit)
     rows = [row for row in document.get("comparisons", [])
             if row["baseline"] == baseline and "slice" not in row]
-    gates = document.get("gates", [])
-    failed = [gate for gate in gates if not gate["passed"]]
+    by = {(row["candidate"], row["metric"]): row for row in rows}
+    gates = document.get("gates")
+    failed = [gate for gate in gates or [] if not gate["passed"]]
     top = [_title(gates, failed, baseline), ""]
+    sentences = document.get("headlines", [])
     parts = [
         Part("headline sentence", ["**Headline.**", ""],
-             [f"- {_text(sentence, limit=4 * CELL_CHARS)}" for sentence in
-              document.get("headlines", [])], table=False),
-        _gates_part(gates, rows, baseline),
-        *_worst_parts(document, rows, failed, baseline),
-        _metrics_part(rows, baseline, document),
+             Rows(len(sentences), lambda i: f"- {_text(sentences[i], limit=4 * CELL_CHARS)}"),
+             table=False),
+        _gates_part(gates or [], by),
+        *_worst_parts(document, by, failed, baseline),
+        _metrics_part(rows, baseline),
+        *scores,
     ]
     if "fragility_summary" in document:
         parts.append(Part("fragility line", ["### Fragility", ""],
                           [_fragility(document)], table=False))
-    notes = _notes(document, version)
-    return fitted(top, parts, notes, limit)
+    return fitted(top, parts, _notes(document, version, evaluation), limit)
 
 
 # --------------------------------------------------------------------------- fitting
 
 
+class Rows(Sequence[str]):
+    """`n` rows, the i-th written by `write(i)` when it is read: the fitting reads only the
+    rows it keeps (and the first that does not fit), so nothing left out is escaped."""
+
+    def __init__(self, n: int, write: Callable[[int], str]):
+        self.n, self.write = n, write
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self.write(i) for i in range(*index.indices(self.n))]
+        if not -self.n <= index < self.n:
+            raise IndexError(index)
+        return self.write(index % self.n)
+
+    def __iter__(self) -> Iterator[str]:
+        return (self.write(i) for i in range(self.n))
+
+
 @dataclass
 class Part:
-    """A section: its title lines, then rows that may be left out from the end (a table's
-    rows, a list's items), counted as `noun`s."""
+    """A section: its title lines (or the function that writes them, called only when the
+    part starts), then rows that may be left out from the end (a table's rows, a list's
+    items; a list or `Rows`), counted as `noun`s."""
 
     noun: str
-    head: list[str]
-    rows: list[str]
+    head: list[str] | Callable[[], list[str]]
+    rows: Sequence[str]
     table: bool = True
     tail: list[str] = field(default_factory=list)
+
+    def title(self) -> list[str]:
+        return self.head() if callable(self.head) else self.head
 
 
 def size(text: str) -> int:
@@ -87,13 +189,13 @@ def fitted(top: list[str], parts: list[Part], notes: list[str], limit: int) -> s
     group may take its weight's share of what is left when it starts (`WEIGHTS`; what a short
     group leaves goes to the groups after it), so that a thousand long headlines cannot crowd
     out the gates. A part cut short says how many rows it left out; the rows of the parts
-    left out whole are counted on one line before the notes."""
+    left out whole are counted (never written) on one line before the notes."""
     used = size("\n".join(top + notes)) + 2 + LEFT_OUT_ROOM
     if used > limit:
         raise ValueError(f"a comment of at most {limit:,} characters cannot hold its notes")
     groups: dict[str, list[Part]] = {}
     for part in parts:
-        if part.rows:
+        if len(part.rows):
             groups.setdefault(part.noun, []).append(part)
     lines = list(top)
     dropped: dict[str, int] = {}
@@ -102,12 +204,16 @@ def fitted(top: list[str], parts: list[Part], notes: list[str], limit: int) -> s
         share = (limit - used) * weights[index] // sum(weights[index:])
         spent, full = 0, False
         for part in members:
-            head = size("\n".join(part.head)) + 1
-            if full or spent + head + size(part.rows[0]) + 1 + LEFT_OUT_ROOM > share:
+            if full:
+                dropped[noun] = dropped.get(noun, 0) + len(part.rows)
+                continue
+            title = part.title()
+            head = size("\n".join(title)) + 1
+            if spent + head + size(part.rows[0]) + 1 + LEFT_OUT_ROOM > share:
                 full = True
                 dropped[noun] = dropped.get(noun, 0) + len(part.rows)
                 continue
-            lines += part.head
+            lines += title
             spent += head
             kept = 0
             for row in part.rows:
@@ -147,6 +253,19 @@ def _text(value: object, *, limit: int = CELL_CHARS) -> str:
     return fmt.markdown_text(fmt.shortened(str(value), limit))
 
 
+_CUTOFF = re.compile(r"(?<=\w)@(\d+)$")
+
+
+def _metric(label: object) -> str:
+    """A metric's name (the vocabulary's label) escaped as `_text` escapes, its cutoff's @ as
+    it is: after a letter and before digits only, it makes no mention and no address."""
+    text = fmt.shortened(str(label), CELL_CHARS)
+    found = _CUTOFF.search(text)
+    if found is None:
+        return fmt.markdown_text(text)
+    return fmt.markdown_text(text[:found.start()]) + "@" + found.group(1)
+
+
 def _table(header: list[str], align: str) -> list[str]:
     return ["| " + " | ".join(header) + " |",
             "|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|"]
@@ -156,10 +275,12 @@ def _cells(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _title(gates: list[dict], failed: list[dict], baseline: str) -> str:
+def _title(gates: list[dict] | None, failed: list[dict], baseline: str) -> str:
+    if gates is None:  # a front end that sets no gate (the dashboard)
+        return f"## Retrieval comparison against {_text(baseline)}"
     if not gates:
         return (f"## Retrieval comparison against {_text(baseline)}: no gate set "
-                "(--fail-on-regression, --budget, --max-harm)")
+                f"({REGRESSION_FLAG}, {BUDGET_FLAG}, {HARM_FLAG})")
     if failed:
         return (f"## {FAILED} Retrieval gate failed: {len(failed):,} of "
                 f"{fmt.count(len(gates), 'gate')} failed against {_text(baseline)}")
@@ -169,19 +290,21 @@ def _title(gates: list[dict], failed: list[dict], baseline: str) -> str:
             f"## {PASSED} Retrieval gate passed: its gate held against {_text(baseline)}")
 
 
-def _gates_part(gates: list[dict], rows: list[dict], baseline: str) -> Part:
-    by = {(row["candidate"], row["metric"]): row for row in rows}
-    lines = []
-    for gate in sorted(gates, key=lambda g: g["passed"]):  # the failed ones first
+def _gates_part(gates: list[dict], by: dict[tuple[str, str], dict]) -> Part:
+    ordered = sorted(gates, key=lambda g: g["passed"])  # the failed ones first
+
+    def line(i: int) -> str:
+        gate = ordered[i]
         row = by.get((gate["candidate"], gate["metric"]))
-        lines.append(_cells([
+        return _cells([
             PASSED + " held" if gate["passed"] else FAILED + " failed",
-            gate["gate"], _text(gate["candidate"]), _text(gate["metric"]),
+            gate["gate"], _text(gate["candidate"]), _metric(gate["metric"]),
             fmt.difference(row["difference"], row["low"], row["high"]) if row else fmt.MISSING,
-            _text(_why(gate, row), limit=4 * CELL_CHARS)]))
+            _text(_why(gate, row), limit=4 * CELL_CHARS)])
+
     return Part("gate", ["### Gates", "", *_table(
         ["Result", "Gate", "Candidate", "Metric", "Difference [interval]", "Why"],
-        "llllrl")], lines)
+        "llllrl")], Rows(len(ordered), line))
 
 
 def _why(gate: dict, row: dict | None) -> str:
@@ -194,17 +317,19 @@ def _why(gate: dict, row: dict | None) -> str:
     return gate.get("sentence", "")
 
 
-def _worst_parts(document: dict, rows: list[dict], failed: list[dict],
+def _worst_parts(document: dict, by: dict[tuple[str, str], dict], failed: list[dict],
                  baseline: str) -> list[Part]:
     """Each candidate's worst queries on the primary metric, and on each metric a gate of
-    that candidate failed on."""
+    that candidate failed on (`by`: the baseline's rows by candidate and metric)."""
     primary = document.get("primary")
+    failed_on: dict[str, list[str]] = {}
+    for gate in failed:
+        failed_on.setdefault(gate["candidate"], []).append(gate["metric"])
     parts = []
     for candidate in document["candidates"]:
-        metrics = [primary] + [g["metric"] for g in failed if g["candidate"] == candidate]
+        metrics = [primary] + failed_on.get(candidate, [])
         for metric in dict.fromkeys(m for m in metrics if m):
-            row = next((r for r in rows if r["candidate"] == candidate
-                        and r["metric"] == metric), None)
+            row = by.get((candidate, metric))
             risk = row.get("risk") if row else None
             if not risk or not risk.get("worst"):
                 continue
@@ -214,42 +339,81 @@ def _worst_parts(document: dict, rows: list[dict], failed: list[dict],
 
 def _worst_part(candidate: str, metric: str, risk: dict, baseline: str) -> Part:
     worst = risk["worst"]
-    texts = any("text" in loss for loss in worst)
-    head = [f"### Queries that got worse: {_text(candidate)} on {_text(metric)}", "",
-            f"{fmt.count(risk['losing'], 'query', 'queries')} of {risk['n']:,} score lower "
-            f"than {_text(baseline)}; {risk['harmed']:,} "
-            f"({fmt.percent_of(risk['harmed'], risk['n'])}) lose more than "
-            f"{fmt.figure(risk['harm_delta'])}. "
-            + (f"The {len(worst):,} worst:" if len(worst) > 1 else "The worst:"), ""]
-    head += _table(["Query"] + (["Question"] if texts else [])
-                   + [_text(baseline), _text(candidate), "Difference"],
-                   "l" + ("l" if texts else "") + "rrr")
-    lines = [_cells([_text(loss["query_id"])]
-                    + ([_text(loss.get("text") or "")] if texts else [])
-                    + [fmt.figure(loss.get("before")), fmt.figure(loss.get("after")),
-                       fmt.signed(loss["difference"])]) for loss in worst]
-    return Part("worst query", head, lines)
+
+    def with_texts() -> bool:  # read when the part starts: a part only counted needs none
+        return any("text" in loss for loss in worst)
+
+    def head() -> list[str]:
+        texts = with_texts()
+        return [f"### Queries that got worse: {_text(candidate)} on {_metric(metric)}", "",
+                f"{fmt.count(risk['losing'], 'query', 'queries')} of {risk['n']:,} score "
+                f"lower than {_text(baseline)}; {risk['harmed']:,} "
+                f"({fmt.percent_of(risk['harmed'], risk['n'])}) lose more than "
+                f"{fmt.figure(risk['harm_delta'])}. "
+                + (f"The {len(worst):,} worst:" if len(worst) > 1 else "The worst:"), "",
+                *_table(["Query"] + (["Question"] if texts else [])
+                        + [_text(baseline), _text(candidate), "Difference"],
+                        "l" + ("l" if texts else "") + "rrr")]
+
+    def line(i: int) -> str:
+        loss = worst[i]
+        return _cells([_text(loss["query_id"])]
+                      + ([_text(loss.get("text") or "")] if with_texts() else [])
+                      + [fmt.figure(loss.get("before")), fmt.figure(loss.get("after")),
+                         fmt.signed(loss["difference"])])
+
+    return Part("worst query", head, Rows(len(worst), line))
 
 
-def _metrics_part(rows: list[dict], baseline: str, document: dict) -> Part:
-    lines = [_cells([
-        _text(row["candidate"]), _text(row["metric"]), fmt.figure(row["before_mean"]),
-        fmt.figure(row["after_mean"]), fmt.difference(row["difference"], row["low"], row["high"]),
-        fmt.win_tie_loss(row["wins"], row["ties"], row["losses"]), fmt.p_value(row["p_adjusted"]),
-        _reading(row)]) for row in rows]
+def _metrics_part(rows: list[dict], baseline: str) -> Part:
+    def line(i: int) -> str:
+        row = rows[i]
+        return _cells([
+            _text(row["candidate"]), _metric(row["metric"]), fmt.figure(row["before_mean"]),
+            fmt.figure(row["after_mean"]),
+            fmt.difference(row["difference"], row["low"], row["high"]),
+            fmt.win_tie_loss(row["wins"], row["ties"], row["losses"]),
+            fmt.p_value(row["p_adjusted"]), fmt.effect(row.get("effect_size")), _reading(row)])
+
     head = [f"### Every metric against {_text(baseline)}", "", *_table(
         ["Candidate", "Metric", _text(baseline), "Candidate's", "Difference [interval]",
-         "Better / tied / worse", "p adj.", "Reading"], "llrrrrrl")]
-    return Part("metric row", head, lines)
+         WIN_TIE_LOSS, "p adj.", "Effect size", "Reading"], "llrrrrrrl")]
+    return Part("metric row", head, Rows(len(rows), line))
+
+
+def _scores_part(evaluation: Evaluation) -> Part:
+    """Every run's figures at K, metrics down and runs across, "mean [low, high]"."""
+    k, c = evaluation.k, evaluation.conventions
+    specs, runs = evaluation.summary_specs, evaluation.runs
+    over = (_text(evaluation.scope, limit=4 * CELL_CHARS) if evaluation.scope
+            else f"over {len(evaluation.scored_ids):,} scored queries")
+    head = ["### Scores of every run", "",
+            f"At K = {k} {over} ({len(evaluation.excluded_ids):,} excluded: no relevant id), "
+            "each weighing the same; mean [low, high]. "
+            + fmt.markdown_text(c.sentences()["interval"]), "",
+            *_table(["Metric"] + [_text(name) for name in evaluation.run_names],
+                    "l" + "r" * len(runs))]
+
+    def line(i: int) -> str:
+        spec = specs[i]
+        figures = [run.summary[spec.key] for run in runs]
+        return _cells([_metric(spec.label(k, c))]
+                      + [fmt.interval(f.mean, f.low, f.high) for f in figures])
+
+    return Part("score row", head, Rows(len(specs), line))
 
 
 def _reading(row: dict) -> str:
+    """The test's decision in words: better or worse, unlikely to be noise; no significant
+    difference, could be noise; a minimum effect's verdicts as the vocabulary words them."""
     decision = row.get("decision")
     if decision in ("better", "worse"):
         return f"{decision}: unlikely to be noise"
+    if decision == "no_difference" or (not decision and not row.get("significant")):
+        return "could be noise"
     if decision:
-        return _text(decision)
-    return "unlikely to be noise" if row.get("significant") else "could be noise"
+        return fmt.markdown_text(DECISIONS.get(decision, decision))
+    return "unlikely to be noise"
 
 
 def _fragility(document: dict) -> str:
@@ -266,13 +430,17 @@ def _fragility(document: dict) -> str:
     return said + " " + fmt.markdown_text("Flips: " + "; ".join(shown) + more + ".")
 
 
-def _notes(document: dict, version: str) -> list[str]:
-    """The conventions, the test and the exit statuses, in words: no link."""
+def _notes(document: dict, version: str, evaluation: Evaluation | None = None) -> list[str]:
+    """The query set, the conventions, the test and (when gates were set) the exit statuses,
+    in words: no link."""
     scored = document["query_set"]["scored"]
     excluded = len(document["query_set"]["excluded"])
     lines = ["### How to read this", ""]
     lines.append(f"- At K = {document['k']} over {scored:,} scored queries ({excluded:,} "
                  "without a relevant id left out), each query weighing the same.")
+    if evaluation is not None:
+        lines.append(f"- Query set `{fingerprint_qrels(evaluation.qrels)}` "
+                     f"({len(evaluation.query_set.query_ids):,} queries).")
     conventions = document.get("conventions")
     if conventions:
         try:
@@ -285,10 +453,13 @@ def _notes(document: dict, version: str) -> list[str]:
         sentence = (document.get("method") or {}).get(key)
         if sentence:
             lines.append(f"- {fmt.markdown_text(sentence)}")
-    lines.append("- A query is harmed when it loses more than the harm threshold on a metric; "
-                 "the worst queries are those with the largest losses, ties by query id.")
-    lines.append(f"- Exit status: {EXIT_OK} every gate held; {EXIT_GATE} a gate failed; "
-                 f"{EXIT_BAD_INPUT} an input was refused; {EXIT_USAGE} a bad flag.")
+    if "baseline" in document:
+        lines.append("- A query is harmed when it loses more than the harm threshold on a "
+                     "metric; the worst queries are those with the largest losses, ties by "
+                     "query id.")
+    if "gates" in document:
+        lines.append(f"- Exit status: {EXIT_OK} every gate held; {EXIT_GATE} a gate failed; "
+                     f"{EXIT_BAD_INPUT} an input was refused; {EXIT_USAGE} a bad flag.")
     if version:
         lines += ["", f"_retrieval-compare {fmt.markdown_text(version)}_"]
     return lines

@@ -135,7 +135,7 @@ def report_contents(
                 evaluation, facet, metrics=[EXAMPLES_ON], **_options(evaluation, comparison)))
     return ReportContents(
         evaluation, comparison, primary,
-        headline=_headline(evaluation, comparison, primary) if live else None,
+        headline=headline_sentences(evaluation, comparison, primary) if live else None,
         board=leaderboard(evaluation),
         marks=best_marks(evaluation) if len(evaluation.runs) > 1 else None,
         queries=queries, corpus=corpus, slices=slices, slice_pieces=slice_pieces,
@@ -153,7 +153,7 @@ def _options(evaluation: Evaluation, comparison: Comparison) -> dict[str, Any]:
         n_permutations=comparison.n_permutations)
 
 
-def _headline(evaluation: Evaluation, comparison: Comparison, primary: str
+def headline_sentences(evaluation: Evaluation, comparison: Comparison, primary: str
               ) -> tuple[str, ...]:
     """Each candidate's sentence on the primary figure alone (HEADLINE_FAMILY): the
     comparison's own tests of it, corrected over that smaller family, or, when it does not

@@ -12,8 +12,10 @@ EXIT_USAGE = 2  # a bad flag or a missing input
 EXIT_GATE = 3  # a CI gate failed: a regression, a budget, harm, latency
 EXIT_LEAK = 4  # more queries copied into the corpus than --max-leaks allows
 
+REGRESSION_FLAG = "--fail-on-regression"
+
 GATES = {
-    "regression": "--fail-on-regression METRIC: a candidate significantly worse than the "
+    "regression": f"{REGRESSION_FLAG} METRIC: a candidate significantly worse than the "
     "baseline on METRIC (lower mean, adjusted randomization p below --alpha) fails.",
     "budget": "--budget METRIC=AMOUNT: a candidate passes only when its paired interval lies "
     "at or above minus the budget (within budget); worse beyond budget and cannot tell yet "

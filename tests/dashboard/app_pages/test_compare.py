@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from dashboard.report import exports
-from metrics import baseline_comparison, power_table
+from metrics import baseline_comparison, load_queries, power_table, sample_qrels
 from metrics import format as fmt
 from metrics.core.compare import compare_evaluation
 from tests.dashboard.conftest import PAGES, open_app, texts
@@ -157,7 +157,10 @@ def test_a_snapshot_run_can_be_the_baseline(sample, engine):
 
 def test_export_page_carries_the_comparison(sample, engine):
     app = open_app("export")
-    assert app.code[0].value == exports.summary_markdown(sample, engine).rstrip("\n")
+    # the pull request's comment, with the sample's questions beside its worst queries
+    queries = load_queries(sample_qrels().parent / "queries.csv")
+    assert app.code[0].value == exports.summary_markdown(sample, engine,
+                                                         queries=queries).rstrip("\n")
     labels = [b.proto.label for b in app.get("download_button")]
     for label in ("Download report (HTML)", "Summary", "Per query", "Comparison",
                   "Save snapshot"):

@@ -222,7 +222,7 @@ def test_hostile_names_in_every_pair_and_the_anova_are_escaped(hostile):
 def test_hostile_names_in_markdown_and_charts(hostile):
     evaluation, comparison, _ = hostile
     markdown = exports.summary_markdown(evaluation, comparison)
-    assert HOSTILE not in markdown and safe.md(HOSTILE) in markdown
+    assert HOSTILE not in markdown and safe.github(HOSTILE) in markdown
     svg = exports.chart_svg(exports.interval_chart(evaluation))
     ET.fromstring(svg)  # still well-formed XML: the names are escaped inside it
     assert "<script" not in svg
@@ -328,7 +328,7 @@ def test_cli_writes_the_report(tmp_path, capsys):
 def test_cli_markdown_to_standard_output(capsys):
     code, out, _ = run_cli(capsys, "report", "--format", "markdown", "--no-comparison")
     assert code == 0
-    assert out.startswith("**Retrieval scores at K = 5**")
+    assert out.startswith("## Retrieval scores at K = 5")
     assert "| Hit@5 | 0.778 [0.453, 0.937] |" in out and "Against" not in out
 
 

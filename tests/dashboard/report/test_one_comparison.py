@@ -85,5 +85,5 @@ def test_the_reports_contents_read_compares_comparison(arguments, compared):
     summary = exports.summary_markdown(evaluation, contents.comparison)
     for (candidate, metric), row in rows.items():
         line = next(line for line in summary.splitlines()
-                    if line.startswith(f"| {safe.md(candidate)} | {metric} |"))
+                    if line.startswith(f"| {safe.github(candidate)} | {metric} |"))
         assert f"| {fmt.p_value(row['p_adjusted'])} |" in line

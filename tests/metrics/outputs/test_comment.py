@@ -6,7 +6,6 @@ CommonMark with GitHub's tables, raw HTML allowed so that an unescaped tag would
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import string
@@ -19,7 +18,6 @@ from metrics.outputs.markdown import CELL_CHARS, comment_markdown, error_comment
 from metrics.vocabulary.format import WORD_JOINER, markdown_text, shortened, terminal
 from metrics.vocabulary.gates import EXIT_GATE, EXIT_USAGE
 from metrics.vocabulary.limits import COMMENT_LIMIT
-from tests.marks import THOROUGH
 from tests.metrics.outputs.gated import KEPT, write_gated
 
 RENDER = MarkdownIt("commonmark", {"html": True}).enable("table")
@@ -85,26 +83,28 @@ def hostile(n: int) -> str:
 
 def many(document: dict, n: int) -> dict:
     """The document with n candidates of long hostile names, each with every row, gate and
-    worst query of 'worse' (their query ids hostile too)."""
-    grown = copy.deepcopy(document)
+    worst query of 'worse' (their query ids hostile too, on the primary metric: the comment
+    writes no other's). Rows are new dicts over the shared figures (the writer changes
+    nothing it reads), so that building 3,000 candidates costs less than writing them."""
+    grown = dict(document)
     rows = [r for r in document["comparisons"] if r["candidate"] == "worse"]
     gates = [g for g in document["gates"] if g["candidate"] == "worse"]
     grown["candidates"], grown["comparisons"], grown["gates"] = [], [], []
     for i in range(n):
-        name = hostile(i)
+        name, text = hostile(i), hostile(-i)
         grown["candidates"].append(name)
         for row in rows:
-            row = copy.deepcopy(row) | {"candidate": name}
-            for loss in (row.get("risk") or {}).get("worst", []):
-                loss["query_id"] = hostile(i) + loss["query_id"]
-                loss["text"] = hostile(-i)
+            row = row | {"candidate": name}
+            if row.get("risk") and row["metric"] == document["primary"]:  # the one written
+                row["risk"] = row["risk"] | {"worst": [
+                    loss | {"query_id": name + loss["query_id"], "text": text}
+                    for loss in row["risk"]["worst"]]}
             grown["comparisons"].append(row)
         grown["gates"] += [gate | {"candidate": name} for gate in gates]
     grown["headlines"] = [f"{hostile(i)} is worse than base" for i in range(n)]
     return grown
 
 
-@THOROUGH  # ~40 s: the writer escapes every row before it cuts (left as is, said in the note)
 def test_thousands_of_hostile_names_stay_under_the_limit_and_count_what_was_left(document):
     grown = many(document, 3000)
     text = comment_markdown(grown)
@@ -115,8 +115,8 @@ def test_thousands_of_hostile_names_stay_under_the_limit_and_count_what_was_left
     # no pipe left its cell: each gate row's candidate cell is the name, as it was written
     gates = [row for row in cells(html) if row and row[0] in ("❌ failed", "✅ held")]
     assert gates and all(len(row) == 6 for row in gates)
-    assert {row[2] for row in gates} <= {terminal(shortened(hostile(i), CELL_CHARS))
-                                        for i in range(3000)}
+    for row in gates:  # hostile(i) starts '|i|'
+        assert row[2] == terminal(shortened(hostile(int(row[2].split("|")[1])), CELL_CHARS))
     # shown + counted = every one: the gates, the metric rows, the worst queries
     rows = cells(html)
 
@@ -127,7 +127,7 @@ def test_thousands_of_hostile_names_stay_under_the_limit_and_count_what_was_left
             int(whole.group(1).replace(",", "")) if whole else 0)
 
     assert len(gates) + left("gates") == len(grown["gates"]) == 9000
-    metric_rows = [row for row in rows if len(row) == 8 and row[0] != "Candidate"]
+    metric_rows = [row for row in rows if len(row) == 9 and row[0] != "Candidate"]
     assert metric_rows and len(metric_rows) + left("metric rows") == len(grown["comparisons"])
     worst = [row for row in rows if len(row) == 5 and row[0] != "Query"]
     assert worst and len(worst) + left("worst queries") == 10 * 3000
