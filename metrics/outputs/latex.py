@@ -111,8 +111,10 @@ def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
     """The summary of `specs` (default every summary figure) as a booktabs table; with
     `comparison` (its baseline the first run), the daggers of its significant tests; with
     `pairs` (every pair tested: paired tests or the Tukey HSD), each run's significance
-    letters in superscript on the figures they were read on."""
+    letters in superscript on the figures they were read on; `summaries` (gm_map -> run -> its
+    value and interval) add a column each after the figures."""
     specs = evaluation.summary_specs if specs is None else tuple(specs)
+    summaries = dict(summaries or {})
     k, c = evaluation.k, evaluation.conventions
     marks = _marks(comparison)
     letters = {} if pairs is None else {metric: pairs.letters(metric) for metric in pairs.metrics}
