@@ -234,6 +234,8 @@ class View:
     standardising: Standardising | None = None
     raw: Evaluation | None = None  # over the queries shown (a filter's, when one is set)
     raw_whole: Evaluation | None = None  # over every query: what a snapshot freezes
+    # the summaries that are not means More measures adds (gm_map), by key
+    summaries: tuple[str, ...] = ()
 
     @property
     def frozen(self) -> Evaluation:
@@ -558,7 +560,11 @@ def build_view(
     key = (inputs.qrels.key, tuple(p.key for p in inputs.usable_runs))
     everything = _evaluation(key, k, conventions, inputs.qrels.value, runs, reports,
                              inputs.qrels.report)
-    measures = tuple(measures)
+    # gm_map is no per-query figure: the Overview computes it from the view (data.geometric)
+    summaries = tuple(dict.fromkeys(metrics.geometric_summary(m).key for m in measures
+                                    if metrics.geometric_summary(m) is not None))
+    asked = tuple(measures)
+    measures = tuple(m for m in asked if metrics.geometric_summary(m) is None)
     subtopics = inputs.subtopics if inputs.has_subtopics else None
     everything = _measured(key, k, conventions, everything, measures, subtopics)
     source = ("measured", _measured_key(key, k, conventions, measures, subtopics)) if measures \
@@ -579,12 +585,12 @@ def build_view(
     read = inputs.queries if inputs.queries is not None and inputs.queries.value else None
     files = frozenset(_files(key)) | ({standardising.key} if standardising and standardising.key
                                       else set())
-    return View(evaluation, inputs.qrels.value, (view_key, k, conventions, measures), domain,
+    return View(evaluation, inputs.qrels.value, (view_key, k, conventions, asked), domain,
                 files, source,
                 read.value if read else None, read.key if read else None,
                 corpus_file=inputs.corpus, loaded_runs=runs,
                 shown=tuple((name, names.get(name, name)) for name in shown),
-                standardising=standardising, raw=raw, raw_whole=raw)
+                standardising=standardising, raw=raw, raw_whole=raw, summaries=summaries)
 
 
 def view_at(view: View, inputs: Inputs, k: int) -> View | None:

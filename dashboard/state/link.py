@@ -157,8 +157,9 @@ def _text(values: list[str]) -> str:
 
 def _measure_name(value: str) -> str:
     """A measure's name as a link gives it (ValueError naming a bad one, as the engine reads
-    it)."""
-    metrics.parse_measure(value)
+    it); a geometric summary's too (gm_map)."""
+    if metrics.geometric_summary(value) is None:
+        metrics.parse_measure(value)
     return value
 
 

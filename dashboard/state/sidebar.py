@@ -21,7 +21,8 @@ from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
 CORPUS_SLOT = "corpus"  # where the corpus's load report goes, once the view says which ids
 HELP = metrics.vocabulary.columns.CONTROL_HELP
-OFFERED_MEASURES = metrics.OFFERED_NAMES
+# the catalogue's names, then the summaries that are not means (gm_map)
+OFFERED_MEASURES = (*metrics.OFFERED_NAMES, *(s.key for s in metrics.GEOMETRIC_SUMMARIES))
 
 
 def draw() -> View | None:
@@ -435,6 +436,9 @@ def more_measures(k: int, conventions: Conventions, *, subtopics: bool = False
                        help=HELP["more_measures"])
         kept = []
         for name in state[session.MEASURES]:
+            if metrics.geometric_summary(name) is not None:  # gm_map: its own table
+                kept.append(name)
+                continue
             try:
                 spec = metrics.parse_measure(name)
             except ValueError as error:
@@ -453,6 +457,8 @@ def more_measures(k: int, conventions: Conventions, *, subtopics: bool = False
 def _measure_label(name: str, *, k: int, conventions: Conventions) -> str:
     """A name as the views will label it at K under the conventions ('ERR' -> 'ERR@5',
     'recip_rank' -> 'MRR' while RR is read over the full list); a bad one as written."""
+    if metrics.geometric_summary(name) is not None:
+        return name
     try:
         return metrics.parse_measure(name).label(k, conventions)
     except ValueError:

@@ -37,8 +37,8 @@ def _figures(evaluation: Evaluation, summary: GeometricSummary
              ) -> tuple[Evaluation, dict[str, np.ndarray]]:
     if evaluation.standardised:
         raise ValueError(f"{summary.key} is a geometric mean of AP: it is undefined on "
-                         "standardised figures (a z-score has no logarithm); ask for it "
-                         "without --standardise")
+                         "standardised figures (a z-score has no logarithm): it is computed "
+                         "on the raw figures only")
     held = evaluation.with_measures([summary.of])
     key = held.resolve(summary.of).key
     return held, {run.name: np.asarray(held.per_query_scores(run.name)[key], dtype=float)
