@@ -15,6 +15,7 @@ import orjson
 
 from metrics.context.cost import Cost
 from metrics.core.evaluate import Evaluation
+from metrics.core.geometric import GeometricDifference
 from metrics.decide.fragility import Fragility
 from metrics.decide.leaderboard import AllPairs, Leaderboard
 from metrics.decide.risk import risks
@@ -69,6 +70,20 @@ def geometric_document(summaries: dict[str, dict[str, Interval]]) -> dict[str, A
                     "runs": {name: {"value": i.mean, "low": i.low, "high": i.high,
                                     "confidence_level": i.confidence_level}
                              for name, i in runs.items()}}
+    return out
+
+
+def geometric_comparison_document(differences: Sequence[GeometricDifference]
+                                  ) -> dict[str, Any]:
+    """compare's geometric summaries (gm_map): per summary, how the difference is read and
+    each candidate's difference from the baseline with its paired interval."""
+    out: dict[str, Any] = {}
+    for found in differences:
+        entry = out.setdefault(found.summary.key, {"method": found.summary.paired,
+                                                   "comparisons": []})
+        entry["comparisons"].append({
+            "candidate": found.a, "baseline": found.b, "difference": found.difference,
+            "low": found.low, "high": found.high, "confidence_level": found.confidence_level})
     return out
 
 

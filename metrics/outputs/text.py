@@ -15,6 +15,7 @@ from metrics.context.cost import Cost
 from metrics.context.leakage import Leakage
 from metrics.core.blocks import BlockEvaluation, BlockRun
 from metrics.core.evaluate import Evaluation, RunEvaluation
+from metrics.core.geometric import GeometricDifference
 from metrics.decide.best import BestMarks
 from metrics.decide.fragility import Fragility
 from metrics.decide.latency import CostFigure, Timed
@@ -110,6 +111,22 @@ def format_geometric(summaries: dict[str, dict[str, Interval]]) -> str:
                        [[fmt.terminal(name), figure(i.mean),
                          f"[{figure(i.low)}, {figure(i.high)}]"] for name, i in runs.items()])
         lines.append(f"  - {summary.rule}")
+    return "\n".join(lines) + "\n"
+
+
+def format_geometric_differences(differences: Sequence[GeometricDifference]) -> str:
+    """compare's geometric summaries (gm_map): each candidate's difference from the
+    baseline over its paired interval, and how it is read."""
+    lines = []
+    for key in dict.fromkeys(d.summary.key for d in differences):
+        found = [d for d in differences if d.summary.key == key]
+        level = fmt.confidence(found[0].confidence_level)
+        lines.append(f"{found[0].summary.name} ({key}), each candidate against "
+                     f"{fmt.terminal(found[0].b)}; {level} interval:")
+        lines += table(["candidate", f"{key} difference", "interval"],
+                       [[fmt.terminal(d.a), signed(d.difference),
+                         f"[{signed(d.low)}, {signed(d.high)}]"] for d in found])
+        lines.append(f"  - {found[0].summary.paired}")
     return "\n".join(lines) + "\n"
 
 

@@ -12,6 +12,7 @@ per-query figures, with its own interval and paired comparison.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import subprocess
@@ -22,6 +23,7 @@ import pytrec_eval
 
 from metrics.cli import main
 from metrics.core.evaluate import evaluate
+from metrics.core.files import RunSource, evaluate_files
 from metrics.core.geometric import geometric_difference_of, geometric_means
 from metrics.core.standardise import standardise
 from metrics.stats.bootstrap import resampled_queries
@@ -165,3 +167,26 @@ def test_named_alone_trec_eval_prints_it_alone_and_a_bad_engine_is_refused(tmp_p
         "runid", "num_q", "gm_map"]
     assert main([*argv, "--engine", "blocks"]) == EXIT_USAGE
     assert "default --engine" in capsys.readouterr().err
+
+
+def test_compare_reads_each_candidates_paired_difference(tmp_path, capsys):
+    """`compare --metric gm_map --format json`: each candidate's difference of gm_map from
+    the baseline's with the engine's paired interval; refused against a snapshot."""
+    qrels, run, other = two_runs(7)
+    qrels_path, run_path = write_files(tmp_path, qrels, run, np.random.default_rng(7))
+    other_path = tmp_path / "other.txt"
+    other_path.write_text("".join(f"{q} Q0 {d} 0 {s} t\n" for q, docs in other.items()
+                                  for d, s in docs.items()))
+    argv = ["compare", "--qrels", str(qrels_path), "--run", f"a={run_path}", "--run",
+            f"b={other_path}", "--metric", "gm_map", "--metric", "P", "--format", "json",
+            "--permutations", "100"]
+    assert main(argv) == 0
+    found = json.loads(capsys.readouterr().out)["geometric"]["gm_map"]
+    (row,) = found["comparisons"]
+    evaluation = evaluate_files(qrels_path, [RunSource(run_path, name="a"),
+                                             RunSource(other_path, name="b")], 10)
+    expected = geometric_difference_of(evaluation, "b", "a")
+    assert (row["candidate"], row["baseline"]) == ("b", "a")
+    assert (row["difference"], row["low"], row["high"]) == pytest.approx(
+        (expected.difference, expected.low, expected.high), rel=1e-12)
+    assert found["method"] == GM_MAP.paired
