@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import metrics
-from dashboard.data import cache, geometric
+from dashboard.data import cache, geometric, report
 from metrics import Conventions
 from tests.dashboard.data.test_cache import VIEWER, sample_file
 
@@ -79,3 +79,11 @@ def test_gm_map_in_more_measures_is_the_engines_with_its_paired_difference():
                                     ["gm_map"], cache.Standardising("runs", "z"))
     (refused,) = geometric.geometric_tables(standardised)
     assert "no logarithm" in refused.problem and not refused.rows
+
+
+def test_the_latex_download_has_a_gm_map_column():
+    view = cache.build_view(uploads(), ["baseline", "bm25"], {}, 5, Conventions(), ["gm_map"])
+    found = metrics.geometric_means(view.evaluation)
+    table = report.latex(view, None, None)
+    assert r"Run & P@5" in table and r"& gm\_map \\" in table
+    assert f"{found['bm25'].mean:.3f}" in table
