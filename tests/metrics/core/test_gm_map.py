@@ -29,6 +29,7 @@ from metrics.core.standardise import standardise
 from metrics.stats.bootstrap import resampled_queries
 from metrics.vocabulary.gates import EXIT_USAGE
 from metrics.vocabulary.measures import GM_MAP, geometric_summary
+from tests.marks import THOROUGH
 from tests.metrics.builders import make_qrels, make_run
 from tests.metrics.core.test_against_trec_eval import random_collection, write_files
 
@@ -169,6 +170,7 @@ def test_named_alone_trec_eval_prints_it_alone_and_a_bad_engine_is_refused(tmp_p
     assert "default --engine" in capsys.readouterr().err
 
 
+@THOROUGH  # ~1.4 s: compare's tests, headline and risk run too
 def test_compare_reads_each_candidates_paired_difference(tmp_path, capsys):
     """`compare --metric gm_map --format json`: each candidate's difference of gm_map from
     the baseline's with the engine's paired interval; refused against a snapshot."""
