@@ -707,6 +707,8 @@ def compare(view: View, options: CompareOptions, snapshots: Sequence[Snapshot]) 
         if not found:
             return Compared(error="The snapshot chosen as the baseline is no longer loaded.")
         snapshot = found[0].data
+        if view.raw is not None:  # raw snapshot figures against standardised live ones
+            return Compared(error=metrics.vocabulary.conventions.STANDARDISE_SNAPSHOT_REFUSED)
     # the tests are cached without the correction, alpha and minimum effect, which only
     # re-adjust p-values and re-read the verdicts
     comparisons = metrics.vocabulary.comparisons

@@ -633,3 +633,7 @@ STANDARDISE_SWEEP_NOTE = (
     "standardised evaluation holds that K's figures alone), so the curves and the table "
     "below read the raw figures at every K. Every other page shows the standardised "
     "figures at K = {k}.")
+STANDARDISE_SNAPSHOT_REFUSED = (
+    "A snapshot holds raw figures and the live ones are standardised (the sidebar's "
+    "Conventions, Standardised scores): the two cannot be compared. Set Standardised scores "
+    "to Raw figures to compare against the snapshot, or pick a live run as the baseline.")

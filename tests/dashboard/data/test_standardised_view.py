@@ -87,3 +87,14 @@ def test_the_latex_download_has_a_gm_map_column():
     table = report.latex(view, None, None)
     assert r"Run & P@5" in table and r"& gm\_map \\" in table
     assert f"{found['bm25'].mean:.3f}" in table
+
+
+def test_a_snapshot_is_not_compared_with_standardised_live_figures():
+    how = cache.Standardising("runs", "z")
+    view = cache.build_view(uploads(), ["baseline", "bm25"], {}, 5, Conventions(), (), how)
+    frozen = cache.Snapshot("before.json", "upload:before",
+                            metrics.Snapshot.from_evaluation(view.frozen, label="before"))
+    options = cache.CompareOptions("baseline", ("bm25",), ("nDCG",), "holm", 0.05,
+                                   snapshot="upload:before")
+    found = cache.compare(view, options, [frozen])
+    assert found.comparison is None and "cannot be compared" in found.error
