@@ -60,6 +60,14 @@ for measure in (m for m in CATALOGUE if not m.shown):
         f"**{measure.name}** ({kind}; {interval}): {measure.meaning}. {measure.rule}  \n"
         f"*Certifies:* {measure.certifies}  \n*Silent about:* {measure.silent}  \n"
         f"*Names:* {names or '—'}" + (f"  \n*Parameters:* {parameters}" if parameters else ""))
+for geometric in vocabulary.measures.GEOMETRIC_SUMMARIES:  # gm_map: a summary, not a mean
+    names = ", ".join(f"`{name}`" for name in geometric.spellings)
+    st.markdown(
+        f"**{geometric.name}** (a summary over the queries, not a mean; shown in a table of "
+        f"its own on the Overview): {geometric.meaning}. {geometric.rule}  \n"
+        f"*Certifies:* {geometric.certifies}  \n*Silent about:* {geometric.silent}  \n"
+        f"*Interval:* {geometric.interval}.  \n*Against the baseline:* {geometric.paired}  \n"
+        f"*Names:* {names}")
 
 st.header("Conventions")
 st.markdown("Several figures have more than one accepted form. Each choice is a switch in the "

@@ -4,7 +4,7 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
-from dashboard.data import cache, costs, decisions, slicing, texts
+from dashboard.data import cache, costs, decisions, geometric, slicing, texts
 from dashboard.layout import saved, timings, ui
 from dashboard.report import exports
 from dashboard.state import asked, link, session
@@ -142,6 +142,15 @@ def summary() -> None:
 
 
 summary()
+
+# the summaries that are not means (gm_map, More measures): a table each, with its rule
+for found in geometric.geometric_tables(view):
+    st.subheader(f"{safe.md(found.key)}: geometric mean over the queries")
+    if found.problem:
+        st.info(safe.md(f"{found.key} is not shown: {found.problem}"), icon=":material/info:")
+        continue
+    st.dataframe(list(found.rows), hide_index=True)
+    st.caption(safe.md(found.sentence))
 
 table = decisions.run_table(view, *tested)
 if table is not None:

@@ -20,8 +20,12 @@ view = ui.page(
     "How each mean moves as K grows: recall and Hit never fall, precision tends to; read a "
     "gain with its K.",
 )
-evaluation = view.evaluation
+# the raw figures when the sidebar standardises them: the engine standardises one K at a time
+evaluation = view.unstandardised
 k = evaluation.k
+if view.raw is not None:
+    st.info(safe.md(vocabulary.conventions.STANDARDISE_SWEEP_NOTE.format(k=k)),
+            icon=":material/info:")
 # saved figures: the sweep the file holds, or why there is none; its bands, if saved
 saved_bands = saved.sweep(view) if cache.without_lists(view) else True
 

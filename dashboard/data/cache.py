@@ -197,6 +197,21 @@ class Inputs:
 
 
 @dataclass(frozen=True, eq=False)
+class Standardising:
+    """How the sidebar asks the figures standardised (metrics.standardise): against the runs
+    loaded or a trec_eval -Z mean file (`standards`, its file key `key`), on `scale`."""
+
+    source: str  # "runs" or "file"
+    scale: str  # "z" or "cdf"
+    standards: metrics.Standards | None = None
+    key: str = ""
+
+    @property
+    def identity(self) -> tuple:
+        return ("standardised", self.source, self.key, self.scale)
+
+
+@dataclass(frozen=True, eq=False)
 class View:
     """What every page draws from: one Evaluation (shown runs, display names, display order)."""
 
@@ -214,6 +229,24 @@ class View:
     corpus_file: TextFile | None = None  # the chunk texts, read when a page shows them
     loaded_runs: tuple[Run, ...] = ()  # every run loaded, shown or not: the ids a corpus keeps
     shown: tuple[tuple[str, str], ...] = ()  # (original name, display name), display order
+    # standardised scores: how (None: raw figures), and the same runs' raw figures, which the
+    # K sweep reads (the engine standardises one K at a time)
+    standardising: Standardising | None = None
+    raw: Evaluation | None = None  # over the queries shown (a filter's, when one is set)
+    raw_whole: Evaluation | None = None  # over every query: what a snapshot freezes
+    # the summaries that are not means More measures adds (gm_map), by key
+    summaries: tuple[str, ...] = ()
+
+    @property
+    def frozen(self) -> Evaluation:
+        """What a snapshot freezes: every query (filter or not), raw figures (standardised
+        or not: a snapshot holds raw figures)."""
+        return self.unfiltered if self.raw_whole is None else self.raw_whole
+
+    @property
+    def unstandardised(self) -> Evaluation:
+        """The shown runs' raw figures (the evaluation itself unless standardised)."""
+        return self.evaluation if self.raw is None else self.raw
 
     @property
     def unfiltered(self) -> Evaluation:
@@ -484,12 +517,36 @@ def _measured(key: tuple, k: int, conventions: Conventions, evaluation: Evaluati
                        on_miss=spinner("Scoring the measures added…"))
 
 
+def read_standards(file_name: str, key: str, payload: bytes) -> Parsed:
+    """An uploaded trec_eval -Z mean file, read once per file (its error kept too)."""
+    def load() -> Parsed:
+        try:
+            return Parsed(file_name, key, metrics.load_standards(payload, file_name=file_name))
+        except ValueError as exc:
+            return Parsed(file_name, key, error=str(exc))
+    return store().get("standards", (key,), load, files=[key])
+
+
+def _standardised(key: tuple, source: tuple, everything: Evaluation, how: Standardising
+                  ) -> Evaluation:
+    """Every loaded run's figures at K standardised (ValueError: why they cannot be, as
+    one run alone)."""
+    return store().get(
+        "standardised", (source, how.identity),
+        lambda: metrics.standardise(everything, how.standards, scale=how.scale).evaluation,
+        files=[*_files(key), *([how.key] if how.key else [])],
+        parents=[source], shared=(everything,),
+        on_miss=spinner("Standardising the figures…"))
+
+
 def build_view(
     inputs: Inputs, shown: Sequence[str], names: dict[str, str], k: int, conventions: Conventions,
-    measures: Sequence[str] = (),
+    measures: Sequence[str] = (), standardising: Standardising | None = None,
 ) -> View | None:
     """The shown runs (original names, display order) under their display names, with the
-    figures `measures` names beside the default ones.
+    figures `measures` names beside the default ones; with `standardising`, every figure at
+    K standardised against the runs loaded (all of them, shown or not) or a mean file
+    (ValueError when it cannot be: one run alone).
 
     Every loaded run is scored once per K and conventions; hiding, showing, reordering or
     renaming a run then only selects from that evaluation (Evaluation.select): it does not
@@ -503,23 +560,37 @@ def build_view(
     key = (inputs.qrels.key, tuple(p.key for p in inputs.usable_runs))
     everything = _evaluation(key, k, conventions, inputs.qrels.value, runs, reports,
                              inputs.qrels.report)
-    measures = tuple(measures)
+    # gm_map is no per-query figure: the Overview computes it from the view (data.geometric)
+    summaries = tuple(dict.fromkeys(metrics.geometric_summary(m).key for m in measures
+                                    if metrics.geometric_summary(m) is not None))
+    asked = tuple(measures)
+    measures = tuple(m for m in asked if metrics.geometric_summary(m) is None)
     subtopics = inputs.subtopics if inputs.has_subtopics else None
     everything = _measured(key, k, conventions, everything, measures, subtopics)
+    source = ("measured", _measured_key(key, k, conventions, measures, subtopics)) if measures \
+        else (
+        "evaluation", (key, k, conventions))
+    raw = None
+    if standardising is not None:
+        raw = everything.select(shown, names)
+        everything = _standardised(key, source, everything, standardising)
+        source = ("standardised", (source, standardising.identity))
     evaluation = everything.select(shown, names)
     domain = tuple(names.get(name, name) for name in inputs.run_names)
     view_key = (key, tuple((name, names.get(name, name)) for name in shown))
     if subtopics is not None and measures:  # the figures added read them
         view_key += (subtopics.key,)
+    if standardising is not None:
+        view_key += (standardising.identity,)
     read = inputs.queries if inputs.queries is not None and inputs.queries.value else None
-    source = ("measured", _measured_key(key, k, conventions, measures, subtopics)) if measures \
-        else (
-        "evaluation", (key, k, conventions))
-    return View(evaluation, inputs.qrels.value, (view_key, k, conventions, measures), domain,
-                frozenset(_files(key)), source,
+    files = frozenset(_files(key)) | ({standardising.key} if standardising and standardising.key
+                                      else set())
+    return View(evaluation, inputs.qrels.value, (view_key, k, conventions, asked), domain,
+                files, source,
                 read.value if read else None, read.key if read else None,
                 corpus_file=inputs.corpus, loaded_runs=runs,
-                shown=tuple((name, names.get(name, name)) for name in shown))
+                shown=tuple((name, names.get(name, name)) for name in shown),
+                standardising=standardising, raw=raw, raw_whole=raw, summaries=summaries)
 
 
 def view_at(view: View, inputs: Inputs, k: int) -> View | None:
@@ -527,15 +598,17 @@ def view_at(view: View, inputs: Inputs, k: int) -> View | None:
     sidebar builds when only K changes."""
     _, _, conventions, measures = view.key
     return build_view(inputs, [name for name, _ in view.shown], dict(view.shown), k,
-                      conventions, measures)
+                      conventions, measures, view.standardising)
 
 
 def pr_curve(view: View) -> Evaluation:
     """The view's evaluation with the interpolated precision at trec_eval's 11 recall
     levels, what the K sweep's precision-recall curve draws."""
     levels = tuple(f"IPrec@{level:g}" for level in metrics.STANDARD_RECALL)
-    return store().get("pr curve", view.key, lambda: view.evaluation.with_measures(levels),
-                       files=view.files, parents=[view.source], shared=(view.evaluation,),
+    # the raw figures: a standardised evaluation holds K's figures alone (the sweep's note)
+    raw = view.unstandardised
+    return store().get("pr curve", view.key, lambda: raw.with_measures(levels),
+                       files=view.files, parents=[view.source], shared=(raw,),
                        on_miss=spinner("Interpolating precision at 11 recall levels…"))
 
 
@@ -634,6 +707,8 @@ def compare(view: View, options: CompareOptions, snapshots: Sequence[Snapshot]) 
         if not found:
             return Compared(error="The snapshot chosen as the baseline is no longer loaded.")
         snapshot = found[0].data
+        if view.raw is not None:  # raw snapshot figures against standardised live ones
+            return Compared(error=metrics.vocabulary.conventions.STANDARDISE_SNAPSHOT_REFUSED)
     # the tests are cached without the correction, alpha and minimum effect, which only
     # re-adjust p-values and re-read the verdicts
     comparisons = metrics.vocabulary.comparisons
@@ -699,7 +774,7 @@ def live_snapshot(view: View) -> metrics.Snapshot:
     """The live evaluation as a snapshot (what Drift sets beside the loaded ones)."""
     return store().get(
         "live snapshot", view.whole_key or view.key,
-        lambda: metrics.Snapshot.from_evaluation(view.unfiltered, label="live"),
+        lambda: metrics.Snapshot.from_evaluation(view.frozen, label="live"),
         files=view.files, parents=[view.source], shared=(view.unfiltered,),
         on_miss=spinner("Freezing the live figures…"))
 

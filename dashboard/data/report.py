@@ -71,9 +71,19 @@ def latex(view: View, comparison: metrics.Comparison | None,
     (`pairs`: decisions.leaderboard_pairs), once per view, comparison and reading; the
     command line's writer (metrics.latex_table)."""
     return store().get("latex", (view.key, options, _reading(pairs)),
-                       lambda: metrics.latex_table(view.evaluation, comparison, pairs=pairs),
+                       lambda: metrics.latex_table(view.evaluation, comparison, pairs=pairs,
+                                                   summaries=_summaries(view)),
                        files=view.files, parents=[view.source],
                        shared=(view.evaluation, comparison))
+
+
+def _summaries(view: View) -> dict[str, dict[str, metrics.Interval]]:
+    """The summaries that are not means (gm_map) the view asks for, a column each; none on
+    standardised figures (a z-score has no logarithm: the Overview says so)."""
+    if view.evaluation.standardised:
+        return {}
+    return {key: metrics.geometric_means(view.evaluation, metrics.geometric_summary(key))
+            for key in view.summaries}
 
 
 def _reading(pairs: metrics.AllPairs | None) -> tuple | None:

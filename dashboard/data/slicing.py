@@ -34,8 +34,13 @@ def filtered(view: View, facet: str, values: Sequence[str]) -> View:
         lambda: metrics.filter_evaluation(view.evaluation, facets(view)[facet], values),
         files=view.files | {view.queries_key}, parents=[view.source],
         shared=(view.evaluation,), on_miss=spinner("Reading the chosen queries…"))
+    # the raw figures (standardised views) over the same queries, for the K sweep
+    raw = None if view.raw is None else store().get(
+        "filtered", (key, "raw"),
+        lambda: metrics.filter_evaluation(view.raw, facets(view)[facet], values),
+        files=view.files | {view.queries_key}, parents=[view.source], shared=(view.raw,))
     return replace(view, evaluation=evaluation, key=key, whole=view.evaluation,
-                   whole_key=view.key)
+                   whole_key=view.key, raw=raw)
 
 
 def slices(view: View, facet: str) -> list[metrics.Slice]:

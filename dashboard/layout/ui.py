@@ -150,7 +150,10 @@ def conventions_line(view: View, *, baseline: bool = True, everything: bool = Tr
               else fmt.count(len(evaluation.scored_ids), "scored query"))
     named = f": {safe.md(fmt.listing(excluded, 5))}" if everything else ""
     conventions = evaluation.conventions.in_words(changed=not everything)
+    # standardised figures say so on every page's first line (the sidebar's Conventions)
+    standardised = getattr(evaluation, "standardised_words", "")
     return " · ".join([
+        *([f"**Standardised: {safe.md(standardised)}**"] if standardised else []),
         f"**K = {evaluation.k}**",
         scored + (f" ({len(excluded):,} excluded{named})" if excluded else ""),
         *([f"baseline **{safe.md(view.baseline)}**"] if baseline else []),
@@ -215,6 +218,8 @@ def _conventions_popover(view: View, where) -> None:
     with where.popover("Conventions behind these numbers", icon=":material/rule:",
                        type="tertiary"):
         st.caption(conventions_line(view))
+        if getattr(view.evaluation, "standardised", ""):
+            st.markdown(f"- {safe.md(view.evaluation.standardised)}")
         for sentence in view.evaluation.conventions.sentences().values():
             st.markdown(f"- {sentence}")
 

@@ -96,6 +96,8 @@ from dashboard.state.session import (
     SLIDE,
     SNAPSHOT_BASELINE,
     SOURCE_KEY,
+    STANDARDISE,
+    STANDARDISE_SCALE,
     SUBTOPICS_KEY,
     TOKENS,
     UPLOADS_LOST,
@@ -155,8 +157,9 @@ def _text(values: list[str]) -> str:
 
 def _measure_name(value: str) -> str:
     """A measure's name as a link gives it (ValueError naming a bad one, as the engine reads
-    it)."""
-    metrics.parse_measure(value)
+    it); a geometric summary's too (gm_map)."""
+    if metrics.geometric_summary(value) is None:
+        metrics.parse_measure(value)
     return value
 
 
@@ -191,6 +194,7 @@ def _dump_renames(renames: dict[str, str]) -> list[str]:
     return [f"{original}={shown}" for original, shown in renames.items()]
 
 
+_STANDARDISING = metrics.vocabulary.conventions  # the standardised scores' names and choices
 _PARSE_NUMBER = {"relevance_level": _integer(*LEVELS), "confidence_level": _number(*CONFIDENCE)}
 
 
@@ -231,6 +235,10 @@ PARAMS = {
     "is": Param(WHERE_VALUES, list, list),
     "present": Param(PRESENT, _flag, _dump_flag),
     "slide": Param(SLIDE, _integer(1, 999)),
+    _STANDARDISING.STANDARDISE_URL: Param(
+        STANDARDISE, _choice(_STANDARDISING.STANDARDISE_CHOICES)),
+    _STANDARDISING.STANDARDISE_SCALE_URL: Param(
+        STANDARDISE_SCALE, _choice(_STANDARDISING.STANDARDISE_SCALE_LABELS)),
 }
 
 

@@ -112,6 +112,11 @@ SLIDE = "present.slide"
 RBO_P = "overlap.p"  # the persistence of rank-biased overlap
 FUSED = "runs.fused"  # the fusion recipes whose runs are added to the loaded ones
 MEASURES = "measures.added"  # the names of the figures every view shows beside the defaults
+# standardised scores (the sidebar's Conventions): against what ("off", "runs", "file"), the
+# scale ("z", "cdf") and the uploaded trec_eval -Z mean file
+STANDARDISE = "standardise.source"
+STANDARDISE_SCALE = "standardise.scale"
+STANDARDS_KEY = "load.standards"
 LABELS = "labels.grades"  # qrels file key -> {(query, doc): grade} given in this session
 SNAPSHOT_BASELINE = "snapshot|"  # + snapshot key + "|" + run name: a snapshot run as baseline
 
@@ -146,7 +151,9 @@ def defaults() -> dict[str, object]:
                MIN_EFFECT: None, HARM_DELTA: metrics.HARM_DELTA,
                RISK_ALPHA: str(metrics.RISK_ALPHAS[0]), FRAGILITY: True,
                RBO_P: metrics.vocabulary.overlap.DEFAULT_PERSISTENCE, FUSED: [],
-               MEASURES: [], PRESENT: False, SLIDE: 1}
+               MEASURES: [], PRESENT: False, SLIDE: 1,
+               STANDARDISE: metrics.vocabulary.conventions.STANDARDISE_OFF,
+               STANDARDISE_SCALE: metrics.vocabulary.conventions.STANDARDISE_SCALES[0]}
     values[FACET] = st.session_state.get(FACET_FIRST)  # the first facet stays out of the URL
     return values
 

@@ -21,7 +21,8 @@ from metrics import CONVENTION_BY_FIELD, SAMPLE_DIR, Conventions
 
 CORPUS_SLOT = "corpus"  # where the corpus's load report goes, once the view says which ids
 HELP = metrics.vocabulary.columns.CONTROL_HELP
-OFFERED_MEASURES = metrics.OFFERED_NAMES
+# the catalogue's names, then the summaries that are not means (gm_map)
+OFFERED_MEASURES = (*metrics.OFFERED_NAMES, *(s.key for s in metrics.GEOMETRIC_SUMMARIES))
 
 
 def draw() -> View | None:
@@ -39,7 +40,8 @@ def draw() -> View | None:
         k, conventions = settings()
         conventions = replace(conventions, labels=labels)
         added = more_measures(k, conventions, subtopics=loaded.has_subtopics)
-    view = cache.build_view(loaded, shown, names, k, conventions, added)
+        how = standardising()
+    view = _built(loaded, shown, names, k, conventions, added, how)
     _show_corpus(loaded, view, summaries.get(CORPUS_SLOT))
     link.check_link_baseline(view)
     with st.sidebar:
@@ -52,6 +54,66 @@ def draw() -> View | None:
     with st.sidebar:
         session.set_snapshots(snapshots(view))
     return view
+
+
+def _built(loaded: Inputs, shown: Sequence[str], names: dict[str, str], k: int,
+           conventions: Conventions, added: tuple[str, ...],
+           how: cache.Standardising | None) -> View | None:
+    """The view, standardised when the sidebar asks; when its figures cannot be (one run
+    loaded), the raw view and the reason, in the sidebar."""
+    if how is None:
+        return cache.build_view(loaded, shown, names, k, conventions, added)
+    try:
+        return cache.build_view(loaded, shown, names, k, conventions, added, how)
+    except ValueError as error:
+        st.sidebar.warning(safe.md(f"Not standardised: {error}"), icon=":material/warning:")
+        return cache.build_view(loaded, shown, names, k, conventions, added)
+
+
+def standardising() -> cache.Standardising | None:
+    """The standardised scores the sidebar's Conventions ask for (drawn there by
+    `_standardise_controls`), with the uploaded mean file read; None for the raw figures or
+    while the mean file is missing or unreadable (said in the sidebar)."""
+    words = metrics.vocabulary.conventions
+    state = st.session_state
+    source = state.get(session.STANDARDISE, words.STANDARDISE_OFF)
+    scale = state.get(session.STANDARDISE_SCALE, words.STANDARDISE_SCALES[0])
+    if source == words.STANDARDISE_RUNS:
+        return cache.Standardising(source, scale)
+    if source != words.STANDARDISE_FILE:
+        return None
+    uploaded = state.get(session.STANDARDS_KEY)
+    if uploaded is None:
+        st.info(safe.md(words.STANDARDISE_NEEDS_FILE), icon=":material/upload:")
+        return None
+    key = f"upload:{uploaded.file_id}"
+    parsed = cache.read_standards(uploaded.name, key, uploaded.getvalue())
+    if parsed.error:
+        st.error(safe.md(parsed.error), icon=":material/error:")
+        return None
+    return cache.Standardising(source, scale, parsed.value, key)
+
+
+def _standardise_controls() -> None:
+    """The standardised scores' choices, at the end of the Conventions: against what, on
+    which scale, and the mean file when one is asked for."""
+    words = metrics.vocabulary.conventions
+    choices = list(words.STANDARDISE_CHOICES)
+    st.radio(words.STANDARDISE_TITLE, choices,
+             index=session.shown_index(session.STANDARDISE, choices),
+             format_func=words.STANDARDISE_CHOICES.get, key=session.STANDARDISE,
+             help=words.STANDARDISE_CONTROL_HELP)
+    if st.session_state.get(session.STANDARDISE) == words.STANDARDISE_OFF:
+        session.keep([session.STANDARDISE])
+        return
+    scales = list(words.STANDARDISE_SCALE_LABELS)
+    st.radio("Scale", scales, index=session.shown_index(session.STANDARDISE_SCALE, scales),
+             format_func=words.STANDARDISE_SCALE_LABELS.get, key=session.STANDARDISE_SCALE,
+             horizontal=True, help=words.STANDARDISE_SCALE_HELP_DASHBOARD)
+    if st.session_state.get(session.STANDARDISE) == words.STANDARDISE_FILE:
+        st.file_uploader("trec_eval -Z mean file", key=session.STANDARDS_KEY,
+                         help=words.STANDARDISE_HELP)
+    session.keep([session.STANDARDISE, session.STANDARDISE_SCALE])
 
 
 def decide_next_ks() -> None:
@@ -268,7 +330,8 @@ def snapshots(view: View | None) -> list[Snapshot]:
                                   session.shown(session.SNAPSHOT_LABEL_KEY, ""),
                                   key=session.SNAPSHOT_LABEL_KEY,
                                   placeholder="e.g. before the index rebuild")
-            evaluation = view.unfiltered  # a snapshot freezes every query, filter or not
+            # a snapshot freezes every query, filter or not, and the raw figures
+            evaluation = view.frozen
             st.download_button(
                 "Save snapshot",
                 data=lambda: exports.snapshot_json(evaluation, label.strip() or None),
@@ -346,6 +409,7 @@ def settings() -> tuple[int, Conventions]:
             key=session.settings_key("confidence_level"),
             help=_number_help("confidence_level", current),
         )
+        _standardise_controls()
     conventions = Conventions(**chosen, relevance_level=int(level),
                               confidence_level=float(confidence))
     session.keep([session.K, *(session.settings_key(f) for f in (*chosen, *session.NUMBERS))])
@@ -372,6 +436,9 @@ def more_measures(k: int, conventions: Conventions, *, subtopics: bool = False
                        help=HELP["more_measures"])
         kept = []
         for name in state[session.MEASURES]:
+            if metrics.geometric_summary(name) is not None:  # gm_map: its own table
+                kept.append(name)
+                continue
             try:
                 spec = metrics.parse_measure(name)
             except ValueError as error:
@@ -390,6 +457,8 @@ def more_measures(k: int, conventions: Conventions, *, subtopics: bool = False
 def _measure_label(name: str, *, k: int, conventions: Conventions) -> str:
     """A name as the views will label it at K under the conventions ('ERR' -> 'ERR@5',
     'recip_rank' -> 'MRR' while RR is read over the full list); a bad one as written."""
+    if metrics.geometric_summary(name) is not None:
+        return name
     try:
         return metrics.parse_measure(name).label(k, conventions)
     except ValueError:

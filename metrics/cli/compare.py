@@ -18,6 +18,7 @@ from metrics.cli.common import add_snapshot_key_argument, print_load_report, rea
 from metrics.cli.judge import add_lambda_argument, ppi_compare
 from metrics.core.compare import compare_evaluation, comparison_settings, metric_key, metric_label
 from metrics.core.evaluate import Evaluation
+from metrics.core.geometric import geometric_difference_of
 from metrics.decide.budget import judge_comparison, parse_budgets
 from metrics.decide.fragility import fragility
 from metrics.decide.headline import headlines
@@ -44,6 +45,7 @@ from metrics.outputs.documents import (
     all_pairs_json,
     comparison_dict,
     fragility_json,
+    geometric_comparison_document,
     json_text,
     slice_rows,
     snapshot_source,
@@ -53,6 +55,7 @@ from metrics.outputs.markdown import comment_markdown
 from metrics.outputs.text import (
     format_all_pairs,
     format_comparison,
+    format_geometric_differences,
     format_review,
     format_slice_comparison,
     format_timings,
@@ -68,6 +71,7 @@ from metrics.vocabulary.comparisons import ALPHA, CORRECTIONS, DEFAULT_CORRECTIO
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, REGRESSION_FLAG, gate_failure
 from metrics.vocabulary.headline import PRIMARY, PRIMARY_HELP
+from metrics.vocabulary.measures import geometric_summary
 from metrics.vocabulary.timings import (
     LATENCY,
     MAX_LATENCY_FLAG,
@@ -89,7 +93,9 @@ def compare_command(argv: Sequence[str]) -> int:
     )
     add_input_arguments(parser, FORMATS)
     add_metric_argument(parser, "compare only these; default every measure at K except "
-                        "Judged")
+                        "Judged (gm_map: each candidate's difference of gm_map from the "
+                        "baseline's, with a paired bootstrap interval, beside the tests)",
+                        summaries=True)
     parser.add_argument("--out", type=output_file, metavar="FILE",
                         help="write --format's output to FILE rather than standard output")
     parser.add_argument("--write", type=formats_written(FORMATS), action="append", default=[],
@@ -171,6 +177,13 @@ def compare_command(argv: Sequence[str]) -> int:
                 if args.snapshot is not None else None)
     if snapshot is not None and args.k is None:
         args.k = snapshot.k
+    # the geometric summaries named (gm_map): a paired bootstrap of their difference, apart
+    # from the tests (they are no mean of per-query differences)
+    geometric = tuple(dict.fromkeys(filter(None, map(geometric_summary, args.metric))))
+    args.metric = [m for m in args.metric if geometric_summary(m) is None]
+    if geometric and snapshot is not None:
+        raise UsageError(f"{geometric[0].key} reads every query's AP of both runs: compare "
+                         "live runs, not a snapshot")
     inputs = read(args)
     evaluation = inputs.evaluation()
     if snapshot is None and len(evaluation.runs) < 2:
@@ -236,6 +249,13 @@ def compare_command(argv: Sequence[str]) -> int:
         data["timings"] = costs.as_dict()
     if pairs is not None:
         data |= all_pairs_json(pairs)
+    try:
+        differences = [geometric_difference_of(evaluation, candidate, comparison.baseline, g)
+                       for g in geometric for candidate in comparison.candidates]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if differences:
+        data["geometric"] = geometric_comparison_document(differences)
     gates += budget_gates(args, comparison, k, c, data)
     gates += harm_gates(args, comparison, k, c)
     gates += latency_gates(limits, comparison, costs)
@@ -266,6 +286,8 @@ def compare_command(argv: Sequence[str]) -> int:
                 text += f"\n{title}:\n" + "".join(
                     f"  {gate['candidate']} {gate['metric']}: {gate['sentence']}\n"
                     for gate in gates if gate["gate"] == kind)
+        if differences:
+            text += "\n" + format_geometric_differences(differences)
         return text + format_review(comparison, args.harm_delta, found)
 
     writers = {"table": table, "json": lambda: json_text(data), "junit": lambda: junit_xml(data),

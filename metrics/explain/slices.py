@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.core.asked import summary_methods
 from metrics.core.compare import compare_evaluation
-from metrics.core.evaluate import Evaluation
+from metrics.core.evaluate import DEFAULT_SUMMARY, Evaluation
 from metrics.explain.facets import Facet, slice_masks
 from metrics.stats import corrections
 from metrics.stats.bootstrap import resampled_queries
@@ -44,6 +45,12 @@ def slice_evaluation(evaluation: Evaluation, facet: Facet) -> list[Slice]:
     at_k = {run.name: evaluation.per_query_scores(run.name) for run in evaluation.runs}
     asked = {spec.key: spec.measure.interval for spec in evaluation.summary_specs
              if spec in evaluation.asked}
+    # standardised figures are no longer 0/1 outcomes: every interval a bootstrap one, as
+    # the standardised evaluation's own (metrics.core.standardise)
+    defaults = None
+    if getattr(evaluation, "standardised", ""):
+        defaults = dict.fromkeys(summary_methods(DEFAULT_SUMMARY), "bootstrap")
+        asked = dict.fromkeys(asked, "bootstrap")
     slices = []
     for label, mask in slice_masks(facet, evaluation.scored_ids):
         n = int(mask.sum())
@@ -51,7 +58,7 @@ def slice_evaluation(evaluation: Evaluation, facet: Facet) -> list[Slice]:
                                       n_resamples=conventions.n_resamples)
         values = [{key: values[mask] for key, values in scores.items()}
                   for scores in at_k.values()]
-        summaries = summarise_runs(values, resamples, conventions)
+        summaries = summarise_runs(values, resamples, conventions, defaults)
         if asked:  # their own call on the same draws, as the whole evaluation's
             for summary, more in zip(summaries, summarise_runs(values, resamples, conventions,
                                                                asked), strict=True):

@@ -55,6 +55,7 @@ from metrics.vocabulary.identifiers import (
     NORMALIZE_IDS_HELP,
 )
 from metrics.vocabulary.judge import JUDGE_FLAG, JUDGE_HELP
+from metrics.vocabulary.measures import GEOMETRIC_SUMMARIES, geometric_summary
 from metrics.vocabulary.names import NAME_EXAMPLES, parse_measure
 from metrics.vocabulary.slices import LENGTH
 from metrics.vocabulary.tukey import ALL_PAIRS_TESTS, DEFAULT_ALL_PAIRS_TEST, TEST_HELP
@@ -254,6 +255,11 @@ def metric_name(text: str) -> str:
     return text
 
 
+def metric_or_summary_name(text: str) -> str:
+    """A measure's name, or a geometric summary's (gm_map: `GEOMETRIC_SUMMARIES`)."""
+    return text if geometric_summary(text) is not None else metric_name(text)
+
+
 def run_source(text: str) -> RunSource:
     """[NAME=]FILE; a name defaults to the file name without its extension. A name longer
     than MAX_NAME_CHARS is refused, naming the problem."""
@@ -411,14 +417,19 @@ def add_input_arguments(parser: argparse.ArgumentParser,
     add_convention_arguments(parser)
 
 
-def add_metric_argument(parser: argparse.ArgumentParser, what: str) -> None:
+def add_metric_argument(parser: argparse.ArgumentParser, what: str, *,
+                        summaries: bool = False) -> None:
     """--metric, repeatable: a figure by any name ir_measures, trec_eval or this tool gives it
-    (`what` says what the command does with the figures named)."""
+    (`what` says what the command does with the figures named); with `summaries`, a
+    geometric summary's name too (gm_map)."""
     examples = ", ".join(NAME_EXAMPLES[:6] + ("ndcg_cut_10", "map"))
-    parser.add_argument("--metric", action="append", default=[], type=metric_name,
+    also = (" " + ", ".join(s.key for s in GEOMETRIC_SUMMARIES)
+            + " (the geometric mean of AP, trec_eval's) too") if summaries else ""
+    parser.add_argument("--metric", action="append", default=[],
+                        type=metric_or_summary_name if summaries else metric_name,
                         metavar="NAME",
                         help=_help(f"{what}; repeatable. Any measure name: {examples}... "
-                                   "(a name without @K is read at --k)"))
+                                   f"(a name without @K is read at --k){also}"))
 
 
 def add_text_arguments(parser: argparse.ArgumentParser, *, by: bool = True,

@@ -15,6 +15,7 @@ import orjson
 
 from metrics.context.cost import Cost
 from metrics.core.evaluate import Evaluation
+from metrics.core.geometric import GeometricDifference
 from metrics.decide.fragility import Fragility
 from metrics.decide.leaderboard import AllPairs, Leaderboard
 from metrics.decide.risk import risks
@@ -23,9 +24,11 @@ from metrics.io import Queries
 from metrics.snapshot import Snapshot
 from metrics.snapshot.contract import summary_dict, to_dict
 from metrics.stats.comparison import Comparison
+from metrics.stats.intervals import Interval
 from metrics.stats.topic_set_size import TopicSetSize
 from metrics.vocabulary.comparisons import comparison_method
 from metrics.vocabulary.format import json_escaped
+from metrics.vocabulary.measures import geometric_summary
 from metrics.vocabulary.names import Spec
 from metrics.vocabulary.power import TOPIC_SET_METHOD
 from metrics.vocabulary.tukey import ANOVA_METHOD, TUKEY_METHOD
@@ -55,6 +58,33 @@ def score_document(evaluation: Evaluation, slices: Sequence[Slice] = (),
     if getattr(evaluation, "standardised", ""):  # every figure is a standardised one
         document["standardised"] = evaluation.standardised
     return document
+
+
+def geometric_document(summaries: dict[str, dict[str, Interval]]) -> dict[str, Any]:
+    """The geometric summaries (gm_map): per summary, its rule, interval method and each
+    run's value with its interval (`metrics.core.geometric`)."""
+    out = {}
+    for key, runs in summaries.items():
+        summary = geometric_summary(key)
+        out[key] = {"name": summary.name, "rule": summary.rule, "interval": summary.interval,
+                    "runs": {name: {"value": i.mean, "low": i.low, "high": i.high,
+                                    "confidence_level": i.confidence_level}
+                             for name, i in runs.items()}}
+    return out
+
+
+def geometric_comparison_document(differences: Sequence[GeometricDifference]
+                                  ) -> dict[str, Any]:
+    """compare's geometric summaries (gm_map): per summary, how the difference is read and
+    each candidate's difference from the baseline with its paired interval."""
+    out: dict[str, Any] = {}
+    for found in differences:
+        entry = out.setdefault(found.summary.key, {"method": found.summary.paired,
+                                                   "comparisons": []})
+        entry["comparisons"].append({
+            "candidate": found.a, "baseline": found.b, "difference": found.difference,
+            "low": found.low, "high": found.high, "confidence_level": found.confidence_level})
+    return out
 
 
 def comparison_dict(evaluation: Evaluation, comparison: Comparison) -> dict[str, Any]:

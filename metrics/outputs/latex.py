@@ -20,13 +20,15 @@ overfull box.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from metrics.core.evaluate import Evaluation
 from metrics.decide.leaderboard import AllPairs
 from metrics.stats.comparison import CORRECTIONS, Comparison
+from metrics.stats.intervals import Interval
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.conventions import interval_methods
+from metrics.vocabulary.measures import geometric_summary
 from metrics.vocabulary.names import Spec
 
 BETTER, WORSE = r"$^{\dagger}$", r"$^{\ddagger}$"
@@ -63,7 +65,8 @@ def _marks(comparison: Comparison | None) -> dict[tuple[str, str], str]:
 
 
 def _caption(evaluation: Evaluation, specs: Sequence[Spec],
-             comparison: Comparison | None, pairs: AllPairs | None = None) -> str:
+             comparison: Comparison | None, pairs: AllPairs | None = None,
+             summaries: Mapping[str, Mapping[str, Interval]] | None = None) -> str:
     k, c = evaluation.k, evaluation.conventions
     # the interval the means carry (a standardised Hit@K's is a bootstrap one)
     figures = [(spec.label(k, c), evaluation.runs[0].summary[spec.key].method
@@ -78,6 +81,10 @@ def _caption(evaluation: Evaluation, specs: Sequence[Spec],
     notes = evaluation.notes(specs)
     parts += [f"{escape(spec.label(k, c))}: {escape(notes[spec.key])}." for spec in specs
               if spec.key in notes]
+    for key in summaries or {}:  # gm_map: not a mean, its own rule and interval
+        summary = geometric_summary(key)
+        parts.append(f"{escape(key)}: {escape(summary.rule)} Its interval: "
+                     f"{escape(summary.interval)}.")
     parts.append("Bold: the best run per column (of a figure where higher is better).")
     if comparison is not None:
         parts.append(
@@ -87,7 +94,7 @@ def _caption(evaluation: Evaluation, specs: Sequence[Spec],
             f"{escape(CORRECTIONS[comparison.correction])} correction over the "
             f"{comparison.n_comparisons:,} comparisons, $\\alpha = {comparison.alpha:g}$.")
         untested = [spec.label(k, c) for spec in specs
-                    if spec.label(k, c) not in comparison.metrics]
+                    if spec.label(k, c) not in comparison.metrics] + list(summaries or {})
         if untested:
             parts.append(f"Not tested: {escape(', '.join(untested))}.")
     if pairs is not None:  # the figures read, named when others go without letters
@@ -99,12 +106,15 @@ def _caption(evaluation: Evaluation, specs: Sequence[Spec],
 
 def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
                 specs: Sequence[Spec] | None = None, *, label: str = "tab:retrieval",
-                pairs: AllPairs | None = None) -> str:
+                pairs: AllPairs | None = None,
+                summaries: Mapping[str, Mapping[str, Interval]] | None = None) -> str:
     """The summary of `specs` (default every summary figure) as a booktabs table; with
     `comparison` (its baseline the first run), the daggers of its significant tests; with
     `pairs` (every pair tested: paired tests or the Tukey HSD), each run's significance
-    letters in superscript on the figures they were read on."""
+    letters in superscript on the figures they were read on; `summaries` (gm_map -> run -> its
+    value and interval) add a column each after the figures."""
     specs = evaluation.summary_specs if specs is None else tuple(specs)
+    summaries = dict(summaries or {})
     k, c = evaluation.k, evaluation.conventions
     marks = _marks(comparison)
     letters = {} if pairs is None else {metric: pairs.letters(metric) for metric in pairs.metrics}
@@ -115,13 +125,14 @@ def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
     lines = [r"% needs \usepackage{booktabs} and \usepackage{graphicx}; table* spans both "
              "columns of a two-column paper (write table for a narrow one)",
              r"\begin{table*}[t]", r"\centering",
-             rf"\caption{{{_caption(evaluation, specs, comparison, pairs)}}}",
+             rf"\caption{{{_caption(evaluation, specs, comparison, pairs, summaries)}}}",
              rf"\label{{{escape(label)}}}",
              r"\small", rf"\setlength{{\tabcolsep}}{{{COLUMN_GAP}}}",
              # its natural width, or the line's when that is narrower: never past the margin
              r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%",
-             r"\begin{tabular}{l" + "r" * len(specs) + "}", r"\toprule",
-             " & ".join(["Run", *(escape(spec.label(k, c)) for spec in specs)]) + r" \\",
+             r"\begin{tabular}{l" + "r" * (len(specs) + len(summaries)) + "}", r"\toprule",
+             " & ".join(["Run", *(escape(spec.label(k, c)) for spec in specs),
+                         *map(escape, summaries)]) + r" \\",
              r"\midrule"]
     for run in evaluation.runs:
         cells = [escape(run.name)]
@@ -132,6 +143,11 @@ def latex_table(evaluation: Evaluation, comparison: Comparison | None = None,
                 rf"\textsuperscript{{{escape(grouped)}}}" if grouped else "")
             cells.append(_cell(interval.mean, interval.low, interval.high,
                                best=interval.mean == best[spec.key], mark=mark))
+        for runs in summaries.values():
+            interval = runs[run.name]
+            cells.append(_cell(interval.mean, interval.low, interval.high,
+                               best=interval.mean == max(i.mean for i in runs.values()),
+                               mark=""))
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}}", r"\end{table*}"]
     return "\n".join(lines) + "\n"

@@ -15,6 +15,7 @@ from metrics.context.cost import Cost
 from metrics.context.leakage import Leakage
 from metrics.core.blocks import BlockEvaluation, BlockRun
 from metrics.core.evaluate import Evaluation, RunEvaluation
+from metrics.core.geometric import GeometricDifference
 from metrics.decide.best import BestMarks
 from metrics.decide.fragility import Fragility
 from metrics.decide.latency import CostFigure, Timed
@@ -25,6 +26,7 @@ from metrics.io import Queries
 from metrics.spark.evaluate import SparkEvaluation, SparkRun
 from metrics.stats.agreement import Agreement
 from metrics.stats.comparison import CORRECTIONS, Comparison, PairedTest
+from metrics.stats.intervals import Interval
 from metrics.stats.power import PowerFigure
 from metrics.stats.topic_set_size import TopicSetSize
 from metrics.vocabulary import FACET_RULES, QUERY_CLASSES, SLICE_MIN_QUERIES
@@ -42,6 +44,7 @@ from metrics.vocabulary.conventions import min_effect_sentence
 from metrics.vocabulary.format import figure, listing, signed
 from metrics.vocabulary.leaderboard import LEADERBOARD_TERMS
 from metrics.vocabulary.leakage import LEAKAGE_RULE, SCOPES
+from metrics.vocabulary.measures import geometric_summary
 from metrics.vocabulary.names import Spec
 from metrics.vocabulary.power import POWER_METHOD, TOPIC_SET_METHOD
 from metrics.vocabulary.timings import (
@@ -92,6 +95,38 @@ def format_table(evaluation: Evaluation | BlockEvaluation | SparkEvaluation,
     lines = summary_lines(evaluation, marks, specs)
     for run in evaluation.runs:
         lines += ["", _run_notes(run, scored=scored)]
+    return "\n".join(lines) + "\n"
+
+
+def format_geometric(summaries: dict[str, dict[str, Interval]]) -> str:
+    """The geometric summaries (gm_map), each run's value over its interval, and how each is
+    made."""
+    lines = []
+    for key, runs in summaries.items():
+        summary = geometric_summary(key)
+        level = next(iter(runs.values())).confidence_level if runs else None
+        lines.append(f"{summary.name} ({key}); {fmt.confidence(level)} interval: "
+                     f"{summary.interval}" if level is not None else summary.name)
+        lines += table(["run", key, "interval"],
+                       [[fmt.terminal(name), figure(i.mean),
+                         f"[{figure(i.low)}, {figure(i.high)}]"] for name, i in runs.items()])
+        lines.append(f"  - {summary.rule}")
+    return "\n".join(lines) + "\n"
+
+
+def format_geometric_differences(differences: Sequence[GeometricDifference]) -> str:
+    """compare's geometric summaries (gm_map): each candidate's difference from the
+    baseline over its paired interval, and how it is read."""
+    lines = []
+    for key in dict.fromkeys(d.summary.key for d in differences):
+        found = [d for d in differences if d.summary.key == key]
+        level = fmt.confidence(found[0].confidence_level)
+        lines.append(f"{found[0].summary.name} ({key}), each candidate against "
+                     f"{fmt.terminal(found[0].b)}; {level} interval:")
+        lines += table(["candidate", f"{key} difference", "interval"],
+                       [[fmt.terminal(d.a), signed(d.difference),
+                         f"[{signed(d.low)}, {signed(d.high)}]"] for d in found])
+        lines.append(f"  - {found[0].summary.paired}")
     return "\n".join(lines) + "\n"
 
 

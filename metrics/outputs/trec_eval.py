@@ -11,6 +11,9 @@ increasing order; a figure trec_eval does not compute (F1, CP, ERR, RBP, a measu
 own relevance level...) follows under this tool's label. Several runs print one block each,
 in order.
 
+A geometric summary (gm_map, `metrics.core.geometric`), given as `summaries`, has an ``all``
+line alone (trec_eval -q prints none per query), in trec_eval's place: after map.
+
 The query set is this tool's: by default the queries with a relevant id. Under
 ``--empty-queries zero`` every qrels query is scored (those the run never answered, and
 those without a relevant id, at 0), which is trec_eval's ``-q -c``.
@@ -25,11 +28,12 @@ under ``-q``: its lines would read as the summary's.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from metrics.core.evaluate import Evaluation, RunEvaluation
+from metrics.stats.intervals import Interval
 from metrics.vocabulary.format import terminal
 from metrics.vocabulary.measures import TREC_EVAL_ORDER
 from metrics.vocabulary.names import Spec, trec_eval_name
@@ -51,7 +55,7 @@ def _column(text: str) -> str:
     return terminal(text, spaces=True)
 
 
-def _order(named: list[tuple[str, Spec]]) -> list[tuple[str, Spec]]:
+def _order(named: list[tuple[str, Spec | None]]) -> list[tuple[str, Spec | None]]:
     """trec_eval's measures in its table's order, each cutoff ascending; the others after,
     in the order shown."""
     def key(item: tuple[int, tuple[str, Spec]]) -> tuple:
@@ -75,8 +79,9 @@ def _names(evaluation: Evaluation, specs: Sequence[Spec]) -> list[tuple[str, Spe
     return _order(list(named.items()))
 
 
-def _run_lines(evaluation: Evaluation, run: RunEvaluation, named: list[tuple[str, Spec]],
-               per_query: bool) -> list[str]:
+def _run_lines(evaluation: Evaluation, run: RunEvaluation,
+               named: list[tuple[str, Spec | None]], per_query: bool,
+               summaries: Mapping[str, Mapping[str, Interval]]) -> list[str]:
     values = evaluation.per_query_scores(run.name)
     ids = evaluation.scored_ids
     rows = sorted(range(len(ids)), key=lambda i: ids[i].encode())  # trec_eval's query order
@@ -95,10 +100,15 @@ def _run_lines(evaluation: Evaluation, run: RunEvaluation, named: list[tuple[str
         for row in rows:
             lines += [_line(name, ids[row], float(figures(spec)[row]),
                             count=spec.measure.total and not z, prefix=prefix)
-                      for name, spec in named]
+                      for name, spec in named if spec is not None]
     lines.append(f"{'runid':<{NAME_WIDTH}}\t{SUMMARY_QUERY}\t{_column(run.name)}")
     lines.append(_line("num_q", SUMMARY_QUERY, len(ids), count=not z, prefix=prefix))
     for name, spec in named:
+        if spec is None:  # a geometric summary: its all line alone
+            if rows:
+                lines.append(_line(name, SUMMARY_QUERY, summaries[name][run.name].mean,
+                                   count=False))
+            continue
         # added query by query in trec_eval's order, as trec_eval adds: a mean that falls on
         # a rounding edge of %6.4f then rounds as its does
         total = 0.0
@@ -113,16 +123,20 @@ def _run_lines(evaluation: Evaluation, run: RunEvaluation, named: list[tuple[str
 
 
 def trec_eval_text(evaluation: Evaluation, specs: Sequence[Spec] | None = None, *,
-                   per_query: bool = False) -> str:
+                   per_query: bool = False,
+                   summaries: Mapping[str, Mapping[str, Interval]] | None = None) -> str:
     """The figures (default the summary's) of every run in trec_eval's format; per query
-    too with `per_query` (trec_eval -q)."""
+    too with `per_query` (trec_eval -q); `summaries` (gm_map -> run -> its value) add their
+    all lines."""
     if per_query and SUMMARY_QUERY in evaluation.scored_ids:
         source = getattr(evaluation.qrels_report, "source", None) or "the qrels"
         raise ValueError(f"a query is named {SUMMARY_QUERY!r} ({source}), which trec_eval -q "
                          "writes as the summary's query: its lines would read as the summary; "
                          "leave out -q or rename the query")
-    named = _names(evaluation, evaluation.summary_specs if specs is None else specs)
+    summaries = dict(summaries or {})
+    named = _order([*_names(evaluation, evaluation.summary_specs if specs is None else specs),
+                    *((name, None) for name in summaries)])
     lines = []
     for run in evaluation.runs:
-        lines += _run_lines(evaluation, run, named, per_query)
+        lines += _run_lines(evaluation, run, named, per_query, summaries)
     return "\n".join(lines) + "\n"

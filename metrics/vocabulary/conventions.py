@@ -601,3 +601,39 @@ STANDARDISE_SOURCES = {
     "runs": "the {n} runs loaded (mean and sample standard deviation over them)",
     "file": "the means and standard deviations of {name}",
 }
+
+# the dashboard's control of standardised scores (the sidebar's Conventions): its choices,
+# their labels, the link's names and what the K sweep says of them
+STANDARDISE_OFF = "off"
+STANDARDISE_FILE = "file"
+STANDARDISE_CHOICES = {
+    STANDARDISE_OFF: "Raw figures",
+    STANDARDISE_RUNS: "Against the runs loaded",
+    STANDARDISE_FILE: "Against a trec_eval -Z mean file",
+}
+STANDARDISE_SCALE_LABELS = {"z": "z-score (trec_eval -Z)",
+                            "cdf": "Phi(z), in [0, 1] (Webber et al.)"}
+STANDARDISE_URL = "std"  # ?std=runs
+STANDARDISE_SCALE_URL = "std_scale"  # ?std_scale=cdf
+STANDARDISE_TITLE = "Standardised scores"
+STANDARDISE_CONTROL_HELP = (
+    "Show every figure at K as a z-score against a population of runs, per query and figure "
+    "(trec_eval -Z; Webber, Moffat and Zobel 2008): against the runs loaded (their mean and "
+    "sample standard deviation, every loaded run, shown or not), or against an uploaded "
+    "trec_eval -Z mean file (query measure mean stddev). Means, intervals and comparisons "
+    "then read the standardised figures, and the line under each page's title says so. "
+    "Topics of different difficulty then weigh alike.")
+STANDARDISE_SCALE_HELP_DASHBOARD = (
+    "z: the z-score itself (0 is the population's mean, 1 one standard deviation above); "
+    "Phi(z): the z-score mapped into [0, 1] by the standard normal CDF (0.5 is the mean)")
+STANDARDISE_NEEDS_FILE = ("Standardised against a mean file: upload a trec_eval -Z mean file "
+                          "(query measure mean stddev); until then the figures are raw")
+STANDARDISE_SWEEP_NOTE = (
+    "The K sweep is not standardised: the engine standardises the figures at one K (a "
+    "standardised evaluation holds that K's figures alone), so the curves and the table "
+    "below read the raw figures at every K. Every other page shows the standardised "
+    "figures at K = {k}.")
+STANDARDISE_SNAPSHOT_REFUSED = (
+    "A snapshot holds raw figures and the live ones are standardised (the sidebar's "
+    "Conventions, Standardised scores): the two cannot be compared. Set Standardised scores "
+    "to Raw figures to compare against the snapshot, or pick a live run as the baseline.")

@@ -667,9 +667,9 @@ SUMMARY_MEASURES: tuple[Measure, ...] = tuple(m for m in MEASURES if m.in_summar
 COMPARED: tuple[str, ...] = tuple(m.key for m in SUMMARY_MEASURES if m.compared)
 
 # trec_eval's table of measures, in its order: the order of its output within a query
-TREC_EVAL_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank",
-                   "iprec_at_recall", "P", "recall", "infAP", "ndcg", "ndcg_cut", "map_cut",
-                   "success")
+TREC_EVAL_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                   "recip_rank", "iprec_at_recall", "P", "recall", "infAP", "ndcg", "ndcg_cut",
+                   "map_cut", "success")
 
 # --------------------------------------------------------------------------- query classes
 
@@ -681,3 +681,65 @@ CLASS_MEANING = {
     "miss": "no relevant id anywhere in the list (or no list for the query)",
     "excluded": "the query has no relevant id, so it cannot be scored",
 }
+
+# --------------------------------------------------------------------------- summaries only
+# A summary that is not the mean of a per-query figure (issue 51): trec_eval's gm_map, the
+# geometric mean of AP over the queries. It has no per-query figure of its own (trec_eval -q
+# prints none), so it is not a Measure: it is computed from the per-query AP read over the
+# full list (trec_eval's map), with its own interval and its own paired comparison.
+
+
+@dataclass(frozen=True)
+class GeometricSummary:
+    key: str  # its name in every output ("gm_map", trec_eval's)
+    name: str
+    of: str  # the per-query figure it summarises, by name ("AP(read=full)": trec_eval's map)
+    floor: float  # each figure is raised to at least this before its log is taken
+    meaning: str
+    certifies: str
+    silent: str
+    rule: str
+    interval: str  # how its interval is made, in words
+    paired: str  # how a paired comparison of two runs reads it, in words
+    trec_eval: str = ""
+    aliases: tuple[str, ...] = ()  # other spellings a name may use
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((self.key, self.trec_eval, *self.aliases)))
+
+
+# trec_eval 10.0's MIN_GEO_MEAN (trec_eval.h): AP of 0 counts as 0.00001 in the log
+GEOMETRIC_FLOOR = 0.00001
+
+GM_MAP = GeometricSummary(
+    "gm_map", "Geometric mean AP", "AP(read=full)", GEOMETRIC_FLOOR,
+    "the geometric mean of AP (read over the full list, trec_eval's map) over the scored "
+    "queries, each AP raised to at least 0.00001",
+    "That a run does well on every query: a few very poor queries pull it down far more than "
+    "they pull MAP down (the robust track's measure).",
+    "Queries' relative weight beyond AP itself; near 0 it is set by the floor 0.00001, so a "
+    "query with AP 0 and one with AP 0.00001 weigh the same.",
+    "gm_map = exp(mean over the scored queries of log(max(AP, 0.00001))), AP over the full "
+    "list (trec_eval 10.0 gm_map, its MIN_GEO_MEAN; Robertson 2006). Under --empty-queries "
+    "zero a query with no list scores AP 0, as trec_eval -c.",
+    "percentile bootstrap over queries: gm_map of each resample of the scored queries (the "
+    "seed's resamples, the same the means read), the interval between its quantiles",
+    "the difference of the two runs' gm_map, with a paired percentile bootstrap interval: "
+    "both runs' gm_map on the same resampled queries, the interval between the quantiles of "
+    "their difference. Chosen over a t interval on the mean of the log-AP differences "
+    "because that interval is of the ratio of the geometric means, not of the difference "
+    "reported, and because the log-AP differences of queries at the floor are far from "
+    "normal (log 0.00001 = -11.5).",
+    trec_eval="gm_map", aliases=("GM_MAP", "GMAP", "gmap"),
+)
+GEOMETRIC_SUMMARIES: tuple[GeometricSummary, ...] = (GM_MAP,)
+
+
+def geometric_summary(name: str) -> GeometricSummary | None:
+    """The summary a name stands for ('gm_map', 'GM_MAP', 'GMAP'), or None."""
+    written = name.strip() if isinstance(name, str) else ""
+    for summary in GEOMETRIC_SUMMARIES:
+        if written in summary.spellings:
+            return summary
+    return None
