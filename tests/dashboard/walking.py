@@ -296,7 +296,13 @@ class Walk:
         blocks = [c.value for c in self.app.code if c.language == "markdown"]
         if not blocks:
             return None
-        lines = [line for line in blocks[0].splitlines() if line.startswith("|")]
+        # the scores of every run: the table headed Metric (the worst queries' and the
+        # comparison's come before it)
+        tables = re.findall(r"(?:^\|.*\n?)+", blocks[0], flags=re.MULTILINE)
+        lines = next((table.splitlines() for table in tables
+                      if shown(table.strip("|").split("|")[0].strip()) == "Metric"), None)
+        if lines is None:
+            return {}
         header = [shown(cell.strip()) for cell in lines[0].strip("|").split("|")]
         rows = {}
         for line in lines[2:]:

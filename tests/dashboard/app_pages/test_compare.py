@@ -171,8 +171,9 @@ def test_export_page_carries_the_comparison(sample, engine):
 def test_every_chart_has_its_image_downloads():
     # Compare: each metric's difference (the first screen's), scatter, differences, losses,
     # slices (the sample has a queries file), rank movement; the Overview's headline picture
-    # has none (the interval bars below it have theirs)
-    for page, charts_shown in (("overview", 1), ("sweep", 1), ("heatmap", 1), ("compare", 6)):
+    # has none (the interval bars below it have theirs); the K sweep: its curves and, the
+    # sample having a corpus, each K's figure against its tokens
+    for page, charts_shown in (("overview", 1), ("sweep", 2), ("heatmap", 1), ("compare", 6)):
         labels = [b.proto.label for b in open_app(page).get("download_button")]
         assert labels.count("PNG") == labels.count("SVG") == charts_shown, page
 
