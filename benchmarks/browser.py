@@ -610,8 +610,13 @@ def add_option(page, combobox, name: str) -> Timing:
 
 
 def choose_option(page, label: str, name: str) -> Timing:
-    """Pick `name` in the main area's selectbox labelled `label` (the list closes itself)."""
-    main_area(page).get_by_role("combobox", name=label, exact=True).click()
+    """Pick `name` in the main area's selectbox labelled `label` (the list closes itself).
+    The box is scrolled into view and left to settle first, off the clock: a click that
+    lands while the main area is still scrolling focuses the box without opening its list."""
+    box = main_area(page).get_by_role("combobox", name=label, exact=True)
+    box.scroll_into_view_if_needed()
+    settle(page)
+    box.click()
     return timed(page, page.get_by_role("option", name=name, exact=True).click)
 
 

@@ -199,8 +199,12 @@ def settle(page) -> None:
 
 def choose(page, combobox, option: str, attempts: int = 5) -> None:
     """Pick `option` in the select box `combobox` (a locator). A rerun that lands while the
-    list is open (a chart finishing, the link being rewritten) closes it: open it again."""
+    list is open (a chart finishing, the link being rewritten) closes it, and a click that
+    lands while the main area is still scrolling to the box focuses it without opening it:
+    scroll first, then open it again until the option shows."""
     wanted = page.get_by_role("option", name=option, exact=True)
+    combobox.scroll_into_view_if_needed()
+    settle(page)
     for _ in range(attempts):
         combobox.click()
         try:
