@@ -68,7 +68,8 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         **{name: ("metrics.io.standards", name) for name in ("load_standards", "Standards")},
         # gm_map (issue 51): a summary that is not a mean, its interval and paired difference
         **{name: ("metrics.core.geometric", name) for name in (
-            "geometric_means", "geometric_difference_of", "GeometricDifference")},
+            "geometric_means", "geometric_difference_of", "geometric_differences",
+            "GeometricDifference")},
         **{name: ("metrics.vocabulary.measures", name) for name in (
             "GM_MAP", "GEOMETRIC_SUMMARIES", "geometric_summary")},
         # runs held as Spark DataFrames (pip install -e ".[spark]"; pyspark loaded on use)

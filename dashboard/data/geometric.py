@@ -25,28 +25,30 @@ def geometric_tables(view: View) -> tuple[GeometricTable, ...]:
                  for key in view.summaries)
 
 
+def means(view: View, key: str) -> dict[str, metrics.Interval]:
+    """Each shown run's `key` (gm_map) over its interval, once per view: the Overview's
+    table and the LaTeX download read the same (ValueError on standardised figures)."""
+    return derived(view, "geometric means", (key,), lambda: metrics.geometric_means(
+        view.evaluation, metrics.geometric_summary(key)))
+
+
 def _table(view: View, key: str) -> GeometricTable:
     summary = metrics.geometric_summary(key)
     evaluation = view.evaluation
     try:
-        found = metrics.geometric_means(evaluation, summary)
+        found = means(view, key)
     except ValueError as error:
         return GeometricTable(key, problem=str(error))
     level = fmt.confidence(evaluation.conventions.confidence_level)
     baseline = view.baseline
-    rows = []
-    for run in evaluation.run_names:
-        interval = found[run]
-        row = {"Run": run, key: f"{fmt.figure(interval.mean)} [{fmt.figure(interval.low)}, "
-               f"{fmt.figure(interval.high)}]"}
-        if run == baseline:
-            row[f"Against {baseline}"] = "baseline"
-        else:
-            paired = metrics.geometric_difference_of(evaluation, run, baseline, summary)
-            row[f"Against {baseline}"] = (f"{fmt.signed(paired.difference)} "
-                                          f"[{fmt.signed(paired.low)}, "
-                                          f"{fmt.signed(paired.high)}]")
-        rows.append(row)
+    others = [run for run in evaluation.run_names if run != baseline]
+    paired = {d.a: d for d in metrics.geometric_differences(evaluation, baseline, others,
+                                                             summary)}
+    against = f"Against {baseline}"
+    rows = tuple({"Run": run, key: fmt.interval(found[run].mean, found[run].low, found[run].high),
+                  against: "baseline" if run == baseline else
+                  fmt.difference(paired[run].difference, paired[run].low, paired[run].high)}
+                 for run in evaluation.run_names)
     sentence = (f"{summary.name} ({key}): {summary.rule} Interval ({level}): "
                 f"{summary.interval}. Against the baseline: {summary.paired}")
-    return GeometricTable(key, tuple(rows), sentence)
+    return GeometricTable(key, rows, sentence)

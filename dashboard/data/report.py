@@ -7,7 +7,7 @@ The Export page lays out what it returns."""
 from __future__ import annotations
 
 import metrics
-from dashboard.data import review, slicing, texts
+from dashboard.data import geometric, review, slicing, texts
 from dashboard.data.cache import CompareOptions, Inputs, View, judged, spinner, store
 
 
@@ -82,8 +82,7 @@ def _summaries(view: View) -> dict[str, dict[str, metrics.Interval]]:
     standardised figures (a z-score has no logarithm: the Overview says so)."""
     if view.evaluation.standardised:
         return {}
-    return {key: metrics.geometric_means(view.evaluation, metrics.geometric_summary(key))
-            for key in view.summaries}
+    return {key: geometric.means(view, key) for key in view.summaries}
 
 
 def _reading(pairs: metrics.AllPairs | None) -> tuple | None:

@@ -18,7 +18,7 @@ from metrics.cli.common import add_snapshot_key_argument, print_load_report, rea
 from metrics.cli.judge import add_lambda_argument, ppi_compare
 from metrics.core.compare import compare_evaluation, comparison_settings, metric_key, metric_label
 from metrics.core.evaluate import Evaluation
-from metrics.core.geometric import geometric_difference_of
+from metrics.core.geometric import geometric_differences
 from metrics.decide.budget import judge_comparison, parse_budgets
 from metrics.decide.fragility import fragility
 from metrics.decide.headline import headlines
@@ -250,8 +250,8 @@ def compare_command(argv: Sequence[str]) -> int:
     if pairs is not None:
         data |= all_pairs_json(pairs)
     try:
-        differences = [geometric_difference_of(evaluation, candidate, comparison.baseline, g)
-                       for g in geometric for candidate in comparison.candidates]
+        differences = [difference for g in geometric for difference in geometric_differences(
+            evaluation, comparison.baseline, comparison.candidates, g)]
     except ValueError as error:
         raise UsageError(str(error)) from None
     if differences:

@@ -9,6 +9,7 @@ and number of resamples). A standardised evaluation is refused: a z-score has no
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +20,8 @@ from metrics.stats.geometric import geometric_difference, geometric_interval
 from metrics.stats.intervals import Interval
 from metrics.vocabulary.measures import GM_MAP, GeometricSummary
 
-__all__ = ["GeometricDifference", "geometric_difference_of", "geometric_means"]
+__all__ = ["GeometricDifference", "geometric_difference_of", "geometric_differences",
+           "geometric_means"]
 
 
 @dataclass(frozen=True)
@@ -70,12 +72,25 @@ def geometric_difference_of(evaluation: Evaluation, a: str, b: str,
                             summary: GeometricSummary = GM_MAP) -> GeometricDifference:
     """gm_map of run `a` minus that of run `b`, with a paired percentile bootstrap interval
     (both on the same resampled queries)."""
+    return geometric_differences(evaluation, b, [a], summary)[0]
+
+
+def geometric_differences(evaluation: Evaluation, baseline: str, candidates: Sequence[str],
+                          summary: GeometricSummary = GM_MAP
+                          ) -> tuple[GeometricDifference, ...]:
+    """Each candidate's gm_map minus the baseline's, as `geometric_difference_of`, the
+    per-query figures read and the queries resampled once for them all."""
     held, figures = _figures(evaluation, summary)
-    for name in (a, b):
+    for name in (baseline, *candidates):
         if name not in figures:
             raise ValueError(f"no run named {name!r}: {', '.join(figures)}")
     c = held.conventions
-    difference, low, high = geometric_difference(
-        figures[a], figures[b], _resamples(held), floor=summary.floor,
-        confidence_level=c.confidence_level)
-    return GeometricDifference(summary, a, b, difference, low, high, c.confidence_level)
+    resamples = _resamples(held)
+    out = []
+    for candidate in candidates:
+        difference, low, high = geometric_difference(
+            figures[candidate], figures[baseline], resamples, floor=summary.floor,
+            confidence_level=c.confidence_level)
+        out.append(GeometricDifference(summary, candidate, baseline, difference, low, high,
+                                       c.confidence_level))
+    return tuple(out)

@@ -24,7 +24,11 @@ import pytrec_eval
 from metrics.cli import main
 from metrics.core.evaluate import evaluate
 from metrics.core.files import RunSource, evaluate_files
-from metrics.core.geometric import geometric_difference_of, geometric_means
+from metrics.core.geometric import (
+    geometric_difference_of,
+    geometric_differences,
+    geometric_means,
+)
 from metrics.core.standardise import standardise
 from metrics.stats.bootstrap import resampled_queries
 from metrics.vocabulary.gates import EXIT_USAGE
@@ -113,6 +117,20 @@ def test_intervals_against_a_plain_loop(seed):
     low, high = np.quantile(differences, [tail, 1 - tail])
     assert (paired.low, paired.high) == pytest.approx((low, high), rel=1e-9, abs=1e-12)
     assert paired.difference == pytest.approx(plain_gm(ap["a"]) - plain_gm(ap["b"]), rel=1e-12)
+
+
+def test_every_candidate_at_once_reads_as_each_alone():
+    """The figures read and the queries drawn once for every candidate change nothing."""
+    qrels, run, other = two_runs(7)
+    _, third, _ = two_runs(8)
+    evaluation = evaluate(make_qrels(qrels), [make_run(scored_lists(lists), name=name)
+                                              for name, lists in (("a", run), ("b", other),
+                                                                  ("c", third))], 5)
+    together = geometric_differences(evaluation, "a", ["b", "c"])
+    assert together == tuple(geometric_difference_of(evaluation, name, "a") for name in "bc")
+    assert [d.a for d in together] == ["b", "c"] and {d.b for d in together} == {"a"}
+    with pytest.raises(ValueError, match="no run named 'z'"):
+        geometric_differences(evaluation, "a", ["z"])
 
 
 def test_refused_on_standardised_figures():
