@@ -561,15 +561,14 @@ def build_view(
     everything = _evaluation(key, k, conventions, inputs.qrels.value, runs, reports,
                              inputs.qrels.report)
     # gm_map is no per-query figure: the Overview computes it from the view (data.geometric)
-    summaries = tuple(dict.fromkeys(metrics.geometric_summary(m).key for m in measures
-                                    if metrics.geometric_summary(m) is not None))
     asked = tuple(measures)
-    measures = tuple(m for m in asked if metrics.geometric_summary(m) is None)
+    geometric = {m: metrics.geometric_summary(m) for m in asked}
+    summaries = tuple(dict.fromkeys(g.key for g in geometric.values() if g is not None))
+    measures = tuple(m for m in asked if geometric[m] is None)
     subtopics = inputs.subtopics if inputs.has_subtopics else None
     everything = _measured(key, k, conventions, everything, measures, subtopics)
-    source = ("measured", _measured_key(key, k, conventions, measures, subtopics)) if measures \
-        else (
-        "evaluation", (key, k, conventions))
+    source = (("measured", _measured_key(key, k, conventions, measures, subtopics))
+              if measures else ("evaluation", (key, k, conventions)))
     raw = None
     if standardising is not None:
         raw = everything.select(shown, names)

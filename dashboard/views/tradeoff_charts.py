@@ -71,7 +71,7 @@ def tradeoff_frame(summary: pd.DataFrame, timed, *, metric: str,
 def sweep_cost_frame(sweeps, means: dict[str, dict[str, np.ndarray]], *, metric: str,
                      k: int, runs: list[str] | None = None) -> pd.DataFrame:
     """One row per (run, K of the sweep): the run's estimated tokens per query at K (`cost`,
-    from metrics.sweep_costs) and its mean `metric` at K (`score`, from `means`: run ->
+    each SweepCost's `tokens`) and its mean `metric` at K (`score`, from `means`: run ->
     Evaluation.sweep_means(run)), `chosen` where K is the evaluation's K. Only `runs` (default
     every run of `sweeps`) in their order."""
     by_run = {s.run: s for s in sweeps}

@@ -329,7 +329,6 @@ def pareto_front(costs: Sequence[float], figures: Sequence[float]) -> tuple[bool
     return tuple(front)
 
 
-
 def pareto_standing(costs: Sequence[float], cost_low: Sequence[float],
                     cost_high: Sequence[float], figures: Sequence[float],
                     figure_low: Sequence[float], figure_high: Sequence[float]
@@ -361,6 +360,7 @@ def pareto_standing(costs: Sequence[float], cost_low: Sequence[float],
             surely = others[i] & defined & (c_high <= c_low[i]) & (f_low >= f_high[i])
             standings.append(DOMINATED if surely.any() else DOMINATED_UNSURE)
     return tuple(standings)
+
 
 # --------------------------------------------------------------------------- the gate
 

@@ -73,6 +73,7 @@ def sweep_sentence(source: str) -> str:
     ChunkTokens' sentence: given, or estimated from the corpus's words)."""
     return f"{SWEEP_METHOD} {source}"
 
+
 def amount(value: float) -> str:
     """A token count as people read it: '3,900', '390.5' (one decimal when not whole),
     '0.004' (two significant digits when it would round to nothing)."""

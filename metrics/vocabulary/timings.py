@@ -96,6 +96,7 @@ FRONT_RULE = (
     "not a paired test)."
 )
 
+
 def figure_sentence(statistic: str, column: str, *, n: int, level: float) -> str:
     """What one figure is, e.g. 'p95 of latency_ms over 1,500 queries; 95% percentile
     bootstrap of the quantile'."""
