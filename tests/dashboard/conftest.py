@@ -49,14 +49,18 @@ def open_app(page: str = "overview", **query_params) -> AppTest:
     return app
 
 
-def chart_specs(app: AppTest) -> list[dict]:
-    """The Vega-Lite spec of every chart the page sent, as the browser receives it."""
+def chart_nodes(app: AppTest) -> list:
+    """Every chart the page sent (its element: `.proto.spec`, `.proto.datasets`), in order."""
     def walk(node):
         yield node
         for child in getattr(node, "children", {}).values():
             yield from walk(child)
-    return [json.loads(node.proto.spec) for node in walk(app._tree)
-            if getattr(node, "type", None) == "vega_lite_chart"]
+    return [node for node in walk(app._tree) if getattr(node, "type", None) == "vega_lite_chart"]
+
+
+def chart_specs(app: AppTest) -> list[dict]:
+    """The Vega-Lite spec of every chart the page sent, as the browser receives it."""
+    return [json.loads(node.proto.spec) for node in chart_nodes(app)]
 
 
 @functools.cache

@@ -19,6 +19,7 @@ from metrics.core.sample import SAMPLE_DIR
 from metrics.vocabulary.format import interval as format_interval
 from tests.dashboard.conftest import (
     PAGES,
+    chart_nodes,
     chart_specs,
     open_app,
     shown,
@@ -458,14 +459,7 @@ def test_run_names_and_the_compare_baseline_are_in_the_url():
 
 def _chart_query_ids(app) -> set[str]:
     """The query ids in the data the page's first chart sends (its Arrow datasets)."""
-    import pyarrow as pa
-
-    def walk(node):
-        yield node
-        for child in getattr(node, "children", {}).values():
-            yield from walk(child)
-
-    chart = next(n for n in walk(app._tree) if getattr(n, "type", None) == "vega_lite_chart")
+    chart = chart_nodes(app)[0]
     ids = set()
     for dataset in chart.proto.datasets:
         table = pa.ipc.open_stream(dataset.data.data).read_all()
