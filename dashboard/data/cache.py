@@ -562,9 +562,8 @@ def build_view(
                              inputs.qrels.report)
     # gm_map is no per-query figure: the Overview computes it from the view (data.geometric)
     asked = tuple(measures)
-    geometric = {m: metrics.geometric_summary(m) for m in asked}
-    summaries = tuple(dict.fromkeys(g.key for g in geometric.values() if g is not None))
-    measures = tuple(m for m in asked if geometric[m] is None)
+    geometric, scored = metrics.vocabulary.measures.split_summaries(asked)
+    summaries, measures = tuple(g.key for g in geometric), tuple(scored)
     subtopics = inputs.subtopics if inputs.has_subtopics else None
     everything = _measured(key, k, conventions, everything, measures, subtopics)
     source = (("measured", _measured_key(key, k, conventions, measures, subtopics))

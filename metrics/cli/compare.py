@@ -71,7 +71,7 @@ from metrics.vocabulary.comparisons import ALPHA, CORRECTIONS, DEFAULT_CORRECTIO
 from metrics.vocabulary.conventions import Conventions
 from metrics.vocabulary.gates import EXIT_GATE, EXIT_OK, REGRESSION_FLAG, gate_failure
 from metrics.vocabulary.headline import PRIMARY, PRIMARY_HELP
-from metrics.vocabulary.measures import geometric_summary
+from metrics.vocabulary.measures import split_summaries
 from metrics.vocabulary.timings import (
     LATENCY,
     MAX_LATENCY_FLAG,
@@ -179,8 +179,7 @@ def compare_command(argv: Sequence[str]) -> int:
         args.k = snapshot.k
     # the geometric summaries named (gm_map): a paired bootstrap of their difference, apart
     # from the tests (they are no mean of per-query differences)
-    geometric = tuple(dict.fromkeys(filter(None, map(geometric_summary, args.metric))))
-    args.metric = [m for m in args.metric if geometric_summary(m) is None]
+    geometric, args.metric = split_summaries(args.metric)
     if geometric and snapshot is not None:
         raise UsageError(f"{geometric[0].key} reads every query's AP of both runs: compare "
                          "live runs, not a snapshot")

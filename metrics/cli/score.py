@@ -61,7 +61,7 @@ from metrics.stats.intervals import Interval
 from metrics.vocabulary.columns import PER_QUERY_COLUMNS
 from metrics.vocabulary.engines import DEFAULT_ENGINE
 from metrics.vocabulary.gates import EXIT_OK
-from metrics.vocabulary.measures import geometric_summary
+from metrics.vocabulary.measures import split_summaries
 from metrics.vocabulary.names import Spec
 from metrics.vocabulary.timings import TIMINGS_FLAG, TIMINGS_HELP
 
@@ -96,9 +96,8 @@ def score_command(argv: Sequence[str]) -> int:
                         help=TIMINGS_HELP + " Read with the in-memory engine.")
     args = parser.parse_args(argv)
     # the geometric summaries named (gm_map): computed apart, from AP over the full list
-    geometric = tuple(dict.fromkeys(filter(None, map(geometric_summary, args.metric))))
-    alone = bool(geometric) and all(geometric_summary(m) for m in args.metric)
-    args.metric = [m for m in args.metric if geometric_summary(m) is None]
+    geometric, args.metric = split_summaries(args.metric)
+    alone = bool(geometric) and not args.metric
     if geometric and args.engine != DEFAULT_ENGINE:
         raise UsageError(f"{geometric[0].key} is computed by the default --engine only: leave "
                          "out --engine")

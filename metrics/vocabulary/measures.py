@@ -16,6 +16,7 @@ full list (and nDCG, by its name) carry no K either.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -743,3 +744,11 @@ def geometric_summary(name: str) -> GeometricSummary | None:
         if written in summary.spellings:
             return summary
     return None
+
+
+def split_summaries(names: Sequence[str]) -> tuple[tuple[GeometricSummary, ...], list[str]]:
+    """The geometric summaries `names` asks for (each once, in order) and the other names,
+    the measures: what a command or a view computes apart and what it scores."""
+    found = [(name, geometric_summary(name)) for name in names]
+    summaries = tuple(dict.fromkeys(summary for _, summary in found if summary is not None))
+    return summaries, [name for name, summary in found if summary is None]

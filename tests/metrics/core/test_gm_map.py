@@ -32,7 +32,7 @@ from metrics.core.geometric import (
 from metrics.core.standardise import standardise
 from metrics.stats.bootstrap import resampled_queries
 from metrics.vocabulary.gates import EXIT_USAGE
-from metrics.vocabulary.measures import GM_MAP, geometric_summary
+from metrics.vocabulary.measures import GM_MAP, geometric_summary, split_summaries
 from tests.marks import THOROUGH
 from tests.metrics.builders import make_qrels, make_run
 from tests.metrics.core.test_against_trec_eval import random_collection, write_files
@@ -146,6 +146,11 @@ def test_every_spelling_names_it():
     for name in ("gm_map", "GM_MAP", "GMAP", " gm_map "):
         assert geometric_summary(name) is GM_MAP
     assert geometric_summary("map") is None
+
+
+def test_names_split_into_the_summaries_and_the_measures_in_order():
+    assert split_summaries(["P@5", "GMAP", "map", "gm_map"]) == ((GM_MAP,), ["P@5", "map"])
+    assert split_summaries(["ndcg"]) == ((), ["ndcg"])
 
 
 TREC_EVAL = os.environ.get("TREC_EVAL")
