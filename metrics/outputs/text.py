@@ -125,7 +125,7 @@ def format_geometric_differences(differences: Sequence[GeometricDifference]) -> 
                      f"{fmt.terminal(found[0].b)}; {level} interval:")
         lines += table(["candidate", f"{key} difference", "interval"],
                        [[fmt.terminal(d.a), signed(d.difference),
-                         f"[{signed(d.low)}, {signed(d.high)}]"] for d in found])
+                         fmt.bounds(d.low, d.high)] for d in found])
         lines.append(f"  - {found[0].summary.paired}")
     return "\n".join(lines) + "\n"
 
