@@ -1,11 +1,15 @@
-"""The dashboard's server: `streamlit run dashboard/serve.py` serves dashboard/app.py and, as
-the server starts, reads in the code every page runs and scores the bundled sample once, so
-the first person to open the page waits for their page, not for Python's imports.
+"""The dashboard's server: `streamlit run dashboard/serve.py` serves dashboard/app.py. Before it
+listens it reads in the code every page runs (Python's imports, ~2 CPU seconds, scipy.stats the
+largest); as it starts, a thread scores and compares the bundled sample once. The first person
+to open the page then waits for their page: neither for Python's imports nor for the sample.
 
-`streamlit run dashboard/app.py` serves the same pages without the warm-up. Streamlit finds
-the `st.App` below and runs it (its Starlette server, uvicorn); the warm-up runs on a thread
-of its own, so the server answers at once and a first visit during the warm-up only shares
-the imports it has done.
+The imports come before the server answers, not on the thread: there they shared the one
+interpreter lock with the browser's loading of the page and with the first visit's own script,
+and that visit waited for all three (docs/dashboard.md, "How long a person waits", has the
+figures).
+
+`streamlit run dashboard/app.py` serves the same pages without either. Streamlit finds the
+`st.App` below and runs it (its Starlette server, uvicorn).
 """
 
 from __future__ import annotations
@@ -23,9 +27,11 @@ SKIPPED = ("dashboard.app", "dashboard.app_pages", "dashboard.serve", "metrics.c
            "metrics.spark", "metrics.__main__", "dashboard.__main__")
 
 
-def warm_up() -> None:
-    """Import every module the pages use, then read, score and compare the sample into the
-    server's store as the Overview asks for it at its first K and conventions."""
+def read_in() -> None:
+    """Import every module the pages use, and the scipy.stats their first comparison calls
+    (metrics imports scipy inside its functions, to keep the command line's start quick)."""
+    import scipy.stats  # noqa: F401
+
     import dashboard
     import metrics
 
@@ -33,6 +39,12 @@ def warm_up() -> None:
         for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
             if not module.name.startswith(SKIPPED):
                 importlib.import_module(module.name)
+
+
+def warm_up() -> None:
+    """Read, score and compare the sample into the server's store as the Overview asks for it
+    at its first K and conventions."""
+    import metrics
     from dashboard.data import cache, decisions
 
     conventions = metrics.Conventions()
@@ -49,4 +61,5 @@ async def _started(_app):
     yield
 
 
+read_in()
 app = st.App("app.py", lifespan=_started)

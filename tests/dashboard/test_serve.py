@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from dashboard import serve
 from dashboard.data import cache
 from dashboard.state import session
@@ -50,3 +52,16 @@ def test_the_dashboard_process_runs_one_blas_thread():
     shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                            check=True, cwd=Path(__file__).parents[2])
     assert shown.stdout.strip() == "[1]"
+
+
+@pytest.mark.thorough  # a fresh interpreter importing everything: ~2.5 s
+def test_the_server_reads_the_code_in_before_it_listens():
+    # what `streamlit run dashboard/serve.py` does before its server answers: import serve.py
+    # (the app object); the first visit then imports nothing the Overview's comparison needs
+    script = ("import sys, dashboard.serve; "
+              "print(all(m in sys.modules for m in ('scipy.stats', 'pandas', 'altair', "
+              "'dashboard.views.charts', 'dashboard.data.decisions', 'metrics.stats.paired'))); "
+              "print(any(m.startswith('dashboard.app_pages.') for m in sys.modules))")
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           check=True, cwd=Path(__file__).parents[2])
+    assert shown.stdout.split() == ["True", "False"]
