@@ -25,8 +25,9 @@ one typed: the floor's figures are the right size, not the right values. Except 
 recorded at every K the benchmark types there (floor_record.py's `--k`: the drill-down and
 Compare, whose tables, side-by-side lists and grading rows have as many rows as K asks
 for), where a K typed draws that K: at K = 95 the drill-down lists 95 ranks and grades some
-70 unjudged ids, where the state at K = 11 lists 11 ranks and grades 5. The few things the live controls show differently (the candidates are not reset when the
-baseline changes, the runs shown not reordered) cost nothing to draw.
+70 unjudged ids, where the state at K = 11 lists 11 ranks and grades 5. The few things
+the live controls show differently (the candidates are not reset when the baseline
+changes, the runs shown not reordered) cost nothing to draw.
 
 Streamlit sends an element the browser already holds as a reference to it (its message
 cache): so do both apps, but a new K here is one of the recorded K, drawn before, where the
