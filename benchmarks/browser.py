@@ -18,8 +18,10 @@ Chromium (Debian's /usr/bin/chromium, driven by Playwright) opens it with the li
 source=upload ("My files") and measures what follows. Before the servers start, the pages
 timed (and Method notes) are recorded under streamlit.testing's AppTest with the same files
 (benchmarks/floor_record.py: every element each page sends, in a small grid of states of
-its controls); `streamlit run benchmarks/floor_app.py` serves that recording on another
-port: the floor, opened in a browser context of its own.
+its controls; the Drill-down and Compare, whose tables and lists have as many rows as K asks
+for, at every K the floor will be given there too, so that the floor draws the K typed);
+`streamlit run benchmarks/floor_app.py` serves that recording on another port: the floor,
+opened in a browser context of its own.
 
 (first page) `--repeats` times, before the rest: a new server process and a new browser
     context, and the clock from page.goto (the navigation's start) to the bundled sample's
