@@ -18,8 +18,10 @@ Chromium (Debian's /usr/bin/chromium, driven by Playwright) opens it with the li
 source=upload ("My files") and measures what follows. Before the servers start, the pages
 timed (and Method notes) are recorded under streamlit.testing's AppTest with the same files
 (benchmarks/floor_record.py: every element each page sends, in a small grid of states of
-its controls); `streamlit run benchmarks/floor_app.py` serves that recording on another
-port: the floor, opened in a browser context of its own.
+its controls; the Drill-down and Compare, whose tables and lists have as many rows as K asks
+for, at every K the floor will be given there too, so that the floor draws the K typed);
+`streamlit run benchmarks/floor_app.py` serves that recording on another port: the floor,
+opened in a browser context of its own.
 
 (first page) `--repeats` times, before the rest: a new server process and a new browser
     context, and the clock from page.goto (the navigation's start) to the bundled sample's
@@ -420,6 +422,11 @@ def free_port() -> int:
 
 
 SERVER_SCRIPT = "dashboard/serve.py"  # README's command: the app behind its warm-up
+# Pages with as many rows as K asks for: the drill-down's ranks, side-by-side lists and a
+# grading row per unjudged id (some 70 at K = 95, 5 at K = 11), Compare's rank movement
+# (down to 2 K). The floor records them at every K it will show (floor_k), not only at three.
+K_SIZED = ("Drill-down", "Compare")
+FIRST_K = 10  # the dashboard's K after the uploads (floor_record.K_VALUES[0])
 FLOOR_SCRIPT = "benchmarks/floor_app.py"  # the floor: the recorded pages sent again
 FLOOR_RECORDER = "benchmarks/floor_record.py"
 
@@ -464,13 +471,16 @@ def stop_server(process: subprocess.Popen) -> None:
 
 def record_floor(config: Config, collection: Collection, out_dir: Path) -> Path:
     """benchmarks/floor_record.py on the collection, for the pages timed: the recording the
-    floor serves (its log beside it)."""
+    floor serves (its log beside it), on the pages whose drawing grows with K (K_SIZED) at
+    every K the floor will show there too."""
     recording, log = out_dir / "floor.pickle", out_dir / "floor_record.log"
+    exact = [f"{title}={','.join(map(str, ks))}"
+             for title, ks in floor_k(config, collection).items() if title in K_SIZED]
     with log.open("wb") as output:
         done = subprocess.run(
             [sys.executable, FLOOR_RECORDER, str(collection.qrels),
              *(str(run) for run in collection.runs), "--out", str(recording),
-             "--pages", ",".join(config.pages)],
+             "--pages", ",".join(config.pages), *(f"--k={k}" for k in exact)],
             cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, check=False)
     if done.returncode:
         raise SystemExit(f"recording the pages for the floor failed; see {log}")
@@ -877,6 +887,36 @@ def in_turn(sides: list[Side], make: Callable[[Side], Iterator[Timing]], count: 
     return timings
 
 
+def wanted_actions(title: str, config: Config, collection: Collection) -> list[str]:
+    """The actions timed on `title`, in order: asked for, and drawable with these runs."""
+    return [a for a in PAGE_ACTIONS[title] if a in config.actions
+            and RUNS_NEEDED.get(a, 1) <= len(collection.runs)]
+
+
+def floor_k(config: Config, collection: Collection) -> dict[str, tuple[int, ...]]:
+    """Page title -> every K the floor shows there, in order: the K it arrives with, then
+    the K the actions type (a Plan's, consumed as measure_pages does on the floor: the slow
+    actions, timed on the dashboard alone, type theirs there only)."""
+    plan = Plan(collection, config.repeats)
+    typed = {"K (seen)": plan.k_seen, "K (new)": plan.k_new, "K (far)": plan.k_far}
+    slow_k = ("best-run marks", "all pairs", "weight search")  # each at a new K (switched_on)
+    shown, now = {}, FIRST_K
+    for title in config.pages:
+        wanted = wanted_actions(title, config, collection)
+        if not wanted:
+            continue
+        ks = [now]
+        for action in wanted:
+            if action in typed:
+                ks += [next(typed[action]) for _ in range(config.repeats)]
+            elif action in slow_k:  # the dashboard's K moves on; the floor's stays
+                for _ in range(config.repeats):
+                    next(plan.k_new)
+        shown[title] = tuple(dict.fromkeys(ks))
+        now = ks[-1]
+    return shown
+
+
 def measure_pages(sides: list[Side], collection: Collection, config: Config,
                   results: Results) -> None:
     """(b): on every page, each of its actions `repeats` times, on the dashboard (the first
@@ -886,8 +926,7 @@ def measure_pages(sides: list[Side], collection: Collection, config: Config,
     results.load = []
     again = config.repeats - 1  # openings from Method notes, after the first
     for title in config.pages:
-        wanted = [a for a in PAGE_ACTIONS[title] if a in config.actions
-                  and RUNS_NEEDED.get(a, 1) <= len(collection.runs)]
+        wanted = wanted_actions(title, config, collection)
         if not wanted:
             continue
         progress(f"timing {title}: {', '.join(wanted)}")

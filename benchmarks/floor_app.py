@@ -19,10 +19,15 @@ every other widget is sent as recorded and does nothing. The live controls pick 
 drawn: the runs shown (and on Compare the candidates) its shape; K, the gain, the query and
 the baseline, each the recorded value whose index is the control's modulo their number (K
 counted from the first recorded), so that a change here changes what the same change
-changes on the dashboard, with figures of the same kind and size. The page states the
-recorded K, not the one typed: the floor's figures are the right size, not the right values.
-The few things the live controls show differently (the candidates are not reset when the
-baseline changes, the runs shown not reordered) cost nothing to draw.
+changes on the dashboard, with figures of the same kind and size (the query: the next
+recorded one at each pick or Next, see turn_query). The page states the recorded K, not the
+one typed: the floor's figures are the right size, not the right values. Except on a page
+recorded at every K the benchmark types there (floor_record.py's `--k`: the drill-down and
+Compare, whose tables, side-by-side lists and grading rows have as many rows as K asks
+for), where a K typed draws that K: at K = 95 the drill-down lists 95 ranks and grades some
+70 unjudged ids, where the state at K = 11 lists 11 ranks and grades 5. The few things
+the live controls show differently (the candidates are not reset when the baseline
+changes, the runs shown not reordered) cost nothing to draw.
 
 Streamlit sends an element the browser already holds as a reference to it (its message
 cache): so do both apps, but a new K here is one of the recorded K, drawn before, where the
@@ -57,6 +62,7 @@ K, GAIN, RUNS = session.K, session.settings_key("gain"), session.RUNS
 BASELINE, CANDIDATES = session.BASELINE, session.CANDIDATES
 LIVE = (K, GAIN, RUNS, QUERY, NEXT, BASELINE, CANDIDATES)  # the dashboard's widget keys
 APP_RERUN = "floor.app_rerun"  # a fragment's control changed what the sidebar draws
+QUERY_TURNS = "floor.query_turns"  # how many times another query was picked (turn_query)
 
 
 @dataclass(eq=False)  # a node is itself: found among a page's fragments by identity
@@ -120,6 +126,15 @@ class Recording:
     k: tuple[int, ...]  # the K recorded, in the order of their index
     sizes: dict[str, tuple[int, ...]]  # title -> how many K, gains, queries, baselines
     live: dict[str, Element]  # each live control as first recorded (every run shown)
+    k_by_page: dict[str, tuple[int, ...]] = field(default_factory=dict)  # title -> its K
+
+    def k_index(self, title: str, typed: int) -> int:
+        """The index of the state drawn for the K typed: its own where the page was recorded
+        at it, else counted from the first recorded, modulo the first K recorded."""
+        recorded = self.k_by_page.get(title, ())
+        if typed in recorded:
+            return recorded.index(typed)
+        return (typed - self.k[0]) % len(self.k)
 
     def page(self, key: tuple) -> Page:
         """The recorded state `key`; else the same with the first baseline, then the first
@@ -148,7 +163,7 @@ def recording(path: str) -> Recording:
     sizes = {key[0]: tuple(1 + max(found[at] for found in pages if found[0] == key[0])
                            for at in range(3, 7)) for key in pages}
     return Recording(Navigation.FromString(raw["navigation"]), pages, tuple(raw["k"]), sizes,
-                     live)
+                     live, {title: tuple(k) for title, k in raw.get("k_by_page", {}).items()})
 
 
 # --- the live controls ------------------------------------------------------------------
@@ -192,21 +207,32 @@ def position(source: Recording, key: str) -> int:
 def state(source: Recording, title: str) -> tuple:
     """The recorded state the controls pick: the shape the runs shown (and on Compare the
     candidates) give, and in each of the other dimensions, the recorded value whose index
-    is the control's modulo their number (K counted from the first recorded)."""
+    is the control's modulo their number (K counted from the first recorded; the K typed
+    itself on a page recorded at it)."""
     shown = len(value(source, RUNS) or ()) or 1
     candidates = None
     if title == COMPARE:
         chosen = value(source, CANDIDATES)
         candidates = min(len(chosen) if chosen is not None else shown - 1, shown - 1)
     sizes = source.sizes.get(title, (1, 1, 1, 1))
-    k = int(value(source, K) or source.k[0]) - source.k[0]
-    at = (k, position(source, GAIN), position(source, QUERY), position(source, BASELINE))
+    k = source.k_index(title, int(value(source, K) or source.k[0]))
+    at = (k, position(source, GAIN), st.session_state.get(QUERY_TURNS, 0),
+          position(source, BASELINE))
     return (title, shown, candidates, *(i % size for i, size in zip(at, sizes, strict=True)))
+
+
+def turn_query() -> None:
+    """Another query picked (the picker or Next): the next recorded one is drawn. Not the
+    picked one's index modulo their number: the benchmark picks every 37th id, which, with
+    the unscored ids left out of the picker, is often the same modulo 3, and the floor then
+    drew again the page it showed where the dashboard draws another query."""
+    st.session_state[QUERY_TURNS] = st.session_state.get(QUERY_TURNS, 0) + 1
 
 
 def next_query(source: Recording) -> None:
     options = list(source.live[QUERY].selectbox.options)
     st.session_state[floor(QUERY)] = options[min(position(source, QUERY) + 1, len(options) - 1)]
+    turn_query()
 
 
 def ask_app_rerun() -> None:
@@ -233,7 +259,7 @@ def draw_live(dg, key: str, source: Recording) -> None:
         dg.multiselect(options=list(proto.options), **shown)
     elif kind == "selectbox":
         dg.selectbox(options=list(proto.options),
-                     on_change=ask_app_rerun if key == BASELINE else None, **shown)
+                     on_change={BASELINE: ask_app_rerun, QUERY: turn_query}.get(key), **shown)
     elif key == NEXT:
         dg.button(icon=proto.icon or None, shortcut=proto.shortcut or None, type=proto.type,
                   on_click=next_query, args=(source,), **shown)

@@ -1,6 +1,7 @@
 """Record what each dashboard page sends, for the floor (benchmarks/floor_app.py).
 
     python benchmarks/floor_record.py QRELS RUN [RUN ...] --out FILE [--pages P,...]
+                                      [--k TITLE=K,K,... ...]
 
 Part of the browser benchmark (benchmarks/browser.py runs it before its servers start). The
 collection is uploaded into the dashboard under streamlit.testing's AppTest, as
@@ -13,7 +14,11 @@ the dashboard:
 
 - the runs shown: every run, and every run but the last ("run shown"); on Compare also
   every run with the last left out of "Candidates (after)" ("candidate");
-- K: K_VALUES (a change of K on the floor moves to the next, modulo their number);
+- K: K_VALUES (a change of K on the floor moves to the next, modulo their number), and on
+  a page given `--k TITLE=K,...`, those K too (the floor then draws a K typed that was
+  recorded at that K: the drill-down's tables and grading rows, and Compare's rank movement,
+  have as many rows as K asks for, so the K typed, not its index, decides what the page
+  costs to draw);
 - the DCG gain: each of its choices;
 - on the drill-down, the query: the first QUERIES of its picker (the floor's query moves
   to the next, modulo their number);
@@ -21,6 +26,7 @@ the dashboard:
 
 Everything the engine and the pages compute is done here, once; the floor only sends it
 again. FILE is a pickle: {"navigation": the navigation message's bytes, "k": K_VALUES,
+"k_by_page": {page title: the K recorded there, K_VALUES first, when more were asked for},
 "scenarios": {(page title, runs shown, candidates or None, K's index, gain's index, query's
 index, baseline's index): [(delta path, fragment id, "element" or "block", the proto's
 bytes)]}}, the indices 0 where the page has no such control (a pickle this script wrote:
@@ -131,8 +137,16 @@ def checked(app, where: str):
     return app
 
 
-def record(qrels: Path, runs: list[Path], titles: list[str]) -> dict:
-    """Every state of the grid of every page in `titles` (see the module's docstring)."""
+def k_values(title: str, more: dict[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """The K recorded on `title`: K_VALUES, then the page's own from `--k`."""
+    return tuple(dict.fromkeys((*K_VALUES, *more.get(title, ()))))
+
+
+def record(qrels: Path, runs: list[Path], titles: list[str],
+           more_k: dict[str, tuple[int, ...]] | None = None) -> dict:
+    """Every state of the grid of every page in `titles` (see the module's docstring);
+    `more_k`: page title -> the K to record there beside K_VALUES."""
+    more_k = more_k or {}
     names = [run.stem for run in runs]
     gains = list(session.CHOICES["gain"])
     scenarios = {}
@@ -163,7 +177,7 @@ def record(qrels: Path, runs: list[Path], titles: list[str]) -> dict:
                             checked(app.run(), f"{title}, baseline {baseline}")
                             if candidates is not None:
                                 app.multiselect(key=session.CANDIDATES).set_value(candidates)
-                        for k_at, k in enumerate(K_VALUES[:every]):
+                        for k_at, k in enumerate(k_values(title, more_k)[:every]):
                             app.number_input(key=session.K).set_value(k)
                             if title != DRILL_DOWN:
                                 kept_run((title, len(shown), counted, k_at, gain_at, 0,
@@ -186,7 +200,18 @@ def record(qrels: Path, runs: list[Path], titles: list[str]) -> dict:
             app.number_input(key=session.K).set_value(K_VALUES[0])
             app.session_state[session.settings_key("gain")] = gains[0]
             checked(app.run(), title)
-    return {"navigation": navigation_bytes, "k": K_VALUES, "scenarios": scenarios}
+    return {"navigation": navigation_bytes, "k": K_VALUES,
+            "k_by_page": {title: k_values(title, more_k) for title in titles
+                          if title in more_k and title != BOUNCE},
+            "scenarios": scenarios}
+
+
+def page_k(text: str) -> tuple[str, tuple[int, ...]]:
+    """`--k`'s "TITLE=K,K,..."."""
+    title, _, ks = text.rpartition("=")
+    if not title or not ks:
+        raise argparse.ArgumentTypeError(f"--k takes TITLE=K,K,...; got {text!r}")
+    return title.strip(), tuple(int(k) for k in ks.split(","))
 
 
 def main() -> None:
@@ -196,11 +221,14 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--pages", default="Overview,K sweep,Per-query heatmap,Drill-down,"
                         "Compare,Overlap", help="comma-separated page titles")
+    parser.add_argument("--k", type=page_k, action="append", default=[],
+                        help="TITLE=K,K,...: K to record on that page beside "
+                        f"{', '.join(map(str, K_VALUES))} (repeatable)")
     args = parser.parse_args()
     titles = list(dict.fromkeys([*(t.strip() for t in args.pages.split(",") if t.strip()),
                                  BOUNCE]))
     start = time.perf_counter()
-    recording = record(args.qrels, args.runs, titles)
+    recording = record(args.qrels, args.runs, titles, dict(args.k))
     args.out.write_bytes(pickle.dumps(recording))
     print(f"recorded {len(recording['scenarios'])} page states in "
           f"{time.perf_counter() - start:.0f} s: {args.out}")
