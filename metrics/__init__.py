@@ -131,7 +131,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
     "explain": {
         **{name: ("metrics.explain.query", name) for name in (
             "explain_run", "RunExplanation", "query_row", "ideal_table", "list_length",
-            "query_figures", "top_ids", "STATUSES", "STATUS_MEANING")},
+            "query_figures", "standardised_query", "top_ids", "STATUSES", "STATUS_MEANING")},
         **{name: ("metrics.explain.movement", name) for name in (
             "rank_movement", "movement_sentence", "query_grades", "side_by_side",
             "query_contribution", "MOVES")},

@@ -9,8 +9,8 @@ import metrics
 from dashboard import safe
 from dashboard.data import cache, decisions, review, slicing, texts
 from dashboard.data import query as written_out
+from dashboard.layout import geometric, saved, timings, ui
 from dashboard.layout import review as review_views
-from dashboard.layout import saved, timings, ui
 from dashboard.report import exports
 from dashboard.state import asked, link, picking, session
 from dashboard.views import chart_base, comparison_charts, frames, highlight
@@ -515,6 +515,8 @@ def comparison_page() -> None:
     options = controls(snapshots)
     comparison = headline(options, snapshots, story)
     tests(options, comparison)
+    if options.snapshot is None:  # gm_map (More measures): the candidates against the baseline
+        geometric.tables(view, options.baseline, tuple(options.candidates))
     if options.snapshot is None:  # what each run costs, against the baseline chosen above
         primary = st.session_state[session.PRIMARY]
         timings.section(view, session.inputs(), primary, evaluation.label(primary),

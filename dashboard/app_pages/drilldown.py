@@ -14,6 +14,7 @@ from metrics import format as fmt
 
 MEANING = vocabulary.columns.COLUMN_MEANING
 HELP = vocabulary.columns.CONTROL_HELP
+STANDARDISING = vocabulary.conventions
 RUN_TAB = "drilldown.run_tab"  # the run whose ranks are written out (a tab label)
 
 if cache.without_lists(session.view()):  # saved figures: lists read one query at a time
@@ -100,6 +101,12 @@ def query_view() -> None:
             for name in evaluation.run_names})
     st.caption(" · ".join(f"{name.replace('_', ' ')}: {meaning}"
                           for name, meaning in CLASS_MEANING.items() if name != "excluded"))
+    if evaluation.standardised:  # standardised figures above, raw arithmetic below
+        with st.expander(STANDARDISING.STANDARDISED_QUERY_TITLE, icon=":material/functions:"):
+            st.caption(safe.md(STANDARDISING.STANDARDISED_QUERY.format(
+                words=evaluation.standardised_words)))
+            st.dataframe(written_out.standardised(view, query), hide_index=True,
+                         column_config={"Figure": st.column_config.TextColumn(pinned=True)})
 
     mine = session.my_labels(view.qrels_key)
     if len(evaluation.runs) > 1:

@@ -4,8 +4,8 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
-from dashboard.data import cache, costs, decisions, geometric, slicing, texts
-from dashboard.layout import saved, timings, ui
+from dashboard.data import cache, costs, decisions, slicing, texts
+from dashboard.layout import geometric, saved, timings, ui
 from dashboard.report import exports
 from dashboard.state import asked, link, session
 from dashboard.views import chart_base, charts, frames
@@ -144,13 +144,7 @@ def summary() -> None:
 summary()
 
 # the summaries that are not means (gm_map, More measures): a table each, with its rule
-for found in geometric.geometric_tables(view):
-    st.subheader(f"{safe.md(found.key)}: geometric mean over the queries")
-    if found.problem:
-        st.info(safe.md(f"{found.key} is not shown: {found.problem}"), icon=":material/info:")
-        continue
-    st.dataframe(list(found.rows), hide_index=True)
-    st.caption(safe.md(found.sentence))
+geometric.tables(view)
 
 table = decisions.run_table(view, *tested)
 if table is not None:

@@ -1,6 +1,7 @@
 """The summaries that are not means (gm_map, added in the sidebar's More measures), through
 the engine: each shown run's value over its interval and its paired difference against the
-baseline (metrics.geometric_means, metrics.geometric_difference_of). The Overview shows them."""
+baseline (metrics.geometric_means, metrics.geometric_differences). The Overview shows them
+for every run shown against the view's baseline, Compare for its candidates against its own."""
 
 from __future__ import annotations
 
@@ -19,9 +20,15 @@ class GeometricTable:
     problem: str | None = None  # why it cannot be computed (standardised figures)
 
 
-def geometric_tables(view: View) -> tuple[GeometricTable, ...]:
-    """One table per summary the view asks for, once per view."""
-    return tuple(derived(view, "geometric", (key,), lambda key=key: _table(view, key))
+def geometric_tables(view: View, baseline: str | None = None,
+                     candidates: tuple[str, ...] | None = None) -> tuple[GeometricTable, ...]:
+    """One table per summary the view asks for, once per view and runs: the baseline (default
+    the view's) and then `candidates` (default every other run shown)."""
+    baseline = view.baseline if baseline is None else baseline
+    if candidates is None:
+        candidates = tuple(run for run in view.evaluation.run_names if run != baseline)
+    return tuple(derived(view, "geometric", (key, baseline, tuple(candidates)),
+                         lambda key=key: _table(view, key, baseline, list(candidates)))
                  for key in view.summaries)
 
 
@@ -32,7 +39,7 @@ def means(view: View, key: str) -> dict[str, metrics.Interval]:
         view.evaluation, metrics.geometric_summary(key)))
 
 
-def _table(view: View, key: str) -> GeometricTable:
+def _table(view: View, key: str, baseline: str, others: list[str]) -> GeometricTable:
     summary = metrics.geometric_summary(key)
     evaluation = view.evaluation
     try:
@@ -40,15 +47,13 @@ def _table(view: View, key: str) -> GeometricTable:
     except ValueError as error:
         return GeometricTable(key, problem=str(error))
     level = fmt.confidence(evaluation.conventions.confidence_level)
-    baseline = view.baseline
-    others = [run for run in evaluation.run_names if run != baseline]
     paired = {d.a: d for d in metrics.geometric_differences(evaluation, baseline, others,
                                                              summary)}
     against = f"Against {baseline}"
     rows = tuple({"Run": run, key: fmt.interval(found[run].mean, found[run].low, found[run].high),
                   against: "baseline" if run == baseline else
                   fmt.difference(paired[run].difference, paired[run].low, paired[run].high)}
-                 for run in evaluation.run_names)
+                 for run in [baseline, *others])
     sentence = (f"{summary.name} ({key}): {summary.rule} Interval ({level}): "
                 f"{summary.interval}. Against the baseline: {summary.paired}")
     return GeometricTable(key, rows, sentence)

@@ -57,6 +57,15 @@ def written(view: View, query: str, *, whole: bool) -> Written:
     return derived(view, "written out", (query, whole), build)
 
 
+def standardised(view: View, query: str) -> pd.DataFrame:
+    """How the query's figures at K were standardised, as the drill-down shows it (a
+    standardised view only: its raw figures are the view's `raw`)."""
+    return derived(view, "standardised written out", (query,),
+                   lambda: frames.standardised_table(
+                       metrics.standardised_query(view.evaluation, view.raw, query),
+                       view.evaluation))
+
+
 def added_figures(view: View, run: str, query: str) -> list[metrics.FigureExplanation]:
     """The sidebar's measures of one run on the query, each written out."""
     return derived(view, "added written out", (run, query),

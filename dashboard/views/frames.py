@@ -500,6 +500,28 @@ def query_figures_table(figures: pd.DataFrame, evaluation: Evaluation,
     return shown, more
 
 
+def standardised_table(written: pd.DataFrame, evaluation: Evaluation) -> pd.DataFrame:
+    """metrics.standardised_query as shown: a row per figure and run, the figure's per-query
+    label at K, each number written as the engine writes a figure, an undefined z-score (and
+    the figure shown from it) written undefined with why; the Phi(z) column only when the
+    figures shown are Phi(z)."""
+    z = [fmt.undefined(why) if why else fmt.figure(value)
+         for value, why in zip(written["z"], written["undefined"], strict=True)]
+    shown = pd.DataFrame({
+        "Figure": [evaluation.label(key, summary=False) for key in written["metric"]],
+        "Run": written["run"],
+        "Raw": written["raw"].map(fmt.figure),
+        "Mean": written["mean"].map(fmt.figure),
+        "Standard deviation": written["deviation"].map(fmt.figure),
+        "z": z,
+    })
+    if evaluation.population.scale == "cdf":
+        shown["Phi(z)"] = [fmt.undefined(why) if why else fmt.figure(value)
+                           for value, why in zip(written["shown"], written["undefined"],
+                                                 strict=True)]
+    return shown
+
+
 def contribution_table(contribution: pd.DataFrame, evaluation: Evaluation) -> pd.DataFrame:
     """metrics.query_contribution with each measure's per-query label at the evaluation's K
     and conventions (the mean difference zero where it is written as zero)."""

@@ -88,6 +88,19 @@ def sweep_cost_frame(sweeps, means: dict[str, dict[str, np.ndarray]], *, metric:
     return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
 
 
+def score_scale(*scores: pd.Series) -> alt.Scale:
+    """The score axis around the figures (a mean is read against the others, not against 0),
+    padded by a twentieth of their span, and never below 0 when no figure is: Vega-Lite's
+    padding alone drew the axis down to -0.10 under a K sweep that starts near 0."""
+    values = pd.concat(scores).to_numpy(dtype=float)
+    values = values[np.isfinite(values)]
+    if not len(values) or values.min() < 0:  # standardised figures: no floor to keep
+        return alt.Scale(zero=False, nice=True, padding=16)
+    low, high = values.min(), values.max()
+    pad = (high - low or abs(high) or 1.0) / 20
+    return alt.Scale(zero=False, nice=True, domain=[max(0.0, low - pad), high + pad])
+
+
 def _sweep_layers(sweep: pd.DataFrame, runs: alt.Scale, shown: list[str], *, width: int,
                   metric_label: str) -> list[alt.Chart]:
     """Each run's K sweep: a thin line through its figure at each K against its estimated
@@ -124,7 +137,7 @@ def sweep_cost_chart(sweep: pd.DataFrame, runs: alt.Scale, *, k: int, metric_lab
     x = alt.X("cost:Q", title="Tokens per query at K (estimated)",
               scale=alt.Scale(zero=True, nice=True), axis=alt.Axis(format=",.0f"))
     y = alt.Y("score:Q", title=f"{metric_label} (mean at each K)",
-              scale=alt.Scale(zero=False, nice=True, padding=16), axis=alt.Axis(format=".2f"))
+              scale=score_scale(sweep["score"]), axis=alt.Axis(format=".2f"))
     layers[0] = layers[0].encode(x=x, y=y)
     subtitle = [f"Each run's mean {metric_label} at every K of the sweep against the tokens "
                 f"it sends per query at that K; ringed: the chosen K = {k}. Means, no "
@@ -157,7 +170,9 @@ def tradeoff_chart(frame: pd.DataFrame, runs: alt.Scale, *, k: int, metric_label
     # padding alone would show negative milliseconds
     x = alt.X("cost:Q", title=cost_title, scale=alt.Scale(zero=True, nice=True))
     y = alt.Y("score:Q", title=f"{metric_label} (mean, {level} interval)",
-              scale=alt.Scale(zero=False, nice=True, padding=16), axis=alt.Axis(format=".2f"))
+              scale=score_scale(frame["score_low"], frame["score_high"],
+                                *([] if sweep is None else [sweep["score"]])),
+              axis=alt.Axis(format=".2f"))
     colour = run_colour(runs, shown, width=width)
     cost_format = ",.1f" if unit == "ms" else ",.4g"
     tooltip = [alt.Tooltip("run:N", title="Run"),
@@ -193,10 +208,9 @@ def tradeoff_chart(frame: pd.DataFrame, runs: alt.Scale, *, k: int, metric_label
         x=alt.X("cost:Q"), y=alt.Y("score:Q"), text="run:N")
     subtitle = [
         f"Each run at its {statistic} {column} and its {metric_label}, each with its {level} "
-        "interval. Circles joined by the dashed line: the Pareto front read on the point "
-        "figures; diamonds: dominated there (another run is as fast or cheaper and as good "
-        "or better, better in one). Filled: the intervals make that place certain; hollow: "
-        "they overlap, so it is not certain.",
+        "interval. Circles joined by the dashed line: the Pareto front; diamonds: dominated. "
+        "Filled: the intervals make that place certain; hollow: they overlap, so it is not "
+        "certain.",
         WORDS.FRONT_RULE,
         (f"The {statistic} interval is a percentile bootstrap of the quantile over the "
          "resampled queries" if statistic != WORDS.MEAN else

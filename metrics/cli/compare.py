@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -195,12 +195,11 @@ def compare_command(argv: Sequence[str]) -> int:
         primary = metric_key(args.primary, k, c)
     except ValueError as error:
         raise UsageError(f"--primary: {error}") from None
+    # a bad budget or harm limit fails before any test runs
+    limited = [*gated_keys(BUDGET_FLAG, parse_budgets, args.budget, k, c),
+               *gated_keys(risk_words.HARM_FLAG, parse_harm_limits, args.max_harm, k, c)]
     if keys is not None:
-        keys += [key for key in [primary, *gated, *budget_keys(args, k, c),
-                                 *harm_keys(args, k, c)] if key not in keys]
-    else:  # a bad budget or harm limit fails before any test runs
-        budget_keys(args, k, c)
-        harm_keys(args, k, c)
+        keys += [key for key in [primary, *gated, *limited] if key not in keys]
     # the family (the figures named, else the compared family) and the conventions' draws,
     # as every output compares (metrics.decide.baseline)
     options = dict(
@@ -345,14 +344,15 @@ def add_budget_argument(parser: argparse.ArgumentParser) -> None:
                         metavar="METRIC=AMOUNT", help=BUDGET_HELP.replace("%", "%%"))
 
 
-def budget_keys(args: argparse.Namespace, k: int, conventions: Conventions) -> list[str]:
-    """The measure keys --budget names, so that compare tests them; a bad one is a usage
-    error naming the flag."""
+def gated_keys(flag: str, parse: Callable[[list[str], int, Conventions], list], given: list[str],
+               k: int, conventions: Conventions) -> list[str]:
+    """The measure keys a limit flag (--budget, --max-harm) names, each parsed limit's
+    metric, so that compare tests them; a bad limit is a usage error naming the flag."""
     try:
-        return [metric_key(budget.metric_label, k, conventions)
-                for budget in parse_budgets(args.budget, k, conventions)]
+        return [metric_key(limit.metric_label, k, conventions)
+                for limit in parse(given, k, conventions)]
     except ValueError as error:
-        raise UsageError(f"{BUDGET_FLAG}: {error}") from None
+        raise UsageError(f"{flag}: {error}") from None
 
 
 def budget_gates(args: argparse.Namespace, comparison: Comparison, k: int,
@@ -398,16 +398,6 @@ def add_review_arguments(parser: argparse.ArgumentParser) -> None:
                         help=risk_words.HARM_HELP.replace("%", "%%"))
     parser.add_argument("--fragility", action="store_true",
                         help=fragility_words.FRAGILITY_FLAG_HELP)
-
-
-def harm_keys(args: argparse.Namespace, k: int, conventions: Conventions) -> list[str]:
-    """The measure keys --max-harm names, so that compare tests them; a bad limit is a usage
-    error naming the flag."""
-    try:
-        return [metric_key(limit.metric_label, k, conventions)
-                for limit in parse_harm_limits(args.max_harm, k, conventions)]
-    except ValueError as error:
-        raise UsageError(f"{risk_words.HARM_FLAG}: {error}") from None
 
 
 def harm_gates(args: argparse.Namespace, comparison: Comparison, k: int,

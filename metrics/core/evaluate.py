@@ -42,6 +42,7 @@ from metrics.io import LoadReport, Qrels, ReportLine, Run
 from metrics.io.names import plain_name
 from metrics.stats.bootstrap import Resamples, resampled_queries
 from metrics.stats.intervals import Interval
+from metrics.stats.standardise import Population
 from metrics.stats.summary import summarise_runs, sweep_bands
 from metrics.vocabulary import format as fmt
 from metrics.vocabulary.conventions import Conventions
@@ -149,6 +150,7 @@ class Evaluation(FiguresShown):
     # words said beside every figure; "" for raw figures
     standardised: str = ""
     standardised_words: str = ""
+    population: Population | None = None  # what it was standardised against, None when raw
 
     @property
     def summary_specs(self) -> tuple[Spec, ...]:

@@ -28,7 +28,13 @@ from metrics.core.evaluate import Evaluation, _read_runs
 from metrics.core.kernel import Curves
 from metrics.io.standards import Standards
 from metrics.stats.bootstrap import resampled_queries
-from metrics.stats.standardise import UNDEFINED_REASONS, population, unit_scores, z_scores
+from metrics.stats.standardise import (
+    UNDEFINED_REASONS,
+    Population,
+    population,
+    unit_scores,
+    z_scores,
+)
 from metrics.vocabulary.conventions import (
     STANDARDISE_SCALES,
     STANDARDISE_SENTENCES,
@@ -85,6 +91,7 @@ def standardise(evaluation: Evaluation, standards: Standards | None = None, *,
     new_values = [dict(run.scores.values) for run in runs]
     new_asked = [dict(run.asked) for run in runs]
     undefined: list[dict[str, np.ndarray]] = [{} for _ in runs]
+    moments: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for spec in specs:
         asked = spec in evaluation.asked
         key = spec.key if asked else value_key(spec)
@@ -99,6 +106,7 @@ def standardise(evaluation: Evaluation, standards: Standards | None = None, *,
             mean = np.array([f[0] if f else np.nan for f in found])
             deviation = np.array([f[1] if f else np.nan for f in found])
         z, why = z_scores(raw, mean, deviation)
+        moments[spec.key] = (mean, deviation)
         figures = unit_scores(z) if scale == "cdf" else z
         for i, run in enumerate(runs):
             width = run.scores.width
@@ -125,6 +133,7 @@ def standardise(evaluation: Evaluation, standards: Standards | None = None, *,
     sentence = STANDARDISE_SENTENCES[scale].format(source=source)
     words = STANDARDISE_WORDS[scale].format(source=source)
     standardised = dataclasses.replace(evaluation, runs=read, standardised=sentence,
-                                       standardised_words=words)
+                                       standardised_words=words,
+                                       population=Population(scale, moments))
     return Standardised(standardised, scale, source,
                         {run.name: found for run, found in zip(runs, undefined, strict=True)})

@@ -18,6 +18,7 @@ import numpy as np
 from metrics.core.asked import figures_at
 from metrics.core.evaluate import Evaluation, RunEvaluation
 from metrics.core.kernel import SUMMARY_MEASURES, discount, gains
+from metrics.stats.standardise import UNDEFINED_REASONS, z_scores
 from metrics.vocabulary.format import figure, natural_key
 
 if TYPE_CHECKING:
@@ -318,6 +319,33 @@ def query_figures(evaluation: Evaluation, query_id: str) -> pd.DataFrame:
                      "class": None if place is None else str(run.classes[place]),
                      **{m.key: float(at[m.key][q]) for m in SUMMARY_MEASURES},
                      **{key: float(values[0]) for key, values in more.items()}})
+    return pd.DataFrame(rows)
+
+
+def standardised_query(evaluation: Evaluation, raw: Evaluation, query_id: str) -> pd.DataFrame:
+    """How one query's figures at K were standardised (`evaluation`, from
+    metrics.standardise), a row per run and summary figure: its raw figure (read from `raw`,
+    the same runs unstandardised), the population's mean and standard deviation for the
+    query, z = (raw - mean) / deviation and the figure shown (z, or Phi(z)), with why it is
+    undefined ("" when defined) by trec_eval's rule (metrics.stats.standardise.z_scores)."""
+    import pandas as pd
+
+    if evaluation.population is None:
+        raise ValueError("the figures are not standardised")
+    shown, read = query_figures(evaluation, query_id), query_figures(raw, query_id)
+    if list(shown["run"]) != list(read["run"]):
+        raise ValueError("the raw figures are not those of the same runs")
+    q = query_row(evaluation, query_id)
+    rows = []
+    for spec in evaluation.summary_specs:
+        mean, deviation = (float(m[q]) for m in evaluation.population.moments[spec.key])
+        values = read[spec.key].to_numpy(dtype=float)
+        z, why = z_scores(values, np.full_like(values, mean), np.full_like(values, deviation))
+        rows += [{"run": run, "metric": spec.key, "raw": value, "mean": mean,
+                  "deviation": deviation, "z": z_value, "shown": float(figure_shown),
+                  "undefined": UNDEFINED_REASONS.get(int(code), "")}
+                 for run, value, z_value, code, figure_shown
+                 in zip(read["run"], values, z, why, shown[spec.key], strict=True)]
     return pd.DataFrame(rows)
 
 

@@ -14,6 +14,7 @@ standard normal CDF as Webber et al. do.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -27,6 +28,16 @@ UNDEFINED_REASONS = {
     2: "the standard deviation is 0 and the figure differs from the mean",
     3: "fewer than two runs to standardise against",
 }
+
+
+@dataclass(frozen=True, eq=False)
+class Population:
+    """What a standardised evaluation was standardised against: its scale ("z" or "cdf") and,
+    per figure key, each query's mean and standard deviation (the query set's order; NaN
+    where the standards hold none), so that one query's standardisation can be written out."""
+
+    scale: str = "z"
+    moments: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
 
 def population(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

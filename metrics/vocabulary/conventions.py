@@ -597,6 +597,15 @@ STANDARDISE_SENTENCES = {
     "2008); means, intervals and comparisons read these.",
 }
 STANDARDISE_WORDS = {"z": "z-score against {source}", "cdf": "Phi(z-score) against {source}"}
+# the drill-down under standardised figures: one query's standardisation written out, and the
+# arithmetic below it, which writes the raw figures
+STANDARDISED_QUERY_TITLE = "How this query's figures were standardised"
+STANDARDISED_QUERY = (
+    "Each figure at K above is a {words}: z = (raw - mean) / standard deviation for this query "
+    "and figure (undefined where there is no standard, or where the deviation is 0 and the "
+    "figure is not the mean). The arithmetic further down (gains and discounts, DCG and "
+    "IDCG, the steps of AP, the rank that gives RR) writes the raw figures."
+)
 STANDARDISE_SOURCES = {
     "runs": "the {n} runs loaded (mean and sample standard deviation over them)",
     "file": "the means and standard deviations of {name}",

@@ -5,8 +5,10 @@ against the headline's; a bad name is named with the closest names and left out.
 
 from __future__ import annotations
 
-from metrics import load_sample, measure_agreements
+from dashboard.safe import md
+from metrics import geometric_difference_of, load_sample, measure_agreements
 from metrics.vocabulary.agreement import tau_text
+from metrics.vocabulary.format import difference
 from metrics.vocabulary.format import interval as format_interval
 from tests.dashboard.app_pages.test_app import summary_cells
 from tests.dashboard.conftest import open_app, shown, texts
@@ -104,3 +106,18 @@ def test_export_offers_the_latex_table():
     code = next(c.value for c in app.code if "\\begin{tabular}" in c.value)
     assert "Rprec" in code and "\\toprule" in code
     assert any(b.proto.label == "Download table (LaTeX)" for b in app.get("download_button"))
+
+
+def test_compare_shows_gm_map_against_its_baseline():
+    app = open_app("compare", m=["gm_map"])
+    evaluation = load_sample(5)
+    baseline = evaluation.run_names[0]
+    table = next(d.value for d in app.dataframe if "gm_map" in d.value.columns)
+    candidates = [run for run in table["Run"] if run != baseline]
+    assert list(table["Run"])[0] == baseline and candidates
+    for run in candidates:
+        paired = geometric_difference_of(evaluation, run, baseline)
+        row = table[table["Run"] == run].iloc[0]
+        assert row[f"Against {baseline}"] == difference(paired.difference, paired.low,
+                                                        paired.high)
+    assert f"{md('gm_map')}: geometric mean over the queries" in [h.value for h in app.subheader]

@@ -81,6 +81,17 @@ def test_gm_map_in_more_measures_is_the_engines_with_its_paired_difference():
     assert "no logarithm" in refused.problem and not refused.rows
 
 
+def test_compare_s_gm_map_table_reads_its_own_baseline_and_candidates():
+    view = cache.build_view(uploads(), ["baseline", "bm25", "reranked"], {}, 5, Conventions(),
+                            ["gm_map"])
+    (table,) = geometric.geometric_tables(view, "reranked", ("bm25",))
+    paired = metrics.geometric_difference_of(view.evaluation, "bm25", "reranked")
+    assert [row["Run"] for row in table.rows] == ["reranked", "bm25"]
+    assert table.rows[0]["Against reranked"] == "baseline"
+    assert table.rows[1]["Against reranked"] == metrics.format.difference(
+        paired.difference, paired.low, paired.high)
+
+
 def test_the_latex_download_has_a_gm_map_column():
     view = cache.build_view(uploads(), ["baseline", "bm25"], {}, 5, Conventions(), ["gm_map"])
     found = metrics.geometric_means(view.evaluation)

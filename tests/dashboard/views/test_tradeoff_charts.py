@@ -13,6 +13,7 @@ from dashboard.views import chart_base
 from dashboard.views.tradeoff_charts import (
     DOMINATED,
     FRONT,
+    score_scale,
     sweep_cost_chart,
     sweep_cost_frame,
     tradeoff_chart,
@@ -138,6 +139,19 @@ def test_the_k_sweep_s_token_chart_says_how_the_tokens_were_estimated():
     said = " ".join(spec["title"]["subtitle"])
     assert "estimated from the corpus: 300 words per chunk × 1.3" in said
     assert "ringed: the chosen K = 5" in said
+    # the score axis holds every point and does not reach below 0 (the sweep starts near 0)
+    low, high = spec["layer"][0]["encoding"]["y"]["scale"]["domain"]
+    assert 0 <= low <= frame["score"].min() and high >= frame["score"].max()
+
+
+def test_the_score_axis_keeps_negative_figures_in_sight():
+    standardised = pd.Series([-1.2, 0.3, 0.8])
+    scale = score_scale(standardised).to_dict()
+    assert "domain" not in scale and scale["padding"] == 16
+    low, high = score_scale(pd.Series([0.01, 0.6])).to_dict()["domain"]
+    assert low == 0.0 and 0.6 < high < 0.7
+    low, high = score_scale(pd.Series([0.5, 0.5])).to_dict()["domain"]  # one figure
+    assert low < 0.5 < high
 
 
 def test_the_k_sweep_goes_on_the_trade_off_chart_s_tokens_axis():

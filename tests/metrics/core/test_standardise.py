@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from metrics.cli import main
 from metrics.core.evaluate import evaluate
 from metrics.core.standardise import standard_name, standardise
+from metrics.explain.query import query_figures, standardised_query
 from metrics.io import LoadError, load_qrels, load_run
 from metrics.io.standards import load_standards
 from metrics.stats.standardise import population, unit_scores, z_scores
@@ -217,3 +218,45 @@ def test_a_standardised_evaluation_takes_no_raw_figure_and_one_run_has_no_popula
         standardise(two).evaluation.with_measures(["Rprec"])
     with pytest.raises(ValueError, match="two runs or more"):
         standardise(evaluate(qrels, [make_run({"q": ["a"]})], 1))
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("scale", ["z", "cdf"])
+def test_one_query_s_standardisation_is_written_out_from_a_plain_loop(seed, scale):
+    qrels, lists = several_runs(seed)
+    evaluation = evaluate(make_qrels(qrels), [make_run(x, name=n) for n, x in lists], 5,
+                          measures=["Rprec"])
+    found = standardise(evaluation, scale=scale).evaluation
+    for query in found.scored_ids[:6]:
+        written = standardised_query(found, evaluation, query)
+        assert len(written) == len(evaluation.runs) * len(evaluation.summary_specs)
+        raw, shown = query_figures(evaluation, query), query_figures(found, query)
+        for row in written.itertuples():
+            column = raw[row.metric].tolist()  # every run loaded: the population
+            assert row.raw == column[list(raw["run"]).index(row.run)]
+            assert row.mean == pytest.approx(statistics.mean(column), abs=1e-12)
+            assert row.deviation == pytest.approx(statistics.stdev(column), abs=1e-12)
+            expected = trec_eval_z(row.raw, (statistics.mean(column), statistics.stdev(column)))
+            figure = float(shown.loc[shown["run"] == row.run, row.metric].iloc[0])
+            if expected == MISSING:
+                assert math.isnan(row.z) and row.undefined and math.isnan(figure)
+                continue
+            assert row.z == pytest.approx(expected, abs=1e-9) and row.undefined == ""
+            assert row.shown == figure  # what the drill-down's figures table shows
+            assert row.shown == pytest.approx(
+                expected if scale == "z" else statistics.NormalDist().cdf(expected), abs=1e-9)
+
+
+def test_against_a_file_a_query_without_standards_is_undefined_and_says_why(tmp_path):
+    qrels, runs = next(found for found in map(several_runs, range(40))
+                       if len(found[0]) > 3)  # the fourth query has no standards
+    standards = load_standards(mean_file(tmp_path, qrels, runs, Z_NAMES))
+    evaluation = evaluate(make_qrels(qrels), [make_run(x, name=n) for n, x in runs], 10)
+    found = standardise(evaluation, standards).evaluation
+    without = str(evaluation.query_set.query_ids[3])
+    written = standardised_query(found, evaluation, without)
+    ndcg = written[written["metric"] == "nDCG"]
+    assert ndcg["mean"].isna().all() and ndcg["z"].isna().all()
+    assert set(ndcg["undefined"]) == {"no mean and standard deviation for the query and measure"}
+    with pytest.raises(ValueError, match="not standardised"):
+        standardised_query(evaluation, evaluation, without)
