@@ -132,7 +132,7 @@ class Resamples:
         if self.n == 0:
             return [np.zeros((self.n_resamples,) + values.shape[1:]) for values in groups]
         if not self.blocked:
-            return [self.dense @ values / self.n for values in groups]
+            return [counts_product(self.dense, values) / self.n for values in groups]
         summed = self.accumulator([values.shape[1:] for values in groups])
         summed.add(*groups)
         return summed.finish()
@@ -147,7 +147,7 @@ class Resamples:
         """Block `index`'s products with each group's rows of that block, into the totals."""
         for rows, block in self._block_counts(index):
             for total, values in zip(totals, groups, strict=True):
-                total[rows] += block @ values
+                total[rows] += counts_product(block, values)
 
     # --- the blocked draw ------------------------------------------------------------------
 
@@ -269,7 +269,7 @@ class Accumulator:
             return
         counts = self.resamples.dense[:, start:self.done]
         for total, values in zip(self.totals, groups, strict=True):
-            total += counts @ values
+            total += counts_product(counts, values)
 
     def finish(self) -> list[np.ndarray]:
         """Each group's resampled means, (n_resamples, *its shape), once every row came."""
@@ -281,10 +281,34 @@ class Accumulator:
             return self.totals
         if self.pending_rows and not self.resamples.blocked and self.exact:
             groups = self._take(self.pending_rows)
-            return [self.resamples.dense @ values / n for values in groups]
+            return [counts_product(self.resamples.dense, values) / n for values in groups]
         if self.pending_rows:
             self._multiply(self.pending_rows)
         return [total / n for total in self.totals]
+
+
+# OpenBLAS picks its kernel, and with it the order it sums in, by the product's shape (a small
+# matrix takes kernels of its own): a column's resampled means then moved in the last digit
+# with the number of columns beside it (a figure compared alone, as a headline is, against
+# the same figure among nine). Every product is taken PRODUCT_COLUMNS wide, the last slice
+# padded with zeros: one shape, one kernel, so each column gets the digits it gets alone.
+PRODUCT_COLUMNS = 32
+
+
+def counts_product(counts: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """counts (r, n) @ values (n, ...), -> (r, ...), each column's floats those of a product
+    with that column alone (PRODUCT_COLUMNS)."""
+    flat = values.reshape(values.shape[0], -1)
+    m = flat.shape[1]
+    out = np.empty((counts.shape[0], m))
+    for start in range(0, m, PRODUCT_COLUMNS):
+        piece = flat[:, start:start + PRODUCT_COLUMNS]
+        if piece.shape[1] < PRODUCT_COLUMNS:
+            piece = np.concatenate(
+                [piece, np.zeros((piece.shape[0], PRODUCT_COLUMNS - piece.shape[1]))], axis=1)
+        out[:, start:start + PRODUCT_COLUMNS] = (counts @ piece)[:, :min(PRODUCT_COLUMNS,
+                                                                        m - start)]
+    return out.reshape((counts.shape[0],) + values.shape[1:])
 
 
 def draw_resamples(n: int, *, n_resamples: int, rng: np.random.Generator) -> Resamples:
