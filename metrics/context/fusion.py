@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics.io import Qrels, Run
-from metrics.io.arrow import from_numbers, numbers, strings
+from metrics.io.arrow import from_numbers, index_in, numbers, strings
 from metrics.io.codes import encode
 from metrics.io.errors import show
 from metrics.io.trec import unwritable
@@ -262,19 +262,47 @@ def _combined(pool: _Pool, contributions: list[np.ndarray],
     return fused
 
 
-def _ranked(pool: _Pool, fused: np.ndarray, name: str) -> Run:
-    """The pooled pairs as a run: by query, fused score descending, doc id descending."""
-    # pairs come sorted by (query, doc); reversed, two stable sorts (cheaper than one
-    # three-key lexsort) keep the doc descending inside every tie of (query, fused score)
-    backwards = np.arange(len(fused) - 1, -1, -1)
-    order = backwards[np.argsort(-fused[backwards], kind="stable")]
-    order = order[np.argsort(pool.pair_query[order], kind="stable")]
+def _ranked(pool: _Pool, fused: np.ndarray, name: str, labelled: _Labelled | None = None
+            ) -> Run:
+    """The pooled pairs as a run: by query, fused score descending, doc id descending.
+    With `labelled`, the run holds each row's position among the labels' doc ids and knows
+    it repeats no id (a pooled pair is distinct), so that aligning it on those labels does
+    not match its ids again (the weight search aligns a run per weight)."""
+    # pairs come sorted by (query, doc code), a doc code being its id's string order: the
+    # position breaks a tie of (query, fused score) by doc id descending. One arrow sort on
+    # the three keys (a quarter of numpy's two stable sorts: the weight search sorts once
+    # per weight); the scores are finite and never -0.0 (sums from +0.0), so they compare
+    # as numpy compares them
+    order = numbers(pc.sort_indices(
+        pa.table({"query": pool.pair_query, "fused": fused,
+                  "position": np.arange(len(fused))}),
+        sort_keys=[("query", "ascending"), ("fused", "descending"),
+                   ("position", "descending")])).astype(np.int64)
     query = pool.pair_query[order]
     new = np.r_[True, query[1:] != query[:-1]] if len(query) else np.zeros(0, dtype=bool)
-    return Run(name=name, source=name, query_ids=pool.query_ids[query[new]],  # those with rows
-               query_code=np.cumsum(new) - 1,
-               doc_ids=pool.docs.take(from_numbers(pool.pair_doc[order])),
-               line=np.arange(1, len(order) + 1, dtype=np.int64), score=fused[order])
+    run = Run(name=name, source=name, query_ids=pool.query_ids[query[new]],  # those with rows
+              query_code=np.cumsum(new) - 1,
+              doc_ids=pool.docs.take(from_numbers(pool.pair_doc[order])),
+              line=np.arange(1, len(order) + 1, dtype=np.int64), score=fused[order],
+              **({} if labelled is None else
+                 {"labels": labelled.labels, "label_code": labelled.code[order]}))
+    if labelled is not None:  # Run's cached repeats: none
+        none = np.zeros(0, dtype=np.int64)
+        run.__dict__.update(repeats=(none, none), repeat=np.zeros(len(order), dtype=bool))
+    return run
+
+
+@dataclass(frozen=True, eq=False)
+class _Labelled:
+    """Each pooled pair's doc id's position among the labels' doc ids (-1: unlabelled)."""
+
+    labels: pa.Array  # the Qrels.doc_names the codes point into
+    code: np.ndarray  # per pooled pair
+
+
+def _labelled(pool: _Pool, qrels: Qrels) -> _Labelled:
+    """Each distinct doc id matched to the labels once, for every pair and every weight."""
+    return _Labelled(qrels.doc_names, index_in(pool.docs, qrels.doc_names)[pool.pair_doc])
 
 
 # --- TREC ------------------------------------------------------------------------------
@@ -388,12 +416,14 @@ def cross_fitted_weights(qrels: Qrels, runs: Sequence[Run], *, metric: str = wor
 
     pool = _pool(runs)
     contributions = _contributions(pool, runs, words.COMBSUM, norm, None)
+    labelled = _labelled(pool, qrels)
     names = tuple(run.name for run in runs)
     fused = []
     for w in grid:  # a loop over the weights; each fuses every query at once
         weights = (float(w), round(1.0 - float(w), 12))  # 0.3, not 0.30000000000000004
         fused.append(_ranked(pool, _combined(pool, contributions, weights, words.COMBSUM),
-                             words.fused_name(words.COMBSUM, norm, names, weights=weights)))
+                             words.fused_name(words.COMBSUM, norm, names, weights=weights),
+                             labelled))
     evaluation = evaluate(qrels, fused, k, conventions)
     table = np.column_stack([evaluation.per_query_scores(run.name)[metric] for run in fused])
     n = len(table)
