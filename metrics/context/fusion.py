@@ -397,8 +397,10 @@ def cross_fitted_weights(qrels: Qrels, runs: Sequence[Run], *, metric: str = wor
     `metric`@k by 2-fold cross-fitting (words.CROSS_FIT_RULE): the scored queries are split
     at random into halves (`rng`, a Generator or a seed, by default the conventions' seed),
     w is tuned on each half and each query is scored at the other half's w. Every weight's
-    fused run is scored by one metrics.evaluate call under `conventions`."""
-    from metrics.core.evaluate import evaluate  # evaluate imports much; fuse() alone needs none
+    fused run is scored as metrics.evaluate scores it under `conventions`, the one figure read
+    (metrics.core.evaluate.figure_by_query)."""
+    # evaluate imports much; fuse() alone needs none
+    from metrics.core.evaluate import figure_by_query
 
     runs = list(runs)
     if len(runs) != 2:
@@ -424,8 +426,7 @@ def cross_fitted_weights(qrels: Qrels, runs: Sequence[Run], *, metric: str = wor
         fused.append(_ranked(pool, _combined(pool, contributions, weights, words.COMBSUM),
                              words.fused_name(words.COMBSUM, norm, names, weights=weights),
                              labelled))
-    evaluation = evaluate(qrels, fused, k, conventions)
-    table = np.column_stack([evaluation.per_query_scores(run.name)[metric] for run in fused])
+    table, scored_ids, label = figure_by_query(qrels, fused, k, metric, conventions)
     n = len(table)
     if n < 2:
         raise ValueError(f"cross-fitting needs at least 2 scored queries, got {n}")
@@ -434,10 +435,9 @@ def cross_fitted_weights(qrels: Qrels, runs: Sequence[Run], *, metric: str = wor
     best = [_best(table[fold == half].mean(axis=0), grid) for half in (0, 1)]
     per_query = table[np.arange(n), np.asarray(best)[1 - fold]]
     overall = _best(table.mean(axis=0), grid)
-    return CrossFit(metric, k, norm, names, grid, np.asarray(evaluation.scored_ids, dtype=object),
+    return CrossFit(metric, k, norm, names, grid, np.asarray(scored_ids, dtype=object),
                     fold, table, (float(grid[best[0]]), float(grid[best[1]])), per_query,
-                    float(grid[overall]), table[:, overall],
-                    evaluation.label(metric, summary=False))
+                    float(grid[overall]), table[:, overall], label)
 
 
 def _best(means: np.ndarray, grid: np.ndarray) -> int:
