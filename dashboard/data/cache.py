@@ -58,6 +58,7 @@ KEPT = {
     # each run file's ids' positions among the labels' doc ids: a run set that changes (a
     # fused run added, a run file added) aligns every run again, without matching them again
     "label codes": 32,
+    "fusion pool": 2,  # the rows of the runs last fused, pooled: another recipe of them reuses it
     "scored": 2,  # every K of every query, under a convention or two to flip between
     # the K read from those, to flip between without reading again: an entry leaving takes
     # every comparison, check and table made at its K with it, so that with 4 a return to a K

@@ -420,3 +420,25 @@ def test_the_weight_search_scores_each_weight_as_evaluate_scores_its_fused_run()
             fused, _ = fuse(runs, method="combsum", weights=[w, round(1 - w, 12)])
             expected = evaluate(qrels, [fused], k).per_query_scores(fused.name)[metric]
             assert fit.table[:, column].tolist() == expected.tolist(), (metric, w)
+
+
+def test_a_pool_made_once_fuses_the_runs_as_fuse_pools_them():
+    """fusion_pool: the rows pooled once for several recipes (the dashboard's fused runs
+    of the same two runs at another k), each fused run the same as fuse alone makes it."""
+    from metrics.context.fusion import fusion_pool
+
+    rng = random.Random(7)
+    inputs = [random_run(rng, scored=True, depth=10), random_run(rng, scored=True, depth=6)]
+    runs = [as_run(f"r{i}", *pair) for i, pair in enumerate(inputs)]
+    pool = fusion_pool(runs)
+    renamed = [run.renamed(f"shown {i}") for i, run in enumerate(runs)]  # the same rows
+    for method, norm, k, weights in (("rrf", "minmax", 61, None), ("rrf", "minmax", 7, None),
+                                     ("combmnz", "zscore", 60, None),
+                                     ("combsum", "minmax", 60, [0.3, 0.7])):
+        alone, recipe = fuse(renamed, method=method, norm=norm, rrf_k=k, weights=weights)
+        pooled, same = fuse(renamed, method=method, norm=norm, rrf_k=k, weights=weights,
+                            pool=pool)
+        assert same == recipe
+        assert write_trec(pooled) == write_trec(alone)
+    with pytest.raises(ValueError, match="pool was not made from these runs"):
+        fuse(runs[::-1], pool=pool)
