@@ -79,8 +79,11 @@ widget, whose 200 ms fade-out is then counted. The pointer is moved to the empty
 right after each click, so that a tooltip opening under a resting pointer is not counted.
 A slow action's progress figure is the time to the first progress indication: the first
 element matching stSpinner, stStatusWidget, stProgress, stExpanderIconSpinner or stSkeleton
-(data-testid) appearing, or the result itself when it comes first. Streamlit shows its
-status widget, and st.spinner its spinner, only after 0.5 s of a run.
+(data-testid) appearing, or a toast (stToast) whose icon is st.toast's spinner (its
+stToastDynamicIcon empty: a done toast's check mark is a Material icon, which holds text),
+or the result itself when it comes first. Streamlit shows its status widget, and st.spinner
+its spinner, only after 0.5 s of a run; the dashboard's slow actions draw their spinner
+toast from the click's callback, at the start of the run (dashboard/data/progress.py).
 
 Targets (issue 46, medians): below 10,000 queries, every change within 2x the floor's
 median, 3x on Compare; from 10,000 queries, 3x and 4x on Compare; opening a page within 4x;
@@ -149,9 +152,12 @@ RUNS_NEEDED = {"all pairs": 3, "baseline": 2, "candidate": 2, "weight search": 2
                "best-run marks": 2, "fused run": 2}  # the app draws these controls only then
 FRESH_PAGE, FIRST_PAGE = "(fresh server)", "first page"
 ACTIONS = (*dict.fromkeys(a for page in PAGE_ACTIONS.values() for a in page), FIRST_PAGE)
-# what counts as a progress indication: an element of one of these appearing
-PROGRESS_SELECTOR = ", ".join(f'[data-testid="{testid}"]' for testid in (
-    "stSpinner", "stStatusWidget", "stProgress", "stExpanderIconSpinner", "stSkeleton"))
+# what counts as a progress indication: an element of one of these appearing, or a toast
+# whose icon is st.toast's spinner (an empty icon element: a Material or emoji icon holds
+# text), which dashboard/data/progress.py draws while a slow action is under way
+PROGRESS_SELECTOR = ", ".join([*(f'[data-testid="{testid}"]' for testid in (
+    "stSpinner", "stStatusWidget", "stProgress", "stExpanderIconSpinner", "stSkeleton")),
+    '[data-testid="stToast"] [data-testid="stToastDynamicIcon"]:empty'])
 LARGE_QUERIES = 10_000  # from here on, the larger collection's targets
 
 

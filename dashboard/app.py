@@ -61,6 +61,7 @@ try:
         present.draw()
     else:
         page.run()
+    progress.run_over()  # the slow actions asked for by a click: done, or stopped
     if not saved.active():
         sidebar.decide_next_ks()  # a step of K then finds its figures made
 except MemoryError:  # said in one line, never a traceback: the server stays up

@@ -161,6 +161,7 @@ SECTIONS: dict[str, dict[str, tuple[str, str | None]]] = {
         "to_label_csv": ("metrics.context.labelling", "to_csv"),
         **{name: ("metrics.context.fusion", name) for name in (
             "fuse", "FusionRecipe", "recipe_from", "recipe_from_text", "cross_fitted_weights",
+            "fusion_pool", "FusionPool",
             "CrossFit")},
         "write_trec_run": ("metrics.context.fusion", "write_trec"),
         **{name: ("metrics.context.overlap", name) for name in (

@@ -7,7 +7,7 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
-from dashboard.data import cache, decisions, review, slicing, texts
+from dashboard.data import cache, decisions, progress, review, slicing, texts
 from dashboard.data import query as written_out
 from dashboard.layout import geometric, saved, timings, ui
 from dashboard.layout import review as review_views
@@ -233,7 +233,10 @@ def every_pair(options: cache.CompareOptions, primary: str, label: str) -> None:
     whole page above has been drawn again."""
     st.header("All runs against all runs")
     if not st.toggle(f"Compare every pair of runs on {label}", key=session.ALL_PAIRS,
-                     help=HELP["all_pairs"]):
+                     help=HELP["all_pairs"], on_change=progress.on_toggle(
+                         session.ALL_PAIRS, session.ALL_PAIRS,
+                         f"Comparing every pair of runs on {label}",
+                         f"Compared every pair of runs on {label}")):
         return
     test = ui.pairs_test()  # the Overview's leaderboard reads the same choice
     pairs = decisions.all_pairs(view, primary, options.correction, options.alpha, test=test,
@@ -258,6 +261,7 @@ def every_pair(options: cache.CompareOptions, primary: str, label: str) -> None:
         st.markdown(f"**Two-way ANOVA of {label} (queries x runs)**")
         st.dataframe(table, hide_index=True)
         st.caption(safe.md(margin) + " " + safe.md(ANOVA_METHOD) + " " + safe.md(TUKEY_METHOD))
+    progress.finished(session.ALL_PAIRS)
 
 
 def by_kind(options: cache.CompareOptions, comparison: metrics.Comparison,

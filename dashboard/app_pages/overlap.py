@@ -3,7 +3,7 @@
 import streamlit as st
 
 from dashboard import safe
-from dashboard.data import combine
+from dashboard.data import combine, progress
 from dashboard.layout import saved, ui
 from dashboard.state import link, session
 from dashboard.views import overlap_charts
@@ -12,6 +12,7 @@ from metrics import format as fmt
 
 MEANING = vocabulary.columns.COLUMN_MEANING
 HELP = vocabulary.columns.CONTROL_HELP
+SEARCH = "overlap.search"  # the weight search's toggle, and its action's toast
 
 view = ui.page(
     "Overlap between runs",
@@ -82,7 +83,9 @@ def weight_search() -> None:
     alone, so that the search's progress shows at once rather than after the page above has
     been drawn again."""
     if not st.toggle("Search the weight of a weighted CombSUM (a few seconds)",
-                     key="overlap.search", help=fusion.TUNE_HELP):
+                     key=SEARCH, help=fusion.TUNE_HELP, on_change=progress.on_toggle(
+                         SEARCH, SEARCH, "Searching the weight of a weighted CombSUM",
+                         "Searched the weight of a weighted CombSUM")):
         return
     tuned = combine.cross_fit(view, first, second, metric)
     interval = combine.cross_fit_interval(view, tuned)
@@ -102,6 +105,7 @@ def weight_search() -> None:
     st.dataframe(combine.cross_fit_table(tuned), hide_index=True, column_config={
         "Weight": ui.number_column(f"Weight of {first}", pattern=fmt.PARAMETER_PATTERN),
         **{c: ui.number_column(c) for c in ("Half 1", "Half 2", "Every query")}})
+    progress.finished(SEARCH)
     weight = tuned.in_sample_weight
     original = {display: name for name, display in view.shown}  # recipes name loaded runs
     recipe = {"method": fusion.COMBSUM, "norm": fusion.DEFAULT_NORM,

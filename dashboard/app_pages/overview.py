@@ -4,7 +4,7 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
-from dashboard.data import cache, costs, decisions, slicing, texts
+from dashboard.data import cache, costs, decisions, progress, slicing, texts
 from dashboard.layout import geometric, saved, timings, ui
 from dashboard.report import exports
 from dashboard.state import asked, link, session
@@ -102,7 +102,9 @@ def summary() -> None:
     page above has been drawn again."""
     marked = len(evaluation.runs) > 1 and st.toggle(
         "Mark each metric's best run", key=session.MARK_BEST,
-        help=HELP["mark_best"])
+        help=HELP["mark_best"], on_change=progress.on_toggle(
+            session.MARK_BEST, session.MARK_BEST, "Marking each metric's best run",
+            "Marked each metric's best run"))
     marks = decisions.best_marks(view) if marked else None
     # a label of a figure added with its parameters (RBPresid(p=0.9)@10) gets the room it needs;
     # the interval column then gives way (its words follow the table), so that the runs still fit
@@ -134,6 +136,7 @@ def summary() -> None:
         st.caption(safe.md(f"{methods[:1].upper()}{methods[1:]}."))
     if marks is not None:
         st.caption(safe.md(marks.sentence))
+        progress.finished(session.MARK_BEST)
     with st.expander("What each metric certifies, and the conventions behind it",
                      icon=":material/help:"):
         st.markdown("\n".join(f"- **{evaluation.label(s.key)}**: "

@@ -55,6 +55,10 @@ from metrics import (
 KEPT = {
     "file": 16,  # a qrels and several runs, under both run orders
     "prepared": 2,  # the runs aligned on the labels, per relevance level and identical ids
+    # each run file's ids' positions among the labels' doc ids: a run set that changes (a
+    # fused run added, a run file added) aligns every run again, without matching them again
+    "label codes": 32,
+    "fusion pool": 2,  # the rows of the runs last fused, pooled: another recipe of them reuses it
     "scored": 2,  # every K of every query, under a convention or two to flip between
     # the K read from those, to flip between without reading again: an entry leaving takes
     # every comparison, check and table made at its K with it, so that with 4 a return to a K
@@ -432,12 +436,24 @@ def read_uploads(
                  viewer)
 
 
+def _labelled(key: tuple, qrels: Qrels, runs: tuple[Run, ...]) -> list[Run]:
+    """Each run with its ids' positions among the labels' doc ids (Run.labelled_by), found
+    once per labels and run file: matching a run's ids to the labels' is a string hash pass
+    over its rows, a seventh of the run that adds a fused run when every run was matched
+    again. The codes alone are kept, so a run keeps the name it has now."""
+    return [run.labelled_by(qrels, store().get(
+        "label codes", (key[0], run_key), lambda run=run: run.codes_in(qrels.doc_names),
+        files=[key[0], run_key], parents=[("file", ("qrels", key[0]))]))
+        for run_key, run in zip(key[1], runs, strict=True)]
+
+
 def _prepared(key: tuple, relevance_level: int, identical_ids: str, qrels: Qrels,
               runs: tuple[Run, ...]) -> Prepared:
     # aligned arrays of every run (hundreds of MB on large uploads), reused as they are by
     # every K and convention that keeps the relevance level
     return store().get("prepared", (key, relevance_level, identical_ids),
-                       lambda: prepare(qrels, list(runs), relevance_level=relevance_level,
+                       lambda: prepare(qrels, _labelled(key, qrels, runs),
+                                       relevance_level=relevance_level,
                                        identical_ids=identical_ids),
                        files=_files(key), parents=_parsed(key), shared=(qrels, runs),
                        on_miss=spinner("Matching the runs to the labels…"))

@@ -109,11 +109,23 @@ def with_fused(inputs: Inputs, recipes: list[dict]) -> tuple[Inputs, list[str]]:
     return replace(inputs, runs=inputs.runs + tuple(fused)), problems
 
 
+def _pooled(parts: list[Parsed]) -> metrics.FusionPool:
+    """The runs' rows pooled once (most of a fusion's time: every doc id matched and sorted
+    as a string), for every recipe that fuses the same runs in the same order: another k,
+    method or weight is a fusion of the pool alone."""
+    keys = tuple(p.key for p in parts)
+    return store().get("fusion pool", keys,
+                       lambda: metrics.fusion_pool([p.value for p in parts]),
+                       files=list(keys), parents=[("file", ("run", k)) for k in keys],
+                       shared=tuple(p.value for p in parts))
+
+
 def _fused(parts: list[Parsed], recipe: dict, key: str) -> Parsed:
     runs = [p.value.renamed(name) for p, name in zip(parts, recipe["runs"], strict=True)]
     try:
         run, made = metrics.fuse(runs, method=recipe["method"], norm=recipe["norm"],
-                                 rrf_k=recipe["k"], weights=recipe["weights"])
+                                 rrf_k=recipe["k"], weights=recipe["weights"],
+                                 pool=_pooled(parts))
     except ValueError as error:
         return Parsed(key, key, error=str(error))
     rows = len(run.line)

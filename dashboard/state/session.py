@@ -14,6 +14,7 @@ from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRe
 
 import metrics
 from dashboard import safe
+from dashboard.data import progress
 from dashboard.data.cache import SAMPLE, CompareOptions, Snapshot, View
 from metrics import (
     COMPARED,
@@ -111,6 +112,7 @@ PRESENT = "present.on"
 SLIDE = "present.slide"
 RBO_P = "overlap.p"  # the persistence of rank-biased overlap
 FUSED = "runs.fused"  # the fusion recipes whose runs are added to the loaded ones
+ADDING_FUSED = "fuse.adding"  # the action of adding a fused run, for its toast
 MEASURES = "measures.added"  # the names of the figures every view shows beside the defaults
 # standardised scores (the sidebar's Conventions): against what ("off", "runs", "file"), the
 # scale ("z", "cdf") and the uploaded trec_eval -Z mean file
@@ -357,6 +359,11 @@ def add_fused(recipe: dict, *, whole_app: bool = False) -> None:
         return
     if made not in st.session_state[FUSED]:
         st.session_state[FUSED] = [*st.session_state[FUSED], made]
+    # said at once: fusing, aligning and scoring the new run, then the page, take seconds
+    name = safe.md(metrics.vocabulary.fusion.fused_name(
+        made["method"], made["norm"], made["runs"], k=made["k"], weights=made["weights"]))
+    progress.announce(ADDING_FUSED, f"Adding the fused run {name}",
+                      f"Added the fused run {name}", whole_run=True)
 
 
 def baseline_changed() -> None:

@@ -13,7 +13,7 @@ import streamlit as st
 
 import metrics
 from dashboard import safe
-from dashboard.data import cache, combine, decisions, slicing, texts
+from dashboard.data import cache, combine, decisions, progress, slicing, texts
 from dashboard.data.cache import Inputs, Parsed, Snapshot, View
 from dashboard.report import exports
 from dashboard.state import link, opening, session
@@ -523,6 +523,8 @@ def fuse_runs(loaded: Inputs) -> Inputs:
     for parsed in fused.runs[len(loaded.runs):]:
         if parsed.error:
             st.error(safe.md(parsed.error), icon=":material/error:")
+            progress.withdraw(session.ADDING_FUSED, "The fused run could not be made: see "
+                              "the sidebar")
     return fused
 
 

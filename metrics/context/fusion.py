@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from metrics.io import Qrels, Run
-from metrics.io.arrow import from_numbers, numbers, strings
+from metrics.io.arrow import from_numbers, index_in, numbers, strings
 from metrics.io.codes import encode
 from metrics.io.errors import show
 from metrics.io.trec import unwritable
@@ -29,8 +29,9 @@ from metrics.vocabulary.cutoffs import check_k
 from metrics.vocabulary.format import trec_column_problem
 from metrics.vocabulary.measures import MEASURE_BY_KEY
 
-__all__ = ["CrossFit", "FusionRecipe", "check_rrf_k", "check_weight_values", "cross_fitted_weights",
-           "fuse", "recipe_from", "recipe_from_text", "trec_unwritable_row", "write_trec"]
+__all__ = ["CrossFit", "FusionPool", "FusionRecipe", "check_rrf_k", "check_weight_values",
+           "cross_fitted_weights", "fuse", "fusion_pool", "recipe_from", "recipe_from_text",
+           "trec_unwritable_row", "write_trec"]
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,9 @@ class FusionRecipe:
 
 
 @dataclass(frozen=True, eq=False)
-class _Pool:
-    """Every run's first occurrences as pooled (query, doc) pairs, and where each row went."""
+class FusionPool:
+    """Every run's first occurrences as pooled (query, doc) pairs, and where each row went:
+    what fuse reads of its runs, whatever the method, norm, k or weights."""
 
     query_ids: np.ndarray  # union of the runs' queries, first-appearance order
     docs: pa.Array  # distinct doc ids, ascending as strings: a doc code is its string order
@@ -70,23 +72,49 @@ class _Pool:
     length: tuple[np.ndarray, ...]  # per run: the slots of its list for that row's query
     score: tuple[np.ndarray | None, ...]  # per run: the score of each kept row, or None
     block: tuple[np.ndarray, ...]  # per run: start of each query block among its kept rows
+    made_from: tuple[tuple[object, ...], ...] = ()  # per run: the arrays it was read from
+
+    def pools(self, runs: Sequence[Run]) -> bool:
+        """Whether it was made from these runs' rows (their arrays, not copies of them)."""
+        return len(runs) == len(self.made_from) and all(
+            all(a is b for a, b in zip(_rows_of(run), made, strict=True))
+            for run, made in zip(runs, self.made_from, strict=True))
+
+
+
+def _rows_of(run: Run) -> tuple[object, ...]:
+    return (run.query_ids, run.query_code, run.doc_ids, run.score)
+
+
+def fusion_pool(runs: Sequence[Run]) -> FusionPool:
+    """The runs' rows pooled as fuse pools them (the string matching and sorting of every
+    doc id, most of a fusion's time): given to fuse(pool=...), the same runs are fused
+    again under another method, norm, k or weights without pooling them again."""
+    runs = list(runs)
+    if len(runs) < 2:  # names are not read: they may still be made distinct after
+        raise ValueError(f"fusion needs at least two runs, got {len(runs)}")
+    return _pool(runs)
 
 
 def fuse(runs: Sequence[Run], *, method: str = words.DEFAULT_METHOD,
          norm: str = words.DEFAULT_NORM, rrf_k: float = words.RRF_K,
          weights: Sequence[float] | None = None, name: str | None = None,
-         ) -> tuple[Run, FusionRecipe]:
+         pool: FusionPool | None = None) -> tuple[Run, FusionRecipe]:
     """The runs fused into one, and its recipe: each query's ids ranked by fused score
     (descending, ties by doc id descending as a string), ranks 1..n, `score` at full
     precision. `norm` applies to CombSUM and CombMNZ (RRF reads ranks); `weights`, one per
-    run, make CombSUM weighted. Every run's full list is read (metrics.vocabulary.fusion)."""
+    run, make CombSUM weighted. Every run's full list is read (metrics.vocabulary.fusion).
+    `pool`: these runs' `fusion_pool`, made once for several fusions of them."""
     runs = list(runs)
     _check_runs(runs)
     _check_choice("method", method, words.METHODS)
     _check_choice("norm", norm, words.NORMS)
     k = check_rrf_k(rrf_k) if method == words.RRF else None
     weights = _check_weights(weights, runs, method)
-    pool = _pool(runs)
+    if pool is not None and not pool.pools(runs):
+        raise ValueError("pool was not made from these runs: make it with "
+                         "fusion_pool(runs) from the runs fused, in their order")
+    pool = pool or _pool(runs)
     contributions = _contributions(pool, runs, method, norm, k)
     fused = _combined(pool, contributions, weights, method)
     norm_used = None if method == words.RRF else norm
@@ -160,7 +188,7 @@ def _check_weights(weights: Sequence[float] | None, runs: list[Run],
 # --- pooling ---------------------------------------------------------------------------
 
 
-def _pool(runs: list[Run]) -> _Pool:
+def _pool(runs: list[Run]) -> FusionPool:
     """Codes shared by every run: queries in first-appearance order, docs in string order
     (so that sorting codes sorts ids as trec_eval does), and one key per (query, doc) pair."""
     query_code, query_names = encode(np.concatenate([run.query_ids for run in runs]))
@@ -186,10 +214,10 @@ def _pool(runs: list[Run]) -> _Pool:
         kept.append(len(keys[-1]))
         row += n
     unique, inverse = np.unique(np.concatenate(keys), return_inverse=True)
-    return _Pool(strings(query_names), names.take(from_numbers(by_string)),
+    return FusionPool(strings(query_names), names.take(from_numbers(by_string)),
                  unique // width, unique % width,
                  tuple(np.split(inverse.ravel(), np.cumsum(kept)[:-1])), tuple(rank),
-                 tuple(length), tuple(score), tuple(block))
+                 tuple(length), tuple(score), tuple(block), tuple(map(_rows_of, runs)))
 
 
 def _block_starts(query_code: np.ndarray) -> np.ndarray:
@@ -208,7 +236,7 @@ def _slots(query_code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --- fused scores ----------------------------------------------------------------------
 
 
-def _contributions(pool: _Pool, runs: list[Run], method: str, norm: str,
+def _contributions(pool: FusionPool, runs: list[Run], method: str, norm: str,
                    k: float | None) -> list[np.ndarray]:
     """What each kept row adds to its pair's fused score, run by run (before weights)."""
     if method == words.RRF:
@@ -248,7 +276,7 @@ def _normalised(score: np.ndarray, starts: np.ndarray, norm: str) -> np.ndarray:
     return np.where(tied, 0.0, deviation / np.where(tied, 1.0, std))
 
 
-def _combined(pool: _Pool, contributions: list[np.ndarray],
+def _combined(pool: FusionPool, contributions: list[np.ndarray],
               weights: Sequence[float] | None, method: str) -> np.ndarray:
     """Per pooled pair: the (weighted) sum of its runs' contributions; CombMNZ times their
     count."""
@@ -262,19 +290,47 @@ def _combined(pool: _Pool, contributions: list[np.ndarray],
     return fused
 
 
-def _ranked(pool: _Pool, fused: np.ndarray, name: str) -> Run:
-    """The pooled pairs as a run: by query, fused score descending, doc id descending."""
-    # pairs come sorted by (query, doc); reversed, two stable sorts (cheaper than one
-    # three-key lexsort) keep the doc descending inside every tie of (query, fused score)
-    backwards = np.arange(len(fused) - 1, -1, -1)
-    order = backwards[np.argsort(-fused[backwards], kind="stable")]
-    order = order[np.argsort(pool.pair_query[order], kind="stable")]
+def _ranked(pool: FusionPool, fused: np.ndarray, name: str, labelled: _Labelled | None = None
+            ) -> Run:
+    """The pooled pairs as a run: by query, fused score descending, doc id descending.
+    With `labelled`, the run holds each row's position among the labels' doc ids and knows
+    it repeats no id (a pooled pair is distinct), so that aligning it on those labels does
+    not match its ids again (the weight search aligns a run per weight)."""
+    # pairs come sorted by (query, doc code), a doc code being its id's string order: the
+    # position breaks a tie of (query, fused score) by doc id descending. One arrow sort on
+    # the three keys (a quarter of numpy's two stable sorts: the weight search sorts once
+    # per weight); the scores are finite and never -0.0 (sums from +0.0), so they compare
+    # as numpy compares them
+    order = numbers(pc.sort_indices(
+        pa.table({"query": pool.pair_query, "fused": fused,
+                  "position": np.arange(len(fused))}),
+        sort_keys=[("query", "ascending"), ("fused", "descending"),
+                   ("position", "descending")])).astype(np.int64)
     query = pool.pair_query[order]
     new = np.r_[True, query[1:] != query[:-1]] if len(query) else np.zeros(0, dtype=bool)
-    return Run(name=name, source=name, query_ids=pool.query_ids[query[new]],  # those with rows
-               query_code=np.cumsum(new) - 1,
-               doc_ids=pool.docs.take(from_numbers(pool.pair_doc[order])),
-               line=np.arange(1, len(order) + 1, dtype=np.int64), score=fused[order])
+    run = Run(name=name, source=name, query_ids=pool.query_ids[query[new]],  # those with rows
+              query_code=np.cumsum(new) - 1,
+              doc_ids=pool.docs.take(from_numbers(pool.pair_doc[order])),
+              line=np.arange(1, len(order) + 1, dtype=np.int64), score=fused[order],
+              **({} if labelled is None else
+                 {"labels": labelled.labels, "label_code": labelled.code[order]}))
+    if labelled is not None:  # Run's cached repeats: none
+        none = np.zeros(0, dtype=np.int64)
+        run.__dict__.update(repeats=(none, none), repeat=np.zeros(len(order), dtype=bool))
+    return run
+
+
+@dataclass(frozen=True, eq=False)
+class _Labelled:
+    """Each pooled pair's doc id's position among the labels' doc ids (-1: unlabelled)."""
+
+    labels: pa.Array  # the Qrels.doc_names the codes point into
+    code: np.ndarray  # per pooled pair
+
+
+def _labelled(pool: FusionPool, qrels: Qrels) -> _Labelled:
+    """Each distinct doc id matched to the labels once, for every pair and every weight."""
+    return _Labelled(qrels.doc_names, index_in(pool.docs, qrels.doc_names)[pool.pair_doc])
 
 
 # --- TREC ------------------------------------------------------------------------------
@@ -369,8 +425,10 @@ def cross_fitted_weights(qrels: Qrels, runs: Sequence[Run], *, metric: str = wor
     `metric`@k by 2-fold cross-fitting (words.CROSS_FIT_RULE): the scored queries are split
     at random into halves (`rng`, a Generator or a seed, by default the conventions' seed),
     w is tuned on each half and each query is scored at the other half's w. Every weight's
-    fused run is scored by one metrics.evaluate call under `conventions`."""
-    from metrics.core.evaluate import evaluate  # evaluate imports much; fuse() alone needs none
+    fused run is scored as metrics.evaluate scores it under `conventions`, the one figure read
+    (metrics.core.evaluate.figure_by_query)."""
+    # evaluate imports much; fuse() alone needs none
+    from metrics.core.evaluate import figure_by_query
 
     runs = list(runs)
     if len(runs) != 2:
@@ -388,14 +446,15 @@ def cross_fitted_weights(qrels: Qrels, runs: Sequence[Run], *, metric: str = wor
 
     pool = _pool(runs)
     contributions = _contributions(pool, runs, words.COMBSUM, norm, None)
+    labelled = _labelled(pool, qrels)
     names = tuple(run.name for run in runs)
     fused = []
     for w in grid:  # a loop over the weights; each fuses every query at once
         weights = (float(w), round(1.0 - float(w), 12))  # 0.3, not 0.30000000000000004
         fused.append(_ranked(pool, _combined(pool, contributions, weights, words.COMBSUM),
-                             words.fused_name(words.COMBSUM, norm, names, weights=weights)))
-    evaluation = evaluate(qrels, fused, k, conventions)
-    table = np.column_stack([evaluation.per_query_scores(run.name)[metric] for run in fused])
+                             words.fused_name(words.COMBSUM, norm, names, weights=weights),
+                             labelled))
+    table, scored_ids, label = figure_by_query(qrels, fused, k, metric, conventions)
     n = len(table)
     if n < 2:
         raise ValueError(f"cross-fitting needs at least 2 scored queries, got {n}")
@@ -404,10 +463,9 @@ def cross_fitted_weights(qrels: Qrels, runs: Sequence[Run], *, metric: str = wor
     best = [_best(table[fold == half].mean(axis=0), grid) for half in (0, 1)]
     per_query = table[np.arange(n), np.asarray(best)[1 - fold]]
     overall = _best(table.mean(axis=0), grid)
-    return CrossFit(metric, k, norm, names, grid, np.asarray(evaluation.scored_ids, dtype=object),
+    return CrossFit(metric, k, norm, names, grid, np.asarray(scored_ids, dtype=object),
                     fold, table, (float(grid[best[0]]), float(grid[best[1]])), per_query,
-                    float(grid[overall]), table[:, overall],
-                    evaluation.label(metric, summary=False))
+                    float(grid[overall]), table[:, overall], label)
 
 
 def _best(means: np.ndarray, grid: np.ndarray) -> int:

@@ -534,15 +534,8 @@ def evaluate_prepared(
         raise ValueError(f"the runs were prepared with identical_ids={prepared.identical_ids!r}, "
                          f"not {conventions.identical_ids!r}: prepare them again")
     reports = with_identical(reports, prepared.identical_lines)
-    aligned = list(prepared.aligned)
-    if conventions.unjudged == "drop":
-        aligned = [a.judged_only() for a in aligned]
-        reports = with_unjudged(reports, prepared.aligned, aligned)
-    longest = max(int(a.list_length.max(initial=0)) for a in aligned)
+    aligned, reports, longest = _as_scored(prepared, conventions, reports)
     sweep = _check_sweep(sweep, longest=max(longest, 1))
-    # one column past the longest list: every K beyond is closed form (metrics.measures)
-    width = longest + 1
-    aligned = [a.padded(width) for a in aligned]
 
     scored = scored_queries(query_set, conventions)
     # the resampled queries are drawn in a second thread while the runs are scored (numpy
@@ -563,6 +556,43 @@ def evaluate_prepared(
     evaluation = Evaluation(k, conventions, prepared.qrels, query_set, evaluated, sweep, scored,
                             qrels_report, subtopics=subtopics)
     return evaluation.with_measures(measures) if measures else evaluation
+
+
+def _as_scored(prepared: Prepared, conventions: Conventions,
+               reports: dict[str, LoadReport] | None = None,
+               ) -> tuple[list[AlignedRun], dict[str, LoadReport] | None, int]:
+    """The aligned runs as the kernel scores them under the conventions (judged-only when
+    unjudged ids are dropped, the reports then saying how many), the reports, and the
+    longest list."""
+    aligned = list(prepared.aligned)
+    if conventions.unjudged == "drop":
+        aligned = [a.judged_only() for a in aligned]
+        reports = with_unjudged(reports, prepared.aligned, aligned)
+    longest = max(int(a.list_length.max(initial=0)) for a in aligned)
+    # one column past the longest list: every K beyond is closed form (metrics.measures)
+    return [a.padded(longest + 1) for a in aligned], reports, longest
+
+
+def figure_by_query(qrels: Qrels, runs: Sequence[Run], k: int, key: str,
+                    conventions: Conventions | None = None) -> tuple[np.ndarray, list[str], str]:
+    """One default figure (`key`, "nDCG") at k of every scored query for each run, as
+    evaluate(...).per_query_scores(run)[key] gives it, without the summaries, intervals and
+    readings evaluate() adds (the weight search scores a fused run per weight and reads one
+    figure): (queries x runs), the scored query ids, the figure's per-query label."""
+    conventions = conventions or Conventions()
+    check_k(k)
+    spec = next((s for s in DEFAULT_PER_QUERY if s.key == key), None)
+    if spec is None:
+        raise ValueError(f"{key!r} is not among the figures scored: "
+                         + ", ".join(s.key for s in DEFAULT_PER_QUERY))
+    prepared = prepare(qrels, runs, relevance_level=conventions.relevance_level,
+                       identical_ids=conventions.identical_ids)
+    aligned, _, _ = _as_scored(prepared, conventions)
+    scored = scored_queries(prepared.query_set, conventions)
+    table = np.column_stack([compute(prepared.query_set, a, conventions).at(k)[key][scored]
+                             for a in aligned])
+    return (table, [str(q) for q in prepared.query_set.query_ids[scored]],
+            spec.label(k, conventions, summary=False))
 
 
 class WithoutLists(FiguresShown):

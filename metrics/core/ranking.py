@@ -217,6 +217,12 @@ def _positions(group: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.arange(len(group)) - starts[group]
 
 
+def longest_list(query_set: QuerySet, run: Run) -> int:
+    """The most ids the run lists for one query of the query set: `align`'s widest row."""
+    query_codes = index_in(run.query_ids, query_set.query_ids)[run.query_code]
+    return int(np.bincount(query_codes[query_codes >= 0]).max(initial=0))
+
+
 def align(query_set: QuerySet, run: Run, *, width: int = 1) -> AlignedRun:
     """Place the run's lists on the query set's rows; run queries absent from the qrels are
     ignored and reported by line."""

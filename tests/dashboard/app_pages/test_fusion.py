@@ -77,3 +77,24 @@ def test_a_run_fused_after_compare_was_opened_joins_its_candidates(sample):
     app.button(key="fuse.add").click().run()
     assert app.multiselect(key="compare.candidates").value == ["reranked", "rrf(bm25,reranked)"]
     assert "rrf(bm25,reranked) against baseline" in texts(app)
+
+
+def test_a_second_recipe_of_the_same_runs_reuses_their_pooled_rows(monkeypatch):
+    """Pooling the rows (every doc id matched and sorted as a string) is most of a fusion's
+    time: another k of the same two runs fuses the pool made for the first."""
+    import metrics
+    from dashboard.data import cache, combine
+
+    cache.store().clear()
+    pooled = []
+    pool = metrics.fusion_pool
+    monkeypatch.setattr(metrics, "fusion_pool", lambda runs: (pooled.append(1), pool(runs))[1])
+    inputs = cache.sample_inputs(metrics.Conventions())
+    recipes = [{"method": "rrf", "norm": "minmax", "k": k, "weights": None,
+                "runs": ["baseline", "bm25"]} for k in (60, 61)]
+    fused, problems = combine.with_fused(inputs, recipes)
+    assert not problems and len(pooled) == 1
+    runs = {r.value.name: r.value for r in fused.runs}
+    expected, _ = fuse([runs["baseline"], runs["bm25"]], method="rrf", rrf_k=61)
+    assert runs[expected.name].doc.tolist() == expected.doc.tolist()
+    cache.store().clear()

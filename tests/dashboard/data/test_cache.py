@@ -191,6 +191,31 @@ def test_hiding_showing_reordering_or_renaming_a_run_does_not_rescore(counted):
     assert alone.runs[0].summary == full.evaluation.run("bm25").summary
 
 
+def test_a_run_added_matches_only_its_own_ids_to_the_labels(counted, monkeypatch):
+    """A fused run or a run file added aligns every run again (the run set is new), but only
+    the new run's ids are matched to the labels' (a string hash pass over its rows); the
+    figures are those of scoring every run from scratch."""
+    from dataclasses import replace
+
+    from metrics.io import rows
+
+    matched = []
+    index_in = rows.index_in
+    monkeypatch.setattr(rows, "index_in", lambda values, table: (
+        matched.append(len(values)), index_in(values, table))[1])
+    inputs = sample_uploads()
+    two = replace(inputs, runs=inputs.runs[:2])
+    cache.build_view(two, ["baseline", "reranked"], {}, 5, Conventions())
+    first = list(matched)
+    assert len(first) == 2
+    view = cache.build_view(inputs, ["baseline", "reranked", "bm25"], {}, 5, Conventions())
+    assert counted["prepare"].calls == 2
+    assert matched[len(first):] == [len(inputs.runs[2].value.doc_ids)]  # bm25's alone
+    fresh = evaluate(inputs.qrels.value, [p.value for p in inputs.usable_runs], 5, Conventions())
+    for name in ("baseline", "reranked", "bm25"):
+        assert view.evaluation.run(name).summary == fresh.run(name).summary
+
+
 def test_the_evaluation_caches_hold_at_most_their_bounds(counted):
     inputs = sample_uploads()
     key = cache.build_view(inputs, ["baseline"], {}, 1, Conventions()).key[0][0]

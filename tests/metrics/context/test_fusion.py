@@ -383,3 +383,62 @@ def test_a_recipe_from_a_link_is_checked_field_by_field(text, message):
         return
     with pytest.raises(ValueError, match=re.escape(message)):
         recipe_from_text(text)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_fused_run_lists_each_query_by_score_then_doc_id_descending(seed):
+    """The order trec_eval reads a run in: score descending, ties by doc id descending as a
+    string ("9" after "10"), checked against a plain sort of the fused pairs."""
+    rng = random.Random(seed)
+    inputs = [random_run(rng, scored=True, depth=10), random_run(rng, scored=False, depth=7)]
+    runs = [as_run(f"r{i}", *pair) for i, pair in enumerate(inputs)]
+    for method, norm in (("rrf", "minmax"), ("combsum", "rank"), ("combmnz", "zscore")):
+        run, _ = fuse(runs, method=method, norm=norm)
+        rows = list(zip(run.query.tolist(), run.doc.tolist(), run.score.tolist(), strict=True))
+        order = {q: i for i, q in enumerate(dict.fromkeys(q for q, _, _ in rows))}
+        expected = sorted(sorted(rows, key=lambda row: row[1], reverse=True),
+                          key=lambda row: (order[row[0]], -row[2]))
+        assert rows == expected
+
+
+def test_the_weight_search_scores_each_weight_as_evaluate_scores_its_fused_run():
+    """Graded labels, ids no label names, repeats in the inputs, a query no run answers:
+    each weight's column is the evaluation of that weight's fused run, whatever the weight
+    search skips (it matches each id to the labels once, not once per weight)."""
+    from metrics import evaluate
+
+    rng = random.Random(3)
+    inputs = [random_run(rng, scored=True, depth=10), random_run(rng, scored=True, depth=6)]
+    runs = [as_run(f"r{i}", *pair) for i, pair in enumerate(inputs)]
+    judged = {f"q{q:02d}": {f"d{q}-{i}": rng.choice([0, 1, 2, 3]) for i in range(0, 10, 2)}
+              for q in range(12)}
+    judged["q99"] = {"x": 1}
+    qrels = make_qrels(judged)
+    for metric, k in (("nDCG", 5), ("AP", 10), ("RR", 3)):
+        fit = cross_fitted_weights(qrels, runs, metric=metric, k=k)
+        for column, w in enumerate(fit.grid.tolist()):
+            fused, _ = fuse(runs, method="combsum", weights=[w, round(1 - w, 12)])
+            expected = evaluate(qrels, [fused], k).per_query_scores(fused.name)[metric]
+            assert fit.table[:, column].tolist() == expected.tolist(), (metric, w)
+
+
+def test_a_pool_made_once_fuses_the_runs_as_fuse_pools_them():
+    """fusion_pool: the rows pooled once for several recipes (the dashboard's fused runs
+    of the same two runs at another k), each fused run the same as fuse alone makes it."""
+    from metrics.context.fusion import fusion_pool
+
+    rng = random.Random(7)
+    inputs = [random_run(rng, scored=True, depth=10), random_run(rng, scored=True, depth=6)]
+    runs = [as_run(f"r{i}", *pair) for i, pair in enumerate(inputs)]
+    pool = fusion_pool(runs)
+    renamed = [run.renamed(f"shown {i}") for i, run in enumerate(runs)]  # the same rows
+    for method, norm, k, weights in (("rrf", "minmax", 61, None), ("rrf", "minmax", 7, None),
+                                     ("combmnz", "zscore", 60, None),
+                                     ("combsum", "minmax", 60, [0.3, 0.7])):
+        alone, recipe = fuse(renamed, method=method, norm=norm, rrf_k=k, weights=weights)
+        pooled, same = fuse(renamed, method=method, norm=norm, rrf_k=k, weights=weights,
+                            pool=pool)
+        assert same == recipe
+        assert write_trec(pooled) == write_trec(alone)
+    with pytest.raises(ValueError, match="pool was not made from these runs"):
+        fuse(runs[::-1], pool=pool)

@@ -88,3 +88,27 @@ def test_the_load_report_counts_the_ids_left_out(tmp_path, capsys):
     assert "judged ids only" in " ".join(Conventions(unjudged="drop").in_words())
     with pytest.raises(ValueError, match="unjudged must be one of nonrelevant, drop"):
         Conventions(unjudged="skip")
+
+
+@pytest.mark.parametrize(("unjudged", "empty_queries"),
+                         [("nonrelevant", "exclude"), ("drop", "exclude"), ("drop", "zero")])
+def test_one_figure_by_query_is_evaluate_s(unjudged, empty_queries):
+    """figure_by_query (what the weight search reads per weight) scores as evaluate does,
+    under the conventions that change which ids and queries count."""
+    from metrics.core.evaluate import figure_by_query
+
+    judgments, lists = collection(4)
+    judgments["q_empty"] = {"d1": 0}
+    qrels = make_qrels(judgments)
+    runs = [make_run(lists, name="a"), make_run({q: ids[::-1] for q, ids in lists.items()},
+                                                name="b")]
+    conventions = Conventions(unjudged=unjudged, empty_queries=empty_queries)
+    evaluation = evaluate(qrels, runs, 5, conventions)
+    for key in ("nDCG", "AP", "RR", "P"):
+        table, ids, label = figure_by_query(qrels, runs, 5, key, conventions)
+        assert ids == evaluation.scored_ids and label == evaluation.label(key, summary=False)
+        for column, run in enumerate(runs):
+            assert table[:, column].tolist() == evaluation.per_query_scores(
+                run.name)[key].tolist(), (key, run.name)
+    with pytest.raises(ValueError, match="'Rprec' is not among the figures"):
+        figure_by_query(qrels, runs, 5, "Rprec", conventions)
