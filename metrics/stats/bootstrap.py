@@ -132,7 +132,7 @@ class Resamples:
         if self.n == 0:
             return [np.zeros((self.n_resamples,) + values.shape[1:]) for values in groups]
         if not self.blocked:
-            return [counts_product(self.dense, values) / self.n for values in groups]
+            return [product / self.n for product in counts_products(self.dense, groups)]
         summed = self.accumulator([values.shape[1:] for values in groups])
         summed.add(*groups)
         return summed.finish()
@@ -146,8 +146,8 @@ class Resamples:
     def _add_block(self, index: int, totals: list[np.ndarray], groups: list[np.ndarray]) -> None:
         """Block `index`'s products with each group's rows of that block, into the totals."""
         for rows, block in self._block_counts(index):
-            for total, values in zip(totals, groups, strict=True):
-                total[rows] += counts_product(block, values)
+            for total, product in zip(totals, counts_products(block, groups), strict=True):
+                total[rows] += product
 
     # --- the blocked draw ------------------------------------------------------------------
 
@@ -268,8 +268,8 @@ class Accumulator:
             self.resamples._add_block(start // BLOCK_QUERIES, self.totals, groups)
             return
         counts = self.resamples.dense[:, start:self.done]
-        for total, values in zip(self.totals, groups, strict=True):
-            total += counts_product(counts, values)
+        for total, product in zip(self.totals, counts_products(counts, groups), strict=True):
+            total += product
 
     def finish(self) -> list[np.ndarray]:
         """Each group's resampled means, (n_resamples, *its shape), once every row came."""
@@ -281,7 +281,7 @@ class Accumulator:
             return self.totals
         if self.pending_rows and not self.resamples.blocked and self.exact:
             groups = self._take(self.pending_rows)
-            return [counts_product(self.resamples.dense, values) / n for values in groups]
+            return [product / n for product in counts_products(self.resamples.dense, groups)]
         if self.pending_rows:
             self._multiply(self.pending_rows)
         return [total / n for total in self.totals]
@@ -309,6 +309,18 @@ def counts_product(counts: np.ndarray, values: np.ndarray) -> np.ndarray:
         out[:, start:start + PRODUCT_COLUMNS] = (counts @ piece)[:, :min(PRODUCT_COLUMNS,
                                                                         m - start)]
     return out.reshape((counts.shape[0],) + values.shape[1:])
+
+
+def counts_products(counts: np.ndarray, groups: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """counts_product of each group, in one product over their columns side by side (each
+    column's floats are its own whatever its neighbours, so none is padded alone)."""
+    if len(groups) == 1:
+        return [counts_product(counts, groups[0])]
+    flat = [values.reshape(values.shape[0], -1) for values in groups]
+    together = counts_product(counts, np.concatenate(flat, axis=1))
+    edges = np.cumsum([0, *(f.shape[1] for f in flat)])
+    return [together[:, a:b].reshape((counts.shape[0],) + values.shape[1:])
+            for a, b, values in zip(edges[:-1], edges[1:], groups, strict=True)]
 
 
 def draw_resamples(n: int, *, n_resamples: int, rng: np.random.Generator) -> Resamples:

@@ -18,6 +18,7 @@ from metrics.stats.bootstrap import (
     Resamples,
     bootstrap_means,
     counts_product,
+    counts_products,
     draw_resamples,
     resample_counts,
     resampled_queries,
@@ -372,3 +373,8 @@ def test_a_column_s_resampled_sums_do_not_depend_on_the_columns_beside_it():
         assert np.array_equal(together[:, j], counts_product(counts, values[:, j]))
         assert np.array_equal(together[:, j:], counts_product(counts, values[:, j:]))
         np.testing.assert_allclose(together, counts @ values, rtol=1e-12)
+        # groups side by side in one product: each the floats it gets alone
+        cut = int(rng.integers(0, m + 1))
+        groups = [values[:, :cut], values[:, cut:], values[:, j]]
+        for product, group in zip(counts_products(counts, groups), groups, strict=True):
+            assert np.array_equal(product, counts_product(counts, group))
