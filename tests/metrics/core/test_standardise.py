@@ -118,6 +118,19 @@ def test_against_the_runs_loaded_each_query_is_centred_and_scaled(seed, scale):
     assert found.evaluation.standardised_words in found.evaluation.notes()["nDCG"]
 
 
+def test_runs_that_all_score_the_same_standardise_to_0_whatever_the_float_noise():
+    # 0.4 three times: numpy's mean and deviation carry noise (6e-17), statistics' do not
+    values = np.array([[0.4, 0.1, 1 / 3], [0.4, 0.2, 1 / 3], [0.4, 0.3, 1 / 3]])
+    mean, deviation = population(values)
+    for q in (0, 2):  # exactly where every run scores the same
+        assert mean[q] == statistics.mean(values[:, q])
+        assert deviation[q] == statistics.stdev(values[:, q]) == 0
+    assert mean[1] == pytest.approx(0.2) and deviation[1] == pytest.approx(0.1)
+    z, why = z_scores(values, mean, deviation)
+    assert (z[:, 0] == 0).all() and (z[:, 2] == 0).all() and not why.any()
+    assert (unit_scores(z[:, 0]) == 0.5).all()
+
+
 def test_population_is_the_mean_and_sample_deviation_as_make_zscore_file():
     values = np.array([[0.1, 0.5], [0.3, 0.5], [0.8, 0.5]])
     mean, deviation = population(values)
