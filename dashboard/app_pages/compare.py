@@ -234,7 +234,7 @@ def every_pair(options: cache.CompareOptions, primary: str, label: str) -> None:
     st.header("All runs against all runs")
     if not st.toggle(f"Compare every pair of runs on {label}", key=session.ALL_PAIRS,
                      help=HELP["all_pairs"], on_change=progress.on_toggle(
-                         session.ALL_PAIRS, session.ALL_PAIRS,
+                         session.ALL_PAIRS,
                          f"Comparing every pair of runs on {label}",
                          f"Compared every pair of runs on {label}")):
         return

@@ -84,7 +84,7 @@ def weight_search() -> None:
     been drawn again."""
     if not st.toggle("Search the weight of a weighted CombSUM (a few seconds)",
                      key=SEARCH, help=fusion.TUNE_HELP, on_change=progress.on_toggle(
-                         SEARCH, SEARCH, "Searching the weight of a weighted CombSUM",
+                         SEARCH, "Searching the weight of a weighted CombSUM",
                          "Searched the weight of a weighted CombSUM")):
         return
     tuned = combine.cross_fit(view, first, second, metric)

@@ -103,7 +103,7 @@ def summary() -> None:
     marked = len(evaluation.runs) > 1 and st.toggle(
         "Mark each metric's best run", key=session.MARK_BEST,
         help=HELP["mark_best"], on_change=progress.on_toggle(
-            session.MARK_BEST, session.MARK_BEST, "Marking each metric's best run",
+            session.MARK_BEST, "Marking each metric's best run",
             "Marked each metric's best run"))
     marks = decisions.best_marks(view) if marked else None
     # a label of a figure added with its parameters (RBPresid(p=0.9)@10) gets the room it needs;

@@ -148,14 +148,14 @@ def announce(action: str, doing: str, done: str, *, whole_run: bool = False) -> 
     pending[action] = Announcement(toast, doing, done, time.perf_counter(), whole_run)
 
 
-def on_toggle(key: str, action: str, doing: str, done: str) -> Callable[[], None]:
-    """A toggle's on_change: announced when turned on; its toast, if still working, says it
-    stopped when turned off."""
+def on_toggle(key: str, doing: str, done: str) -> Callable[[], None]:
+    """A toggle's on_change, its key naming the action (what `finished` is told): announced
+    when turned on; its toast, if still working, says it stopped when turned off."""
     def changed() -> None:
         if st.session_state.get(key):
-            announce(action, doing, done)
+            announce(key, doing, done)
         else:
-            withdraw(action, "Turned off")
+            withdraw(key, "Turned off")
     return changed
 
 

@@ -45,13 +45,13 @@ def _actions_app() -> None:
     @st.fragment
     def section() -> None:
         if st.toggle("Search", key="search", on_change=progress.on_toggle(
-                "search", "search", "Searching", "Searched")):
+                "search", "Searching", "Searched")):
             st.write("found")
             progress.finished("search")
 
     section()
     st.toggle("Elsewhere", key="elsewhere", on_change=progress.on_toggle(
-        "elsewhere", "elsewhere", "Working elsewhere", "Worked elsewhere"))
+        "elsewhere", "Working elsewhere", "Worked elsewhere"))
     progress.run_over()
 
 
