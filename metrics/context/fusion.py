@@ -81,7 +81,6 @@ class FusionPool:
             for run, made in zip(runs, self.made_from, strict=True))
 
 
-
 def _rows_of(run: Run) -> tuple[object, ...]:
     return (run.query_ids, run.query_code, run.doc_ids, run.score)
 
@@ -91,8 +90,7 @@ def fusion_pool(runs: Sequence[Run]) -> FusionPool:
     doc id, most of a fusion's time): given to fuse(pool=...), the same runs are fused
     again under another method, norm, k or weights without pooling them again."""
     runs = list(runs)
-    if len(runs) < 2:  # names are not read: they may still be made distinct after
-        raise ValueError(f"fusion needs at least two runs, got {len(runs)}")
+    _check_count(runs)  # names are not read: they may still be made distinct after
     return _pool(runs)
 
 
@@ -129,9 +127,13 @@ def fuse(runs: Sequence[Run], *, method: str = words.DEFAULT_METHOD,
 # --- checks ----------------------------------------------------------------------------
 
 
-def _check_runs(runs: list[Run]) -> None:
+def _check_count(runs: list[Run]) -> None:
     if len(runs) < 2:
         raise ValueError(f"fusion needs at least two runs, got {len(runs)}")
+
+
+def _check_runs(runs: list[Run]) -> None:
+    _check_count(runs)
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         raise ValueError(f"run names must be distinct, got {names}")
@@ -215,9 +217,9 @@ def _pool(runs: list[Run]) -> FusionPool:
         row += n
     unique, inverse = np.unique(np.concatenate(keys), return_inverse=True)
     return FusionPool(strings(query_names), names.take(from_numbers(by_string)),
-                 unique // width, unique % width,
-                 tuple(np.split(inverse.ravel(), np.cumsum(kept)[:-1])), tuple(rank),
-                 tuple(length), tuple(score), tuple(block), tuple(map(_rows_of, runs)))
+                      unique // width, unique % width,
+                      tuple(np.split(inverse.ravel(), np.cumsum(kept)[:-1])), tuple(rank),
+                      tuple(length), tuple(score), tuple(block), tuple(map(_rows_of, runs)))
 
 
 def _block_starts(query_code: np.ndarray) -> np.ndarray:
