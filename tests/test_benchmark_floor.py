@@ -44,3 +44,9 @@ def test_recorded_k_keep_the_first_three_first():
         assert record.k_values("Drill-down", {"Drill-down": (95, 10, 97)}) == (
             *record.K_VALUES, 95, 97)
         assert record.k_values("Overview", {"Drill-down": (95,)}) == record.K_VALUES
+
+
+def test_the_floor_plan_starts_at_the_k_recorded_first():
+    # browser.py keeps its own copy: importing floor_record would load the dashboard into it
+    with benchmark_script("browser") as browser, benchmark_script("floor_record") as record:
+        assert browser.FIRST_K == record.K_VALUES[0]
