@@ -505,20 +505,20 @@ def standardised_table(written: pd.DataFrame, evaluation: Evaluation) -> pd.Data
     label at K, each number written as the engine writes a figure, an undefined z-score (and
     the figure shown from it) written undefined with why; the Phi(z) column only when the
     figures shown are Phi(z)."""
-    z = [fmt.undefined(why) if why else fmt.figure(value)
-         for value, why in zip(written["z"], written["undefined"], strict=True)]
+    def written_out(column: str) -> list[str]:  # a z-score, or the figure shown from it
+        return [fmt.undefined(why) if why else fmt.figure(value)
+                for value, why in zip(written[column], written["undefined"], strict=True)]
+
     shown = pd.DataFrame({
         "Figure": [evaluation.label(key, summary=False) for key in written["metric"]],
         "Run": written["run"],
         "Raw": written["raw"].map(fmt.figure),
         "Mean": written["mean"].map(fmt.figure),
         "Standard deviation": written["deviation"].map(fmt.figure),
-        "z": z,
+        "z": written_out("z"),
     })
     if evaluation.population.scale == "cdf":
-        shown["Phi(z)"] = [fmt.undefined(why) if why else fmt.figure(value)
-                           for value, why in zip(written["shown"], written["undefined"],
-                                                 strict=True)]
+        shown["Phi(z)"] = written_out("shown")
     return shown
 
 
